@@ -1,0 +1,320 @@
+"""Tessela's task runner.
+
+Packages are discovered from ``packages/*/pyproject.toml``; a new package is
+picked up by every session without edits here. ``nox`` with no arguments runs
+everything CI runs. Sessions use the interpreter nox runs under.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).resolve().parent
+PACKAGES_DIR = ROOT / "packages"
+# JAX is the oracle for golden data, conformance and benchmarks, never a
+# dependency of a Tessela package.
+ORACLE = ["jax==0.10.2", "jaxlib==0.10.2"]
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = [
+    "lint",
+    "boundaries",
+    "typecheck",
+    "doctest",
+    "tests",
+    "isolated",
+    "build",
+]
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _req_name(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    if match is None:
+        raise ValueError(f"cannot parse requirement {requirement!r}")
+    return _normalize(match.group(1))
+
+
+@dataclass(frozen=True)
+class Package:
+    folder: str
+    path: Path
+    dist: str
+    version: str
+    import_name: str
+    dependencies: tuple[str, ...]
+    extras: dict[str, tuple[str, ...]]
+
+    def extra(self, name: str) -> list[str]:
+        return list(self.extras.get(name, ()))
+
+
+def _load_package(pyproject: Path) -> Package:
+    data = tomllib.loads(pyproject.read_text())
+    project = data["project"]
+    wheel = data.get("tool", {}).get("hatch", {}).get("build", {})
+    wheel_packages = wheel.get("targets", {}).get("wheel", {}).get("packages", [])
+    if wheel_packages:
+        import_name = Path(wheel_packages[0]).name
+    else:
+        import_name = _normalize(project["name"]).replace("-", "_")
+    extras = project.get("optional-dependencies", {})
+    return Package(
+        folder=pyproject.parent.name,
+        path=pyproject.parent,
+        dist=_normalize(project["name"]),
+        version=project["version"],
+        import_name=import_name,
+        dependencies=tuple(project.get("dependencies", [])),
+        extras={k: tuple(v) for k, v in extras.items()},
+    )
+
+
+PACKAGES: dict[str, Package] = {
+    p.parent.name: _load_package(p) for p in sorted(PACKAGES_DIR.glob("*/pyproject.toml"))
+}
+BY_DIST = {pkg.dist: pkg for pkg in PACKAGES.values()}
+FOLDERS = list(PACKAGES)
+
+
+def _siblings(pkg: Package, requirements: list[str] | tuple[str, ...]) -> list[Package]:
+    return [BY_DIST[_req_name(r)] for r in requirements if _req_name(r) in BY_DIST]
+
+
+def _closure(pkg: Package, extras: tuple[str, ...] = ()) -> list[Package]:
+    """The package and every sibling it needs, dependencies first."""
+    order: list[Package] = []
+    seen: set[str] = set()
+
+    def visit(p: Package, with_extras: tuple[str, ...]) -> None:
+        if p.dist in seen:
+            return
+        seen.add(p.dist)
+        reqs = list(p.dependencies)
+        for extra in with_extras:
+            reqs += p.extra(extra)
+        for dep in _siblings(p, reqs):
+            visit(dep, ())
+        order.append(p)
+
+    visit(pkg, extras)
+    return order
+
+
+def _third_party(requirements: list[str]) -> list[str]:
+    return [r for r in requirements if _req_name(r) not in BY_DIST]
+
+
+def _install_from_repo(
+    session: nox.Session, pkg: Package, *, extras: tuple[str, ...] = ("test",)
+) -> None:
+    """Install ``pkg`` with ``extras`` and its siblings from this repository."""
+    args: list[str] = []
+    for dep in _closure(pkg, extras):
+        target = str(dep.path)
+        if dep is pkg and extras:
+            present = [e for e in extras if e in pkg.extras]
+            if present:
+                target += f"[{','.join(present)}]"
+        args += ["-e", target]
+    session.install(*args)
+
+
+def _build_wheels(session: nox.Session, packages: list[Package], out: Path) -> list[Path]:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for dep in packages:
+        session.run("uv", "build", "--quiet", "--wheel", "--out-dir", str(out), str(dep.path))
+    return sorted(out.glob("*.whl"))
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS)
+def tests(session: nox.Session, package: str) -> None:
+    """Run one package's tests with only its declared dependencies."""
+    pkg = PACKAGES[package]
+    _install_from_repo(session, pkg)
+    session.run("pytest", "-q", str(pkg.path / "tests"), *session.posargs)
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS)
+def isolated(session: nox.Session, package: str) -> None:
+    """Install wheels of a package and its sibling closure; test from outside the tree."""
+    pkg = PACKAGES[package]
+    tmp = Path(session.create_tmp()).resolve()
+    session.install("uv")
+    wheels = _build_wheels(session, _closure(pkg), tmp / "wheels")
+    session.install(*map(str, wheels))
+    # Nothing beyond the declared runtime dependencies may come in.
+    site = session.run(
+        "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", silent=True
+    )
+    session.run(
+        sys.executable,
+        str(ROOT / "tools" / "check_installed.py"),
+        pkg.dist,
+        str(site).strip(),
+        external=True,
+    )
+    test_requirements = _third_party(pkg.extra("test"))
+    if test_requirements:
+        session.install(*test_requirements)
+    work = tmp / "run"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(pkg.path / "tests", work / "tests")
+    session.chdir(work)
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(work),
+        "tests",
+        *session.posargs,
+    )
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole tree."""
+    session.install("ruff")
+    session.run("ruff", "check", str(ROOT))
+    session.run("ruff", "format", "--check", str(ROOT))
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS)
+def typecheck(session: nox.Session, package: str) -> None:
+    """mypy --strict over a package's sources, with its dependencies installed."""
+    pkg = PACKAGES[package]
+    _install_from_repo(session, pkg, extras=())
+    session.install("mypy")
+    session.chdir(pkg.path)
+    session.run("mypy", "--strict", f"src/{pkg.import_name}")
+
+
+@nox.session
+def boundaries(session: nox.Session) -> None:
+    """Import contracts of DESIGN.md's package graph; no product module imports jax."""
+    session.run("python", str(ROOT / "tools" / "check_boundaries.py"), external=True)
+
+
+@nox.session
+def doctest(session: nox.Session) -> None:
+    """Run the examples in every package's public docstrings."""
+    args: list[str] = []
+    for pkg in PACKAGES.values():
+        args += ["-e", str(pkg.path)]
+    session.install(*args, "pytest")
+    for pkg in PACKAGES.values():
+        session.run(
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--doctest-modules",
+            "--rootdir",
+            str(pkg.path),
+            str(pkg.path / "src"),
+        )
+
+
+def _changelog_version(pkg: Package) -> str:
+    for line in (pkg.path / "CHANGELOG.md").read_text().splitlines():
+        match = re.match(r"##\s*\[?(\d+\.\d+\.\d+[^\]\s]*)\]?", line)
+        if match:
+            return match.group(1)
+    raise ValueError(f"{pkg.path}/CHANGELOG.md has no '## [X.Y.Z]' heading")
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS)
+def build(session: nox.Session, package: str) -> None:
+    """Build the sdist and wheel a release would upload and check them."""
+    pkg = PACKAGES[package]
+    head = _changelog_version(pkg)
+    if head != pkg.version:
+        session.error(
+            f"{pkg.dist}: pyproject version {pkg.version} != CHANGELOG head {head}; "
+            "add a CHANGELOG section for the new version"
+        )
+    session.install("uv", "twine")
+    out = Path(session.create_tmp()).resolve() / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("uv", "build", "--quiet", "--out-dir", str(out), str(pkg.path))
+    artifacts = sorted(map(str, out.iterdir()))
+    session.run("twine", "check", "--strict", *artifacts)
+    session.log(f"{pkg.dist} {pkg.version}: {', '.join(Path(a).name for a in artifacts)}")
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS)
+def bench(session: nox.Session, package: str) -> None:
+    """Run a package's benchmarks side by side with JAX (printed ratios)."""
+    pkg = PACKAGES[package]
+    _install_from_repo(session, pkg, extras=("bench",))
+    session.install(*ORACLE)
+    scripts = sorted((pkg.path / "benchmarks").glob("bench_*.py"))
+    if not scripts:
+        session.skip(f"{package} has no benchmarks yet")
+    for script in scripts:
+        session.run("python", str(script), *session.posargs)
+
+
+def _golden_packages() -> list[Package]:
+    return [p for p in PACKAGES.values() if (p.path / "tests/golden/generate.py").exists()]
+
+
+@nox.session
+@nox.parametrize("package", [p.folder for p in _golden_packages()])
+def golden(session: nox.Session, package: str) -> None:
+    """Regenerate a package's committed golden data with JAX 0.10.2."""
+    pkg = PACKAGES[package]
+    session.install(*ORACLE, "numpy")
+    golden_dir = pkg.path / "tests" / "golden"
+    session.run("python", str(golden_dir / "generate.py"), "--out", str(golden_dir))
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """Regenerate golden data with a fresh JAX and run every package against it."""
+    targets = _golden_packages()
+    args: list[str] = []
+    for pkg in PACKAGES.values():
+        args += ["-e", str(pkg.path) + ("[test]" if "test" in pkg.extras else "")]
+    session.install(*args, *ORACLE)
+    tmp = Path(session.create_tmp()).resolve()
+    for pkg in targets:
+        out = tmp / pkg.folder
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        session.run("python", str(pkg.path / "tests/golden/generate.py"), "--out", str(out))
+        session.run(
+            "pytest",
+            "-q",
+            str(pkg.path / "tests"),
+            *session.posargs,
+            env={"TESSELA_GOLDEN_DIR": str(out)},
+        )
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: install the packages from this repository and run the demo."""
+    args: list[str] = []
+    for pkg in PACKAGES.values():
+        args += [str(pkg.path)]
+    session.install(*args)
+    session.run("python", str(ROOT / "examples" / "demo.py"), *session.posargs)

@@ -1,0 +1,121 @@
+"""Import contracts for Tessela's package graph (see docs/architecture.md).
+
+For every package under packages/ this checks, by reading the sources only:
+
+1. its declared sibling dependencies are allowed by the package graph;
+2. every ``tessela_*`` module it imports belongs to itself or to a sibling it
+   declares (a package never leans on what a dependency happens to pull in);
+3. every third-party module it imports belongs to a declared dependency
+   (runtime or an optional extra);
+4. no product module imports ``jax`` (JAX is a test oracle only).
+
+Usage: python tools/check_boundaries.py  (exit status 1 on any violation)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The package graph of DESIGN.md: which siblings each distribution may
+# declare. The umbrella may depend on every other package.
+ALLOWED: dict[str, set[str]] = {
+    "tessela-pytree": set(),
+    "tessela-prng": set(),
+    "tessela-tracer": {"tessela-pytree"},
+    "tessela-batching": {"tessela-tracer"},
+    "tessela-autodiff": {"tessela-tracer", "tessela-batching"},
+    "tessela-lowering": {"tessela-tracer"},
+    "tessela-numpy": {"tessela-tracer"},
+}
+UMBRELLA = "tessela"
+
+# Distributions whose import name is not their normalised name.
+IMPORT_NAMES: dict[str, set[str]] = {
+    "attrs": {"attr", "attrs"},
+    "typing-extensions": {"typing_extensions"},
+    "array-api-strict": {"array_api_strict"},
+    "ml-dtypes": {"ml_dtypes"},
+    "hypothesis": {"hypothesis", "_hypothesis_pytestplugin"},
+}
+FORBIDDEN = {"jax"}
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _req_name(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    assert match, requirement
+    return _normalize(match.group(1))
+
+
+def _import_names(dist: str) -> set[str]:
+    return IMPORT_NAMES.get(dist, {dist.replace("-", "_")})
+
+
+def _imports(path: Path) -> set[tuple[str, int]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[tuple[str, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update((alias.name.split(".")[0], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add((node.module.split(".")[0], node.lineno))
+    return found
+
+
+def main() -> int:
+    packages = {}
+    for pyproject in sorted((ROOT / "packages").glob("*/pyproject.toml")):
+        project = tomllib.loads(pyproject.read_text())["project"]
+        packages[_normalize(project["name"])] = (pyproject.parent, project)
+    sibling_import = {d: _import_names(d).pop() for d in packages}
+    errors: list[str] = []
+    for dist, (folder, project) in packages.items():
+        runtime = {_req_name(r) for r in project.get("dependencies", [])}
+        optional = {
+            _req_name(r) for reqs in project.get("optional-dependencies", {}).values() for r in reqs
+        }
+        if dist == UMBRELLA:
+            allowed_siblings = set(packages) - {UMBRELLA}
+        elif dist in ALLOWED:
+            allowed_siblings = ALLOWED[dist]
+        else:
+            errors.append(f"{folder}: {dist} is not in the package graph; add it to ALLOWED")
+            continue
+        declared_siblings = runtime & set(packages)
+        for bad in sorted(declared_siblings - allowed_siblings):
+            errors.append(f"{folder}/pyproject.toml: {dist} may not depend on {bad}")
+        own = sibling_import[dist]
+        sibling_ok = {sibling_import[d] for d in declared_siblings} | {own}
+        third_ok = set().union(*(_import_names(d) for d in (runtime | optional) - set(packages)))
+        stdlib = set(sys.stdlib_module_names) | {"__future__"}
+        for source in sorted((folder / "src").rglob("*.py")):
+            rel = source.relative_to(ROOT)
+            for name, line in sorted(_imports(source)):
+                where = f"{rel}:{line}"
+                if name in FORBIDDEN:
+                    errors.append(f"{where}: product code imports {name!r} (oracle only)")
+                elif name.startswith("tessela"):
+                    if name not in sibling_ok:
+                        errors.append(
+                            f"{where}: imports {name!r}, which {dist} does not declare; "
+                            "declare the sibling in pyproject.toml if the graph allows it"
+                        )
+                elif name not in stdlib and name not in third_ok:
+                    errors.append(f"{where}: imports {name!r}, not a declared dependency of {dist}")
+    for error in errors:
+        print(error, file=sys.stderr)
+    print(f"checked {len(packages)} packages: {len(errors)} violations")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
