@@ -205,10 +205,10 @@ def typecheck(session: nox.Session, package: str) -> None:
     session.run("mypy", "--strict", f"src/{pkg.import_name}")
 
 
-@nox.session
+@nox.session(venv_backend="none")
 def boundaries(session: nox.Session) -> None:
-    """Import contracts of DESIGN.md's package graph; no product module imports jax."""
-    session.run("python", str(ROOT / "tools" / "check_boundaries.py"), external=True)
+    """Import contracts of the package graph; no product module imports jax."""
+    session.run(sys.executable, str(ROOT / "tools" / "check_boundaries.py"), external=True)
 
 
 @nox.session
@@ -254,7 +254,7 @@ def build(session: nox.Session, package: str) -> None:
     out = Path(session.create_tmp()).resolve() / "dist"
     shutil.rmtree(out, ignore_errors=True)
     session.run("uv", "build", "--quiet", "--out-dir", str(out), str(pkg.path))
-    artifacts = sorted(map(str, out.iterdir()))
+    artifacts = sorted(str(p) for p in out.iterdir() if p.name.endswith((".whl", ".tar.gz")))
     session.run("twine", "check", "--strict", *artifacts)
     session.log(f"{pkg.dist} {pkg.version}: {', '.join(Path(a).name for a in artifacts)}")
 
