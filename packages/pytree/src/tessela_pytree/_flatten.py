@@ -1,0 +1,301 @@
+"""The traversals: flattening (plain, with ``is_leaf``, with key paths).
+
+Each traversal is a recursive function called only on nodes; children that
+are leaves are handled inline in the parent's loop, so the common case costs
+one dict lookup (``_KIND``, keyed by exact type) and one append per leaf, and
+a node whose children are all leaves allocates no per-child structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
+from ._registry import (
+    _KIND,
+    DICT,
+    LIST,
+    NAMEDTUPLE,
+    NONE,
+    REGISTRY,
+    TUPLE,
+    _sorted_keys,
+    classify,
+)
+from ._treedef import LEAF_TREEDEF, Node, PyTreeDef
+
+__all__ = [
+    "tree_flatten",
+    "tree_flatten_with_path",
+    "tree_leaves",
+    "tree_leaves_with_path",
+    "tree_structure",
+]
+
+_NONE_NODE: Node = (NONE, type(None), None, 0)
+
+
+def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
+    """Flattens node ``x`` of ``kind``, appending its leaves; returns its node."""
+    if kind == DICT:
+        aux = _sorted_keys(x)
+        children: Any = [x[k] for k in aux]
+    elif kind in (LIST, TUPLE):
+        aux = None
+        children = x
+    elif kind == NONE:
+        return _NONE_NODE
+    elif kind == NAMEDTUPLE:
+        aux = None
+        children = x
+    else:
+        children, aux = REGISTRY[type(x)].flatten(x)
+    start = len(leaves)
+    kids: list[Node] | None = None
+    append = leaves.append
+    get = _KIND.get
+    for c in children:
+        k = get(type(c))
+        if k is None:
+            k = classify(type(c))
+        if k:
+            if kids is None:
+                kids = [None] * (len(leaves) - start)
+            kids.append(flat(c, k, leaves))
+        else:
+            append(c)
+            if kids is not None:
+                kids.append(None)
+    if kids is None:
+        return (kind, type(x), aux, len(leaves) - start)
+    return (kind, type(x), aux, tuple(kids))
+
+
+def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], bool]) -> Node:
+    """Like ``flat`` but asks ``is_leaf`` about every child first."""
+    if kind == DICT:
+        aux = _sorted_keys(x)
+        children: Any = [x[k] for k in aux]
+    elif kind in (LIST, TUPLE, NAMEDTUPLE):
+        aux = None
+        children = x
+    elif kind == NONE:
+        return _NONE_NODE
+    else:
+        children, aux = REGISTRY[type(x)].flatten(x)
+    kids: list[Node] = []
+    for c in children:
+        if is_leaf(c):
+            leaves.append(c)
+            kids.append(None)
+            continue
+        k = _KIND.get(type(c))
+        if k is None:
+            k = classify(type(c))
+        if k:
+            kids.append(flat_is_leaf(c, k, leaves, is_leaf))
+        else:
+            leaves.append(c)
+            kids.append(None)
+    for k in kids:
+        if k is not None:
+            return (kind, type(x), aux, tuple(kids))
+    return (kind, type(x), aux, len(kids))
+
+
+def keyed_children(x: Any, kind: int) -> tuple[list[Any], list[Any], Any]:
+    """(keys, children, aux) of node ``x``."""
+    if kind == DICT:
+        aux = _sorted_keys(x)
+        return [DictKey(k) for k in aux], [x[k] for k in aux], aux
+    if kind in (LIST, TUPLE):
+        return [SequenceKey(i) for i in range(len(x))], list(x), None
+    if kind == NAMEDTUPLE:
+        return [GetAttrKey(f) for f in type(x)._fields], list(x), None
+    if kind == NONE:
+        return [], [], None
+    entry = REGISTRY[type(x)]
+    if entry.flatten_with_keys is not None:
+        pairs, aux = entry.flatten_with_keys(x)
+        pairs = list(pairs)
+        return [k for k, _ in pairs], [c for _, c in pairs], aux
+    children, aux = entry.flatten(x)
+    children = list(children)
+    return [FlattenedIndexKey(i) for i in range(len(children))], children, aux
+
+
+def flat_path(
+    x: Any,
+    kind: int,
+    path: tuple[Any, ...],
+    out: list[tuple[tuple[Any, ...], Any]],
+    is_leaf: Callable[[tuple[Any, ...], Any], bool] | None,
+) -> Node:
+    """Flattens node ``x`` appending ``(key_path, leaf)`` pairs to ``out``."""
+    if kind == NONE:
+        return _NONE_NODE
+    keys, children, aux = keyed_children(x, kind)
+    kids: list[Node] | None = None
+    start = len(out)
+    get = _KIND.get
+    for key, c in zip(keys, children, strict=False):
+        p = (*path, key)
+        if is_leaf is not None and is_leaf(p, c):
+            k = 0
+        else:
+            got = get(type(c))
+            k = classify(type(c)) if got is None else got
+        if k:
+            if kids is None:
+                kids = [None] * (len(out) - start)
+            kids.append(flat_path(c, k, p, out, is_leaf))
+        else:
+            out.append((p, c))
+            if kids is not None:
+                kids.append(None)
+    if kids is None:
+        return (kind, type(x), aux, len(out) - start)
+    return (kind, type(x), aux, tuple(kids))
+
+
+def tree_flatten(
+    tree: Any, is_leaf: Callable[[Any], bool] | None = None
+) -> tuple[list[Any], PyTreeDef]:
+    """Flattens a pytree into its leaves and its structure.
+
+    Leaves come in a fixed order: sequences in order, dicts by sorted key,
+    custom nodes in the order their flatten function gives. ``None`` is a node
+    with no children, so it contributes no leaf.
+
+    Args:
+      tree: the pytree to flatten.
+      is_leaf: optional predicate called on every subtree (root included);
+        where it returns True the subtree is taken whole as a leaf.
+
+    Returns:
+      ``(leaves, treedef)``.
+
+    Example:
+      >>> from tessela_pytree import tree_flatten
+      >>> tree_flatten({"b": [1, None], "a": (2,)})
+      ([2, 1], PyTreeDef({'a': (*,), 'b': [*, None]}))
+    """
+    leaves: list[Any] = []
+    if is_leaf is None:
+        kind = _KIND.get(type(tree))
+        if kind is None:
+            kind = classify(type(tree))
+        if not kind:
+            return [tree], LEAF_TREEDEF
+        node = flat(tree, kind, leaves)
+    else:
+        if is_leaf(tree):
+            return [tree], LEAF_TREEDEF
+        kind = classify(type(tree))
+        if not kind:
+            return [tree], LEAF_TREEDEF
+        node = flat_is_leaf(tree, kind, leaves, is_leaf)
+    return leaves, PyTreeDef(node, len(leaves))
+
+
+def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
+    """The leaves of a pytree, in flattening order.
+
+    Args:
+      tree: the pytree.
+      is_leaf: optional predicate; subtrees where it is True count as leaves.
+
+    Returns:
+      The list of leaves.
+
+    Example:
+      >>> from tessela_pytree import tree_leaves
+      >>> tree_leaves([1, {"y": 3, "x": 2}, None])
+      [1, 2, 3]
+    """
+    return tree_flatten(tree, is_leaf)[0]
+
+
+def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
+    """The structure (treedef) of a pytree.
+
+    Args:
+      tree: the pytree.
+      is_leaf: optional predicate; subtrees where it is True count as leaves.
+
+    Returns:
+      Its ``PyTreeDef``.
+
+    Example:
+      >>> from tessela_pytree import tree_structure
+      >>> tree_structure((1, [2, None]))
+      PyTreeDef((*, [*, None]))
+    """
+    return tree_flatten(tree, is_leaf)[1]
+
+
+def tree_flatten_with_path(
+    tree: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
+    """Flattens a pytree into ``(key_path, leaf)`` pairs and its structure.
+
+    Args:
+      tree: the pytree.
+      is_leaf: optional predicate; subtrees where it is True count as leaves.
+      is_leaf_takes_path: if True, ``is_leaf`` is called as
+        ``is_leaf(key_path, subtree)`` instead of ``is_leaf(subtree)``.
+
+    Returns:
+      ``(pairs, treedef)`` where each pair is ``(key_path, leaf)``.
+
+    Example:
+      >>> from tessela_pytree import tree_flatten_with_path
+      >>> pairs, _ = tree_flatten_with_path({"a": [7]})
+      >>> pairs
+      [((DictKey(key='a'), SequenceKey(idx=0)), 7)]
+    """
+    pred: Callable[[tuple[Any, ...], Any], bool] | None
+    if is_leaf is None:
+        pred = None
+    elif is_leaf_takes_path:
+        pred = is_leaf
+    else:
+        leaf_fn = is_leaf
+
+        def pred(path: tuple[Any, ...], x: Any) -> bool:
+            return leaf_fn(x)
+
+    if pred is not None and pred((), tree):
+        return [((), tree)], LEAF_TREEDEF
+    kind = classify(type(tree))
+    if not kind:
+        return [((), tree)], LEAF_TREEDEF
+    out: list[tuple[tuple[Any, ...], Any]] = []
+    node = flat_path(tree, kind, (), out, pred)
+    return out, PyTreeDef(node, len(out))
+
+
+def tree_leaves_with_path(
+    tree: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> list[tuple[tuple[Any, ...], Any]]:
+    """The ``(key_path, leaf)`` pairs of a pytree, in flattening order.
+
+    Args:
+      tree: the pytree.
+      is_leaf: optional predicate; subtrees where it is True count as leaves.
+      is_leaf_takes_path: if True, ``is_leaf`` takes ``(key_path, subtree)``.
+
+    Returns:
+      The list of pairs.
+
+    Example:
+      >>> from tessela_pytree import keystr, tree_leaves_with_path
+      >>> [(keystr(p), v) for p, v in tree_leaves_with_path([1, (2,)])]
+      [('[0]', 1), ('[1][0]', 2)]
+    """
+    return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]

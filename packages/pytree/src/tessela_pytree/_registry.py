@@ -1,0 +1,549 @@
+"""The node registry: which Python types are pytree nodes, and how to take them apart.
+
+Every type is classified once into a small integer *kind* and the answer is
+cached in ``_KIND``, a dict keyed by exact type, so the flattening loops pay
+one dict lookup per value. Tuples, lists, dicts, ``None`` and namedtuples have
+dedicated kinds handled inline by the traversals; every other node type
+(OrderedDict, defaultdict, dataclasses, user registrations) is ``CUSTOM`` and
+goes through its ``_NodeDef``.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from ._keys import DictKey, GetAttrKey
+
+__all__ = [
+    "Partial",
+    "is_tree_node",
+    "register_dataclass",
+    "register_pytree_node",
+    "register_pytree_node_class",
+    "register_pytree_with_keys",
+    "register_pytree_with_keys_class",
+    "register_static",
+]
+
+T = TypeVar("T")
+Typ = TypeVar("Typ", bound=type[Any])
+
+LEAF = 0
+TUPLE = 1
+LIST = 2
+DICT = 3
+NONE = 4
+NAMEDTUPLE = 5
+CUSTOM = 6
+
+_NoneType = type(None)
+
+
+class _NodeDef:
+    """How one registered type flattens and unflattens."""
+
+    __slots__ = ("flatten", "flatten_with_keys", "is_dataclass", "type", "unflatten")
+
+    def __init__(
+        self,
+        nodetype: type[Any],
+        flatten: Callable[[Any], tuple[Iterable[Any], Any]],
+        unflatten: Callable[[Any, Iterable[Any]], Any],
+        flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None,
+        is_dataclass: bool,
+    ) -> None:
+        self.type = nodetype
+        self.flatten = flatten
+        self.unflatten = unflatten
+        self.flatten_with_keys = flatten_with_keys
+        self.is_dataclass = is_dataclass
+
+
+REGISTRY: dict[type[Any], _NodeDef] = {}
+_KIND: dict[type[Any], int] = {}
+_BUILTIN_KINDS: dict[type[Any], int] = {tuple: TUPLE, list: LIST, dict: DICT, _NoneType: NONE}
+_CACHE_LIMIT = 4096
+
+
+def _reset_kinds() -> None:
+    _KIND.clear()
+    _KIND.update(_BUILTIN_KINDS)
+    for t in REGISTRY:
+        _KIND[t] = CUSTOM
+
+
+def classify(t: type[Any]) -> int:
+    """The kind of values of exact type ``t`` (slow path; caches the answer)."""
+    kind = _KIND.get(t)
+    if kind is not None:
+        return kind
+    if t in REGISTRY:
+        kind = CUSTOM
+    elif issubclass(t, tuple) and hasattr(t, "_fields"):
+        kind = NAMEDTUPLE
+    else:
+        kind = LEAF
+    if len(_KIND) > _CACHE_LIMIT:
+        _reset_kinds()
+    _KIND[t] = kind
+    return kind
+
+
+def is_tree_node(typ: type[Any], /) -> bool:
+    """Tells whether a type is a pytree node type (built in, registered, or namedtuple).
+
+    Args:
+      typ: the type to check.
+
+    Returns:
+      True if values of exactly this type are pytree nodes, not leaves.
+
+    Example:
+      >>> from tessela_pytree import is_tree_node
+      >>> is_tree_node(dict), is_tree_node(int)
+      (True, False)
+    """
+    return classify(typ) != LEAF
+
+
+def _add(
+    nodetype: type[Any],
+    flatten: Callable[[Any], tuple[Iterable[Any], Any]],
+    unflatten: Callable[[Any, Iterable[Any]], Any],
+    flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None,
+    *,
+    is_dataclass: bool = False,
+) -> None:
+    if not isinstance(nodetype, type):
+        raise TypeError(
+            f"nodetype must be a class, got {nodetype!r}; register the type "
+            "itself, e.g. register_pytree_node(MyClass, flatten, unflatten)."
+        )
+    if nodetype in REGISTRY or nodetype in _BUILTIN_KINDS:
+        what = "dataclass " if is_dataclass else ""
+        raise ValueError(f"Duplicate custom {what}PyTreeDef type registration for {nodetype}.")
+    REGISTRY[nodetype] = _NodeDef(nodetype, flatten, unflatten, flatten_with_keys, is_dataclass)
+    _KIND[nodetype] = CUSTOM
+
+
+def register_pytree_node(
+    nodetype: type[T],
+    flatten_func: Callable[[T], tuple[Iterable[Any], Hashable]],
+    unflatten_func: Callable[[Any, Iterable[Any]], T],
+    flatten_with_keys_func: Callable[[T], tuple[Iterable[tuple[Any, Any]], Hashable]] | None = None,
+) -> None:
+    """Makes a type a pytree node.
+
+    Args:
+      nodetype: the class to register. Exactly this class is affected, not its
+        subclasses.
+      flatten_func: takes an instance and returns ``(children, aux_data)``:
+        an iterable of children (flattened further) and hashable static data.
+      unflatten_func: takes ``(aux_data, children)`` and rebuilds an instance.
+      flatten_with_keys_func: optional; like ``flatten_func`` but returns
+        ``((key, child), ...)`` pairs so that key paths name the children.
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: if ``nodetype`` is already registered.
+
+    Example:
+      >>> from tessela_pytree import register_pytree_node, tree_structure
+      >>> class Pair:
+      ...     def __init__(self, a, b):
+      ...         self.a, self.b = a, b
+      >>> register_pytree_node(Pair, lambda p: ((p.a, p.b), None), lambda _, c: Pair(*c))
+      >>> tree_structure(Pair(1, [2, 3]))
+      PyTreeDef(CustomNode(Pair[None], [*, [*, *]]))
+    """
+    _add(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
+
+
+def register_pytree_with_keys(
+    nodetype: type[T],
+    flatten_with_keys: Callable[[T], tuple[Iterable[tuple[Any, Any]], Hashable]],
+    unflatten_func: Callable[[Any, Iterable[Any]], T],
+    flatten_func: Callable[[T], tuple[Iterable[Any], Hashable]] | None = None,
+) -> None:
+    """Makes a type a pytree node whose children have keys.
+
+    Args:
+      nodetype: the class to register.
+      flatten_with_keys: takes an instance and returns
+        ``(((key, child), ...), aux_data)``.
+      unflatten_func: takes ``(aux_data, children)`` and rebuilds an instance.
+      flatten_func: optional faster flattening without keys; must give the
+        same children in the same order and the same ``aux_data``.
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: if ``nodetype`` is already registered.
+
+    Example:
+      >>> from tessela_pytree import GetAttrKey, keystr, register_pytree_with_keys
+      >>> from tessela_pytree import tree_leaves_with_path
+      >>> class Pt:
+      ...     def __init__(self, x, y):
+      ...         self.x, self.y = x, y
+      >>> register_pytree_with_keys(
+      ...     Pt,
+      ...     lambda p: (((GetAttrKey("x"), p.x), (GetAttrKey("y"), p.y)), None),
+      ...     lambda _, c: Pt(*c),
+      ... )
+      >>> [keystr(k) for k, _ in tree_leaves_with_path(Pt(1, 2))]
+      ['.x', '.y']
+    """
+    if flatten_func is None:
+        with_keys = flatten_with_keys
+
+        def flatten_func(node: T) -> tuple[Iterable[Any], Hashable]:
+            pairs, aux = with_keys(node)
+            return [child for _, child in pairs], aux
+
+    _add(nodetype, flatten_func, unflatten_func, flatten_with_keys)
+
+
+def register_pytree_node_class(cls: Typ, /) -> Typ:
+    """Class decorator: registers a class with ``tree_flatten``/``tree_unflatten``.
+
+    Args:
+      cls: a class with a method ``tree_flatten(self) -> (children, aux)`` and
+        a classmethod ``tree_unflatten(cls, aux, children)``.
+
+    Returns:
+      ``cls`` itself, registered.
+
+    Example:
+      >>> from tessela_pytree import register_pytree_node_class, tree_leaves
+      >>> @register_pytree_node_class
+      ... class Box:
+      ...     def __init__(self, v):
+      ...         self.v = v
+      ...     def tree_flatten(self):
+      ...         return (self.v,), None
+      ...     @classmethod
+      ...     def tree_unflatten(cls, aux, children):
+      ...         return cls(*children)
+      >>> tree_leaves([Box(1), Box((2, 3))])
+      [1, 2, 3]
+    """
+    _add(cls, _method("tree_flatten"), cls.tree_unflatten, None)
+    return cls
+
+
+def register_pytree_with_keys_class(cls: Typ, /) -> Typ:
+    """Class decorator: registers a class with ``tree_flatten_with_keys``.
+
+    Args:
+      cls: a class with a method ``tree_flatten_with_keys(self)`` returning
+        ``(((key, child), ...), aux)``, a classmethod
+        ``tree_unflatten(cls, aux, children)`` and optionally ``tree_flatten``.
+
+    Returns:
+      ``cls`` itself, registered.
+
+    Example:
+      >>> from tessela_pytree import GetAttrKey, register_pytree_with_keys_class
+      >>> from tessela_pytree import tree_flatten_with_path
+      >>> @register_pytree_with_keys_class
+      ... class Named:
+      ...     def __init__(self, w):
+      ...         self.w = w
+      ...     def tree_flatten_with_keys(self):
+      ...         return ((GetAttrKey("w"), self.w),), None
+      ...     @classmethod
+      ...     def tree_unflatten(cls, aux, children):
+      ...         return cls(*children)
+      >>> tree_flatten_with_path(Named(5))[0]
+      [((GetAttrKey(name='w'),), 5)]
+    """
+    flatten = _method("tree_flatten") if hasattr(cls, "tree_flatten") else None
+    register_pytree_with_keys(cls, _method("tree_flatten_with_keys"), cls.tree_unflatten, flatten)
+    return cls
+
+
+def _method(name: str) -> Callable[[Any], Any]:
+    def call(obj: Any) -> Any:
+        return getattr(obj, name)()
+
+    return call
+
+
+def _fields_of(nodetype: type[Any]) -> list[tuple[str, bool, bool]] | None:
+    """(name, init, static) for each field of a dataclass or attrs class."""
+    if dataclasses.is_dataclass(nodetype):
+        return [
+            (f.name, f.init, bool(f.metadata.get("static", False)))
+            for f in dataclasses.fields(nodetype)
+        ]
+    attrs_fields = getattr(nodetype, "__attrs_attrs__", None)
+    if attrs_fields is not None:
+        return [
+            (a.name, a.init, bool((a.metadata or {}).get("static", False))) for a in attrs_fields
+        ]
+    return None
+
+
+def register_dataclass(
+    nodetype: Typ,
+    data_fields: Sequence[str] | None = None,
+    meta_fields: Sequence[str] | None = None,
+    drop_fields: Sequence[str] = (),
+) -> Typ:
+    """Registers a dataclass (or attrs class) as a pytree node.
+
+    Data fields become children; meta fields become static node data, part of
+    the treedef. For dataclasses and attrs classes both lists may be omitted:
+    fields whose metadata has ``static=True`` are meta fields, the rest data.
+
+    Args:
+      nodetype: the class to register.
+      data_fields: names of the fields that hold children.
+      meta_fields: names of the fields that hold static, hashable data.
+      drop_fields: init fields to leave out of the pytree altogether.
+
+    Returns:
+      ``nodetype`` itself, so this works as a decorator.
+
+    Raises:
+      TypeError: if only one of ``data_fields``/``meta_fields`` is given, or
+        neither is and ``nodetype`` is not a dataclass or attrs class.
+      ValueError: if the fields do not cover the init fields exactly, overlap,
+        or the type is already registered.
+
+    Example:
+      >>> import dataclasses
+      >>> from tessela_pytree import register_dataclass, tree_flatten
+      >>> @register_dataclass
+      ... @dataclasses.dataclass
+      ... class Layer:
+      ...     w: float
+      ...     name: str = dataclasses.field(default="dense", metadata={"static": True})
+      >>> tree_flatten(Layer(0.5))
+      ([0.5], PyTreeDef(CustomNode(Layer[('dense',)], [*])))
+    """
+    fields = _fields_of(nodetype)
+    if data_fields is None or meta_fields is None:
+        if (data_fields is None) != (meta_fields is None):
+            raise TypeError(
+                "register_dataclass: data_fields and meta_fields must both be "
+                "specified when either is specified. Got "
+                f"data_fields={data_fields!r} meta_fields={meta_fields!r}."
+            )
+        if fields is None:
+            raise TypeError(
+                "register_dataclass: data_fields and meta_fields are required "
+                f"when nodetype is not a dataclass. Got nodetype={nodetype!r}."
+            )
+        data_fields = [n for n, _, static in fields if not static]
+        meta_fields = [n for n, _, static in fields if static]
+        data_fields = [n for n in data_fields if n not in drop_fields]
+        meta_fields = [n for n in meta_fields if n not in drop_fields]
+    data = tuple(data_fields)
+    meta = tuple(meta_fields)
+    if fields is not None:
+        init = {n for n, is_init, _ in fields if is_init} - set(drop_fields)
+        given = {*meta, *data}
+        if given != init:
+            msg = (
+                "data_fields and meta_fields must include all dataclass fields "
+                "with ``init=True`` and only them."
+            )
+            if missing := init - given:
+                msg += (
+                    f" Missing fields: {missing}. Add them to drop_fields to suppress this error."
+                )
+            if unexpected := given - init:
+                msg += f" Unexpected fields: {unexpected}."
+            raise ValueError(msg)
+    if overlap := set(data) & set(meta):
+        raise ValueError(
+            f"data_fields and meta_fields must not overlap. Overlapping fields: {overlap}."
+        )
+
+    def flatten(obj: Any) -> tuple[list[Any], tuple[Any, ...]]:
+        return [getattr(obj, n) for n in data], tuple([getattr(obj, n) for n in meta])
+
+    def flatten_with_keys(obj: Any) -> tuple[list[tuple[Any, Any]], tuple[Any, ...]]:
+        pairs = [(GetAttrKey(n), getattr(obj, n)) for n in data]
+        return pairs, tuple([getattr(obj, n) for n in meta])
+
+    def unflatten(aux: tuple[Any, ...], children: Iterable[Any]) -> Any:
+        kwargs = dict(zip(meta, aux, strict=False))
+        kwargs.update(zip(data, children, strict=False))
+        return nodetype(**kwargs)
+
+    _add(nodetype, flatten, unflatten, flatten_with_keys, is_dataclass=True)
+    return nodetype
+
+
+def register_static(cls: Typ, /) -> Typ:
+    """Registers a hashable class as a pytree node with no children.
+
+    Its instances become part of the treedef (static data), never leaves.
+
+    Args:
+      cls: a hashable class.
+
+    Returns:
+      ``cls`` itself, so this works as a decorator.
+
+    Example:
+      >>> from tessela_pytree import register_static, tree_flatten
+      >>> @register_static
+      ... class Tag(str):
+      ...     pass
+      >>> tree_flatten([Tag("relu"), 1.0])
+      ([1.0], PyTreeDef([CustomNode(Tag[relu], []), *]))
+    """
+    register_pytree_with_keys(cls, _static_flatten, _static_unflatten, _static_flatten)
+    return cls
+
+
+def _static_flatten(obj: Any) -> tuple[tuple[()], Any]:
+    return (), obj
+
+
+def _static_unflatten(obj: Any, children: Iterable[Any]) -> Any:
+    return obj
+
+
+class _HashableCallable:
+    """Wraps a ``functools.partial`` so ``Partial`` does not merge its arguments."""
+
+    __slots__ = ("args", "fun", "func", "keywords")
+    fun: Callable[..., Any]
+    func: Callable[..., Any]
+    args: tuple[Any, ...]
+    keywords: dict[str, Any]
+
+    def __init__(self, fun: Callable[..., Any]) -> None:
+        self.fun = fun
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fun(*args, **kwargs)
+
+    def __hash__(self) -> int:
+        return hash(self.fun)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _HashableCallable):
+            return bool(self.fun == other.fun)
+        return bool(self.fun == other)
+
+    def __repr__(self) -> str:
+        return f"_HashableCallable({self.fun!r})"
+
+
+class Partial(functools.partial[Any]):
+    """A ``functools.partial`` that is a pytree: bound arguments are its children.
+
+    The function is static node data; positional and keyword arguments are
+    flattened (as a tuple and a dict).
+
+    Args:
+      func: the callable to wrap.
+      *args: positional arguments to bind.
+      **kw: keyword arguments to bind.
+
+    Example:
+      >>> from operator import add
+      >>> from tessela_pytree import Partial, tree_map
+      >>> inc = Partial(add, 1)
+      >>> inc(2)
+      3
+      >>> tree_map(lambda x: x * 10, inc)(2)
+      12
+    """
+
+    def __new__(cls, func: Callable[..., Any], /, *args: Any, **kw: Any) -> Partial:
+        if isinstance(func, functools.partial):
+            inner = func
+            wrapped = _HashableCallable(inner)
+            out = super().__new__(cls, wrapped, *args, **kw)
+            wrapped.func = inner.func
+            wrapped.args = inner.args
+            wrapped.keywords = inner.keywords
+            return out
+        return super().__new__(cls, func, *args, **kw)
+
+
+def _partial_unflatten(func: Any, children: Iterable[Any]) -> Partial:
+    args, kwargs = children
+    return Partial(func, *args, **kwargs)
+
+
+def _ordereddict_with_keys(
+    d: collections.OrderedDict[Any, Any],
+) -> tuple[tuple[tuple[DictKey, Any], ...], tuple[Any, ...]]:
+    return tuple([(DictKey(k), d[k]) for k in d]), tuple(d)
+
+
+def _ordereddict_flatten(
+    d: collections.OrderedDict[Any, Any],
+) -> tuple[list[Any], tuple[Any, ...]]:
+    return list(d.values()), tuple(d)
+
+
+def _ordereddict_unflatten(
+    keys: tuple[Any, ...], values: Iterable[Any]
+) -> collections.OrderedDict[Any, Any]:
+    return collections.OrderedDict(zip(keys, values, strict=True))
+
+
+def _sorted_keys(d: dict[Any, Any]) -> tuple[Any, ...]:
+    try:
+        return tuple(sorted(d))
+    except TypeError:
+        raise ValueError(
+            "Comparator raised exception while sorting pytree dictionary keys."
+        ) from None
+
+
+def _defaultdict_with_keys(
+    d: collections.defaultdict[Any, Any],
+) -> tuple[tuple[tuple[DictKey, Any], ...], tuple[Any, tuple[Any, ...]]]:
+    keys = _sorted_keys(d)
+    return tuple([(DictKey(k), d[k]) for k in keys]), (d.default_factory, keys)
+
+
+def _defaultdict_flatten(
+    d: collections.defaultdict[Any, Any],
+) -> tuple[list[Any], tuple[Any, tuple[Any, ...]]]:
+    keys = _sorted_keys(d)
+    return [d[k] for k in keys], (d.default_factory, keys)
+
+
+def _defaultdict_unflatten(
+    aux: tuple[Any, tuple[Any, ...]], values: Iterable[Any]
+) -> collections.defaultdict[Any, Any]:
+    factory, keys = aux
+    return collections.defaultdict(factory, zip(keys, values, strict=True))
+
+
+def _partial_flatten(p: Partial) -> tuple[tuple[Any, Any], Any]:
+    return (p.args, p.keywords), p.func
+
+
+register_pytree_with_keys(
+    collections.OrderedDict,
+    _ordereddict_with_keys,
+    _ordereddict_unflatten,
+    _ordereddict_flatten,
+)
+register_pytree_with_keys(
+    collections.defaultdict,
+    _defaultdict_with_keys,
+    _defaultdict_unflatten,
+    _defaultdict_flatten,
+)
+register_pytree_node(Partial, _partial_flatten, _partial_unflatten)
+_reset_kinds()
