@@ -8,9 +8,8 @@ import pathlib
 from typing import Any
 
 import pytest
-import trees
-
 import tessela_pytree as tp
+import trees
 
 _DIR = pathlib.Path(
     os.environ.get("TESSELA_GOLDEN_DIR") or pathlib.Path(__file__).parent / "golden"

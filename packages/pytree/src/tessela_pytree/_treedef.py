@@ -204,7 +204,7 @@ def _compose(node: Node, inner: Node) -> Node:
         return inner
     kind, typ, aux, kids = node
     if type(kids) is int:
-        return (kind, typ, aux, kids if inner is None else (inner,) * kids)
+        return (kind, typ, aux, kids if inner is None or not kids else (inner,) * kids)
     return (kind, typ, aux, tuple([_compose(k, inner) for k in kids]))
 
 
