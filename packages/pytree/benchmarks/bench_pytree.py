@@ -59,6 +59,10 @@ def build(shape: str, n: int) -> Any:
     return [Param(float(i), float(i + 1)) for i in range(0, n, 2)]
 
 
+def _ident(x: Any) -> Any:
+    return x
+
+
 def _time(fn: Callable[[], Any], n_leaves: int) -> float:
     number = max(1, 20_000 // n_leaves)
     repeat = 5 if n_leaves <= 1000 else 3
@@ -77,11 +81,10 @@ def measure(impl: str) -> dict[str, float]:
         for n in SIZES:
             tree = build(shape, n)
             leaves, treedef = tu.tree_flatten(tree)
-            ident = lambda x: x  # noqa: E731
             ops = {
                 "flatten": lambda t=tree: tu.tree_flatten(t),
                 "unflatten": lambda td=treedef, lv=leaves: td.unflatten(lv),
-                "map": lambda t=tree: tu.tree_map(ident, t),
+                "map": lambda t=tree: tu.tree_map(_ident, t),
                 "flatten_with_path": lambda t=tree: tu.tree_flatten_with_path(t),
             }
             for op, fn in ops.items():
@@ -107,11 +110,10 @@ def measure_optree() -> dict[str, float]:
         for n in SIZES:
             tree = build(shape, n)
             leaves, treedef = optree.tree_flatten(tree, namespace=ns)
-            ident = lambda x: x  # noqa: E731
             ops = {
                 "flatten": lambda t=tree: optree.tree_flatten(t, namespace=ns),
                 "unflatten": lambda td=treedef, lv=leaves: td.unflatten(lv),
-                "map": lambda t=tree: optree.tree_map(ident, t, namespace=ns),
+                "map": lambda t=tree: optree.tree_map(_ident, t, namespace=ns),
                 "flatten_with_path": lambda t=tree: optree.tree_flatten_with_path(t, namespace=ns),
             }
             for op, fn in ops.items():

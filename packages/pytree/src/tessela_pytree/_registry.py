@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import operator
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -369,20 +370,33 @@ def register_dataclass(
             f"data_fields and meta_fields must not overlap. Overlapping fields: {overlap}."
         )
 
-    def flatten(obj: Any) -> tuple[list[Any], tuple[Any, ...]]:
-        return [getattr(obj, n) for n in data], tuple([getattr(obj, n) for n in meta])
+    get_data = _tuple_getter(data)
+    get_meta = _tuple_getter(meta)
+
+    def flatten(obj: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        return get_data(obj), get_meta(obj)
 
     def flatten_with_keys(obj: Any) -> tuple[list[tuple[Any, Any]], tuple[Any, ...]]:
         pairs = [(GetAttrKey(n), getattr(obj, n)) for n in data]
         return pairs, tuple([getattr(obj, n) for n in meta])
 
+    names = meta + data
+
     def unflatten(aux: tuple[Any, ...], children: Iterable[Any]) -> Any:
-        kwargs = dict(zip(meta, aux, strict=False))
-        kwargs.update(zip(data, children, strict=False))
-        return nodetype(**kwargs)
+        return nodetype(**dict(zip(names, (*aux, *children), strict=True)))
 
     _add(nodetype, flatten, unflatten, flatten_with_keys, is_dataclass=True)
     return nodetype
+
+
+def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A C-level getter returning the named attributes as a tuple."""
+    if len(names) >= 2:
+        return operator.attrgetter(*names)
+    if len(names) == 1:
+        get_one = operator.attrgetter(names[0])
+        return lambda obj: (get_one(obj),)
+    return lambda obj: ()
 
 
 def register_static(cls: Typ, /) -> Typ:
