@@ -284,6 +284,8 @@ def device_put(value: np.ndarray[Any, Any] | np.generic, device: Device) -> Buff
     dtype = value.dtype
     if not _needs_bitcast(dtype):
         arr = value if value.flags.c_contiguous else np.ascontiguousarray(value)
+        if not arr.flags.writeable:  # DLPack 0.x cannot export read-only arrays
+            arr = arr.copy()
         return _jax.dlpack_managed_tensor_to_buffer(arr.__dlpack__(), device, None, copy=True)
     carrier = _BITCAST_AS[dtype.itemsize]
     raw = np.ascontiguousarray(value).view(carrier)

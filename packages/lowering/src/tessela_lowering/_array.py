@@ -1,0 +1,304 @@
+"""The concrete array type: one immutable buffer on one device.
+
+An :class:`Array` pairs a device buffer with its abstract value and a
+*committed* flag. Committed arrays were placed on a device on purpose
+(``device_put(x, device)``, or results of computations on committed inputs);
+computations follow them. Uncommitted arrays live on the default device and
+move freely.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ArrayOps, ShapedArray, get_aval, register_aval_handler
+
+from tessela_lowering import _xla
+from tessela_lowering._devices import get_default_device
+from tessela_lowering._xla import Buffer, Device, HostArray
+
+__all__ = ["Array", "SingleDeviceSharding", "device_get", "device_put"]
+
+
+class SingleDeviceSharding:
+    """The placement of an array that lives whole on one device.
+
+    Args:
+      device: the device.
+    """
+
+    __slots__ = ("_device",)
+
+    def __init__(self, device: Device, /) -> None:
+        self._device = device
+
+    @property
+    def device_set(self) -> set[Device]:
+        """The devices holding a part of the array (exactly one here)."""
+        return {self._device}
+
+    @property
+    def memory_kind(self) -> str:
+        """The kind of memory the array lives in."""
+        return "device"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SingleDeviceSharding) and other._device == self._device
+
+    def __hash__(self) -> int:
+        return hash(("SingleDeviceSharding", self._device))
+
+    def __repr__(self) -> str:
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+
+
+def _deleted_error(aval: ShapedArray) -> RuntimeError:
+    return RuntimeError(
+        f"Array has been deleted with shape={aval.str_short()}. It was donated to a "
+        f"jitted computation or deleted with .delete(); keep a copy (x.copy()) if it "
+        f"is needed after the call."
+    )
+
+
+class Array(ArrayOps):
+    """An immutable array on one device.
+
+    Arrays come from :func:`device_put` and from every computation; NumPy's
+    operators and methods come from the NumPy layer. Use ``x.at[i].set(v)``
+    for functional updates.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> x = tl.device_put(np.arange(3.0, dtype=np.float32))
+      >>> x
+      Array([0., 1., 2.], dtype=float32)
+      >>> x.shape, x.committed
+      ((3,), False)
+    """
+
+    __slots__ = ("_buf", "_committed", "_npy", "aval")
+
+    aval: ShapedArray
+    _buf: Buffer
+    _committed: bool
+    _npy: HostArray | None
+
+    def __init__(self, buf: Buffer, aval: ShapedArray, committed: bool) -> None:
+        self._buf = buf
+        self.aval = aval
+        self._committed = committed
+        self._npy = None
+
+    # -- placement -------------------------------------------------------
+
+    @property
+    def device(self) -> Device:
+        """The device holding the array."""
+        return _xla.buffer_device(self._buf)
+
+    def devices(self) -> set[Device]:
+        """The set of devices holding a part of the array."""
+        return {self.device}
+
+    @property
+    def sharding(self) -> SingleDeviceSharding:
+        """Where the array lives."""
+        return SingleDeviceSharding(self.device)
+
+    @property
+    def committed(self) -> bool:
+        """Whether the array was placed on its device on purpose."""
+        return self._committed
+
+    def is_deleted(self) -> bool:
+        """Whether the buffer was donated or deleted."""
+        return bool(self._buf.is_deleted())
+
+    def delete(self) -> None:
+        """Free the device buffer now; later uses raise RuntimeError."""
+        self._buf.delete()
+        self._npy = None
+
+    def block_until_ready(self) -> Array:
+        """Wait until the value is computed; returns the array itself."""
+        self._live_buffer().block_until_ready()
+        return self
+
+    def _live_buffer(self) -> Buffer:
+        if self._buf.is_deleted():
+            raise _deleted_error(self.aval)
+        return self._buf
+
+    # -- host values -----------------------------------------------------
+
+    @property
+    def _value(self) -> HostArray:
+        npy = self._npy
+        if npy is None:
+            npy = _xla.to_numpy(self._live_buffer())
+            npy.flags.writeable = False
+            self._npy = npy
+        return npy
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> HostArray:
+        value = self._value
+        if dtype is not None and np.dtype(dtype) != value.dtype:
+            return value.astype(dtype)
+        if copy:
+            return value.copy()
+        return value
+
+    def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
+        if kwargs.get("max_version") is not None and stream is None:
+            return self._value.__dlpack__(**kwargs)
+        return _xla.to_dlpack(self._live_buffer())
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        platform = _xla.device_platform(self.device)
+        kind = {"cpu": 1, "gpu": 2, "cuda": 2, "rocm": 10}.get(platform, 1)
+        return kind, int(self.device.local_hardware_id or 0)
+
+    def tolist(self) -> Any:
+        """The value as nested Python lists of Python scalars."""
+        return self._value.tolist()
+
+    def item(self, *args: int) -> Any:
+        """The single element (or the element at ``args``) as a Python scalar."""
+        return self._value.item(*args)
+
+    def copy(self) -> Array:
+        """A new array with the same value, on the same device."""
+        buf = _xla.device_put(self._value, self.device)
+        return Array(buf, self.aval, self._committed)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle, (self._value.copy(), self.aval.weak_type))
+
+    # -- Python conversions (the array is concrete) ----------------------
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __index__(self) -> int:
+        if not np.issubdtype(self.aval.dtype, np.integer):
+            raise TypeError(
+                f"only integer arrays can be used as an index, got {self.aval.dtype.name}; "
+                f"convert with x.astype(int) first."
+            )
+        return int(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if self.aval.shape:
+            return format(str(self), spec)
+        return format(self._value.item(), spec)
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __repr__(self) -> str:
+        if self._buf.is_deleted():
+            return f"Array(<deleted>, shape={self.aval.shape}, dtype={self.aval.dtype.name})"
+        return _format_repr(self._value, self.aval)
+
+
+def _format_repr(value: HostArray, aval: ShapedArray) -> str:
+    prefix = "Array("
+    tail = f"dtype={aval.dtype.name}"
+    if aval.weak_type:
+        tail += ", weak_type=True"
+    tail += ")"
+    width = int(np.get_printoptions()["linewidth"])
+    if value.size == 0:
+        body = f"[], shape={value.shape}"
+    else:
+        body = np.array2string(
+            value, prefix=prefix, suffix=",", separator=", ", max_line_width=width
+        )
+    last_line = len(body) - body.rfind("\n") + 1
+    sep = " " * len(prefix) if last_line + len(tail) + 1 > width else " "
+    if sep != " ":
+        sep = "\n" + sep
+    return f"{prefix}{body},{sep}{tail}"
+
+
+def _unpickle(value: HostArray, weak_type: bool) -> Array:
+    aval = ShapedArray(value.shape, value.dtype, weak_type)
+    return Array(_xla.device_put(value, get_default_device()), aval, False)
+
+
+register_aval_handler(Array, lambda a: a.aval)
+
+
+def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -> Array:
+    """Place a value on a device.
+
+    Args:
+      x: an :class:`Array`, a NumPy array or scalar, or a Python scalar.
+      device: the target device (or a :class:`SingleDeviceSharding`). When
+        given, the result is *committed* to it. When ``None``, values from the
+        host go uncommitted to the default device and arrays stay where they
+        are.
+
+    Returns:
+      The :class:`Array`.
+
+    Example:
+      >>> import tessela_lowering as tl
+      >>> y = tl.device_put(1.5, tl.devices()[0])
+      >>> y, y.committed
+      (Array(1.5, dtype=float32, weak_type=True), True)
+    """
+    if isinstance(device, SingleDeviceSharding):
+        device = device._device
+    if device is not None and not hasattr(device, "client"):
+        raise TypeError(
+            f"device_put(x, device): device must be a Device such as tessela.devices()[0], "
+            f"got {type(device).__name__}."
+        )
+    if isinstance(x, Array):
+        if device is None:
+            return x
+        if x.device == device:
+            return x if x.committed else Array(x._live_buffer(), x.aval, True)
+        return Array(_xla.copy_to_device(x._live_buffer(), device), x.aval, True)
+    aval = get_aval(x)
+    host = np.asarray(x, dtype=aval.dtype)
+    target = get_default_device() if device is None else device
+    return Array(_xla.device_put(host, target), aval, device is not None)
+
+
+def device_get(x: Any, /) -> Any:
+    """Copy arrays back to the host as NumPy arrays.
+
+    Args:
+      x: an :class:`Array`, or a list/tuple/dict nesting of them (other leaves
+        pass through unchanged).
+
+    Returns:
+      The same structure with every :class:`Array` replaced by a NumPy array.
+
+    Example:
+      >>> import tessela_lowering as tl
+      >>> tl.device_get({"a": tl.device_put(2)})
+      {'a': array(2, dtype=int32)}
+    """
+    if isinstance(x, Array):
+        return np.array(x._value)
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*(device_get(v) for v in x))
+    if isinstance(x, (list, tuple)):
+        return type(x)(device_get(v) for v in x)
+    if isinstance(x, dict):
+        return type(x)({k: device_get(v) for k, v in x.items()})
+    return x

@@ -1,0 +1,163 @@
+"""Eager execution: each primitive bound outside a trace runs compiled.
+
+The first call of a primitive with given operand avals, parameters and device
+lowers that one equation to a module, compiles it and caches the executable;
+later calls only move buffers. Placement follows the data: results land on
+the device of committed operands; operands committed to different devices
+are an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
+
+from tessela_lowering import _hlo, _xla
+from tessela_lowering._array import Array
+from tessela_lowering._devices import get_default_device
+from tessela_lowering._lowering import LoweringRuleContext, _on_register, lowering_rule
+from tessela_lowering._xla import Device, Executable, ResultHandler, Value
+
+__all__ = ["apply_primitive", "cache_size", "clear_cache", "pick_device"]
+
+
+class _Compiled:
+    __slots__ = ("executable", "handlers", "out_avals")
+
+    def __init__(
+        self,
+        executable: Executable,
+        out_avals: list[ShapedArray],
+        handlers: list[ResultHandler],
+    ) -> None:
+        self.executable = executable
+        self.out_avals = out_avals
+        self.handlers = handlers
+
+
+_cache: dict[tuple[Any, ...], _Compiled] = {}
+_cache_lock = threading.Lock()
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+def pick_device(arrays: Sequence[Array], /) -> tuple[Device, bool]:
+    """The device a computation on ``arrays`` runs on, and whether it is committed.
+
+    Raises:
+      ValueError: two operands are committed to different devices.
+    """
+    chosen: Array | None = None
+    for i, a in enumerate(arrays):
+        if a._committed:
+            if chosen is None:
+                chosen = a
+            elif a.device != chosen.device:
+                first = arrays.index(chosen)
+                raise ValueError(
+                    "Received incompatible devices for the computation: argument "
+                    f"{first} is committed to {chosen.device!r} and argument {i} is "
+                    f"committed to {a.device!r}. Move them to one device first, e.g. "
+                    "with device_put(x, device)."
+                )
+    if chosen is None:
+        return get_default_device(), False
+    return chosen.device, True
+
+
+def _as_array(x: Any, device: Device) -> Array:
+    if isinstance(x, Array):
+        return x
+    aval = get_aval(x)
+    return Array(_xla.device_put(np.asarray(x, dtype=aval.dtype), device), aval, False)
+
+
+def _compile(
+    prim: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any], device: Device
+) -> _Compiled:
+    out = prim.abstract_eval(*avals, **params)
+    out_avals: list[ShapedArray] = list(out) if prim.multiple_results else [out]
+    platform = _xla.device_platform(device)
+    rule = lowering_rule(prim, platform)
+    if rule is None:
+        raise NotImplementedError(
+            f"no lowering rule for primitive {prim.name!r} on platform {platform!r}; "
+            f"register one with tessela_lowering.register_lowering."
+        )
+    ctx = LoweringRuleContext(prim, avals, out_avals, platform)
+
+    def body(args: list[Value]) -> list[Value]:
+        return list(rule(ctx, *args, **params))
+
+    text = _hlo.build_module(
+        [_hlo.ArgSpec(a.shape, a.dtype) for a in avals],
+        [(a.shape, a.dtype) for a in out_avals],
+        body,
+        name=prim.name,
+    )
+    exe = _xla.compile_module(text, [device])
+    handlers = [_xla.result_handler(a, device) for a in out_avals]
+    return _Compiled(exe, out_avals, handlers)
+
+
+def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
+    """Run one primitive on concrete operands through a cached executable.
+
+    Args:
+      prim: a primitive with an abstract-eval and a lowering rule.
+      *args: arrays, NumPy values or Python scalars.
+      **params: the primitive's parameters.
+
+    Returns:
+      An :class:`Array`, or a list of them for ``multiple_results`` primitives.
+    """
+    committed_arrays = [a for a in args if isinstance(a, Array)]
+    device, committed = pick_device(committed_arrays)
+    arrays = [_as_array(a, device) for a in args]
+    avals = tuple(a.aval for a in arrays)
+    key = (prim, avals, _freeze(params), device)
+    entry = _cache.get(key)
+    if entry is None:
+        entry = _compile(prim, avals, params, device)
+        with _cache_lock:
+            _cache[key] = entry
+    buffers = []
+    for a in arrays:
+        buf = a._live_buffer()
+        if _xla.buffer_device(buf) != device:
+            buf = _xla.copy_to_device(buf, device)
+        buffers.append(buf)
+    outs = _xla.execute(entry.executable, buffers, entry.handlers)
+    results = [Array(b, aval, committed) for b, aval in zip(outs, entry.out_avals, strict=True)]
+    return results if prim.multiple_results else results[0]
+
+
+def cache_size() -> int:
+    """How many primitive executables are cached."""
+    return len(_cache)
+
+
+def clear_cache() -> None:
+    """Drop every cached primitive executable."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _install_impl(prim: Primitive) -> None:
+    register_impl(prim, functools.partial(apply_primitive, prim))
+
+
+_on_register.append(_install_impl)

@@ -1,0 +1,193 @@
+"""Arrays, placement and eager execution of the tracer's primitives."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+lax = pytest.importorskip("tessela_tracer.lax")
+
+FLOAT_SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)
+
+
+def _floats(shape: tuple[int, ...]) -> st.SearchStrategy[np.ndarray]:
+    return hnp.arrays(np.float32, shape, elements=st.floats(-4, 4, width=32))
+
+
+def test_repr_matches_the_array_printing_users_know() -> None:
+    assert repr(tl.device_put(np.arange(10.0, dtype=np.float32))) == (
+        "Array([0., 1., 2., 3., 4., 5., 6., 7., 8., 9.], dtype=float32)"
+    )
+    assert repr(tl.device_put(np.zeros((0, 3), np.float32))) == (
+        "Array([], shape=(0, 3), dtype=float32)"
+    )
+    assert repr(tl.device_put(3)) == "Array(3, dtype=int32, weak_type=True)"
+    assert repr(tl.device_put(np.bool_(True))) == "Array(True, dtype=bool)"
+    wide = tl.device_put(np.linspace(0, 1, 12).astype(np.float32))
+    assert repr(wide).endswith("0.90909094, 1.        ], dtype=float32)")
+
+
+def test_array_is_immutable_and_points_to_at() -> None:
+    x = tl.device_put(np.arange(3.0, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"\.at\[\]"):
+        x[0] = 1.0
+
+
+def test_scalar_conversions_and_host_views() -> None:
+    x = tl.device_put(np.float32(2.5))
+    assert float(x) == 2.5 and int(x) == 2 and complex(x) == 2.5 + 0j and bool(x)
+    i = tl.device_put(np.int32(4))
+    assert [10, 20, 30, 40, 50][i] == 50
+    with pytest.raises(TypeError, match="only integer arrays"):
+        [1, 2][x]
+    y = tl.device_put(np.arange(4, dtype=np.int32).reshape(2, 2))
+    assert y.tolist() == [[0, 1], [2, 3]] and y.item(3) == 3
+    assert np.asarray(y).flags.writeable is False
+    np.testing.assert_array_equal(np.from_dlpack(y), [[0, 1], [2, 3]])
+    assert f"{x:.2f}" == "2.50"
+
+
+def test_pickle_round_trip() -> None:
+    x = tl.device_put(np.arange(6, dtype=np.int16).reshape(2, 3))
+    y = pickle.loads(pickle.dumps(x))
+    assert isinstance(y, tl.Array) and y.dtype == np.int16
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(x))
+
+
+def test_device_put_commits_only_with_a_device() -> None:
+    x = tl.device_put(np.ones(2, np.float32))
+    assert not x.committed and x.device == tl.devices()[0]
+    assert tl.device_put(x) is x
+    y = tl.device_put(x, tl.devices()[0])
+    assert y.committed and y.sharding.device_set == {tl.devices()[0]}
+    assert x.devices() == {tl.devices()[0]}
+    got = tl.device_get({"a": y, "b": [x, 3]})
+    assert isinstance(got["a"], np.ndarray) and got["b"][1] == 3
+
+
+def test_deleted_arrays_raise_a_clear_error() -> None:
+    x = tl.device_put(np.ones(3, np.float32))
+    x.delete()
+    assert x.is_deleted()
+    with pytest.raises(RuntimeError, match="Array has been deleted"):
+        np.asarray(x)
+    with pytest.raises(RuntimeError, match="Array has been deleted"):
+        lax.add_p.bind(x, x)
+
+
+UNARY = {"sin": np.sin, "exp": np.exp, "tanh": np.tanh, "neg": np.negative}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@given(data=st.data(), shape=FLOAT_SHAPES)
+def test_unary_primitives_match_numpy(
+    name: str, data: st.DataObject, shape: tuple[int, ...]
+) -> None:
+    x = data.draw(_floats(shape))
+    out = getattr(lax, f"{name}_p").bind(tl.device_put(x))
+    np.testing.assert_allclose(np.asarray(out), UNARY[name](x), rtol=2e-6, atol=1e-6)
+
+
+BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@given(data=st.data(), shape=FLOAT_SHAPES)
+def test_binary_primitives_match_numpy(
+    name: str, data: st.DataObject, shape: tuple[int, ...]
+) -> None:
+    x, y = data.draw(_floats(shape)), data.draw(_floats(shape))
+    out = getattr(lax, f"{name}_p").bind(tl.device_put(x), tl.device_put(y))
+    np.testing.assert_allclose(np.asarray(out), BINARY[name](x, y), rtol=1e-6, atol=1e-30)
+
+
+@given(data=st.data(), shape=hnp.array_shapes(min_dims=1, max_dims=3, max_side=4))
+def test_reductions_match_numpy(data: st.DataObject, shape: tuple[int, ...]) -> None:
+    x = data.draw(_floats(shape))
+    axes = tuple(sorted(data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))))
+    for name, ref in (("sum", np.sum), ("max", np.max), ("min", np.min)):
+        out = getattr(lax, f"reduce_{name}_p").bind(tl.device_put(x), axes=axes)
+        np.testing.assert_allclose(np.asarray(out), ref(x, axis=axes), rtol=1e-5, atol=1e-5)
+
+
+@given(data=st.data(), m=st.integers(1, 4), k=st.integers(1, 4), n=st.integers(1, 4))
+def test_dot_general_matches_matmul(data: st.DataObject, m: int, k: int, n: int) -> None:
+    a, b = data.draw(_floats((m, k))), data.draw(_floats((k, n)))
+    out = lax.dot_general_p.bind(
+        tl.device_put(a),
+        tl.device_put(b),
+        dimension_numbers=(((1,), (0,)), ((), ())),
+        precision=None,
+        preferred_element_type=None,
+    )
+    np.testing.assert_allclose(np.asarray(out), a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_shape_primitives() -> None:
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    tx = tl.device_put(x)
+    np.testing.assert_array_equal(np.asarray(lax.transpose_p.bind(tx, permutation=(1, 0))), x.T)
+    b = lax.broadcast_in_dim_p.bind(
+        tl.device_put(x[0]), shape=(2, 3), broadcast_dimensions=(1,), sharding=None
+    )
+    np.testing.assert_array_equal(np.asarray(b), np.broadcast_to(x[0], (2, 3)))
+    c = lax.convert_element_type_p.bind(
+        tx, new_dtype=np.dtype(np.bool_), weak_type=False, sharding=None
+    )
+    np.testing.assert_array_equal(np.asarray(c), x.astype(bool))
+
+
+def test_eager_ops_reuse_compiled_executables() -> None:
+    x = tl.device_put(np.ones(5, np.float32))
+    lax.add_p.bind(x, x)
+    before = tl.eager_cache_size()
+    for _ in range(5):
+        lax.add_p.bind(x, x)
+    assert tl.eager_cache_size() == before
+
+
+def test_results_follow_committed_inputs() -> None:
+    dev = tl.devices()[-1]
+    x = tl.device_put(np.ones(3, np.float32), dev)
+    y = tl.device_put(np.ones(3, np.float32))
+    z = lax.add_p.bind(x, y)
+    assert z.device == dev and z.committed
+    w = lax.add_p.bind(y, y)
+    assert not w.committed
+
+
+def test_inputs_committed_to_different_devices_are_rejected() -> None:
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        import tessela_lowering as tl
+        from tessela_tracer import lax
+        a = tl.device_put(np.ones(2, np.float32), tl.devices()[1])
+        b = tl.device_put(np.ones(2, np.float32), tl.devices()[2])
+        c = tl.device_put(np.ones(2, np.float32))
+        print(lax.add_p.bind(a, c).device)
+        try:
+            lax.add_p.bind(a, b)
+        except ValueError as e:
+            print("ValueError", "CpuDevice(id=1)" in str(e), "CpuDevice(id=2)" in str(e))
+        """
+    )
+    env = {"TESSELA_NUM_CPU_DEVICES": "4", "PATH": "/usr/bin:/bin"}
+    import os
+
+    env["PYTHONPATH"] = os.environ.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["cpu:1", "ValueError", "True", "True"]
