@@ -10,9 +10,15 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ._flatten import keyed_children, tree_flatten, tree_flatten_with_path, tree_leaves
+from ._flatten import (
+    keyed_children,
+    map_node,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_leaves,
+)
 from ._keys import keystr
-from ._registry import LIST, TUPLE, classify
+from ._registry import _KIND, LIST, TUPLE, classify
 from ._treedef import PyTreeDef, build
 
 __all__ = [
@@ -191,6 +197,11 @@ def tree_map(
       >>> tree_map(lambda x, y: x + y, {"a": 1, "b": (2, 3)}, {"a": 10, "b": (20, 30)})
       {'a': 11, 'b': (22, 33)}
     """
+    if not rest and is_leaf is None:
+        kind = _KIND.get(type(tree))
+        if kind is None:
+            kind = classify(type(tree))
+        return map_node(f, tree, kind) if kind else f(tree)
     leaves, treedef = tree_flatten(tree, is_leaf)
     node = treedef._node
     if not rest:

@@ -72,6 +72,40 @@ def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
     return (kind, type(x), aux, tuple(kids))
 
 
+def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:
+    """``tree_map(f, x)`` for node ``x`` in one pass, with no treedef built.
+
+    Calls ``f`` in flattening order and rebuilds exactly as unflattening would
+    (dicts in sorted key order, custom nodes through their unflatten).
+    """
+    if kind == NONE:
+        return None
+    if kind == DICT:
+        keys = _sorted_keys(x)
+        children: Any = map(x.__getitem__, keys)
+    elif kind in (LIST, TUPLE, NAMEDTUPLE):
+        children = x
+    else:
+        children, keys = REGISTRY[type(x)].flatten(x)
+    get = _KIND.get
+    out: list[Any] = []
+    append = out.append
+    for c in children:
+        k = get(type(c))
+        if k is None:
+            k = classify(type(c))
+        append(map_node(f, c, k) if k else f(c))
+    if kind == LIST:
+        return out
+    if kind == DICT:
+        return dict(zip(keys, out, strict=True))
+    if kind == TUPLE:
+        return tuple(out)
+    if kind == NAMEDTUPLE:
+        return type(x)(*out)
+    return REGISTRY[type(x)].unflatten(keys, tuple(out))
+
+
 def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], bool]) -> Node:
     """Like ``flat`` but asks ``is_leaf`` about every child first."""
     if kind == DICT:
