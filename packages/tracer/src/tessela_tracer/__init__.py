@@ -1,0 +1,49 @@
+"""tessela_tracer: primitives, stackless tracing, jaxprs and lax for Tessela."""
+
+from tessela_tracer import dtypes, errors, extend, lax
+from tessela_tracer._array_ops import (
+    ARRAY_METHOD_NAMES,
+    ArrayOps,
+    register_array_methods,
+    registered_array_methods,
+)
+from tessela_tracer._avals import ShapeDtypeStruct, ShapedArray, get_aval, register_aval_handler
+from tessela_tracer._config import Config, config
+from tessela_tracer._control_flow import jit_p
+from tessela_tracer._core import (
+    EvalTrace,
+    Primitive,
+    Trace,
+    Tracer,
+    get_current_trace,
+    new_trace,
+    register_abstract_eval,
+    register_impl,
+    set_current_trace,
+)
+from tessela_tracer._custom import custom_jvp, custom_vjp
+from tessela_tracer._jaxpr import (
+    ClosedJaxpr,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    Var,
+    check_jaxpr,
+    eval_jaxpr,
+    replace_subjaxprs,
+    subjaxprs,
+)
+from tessela_tracer._lax_control import jit
+from tessela_tracer._staging import eval_shape, make_jaxpr, trace_pytree_fun, trace_to_jaxpr
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ARRAY_METHOD_NAMES", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
+    "Literal", "Primitive", "ShapeDtypeStruct", "ShapedArray", "Trace", "Tracer", "Var",
+    "check_jaxpr", "config", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
+    "eval_shape", "extend", "get_aval", "get_current_trace", "jit", "jit_p", "lax",
+    "make_jaxpr", "new_trace", "register_abstract_eval", "register_array_methods",
+    "register_aval_handler", "register_impl", "registered_array_methods", "replace_subjaxprs",
+    "set_current_trace", "subjaxprs", "trace_pytree_fun", "trace_to_jaxpr",
+]  # fmt: skip

@@ -1,0 +1,384 @@
+"""Primitives, traces and tracers: the stackless core.
+
+The current trace lives in a ContextVar. ``Primitive.bind`` hands its operands
+to the current trace's ``process_primitive``. Every trace has a parent (the
+trace that was current when it started) and an identity tag; it treats values
+that are not its own tracers as constants and runs rules under its parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from tessela_tracer._array_ops import ArrayOps
+from tessela_tracer._avals import ShapedArray, get_aval
+from tessela_tracer._errors import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+
+__all__ = [
+    "EvalTrace",
+    "Primitive",
+    "Trace",
+    "Tracer",
+    "abstract_eval_rule",
+    "find_impl",
+    "get_current_trace",
+    "new_trace",
+    "register_abstract_eval",
+    "register_impl",
+    "set_current_trace",
+]
+
+AbstractEvalRule = Callable[..., Any]
+
+_abstract_eval_rules: dict[Primitive, AbstractEvalRule] = {}
+_impl_rules: dict[Primitive, Callable[..., Any]] = {}
+
+
+class Primitive:
+    """An operation that transformations interpret by rule tables.
+
+    Arrays are positional operands of :meth:`bind`; parameters are
+    keyword-only static (hashable, or jaxpr-valued) values.
+
+    Example:
+        >>> p = Primitive("my_double")
+        >>> p.name
+        'my_double'
+    """
+
+    __slots__ = ("name", "multiple_results", "__weakref__")
+
+    def __init__(self, name: str, *, multiple_results: bool = False) -> None:
+        self.name = name
+        self.multiple_results = multiple_results
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Apply the primitive under the current trace.
+
+        Args:
+          *args: array operands (arrays, tracers or Python scalars).
+          **params: static parameters.
+
+        Returns:
+          One output, or a list for ``multiple_results`` primitives.
+        """
+        return _current_trace.get().process_primitive(self, args, params)
+
+    def abstract_eval(self, *avals_in: ShapedArray, **params: Any) -> Any:
+        """Compute output avals from input avals with the registered rule.
+
+        Args:
+          *avals_in: input abstract values.
+          **params: the primitive's parameters.
+
+        Returns:
+          One ShapedArray, or a list for ``multiple_results`` primitives.
+        """
+        try:
+            rule = _abstract_eval_rules[self]
+        except KeyError:
+            raise NotImplementedError(
+                f"primitive {self.name!r} has no abstract evaluation rule; "
+                "register one with register_abstract_eval"
+            ) from None
+        return rule(*avals_in, **params)
+
+
+def register_abstract_eval(prim: Primitive, rule: AbstractEvalRule, /) -> None:
+    """Register the shape/dtype rule of a primitive.
+
+    Args:
+      prim: the primitive.
+      rule: ``rule(*avals_in, **params)`` returning the output aval (or a list
+        for ``multiple_results`` primitives).
+
+    Returns:
+      None.
+
+    Example:
+        >>> p = Primitive("ident_example")
+        >>> register_abstract_eval(p, lambda x: x)
+        >>> p.abstract_eval(ShapedArray((2,), "float32"))
+        ShapedArray(float32[2])
+    """
+    _abstract_eval_rules[prim] = rule
+
+
+def abstract_eval_rule(prim: Primitive, /) -> AbstractEvalRule | None:
+    """Return the registered abstract-eval rule of ``prim``, if any.
+
+    Args:
+      prim: the primitive.
+
+    Returns:
+      The rule or None.
+
+    Example:
+        >>> abstract_eval_rule(Primitive("no_rule_example")) is None
+        True
+    """
+    return _abstract_eval_rules.get(prim)
+
+
+def register_impl(prim: Primitive, rule: Callable[..., Any], /) -> None:
+    """Register the eager implementation of a primitive (filled by the lowering package).
+
+    Args:
+      prim: the primitive.
+      rule: ``rule(*args, **params)`` computing concrete outputs.
+
+    Returns:
+      None.
+
+    Example:
+        >>> p = Primitive("twice_example")
+        >>> register_impl(p, lambda x: 2 * x)
+        >>> p.bind(3)
+        6
+    """
+    _impl_rules[prim] = rule
+
+
+def find_impl(prim: Primitive, /) -> Callable[..., Any] | None:
+    """Return the eager implementation of ``prim``, if registered.
+
+    Args:
+      prim: the primitive.
+
+    Returns:
+      The rule or None.
+
+    Example:
+        >>> find_impl(Primitive("none_example")) is None
+        True
+    """
+    return _impl_rules.get(prim)
+
+
+_tags = itertools.count()
+
+
+class Trace:
+    """Base class of traces: interprets primitives for one transformation.
+
+    Subclasses implement :meth:`process_primitive`. ``parent`` is the trace
+    that was current when this one was created; ``tag`` identifies it.
+    """
+
+    __slots__ = ("parent", "tag", "valid")
+    tracer_name = "Tracer"
+
+    def __init__(self, parent: Trace | None = None) -> None:
+        self.parent = parent if parent is not None else _current_trace.get(None)
+        self.tag = next(_tags)
+        self.valid = True
+
+    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Interpret ``prim`` applied to ``args``.
+
+        Args:
+          prim: the primitive.
+          args: operands (this trace's tracers or constants).
+          params: the primitive's parameters.
+
+        Returns:
+          The outputs (a list for ``multiple_results`` primitives).
+        """
+        raise NotImplementedError
+
+    def describe_provenance(self, tracer: Any) -> str:
+        """Explain where a tracer comes from, for error messages."""
+        return ""
+
+    def describe_function(self) -> str:
+        """Name the function this trace is tracing, for error messages."""
+        return ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(tag={self.tag})"
+
+
+class EvalTrace(Trace):
+    """The root trace: runs each primitive's registered eager implementation."""
+
+    __slots__ = ()
+
+    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        for a in args:
+            if isinstance(a, Tracer):
+                raise UnexpectedTracerError(a)
+        rule = _impl_rules.get(prim)
+        if rule is None:
+            raise RuntimeError(
+                f"no eager implementation is registered for primitive {prim.name!r}. "
+                "Install tessela-lowering and `import tessela_lowering` (or `import tessela`) "
+                "to run operations on concrete arrays, or trace the function with "
+                "make_jaxpr / eval_shape instead."
+            )
+        return rule(*args, **params)
+
+
+_current_trace: ContextVar[Trace] = ContextVar("tessela_current_trace")
+_root_trace = EvalTrace(parent=None)
+_current_trace = ContextVar("tessela_current_trace", default=_root_trace)
+
+
+def get_current_trace() -> Trace:
+    """Return the trace that ``bind`` currently dispatches to.
+
+    Returns:
+      The current trace (the root ``EvalTrace`` outside any transformation).
+
+    Example:
+        >>> isinstance(get_current_trace(), EvalTrace)
+        True
+    """
+    return _current_trace.get()
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace, /) -> Iterator[Trace]:
+    """Make ``trace`` current inside a ``with`` block.
+
+    Args:
+      trace: the trace to install.
+
+    Returns:
+      A context manager yielding ``trace``.
+
+    Example:
+        >>> with set_current_trace(get_current_trace()) as t:
+        ...     isinstance(t, EvalTrace)
+        True
+    """
+    token = _current_trace.set(trace)
+    try:
+        yield trace
+    finally:
+        _current_trace.reset(token)
+
+
+@contextlib.contextmanager
+def new_trace(trace: Trace, /) -> Iterator[Trace]:
+    """Run a block under a freshly created trace, invalidating it at exit.
+
+    Tracers of ``trace`` that escape the block raise
+    :class:`~tessela_tracer.errors.UnexpectedTracerError` when used later.
+
+    Args:
+      trace: a trace whose parent is the current trace.
+
+    Returns:
+      A context manager yielding ``trace``.
+
+    Example:
+        >>> class Nop(Trace):
+        ...     pass
+        >>> with new_trace(Nop()) as t:
+        ...     t.valid
+        True
+        >>> t.valid
+        False
+    """
+    token = _current_trace.set(trace)
+    try:
+        yield trace
+    finally:
+        _current_trace.reset(token)
+        trace.valid = False
+
+
+class Tracer(ArrayOps):
+    """Base class of tracers: stand-ins for arrays inside a transformation.
+
+    A tracer belongs to one trace (``_trace``) and has an abstract value
+    (``aval``). Converting it to a Python ``bool``/``int``/NumPy array raises
+    the tracing errors that explain what to do instead.
+    """
+
+    __slots__ = ("_trace",)
+    _trace: Trace
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The tracer's abstract value."""
+        raise NotImplementedError
+
+    def to_concrete_value(self) -> Any:
+        """Return a concrete value when the trace knows one, else None."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"{self._trace.tracer_name}<{self.aval.str_short()}>"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
+
+    def __bool__(self) -> bool:
+        val = self.to_concrete_value()
+        if val is not None:
+            return bool(val)
+        raise TracerBoolConversionError(self)
+
+    def __index__(self) -> int:
+        val = self.to_concrete_value()
+        if val is not None:
+            return int(val)
+        raise TracerIntegerConversionError(self, "__index__")
+
+    def __int__(self) -> int:
+        val = self.to_concrete_value()
+        if val is not None:
+            return int(val)
+        raise TracerIntegerConversionError(self, "__int__")
+
+    def __float__(self) -> float:
+        val = self.to_concrete_value()
+        if val is not None:
+            return float(val)
+        raise ConcretizationTypeError(self, "The problem arose with the `float` function.")
+
+    def __complex__(self) -> complex:
+        val = self.to_concrete_value()
+        if val is not None:
+            return complex(val)
+        raise ConcretizationTypeError(self, "The problem arose with the `complex` function.")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise TracerArrayConversionError(self)
+
+    def __reduce__(self) -> Any:
+        raise ConcretizationTypeError(self, "The problem arose with pickling a tracer.")
+
+
+def get_aval_of(x: Any, /) -> ShapedArray:
+    """``get_aval`` that also accepts tracers of any trace.
+
+    Args:
+      x: an array-like or tracer.
+
+    Returns:
+      Its ShapedArray.
+
+    Example:
+        >>> get_aval_of(2)
+        ShapedArray(int32[], weak_type=True)
+    """
+    if isinstance(x, Tracer):
+        return x.aval
+    return get_aval(x)

@@ -1,0 +1,405 @@
+"""Dtypes: JAX's type-promotion lattice with weak types, x64 canonicalization."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from tessela_tracer._config import config
+
+__all__ = [
+    "DTypeLike",
+    "TypePromotionError",
+    "bfloat16",
+    "bool_",
+    "canonicalize_dtype",
+    "dtype",
+    "finfo",
+    "float0",
+    "iinfo",
+    "is_weakly_typed",
+    "issubdtype",
+    "promote_types",
+    "result_type",
+    "short_dtype_name",
+]
+
+DTypeLike = Any
+
+bool_ = np.dtype(np.bool_)
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
+float0 = np.dtype([("float0", np.void, 0)])
+float8_e4m3fn = np.dtype(ml_dtypes.float8_e4m3fn)
+float8_e5m2 = np.dtype(ml_dtypes.float8_e5m2)
+float8_e4m3b11fnuz = np.dtype(ml_dtypes.float8_e4m3b11fnuz)
+float8_e4m3fnuz = np.dtype(ml_dtypes.float8_e4m3fnuz)
+float8_e5m2fnuz = np.dtype(ml_dtypes.float8_e5m2fnuz)
+int4 = np.dtype(ml_dtypes.int4)
+uint4 = np.dtype(ml_dtypes.uint4)
+
+_FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz)
+_CUSTOM_FLOATS = frozenset((bfloat16, *_FLOAT8))
+_CUSTOM_INTS = frozenset((int4, uint4))
+
+
+class TypePromotionError(ValueError):
+    """Raised when two dtypes have no common type in the promotion lattice."""
+
+
+# Lattice nodes are dtypes or the weak categories "i*", "f*", "c*".
+_d = np.dtype
+_LATTICE: dict[Any, tuple[Any, ...]] = {
+    bool_: ("i*",),
+    "i*": (_d("uint8"), _d("int8"), uint4, int4),
+    "f*": ("c*", _d("float16"), bfloat16, *_FLOAT8),
+    "c*": (_d("complex64"),),
+    int4: (_d("int8"),),
+    uint4: (_d("uint8"), _d("int8")),
+    _d("uint8"): (_d("int16"), _d("uint16")),
+    _d("uint16"): (_d("int32"), _d("uint32")),
+    _d("uint32"): (_d("int64"), _d("uint64")),
+    _d("uint64"): ("f*",),
+    _d("int8"): (_d("int16"),),
+    _d("int16"): (_d("int32"),),
+    _d("int32"): (_d("int64"),),
+    _d("int64"): ("f*",),
+    _d("float16"): (_d("float32"),),
+    bfloat16: (_d("float32"),),
+    **{f8: () for f8 in _FLOAT8},
+    _d("float32"): (_d("float64"), _d("complex64")),
+    _d("float64"): (_d("complex128"),),
+    _d("complex64"): (_d("complex128"),),
+    _d("complex128"): (),
+}
+
+
+def _upper_bounds() -> dict[Any, frozenset[Any]]:
+    out: dict[Any, frozenset[Any]] = {}
+
+    def visit(node: Any) -> frozenset[Any]:
+        if node not in out:
+            acc = {node}
+            for child in _LATTICE[node]:
+                acc |= visit(child)
+            out[node] = frozenset(acc)
+        return out[node]
+
+    for node in _LATTICE:
+        visit(node)
+    return out
+
+
+_UB = _upper_bounds()
+
+_X64_TO_32 = {
+    _d("int64"): _d("int32"),
+    _d("uint64"): _d("uint32"),
+    _d("float64"): _d("float32"),
+    _d("complex128"): _d("complex64"),
+}
+
+
+def dtype(x: Any, /) -> np.dtype[Any]:
+    """Return the (uncanonicalized) NumPy dtype of a value or dtype-like.
+
+    Args:
+      x: a dtype-like, an array, or a Python scalar.
+
+    Returns:
+      The NumPy dtype; Python ``int``/``float``/``complex`` map to the
+      64-bit types, as in NumPy.
+
+    Example:
+        >>> dtype("bfloat16")
+        dtype(bfloat16)
+    """
+    if x is int:
+        return _d("int64")
+    if x is float:
+        return _d("float64")
+    if x is complex:
+        return _d("complex128")
+    if x is bool:
+        return bool_
+    if isinstance(x, bool):
+        return bool_
+    if isinstance(x, int):
+        return _d("int64")
+    if isinstance(x, float):
+        return _d("float64")
+    if isinstance(x, complex):
+        return _d("complex128")
+    dt = getattr(x, "dtype", None)
+    if dt is not None and not isinstance(x, type):
+        return np.dtype(dt)
+    if isinstance(x, str) and x == "float0":
+        return float0
+    try:
+        return np.dtype(x)
+    except TypeError as err:
+        raise TypeError(f"Cannot interpret {x!r} as a data type") from err
+
+
+@functools.cache
+def _canonicalize(dt: np.dtype[Any], x64: bool) -> np.dtype[Any]:
+    if x64:
+        return dt
+    return _X64_TO_32.get(dt, dt)
+
+
+def canonicalize_dtype(dtype_like: DTypeLike, /) -> np.dtype[Any]:
+    """Map a dtype to the type Tessela computes in under the x64 setting.
+
+    Args:
+      dtype_like: any dtype-like.
+
+    Returns:
+      The dtype, with 64-bit types narrowed to 32 bits unless x64 is enabled.
+
+    Example:
+        >>> canonicalize_dtype("float64")
+        dtype('float32')
+    """
+    return _canonicalize(dtype(dtype_like), config.x64_enabled)
+
+
+def is_weakly_typed(x: Any, /) -> bool:
+    """Return whether ``x`` is weakly typed (a Python scalar or weak array).
+
+    Args:
+      x: any value.
+
+    Returns:
+      True for Python ``bool``/``int``/``float``/``complex`` scalars and for
+      values whose ``aval.weak_type`` is set.
+
+    Example:
+        >>> is_weakly_typed(1.0)
+        True
+    """
+    if type(x) in (int, float, complex):
+        return True
+    aval = getattr(x, "aval", None)
+    return bool(getattr(aval, "weak_type", False))
+
+
+def _kind_node(dt: np.dtype[Any]) -> str:
+    if dt == bool_:
+        return "b"
+    if dt in _CUSTOM_INTS or np.issubdtype(dt, np.integer):
+        return "i*"
+    if dt in _CUSTOM_FLOATS or np.issubdtype(dt, np.floating):
+        return "f*"
+    if np.issubdtype(dt, np.complexfloating):
+        return "c*"
+    raise TypeError(f"{dt} is not a numeric dtype Tessela can promote")
+
+
+def _join(nodes: list[Any]) -> Any:
+    common = _UB[nodes[0]]
+    for n in nodes[1:]:
+        common = common & _UB[n]
+    best = [c for c in common if all(o in _UB[c] for o in common)]
+    if not best:
+        names = ", ".join(str(n) for n in nodes)
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path; "
+            "convert one argument explicitly with .astype(...)"
+        )
+    return best[0]
+
+
+@functools.cache
+def _promote(nodes: tuple[Any, ...], weak_dtypes: tuple[Any, ...]) -> tuple[Any, bool]:
+    lub = _join(list(nodes))
+    if isinstance(lub, str):
+        # all inputs weak (or bool with weak): keep the widest weak dtype
+        cands = [
+            d for d, n in zip(weak_dtypes, nodes, strict=True) if isinstance(n, str) and n == lub
+        ]
+        if cands:
+            return cands[0], True
+        default = {"i*": _d("int64"), "f*": _d("float64"), "c*": _d("complex128")}
+        return default[lub], True
+    return lub, False
+
+
+def _node_of(x: Any) -> tuple[Any, np.dtype[Any], bool]:
+    if isinstance(x, np.dtype):
+        return x, x, False
+    if type(x) is bool:
+        return bool_, bool_, False
+    if type(x) is int:
+        return "i*", _d("int64"), True
+    if type(x) is float:
+        return "f*", _d("float64"), True
+    if type(x) is complex:
+        return "c*", _d("complex128"), True
+    dt = dtype(x)
+    if is_weakly_typed(x):
+        kind = _kind_node(dt)
+        return ("b" if kind == "b" else kind), dt, True
+    return dt, dt, False
+
+
+def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
+    if not args:
+        raise ValueError("at least one array or dtype is required")
+    nodes = []
+    weak_dts = []
+    for a in args:
+        node, dt, weak = _node_of(a)
+        if isinstance(node, str) and node == "b":
+            node = bool_
+        nodes.append(node)
+        weak_dts.append(dt if weak else None)
+    if len(nodes) == 1:
+        node = nodes[0]
+        dt = weak_dts[0] if weak_dts[0] is not None else node
+        return canonicalize_dtype(dt), weak_dts[0] is not None
+    out, weak = _promote(tuple(nodes), tuple(weak_dts))
+    return canonicalize_dtype(out), weak
+
+
+def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
+    """Apply JAX's promotion rules to arrays, scalars and dtypes.
+
+    Args:
+      *args: arrays, Python scalars (weakly typed) or dtype-likes.
+      return_weak_type_flag: also return whether the result is weakly typed.
+
+    Returns:
+      The canonical result dtype, or ``(dtype, weak_type)``.
+
+    Example:
+        >>> result_type(np.int8, 1.0)
+        dtype('float32')
+    """
+    dt, weak = _result_type_impl(tuple(a if not isinstance(a, (str, type)) else np.dtype(dtype(a)) for a in args))
+    return (dt, weak) if return_weak_type_flag else dt
+
+
+def promote_types(a: DTypeLike, b: DTypeLike, /) -> np.dtype[Any]:
+    """Return the type both dtypes promote to (no weak types, no canonicalizing).
+
+    Args:
+      a: a dtype-like.
+      b: a dtype-like.
+
+    Returns:
+      The least upper bound of ``a`` and ``b`` in the lattice.
+
+    Example:
+        >>> promote_types("int8", "uint8")
+        dtype('int16')
+    """
+    out = _join([dtype(a), dtype(b)])
+    return out if isinstance(out, np.dtype) else bool_
+
+
+def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
+    """``np.issubdtype`` that also knows bfloat16/float8 are floating and int4 integer.
+
+    Args:
+      a: a dtype-like.
+      b: a dtype-like or abstract NumPy type such as ``np.floating``.
+
+    Returns:
+      Whether ``a`` is a subtype of ``b``.
+
+    Example:
+        >>> issubdtype("bfloat16", np.floating)
+        True
+    """
+    dt = dtype(a)
+    if dt in _CUSTOM_FLOATS:
+        return b in (np.floating, np.inexact, np.number, np.generic) or dtype(b) == dt
+    if dt in _CUSTOM_INTS:
+        signed = dt == int4
+        kinds: tuple[Any, ...] = (np.integer, np.number, np.generic)
+        kinds += (np.signedinteger,) if signed else (np.unsignedinteger,)
+        return b in kinds or (not isinstance(b, type) and dtype(b) == dt)
+    if isinstance(b, type) and issubclass(b, np.generic):
+        return bool(np.issubdtype(dt, b))
+    return bool(np.issubdtype(dt, dtype(b)))
+
+
+def finfo(dtype_like: DTypeLike, /) -> Any:
+    """Machine limits for floating types, including bfloat16 and float8.
+
+    Args:
+      dtype_like: a floating dtype-like.
+
+    Returns:
+      An ``ml_dtypes.finfo`` record (``eps``, ``max``, ``tiny``, ...).
+
+    Example:
+        >>> float(finfo("bfloat16").eps)
+        0.0078125
+    """
+    return ml_dtypes.finfo(dtype(dtype_like))
+
+
+def iinfo(dtype_like: DTypeLike, /) -> Any:
+    """Machine limits for integer types, including int4.
+
+    Args:
+      dtype_like: an integer dtype-like.
+
+    Returns:
+      An ``ml_dtypes.iinfo`` record (``min``, ``max``, ``bits``).
+
+    Example:
+        >>> int(iinfo("int8").max)
+        127
+    """
+    return ml_dtypes.iinfo(dtype(dtype_like))
+
+
+def short_dtype_name(dt: np.dtype[Any], /) -> str:
+    """The short name used in jaxpr text, e.g. ``f32``, ``i8``, ``bf16``.
+
+    Args:
+      dt: a dtype.
+
+    Returns:
+      The short name.
+
+    Example:
+        >>> short_dtype_name(np.dtype("uint8"))
+        'u8'
+    """
+    if dt == float0:
+        return "float0"
+    return (
+        dt.name.replace("float", "f").replace("uint", "u").replace("int", "i").replace("complex", "c")
+    )
+
+
+def default_int_dtype() -> np.dtype[Any]:
+    """The canonical default integer dtype (int32, or int64 under x64).
+
+    Returns:
+      A dtype.
+
+    Example:
+        >>> default_int_dtype()
+        dtype('int32')
+    """
+    return canonicalize_dtype(_d("int64"))
+
+
+def default_float_dtype() -> np.dtype[Any]:
+    """The canonical default floating dtype (float32, or float64 under x64).
+
+    Returns:
+      A dtype.
+
+    Example:
+        >>> default_float_dtype()
+        dtype('float32')
+    """
+    return canonicalize_dtype(_d("float64"))

@@ -1,0 +1,331 @@
+"""lax-level wrappers for the first-order primitives, with JAX's conventions."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tessela_tracer import _dtypes
+from tessela_tracer import _prims_elementwise as ew
+from tessela_tracer import _prims_reduce as rd
+from tessela_tracer import _prims_shape as sh
+from tessela_tracer._avals import canonicalize_shape
+from tessela_tracer._core import Primitive, Tracer
+from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._prims_elementwise import RoundingMethod
+from tessela_tracer._prims_shape import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+
+Array = Any
+ArrayLike = Any
+
+_FLOAT_EXAMPLE = "1.0", "f32"
+_INT_EXAMPLE = "1", "i32"
+
+
+def _unary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[[ArrayLike], Array]:
+    bind = p.bind
+
+    def op(x: ArrayLike, /) -> Array:
+        return bind(x)
+
+    arg, dt = example
+    out_dt = "bool" if p.name == "is_finite" else dt
+    op.__name__ = op.__qualname__ = p.name.rstrip("_")
+    op.__doc__ = (
+        f"Elementwise ``{p.name}``.\n\n    Args:\n      x: an array or scalar.\n\n"
+        f"    Returns:\n      The result, same shape as ``x``.\n\n    Example:\n"
+        f"        >>> from tessela_tracer import make_jaxpr, lax\n"
+        f"        >>> print(make_jaxpr(lax.{op.__name__})({arg}))\n"
+        f"        {{ lambda ; a:{dt}[]. let b:{out_dt}[] = {p.name} a in (b,) }}\n"
+    )
+    return op
+
+
+def _binary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[[ArrayLike, ArrayLike], Array]:
+    bind = p.bind
+
+    def op(x: ArrayLike, y: ArrayLike, /) -> Array:
+        return bind(x, y)
+
+    arg, dt = example
+    cmp = p.name in ("eq", "ne", "lt", "le", "gt", "ge")
+    out_dt = "bool" if cmp else ("c64" if p.name == "complex" else dt)
+    op.__name__ = op.__qualname__ = p.name
+    op.__doc__ = (
+        f"Elementwise ``{p.name}`` of two arrays of one dtype (scalars broadcast).\n\n"
+        f"    Args:\n      x: an array or scalar.\n      y: an array or scalar of the same dtype.\n\n"
+        f"    Returns:\n      The result.\n\n    Example:\n"
+        f"        >>> from tessela_tracer import make_jaxpr, lax\n"
+        f"        >>> print(make_jaxpr(lax.{p.name})({arg}, {arg}))\n"
+        f"        {{ lambda ; a:{dt}[] b:{dt}[]. let c:{out_dt}[] = {p.name} a b in (c,) }}\n"
+    )
+    return op
+
+
+neg = _unary(ew.neg_p)
+sign = _unary(ew.sign_p)
+floor = _unary(ew.floor_p)
+ceil = _unary(ew.ceil_p)
+is_finite = _unary(ew.is_finite_p)
+abs = _unary(ew.abs_p)  # noqa: A001
+exp = _unary(ew.exp_p)
+exp2 = _unary(ew.exp2_p)
+log = _unary(ew.log_p)
+log1p = _unary(ew.log1p_p)
+expm1 = _unary(ew.expm1_p)
+tanh = _unary(ew.tanh_p)
+logistic = _unary(ew.logistic_p)
+sin = _unary(ew.sin_p)
+cos = _unary(ew.cos_p)
+tan = _unary(ew.tan_p)
+asin = _unary(ew.asin_p)
+acos = _unary(ew.acos_p)
+atan = _unary(ew.atan_p)
+sinh = _unary(ew.sinh_p)
+cosh = _unary(ew.cosh_p)
+asinh = _unary(ew.asinh_p)
+acosh = _unary(ew.acosh_p)
+atanh = _unary(ew.atanh_p)
+sqrt = _unary(ew.sqrt_p)
+rsqrt = _unary(ew.rsqrt_p)
+cbrt = _unary(ew.cbrt_p)
+square = _unary(ew.square_p)
+erf = _unary(ew.erf_p)
+erfc = _unary(ew.erfc_p)
+erf_inv = _unary(ew.erf_inv_p)
+lgamma = _unary(ew.lgamma_p)
+digamma = _unary(ew.digamma_p)
+bitwise_not = _unary(ew.not_p, _INT_EXAMPLE)
+not_ = bitwise_not
+population_count = _unary(ew.population_count_p, _INT_EXAMPLE)
+clz = _unary(ew.clz_p, _INT_EXAMPLE)
+stop_gradient = _unary(ew.stop_gradient_p)
+
+add = _binary(ew.add_p)
+sub = _binary(ew.sub_p)
+mul = _binary(ew.mul_p)
+div = _binary(ew.div_p)
+rem = _binary(ew.rem_p)
+max = _binary(ew.max_p)  # noqa: A001
+min = _binary(ew.min_p)  # noqa: A001
+atan2 = _binary(ew.atan2_p)
+nextafter = _binary(ew.nextafter_p)
+bitwise_and = _binary(ew.and_p, _INT_EXAMPLE)
+bitwise_or = _binary(ew.or_p, _INT_EXAMPLE)
+bitwise_xor = _binary(ew.xor_p, _INT_EXAMPLE)
+shift_left = _binary(ew.shift_left_p, _INT_EXAMPLE)
+shift_right_logical = _binary(ew.shift_right_logical_p, _INT_EXAMPLE)
+shift_right_arithmetic = _binary(ew.shift_right_arithmetic_p, _INT_EXAMPLE)
+eq = _binary(ew.eq_p)
+ne = _binary(ew.ne_p)
+lt = _binary(ew.lt_p)
+le = _binary(ew.le_p)
+gt = _binary(ew.gt_p)
+ge = _binary(ew.ge_p)
+complex = _binary(ew.complex_p)  # noqa: A001
+pow = _binary(ew.pow_p)  # noqa: A001
+
+
+def real(x: ArrayLike, /) -> Array:
+    """Real part of a complex array.
+
+    Args:
+      x: a complex array.
+
+    Returns:
+      A real array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.real)(1j))
+        { lambda ; a:c64[]. let b:f32[] = real a in (b,) }
+    """
+    return ew.real_p.bind(x)
+
+
+def imag(x: ArrayLike, /) -> Array:
+    """Imaginary part of a complex array.
+
+    Args:
+      x: a complex array.
+
+    Returns:
+      A real array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.imag)(1j))
+        { lambda ; a:c64[]. let b:f32[] = imag a in (b,) }
+    """
+    return ew.imag_p.bind(x)
+
+
+def conj(x: ArrayLike, /) -> Array:
+    """Complex conjugate (real inputs become complex).
+
+    Args:
+      x: a floating or complex array.
+
+    Returns:
+      A complex array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.conj)(1j))
+        { lambda ; a:c64[]. let b:c64[] = conj[input_dtype=complex64] a in (b,) }
+    """
+    return ew.conj_p.bind(x, input_dtype=_aval(x).dtype)
+
+
+def round(x: ArrayLike, /, rounding_method: RoundingMethod | int = RoundingMethod.AWAY_FROM_ZERO) -> Array:  # noqa: A001
+    """Round to the nearest integer, ties away from zero by default.
+
+    Args:
+      x: a floating array.
+      rounding_method: ``RoundingMethod.AWAY_FROM_ZERO`` or ``TO_NEAREST_EVEN``.
+
+    Returns:
+      The rounded array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.round)(1.5))
+        { lambda ; a:f32[]. let b:f32[] = round[rounding_method=0] a in (b,) }
+    """
+    return ew.round_p.bind(x, rounding_method=RoundingMethod(rounding_method))
+
+
+def integer_pow(x: ArrayLike, y: int, /) -> Array:
+    """``x ** y`` for a static Python integer ``y``.
+
+    Args:
+      x: a numeric array.
+      y: a Python int.
+
+    Returns:
+      The power.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.integer_pow(x, 3))(2.0))
+        { lambda ; a:f32[]. let b:f32[] = integer_pow[y=3] a in (b,) }
+    """
+    return ew.integer_pow_p.bind(x, y=operator.index(y))
+
+
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:  # noqa: A002
+    """Clip ``x`` elementwise to ``[min, max]``.
+
+    Args:
+      min: scalar or array lower bound.
+      x: the operand.
+      max: scalar or array upper bound.
+
+    Returns:
+      The clamped array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.clamp(0.0, x, 1.0))(2.0))
+        { lambda ; a:f32[]. let b:f32[] = clamp 0.0:f32[] a 1.0:f32[] in (b,) }
+    """
+    return ew.clamp_p.bind(min, x, max)
+
+
+def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
+    """Pick elementwise among ``cases`` by a boolean or int32 ``which``.
+
+    Args:
+      which: the selector (False/0 picks ``cases[0]``).
+      *cases: arrays of one shape and dtype.
+
+    Returns:
+      The selected values.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda p, x: lax.select_n(p, x, x))(True, 1.0))
+        { lambda ; a:bool[] b:f32[]. let c:f32[] = select_n a b b in (c,) }
+    """
+    return ew.select_n_p.bind(which, *cases)
+
+
+def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
+    """``on_true`` where ``pred`` else ``on_false`` (``select_n(pred, on_false, on_true)``).
+
+    Args:
+      pred: boolean selector.
+      on_true: values where ``pred`` holds.
+      on_false: values elsewhere.
+
+    Returns:
+      The selected values.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda p, x: lax.select(p, x, x))(True, 1.0))
+        { lambda ; a:bool[] b:f32[]. let c:f32[] = select_n a b b in (c,) }
+    """
+    return ew.select_n_p.bind(pred, on_false, on_true)
+
+
+def _foldable(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, builtins_complex, np.ndarray, np.generic))
+
+
+builtins_complex = type(1j)
+
+
+def convert_element_type(operand: ArrayLike, new_dtype: Any) -> Array:
+    """Cast to ``new_dtype`` (Python scalars and NumPy values fold to constants).
+
+    Args:
+      operand: the array.
+      new_dtype: the target dtype (canonicalized under the x64 setting).
+
+    Returns:
+      The cast array (not weakly typed).
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.convert_element_type(x, "int32"))(1.5))
+        { lambda ; a:f32[]. let
+            b:i32[] = convert_element_type[new_dtype=int32 weak_type=False] a
+          in (b,) }
+    """
+    return _convert_element_type(operand, new_dtype, weak_type=False)
+
+
+def _convert_element_type(operand: ArrayLike, new_dtype: Any, *, weak_type: bool) -> Array:
+    dt = _dtypes.canonicalize_dtype(new_dtype if new_dtype is not None else _aval(operand).dtype)
+    if not isinstance(operand, Tracer) and _foldable(operand):
+        val = np.asarray(operand)
+        if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
+            val = val.real
+        out = val.astype(dt)
+        return out if out.shape else out[()]
+    aval = _aval(operand)
+    if aval.dtype == dt and aval.weak_type == weak_type:
+        return operand
+    return ew.convert_element_type_p.bind(operand, new_dtype=dt, weak_type=weak_type, sharding=None)
+
+
+def bitcast_convert_type(operand: ArrayLike, new_dtype: Any) -> Array:
+    """Reinterpret the bits of ``operand`` as ``new_dtype``.
+
+    Args:
+      operand: the array.
+      new_dtype: a dtype; a narrower one adds a trailing dimension.
+
+    Returns:
+      The reinterpreted array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.bitcast_convert_type(x, "int32"))(1.5))
+        { lambda ; a:f32[]. let b:i32[] = bitcast_convert_type[new_dtype=int32] a in (b,) }
+    """
+    return ew.bitcast_convert_type_p.bind(operand, new_dtype=_dtypes.canonicalize_dtype(new_dtype))

@@ -1,0 +1,393 @@
+"""Staging ``jit``, structured control flow, custom derivatives and scatter."""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_pytree import tree_flatten, tree_unflatten
+
+from tessela_tracer import _prims_elementwise as ew
+from tessela_tracer import _prims_shape as sh
+from tessela_tracer._avals import ShapedArray
+from tessela_tracer._control_flow import (
+    NamedCallable,
+    cond_p,
+    custom_jvp_call_p,
+    custom_vjp_call_p,
+    hoist_consts,
+    jit_p,
+    scan_p,
+    while_p,
+)
+from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._jaxpr import ClosedJaxpr, Var
+from tessela_tracer._lax import _convert_element_type
+from tessela_tracer._prims_shape import GatherScatterMode, ScatterDimensionNumbers
+from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_pytree_fun, trace_to_jaxpr
+
+Array = Any
+
+
+def _trace_flat(
+    fun: Callable[..., Any], in_tree: Any, avals: Sequence[ShapedArray], what: str, *, star: bool = True
+) -> tuple[ClosedJaxpr, list[Any], Any]:
+    box: list[Any] = []
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        tree = tree_unflatten(in_tree, list(xs))
+        out = fun(*tree) if star else fun(tree)
+        flat, tree = tree_flatten(out)
+        box.append(tree)
+        return flat
+
+    closed = trace_to_jaxpr(flat_fun, avals, debug_info=DebugInfo(what, _fun_src_info(fun)))
+    jaxpr, consts = hoist_consts(closed)
+    return jaxpr, consts, box[0]
+
+
+class _StagedJit:
+    def __init__(self, fun: Callable[..., Any], static_argnums: tuple[int, ...]) -> None:
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self._static = static_argnums
+        self._cache: dict[Any, tuple[ClosedJaxpr, list[Any], Any]] = {}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        static = tuple(args[i] for i in self._static if i < len(args))
+        dyn = [a for i, a in enumerate(args) if i not in self._static]
+        flat, in_tree = tree_flatten((dyn, kwargs))
+        avals = tuple(_aval(x) for x in flat)
+        key = (avals, str(in_tree), static)
+        hit = self._cache.get(key)
+        if hit is None or any(getattr(c, "_trace", None) is not None for c in hit[1]):
+            closed, out_tree = trace_pytree_fun(
+                self._fun, args, kwargs, traced_for="jit", static_argnums=self._static
+            )
+            jaxpr, consts = hoist_consts(closed)
+            hit = (jaxpr, consts, out_tree)
+            if not consts or all(getattr(c, "_trace", None) is None for c in consts):
+                self._cache[key] = hit
+        jaxpr, consts, out_tree = hit
+        name = getattr(self._fun, "__name__", "fun")
+        outs = jit_p.bind(
+            *consts, *flat, jaxpr=jaxpr, name=name,
+            donated_invars=(False,) * (len(consts) + len(flat)), keep_unused=False, inline=False,
+        )  # fmt: skip
+        return tree_unflatten(out_tree, outs)
+
+
+def jit(fun: Callable[..., Any], /, *, static_argnums: int | Sequence[int] = ()) -> Callable[..., Any]:
+    """Staging-only ``jit``: records one ``jit`` call equation per call.
+
+    Without tessela-lowering it interprets the traced jaxpr eagerly; the
+    compiling ``jit`` of tessela_lowering binds the same primitive.
+
+    Args:
+      fun: the function.
+      static_argnums: positions passed as Python values.
+
+    Returns:
+      The wrapped function.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(jit(lax.sin))(1.0))
+        { lambda ; a:f32[]. let
+            b:f32[] = jit[name=sin jaxpr={ lambda ; a:f32[]. let b:f32[] = sin a in (b,) }] a
+          in (b,) }
+    """
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    return _StagedJit(fun, static)
+
+
+def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tree_b: Any) -> None:
+    if tree_a != tree_b:
+        raise TypeError(f"{what} must have identical output structures, got {tree_a} and {tree_b}.")
+    for x, y in zip(a.out_avals, b.out_avals, strict=True):
+        if x.shape != y.shape or x.dtype != y.dtype:
+            raise TypeError(
+                f"{what} must have identical types, got {x.str_short()} and {y.str_short()}."
+            )
+
+
+def _join_consts(jaxprs: list[ClosedJaxpr], consts: list[list[Any]]) -> tuple[list[ClosedJaxpr], list[Any]]:
+    from_all = [c for cs in consts for c in cs]
+    if not from_all:
+        return jaxprs, []
+    out = []
+    for i, j in enumerate(jaxprs):
+        pre = [_fake(c) for cs in consts[:i] for c in cs]
+        post = [_fake(c) for cs in consts[i + 1 :] for c in cs]
+        inner = j.jaxpr
+        own = inner.invars[: len(consts[i])]
+        rest = inner.invars[len(consts[i]) :]
+        out.append(ClosedJaxpr(inner.replace(invars=[*pre, *own, *post, *rest]), ()))
+    return out, from_all
+
+
+def _fake(c: Any) -> Var:
+    return Var(_aval(c))
+
+
+def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+    """Apply ``branches[index](*operands)``, clamping ``index`` into range.
+
+    Args:
+      index: an integer scalar.
+      branches: functions with identical output types.
+      *operands: their arguments.
+
+    Returns:
+      The chosen branch's output.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> make_jaxpr(lambda i, x: switch(i, [lax.sin, lax.cos], x))(0, 1.0).eqns[-1].primitive
+        cond
+    """
+    if not branches:
+        raise ValueError("Empty branch sequence")
+    a = _aval(index)
+    if a.shape or a.dtype.kind not in "iu":
+        raise TypeError(f"Branch index must be scalar integer, got {a.str_short()}.")
+    idx = _convert_element_type(index, np.int32, weak_type=False)
+    if len(branches) > 1:
+        idx = ew.clamp_p.bind(np.int32(0), idx, np.int32(len(branches) - 1))
+    else:
+        idx = np.int32(0)
+    return _cond(idx, list(branches), operands, "switch")
+
+
+def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, staged.
+
+    Args:
+      pred: a boolean (or number) scalar.
+      true_fun: the branch for True.
+      false_fun: the branch for False.
+      *operands: the branches' arguments.
+
+    Returns:
+      The chosen branch's output.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> make_jaxpr(lambda x: cond(x > 0, lax.sin, lax.cos, x))(1.0).eqns[-1].primitive
+        cond
+    """
+    a = _aval(pred)
+    if a.shape:
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"Pred type must be either boolean or number, got {a.dtype}.")
+    if a.dtype.kind != "b":
+        pred = ew.ne_p.bind(pred, _convert_element_type(0, a.dtype, weak_type=a.weak_type))
+    idx = _convert_element_type(pred, np.int32, weak_type=False)
+    return _cond(idx, [false_fun, true_fun], operands, "cond")
+
+
+def _cond(idx: Any, funs: list[Callable[..., Any]], operands: Sequence[Any], what: str) -> Any:
+    flat, in_tree = tree_flatten(tuple(operands))
+    avals = [_aval(x) for x in flat]
+    traced = [_trace_flat(f, in_tree, avals, what) for f in funs]
+    for t in traced[1:]:
+        _check_same_outs(f"{what} branches", traced[0][0], t[0], traced[0][2], t[2])
+    jaxprs, consts = _join_consts([t[0] for t in traced], [t[1] for t in traced])
+    outs = cond_p.bind(idx, *consts, *flat, branches=tuple(jaxprs))
+    return tree_unflatten(traced[0][2], outs)
+
+
+def _weak_fix(init_flat: list[Any], avals_in: list[ShapedArray], avals_out: list[ShapedArray]) -> tuple[list[Any], bool]:
+    changed = False
+    new = []
+    for x, a_in, a_out in zip(init_flat, avals_in, avals_out, strict=True):
+        if a_in.weak_type and not a_out.weak_type and a_in.dtype == a_out.dtype:
+            new.append(_convert_element_type(x, a_in.dtype, weak_type=False))
+            changed = True
+        else:
+            new.append(x)
+    return new, changed
+
+
+def _check_carry(what: str, tree_in: Any, tree_out: Any, avals_in: list[ShapedArray], avals_out: list[ShapedArray]) -> None:
+    if tree_in != tree_out:
+        raise TypeError(
+            f"{what} output and input must have same type structure, got {tree_out} and {tree_in}."
+        )
+    for a, b in zip(avals_in, avals_out, strict=True):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise TypeError(
+                f"{what} output and input must have identical types, got output "
+                f"{b.str_short()} for input {a.str_short()}."
+            )
+
+
+def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any) -> Any:
+    """Repeat ``val = body_fun(val)`` while ``cond_fun(val)``, staged.
+
+    Args:
+      cond_fun: carry to boolean scalar.
+      body_fun: carry to carry of the same type.
+      init_val: the initial carry (a pytree).
+
+    Returns:
+      The final carry.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> f = lambda x: while_loop(lambda c: lax.lt(c, 10.0), lambda c: lax.add(c, 1.0), x)
+        >>> make_jaxpr(f)(0.0).eqns[0].primitive
+        while
+    """
+    flat, tree = tree_flatten(init_val)
+    for _ in range(2):
+        avals = [_aval(x) for x in flat]
+        body, bconsts, out_tree = _trace_flat(body_fun, tree, avals, "while_loop", star=False)
+        flat, changed = _weak_fix(flat, avals, body.out_avals)
+        if not changed:
+            break
+    _check_carry("body_fun", tree, out_tree, avals, body.out_avals)
+    cj, cconsts, _ = _trace_flat(cond_fun, tree, avals, "while_loop", star=False)
+    outs = while_p.bind(
+        *cconsts, *bconsts, *flat, cond_jaxpr=cj, body_jaxpr=body,
+        cond_nconsts=len(cconsts), body_nconsts=len(bconsts),
+    )  # fmt: skip
+    return tree_unflatten(tree, outs)
+
+
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Any, Any]:
+    """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``, stacking ``y``.
+
+    Args:
+      f: the body.
+      init: the initial carry.
+      xs: a pytree of arrays scanned along axis 0, or None.
+      length: the trip count when ``xs`` is None.
+      reverse: iterate from the end.
+      unroll: unroll factor hint.
+
+    Returns:
+      ``(final_carry, stacked_ys)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> f = lambda xs: scan(lambda c, x: (lax.add(c, x), c), np.float32(0), xs)
+        >>> make_jaxpr(f)(np.ones(3, np.float32)).eqns[0].params["length"]
+        3
+    """
+    xs_flat, xs_tree = tree_flatten(xs)
+    lengths = {_aval(x).shape[0] if _aval(x).shape else None for x in xs_flat}
+    if None in lengths:
+        raise ValueError("scan got value with no leading axis to scan over")
+    if length is not None:
+        lengths.add(operator.index(length))
+    if len(lengths) != 1:
+        if not lengths:
+            raise ValueError("scan got no values to scan over and `length` not provided.")
+        raise ValueError(f"scan got values with different leading axis sizes: {sorted(lengths)}.")
+    n = lengths.pop()
+    init_flat, init_tree = tree_flatten(init)
+    x_avals = [ShapedArray(_aval(x).shape[1:], _aval(x).dtype, _aval(x).weak_type) for x in xs_flat]
+    for _ in range(2):
+        c_avals = [_aval(x) for x in init_flat]
+        box: list[Any] = []
+
+        def body(*args: Any) -> list[Any]:
+            c = tree_unflatten(init_tree, list(args[: len(init_flat)]))
+            x = tree_unflatten(xs_tree, list(args[len(init_flat) :]))
+            new_c, y = f(c, x)
+            cf, ct = tree_flatten(new_c)
+            yf, yt = tree_flatten(y)
+            box.append((ct, yt, len(cf)))
+            return [*cf, *yf]
+
+        closed = trace_to_jaxpr(body, [*c_avals, *x_avals], debug_info=DebugInfo("scan", _fun_src_info(f)))
+        jaxpr, consts = hoist_consts(closed)
+        ct, yt, nc = box[-1]
+        if ct != init_tree:
+            raise TypeError(
+                f"scan body function carry input and carry output must have the same pytree "
+                f"structure, got {init_tree} and {ct}."
+            )
+        init_flat, changed = _weak_fix(init_flat, c_avals, jaxpr.out_avals[:nc])
+        if not changed:
+            break
+    _check_carry("scan body function carry", init_tree, ct, c_avals, jaxpr.out_avals[:nc])
+    outs = scan_p.bind(
+        *consts, *init_flat, *xs_flat, jaxpr=jaxpr, length=n, num_carry=nc,
+        num_consts=len(consts), reverse=bool(reverse), unroll=int(unroll),
+    )  # fmt: skip
+    return tree_unflatten(init_tree, outs[:nc]), tree_unflatten(yt, outs[nc:])
+
+
+def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
+    """Run ``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)``.
+
+    Concrete bounds give a ``scan``; traced bounds give a ``while``.
+
+    Args:
+      lower: first index.
+      upper: one past the last index.
+      body_fun: ``(i, val) -> val``.
+      init_val: the initial value.
+
+    Returns:
+      The final value.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> make_jaxpr(lambda x: fori_loop(0, 3, lambda i, c: lax.mul(c, 2.0), x))(1.0).eqns[0].primitive
+        scan
+    """
+    dt = np.result_type(_aval(lower).dtype, _aval(upper).dtype)
+    concrete = not hasattr(lower, "_trace") and not hasattr(upper, "_trace")
+    if concrete:
+        lo, hi = int(lower), int(upper)
+        lo_c = _convert_element_type(lo, dt, weak_type=False)
+
+        def step(carry: Any, _: Any) -> Any:
+            i, x = carry
+            return (ew.add_p.bind(i, _convert_element_type(1, dt, weak_type=False)), body_fun(i, x)), None
+
+        (_, out), _ = scan(step, (lo_c, init_val), None, length=max(hi - lo, 0))
+        return out
+    lo_c = _convert_element_type(lower, dt, weak_type=False)
+    hi_c = _convert_element_type(upper, dt, weak_type=False)
+
+    def body(c: Any) -> Any:
+        i, u, x = c
+        return ew.add_p.bind(i, _convert_element_type(1, dt, weak_type=False)), u, body_fun(i, x)
+
+    return while_loop(lambda c: ew.lt_p.bind(c[0], c[1]), body, (lo_c, hi_c, init_val))[2]
+
+
+def map(f: Callable[[Any], Any], xs: Any) -> Any:  # noqa: A001
+    """Apply ``f`` to each slice of ``xs`` along axis 0, as a ``scan``.
+
+    Args:
+      f: the per-slice function.
+      xs: a pytree of arrays with a common leading size.
+
+    Returns:
+      The stacked results.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> make_jaxpr(lambda xs: lax.map(lax.sin, xs))(np.ones(2, np.float32)).eqns[0].primitive
+        scan
+    """
+    _, ys = scan(lambda _, x: ((), f(x)), (), xs)
+    return ys

@@ -1,0 +1,230 @@
+"""lax-level wrappers for reductions, cumulative ops, sort, argmin/argmax and dot."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from tessela_tracer import _dtypes
+from tessela_tracer import _prims_reduce as rd
+from tessela_tracer._core import Primitive
+from tessela_tracer._core import get_aval_of as _aval
+
+Array = Any
+ArrayLike = Any
+
+
+def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
+    nd = _aval(x).ndim
+    return tuple(operator.index(a) % nd if nd else operator.index(a) for a in axes)
+
+
+def _reducer(p: Primitive, extra: dict[str, Any]) -> Any:
+    bind = p.bind
+
+    def op(operand: ArrayLike, axes: Sequence[int]) -> Array:
+        return bind(operand, axes=_axes(operand, axes), **extra)
+
+    op.__name__ = op.__qualname__ = p.name
+    shown = " out_sharding=None" if extra else ""
+    op.__doc__ = (
+        f"``{p.name}`` over ``axes``.\n\n    Args:\n      operand: the array.\n"
+        f"      axes: the dimensions to reduce.\n\n    Returns:\n      The reduced array.\n\n"
+        f"    Example:\n        >>> import numpy as np\n"
+        f"        >>> from tessela_tracer import make_jaxpr, lax\n"
+        f"        >>> x = np.ones(3, np.{'bool_' if p.name in ('reduce_and', 'reduce_or') else 'float32'})\n"
+        f"        >>> print(make_jaxpr(lambda x: lax.{p.name}(x, (0,)))(x))\n"
+        f"        {{ lambda ; a:{'bool' if p.name in ('reduce_and', 'reduce_or') else 'f32'}[3]. let\n"
+        f"            b:{'bool' if p.name in ('reduce_and', 'reduce_or') else 'f32'}[] = "
+        f"{p.name}[axes=(0,){shown}] a\n          in (b,) }}\n"
+    )
+    return op
+
+
+reduce_sum = _reducer(rd.reduce_sum_p, {"out_sharding": None})
+reduce_prod = _reducer(rd.reduce_prod_p, {})
+reduce_max = _reducer(rd.reduce_max_p, {})
+reduce_min = _reducer(rd.reduce_min_p, {})
+reduce_and = _reducer(rd.reduce_and_p, {})
+reduce_or = _reducer(rd.reduce_or_p, {})
+
+
+def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
+    """Index of the maximum along ``axis``.
+
+    Args:
+      operand: the array.
+      axis: the axis.
+      index_dtype: integer dtype of the result.
+
+    Returns:
+      The indices.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.argmax(x, 0, np.int32))(np.ones(3, np.float32)))
+        { lambda ; a:f32[3]. let b:i32[] = argmax[axes=(0,) index_dtype=int32] a in (b,) }
+    """
+    return rd.argmax_p.bind(
+        operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
+    )
+
+
+def argmin(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
+    """Index of the minimum along ``axis``.
+
+    Args:
+      operand: the array.
+      axis: the axis.
+      index_dtype: integer dtype of the result.
+
+    Returns:
+      The indices.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.argmin(x, 1, np.int32), ShapeDtypeStruct((2, 3), "float32")).shape
+        (2,)
+    """
+    return rd.argmin_p.bind(
+        operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
+    )
+
+
+def _cumulative(p: Primitive) -> Any:
+    bind = p.bind
+
+    def op(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+        return bind(operand, axis=_axes(operand, (axis,))[0], reverse=bool(reverse))
+
+    op.__name__ = op.__qualname__ = p.name
+    op.__doc__ = (
+        f"``{p.name}`` along ``axis``.\n\n    Args:\n      operand: the array.\n"
+        f"      axis: the axis.\n      reverse: accumulate from the end.\n\n"
+        f"    Returns:\n      Same shape as ``operand``.\n\n    Example:\n"
+        f"        >>> import numpy as np\n        >>> from tessela_tracer import make_jaxpr, lax\n"
+        f"        >>> print(make_jaxpr(lax.{p.name})(np.ones(3, np.float32)))\n"
+        f"        {{ lambda ; a:f32[3]. let b:f32[3] = {p.name}[axis=0 reverse=False] a in (b,) }}\n"
+    )
+    return op
+
+
+cumsum = _cumulative(rd.cumsum_p)
+cumprod = _cumulative(rd.cumprod_p)
+cummax = _cumulative(rd.cummax_p)
+cummin = _cumulative(rd.cummin_p)
+cumlogsumexp = _cumulative(rd.cumlogsumexp_p)
+
+
+def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
+    """Sort one array, or a tuple of arrays by the first ``num_keys`` of them.
+
+    Args:
+      operand: an array or a sequence of arrays of one shape.
+      dimension: the axis.
+      is_stable: keep the order of equal keys.
+      num_keys: how many leading operands are keys.
+
+    Returns:
+      The sorted array, or a tuple of sorted arrays.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.sort)(np.ones(3, np.float32)))
+        { lambda ; a:f32[3]. let b:f32[3] = sort[dimension=0 is_stable=True num_keys=1] a in (b,) }
+    """
+    if isinstance(operand, (list, tuple)):
+        dim = _axes(operand[0], (dimension,))[0]
+        return tuple(rd.sort_p.bind(*operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys))
+    dim = _axes(operand, (dimension,))[0]
+    return rd.sort_p.bind(operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)[0]
+
+
+def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
+    """The ``k`` largest entries along ``axis`` and their indices.
+
+    Args:
+      operand: the array.
+      k: how many.
+      axis: the axis.
+
+    Returns:
+      ``(values, indices)``.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> [s.shape for s in eval_shape(lambda x: lax.top_k(x, 2), ShapeDtypeStruct((5,), "float32"))]
+        [(2,), (2,)]
+    """
+    ax = _axes(operand, (axis,))[0]
+    v, i = rd.top_k_p.bind(operand, k=operator.index(k), axis=ax)
+    return v, i
+
+
+def dot_general(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    dimension_numbers: Any,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    *,
+    out_sharding: Any = None,
+) -> Array:
+    """General tensor contraction with batch dimensions.
+
+    Args:
+      lhs: left operand.
+      rhs: right operand.
+      dimension_numbers: ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``.
+      precision: None or a precision hint.
+      preferred_element_type: accumulation/result dtype, or None.
+      out_sharding: reserved; must be None.
+
+    Returns:
+      The contraction: batch dims, then lhs free dims, then rhs free dims.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> x = np.ones((2, 3), np.float32)
+        >>> print(make_jaxpr(lambda a: lax.dot_general(a, a, (((1,), (1,)), ((), ()))))(x))
+        { lambda ; a:f32[2,3]. let
+            b:f32[2,2] = dot_general[dimension_numbers=(([1], [1]), ([], []))] a a
+          in (b,) }
+    """
+    (lc, rc), (lb, rb) = dimension_numbers
+    dn = ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
+    pet = None if preferred_element_type is None else _dtypes.canonicalize_dtype(preferred_element_type)
+    return rd.dot_general_p.bind(
+        lhs, rhs, dimension_numbers=dn, precision=precision, preferred_element_type=pet, out_sharding=None
+    )
+
+
+def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None, preferred_element_type: Any = None) -> Array:
+    """Vector/matrix product of rank-1 or rank-2 operands.
+
+    Args:
+      lhs: left operand.
+      rhs: right operand.
+      precision: None or a precision hint.
+      preferred_element_type: result dtype, or None.
+
+    Returns:
+      The product.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lax.dot, ShapeDtypeStruct((2, 3), "float32"), ShapeDtypeStruct((3,), "float32")).shape
+        (2,)
+    """
+    nd = _aval(lhs).ndim
+    if nd not in (1, 2) or _aval(rhs).ndim not in (1, 2):
+        raise TypeError(
+            f"dot only supports rank-1 or rank-2 inputs, got shapes {_aval(lhs).shape} and "
+            f"{_aval(rhs).shape}; use lax.dot_general for higher ranks"
+        )
+    return dot_general(lhs, rhs, (((nd - 1,), (0,)), ((), ())), precision, preferred_element_type)

@@ -1,0 +1,391 @@
+"""lax-level wrappers for shape, indexing and reduction primitives."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tessela_tracer import _dtypes
+from tessela_tracer import _prims_reduce as rd
+from tessela_tracer import _prims_shape as sh
+from tessela_tracer._avals import canonicalize_shape
+from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._prims_shape import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+
+Array = Any
+ArrayLike = Any
+
+
+def _ints(xs: Sequence[Any]) -> tuple[int, ...]:
+    return tuple(operator.index(x) for x in xs)
+
+
+def broadcast_in_dim(
+    operand: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding: Any = None
+) -> Array:
+    """Broadcast ``operand`` into ``shape``, its dims landing at ``broadcast_dimensions``.
+
+    Args:
+      operand: the array.
+      shape: the target shape.
+      broadcast_dimensions: for each operand dim, the target dim it maps to.
+      out_sharding: reserved; must be None.
+
+    Returns:
+      The broadcast array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: lax.broadcast_in_dim(x, (2,), ()))(1.0))
+        { lambda ; a:f32[]. let b:f32[2] = broadcast_in_dim a in (b,) }
+    """
+    shape = canonicalize_shape(shape)
+    dims = _ints(broadcast_dimensions)
+    aval = _aval(operand)
+    if aval.shape == shape and dims == tuple(range(len(shape))):
+        return operand
+    return sh.broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=None)
+
+
+def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
+    """Add leading dimensions of the given sizes.
+
+    Args:
+      operand: the array.
+      sizes: leading sizes to add.
+
+    Returns:
+      An array of shape ``(*sizes, *operand.shape)``.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.broadcast(x, (2,)), ShapeDtypeStruct((3,), "float32")).shape
+        (2, 3)
+    """
+    nd = _aval(operand).ndim
+    sizes = canonicalize_shape(sizes)
+    dims = tuple(range(len(sizes), len(sizes) + nd))
+    return broadcast_in_dim(operand, (*sizes, *_aval(operand).shape), dims)
+
+
+def reshape(operand: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
+    """Reshape (row-major) to ``new_sizes``.
+
+    Args:
+      operand: the array.
+      new_sizes: the new shape, same total size.
+      dimensions: optional transpose applied first.
+
+    Returns:
+      The reshaped array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.reshape(x, (3, 2)), ShapeDtypeStruct((2, 3), "float32")).shape
+        (3, 2)
+    """
+    new_sizes = canonicalize_shape(new_sizes)
+    dims = None if dimensions is None or tuple(dimensions) == tuple(range(len(dimensions))) else _ints(dimensions)
+    if dims is None and _aval(operand).shape == new_sizes:
+        return operand
+    return sh.reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=None)
+
+
+def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Remove size-1 dimensions.
+
+    Args:
+      array: the array.
+      dimensions: the dims to remove (negative counts from the end).
+
+    Returns:
+      The squeezed array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.squeeze(x, (0,)), ShapeDtypeStruct((1, 3), "float32")).shape
+        (3,)
+    """
+    nd = _aval(array).ndim
+    dims = tuple(sorted({d % nd if nd else d for d in _ints(dimensions)}))
+    if not dims:
+        return array
+    return sh.squeeze_p.bind(array, dimensions=dims)
+
+
+def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Insert size-1 dimensions at ``dimensions``.
+
+    Args:
+      array: the array.
+      dimensions: positions in the result.
+
+    Returns:
+      The expanded array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.expand_dims(x, (0,)), ShapeDtypeStruct((3,), "float32")).shape
+        (1, 3)
+    """
+    aval = _aval(array)
+    ndim_out = aval.ndim + len(dimensions)
+    dims = sorted({d % ndim_out for d in _ints(dimensions)})
+    shape = list(aval.shape)
+    for d in dims:
+        shape.insert(d, 1)
+    bdims = tuple(i for i in range(ndim_out) if i not in dims)
+    return broadcast_in_dim(array, shape, bdims)
+
+
+def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
+    """Permute dimensions.
+
+    Args:
+      operand: the array.
+      permutation: the new order of dimensions.
+
+    Returns:
+      The transposed array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.transpose(x, (1, 0)), ShapeDtypeStruct((2, 3), "float32")).shape
+        (3, 2)
+    """
+    perm = _ints(permutation)
+    if perm == tuple(range(len(perm))) and len(perm) == _aval(operand).ndim:
+        return operand
+    return sh.transpose_p.bind(operand, permutation=perm)
+
+
+def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Reverse along ``dimensions``.
+
+    Args:
+      operand: the array.
+      dimensions: dims to reverse.
+
+    Returns:
+      The reversed array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.rev(x, (0,)), ShapeDtypeStruct((2,), "float32")).shape
+        (2,)
+    """
+    return sh.rev_p.bind(operand, dimensions=_ints(dimensions))
+
+
+def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
+    """Join arrays along ``dimension``.
+
+    Args:
+      operands: arrays of one dtype, equal except along ``dimension``.
+      dimension: the axis.
+
+    Returns:
+      The concatenation.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> s = ShapeDtypeStruct((2,), "float32")
+        >>> eval_shape(lambda x: lax.concatenate([x, x], 0), s).shape
+        (4,)
+    """
+    if len(operands) == 1:
+        return operands[0]
+    return sh.concatenate_p.bind(*operands, dimension=operator.index(dimension))
+
+
+def pad(operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
+    """Pad with low, high and interior padding per dimension.
+
+    Args:
+      operand: the array.
+      padding_value: scalar of the same dtype.
+      padding_config: ``(low, high, interior)`` per dimension.
+
+    Returns:
+      The padded array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.pad(x, 0.0, [(1, 2, 0)]), ShapeDtypeStruct((3,), "float32")).shape
+        (6,)
+    """
+    cfg = tuple(tuple(_ints(c)) for c in padding_config)
+    return sh.pad_p.bind(operand, padding_value, padding_config=cfg)
+
+
+def slice(  # noqa: A001
+    operand: ArrayLike,
+    start_indices: Sequence[int],
+    limit_indices: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> Array:
+    """Static slice ``operand[start:limit:stride]`` per dimension.
+
+    Args:
+      operand: the array.
+      start_indices: starts.
+      limit_indices: exclusive ends.
+      strides: optional steps.
+
+    Returns:
+      The slice.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> eval_shape(lambda x: lax.slice(x, (1,), (3,)), ShapeDtypeStruct((4,), "float32")).shape
+        (2,)
+    """
+    st = None if strides is None else _ints(strides)
+    return sh.slice_p.bind(
+        operand, start_indices=_ints(start_indices), limit_indices=_ints(limit_indices), strides=st
+    )
+
+
+def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
+    out = []
+    for i in idx:
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+            out.append(np.int32(i) if -(2**31) <= int(i) < 2**31 else i)
+        else:
+            out.append(i)
+    return out
+
+
+def dynamic_slice(operand: ArrayLike, start_indices: Sequence[ArrayLike], slice_sizes: Sequence[int]) -> Array:
+    """Slice of static size at traced start indices (clamped into bounds).
+
+    Args:
+      operand: the array.
+      start_indices: one scalar per dimension.
+      slice_sizes: static sizes.
+
+    Returns:
+      The slice.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> import numpy as np
+        >>> print(make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)))
+        { lambda ; a:f32[3]. let b:f32[2] = dynamic_slice[slice_sizes=(2,)] a 1:i32[] in (b,) }
+    """
+    return sh.dynamic_slice_p.bind(operand, *_index_operands(start_indices), slice_sizes=_ints(slice_sizes))
+
+
+def dynamic_update_slice(operand: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike]) -> Array:
+    """Write ``update`` into ``operand`` at traced start indices.
+
+    Args:
+      operand: the array.
+      update: the block to write.
+      start_indices: one scalar per dimension.
+
+    Returns:
+      The updated array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> s = ShapeDtypeStruct((4,), "float32")
+        >>> eval_shape(lambda x: lax.dynamic_update_slice(x, x, (0,)), s).shape
+        (4,)
+    """
+    return sh.dynamic_update_slice_p.bind(operand, update, *_index_operands(start_indices))
+
+
+def iota(dtype: Any, size: int) -> Array:
+    """``[0, 1, ..., size-1]`` of ``dtype``.
+
+    Args:
+      dtype: the element type.
+      size: the length.
+
+    Returns:
+      The array.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda: lax.iota("int32", 3))())
+        { lambda ; . let
+            a:i32[3] = iota[dimension=0 dtype=int32 shape=(3,) sharding=None] 
+          in (a,) }
+    """
+    return broadcasted_iota(dtype, (size,), 0)
+
+
+def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
+    """Indices along ``dimension`` broadcast to ``shape``.
+
+    Args:
+      dtype: the element type.
+      shape: the result shape.
+      dimension: the varying dimension.
+
+    Returns:
+      The array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape, lax
+        >>> eval_shape(lambda: lax.broadcasted_iota("int32", (2, 3), 1)).shape
+        (2, 3)
+    """
+    dt = _dtypes.canonicalize_dtype(dtype)
+    return sh.iota_p.bind(dtype=dt, shape=canonicalize_shape(shape), dimension=operator.index(dimension), sharding=None)
+
+
+def gather(
+    operand: ArrayLike,
+    start_indices: ArrayLike,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: Sequence[int],
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+    fill_value: Any = None,
+) -> Array:
+    """XLA gather (see ``GatherDimensionNumbers``).
+
+    Args:
+      operand: the source array.
+      start_indices: integer index array, index vectors in the last dim.
+      dimension_numbers: the gather's dimension mapping.
+      slice_sizes: static slice size per operand dim.
+      indices_are_sorted: promise indices are sorted.
+      unique_indices: promise indices are unique.
+      mode: out-of-bounds handling; default promises in-bounds indices.
+      fill_value: value for out-of-bounds reads under ``"fill"``.
+
+    Returns:
+      The gathered array.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
+        >>> dn = lax.GatherDimensionNumbers((1,), (0,), (0,))
+        >>> f = lambda x: lax.gather(x, np.zeros((2, 1), np.int32), dn, (1, 3))
+        >>> eval_shape(f, ShapeDtypeStruct((2, 3), "float32")).shape
+        (2, 3)
+    """
+    m = GatherScatterMode.from_any(GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode)
+    if m == GatherScatterMode.FILL_OR_DROP and fill_value is None:
+        dt = _aval(operand).dtype
+        if _dtypes.issubdtype(dt, np.inexact):
+            fill_value = np.nan
+        elif _dtypes.issubdtype(dt, np.signedinteger):
+            fill_value = int(np.iinfo(dt).min)
+        elif _dtypes.issubdtype(dt, np.unsignedinteger):
+            fill_value = int(np.iinfo(dt).max)
+        else:
+            fill_value = True
+    return sh.gather_p.bind(
+        operand, start_indices, dimension_numbers=dimension_numbers, slice_sizes=_ints(slice_sizes),
+        indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices), mode=m,
+        fill_value=fill_value,
+    )  # fmt: skip

@@ -1,0 +1,341 @@
+"""Shape and indexing primitives: broadcast, reshape, slicing, gather/scatter, iota."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tessela_tracer import _dtypes
+from tessela_tracer._avals import ShapedArray
+from tessela_tracer._core import Primitive, register_abstract_eval
+from tessela_tracer._jaxpr import JaxprEqn
+from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
+
+__all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers"]
+
+
+def _prim(name: str, rule: Any) -> Primitive:
+    p = Primitive(name)
+    register_abstract_eval(p, rule)
+    return p
+
+
+def _broadcast_in_dim_rule(
+    x: ShapedArray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...], sharding: Any
+) -> ShapedArray:
+    if len(broadcast_dimensions) != x.ndim:
+        raise TypeError(
+            "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; "
+            f"got broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}."
+        )
+    for i, d in enumerate(broadcast_dimensions):
+        if not 0 <= d < len(shape) or x.shape[i] not in (1, shape[d]):
+            raise TypeError(
+                "broadcast_in_dim operand dimension sizes must either be 1, or be equal to "
+                f"their corresponding dimensions in the target broadcast shape; got operand "
+                f"of shape {x.shape}, target broadcast shape {shape}, broadcast_dimensions "
+                f"{broadcast_dimensions}"
+            )
+    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+        raise TypeError(
+            "broadcast_in_dim broadcast_dimensions must be strictly increasing; "
+            f"got broadcast_dimensions {broadcast_dimensions}"
+        )
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+broadcast_in_dim_p = _prim("broadcast_in_dim", _broadcast_in_dim_rule)
+
+
+def _broadcast_in_dim_pp_rule(eqn: JaxprEqn, ctx: JaxprPpContext) -> Doc:
+    params = {k: v for k, v in eqn.params.items() if k not in ("shape", "sharding")}
+    if not params["broadcast_dimensions"]:
+        del params["broadcast_dimensions"]
+    return pp_eqn_default(eqn.replace(params=params), ctx)
+
+
+register_pp_rule(broadcast_in_dim_p, _broadcast_in_dim_pp_rule)
+
+
+def _reshape_rule(
+    x: ShapedArray, *, new_sizes: tuple[int, ...], dimensions: Any, sharding: Any
+) -> ShapedArray:
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+        raise TypeError(
+            f"reshape total size must be unchanged, got new_sizes {new_sizes} (of total size "
+            f"{int(np.prod(new_sizes, dtype=np.int64))}) for shape {x.shape} (of total size {x.size})."
+        )
+    return ShapedArray(new_sizes, x.dtype, x.weak_type)
+
+
+reshape_p = _prim("reshape", _reshape_rule)
+
+
+def _squeeze_rule(x: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:
+    for d in dimensions:
+        if not 0 <= d < x.ndim or x.shape[d] != 1:
+            raise ValueError(
+                "cannot select an axis to squeeze out which has size not equal to one, "
+                f"got shape={x.shape} and dimensions={dimensions}"
+            )
+    shape = tuple(s for i, s in enumerate(x.shape) if i not in dimensions)
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+squeeze_p = _prim("squeeze", _squeeze_rule)
+
+
+def _transpose_rule(x: ShapedArray, *, permutation: tuple[int, ...]) -> ShapedArray:
+    if sorted(permutation) != list(range(x.ndim)):
+        raise TypeError(
+            "transpose permutation isn't a permutation of operand dimensions, got "
+            f"permutation {permutation} for operand shape {x.shape}."
+        )
+    return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
+
+
+transpose_p = _prim("transpose", _transpose_rule)
+
+
+def _rev_rule(x: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:
+    if any(not 0 <= d < x.ndim for d in dimensions) or len(set(dimensions)) != len(dimensions):
+        raise TypeError(f"rev dimensions {dimensions} are invalid for operand shape {x.shape}")
+    return x
+
+
+rev_p = _prim("rev", _rev_rule)
+
+
+def _concatenate_rule(*xs: ShapedArray, dimension: int) -> ShapedArray:
+    if not xs:
+        raise TypeError("concatenate requires a non-empty sequence of operands")
+    first = xs[0]
+    for x in xs[1:]:
+        if x.dtype != first.dtype:
+            raise TypeError(
+                "lax.concatenate requires arguments to have the same dtypes, got "
+                f"{', '.join(x.dtype.name for x in xs)}."
+            )
+        if x.ndim != first.ndim or any(
+            a != b for i, (a, b) in enumerate(zip(x.shape, first.shape, strict=True)) if i != dimension
+        ):
+            raise TypeError(
+                "Cannot concatenate arrays with shapes that differ in dimensions other than "
+                f"the one being concatenated: concatenating along dimension {dimension} for "
+                f"shapes {', '.join(str(x.shape) for x in xs)}."
+            )
+    if not 0 <= dimension < first.ndim:
+        raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for shapes {first.shape}")
+    shape = list(first.shape)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return ShapedArray(shape, first.dtype, all(x.weak_type for x in xs))
+
+
+concatenate_p = _prim("concatenate", _concatenate_rule)
+
+
+def _pad_rule(
+    x: ShapedArray, pad_value: ShapedArray, *, padding_config: tuple[tuple[int, int, int], ...]
+) -> ShapedArray:
+    if pad_value.shape:
+        raise TypeError(f"pad padding_value must be a scalar, got shape {pad_value.shape}")
+    if pad_value.dtype != x.dtype:
+        raise TypeError(
+            "lax.pad requires arguments to have the same dtypes, got "
+            f"{x.dtype.name}, {pad_value.dtype.name}."
+        )
+    if len(padding_config) != x.ndim:
+        raise ValueError(
+            f"length of padding_config must equal the number of axes of operand, got "
+            f"padding_config {padding_config} for operand shape {x.shape}"
+        )
+    shape = []
+    for d, (lo, hi, interior) in zip(x.shape, padding_config, strict=True):
+        if interior < 0:
+            raise ValueError(f"interior padding in padding_config must be nonnegative, got {padding_config}")
+        shape.append(lo + hi + d + max(d - 1, 0) * interior)
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+pad_p = _prim("pad", _pad_rule)
+
+
+def _slice_rule(
+    x: ShapedArray,
+    *,
+    start_indices: tuple[int, ...],
+    limit_indices: tuple[int, ...],
+    strides: tuple[int, ...] | None,
+) -> ShapedArray:
+    if len(start_indices) != x.ndim or len(limit_indices) != x.ndim:
+        raise TypeError(
+            f"slice start_indices {start_indices} and limit_indices {limit_indices} must have "
+            f"length equal to the number of dimensions of operand shape {x.shape}."
+        )
+    st = strides or (1,) * x.ndim
+    shape = []
+    for d, lo, hi, s in zip(x.shape, start_indices, limit_indices, st, strict=True):
+        if not 0 <= lo <= hi <= d:
+            raise TypeError(
+                f"slice indices must satisfy 0 <= start <= limit <= shape, got start_indices "
+                f"{start_indices}, limit_indices {limit_indices} for operand shape {x.shape}."
+            )
+        shape.append(0 if hi == lo else (hi - lo + s - 1) // s)
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+slice_p = _prim("slice", _slice_rule)
+
+
+def _check_indices(name: str, x: ShapedArray, idx: tuple[ShapedArray, ...]) -> None:
+    if len(idx) != x.ndim:
+        raise TypeError(
+            f"{name} start_indices must have length equal to the number of dimensions of the "
+            f"operand, got {len(idx)} indices for operand shape {x.shape}."
+        )
+    for i in idx:
+        if i.shape or not _dtypes.issubdtype(i.dtype, np.integer):
+            raise TypeError(f"{name} start indices must be integer scalars, got {i.str_short()}")
+
+
+def _dynamic_slice_rule(x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple[int, ...]) -> ShapedArray:
+    _check_indices("dynamic_slice", x, idx)
+    if len(slice_sizes) != x.ndim or any(s > d or s < 0 for s, d in zip(slice_sizes, x.shape, strict=True)):
+        raise TypeError(
+            f"slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
+            f"{slice_sizes} for operand shape {x.shape}."
+        )
+    return ShapedArray(slice_sizes, x.dtype, x.weak_type)
+
+
+dynamic_slice_p = _prim("dynamic_slice", _dynamic_slice_rule)
+
+
+def _dynamic_update_slice_rule(x: ShapedArray, update: ShapedArray, *idx: ShapedArray) -> ShapedArray:
+    _check_indices("dynamic_update_slice", x, idx)
+    if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape, strict=True)):
+        raise TypeError(
+            "dynamic_update_slice update shape must be smaller than operand shape, got update "
+            f"shape {update.shape} for operand shape {x.shape}."
+        )
+    if update.dtype != x.dtype:
+        raise TypeError(
+            "lax.dynamic_update_slice requires arguments to have the same dtypes, got "
+            f"{x.dtype.name}, {update.dtype.name}."
+        )
+    return x
+
+
+dynamic_update_slice_p = _prim("dynamic_update_slice", _dynamic_update_slice_rule)
+
+
+def _iota_rule(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: Any) -> ShapedArray:
+    if not 0 <= dimension < len(shape):
+        raise ValueError(f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape {shape}")
+    return ShapedArray(shape, dtype, False)
+
+
+iota_p = _prim("iota", _iota_rule)
+
+
+class GatherScatterMode(enum.Enum):
+    """Out-of-bounds index handling of gather and scatter."""
+
+    CLIP = 0
+    FILL_OR_DROP = 1
+    PROMISE_IN_BOUNDS = 2
+    ONE_HOT = 3
+
+    @staticmethod
+    def from_any(s: str | GatherScatterMode | None) -> GatherScatterMode:
+        """Parse ``"clip"``, ``"fill"``/``"drop"``/None or ``"promise_in_bounds"``."""
+        if isinstance(s, GatherScatterMode):
+            return s
+        if s == "clip":
+            return GatherScatterMode.CLIP
+        if s is None or s in ("fill", "drop"):
+            return GatherScatterMode.FILL_OR_DROP
+        if s == "promise_in_bounds":
+            return GatherScatterMode.PROMISE_IN_BOUNDS
+        if s == "one_hot":
+            return GatherScatterMode.ONE_HOT
+        raise ValueError(f'Unknown gather mode "{s}"; use "clip", "fill" or "promise_in_bounds"')
+
+
+class GatherDimensionNumbers(NamedTuple):
+    """Describes which operand dimensions a gather indexes and keeps."""
+
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...] = ()
+    start_indices_batching_dims: tuple[int, ...] = ()
+
+
+class ScatterDimensionNumbers(NamedTuple):
+    """Describes which operand dimensions a scatter updates."""
+
+    update_window_dims: tuple[int, ...]
+    inserted_window_dims: tuple[int, ...]
+    scatter_dims_to_operand_dims: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...] = ()
+    scatter_indices_batching_dims: tuple[int, ...] = ()
+
+
+def _gather_rule(
+    x: ShapedArray,
+    idx: ShapedArray,
+    *,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: GatherScatterMode,
+    fill_value: Any,
+) -> ShapedArray:
+    dn = dimension_numbers
+    if not _dtypes.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"gather indices must be of integer type, got {idx.dtype.name}")
+    if len(slice_sizes) != x.ndim:
+        raise TypeError(
+            f"gather slice_sizes must have the same length as the operand rank, got slice_sizes "
+            f"{slice_sizes} for operand shape {x.shape}"
+        )
+    batch_shape = idx.shape[:-1]
+    if idx.shape[-1:] and idx.shape[-1] != len(dn.start_index_map):
+        raise TypeError(
+            "gather start_index_map must have one entry per index vector element; got "
+            f"start_index_map {dn.start_index_map} for indices shape {idx.shape}"
+        )
+    dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+    offset_sizes = [s for i, s in enumerate(slice_sizes) if i not in dropped]
+    out_rank = len(batch_shape) + len(offset_sizes)
+    shape = []
+    it_b = iter(batch_shape)
+    it_o = iter(offset_sizes)
+    for i in range(out_rank):
+        shape.append(next(it_o) if i in dn.offset_dims else next(it_b))
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+gather_p = _prim("gather", _gather_rule)
+
+
+def _scatter_rule(x: ShapedArray, idx: ShapedArray, updates: ShapedArray, **params: Any) -> ShapedArray:
+    if not _dtypes.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"scatter indices must be of integer type, got {idx.dtype.name}")
+    if updates.dtype != x.dtype:
+        raise TypeError(
+            "lax.scatter requires arguments to have the same dtypes, got "
+            f"{x.dtype.name}, {updates.dtype.name}."
+        )
+    return x
+
+
+scatter_p = _prim("scatter", _scatter_rule)
+scatter_add_p = _prim("scatter-add", _scatter_rule)
+scatter_mul_p = _prim("scatter-mul", _scatter_rule)
+scatter_min_p = _prim("scatter-min", _scatter_rule)
+scatter_max_p = _prim("scatter-max", _scatter_rule)

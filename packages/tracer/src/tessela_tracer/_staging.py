@@ -1,0 +1,390 @@
+"""The jaxpr-building trace, ``trace_to_jaxpr``, ``make_jaxpr`` and ``eval_shape``."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from tessela_pytree import tree_flatten, tree_map, tree_unflatten
+
+from tessela_tracer._avals import ShapeDtypeStruct, ShapedArray, get_aval
+from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace
+from tessela_tracer._errors import UnexpectedTracerError
+from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
+__all__ = [
+    "DebugInfo",
+    "JaxprTrace",
+    "JitTracer",
+    "debug_info_for",
+    "eval_shape",
+    "make_jaxpr",
+    "trace_to_jaxpr",
+]
+
+
+@attrs.frozen
+class DebugInfo:
+    """What is being traced, for error messages.
+
+    Attributes:
+      traced_for: the transformation, e.g. ``"jit"`` or ``"make_jaxpr"``.
+      func_src_info: ``"f at /path/file.py:12"``.
+      arg_names: one name per flat input, or None.
+    """
+
+    traced_for: str
+    func_src_info: str
+    arg_names: tuple[str, ...] | None = None
+
+
+def _fun_src_info(fun: Callable[..., Any]) -> str:
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    target = inspect.unwrap(fun) if callable(fun) else fun
+    while isinstance(target, functools.partial):
+        target = target.func
+    code = getattr(target, "__code__", None)
+    if code is None:
+        return str(name)
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def debug_info_for(
+    traced_for: str,
+    fun: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    /,
+    static_argnums: Sequence[int] = (),
+) -> DebugInfo:
+    """Build the :class:`DebugInfo` of tracing ``fun(*args, **kwargs)``.
+
+    Args:
+      traced_for: the transformation's name.
+      fun: the function.
+      args: positional arguments (including static ones).
+      kwargs: keyword arguments.
+      static_argnums: positions that are not traced.
+
+    Returns:
+      A DebugInfo naming each flat traced input after its parameter.
+
+    Example:
+        >>> def f(x, n): return x
+        >>> debug_info_for("jit", f, (1.0, 2), {}, (1,)).arg_names
+        ('x',)
+    """
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+        names = list(bound.signature.parameters)
+        pos_names: list[str] = []
+        for i in range(len(args)):
+            pos_names.append(names[i] if i < len(names) else f"args[{i}]")
+    except (TypeError, ValueError):
+        pos_names = [f"args[{i}]" for i in range(len(args))]
+    flat_names: list[str] = []
+    for i, a in enumerate(args):
+        if i in static_argnums:
+            continue
+        leaves = tree_flatten(a)[0]
+        if len(leaves) == 1:
+            flat_names.append(pos_names[i])
+        else:
+            flat_names.extend(f"{pos_names[i]}[{j}]" for j in range(len(leaves)))
+    for k in sorted(kwargs):
+        leaves = tree_flatten(kwargs[k])[0]
+        flat_names.extend([k] * len(leaves))
+    return DebugInfo(traced_for, _fun_src_info(fun), tuple(flat_names))
+
+
+class JitTracer(Tracer):
+    """The tracer of a jaxpr-building trace; prints as ``JitTracer<float32[3]>``."""
+
+    __slots__ = ("_aval", "var")
+
+    def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
+        self._trace = trace
+        self._aval = aval
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The abstract value."""
+        return self._aval
+
+
+def _is_literal(x: Any, aval: ShapedArray) -> bool:
+    return not aval.shape
+
+
+class JaxprTrace(Trace):
+    """A trace that records each primitive application as a jaxpr equation."""
+
+    __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug_info")
+    tracer_name = "JitTracer"
+
+    def __init__(self, parent: Trace | None = None, debug_info: DebugInfo | None = None) -> None:
+        super().__init__(parent)
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.constvars: list[Var] = []
+        self.consts: list[Any] = []
+        self._const_ids: dict[int, Var] = {}
+        self.debug_info = debug_info
+
+    def new_arg(self, aval: ShapedArray) -> JitTracer:
+        """Create an input of the jaxpr being built."""
+        v = Var(aval)
+        self.invars.append(v)
+        return JitTracer(self, aval, v)
+
+    def _const_var(self, x: Any, aval: ShapedArray) -> Var:
+        v = self._const_ids.get(id(x))
+        if v is None:
+            v = Var(aval)
+            self._const_ids[id(x)] = v
+            self.constvars.append(v)
+            self.consts.append(x)
+        return v
+
+    def to_atom(self, x: Any) -> Var | Literal:
+        """Return the jaxpr atom standing for ``x`` (var, literal or constvar)."""
+        if isinstance(x, Tracer):
+            if x._trace is self:
+                return x.var  # type: ignore[attr-defined, no-any-return]
+            if not x._trace.valid:
+                raise UnexpectedTracerError(x)
+            return self._const_var(x, x.aval)
+        aval = get_aval(x)
+        if not aval.shape:
+            return Literal(x, aval)
+        return self._const_var(x, aval)
+
+    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        invars = []
+        avals = []
+        for x in args:
+            if type(x) is JitTracer and x._trace is self:
+                invars.append(x.var)
+                avals.append(x._aval)
+            else:
+                a = self.to_atom(x)
+                invars.append(a)
+                avals.append(a.aval)
+        out = prim.abstract_eval(*avals, **params)
+        if prim.multiple_results:
+            outvars = [Var(a) for a in out]
+            self.eqns.append(JaxprEqn(invars, outvars, prim, params))
+            return [JitTracer(self, v.aval, v) for v in outvars]
+        v = Var(out)
+        self.eqns.append(JaxprEqn(invars, [v], prim, params))
+        return JitTracer(self, out, v)
+
+    def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        """Finish: the ClosedJaxpr computing ``outs`` from the inputs."""
+        outvars = [self.to_atom(x) for x in outs]
+        jaxpr = Jaxpr(list(self.constvars), list(self.invars), outvars, self.eqns)
+        return ClosedJaxpr(jaxpr, list(self.consts))
+
+    def describe_function(self) -> str:
+        d = self.debug_info
+        return "" if d is None else f"{d.func_src_info} traced for {d.traced_for}"
+
+    def describe_provenance(self, tracer: Any) -> str:
+        d = self.debug_info
+        if d is None:
+            return ""
+        msg = f"The error occurred while tracing the function {d.func_src_info} for {d.traced_for}."
+        names = d.arg_names
+        var = getattr(tracer, "var", None)
+        if names is None or var is None or tracer._trace is not self:
+            return msg
+        deps = self._depends_on(var)
+        idx = [i for i, v in enumerate(self.invars) if id(v) in deps]
+        if not idx or len(names) != len(self.invars):
+            return msg
+        chosen = [names[i] for i in idx]
+        if len(chosen) == 1:
+            return (
+                msg + " This concrete value was not available in Python because it depends "
+                f"on the value of the argument {chosen[0]}."
+            )
+        listed = ", ".join(chosen[:-1]) + f" and {chosen[-1]}"
+        return (
+            msg + " This concrete value was not available in Python because it depends "
+            f"on the values of the arguments {listed}."
+        )
+
+    def _depends_on(self, var: Var) -> set[int]:
+        needed = {id(var)}
+        for eqn in reversed(self.eqns):
+            if any(id(o) in needed for o in eqn.outvars):
+                needed.update(id(a) for a in eqn.invars if isinstance(a, Var))
+        return needed
+
+
+def trace_to_jaxpr(
+    fun: Callable[..., Sequence[Any]],
+    avals_in: Sequence[ShapedArray],
+    /,
+    *,
+    debug_info: DebugInfo | None = None,
+) -> ClosedJaxpr:
+    """Trace a flat function on abstract inputs to a ClosedJaxpr.
+
+    The function takes one tracer per aval and returns a sequence of outputs.
+    Values it closes over that are tracers of enclosing traces (or non-scalar
+    arrays) become constvars, with the values in ``consts``.
+
+    Args:
+      fun: ``fun(*tracers) -> sequence of outputs``.
+      avals_in: the input abstract values.
+      debug_info: what is traced, for error messages.
+
+    Returns:
+      The closed jaxpr.
+
+    Example:
+        >>> from tessela_tracer import lax
+        >>> cj = trace_to_jaxpr(lambda x: [lax.sin(x)], [ShapedArray((), "float32")])
+        >>> print(cj)
+        { lambda ; a:f32[]. let b:f32[] = sin a in (b,) }
+    """
+    trace = JaxprTrace(_current_trace.get(), debug_info)
+    token = _current_trace.set(trace)
+    try:
+        args = [trace.new_arg(a) for a in avals_in]
+        outs = fun(*args)
+        return trace.to_closed_jaxpr(outs)
+    finally:
+        _current_trace.reset(token)
+        trace.valid = False
+
+
+def _abstractify(x: Any) -> ShapedArray:
+    return get_aval(x)
+
+
+def _normalize_argnums(static_argnums: int | Sequence[int], nargs: int) -> tuple[int, ...]:
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    out = []
+    for i in static_argnums:
+        i = operator.index(i)
+        out.append(i + nargs if i < 0 else i)
+    return tuple(out)
+
+
+def trace_pytree_fun(
+    fun: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    *,
+    traced_for: str,
+    static_argnums: int | Sequence[int] = (),
+) -> tuple[ClosedJaxpr, Any]:
+    """Trace ``fun(*args, **kwargs)`` on the avals of its (pytree) arguments.
+
+    Args:
+      fun: the function.
+      args: positional arguments; those at ``static_argnums`` are passed as is.
+      kwargs: keyword arguments (traced).
+      traced_for: the transformation's name, for error messages.
+      static_argnums: static positions.
+
+    Returns:
+      ``(closed_jaxpr, out_tree)`` where ``out_tree`` is the output PyTreeDef.
+    """
+    static = _normalize_argnums(static_argnums, len(args))
+    dyn = [a for i, a in enumerate(args) if i not in static]
+    flat, in_tree = tree_flatten((dyn, kwargs))
+    avals = [_abstractify(x) for x in flat]
+    debug = debug_info_for(traced_for, fun, args, kwargs, static)
+    out_tree_box: list[Any] = []
+
+    def flat_fun(*tracers: Any) -> list[Any]:
+        dyn_args, kw = tree_unflatten(in_tree, list(tracers))
+        it = iter(dyn_args)
+        full = [a if i in static else next(it) for i, a in enumerate(args)]
+        out = fun(*full, **kw)
+        out_flat, out_tree = tree_flatten(out)
+        out_tree_box.append(out_tree)
+        return out_flat
+
+    closed = trace_to_jaxpr(flat_fun, avals, debug_info=debug)
+    return closed, out_tree_box[0]
+
+
+def make_jaxpr(
+    fun: Callable[..., Any],
+    /,
+    static_argnums: int | Sequence[int] = (),
+    *,
+    return_shape: bool = False,
+) -> Callable[..., Any]:
+    """Return a function that traces ``fun`` and gives its jaxpr.
+
+    Args:
+      fun: the function to trace; arguments and results may be pytrees.
+      static_argnums: positions passed to ``fun`` as Python values, not traced.
+      return_shape: also return a pytree of ShapeDtypeStruct for the outputs.
+
+    Returns:
+      ``wrapped(*args, **kwargs) -> ClosedJaxpr`` (or ``(ClosedJaxpr, shapes)``).
+
+    Example:
+        >>> from tessela_tracer import lax
+        >>> print(make_jaxpr(lambda x: lax.add(x, 1.0))(2.0))
+        { lambda ; a:f32[]. let b:f32[] = add a 1.0:f32[] in (b,) }
+    """
+
+    @functools.wraps(fun)
+    def make_jaxpr_f(*args: Any, **kwargs: Any) -> Any:
+        closed, out_tree = trace_pytree_fun(
+            fun, args, kwargs, traced_for="make_jaxpr", static_argnums=static_argnums
+        )
+        if return_shape:
+            shapes = [
+                ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
+            ]
+            return closed, tree_unflatten(out_tree, shapes)
+        return closed
+
+    return make_jaxpr_f
+
+
+def eval_shape(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Compute the output shapes and dtypes of ``fun`` without running it.
+
+    Args:
+      fun: the function.
+      *args: arrays, ShapeDtypeStructs or anything with ``shape``/``dtype``.
+      **kwargs: more such arguments.
+
+    Returns:
+      A pytree of ShapeDtypeStruct matching ``fun``'s output.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import lax
+        >>> eval_shape(lax.sin, ShapeDtypeStruct((2, 3), np.float32))
+        ShapeDtypeStruct(shape=(2, 3), dtype=float32)
+    """
+
+    def to_struct(x: Any) -> Any:
+        if isinstance(x, (ShapeDtypeStruct, Tracer)) or hasattr(x, "aval"):
+            return x
+        if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
+            return ShapeDtypeStruct(x.shape, x.dtype)
+        return x
+
+    args = tree_map(to_struct, args)
+    kwargs = tree_map(to_struct, kwargs)
+    closed, out_tree = trace_pytree_fun(fun, args, kwargs, traced_for="eval_shape")
+    shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals]
+    return tree_unflatten(out_tree, shapes)

@@ -1,0 +1,66 @@
+"""The plugin API: everything a third-party transformation needs, in one place.
+
+Stability: names here follow semantic versioning of tessela-tracer; a name is
+removed or changes meaning only in a new minor version before 1.0, with a
+CHANGELOG entry.
+"""
+
+from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler
+from tessela_tracer._control_flow import (
+    NamedCallable,
+    cond_p,
+    custom_jvp_call_p,
+    custom_vjp_call_p,
+    hoist_consts,
+    jit_p,
+    scan_p,
+    while_p,
+)
+from tessela_tracer._core import (
+    EvalTrace,
+    Primitive,
+    Trace,
+    Tracer,
+    abstract_eval_rule,
+    find_impl,
+    get_aval_of,
+    get_current_trace,
+    new_trace,
+    register_abstract_eval,
+    register_impl,
+    set_current_trace,
+)
+from tessela_tracer._jaxpr import (
+    ClosedJaxpr,
+    DropVar,
+    Jaxpr,
+    JaxprEqn,
+    JaxprTypeError,
+    Literal,
+    Var,
+    check_jaxpr,
+    eval_jaxpr,
+    jaxpr_as_fun,
+    replace_subjaxprs,
+    subjaxprs,
+)
+from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
+from tessela_tracer._staging import (
+    DebugInfo,
+    JaxprTrace,
+    JitTracer,
+    debug_info_for,
+    trace_pytree_fun,
+    trace_to_jaxpr,
+)
+
+__all__ = [
+    "ClosedJaxpr", "DebugInfo", "DropVar", "EvalTrace", "Jaxpr", "JaxprEqn", "JaxprPpContext",
+    "JaxprTrace", "JaxprTypeError", "JitTracer", "Literal", "NamedCallable", "Primitive",
+    "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "check_jaxpr", "cond_p",
+    "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "eval_jaxpr", "find_impl",
+    "get_aval", "get_aval_of", "get_current_trace", "hoist_consts", "jaxpr_as_fun", "jit_p",
+    "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
+    "register_impl", "register_pp_rule", "replace_subjaxprs", "scan_p", "set_current_trace",
+    "subjaxprs", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
+]  # fmt: skip
