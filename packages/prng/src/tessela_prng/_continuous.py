@@ -1,0 +1,568 @@
+"""Samplers that transform uniform or normal draws elementwise."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._config import canonical_shape
+from ._keys import check_key
+from ._namespace import backend_ops, namespace_of
+from ._sampling import (
+    as_param,
+    broadcast_shapes,
+    check_shape,
+    float_dtype,
+    normal_data,
+    rademacher_data,
+    shape_of,
+    uniform_data,
+    xdtype,
+)
+from ._threefry import random_bits_data, split_data
+
+__all__ = [
+    "cauchy",
+    "double_sided_maxwell",
+    "exponential",
+    "gumbel",
+    "laplace",
+    "logistic",
+    "lognormal",
+    "maxwell",
+    "normal",
+    "pareto",
+    "rayleigh",
+    "triangular",
+    "truncated_normal",
+    "uniform",
+    "wald",
+    "weibull_min",
+]
+
+Array = Any
+Shape = Sequence[int]
+
+
+def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
+    shapes = [shape_of(p) for p in params]
+    if shape is None:
+        return broadcast_shapes(name, *shapes) if shapes else ()
+    shp = canonical_shape(name, shape)
+    check_shape(name, shp, *shapes)
+    return shp
+
+
+def uniform(
+    key: Any,
+    /,
+    shape: Shape = (),
+    dtype: Any = None,
+    minval: Any = 0.0,
+    maxval: Any = 1.0,
+) -> Array:
+    """Sample uniform floats in ``[minval, maxval)``.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32`` (``float64`` with x64).
+        minval: lower bound, broadcastable to ``shape``.
+        maxval: upper bound, broadcastable to ``shape``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, uniform
+        >>> uniform(key(0), (3,)).shape
+        (3,)
+    """
+    data, _ = check_key("uniform", key)
+    dt = float_dtype("uniform", dtype)
+    shp = canonical_shape("uniform", shape)
+    for arg, value in (("minval", minval), ("maxval", maxval)):
+        pshape = shape_of(value)
+        if len(pshape) > len(shp) or broadcast_shapes("uniform", shp, pshape) != shp:
+            raise TypeError(
+                f"uniform: {arg} of shape {pshape} does not broadcast to shape {shp}; "
+                f"pass a scalar {arg} or one whose shape broadcasts to {shp}."
+            )
+    return uniform_data(data, shp, dt, minval, maxval)
+
+
+def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample standard normal values (real or complex).
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float or complex dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, normal
+        >>> print(normal(key(43)))
+        0.07520543
+    """
+    data, _ = check_key("normal", key)
+    dt = float_dtype("normal", dtype, allow_complex=True)
+    return normal_data(data, canonical_shape("normal", shape), dt)
+
+
+def truncated_normal(
+    key: Any, /, lower: Any, upper: Any, shape: Shape | None = None, dtype: Any = None
+) -> Array:
+    """Sample a standard normal truncated to ``(lower, upper)``.
+
+    Args:
+        key: a single typed or raw key.
+        lower: lower truncation point(s).
+        upper: upper truncation point(s).
+        shape: the result shape; default the broadcast shape of the bounds.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``, strictly inside the bounds.
+
+    Example:
+        >>> from tessela_prng import key, truncated_normal
+        >>> x = truncated_normal(key(0), -1.0, 1.0, (100,))
+        >>> bool((x > -1).all() and (x < 1).all())
+        True
+    """
+    data, _ = check_key("truncated_normal", key)
+    dt = float_dtype("truncated_normal", dtype)
+    shp = _shape_or_params("truncated_normal", shape, lower, upper)
+    xp = namespace_of(data)
+    ops = backend_ops(data)
+    sqrt2 = float(np.array(math.sqrt(2.0), dt))
+    lo = as_param(xp, lower, dt)
+    hi = as_param(xp, upper, dt)
+    a = ops.erf(lo / sqrt2)
+    b = ops.erf(hi / sqrt2)
+    u = uniform_data(data, shp, dt, a, b)
+    out = ops.erf_inv(u) * sqrt2
+    fdt = xdtype(xp, dt)
+    lo_in = xp.nextafter(lo, xp.asarray(math.inf, dtype=fdt))
+    hi_in = xp.nextafter(hi, xp.asarray(-math.inf, dtype=fdt))
+    out = xp.minimum(xp.maximum(out, lo_in), hi_in)
+    return xp.reshape(xp.broadcast_to(out, shp), shp)
+
+
+def exponential(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample the standard exponential distribution.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Non-negative samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, exponential
+        >>> bool((exponential(key(0), (10,)) >= 0).all())
+        True
+    """
+    data, _ = check_key("exponential", key)
+    dt = float_dtype("exponential", dtype)
+    return exponential_data(data, canonical_shape("exponential", shape), dt)
+
+
+def exponential_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+    xp = namespace_of(data)
+    u = uniform_data(data, shape, dt)
+    return -xp.log1p(-u)
+
+
+def gumbel(key: Any, /, shape: Shape = (), dtype: Any = None, mode: str | None = None) -> Array:
+    """Sample the standard Gumbel distribution.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+        mode: ``"low"`` (default), ``"high"`` or ``"highest"``: how much of the
+            dynamic range of the tails is sampled.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, gumbel
+        >>> gumbel(key(0), (2, 2)).shape
+        (2, 2)
+    """
+    data, _ = check_key("gumbel", key)
+    dt = float_dtype("gumbel", dtype)
+    shp = canonical_shape("gumbel", shape)
+    mode = "low" if mode is None else mode
+    if mode not in ("highest", "high", "low"):
+        raise ValueError(f"Must provide valid mode for gumbel got: {mode}; use 'low' or 'high'.")
+    return gumbel_data(data, shp, dt, mode)
+
+
+def _safe_int_to_float(xp: Any, hi: Array, lo: Array) -> Array:
+    """The 64-bit fraction ``(hi, lo) / 2**64`` truncated to a float32 mantissa."""
+    u64 = xp.uint64
+    v = xp.bitwise_left_shift(xp.astype(hi, u64), xp.asarray(32, dtype=u64)) | xp.astype(lo, u64)
+    top = xp.zeros(v.shape, dtype=u64)  # index of the leading one bit
+    probe = v
+    for step in (32, 16, 8, 4, 2, 1):
+        s = xp.asarray(step, dtype=u64)
+        big = xp.bitwise_right_shift(probe, s) != 0
+        probe = xp.where(big, xp.bitwise_right_shift(probe, s), probe)
+        top = xp.where(big, top + s, top)
+    shift = xp.where(top > 23, top - xp.asarray(23, dtype=u64), xp.zeros_like(top))
+    mant = xp.astype(xp.bitwise_right_shift(v, shift), xp.float64)
+    scale = xp.pow(xp.asarray(2.0, dtype=xp.float64), xp.astype(shift, xp.float64) - 64.0)
+    return xp.astype(mant * scale, xp.float32)
+
+
+def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: str) -> Array:
+    xp = namespace_of(data)
+    finfo = np.finfo(dt)
+    if mode == "highest" and dt == np.float32:
+        raw = random_bits_data(data, 32, (2, *shape))
+        neg = xp.bitwise_invert(raw)
+        u32 = xp.uint32
+        lo_bits = neg[1]
+        carry = xp.astype(lo_bits == xp.asarray(0xFFFFFFFF, dtype=u32), u32)
+        neg_hi = neg[0] + carry
+        neg_lo = neg[1] + xp.asarray(1, dtype=u32)
+        flip = raw[0] < xp.asarray(1 << 31, dtype=u32)
+        x = _safe_int_to_float(
+            xp, xp.where(flip, raw[0], neg_hi), xp.where(flip, raw[1], neg_lo)
+        )
+        return xp.where(flip, -xp.log(-xp.log1p(-x)), -xp.log(-xp.log(x)))
+    if mode in ("high", "highest"):
+        both = uniform_data(data, (2, *shape), dt)
+        high, low = both[0], both[1]
+        x = xp.where(
+            high >= 0.5, high, high + float(2.0**-finfo.nmant) * low + float(finfo.tiny)
+        )
+        return -xp.log(-xp.log1p(-x))
+    u = uniform_data(data, shape, dt, float(finfo.tiny), 1.0)
+    return -xp.log(-xp.log(u))
+
+
+def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample the standard Laplace distribution.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, laplace
+        >>> laplace(key(0), (4,)).dtype
+        dtype('float32')
+    """
+    data, _ = check_key("laplace", key)
+    dt = float_dtype("laplace", dtype)
+    xp = namespace_of(data)
+    lo = float(np.array(-1.0, dt) + np.finfo(dt).epsneg)
+    u = uniform_data(data, canonical_shape("laplace", shape), dt, lo, 1.0)
+    return xp.sign(u) * xp.log1p(-xp.abs(u))
+
+
+def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample the standard logistic distribution.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, logistic
+        >>> logistic(key(0), (4,)).shape
+        (4,)
+    """
+    data, _ = check_key("logistic", key)
+    dt = float_dtype("logistic", dtype)
+    xp = namespace_of(data)
+    x = uniform_data(data, canonical_shape("logistic", shape), dt, float(np.finfo(dt).tiny), 1.0)
+    return xp.log(x) - xp.log1p(-x)
+
+
+def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample the standard Cauchy distribution.
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, cauchy
+        >>> cauchy(key(0), (4,)).shape
+        (4,)
+    """
+    data, _ = check_key("cauchy", key)
+    dt = float_dtype("cauchy", dtype)
+    xp = namespace_of(data)
+    u = uniform_data(data, canonical_shape("cauchy", shape), dt, float(np.finfo(dt).eps), 1.0)
+    return xp.tan(float(np.array(np.pi, dt)) * (u - 0.5))
+
+
+def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+    """Sample the Pareto distribution with shape parameter ``b``.
+
+    Args:
+        key: a single typed or raw key.
+        b: the shape parameter(s).
+        shape: the result shape; default ``b``'s shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Samples ``>= 1`` of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, pareto
+        >>> bool((pareto(key(0), 3.0, (5,)) >= 1).all())
+        True
+    """
+    data, _ = check_key("pareto", key)
+    dt = float_dtype("pareto", dtype)
+    shp = _shape_or_params("pareto", shape, b)
+    xp = namespace_of(data)
+    e = exponential_data(data, shp, dt)
+    return xp.exp(e / as_param(xp, b, dt))
+
+
+def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+    """Sample the Rayleigh distribution.
+
+    Args:
+        key: a single typed or raw key.
+        scale: the scale parameter(s).
+        shape: the result shape; default ``scale``'s shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Non-negative samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, rayleigh
+        >>> rayleigh(key(0), 2.0, (3,)).shape
+        (3,)
+    """
+    data, _ = check_key("rayleigh", key)
+    dt = float_dtype("rayleigh", dtype)
+    shp = _shape_or_params("rayleigh", shape, scale)
+    xp = namespace_of(data)
+    u = uniform_data(data, shp, dt)
+    s = xp.broadcast_to(as_param(xp, scale, dt), shp)
+    return s * xp.sqrt(xp.log(u) * -2.0)
+
+
+def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+    """Sample the Wald (inverse Gaussian) distribution.
+
+    Args:
+        key: a single typed or raw key.
+        mean: the mean parameter(s).
+        shape: the result shape; default ``mean``'s shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Positive samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, wald
+        >>> bool((wald(key(0), 1.0, (5,)) > 0).all())
+        True
+    """
+    data, _ = check_key("wald", key)
+    dt = float_dtype("wald", dtype)
+    shp = _shape_or_params("wald", shape, mean)
+    xp = namespace_of(data)
+    keys = split_data(data, (2,))
+    mu = xp.broadcast_to(as_param(xp, mean, dt), shp)
+    v = normal_data(keys[0], shp, dt)
+    z = uniform_data(keys[1], shp, dt)
+    y = v * v
+    y_sq = y * y
+    mean_sq = mu * mu
+    sqrt_term = xp.sqrt(4.0 * mu * y + mean_sq * y_sq)
+    x = mu + mean_sq * y / 2.0 - mu / 2.0 * sqrt_term
+    return xp.where(z <= mu / (mu + x), x, mean_sq / x)
+
+
+def triangular(
+    key: Any,
+    /,
+    left: Any,
+    mode: Any,
+    right: Any,
+    shape: Shape | None = None,
+    dtype: Any = None,
+) -> Array:
+    """Sample the triangular distribution on ``[left, right]`` peaking at ``mode``.
+
+    Args:
+        key: a single typed or raw key.
+        left: lower limit(s).
+        mode: peak location(s).
+        right: upper limit(s).
+        shape: the result shape; default the parameters' broadcast shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, triangular
+        >>> x = triangular(key(0), 0.0, 0.5, 1.0, (8,))
+        >>> bool(((x >= 0) & (x <= 1)).all())
+        True
+    """
+    data, _ = check_key("triangular", key)
+    dt = float_dtype("triangular", dtype)
+    shp = _shape_or_params("triangular", shape, left, mode, right)
+    xp = namespace_of(data)
+    lo = xp.broadcast_to(as_param(xp, left, dt), shp)
+    hi = xp.broadcast_to(as_param(xp, right, dt), shp)
+    md = xp.broadcast_to(as_param(xp, mode, dt), shp)
+    fc = (md - lo) / (hi - lo)
+    u = uniform_data(data, shp, dt)
+    out1 = lo + xp.sqrt(u * (hi - lo) * (md - lo))
+    out2 = hi - xp.sqrt((1.0 - u) * (hi - lo) * (hi - md))
+    return xp.where(u < fc, out1, out2)
+
+
+def lognormal(key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: Any = None) -> Array:
+    """Sample the log-normal distribution ``exp(sigma * N(0, 1))``.
+
+    Args:
+        key: a single typed or raw key.
+        sigma: the standard deviation(s) of the underlying normal.
+        shape: the result shape; default ``sigma``'s shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Positive samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, lognormal
+        >>> bool((lognormal(key(0), shape=(4,)) > 0).all())
+        True
+    """
+    data, _ = check_key("lognormal", key)
+    dt = float_dtype("lognormal", dtype, allow_complex=True)
+    shp = _shape_or_params("lognormal", shape, sigma)
+    xp = namespace_of(data)
+    return xp.exp(normal_data(data, shp, dt) * as_param(xp, sigma, dt))
+
+
+def weibull_min(
+    key: Any, /, scale: Any, concentration: Any, shape: Shape = (), dtype: Any = None
+) -> Array:
+    """Sample the Weibull distribution.
+
+    Args:
+        key: a single typed or raw key.
+        scale: the scale parameter(s).
+        concentration: the concentration parameter(s).
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Non-negative samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, weibull_min
+        >>> weibull_min(key(0), 1.0, 2.0, (3,)).shape
+        (3,)
+    """
+    data, _ = check_key("weibull_min", key)
+    dt = float_dtype("weibull_min", dtype)
+    shp = canonical_shape("weibull_min", shape)
+    xp = namespace_of(data)
+    u = uniform_data(data, shp, dt)
+    if isinstance(concentration, (int, float)):
+        inv = as_param(xp, 1.0 / concentration, dt)
+    else:
+        inv = 1.0 / as_param(xp, concentration, dt)
+    return xp.pow(-xp.log1p(-u), inv) * as_param(xp, scale, dt)
+
+
+def maxwell(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+    """Sample the Maxwell distribution (norm of a 3-d standard normal).
+
+    Args:
+        key: a single typed or raw key.
+        shape: the result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        Non-negative samples of ``shape`` and ``dtype``.
+
+    Example:
+        >>> from tessela_prng import key, maxwell
+        >>> maxwell(key(0), (2,)).shape
+        (2,)
+    """
+    data, _ = check_key("maxwell", key)
+    dt = float_dtype("maxwell", dtype)
+    return maxwell_data(data, canonical_shape("maxwell", shape), dt)
+
+
+def maxwell_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+    xp = namespace_of(data)
+    z = normal_data(data, (*shape, 3), dt)
+    return xp.sqrt(xp.sum(z * z, axis=-1))
+
+
+def double_sided_maxwell(
+    key: Any, /, loc: Any, scale: Any, shape: Shape = (), dtype: Any = None
+) -> Array:
+    """Sample the double-sided Maxwell distribution.
+
+    As in JAX, the parameters' broadcast shape is appended to ``shape``.
+
+    Args:
+        key: a single typed or raw key.
+        loc: location parameter(s).
+        scale: scale parameter(s).
+        shape: the leading result shape.
+        dtype: a float dtype; default ``float32``.
+
+    Returns:
+        An array of shape ``shape + broadcast(loc, scale).shape``.
+
+    Example:
+        >>> from tessela_prng import key, double_sided_maxwell
+        >>> double_sided_maxwell(key(0), 0.0, 1.0, (3,)).shape
+        (3,)
+    """
+    data, _ = check_key("double_sided_maxwell", key)
+    dt = float_dtype("double_sided_maxwell", dtype)
+    shp = canonical_shape("double_sided_maxwell", shape)
+    pshape = broadcast_shapes("double_sided_maxwell", shape_of(loc), shape_of(scale))
+    if not shp:
+        shp = pshape
+    shp = shp + pshape
+    xp = namespace_of(data)
+    keys = split_data(data, (2,))
+    rvs = maxwell_data(keys[0], shp, dt)
+    sign = rademacher_data(keys[1], shp, dt)
+    return sign * rvs * as_param(xp, scale, dt) + as_param(xp, loc, dt)

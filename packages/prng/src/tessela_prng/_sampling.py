@@ -1,0 +1,197 @@
+"""Shared machinery of the samplers: argument checks and the core transforms.
+
+The ``_*_data`` functions take raw key data with optional leading batch
+dimensions and return samples of shape ``(*batch, *shape)``; the public
+samplers are thin wrappers that validate arguments first.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._config import canonical_dtype, config, default_float, default_int
+from ._namespace import backend_ops, namespace_of
+from ._threefry import random_bits_data, split_data
+
+__all__ = [
+    "as_param",
+    "broadcast_shapes",
+    "check_shape",
+    "float_dtype",
+    "int_dtype",
+    "bernoulli_data",
+    "normal_data",
+    "rademacher_data",
+    "param_dtype",
+    "uniform_data",
+    "xdtype",
+]
+
+Array = Any
+
+
+def xdtype(xp: Any, dt: np.dtype[Any]) -> Any:
+    """The namespace's dtype object for the NumPy dtype ``dt``."""
+    return getattr(xp, dt.name)
+
+
+def float_dtype(name: str, dtype: Any, *, allow_complex: bool = False) -> np.dtype[Any]:
+    dt = default_float() if dtype is None else canonical_dtype(dtype)
+    kinds = "fc" if allow_complex else "f"
+    if dt.kind not in kinds:
+        what = "a float or complex" if allow_complex else "a float"
+        raise ValueError(
+            f"dtype argument to `{name}` must be {what} dtype, got {dt}; "
+            "pass e.g. dtype=numpy.float32."
+        )
+    return dt
+
+
+def int_dtype(name: str, dtype: Any, *, error: type[Exception] = ValueError) -> np.dtype[Any]:
+    dt = default_int() if dtype is None else canonical_dtype(dtype)
+    if dt.kind not in "iu":
+        raise error(
+            f"{name} only accepts integer dtypes, got {dt}; pass e.g. dtype=numpy.int32."
+        )
+    return dt
+
+
+def param_dtype(value: Any) -> np.dtype[Any]:
+    """The dtype JAX gives a parameter: Python scalars take the default width."""
+    if isinstance(value, bool):
+        return np.dtype(bool)
+    if isinstance(value, int):
+        return default_int()
+    if isinstance(value, float):
+        return default_float()
+    if isinstance(value, complex):
+        return canonical_dtype(np.complex128, warn=False)
+    dt = getattr(value, "dtype", None)
+    if dt is None:
+        return canonical_dtype(np.asarray(value).dtype, warn=False)
+    try:
+        return canonical_dtype(np.dtype(str(dt).split(".")[-1]), warn=False)
+    except TypeError:
+        return canonical_dtype(np.dtype(dt), warn=False)
+
+
+def as_param(xp: Any, value: Any, dt: np.dtype[Any] | None = None) -> Array:
+    """Convert a sampler parameter to an array of the key's namespace."""
+    target = xdtype(xp, param_dtype(value) if dt is None else dt)
+    if hasattr(value, "__array_namespace__") and namespace_of(value) is xp:
+        return value if value.dtype == target else xp.astype(value, target)
+    if not isinstance(value, (bool, int, float, complex)):
+        value = np.asarray(value)
+        if dt is None:
+            value = value.astype(param_dtype(value))
+    return xp.asarray(value, dtype=target)
+
+
+def shape_of(value: Any) -> tuple[int, ...]:
+    return tuple(getattr(value, "shape", np.shape(value)))
+
+
+def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(
+            f"{name}: parameter shapes {list(shapes)} are not broadcast-compatible; "
+            "make them broadcast against each other (or pass an explicit shape)."
+        ) from None
+
+
+def check_shape(name: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...]) -> None:
+    """Parameters must broadcast to exactly ``shape``, as in JAX."""
+    if not param_shapes:
+        return
+    try:
+        result = tuple(np.broadcast_shapes(shape, *param_shapes))
+    except ValueError:
+        result = None
+    if result != shape:
+        raise ValueError(
+            f"{name} parameter shapes must be broadcast-compatible with shape argument, and "
+            f"the result of broadcasting the shapes must equal the shape argument, but got "
+            f"parameter shapes {list(param_shapes)} for shape argument {shape}. Pass "
+            "shape=None to use the parameters' broadcast shape."
+        )
+
+
+def uniform_data(
+    data: Array,
+    shape: tuple[int, ...],
+    dt: np.dtype[Any],
+    minval: Any = 0.0,
+    maxval: Any = 1.0,
+) -> Array:
+    """Uniform floats in ``[minval, maxval)`` for every key of ``data``."""
+    xp = namespace_of(data)
+    finfo = np.finfo(dt)
+    nbits, nmant = finfo.bits, finfo.nmant
+    rng_bits = 8 if nmant < 8 else nbits
+    batch = tuple(data.shape[:-1])
+    work = shape if (shape or batch) else (1,)
+    raw = random_bits_data(data, rng_bits, work)
+    udt = xdtype(xp, np.dtype(f"uint{nbits}"))
+    fdt = xdtype(xp, dt)
+    if rng_bits != nbits:
+        raw = xp.astype(raw, udt)
+    mant = xp.bitwise_right_shift(raw, xp.asarray(rng_bits - nmant, dtype=udt))
+    floats = xp.astype(mant, fdt)
+    floats *= float(2.0**-nmant)
+    lo = as_param(xp, minval, dt)
+    hi = as_param(xp, maxval, dt)
+    if len(lo.shape) == 0 and len(hi.shape) == 0 and (float(lo), float(hi)) == (0.0, 1.0):
+        out = floats
+    else:
+        floats *= hi - lo
+        floats += lo
+        out = xp.maximum(lo, floats)
+    return xp.reshape(out, batch + shape)
+
+
+def normal_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+    """Standard normal samples for every key of ``data``."""
+    xp = namespace_of(data)
+    if dt.kind == "c":
+        real = np.dtype("float32" if dt.itemsize == 8 else "float64")
+        halves = split_data(data, (2,))
+        re = normal_data(halves[..., 0, :], shape, real)
+        im = normal_data(halves[..., 1, :], shape, real)
+        cdt = xdtype(xp, dt)
+        out = xp.astype(re, cdt) + xp.astype(im, cdt) * 1j
+        return out / float(np.sqrt(np.array(2.0, real)))
+    lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
+    u = uniform_data(data, shape, dt, lo, 1.0)
+    out = backend_ops(data).erf_inv(u)
+    out *= float(np.array(math.sqrt(2.0), dt))
+    return xp.reshape(out, tuple(data.shape[:-1]) + shape)
+
+
+def x64_enabled() -> bool:
+    return config.enable_x64
+
+
+def bernoulli_data(data: Array, p: Array, shape: tuple[int, ...], mode: str) -> Array:
+    """Booleans that are True with probability ``p`` (an array of float dtype)."""
+    xp = namespace_of(data)
+    dt = param_dtype(p)
+    if mode == "high":
+        both = uniform_data(data, (2, *shape), dt)
+        u1, u2 = both[0], both[1]
+        u2 = u2 * float(2.0 ** -np.finfo(dt).nmant)
+        return u2 < p - u1
+    out = uniform_data(data, shape, dt) < p
+    return xp.reshape(out, tuple(data.shape[:-1]) + shape)
+
+
+def rademacher_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+    """Random signs (``-1`` or ``+1``) of dtype ``dt``."""
+    xp = namespace_of(data)
+    half = xp.asarray(0.5, dtype=xdtype(xp, default_float()))
+    b = xp.astype(bernoulli_data(data, half, shape, "low"), xdtype(xp, dt))
+    return xp.astype(2 * b - 1, xdtype(xp, dt))
