@@ -27,7 +27,13 @@ from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr, Var
 from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._prims_shape import GatherScatterMode, ScatterDimensionNumbers
-from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_pytree_fun, trace_to_jaxpr
+from tessela_tracer._staging import (
+    DebugInfo,
+    _fun_src_info,
+    cached_trace,
+    trace_pytree_fun,
+    trace_to_jaxpr,
+)
 
 Array = Any
 
@@ -313,9 +319,12 @@ def scan(
             box.append((ct, yt, len(cf)))
             return [*cf, *yf]
 
-        closed = trace_to_jaxpr(body, [*c_avals, *x_avals], debug_info=DebugInfo("scan", _fun_src_info(f)))
-        jaxpr, consts = hoist_consts(closed)
-        ct, yt, nc = box[-1]
+        def trace_body() -> Any:
+            closed = trace_to_jaxpr(body, [*c_avals, *x_avals], debug_info=DebugInfo("scan", _fun_src_info(f)))
+            return (*hoist_consts(closed), box[-1])
+
+        key = ("scan", f, str(init_tree), str(xs_tree), tuple(c_avals), tuple(x_avals))
+        jaxpr, consts, (ct, yt, nc) = cached_trace(key, trace_body)
         if ct != init_tree:
             raise TypeError(
                 f"scan body function carry input and carry output must have the same pytree "
@@ -363,8 +372,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
 
         (_, out), _ = scan(step, (lo_c, init_val), None, length=max(hi - lo, 0))
         return out
-    lo_c = _convert_element_type(lower, dt, weak_type=False)
-    hi_c = _convert_element_type(upper, dt, weak_type=False)
+    lo_c = _convert_element_type(lower, dt, weak_type=_aval(lower).weak_type)
+    hi_c = _convert_element_type(upper, dt, weak_type=_aval(upper).weak_type)
 
     def body(c: Any) -> Any:
         i, u, x = c

@@ -125,7 +125,7 @@ def _is_literal(x: Any, aval: ShapedArray) -> bool:
 class JaxprTrace(Trace):
     """A trace that records each primitive application as a jaxpr equation."""
 
-    __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug_info")
+    __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug_info", "cache")
     tracer_name = "JitTracer"
 
     def __init__(self, parent: Trace | None = None, debug_info: DebugInfo | None = None) -> None:
@@ -136,6 +136,7 @@ class JaxprTrace(Trace):
         self.consts: list[Any] = []
         self._const_ids: dict[int, Var] = {}
         self.debug_info = debug_info
+        self.cache: dict[Any, Any] = {}
 
     def new_arg(self, aval: ShapedArray) -> JitTracer:
         """Create an input of the jaxpr being built."""
@@ -264,6 +265,31 @@ def trace_to_jaxpr(
     finally:
         _current_trace.reset(token)
         trace.valid = False
+
+
+def cached_trace(key: Any, thunk: Callable[[], Any]) -> Any:
+    """Memoize ``thunk()`` for ``key`` within the current jaxpr trace.
+
+    Higher-order wrappers trace the same Python function on the same avals
+    once per enclosing trace, so repeated calls share one sub-jaxpr.
+
+    Args:
+      key: a hashable key (include the function and the input avals).
+      thunk: computes the value on a miss.
+
+    Returns:
+      The cached or fresh value.
+    """
+    trace = _current_trace.get()
+    if not isinstance(trace, JaxprTrace):
+        return thunk()
+    try:
+        hit = trace.cache.get(key)
+    except TypeError:
+        return thunk()
+    if hit is None:
+        hit = trace.cache[key] = thunk()
+    return hit
 
 
 def _abstractify(x: Any) -> ShapedArray:

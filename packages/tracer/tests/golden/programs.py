@@ -1,0 +1,246 @@
+"""Programs written against a ``lax``-like namespace, shared by the golden
+generator (run with JAX) and the printer tests (run with tessela_tracer).
+
+Each entry maps a name to ``build(ns) -> (fun, args)`` where ``ns`` has the
+attributes ``lax``, ``jit``, ``custom_jvp`` and ``custom_vjp``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+F = np.float32
+I = np.int32
+
+
+def _x(*shape: int) -> np.ndarray:
+    return np.ones(shape, F)
+
+
+def _quickstart(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, y):
+        a = lax.add(x, 1.0)
+        b = lax.add(y, 1.0)
+        return lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=F)
+
+    return f, (_x(3, 4), _x(4))
+
+
+def _elementwise(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, i):
+        return (
+            lax.exp(x), lax.log1p(x), lax.tanh(x), lax.logistic(x), lax.sin(x), lax.cos(x),
+            lax.atan2(x, x), lax.sqrt(x), lax.rsqrt(x), lax.cbrt(x), lax.erf(x), lax.erfc(x),
+            lax.erf_inv(x), lax.lgamma(x), lax.digamma(x), lax.is_finite(x), lax.floor(x),
+            lax.ceil(x), lax.round(x), lax.sign(x), lax.abs(x), lax.nextafter(x, x),
+            lax.clamp(0.0, x, 1.0), lax.max(x, 0.0), lax.min(x, x), lax.pow(x, x),
+            lax.integer_pow(x, 3), lax.eq(x, x), lax.ne(x, 0.5), lax.ge(i, 2), lax.shift_left(i, i),
+            lax.shift_right_logical(i, i), lax.bitwise_and(i, 3), lax.bitwise_xor(i, i),
+            lax.population_count(i), lax.rem(i, i), lax.div(x, 2.0), lax.sub(x, 0.1),
+            lax.mul(x, np.float32(0.1)), lax.neg(x), lax.square(x), lax.expm1(x),
+        )  # fmt: skip
+
+    return f, (_x(2, 3), np.ones((2, 3), I))
+
+
+def _complex(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x):
+        c = lax.complex(x, x)
+        return lax.real(c), lax.imag(c), lax.conj(c), lax.abs(c), lax.conj(x)
+
+    return f, (_x(3),)
+
+
+def _shapes(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x):
+        return (
+            lax.convert_element_type(x, I), lax.bitcast_convert_type(x, I),
+            lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), lax.reshape(x, (3, 2)),
+            lax.squeeze(lax.reshape(x, (1, 6)), (0,)), lax.expand_dims(x, (0,)),
+            lax.transpose(x, (1, 0)), lax.rev(x, (0,)), lax.concatenate([x, x], 1),
+            lax.pad(x, 0.0, [(1, 2, 0), (0, 0, 1)]), lax.slice(x, (0, 1), (2, 3)),
+            lax.slice(x, (0, 0), (2, 3), (1, 2)), lax.dynamic_slice(x, (1, 0), (1, 3)),
+            lax.dynamic_update_slice(x, x, (0, 0)), lax.iota(F, 3),
+            lax.broadcasted_iota(I, (2, 3), 1), lax.select_n(True, x, x),
+            lax.select(lax.gt(x, 0.0), x, x), lax.stop_gradient(x),
+        )  # fmt: skip
+
+    return f, (_x(2, 3),)
+
+
+def _reductions(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, b):
+        return (
+            lax.reduce_sum(x, (0,)), lax.reduce_prod(x, (1,)), lax.reduce_max(x, (0, 1)),
+            lax.reduce_min(x, (0,)), lax.reduce_and(b, (0,)), lax.reduce_or(b, (1,)),
+            lax.argmax(x, 1, I), lax.argmin(x, 0, I), lax.cumsum(x, 1), lax.cumprod(x, 0, True),
+            lax.cummax(x), lax.cummin(x, 1), lax.sort(x), lax.sort((x, x), num_keys=1),
+            lax.dot_general(x, x, (((1,), (1,)), ((), ()))), lax.dot(x, lax.transpose(x, (1, 0))),
+        )  # fmt: skip
+
+    return f, (_x(2, 3), np.ones((2, 3), bool))
+
+
+def _gather_scatter(ns: Any) -> Any:
+    lax = ns.lax
+    dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    sdn = lax.ScatterDimensionNumbers(
+        update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+
+    def f(x, idx):
+        return (
+            lax.gather(x, idx, dn, (1, 3)), lax.scatter(x, idx, x, sdn),
+            lax.scatter_add(x, idx, x, sdn), lax.scatter_mul(x, idx, x, sdn),
+            lax.scatter_min(x, idx, x, sdn), lax.scatter_max(x, idx, x, sdn),
+        )
+
+    return f, (_x(2, 3), np.zeros((2, 1), I))
+
+
+def _jit_nested(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, y):
+        z = ns.jit(lambda a: lax.mul(lax.sin(a), 2.0))(x)
+        w = ns.jit(lambda a: lax.add(a, y))(z)
+        return ns.jit(lambda a: (a, 1.0, lax.cos(a), a))(w)
+
+    return f, (_x(3), np.float32(2.0))
+
+
+def _jit_shared(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x):
+        g = ns.jit(lambda z: lax.sin(z))
+        return g(g(x))
+
+    return f, (1.0,)
+
+
+def _cond_switch(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, p, i):
+        a = lax.cond(lax.gt(p, 0.0), lambda v: lax.add(v, 1.0), lambda v: lax.sub(v, 1.0), x)
+        b = lax.switch(i, [lambda v: v, lax.neg, lambda v: lax.mul(v, v)], a)
+        return lax.cond(True, lambda v: lax.mul(v, p), lambda v: v, b)
+
+    return f, (_x(3), np.float32(1.0), 1)
+
+
+def _loops(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, n):
+        w = lax.while_loop(lambda c: lax.lt(c[0], 10), lambda c: (lax.add(c[0], 1), lax.mul(c[1], 2.0)), (0, x))
+        fl = lax.fori_loop(0, 5, lambda i, c: lax.add(c, lax.convert_element_type(i, F)), x)
+        fd = lax.fori_loop(0, n, lambda i, c: lax.mul(c, 2.0), x)
+        return w, fl, fd
+
+    return f, (np.float32(1.0), 3)
+
+
+def _scan_map(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(xs, k):
+        def body(c, x):
+            return lax.add(c, lax.mul(x, k)), lax.sin(c)
+
+        c, ys = lax.scan(body, np.float32(0.0), xs)
+        c2, _ = lax.scan(body, c, xs, reverse=True)
+        m = lax.map(lambda v: lax.mul(v, 2.0), xs)
+        return c2, ys, m
+
+    return f, (_x(4), np.float32(3.0))
+
+
+def _custom(ns: Any) -> Any:
+    lax = ns.lax
+
+    @ns.custom_jvp
+    def g(x):
+        return lax.sin(x)
+
+    g.defjvp(lambda p, t: (g(p[0]), lax.mul(t[0], 2.0)))
+
+    def fwd(x):
+        return h(x), x
+
+    def bwd(r, ct):
+        return (lax.mul(ct, r),)
+
+    @ns.custom_vjp
+    def h(x):
+        return lax.cos(x)
+
+    h.defvjp(fwd, bwd)
+    return (lambda x: h(g(x))), (np.float32(1.0),)
+
+
+def _consts(ns: Any) -> Any:
+    lax = ns.lax
+    c = np.arange(3, dtype=F)
+
+    def f(x):
+        return lax.add(lax.add(x, c), np.array(2.0, F)), x, 1.0
+
+    return f, (_x(3),)
+
+
+def _mlp(ns: Any) -> Any:
+    lax = ns.lax
+    rng = np.random.RandomState(0)
+    params = [(rng.randn(16, 16).astype(F), rng.randn(16).astype(F)) for _ in range(4)]
+
+    def f(params, x):
+        for w, b in params:
+            x = lax.tanh(lax.add(lax.dot_general(x, w, (((1,), (0,)), ((), ()))), lax.broadcast_in_dim(b, (8, 16), (1,))))
+        return lax.reduce_sum(x, (0, 1))
+
+    return f, (params, _x(8, 16))
+
+
+def _unrolled(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x):
+        for i in range(12):
+            x = lax.add(lax.mul(x, 1.5), float(i))
+        return x
+
+    return f, (_x(4),)
+
+
+PROGRAMS: dict[str, Callable[[Any], Any]] = {
+    "quickstart": _quickstart,
+    "elementwise": _elementwise,
+    "complex": _complex,
+    "shapes": _shapes,
+    "reductions": _reductions,
+    "gather_scatter": _gather_scatter,
+    "jit_nested": _jit_nested,
+    "jit_shared": _jit_shared,
+    "cond_switch": _cond_switch,
+    "loops": _loops,
+    "scan_map": _scan_map,
+    "custom": _custom,
+    "consts": _consts,
+    "mlp": _mlp,
+    "unrolled": _unrolled,
+}
