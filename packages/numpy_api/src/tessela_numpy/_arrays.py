@@ -1,0 +1,260 @@
+"""Array-likes: checking, conversion, dtype promotion and rank promotion.
+
+Every public function starts here: arguments are checked with
+:func:`check_arraylike` (lists and tuples are refused, as in JAX), brought to
+a common dtype with :func:`promote_dtypes` (JAX's lattice, weak Python
+scalars) and to a common rank with :func:`promote_shapes` (NumPy's
+broadcasting, realised with ``broadcast_in_dim``).
+
+Constants stay constants: Python scalars are passed to primitives as
+literals of the right dtype, NumPy arrays as NumPy arrays; only tracers and
+arrays go through ``convert_element_type``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ArrayOps, ShapedArray, get_aval, lax
+from tessela_tracer import dtypes as _dt
+
+from ._shapes import broadcast_shapes, is_python_scalar
+
+__all__ = [
+    "aval_of",
+    "check_arraylike",
+    "convert",
+    "dtype_arg",
+    "full_like",
+    "is_arraylike",
+    "ndim_of",
+    "promote_args",
+    "promote_args_inexact",
+    "promote_dtypes",
+    "promote_dtypes_inexact",
+    "promote_shapes",
+    "shape_of",
+    "to_inexact_dtype",
+]
+
+_PY_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def is_arraylike(x: object, /) -> bool:
+    """Whether ``x`` is an array, a tracer, a NumPy value or a Python scalar."""
+    return isinstance(x, ArrayOps | np.ndarray | np.generic) or is_python_scalar(x)
+
+
+def check_arraylike(fun_name: str, /, *args: Any) -> None:
+    """Refuse arguments that are not arrays or scalars (lists, tuples, ...).
+
+    Args:
+      fun_name: the public function's name, for the message.
+      *args: the arguments to check.
+
+    Returns:
+      None.
+
+    Raises:
+      TypeError: an argument is a list, tuple or other non-array.
+
+    >>> check_arraylike("sum", [1, 2, 3])
+    Traceback (most recent call last):
+    ...
+    TypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.
+    """
+    for pos, arg in enumerate(args):
+        if not is_arraylike(arg):
+            raise TypeError(
+                f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at "
+                f"position {pos}."
+            )
+
+
+def aval_of(x: Any, /) -> ShapedArray:
+    """The abstract value of an array-like (Python scalars are weakly typed)."""
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    return get_aval(x)
+
+
+def shape_of(x: Any, /) -> tuple[int, ...]:
+    """The shape of an array-like."""
+    return tuple(np.shape(x)) if not isinstance(x, ArrayOps) else x.aval.shape
+
+
+def ndim_of(x: Any, /) -> int:
+    """The rank of an array-like."""
+    return len(shape_of(x))
+
+
+def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
+    """Canonicalise a user ``dtype`` argument (``None`` stays ``None``).
+
+    Args:
+      dtype: ``None``, a NumPy dtype, a scalar type, a string or Python's
+        ``bool``/``int``/``float``/``complex``.
+      name: the argument's name, for the message.
+
+    Returns:
+      The dtype computations use under the current x64 setting.
+
+    Raises:
+      TypeError: ``dtype`` does not name a dtype.
+
+    >>> dtype_arg(float), dtype_arg("int64")
+    (dtype('float32'), dtype('int32'))
+    """
+    if dtype is None:
+        return None
+    try:
+        if dtype is int:
+            return _dt.canonicalize_dtype(np.int64)
+        if dtype is float:
+            return _dt.canonicalize_dtype(np.float64)
+        if dtype is complex:
+            return _dt.canonicalize_dtype(np.complex128)
+        return _dt.canonicalize_dtype(getattr(dtype, "dtype", dtype))
+    except TypeError:
+        raise TypeError(
+            f"{name}={dtype!r} is not a data type; pass e.g. {name}=tessela_numpy.float32"
+        ) from None
+
+
+def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> Any:
+    """A constant scalar of ``dtype``; a Python scalar when that keeps it weak."""
+    if weak_type:
+        py = _PY_KIND.get(dtype.kind)
+        if py is not None and aval_of(py(0)).dtype == dtype:
+            return py(value)
+    return np.asarray(value, dtype=dtype)[()]
+
+
+def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
+    """Convert ``x`` to ``dtype`` (and weak-type bit); no-op when unchanged.
+
+    Args:
+      x: an array-like.
+      dtype: the target dtype (already canonical).
+      weak_type: whether the result is weakly typed.
+
+    Returns:
+      ``x`` itself when nothing changes, a literal for Python scalars, a NumPy
+      array for NumPy constants, else the result of ``convert_element_type``.
+    """
+    if is_python_scalar(x):
+        return _literal(x, dtype, weak_type)
+    if isinstance(x, np.ndarray | np.generic):
+        if x.dtype == dtype:
+            return x
+        out = np.asarray(x).astype(dtype)
+        return out[()] if out.ndim == 0 else out
+    aval = aval_of(x)
+    if aval.dtype == dtype and (aval.weak_type == weak_type or weak_type):
+        return x
+    return lax.convert_element_type(x, dtype)
+
+
+def full_like(x: Any, fill_value: Any, /, *, dtype: Any = None,
+              shape: tuple[int, ...] | None = None) -> Any:
+    """An array of ``x``'s shape and dtype (or the given ones) filled with a scalar.
+
+    Args:
+      x: an array-like giving the defaults.
+      fill_value: a scalar.
+      dtype: the dtype, default ``x``'s.
+      shape: the shape, default ``x``'s.
+
+    Returns:
+      ``broadcast_in_dim`` of the scalar literal.
+    """
+    aval = aval_of(x)
+    dt = aval.dtype if dtype is None else np.dtype(dtype)
+    out_shape = aval.shape if shape is None else tuple(shape)
+    return lax.broadcast_in_dim(convert(fill_value, dt), out_shape, ())
+
+
+def promote_dtypes(*args: Any) -> list[Any]:
+    """Convert arguments to their common dtype under JAX's promotion rules.
+
+    Args:
+      *args: array-likes.
+
+    Returns:
+      The converted arguments (weakly typed when every input was).
+    """
+    if len(args) < 2:
+        return list(args)
+    dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
+    return [convert(a, dtype, weak_type=weak) for a in args]
+
+
+def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:
+    """The floating dtype integers and booleans compute in (``float32`` by default)."""
+    if _dt.issubdtype(dtype, np.inexact):
+        return dtype
+    return _dt.canonicalize_dtype(np.float64)
+
+
+def promote_dtypes_inexact(*args: Any) -> list[Any]:
+    """Like :func:`promote_dtypes`, then move integer results to floating point."""
+    dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
+    dtype = to_inexact_dtype(dtype)
+    return [convert(a, dtype, weak_type=weak) for a in args]
+
+
+def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
+    """Bring arguments to a common rank by prepending size-1 axes.
+
+    Args:
+      fun_name: the public function's name, for the message.
+      *args: array-likes of possibly different ranks.
+
+    Returns:
+      The arguments; lower-rank arrays get ``broadcast_in_dim`` to rank-padded
+      shapes, scalars are left as they are.
+
+    Raises:
+      TypeError: the shapes do not broadcast.
+    """
+    if len(args) < 2:
+        return list(args)
+    shapes = [shape_of(a) for a in args]
+    try:
+        broadcast_shapes(*shapes)
+    except ValueError:
+        raise TypeError(
+            f"{fun_name} got incompatible shapes for broadcasting: "
+            f"{', '.join(map(str, shapes))}."
+        ) from None
+    nd = max(len(s) for s in shapes)
+    out = []
+    for a, s in zip(args, shapes, strict=True):
+        if len(s) == nd or len(s) == 0:
+            out.append(a)
+        else:
+            pad = nd - len(s)
+            out.append(
+                lax.broadcast_in_dim(a, (1,) * pad + s, tuple(range(pad, nd)))
+            )
+    return out
+
+
+def promote_args(fun_name: str, /, *args: Any) -> list[Any]:
+    """Check, promote dtypes, then promote ranks."""
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes(*args))
+
+
+def promote_args_inexact(fun_name: str, /, *args: Any) -> list[Any]:
+    """Check, promote to a common inexact dtype, then promote ranks."""
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
+
+
+def all_static(args: Sequence[Any], /) -> bool:
+    """Whether none of ``args`` is a tracer or array (all are constants)."""
+    return not any(isinstance(a, ArrayOps) for a in args)

@@ -1,0 +1,285 @@
+"""Functional index updates: ``x.at[idx].set(y)`` and friends.
+
+``x.at[idx]`` returns an :class:`IndexedRef`; its methods build a ``scatter``
+(``set``, ``add``, ``multiply``, ``min``, ``max``, ``apply``) from the same
+gather plan that ``x[idx]`` uses. Out-of-bounds updates are dropped by
+default (``mode="drop"``/``"fill"``); ``mode="clip"`` clamps the indices.
+``get`` is indexing with an explicit ``mode`` and ``fill_value``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax
+
+from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
+from ._index_plan import gather_plan
+from ._indexing import build_gather_indices, getitem, parse_for_gather
+from ._shape_ops import squeeze
+from ._ufuncs import divide as _divide
+from ._ufuncs import power as _power
+from ._where import broadcast_to
+
+__all__ = ["IndexUpdateHelper", "IndexedRef", "setitem_error"]
+
+_MODES = ("clip", "drop", "fill", "promise_in_bounds", None)
+
+
+def setitem_error(x: Any, idx: Any, value: Any, /) -> None:
+    """Item assignment is refused: arrays are immutable.
+
+    Args:
+      x: the array.
+      idx: the index.
+      value: the value.
+
+    Returns:
+      Never returns.
+
+    Raises:
+      TypeError: always, pointing at ``x.at[idx].set(value)``.
+
+    >>> setitem_error(None, 0, 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html
+    """
+    raise TypeError(
+        "JAX arrays are immutable and do not support in-place item assignment. Instead of "
+        "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
+    )
+
+
+def _check_mode(mode: Any) -> Any:
+    if isinstance(mode, lax.GatherScatterMode):
+        return mode
+    if mode not in _MODES:
+        raise ValueError(f'Unknown gather mode "{mode}"; use mode="clip", "drop"/"fill" or '
+                         '"promise_in_bounds"')
+    return lax.GatherScatterMode.from_any(mode)
+
+
+def _scatter(x: Any, idx: Any, y: Any, op: Callable[..., Any], *, mode: Any,
+             indices_are_sorted: bool, unique_indices: bool) -> Any:
+    check_arraylike("scatter", x, y)
+    x_aval = aval_of(x)
+    dt, weak = x_aval.dtype, x_aval.weak_type
+    if (type(y) is int and np.issubdtype(dt, np.integer)
+            and np.iinfo(dt).min <= y <= np.iinfo(dt).max):
+        y = convert(y, dt)
+    shape = shape_of(x)
+    plan = gather_plan(parse_for_gather(idx, shape), shape)
+    if 0 in plan.slice_shape:
+        return x
+    x, y = promote_dtypes(x, y)
+    y = broadcast_to(y, plan.slice_shape)
+    if plan.newaxis_dims:
+        y = squeeze(y, plan.newaxis_dims)
+    if plan.reversed_y_dims:
+        y = lax.rev(y, plan.reversed_y_dims)
+    if plan.scalar_bool_dims:
+        x = lax.expand_dims(x, plan.scalar_bool_dims)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=plan.offset_dims,
+        inserted_window_dims=plan.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=plan.start_index_map,
+    )
+    out = op(x, build_gather_indices(plan), y, dnums,
+             indices_are_sorted=plan.indices_are_sorted or indices_are_sorted,
+             unique_indices=plan.unique_indices or unique_indices,
+             mode=_check_mode(mode))
+    if plan.scalar_bool_dims:
+        out = lax.squeeze(out, plan.scalar_bool_dims)
+    return convert(out, dt, weak_type=weak)
+
+
+class IndexedRef:
+    """``x.at[idx]``: the methods return updated copies of ``x``."""
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array: Any, index: Any) -> None:
+        self.array = array
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
+
+    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: Any = None, fill_value: Any = None) -> Any:
+        """``x[idx]``, with out-of-bounds handling chosen by ``mode``.
+
+        Args:
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: ``None`` or ``"clip"`` clamp; ``"fill"`` returns ``fill_value``.
+          fill_value: the value for out-of-bounds elements (default NaN or the
+            type's minimum).
+
+        Returns:
+          The selected elements.
+        """
+        if mode is not None:
+            _check_mode(mode)
+        if mode == "fill" and fill_value is None:
+            dt = aval_of(self.array).dtype
+            fill_value = np.nan if np.issubdtype(dt, np.inexact) else (
+                True if dt == np.bool_ else np.iinfo(dt).min)
+        return getitem(self.array, self.index, mode=mode, fill_value=fill_value,
+                       unique_indices=unique_indices, indices_are_sorted=indices_are_sorted)
+
+    def _update(self, op: Callable[..., Any], values: Any, mode: Any,
+                indices_are_sorted: bool, unique_indices: bool) -> Any:
+        return _scatter(self.array, self.index, values, op, mode=mode,
+                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+
+    def set(self, values: Any, *, indices_are_sorted: bool = False,
+            unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] = values``, out of place.
+
+        Args:
+          values: the new values, broadcast to ``x[idx]``'s shape.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: ``None``/``"drop"``/``"fill"`` drop out-of-bounds updates, ``"clip"`` clamps.
+
+        Returns:
+          The updated copy.
+        """
+        return self._update(lax.scatter, values, mode, indices_are_sorted, unique_indices)
+
+    def add(self, values: Any, *, indices_are_sorted: bool = False,
+            unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] += values``, out of place; repeated indices accumulate.
+
+        Args:
+          values: the addends.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        return self._update(lax.scatter_add, values, mode, indices_are_sorted, unique_indices)
+
+    def multiply(self, values: Any, *, indices_are_sorted: bool = False,
+                 unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] *= values``, out of place.
+
+        Args:
+          values: the factors.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        return self._update(lax.scatter_mul, values, mode, indices_are_sorted, unique_indices)
+
+    mul = multiply
+
+    def divide(self, values: Any, *, indices_are_sorted: bool = False,
+               unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] /= values``, out of place.
+
+        Args:
+          values: the divisors.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        ones = full_like(self.array, 1)
+        return _divide(self.array, _scatter(ones, self.index, values, lax.scatter_mul,
+                                            mode=mode, indices_are_sorted=indices_are_sorted,
+                                            unique_indices=unique_indices))
+
+    def power(self, values: Any, *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] **= values``, out of place.
+
+        Args:
+          values: the exponents.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        ones = full_like(self.array, 1)
+        return _power(self.array, _scatter(ones, self.index, values, lax.scatter_mul,
+                                           mode=mode, indices_are_sorted=indices_are_sorted,
+                                           unique_indices=unique_indices))
+
+    def min(self, values: Any, *, indices_are_sorted: bool = False,
+            unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] = minimum(x[idx], values)``, out of place.
+
+        Args:
+          values: the values.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        return self._update(lax.scatter_min, values, mode, indices_are_sorted, unique_indices)
+
+    def max(self, values: Any, *, indices_are_sorted: bool = False,
+            unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] = maximum(x[idx], values)``, out of place.
+
+        Args:
+          values: the values.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+        return self._update(lax.scatter_max, values, mode, indices_are_sorted, unique_indices)
+
+    def apply(self, func: Callable[[Any], Any], *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, mode: Any = None) -> Any:
+        """``x[idx] = func(x[idx])``, out of place (``func`` is applied element-wise).
+
+        Args:
+          func: a unary element-wise function.
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: out-of-bounds handling, as for :meth:`set`.
+
+        Returns:
+          The updated copy.
+        """
+
+        current = self.get(indices_are_sorted=indices_are_sorted,
+                           unique_indices=unique_indices, mode="clip" if mode == "clip" else None)
+        return self.set(func(current), indices_are_sorted=indices_are_sorted,
+                        unique_indices=unique_indices, mode=mode)
+
+
+class IndexUpdateHelper:
+    """The object behind ``x.at``: ``x.at[idx]`` gives an :class:`IndexedRef`."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+    def __getitem__(self, index: Any) -> IndexedRef:
+        return IndexedRef(self.array, index)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateHelper({self.array!r})"

@@ -1,0 +1,433 @@
+"""Array creation: ``array``, ``zeros``, ``full``, ``arange``, ``eye``, ...
+
+Creation binds primitives the way JAX does (``broadcast_in_dim`` of a scalar
+literal, ``iota``, ``convert_element_type``), so the same code is traced into
+jaxprs and, once a backend registers implementations, runs eagerly.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ArrayOps, lax
+from tessela_tracer import dtypes as _dt
+
+from ._arrays import aval_of, check_arraylike, convert, dtype_arg, is_arraylike
+from ._shapes import canonicalize_shape, is_python_scalar
+
+__all__ = [
+    "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
+    "identity", "linspace", "ones", "ones_like", "zeros", "zeros_like",
+]  # fmt: skip
+
+
+def _default(kind: type) -> np.dtype[Any]:
+    return _dt.canonicalize_dtype({bool: np.bool_, int: np.int64, float: np.float64,
+                                   complex: np.complex128}[kind])
+
+
+def _leaves(obj: Any) -> list[Any]:
+    if isinstance(obj, list | tuple):
+        return [leaf for o in obj for leaf in _leaves(o)]
+    return [obj]
+
+
+def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
+    if isinstance(obj, list | tuple):
+        parts = [_stack_traced(o, dtype) for o in obj]
+        shapes = {aval_of(p).shape for p in parts}
+        if len(shapes) != 1:
+            raise ValueError(f"array: nested sequences have inconsistent shapes {sorted(shapes)}")
+        (shape,) = shapes
+        parts = [lax.broadcast_in_dim(p, (1, *shape), tuple(range(1, len(shape) + 1)))
+                 for p in parts]
+        return lax.concatenate(parts, 0) if len(parts) > 1 else parts[0]
+    return lax.convert_element_type_p.bind(obj, new_dtype=dtype, weak_type=False,
+                                           sharding=None)
+
+
+def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",  # noqa: A002
+          ndmin: int = 0) -> Any:
+    """Create an array from an array, a scalar or (nested) lists of them.
+
+    Args:
+      object: an array, tracer, NumPy array, Python scalar, or nested
+        lists/tuples of those.
+      dtype: the dtype of the result; by default the promoted type of the
+        input, with Python scalars weakly typed.
+      copy: accepted for NumPy compatibility (arrays are immutable).
+      order: only ``"K"``, ``"C"`` or ``None``.
+      ndmin: minimum number of dimensions (leading size-1 axes are added).
+
+    Returns:
+      The array.
+
+    Raises:
+      TypeError: ``object`` holds something that is not array-like.
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: array([1, 2]).sum())())
+    { lambda a:i32[2]; . let b:i32[] = reduce_sum[axes=(0,) out_sharding=None] a in (b,) }
+    """
+    del copy
+    if order not in ("K", "C", "A", None):
+        raise NotImplementedError(f"array: only C order is supported, got order={order!r}")
+    want = dtype_arg(dtype)
+    leaves = _leaves(object)
+    for leaf in leaves:
+        if not is_arraylike(leaf):
+            raise TypeError(f"array: cannot convert {type(leaf)} to an array; pass numbers, "
+                            "NumPy arrays or arrays")
+    if isinstance(object, list | tuple) and any(isinstance(x, ArrayOps) for x in leaves):
+        out_dt = want if want is not None else _dt.result_type(*leaves) if leaves else (
+            _default(float))
+        out = _stack_traced(object, np.dtype(out_dt))
+    elif isinstance(object, ArrayOps):
+        out = object if want is None else convert(object, want)
+        if want is None and aval_of(object).weak_type:
+            out = convert(object, aval_of(object).dtype)
+    else:
+        if is_python_scalar(object):
+            out_dt = want if want is not None else _default(type(object))
+            out = convert(object, out_dt, weak_type=want is None)
+        else:
+            np_val = np.asarray(object)
+            if np_val.dtype == object:
+                raise TypeError("array: ragged or object input; pass rectangular numeric data")
+            out_dt = want if want is not None else _dt.canonicalize_dtype(
+                np_val.dtype if not (isinstance(object, list | tuple) and np_val.size == 0)
+                else np.float64)
+            if isinstance(object, list | tuple) and want is None and np_val.size:
+                out_dt = _dt.result_type(*leaves)
+            out = np.asarray(np_val, dtype=out_dt)
+    nd = len(aval_of(out).shape)
+    if ndmin > nd:
+        shape = aval_of(out).shape
+        out = lax.broadcast_in_dim(out, (1,) * (ndmin - nd) + shape,
+                                   tuple(range(ndmin - nd, ndmin)))
+    return out
+
+
+def asarray(a: Any, dtype: Any = None, order: str | None = None, *,
+            copy: bool | None = None) -> Any:
+    """Convert to an array without copying when nothing changes.
+
+    Args:
+      a: an array-like or nested lists of scalars.
+      dtype: the dtype of the result.
+      order: only ``"C"``, ``"K"`` or ``None``.
+      copy: accepted for NumPy compatibility.
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: asarray(x, dtype="int32"), ShapeDtypeStruct((3,), "f4")).dtype
+    dtype('int32')
+    """
+    if isinstance(a, ArrayOps) and dtype is None:
+        return a
+    return array(a, dtype=dtype, order=order or "K")
+
+
+def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
+    if dtype is not None:
+        return dtype_arg(dtype), False  # type: ignore[return-value]
+    dt, _ = _dt.result_type(fill_value, return_weak_type_flag=True)
+    return dt, False
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """An array of ``shape`` filled with ``fill_value``.
+
+    Args:
+      shape: an int or a sequence of concrete ints.
+      fill_value: a scalar (or an array broadcastable to ``shape``).
+      dtype: the dtype; by default that of ``fill_value`` (Python scalars give
+        the default int/float dtype).
+
+    Returns:
+      The filled array.
+
+    Raises:
+      TypeError: ``shape`` is traced.
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: full((2, 3), 7))())
+    { lambda ; . let a:i32[2,3] = broadcast_in_dim[broadcast_dimensions=() shape=(2, 3) sharding=None] 7:i32[] in (a,) }
+    """
+    shape_t = canonicalize_shape(shape)
+    check_arraylike("full", fill_value)
+    dt, weak = _fill_dtype(fill_value, dtype)
+    value = convert(fill_value, dt, weak_type=weak)
+    vshape = aval_of(value).shape
+    if vshape == shape_t and isinstance(value, ArrayOps):
+        return value
+    lead = len(shape_t) - len(vshape)
+    return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
+
+
+def zeros(shape: Any, dtype: Any = None) -> Any:
+    """An array of zeros.
+
+    Args:
+      shape: an int or a sequence of concrete ints.
+      dtype: the dtype (default float32, or float64 under x64).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: zeros(3))())
+    { lambda ; . let a:f32[3] = broadcast_in_dim[broadcast_dimensions=() shape=(3,) sharding=None] 0.0:f32[] in (a,) }
+    """
+    return full(shape, 0, _default(float) if dtype is None else dtype)
+
+
+def ones(shape: Any, dtype: Any = None) -> Any:
+    """An array of ones.
+
+    Args:
+      shape: an int or a sequence of concrete ints.
+      dtype: the dtype (default float32).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda: ones((2, 2), dtype=bool)).dtype
+    dtype('bool')
+    """
+    return full(shape, 1, _default(float) if dtype is None else dtype)
+
+
+def empty(shape: Any, dtype: Any = None) -> Any:
+    """An array of the given shape; its contents are zeros (arrays are immutable).
+
+    Args:
+      shape: an int or a sequence of concrete ints.
+      dtype: the dtype (default float32).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: empty((2, 1))).shape
+    (2, 1)
+    """
+    return zeros(shape, dtype)
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """An array like ``a`` (shape and dtype) filled with ``fill_value``.
+
+    Args:
+      a: an array-like giving the default shape and dtype.
+      fill_value: the value.
+      dtype: overrides ``a``'s dtype.
+      shape: overrides ``a``'s shape.
+
+    Returns:
+      The filled array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: full_like(x, 3), ShapeDtypeStruct((4,), "float16")).dtype
+    dtype('float16')
+    """
+    check_arraylike("full_like", a)
+    aval = aval_of(a)
+    return full(aval.shape if shape is None else shape, fill_value,
+                aval.dtype if dtype is None else dtype)
+
+
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """Zeros with the shape and dtype of ``a``.
+
+    Args:
+      a: an array-like.
+      dtype: overrides ``a``'s dtype.
+      shape: overrides ``a``'s shape.
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(zeros_like, ShapeDtypeStruct((2, 3), "int32")).shape
+    (2, 3)
+    """
+    return full_like(a, 0, dtype, shape)
+
+
+def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """Ones with the shape and dtype of ``a``.
+
+    Args:
+      a: an array-like.
+      dtype: overrides ``a``'s dtype.
+      shape: overrides ``a``'s shape.
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: ones_like(x, dtype="float32"), ShapeDtypeStruct((2,), "i4")).dtype
+    dtype('float32')
+    """
+    return full_like(a, 1, dtype, shape)
+
+
+def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """An array like ``prototype``; its contents are zeros.
+
+    Args:
+      prototype: an array-like.
+      dtype: overrides the dtype.
+      shape: overrides the shape.
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(empty_like, ShapeDtypeStruct((2,), "uint8")).dtype
+    dtype('uint8')
+    """
+    return full_like(prototype, 0, dtype, shape)
+
+
+def _concrete_number(x: Any, name: str) -> Any:
+    if isinstance(x, ArrayOps):
+        return x.item() if False else float(x) if _dt.issubdtype(x.dtype, np.inexact) else (
+            operator.index(x))
+    if isinstance(x, np.ndarray):
+        return x.item()
+    return x
+
+
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+    """Evenly spaced values in ``[start, stop)``; the bounds must be concrete.
+
+    Args:
+      start: the start (or the stop when ``stop`` is None).
+      stop: the end, excluded.
+      step: the spacing (default 1).
+      dtype: the dtype; by default int32 for integer bounds, else float32.
+
+    Returns:
+      The 1-D array.
+
+    Raises:
+      ConcretizationTypeError: a bound is traced.
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: arange(4))())
+    { lambda ; . let a:i32[4] = iota[dimension=0 dtype=int32 shape=(4,) sharding=None]  in (a,) }
+    """
+    if stop is None and step is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    start, stop, step = (_concrete_number(v, "arange") for v in (start, stop, step))
+    check_arraylike("arange", start, stop, step)
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    out_dt = dtype_arg(dtype) if dtype is not None else _dt.result_type(
+        *(v for v in (start, stop, step)))
+    out_dt = np.dtype(out_dt)
+    size = max(0, math.ceil((stop - start) / step))
+    out = lax.iota(out_dt, size)
+    if step != 1:
+        out = lax.mul(convert(step, out_dt), out)
+    if start != 0 or step != 1:
+        out = lax.add(convert(start, out_dt), out) if start != 0 or step != 1 else out
+    return out
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+             retstep: bool = False, dtype: Any = None, axis: int = 0) -> Any:
+    """``num`` evenly spaced samples from ``start`` to ``stop``.
+
+    Args:
+      start: the first value.
+      stop: the last value (included when ``endpoint``).
+      num: the number of samples (a concrete int).
+      endpoint: whether ``stop`` is the last sample.
+      retstep: also return the spacing.
+      dtype: the dtype (default float32).
+      axis: where the samples go when the bounds are arrays (only 0).
+
+    Returns:
+      The samples (and the step when ``retstep``).
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: linspace(0, 10, 5)).shape
+    (5,)
+    """
+    check_arraylike("linspace", start, stop)
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if axis != 0:
+        raise NotImplementedError("linspace: only axis=0 is supported")
+    out_dt = dtype_arg(dtype) if dtype is not None else _default(float)
+    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _default(float)
+    lo = convert(start, comp)
+    hi = convert(stop, comp)
+    div = (num - 1) if endpoint else num
+    t = lax.iota(comp, num)
+    if div > 0:
+        t = lax.div(t, convert(div, comp))
+    out = lax.add(lax.mul(lo, lax.sub(convert(1, comp), t)), lax.mul(hi, t))
+    out = convert(out, out_dt) if out_dt != comp else out
+    if retstep:
+        step = lax.div(lax.sub(hi, lo), convert(div, comp)) if div > 0 else convert(np.nan, comp)
+        return out, step
+    return out
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:  # noqa: N803
+    """A 2-D array with ones on the ``k``-th diagonal.
+
+    Args:
+      N: the number of rows.
+      M: the number of columns (default ``N``).
+      k: the diagonal offset.
+      dtype: the dtype (default float32).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda: eye(2, 4, k=1, dtype="int32")).shape
+    (2, 4)
+    """
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    out_dt = dtype_arg(dtype) if dtype is not None else _default(float)
+    i32 = np.dtype(np.int32)
+    rows = lax.broadcasted_iota(i32, (n, m), 0)
+    cols = lax.broadcasted_iota(i32, (n, m), 1)
+    return convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
+
+
+def identity(n: int, dtype: Any = None) -> Any:
+    """The ``n`` by ``n`` identity matrix.
+
+    Args:
+      n: the size.
+      dtype: the dtype (default float32).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: identity(4)).shape
+    (4, 4)
+    """
+    return eye(n, dtype=dtype)
+
+
+def _sequence_check(x: Sequence[Any]) -> None:
+    return None

@@ -1,0 +1,364 @@
+"""Products: ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``einsum``.
+
+All contractions bind ``dot_general`` with ``preferred_element_type`` set to
+the promoted dtype, as JAX does.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax
+from tessela_tracer import dtypes as _dt
+
+from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
+from ._einsum_plan import parse_subscripts, plan_contractions
+from ._shape_ops import ravel, transpose
+from ._shapes import broadcast_shapes, canonicalize_axis
+from ._ufuncs import conj, multiply
+from ._where import broadcast_to
+
+__all__ = ["dot", "einsum", "inner", "matmul", "outer", "tensordot", "vdot"]
+
+
+def _dg(a: Any, b: Any, contract: tuple[Sequence[int], Sequence[int]],
+        batch: tuple[Sequence[int], Sequence[int]] = ((), ()),
+        preferred: Any = None) -> Any:
+    dt = aval_of(a).dtype if preferred is None else preferred
+    return lax.dot_general(a, b, ((tuple(contract[0]), tuple(contract[1])),
+                                  (tuple(batch[0]), tuple(batch[1]))),
+                           preferred_element_type=dt)
+
+
+def _out(result: Any, dtype: np.dtype[Any], weak: bool) -> Any:
+    return convert(result, dtype, weak_type=weak) if weak else result
+
+
+def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+    """NumPy's ``dot``: matrix product for 2-D, sum over the last/second-to-last axes in N-D.
+
+    Args:
+      a: an array-like.
+      b: an array-like.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      The product.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(dot, s((3, 4), "float32"), s((4,), "float32")).shape
+    (3,)
+    """
+    del precision
+    check_arraylike("dot", a, b)
+    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
+    a, b = promote_dtypes(a, b)
+    pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
+    na, nb = len(shape_of(a)), len(shape_of(b))
+    if na == 0 or nb == 0:
+        return multiply(a, b)
+    cb = 0 if nb == 1 else nb - 2
+    return _out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak)
+
+
+def matmul(a: Any, b: Any, /, *, precision: Any = None,
+           preferred_element_type: Any = None) -> Any:
+    """Matrix product with NumPy's broadcasting of leading batch axes.
+
+    Args:
+      a: an array-like of rank >= 1.
+      b: an array-like of rank >= 1.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      The product.
+
+    Raises:
+      ValueError: a scalar operand.
+      TypeError: the contracted sizes differ.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(matmul, s((5, 2, 3), "float32"), s((3, 4), "float32")).shape
+    (5, 2, 4)
+    """
+    del precision
+    check_arraylike("matmul", a, b)
+    sa, sb = shape_of(a), shape_of(b)
+    if not sa or not sb:
+        raise ValueError(f"matmul: inputs must have rank >= 1, got shapes {sa} and {sb}; "
+                         "use multiply for scalars")
+    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
+    a, b = promote_dtypes(a, b)
+    pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
+    if len(sb) <= 2:
+        cb = 0
+        res = _dg(a, b, ((len(sa) - 1,), (cb,)), preferred=pref)
+        if len(sa) == 1 and len(sb) == 2:
+            return _out(res, dtype, weak)
+        return _out(res, dtype, weak)
+    if len(sa) <= 2:
+        # (m, k) x (batch..., k, n) -> (m, batch..., n) -> move m before n.
+        res = _dg(a, b, ((len(sa) - 1,), (len(sb) - 2,)), preferred=pref)
+        if len(sa) == 2:
+            nd = len(shape_of(res))
+            perm = tuple(range(1, nd - 1)) + (0, nd - 1)
+            res = lax.transpose(res, perm)
+        return _out(res, dtype, weak)
+    batch = broadcast_shapes(sa[:-2], sb[:-2])
+    a = broadcast_to(a, batch + sa[-2:]) if sa[:-2] != batch else a
+    b = broadcast_to(b, batch + sb[-2:]) if sb[:-2] != batch else b
+    nbat = len(batch)
+    bd = tuple(range(nbat))
+    res = _dg(a, b, ((nbat + 1,), (nbat,)), (bd, bd), preferred=pref)
+    return _out(res, dtype, weak)
+
+
+def vdot(a: Any, b: Any, /, *, precision: Any = None,
+         preferred_element_type: Any = None) -> Any:
+    """Dot product of the flattened arrays, conjugating the first.
+
+    Args:
+      a: an array-like.
+      b: an array-like of the same size.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      A scalar.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(vdot, s((2, 3), "float32"), s((6,), "float32")).shape
+    ()
+    """
+    check_arraylike("vdot", a, b)
+    if _dt.issubdtype(aval_of(a).dtype, np.complexfloating):
+        a = conj(a)
+    return dot(ravel(a), ravel(b), precision=precision,
+               preferred_element_type=preferred_element_type)
+
+
+def inner(a: Any, b: Any, /, *, precision: Any = None,
+          preferred_element_type: Any = None) -> Any:
+    """Sum product over the last axes of ``a`` and ``b``.
+
+    Args:
+      a: an array-like.
+      b: an array-like.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      The product.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(inner, s((2, 3), "float32"), s((4, 3), "float32")).shape
+    (2, 4)
+    """
+    check_arraylike("inner", a, b)
+    if not shape_of(a) or not shape_of(b):
+        return multiply(a, b)
+    return tensordot(a, b, (-1, -1), precision=precision,
+                     preferred_element_type=preferred_element_type)
+
+
+def outer(a: Any, b: Any, /) -> Any:
+    """Outer product of the flattened arrays.
+
+    Args:
+      a: an array-like.
+      b: an array-like.
+
+    Returns:
+      The ``(a.size, b.size)`` product.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(outer, s((2, 3), "float32"), s((4,), "int32")).shape
+    (6, 4)
+    """
+    check_arraylike("outer", a, b)
+    a, b = promote_dtypes(a, b)
+    ra, rb = ravel(a), ravel(b)
+    na, nb = shape_of(ra)[0], shape_of(rb)[0]
+    return lax.mul(lax.broadcast_in_dim(ra, (na, 1), (0,)),
+                   lax.broadcast_in_dim(rb, (1, nb), (1,)))
+
+
+def tensordot(a: Any, b: Any, /, axes: Any = 2, *, precision: Any = None,
+              preferred_element_type: Any = None) -> Any:
+    """Contract ``a`` and ``b`` over the given axes.
+
+    Args:
+      a: an array-like.
+      b: an array-like.
+      axes: an int N (last N of ``a`` with first N of ``b``) or a pair of axis
+        sequences.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      The product: ``a``'s free axes, then ``b``'s.
+
+    Raises:
+      TypeError: ``axes`` is malformed.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(lambda x, y: tensordot(x, y, axes=([0], [1])), s((2, 3), "f4"), s((4, 2), "f4")).shape
+    (3, 4)
+    """
+    del precision
+    check_arraylike("tensordot", a, b)
+    na, nb = len(shape_of(a)), len(shape_of(b))
+    if isinstance(axes, int | np.integer):
+        n = int(axes)
+        if n > min(na, nb) or n < 0:
+            raise TypeError(f"tensordot: axes={n} needs operands of rank >= {n}, got ranks "
+                            f"{na} and {nb}")
+        ca, cb = tuple(range(na - n, na)), tuple(range(n))
+    elif isinstance(axes, Sequence) and len(axes) == 2:
+        xa, xb = axes
+        xa = (xa,) if isinstance(xa, int | np.integer) else tuple(xa)
+        xb = (xb,) if isinstance(xb, int | np.integer) else tuple(xb)
+        if len(xa) != len(xb):
+            raise TypeError("tensordot: both axes sequences must have the same length, got "
+                            f"{xa} and {xb}")
+        ca = tuple(canonicalize_axis(i, na) for i in xa)
+        cb = tuple(canonicalize_axis(i, nb) for i in xb)
+    else:
+        raise TypeError("tensordot: axes must be an int or a pair of sequences, got "
+                        f"{axes!r}")
+    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
+    a, b = promote_dtypes(a, b)
+    pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
+    return _out(_dg(a, b, (ca, cb), preferred=pref), dtype, weak)
+
+
+def _sum_axes(x: Any, axes: Sequence[int]) -> Any:
+    if not axes:
+        return x
+    if aval_of(x).dtype == np.bool_:
+        return lax.reduce_or(x, tuple(axes))
+    return lax.reduce_sum(x, tuple(axes))
+
+
+def _remove(names: str, drop: Sequence[str]) -> str:
+    return "".join(c for c in names if c not in drop)
+
+
+def _sum_repeats(x: Any, names: str, keep: str) -> tuple[Any, str]:
+    counts = collections.Counter(names)
+    for name, count in counts.items():
+        if count < 2:
+            continue
+        axes = [i for i, n in enumerate(names) if n == name]
+        shape = shape_of(x)
+        i32 = np.dtype(np.int32)
+        first = lax.broadcasted_iota(i32, shape, axes[0])
+        mask = None
+        for ax in axes[1:]:
+            eq = lax.eq(first, lax.broadcasted_iota(i32, shape, ax))
+            mask = eq if mask is None else lax.bitwise_and(mask, eq)
+        x = lax.select_n(mask, full_like(x, 0), x)
+        if name in keep:
+            x = _sum_axes(x, axes[1:])
+            drop = set(axes[1:])
+        else:
+            x = _sum_axes(x, axes)
+            drop = set(axes)
+        names = "".join(n for i, n in enumerate(names) if i not in drop)
+    return x, names
+
+
+def _squeeze_singletons(x: Any, names: str, other_shape: tuple[int, ...],
+                        other: str) -> tuple[Any, str]:
+    shape = shape_of(x)
+    drop = [i for i, n in enumerate(names)
+            if shape[i] == 1 and n in other and other_shape[other.index(n)] != 1]
+    if not drop:
+        return x, names
+    return lax.squeeze(x, tuple(drop)), "".join(n for i, n in enumerate(names) if i not in drop)
+
+
+def einsum(subscripts: str, /, *operands: Any, optimize: Any = "auto", precision: Any = None,
+           preferred_element_type: Any = None) -> Any:
+    """Einstein summation over the operands, contracted pairwise left to right.
+
+    Args:
+      subscripts: e.g. ``"ij,jk->ik"``; ellipses and implicit outputs allowed.
+      *operands: array-likes, one per subscript term.
+      optimize: accepted for compatibility; the order is always left to right.
+      precision: accepted for compatibility; ignored.
+      preferred_element_type: the accumulation and result dtype.
+
+    Returns:
+      The result.
+
+    Raises:
+      ValueError: the subscripts do not match the operands.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(lambda x, y: einsum("bij,bjk->bik", x, y), s((5, 2, 3), "f4"), s((5, 3, 4), "f4")).shape
+    (5, 2, 4)
+    """
+    del optimize, precision
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: the first argument must be a subscripts string such as 'ij,jk->ik'")
+    check_arraylike("einsum", *operands)
+    spec = parse_subscripts(subscripts, [shape_of(o) for o in operands])
+    dtype, weak = _dt.result_type(*operands, return_weak_type_flag=True)
+    pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
+    work = [convert(o, pref) for o in operands]
+    for step in plan_contractions(spec):
+        ops = [work.pop(i) for i in sorted(step.operands, reverse=True)][::-1]
+        result = step.result
+        if len(ops) == 1:
+            (x,) = ops
+            (names,) = step.inputs
+            counts = collections.Counter(names)
+            uniques = [n for n in sorted(step.contracted) if counts[n] == 1]
+            if uniques:
+                x = _sum_axes(x, [names.index(n) for n in uniques])
+                names = _remove(names, uniques)
+            x, names = _sum_repeats(x, names, result)
+        else:
+            lhs, rhs = ops
+            ln, rn = step.inputs
+            lhs, ln = _squeeze_singletons(lhs, ln, shape_of(rhs), rn)
+            rhs, rn = _squeeze_singletons(rhs, rn, shape_of(lhs), ln)
+            lu = [n for n in sorted(step.contracted) if ln.count(n) == 1 and n not in rn]
+            if lu:
+                lhs = _sum_axes(lhs, [ln.index(n) for n in lu])
+                ln = _remove(ln, lu)
+            ru = [n for n in sorted(step.contracted) if rn.count(n) == 1 and n not in ln]
+            if ru:
+                rhs = _sum_axes(rhs, [rn.index(n) for n in ru])
+                rn = _remove(rn, ru)
+            lhs, ln = _sum_repeats(lhs, ln, result + rn)
+            rhs, rn = _sum_repeats(rhs, rn, result + ln)
+            contracted = [n for n in sorted(step.contracted) if n in ln and n in rn]
+            batch = [n for n in result if n in ln and n in rn]
+            gone = "".join(batch) + "".join(contracted)
+            lfree, rfree = _remove(ln, gone), _remove(rn, gone)
+            cdims = ([ln.index(n) for n in contracted], [rn.index(n) for n in contracted])
+            bdims = ([ln.index(n) for n in batch], [rn.index(n) for n in batch])
+            names = "".join(batch) + rfree + lfree
+            if names == result:
+                x = _dg(rhs, lhs, (cdims[1], cdims[0]), (bdims[1], bdims[0]), preferred=pref)
+            else:
+                names = "".join(batch) + lfree + rfree
+                x = _dg(lhs, rhs, cdims, bdims, preferred=pref)
+        if names != result:
+            x = transpose(x, [names.index(n) for n in result])
+        work.append(x)
+    return _out(work[0], pref, weak)

@@ -1,0 +1,308 @@
+"""Reductions (``sum``, ``mean``, ``argmax``, ...) and cumulative reductions.
+
+Every reduction normalises ``axis`` and ``keepdims`` the NumPy way, masks with
+``where`` (``select_n`` against the reduction's identity) and binds one
+``reduce_*`` primitive; ``keepdims`` restores the reduced axes with
+``broadcast_in_dim``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax
+from tessela_tracer import dtypes as _dt
+
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    dtype_arg,
+    full_like,
+    promote_dtypes_inexact,
+    shape_of,
+    to_inexact_dtype,
+)
+from ._shapes import canonicalize_axis, normalize_reduction_axes, reduced_shape
+from ._where import where
+
+__all__ = [
+    "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod",
+    "std", "sum", "var",
+]  # fmt: skip
+
+
+def _expand(x: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+    out_shape = reduced_shape(shape, axes, keepdims=True)
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    return lax.broadcast_in_dim(x, out_shape, kept)
+
+
+def _upcast_small_ints(dt: np.dtype[Any]) -> np.dtype[Any]:
+    if dt == np.bool_:
+        return _dt.canonicalize_dtype(np.int64)
+    if _dt.issubdtype(dt, np.unsignedinteger) and dt.itemsize < 4:
+        return _dt.canonicalize_dtype(np.uint64)
+    if _dt.issubdtype(dt, np.signedinteger) and dt.itemsize < 4:
+        return _dt.canonicalize_dtype(np.int64)
+    return dt
+
+
+def _reduce(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any,
+            where_: Any, *, prim: Callable[..., Any], identity: Callable[[np.dtype[Any]], Any],
+            binop: Callable[[Any, Any], Any], upcast: bool, to_bool: bool = False,
+            has_identity: bool = True) -> Any:
+    check_arraylike(name, a)
+    shape = shape_of(a)
+    axes = normalize_reduction_axes(axis, len(shape))
+    in_dt = aval_of(a).dtype
+    if to_bool:
+        out_dt = np.dtype(np.bool_)
+    elif dtype is not None:
+        out_dt = dtype_arg(dtype)  # type: ignore[assignment]
+    else:
+        out_dt = _upcast_small_ints(in_dt) if upcast else in_dt
+    a = convert(a, out_dt) if in_dt != out_dt else a
+    if to_bool and in_dt != np.bool_:
+        a = lax.ne(a, convert(0, in_dt))
+    if where_ is not None:
+        if initial is None and not has_identity:
+            raise ValueError(
+                f"reduction operation {name} does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
+        a = where(where_, a, identity(out_dt))
+    if not has_identity and initial is None:
+        for ax in axes:
+            if shape[ax] == 0:
+                raise ValueError(
+                    f"zero-size array to reduction operation {name} which has no identity"
+                )
+    out = prim(a, axes) if axes else a
+    if initial is not None:
+        out = binop(out, convert(initial, out_dt))
+    if keepdims and axes:
+        out = _expand(out, shape, axes)
+    return out
+
+
+def _dt_min(dt: np.dtype[Any]) -> Any:
+    if dt == np.bool_:
+        return False
+    if _dt.issubdtype(dt, np.integer):
+        return _dt.iinfo(dt).min
+    return -np.inf
+
+
+def _dt_max(dt: np.dtype[Any]) -> Any:
+    if dt == np.bool_:
+        return True
+    if _dt.issubdtype(dt, np.integer):
+        return _dt.iinfo(dt).max
+    return np.inf
+
+
+def _doc(fn: Callable[..., Any], what: str, example: str, result: str) -> Callable[..., Any]:
+    fn.__doc__ = f"""{what}.
+
+    Args:
+      a: an array-like (not a list).
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: dtype of the result and the accumulation, where accepted.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      initial: a starting value combined with the result, where accepted.
+      where: a boolean mask of the elements to include, where accepted.
+
+    Returns:
+      The reduced array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> x = ShapeDtypeStruct((2, 3), "float32")
+    >>> eval_shape(lambda x: {example}, x).shape
+    {result}
+    """
+    return fn
+
+
+def _no_out(out: Any, name: str) -> None:
+    if out is not None:
+        raise NotImplementedError(f"{name}: the out argument is not supported; arrays are immutable")
+
+
+def sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,  # noqa: A001
+        keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+    _no_out(out, "sum")
+    add: Callable[[Any, Any], Any] = lax.add
+    if aval_of(a).dtype == np.bool_ and dtype is None:
+        add = lax.add
+    return _reduce("sum", a, axis, dtype, keepdims, initial, where, prim=lax.reduce_sum,
+                   identity=lambda d: 0, binop=add, upcast=True)
+
+
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+    _no_out(out, "prod")
+    return _reduce("prod", a, axis, dtype, keepdims, initial, where, prim=lax.reduce_prod,
+                   identity=lambda d: 1, binop=lax.mul, upcast=True)
+
+
+def max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None, where: Any = None) -> Any:
+    _no_out(out, "max")
+    return _reduce("max", a, axis, None, keepdims, initial, where, prim=lax.reduce_max,
+                   identity=_dt_min, binop=lax.max, upcast=False, has_identity=False)
+
+
+def min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None, where: Any = None) -> Any:
+    _no_out(out, "min")
+    return _reduce("min", a, axis, None, keepdims, initial, where, prim=lax.reduce_min,
+                   identity=_dt_max, binop=lax.min, upcast=False, has_identity=False)
+
+
+def all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
+        *, where: Any = None) -> Any:
+    _no_out(out, "all")
+    return _reduce("all", a, axis, None, keepdims, None, where, prim=lax.reduce_and,
+                   identity=lambda d: True, binop=lax.bitwise_and, upcast=False, to_bool=True)
+
+
+def any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
+        *, where: Any = None) -> Any:
+    _no_out(out, "any")
+    return _reduce("any", a, axis, None, keepdims, None, where, prim=lax.reduce_or,
+                   identity=lambda d: False, binop=lax.bitwise_or, upcast=False, to_bool=True)
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return math.prod(shape[i] for i in axes)
+
+
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False, *, where: Any = None) -> Any:
+    _no_out(out, "mean")
+    check_arraylike("mean", a)
+    shape = shape_of(a)
+    axes = normalize_reduction_axes(axis, len(shape))
+    comp = dtype_arg(dtype) if dtype is not None else to_inexact_dtype(aval_of(a).dtype)
+    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
+    if where is None:
+        return lax.div(total, convert(_count(shape, axes), comp))
+    n = sum(lax.broadcast_in_dim(convert(where, np.dtype(np.bool_)), shape,
+                                 tuple(range(len(shape) - len(shape_of(where)), len(shape))))
+            if shape_of(where) != shape else where,
+            axis, dtype=comp, keepdims=keepdims)
+    return lax.div(total, n)
+
+
+def var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
+        keepdims: bool = False, *, where: Any = None) -> Any:
+    _no_out(out, "var")
+    check_arraylike("var", a)
+    shape = shape_of(a)
+    axes = normalize_reduction_axes(axis, len(shape))
+    in_dt = aval_of(a).dtype
+    comp = dtype_arg(dtype) if dtype is not None else to_inexact_dtype(in_dt)
+    (a,) = promote_dtypes_inexact(convert(a, comp))
+    centered = lax.sub(a, mean(a, axis, keepdims=True, where=where))
+    if _dt.issubdtype(comp, np.complexfloating):
+        sq = lax.real(lax.mul(centered, lax.conj(centered)))
+    else:
+        sq = lax.square(centered)
+    real_dt = aval_of(sq).dtype
+    if where is None:
+        norm: Any = convert(_count(shape, axes) - ddof, real_dt)
+    else:
+        norm = lax.sub(sum(where, axis, dtype=real_dt, keepdims=keepdims), convert(ddof, real_dt))
+    total = sum(sq, axis, keepdims=keepdims, where=where)
+    result = lax.div(total, norm)
+    if where is None and _count(shape, axes) - ddof <= 0:
+        result = full_like(result, np.nan)
+    return result
+
+
+def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
+        keepdims: bool = False, *, where: Any = None) -> Any:
+    _no_out(out, "std")
+    return lax.sqrt(var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where))
+
+
+def _arg(name: str, prim: Callable[..., Any], a: Any, axis: Any, keepdims: bool) -> Any:
+    check_arraylike(name, a)
+    shape = shape_of(a)
+    if axis is None:
+        if any_zero(shape):
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        flat = lax.reshape(a, (math.prod(shape),)) if len(shape) != 1 else a
+        out = prim(flat, 0, _dt.canonicalize_dtype(np.int64))
+        if keepdims:
+            out = lax.broadcast_in_dim(out, (1,) * len(shape), ())
+        return out
+    ax = canonicalize_axis(axis, len(shape))
+    if shape[ax] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    out = prim(a, ax, _dt.canonicalize_dtype(np.int64))
+    return _expand(out, shape, (ax,)) if keepdims else out
+
+
+def any_zero(shape: tuple[int, ...]) -> bool:
+    """Whether a shape has no elements."""
+    return 0 in shape
+
+
+def argmax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    _no_out(out, "argmax")
+    return _arg("argmax", lax.argmax, a, axis, keepdims)
+
+
+def argmin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    _no_out(out, "argmin")
+    return _arg("argmin", lax.argmin, a, axis, keepdims)
+
+
+def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: Any) -> Any:
+    check_arraylike(name, a)
+    shape = shape_of(a)
+    if axis is None:
+        a = lax.reshape(a, (math.prod(shape),))
+        shape = shape_of(a)
+        axis = 0
+    ax = canonicalize_axis(axis, len(shape))
+    in_dt = aval_of(a).dtype
+    out_dt = dtype_arg(dtype) if dtype is not None else (
+        _dt.canonicalize_dtype(np.int64) if in_dt == np.bool_ else in_dt)
+    a = convert(a, out_dt)
+    return prim(a, axis=ax, reverse=False)
+
+
+def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+    _no_out(out, "cumsum")
+    return _cumulative("cumsum", lax.cumsum, a, axis, dtype)
+
+
+def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+    _no_out(out, "cumprod")
+    return _cumulative("cumprod", lax.cumprod, a, axis, dtype)
+
+
+_doc(sum, "Sum of array elements over the given axes", "sum(x, axis=0)", "(3,)")
+_doc(prod, "Product of array elements over the given axes", "prod(x, axis=1)", "(2,)")
+_doc(max, "Maximum over the given axes", "max(x, axis=1, keepdims=True)", "(2, 1)")
+_doc(min, "Minimum over the given axes", "min(x)", "()")
+_doc(all, "Whether all elements are true", "all(x, axis=0)", "(3,)")
+_doc(any, "Whether any element is true", "any(x, axis=(0, 1))", "()")
+_doc(mean, "Arithmetic mean (integers are averaged in floating point)", "mean(x, 0)", "(3,)")
+_doc(var, "Variance, with ``ddof`` delta degrees of freedom", "var(x, 1, ddof=1)", "(2,)")
+_doc(std, "Standard deviation, the square root of :func:`var`", "std(x, 0)", "(3,)")
+_doc(argmax, "Index of the maximum (of the flattened array when axis is None)",
+     "argmax(x, axis=1)", "(2,)")
+_doc(argmin, "Index of the minimum (of the flattened array when axis is None)",
+     "argmin(x)", "()")
+_doc(cumsum, "Cumulative sum along an axis (of the flattened array when axis is None)",
+     "cumsum(x, axis=1)", "(2, 3)")
+_doc(cumprod, "Cumulative product along an axis (of the flattened array when axis is None)",
+     "cumprod(x)", "(6,)")

@@ -1,0 +1,510 @@
+"""Element-wise functions (NumPy's ufuncs) mapped onto the primitive catalog.
+
+Each function checks its arguments, promotes dtypes (to an inexact dtype for
+the transcendental ones, as JAX does) and ranks, then binds one primitive or a
+short composition of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax
+from tessela_tracer import dtypes as _dt
+
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    full_like,
+    promote_args,
+    promote_args_inexact,
+    promote_dtypes_inexact,
+    promote_shapes,
+)
+from ._shapes import is_python_scalar
+
+__all__ = [
+    "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
+    "arctanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil",
+    "conj", "conjugate", "copysign", "cos", "cosh", "deg2rad", "degrees", "divide", "divmod",
+    "equal", "exp", "exp2", "expm1", "fabs", "float_power", "floor", "floor_divide", "fmax",
+    "fmin", "fmod", "greater", "greater_equal", "heaviside", "hypot", "imag", "invert",
+    "isfinite", "isinf", "isnan", "ldexp", "left_shift", "less", "less_equal", "log",
+    "log10", "log1p", "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "power", "rad2deg", "radians", "real",
+    "reciprocal", "remainder", "right_shift", "rint", "round", "sign", "signbit", "sin",
+    "sinc", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc",
+    "abs",
+]  # fmt: skip
+
+
+def _dtype(x: Any) -> np.dtype[Any]:
+    return aval_of(x).dtype
+
+
+def _is(x: Any, kind: Any) -> bool:
+    return bool(_dt.issubdtype(_dtype(x), kind))
+
+
+def _unary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
+    fn.__doc__ = f"""{what}, element-wise.
+
+    Args:
+      x: an array-like (not a list).
+
+    Returns:
+      An array of the same shape.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape({fn.__name__}, ShapeDtypeStruct((2, 3), "float32")).shape
+    (2, 3)
+    """
+    return fn
+
+
+def _binary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
+    fn.__doc__ = f"""{what}, element-wise with NumPy broadcasting.
+
+    Args:
+      x1: an array-like (not a list).
+      x2: an array-like (not a list).
+
+    Returns:
+      An array of the broadcast shape and the promoted dtype.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape({fn.__name__}, s((2, 3), "float32"), s((3,), "float32")).shape
+    (2, 3)
+    """
+    return fn
+
+
+def _inexact_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
+    def fn(x: Any, /) -> Any:
+        check_arraylike(name, x)
+        (x,) = promote_dtypes_inexact(x)
+        return op(x)
+
+    fn.__name__ = fn.__qualname__ = name
+    return _unary_doc(fn, what)
+
+
+def _numeric_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
+    def fn(x: Any, /) -> Any:
+        check_arraylike(name, x)
+        (x,) = promote_args(name, x)
+        return op(x)
+
+    fn.__name__ = fn.__qualname__ = name
+    return _unary_doc(fn, what)
+
+
+def _binary(name: str, op: Callable[[Any, Any], Any], what: str,
+            *, inexact: bool = False) -> Callable[[Any, Any], Any]:
+    promote = promote_args_inexact if inexact else promote_args
+
+    def fn(x1: Any, x2: Any, /) -> Any:
+        x1, x2 = promote(name, x1, x2)
+        return op(x1, x2)
+
+    fn.__name__ = fn.__qualname__ = name
+    return _binary_doc(fn, what)
+
+
+def _identity_for_ints(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def run(x: Any) -> Any:
+        return x if not _is(x, np.inexact) else op(x)
+
+    return run
+
+
+def _bool_or(op: Callable[[Any, Any], Any], bool_op: Callable[[Any, Any], Any]
+             ) -> Callable[[Any, Any], Any]:
+    return lambda a, b: bool_op(a, b) if _dtype(a) == np.bool_ else op(a, b)
+
+
+def _abs(x: Any) -> Any:
+    if _is(x, np.unsignedinteger) or _dtype(x) == np.bool_:
+        return x
+    return lax.abs(x)
+
+
+def _sign(x: Any) -> Any:
+    if _is(x, np.unsignedinteger):
+        return lax.select_n(lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)),
+                            convert(0, _dtype(x)))
+    return lax.sign(x)
+
+
+def _logical(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def run(a: Any, b: Any) -> Any:
+        return op(_to_bool(a), _to_bool(b))
+
+    return run
+
+
+def _to_bool(x: Any) -> Any:
+    return x if _dtype(x) == np.bool_ else lax.ne(x, convert(0, _dtype(x)))
+
+
+def _not(x: Any) -> Any:
+    return lax.bitwise_not(_to_bool(x))
+
+
+def _invert(x: Any) -> Any:
+    if not (_is(x, np.integer) or _dtype(x) == np.bool_):
+        raise TypeError(
+            f"invert/bitwise_not requires an integer or boolean input, got {_dtype(x)}; "
+            "use negative() for floating-point values"
+        )
+    return lax.bitwise_not(x)
+
+
+def _log_base(base: float) -> Callable[[Any], Any]:
+    def run(x: Any) -> Any:
+        return lax.div(lax.log(x), lax.log(convert(base, _dtype(x))))
+
+    return run
+
+
+def _isinf(x: Any) -> Any:
+    if not _is(x, np.inexact):
+        return full_like(x, False, dtype=np.bool_)
+    return lax.eq(lax.abs(x), convert(np.inf, np.dtype(lax.abs(x).dtype)))
+
+
+def _isnan(x: Any) -> Any:
+    if not _is(x, np.inexact):
+        return full_like(x, False, dtype=np.bool_)
+    return lax.ne(x, x)
+
+
+def _isfinite(x: Any) -> Any:
+    if not _is(x, np.inexact):
+        return full_like(x, True, dtype=np.bool_)
+    return lax.is_finite(x)
+
+
+def _signbit(x: Any) -> Any:
+    if _is(x, np.integer):
+        return lax.lt(x, convert(0, _dtype(x)))
+    if _dtype(x) == np.bool_:
+        return full_like(x, False, dtype=np.bool_)
+    info = _dt.finfo(_dtype(x))
+    itype = np.dtype(f"int{info.bits}")
+    return lax.lt(lax.bitcast_convert_type(x, itype), convert(0, itype))
+
+
+def _floor_divide(a: Any, b: Any) -> Any:
+    if _dtype(a) == np.bool_:
+        raise TypeError("floor_divide does not accept dtype bool; convert to an integer first")
+    if _is(a, np.unsignedinteger):
+        return lax.div(a, b)
+    if _is(a, np.integer):
+        quot = lax.div(a, b)
+        rem = lax.rem(a, b)
+        fix = lax.bitwise_and(lax.ne(lax.sign(a), lax.sign(b)),
+                              lax.ne(rem, convert(0, _dtype(a))))
+        return lax.select_n(fix, quot, lax.sub(quot, convert(1, _dtype(a))))
+    return lax.floor(lax.div(a, b))
+
+
+def _remainder(a: Any, b: Any) -> Any:
+    if _dtype(a) == np.bool_:
+        raise TypeError("remainder does not accept dtype bool; convert to an integer first")
+    zero = convert(0, _dtype(a))
+    r = lax.rem(a, b)
+    fix = lax.bitwise_and(lax.ne(lax.lt(r, zero), lax.lt(b, zero)), lax.ne(r, zero))
+    return lax.select_n(fix, r, lax.add(r, b))
+
+
+def _true_divide(a: Any, b: Any) -> Any:
+    return lax.div(a, b)
+
+
+def _integer_power(x1: Any, x2: Any) -> Any:
+    # Square-and-multiply over the bits of the exponent.
+    dt = _dtype(x1)
+    acc = full_like(x1, 1)
+    base = x1
+    exp = x2
+    one = convert(1, _dtype(x2))
+    for _ in range(_dt.iinfo(_dtype(x2)).bits):
+        bit = lax.eq(lax.bitwise_and(exp, one), one)
+        acc = lax.select_n(bit, acc, lax.mul(acc, base))
+        base = lax.mul(base, base)
+        exp = lax.shift_right_logical(exp, one)
+    del dt
+    return acc
+
+
+def power(x1: Any, x2: Any, /) -> Any:
+    """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
+
+    Args:
+      x1: the base, an array-like.
+      x2: the exponent, an array-like.
+
+    Returns:
+      The powers, broadcast and promoted.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(power, ShapeDtypeStruct((3,), "int32"), 2).dtype
+    dtype('int32')
+    """
+    check_arraylike("power", x1, x2)
+    if type(x2) is int or (isinstance(x2, np.integer) and not isinstance(x2, np.bool_)):
+        (x1,) = promote_args("power", x1)
+        if is_python_scalar(x1):
+            return x1**x2
+        return lax.integer_pow(x1, int(x2))
+    x1, x2 = promote_args("power", x1, x2)
+    if _is(x1, np.integer):
+        return _integer_power(x1, x2)
+    if _dtype(x1) == np.bool_:
+        raise TypeError("power does not accept dtype bool; convert to an integer first")
+    return lax.pow(x1, x2)
+
+
+pow = power
+
+
+def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``.
+
+    Args:
+      x1: the dividend.
+      x2: the divisor.
+
+    Returns:
+      The pair of quotient and remainder.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> [r.shape for r in eval_shape(divmod, ShapeDtypeStruct((3,), "int32"), 2)]
+    [(3,), (3,)]
+    """
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def _round_half_even(x: Any) -> Any:
+    if not _is(x, np.inexact):
+        return x
+    return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+
+
+def round(a: Any, decimals: int = 0, out: None = None) -> Any:  # noqa: A001
+    """Round half to even, to ``decimals`` decimal places.
+
+    Args:
+      a: an array-like.
+      decimals: number of decimal places (a static int).
+      out: unsupported; must be None.
+
+    Returns:
+      The rounded array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(round, ShapeDtypeStruct((2,), "float32")).shape
+    (2,)
+    """
+    check_arraylike("round", a)
+    if out is not None:
+        raise NotImplementedError("round: the out argument is not supported; arrays are immutable")
+    (a,) = promote_args("round", a)
+    if decimals == 0 or not _is(a, np.inexact):
+        return _round_half_even(a)
+    factor = convert(10.0**decimals, _dtype(a))
+    return lax.div(_round_half_even(lax.mul(a, factor)), factor)
+
+
+def _sinc(x: Any) -> Any:
+    dt = _dtype(x)
+    pix = lax.mul(convert(np.pi, dt), x)
+    is_zero = lax.eq(x, convert(0, dt))
+    safe = lax.select_n(is_zero, pix, convert(1, dt))
+    return lax.select_n(is_zero, lax.div(lax.sin(safe), safe), convert(1, dt))
+
+
+def _real(x: Any) -> Any:
+    return lax.real(x) if _is(x, np.complexfloating) else x
+
+
+def _imag(x: Any) -> Any:
+    return lax.imag(x) if _is(x, np.complexfloating) else full_like(x, 0)
+
+
+def _conj(x: Any) -> Any:
+    return lax.conj(x) if _is(x, np.complexfloating) else x
+
+
+def _cast_like(src: Any, like: Any) -> Any:
+    return src
+
+
+def _copysign(a: Any, b: Any) -> Any:
+    return lax.select_n(_signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
+
+
+def _heaviside(a: Any, b: Any) -> Any:
+    zero = convert(0, _dtype(a))
+    return lax.select_n(lax.lt(a, zero),
+                        lax.select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
+
+
+def _hypot(a: Any, b: Any) -> Any:
+    return lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+
+
+def _logaddexp(a: Any, b: Any) -> Any:
+    amax = lax.max(a, b)
+    delta = lax.sub(a, b)
+    return lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+
+
+def _logaddexp2(a: Any, b: Any) -> Any:
+    ln2 = convert(np.log(2), _dtype(a))
+    return lax.div(_logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+
+
+def _fmax(a: Any, b: Any) -> Any:
+    return lax.select_n(lax.ne(b, b), lax.max(a, b), a) if _is(a, np.inexact) else lax.max(a, b)
+
+
+def _fmin(a: Any, b: Any) -> Any:
+    return lax.select_n(lax.ne(b, b), lax.min(a, b), a) if _is(a, np.inexact) else lax.min(a, b)
+
+
+def ldexp(x1: Any, x2: Any, /) -> Any:
+    """``x1 * 2**x2``, element-wise.
+
+    Args:
+      x1: the mantissas (promoted to an inexact dtype).
+      x2: integer exponents.
+
+    Returns:
+      The products.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(ldexp, ShapeDtypeStruct((3,), "float32"), 2).dtype
+    dtype('float32')
+    """
+    check_arraylike("ldexp", x1, x2)
+    (x1,) = promote_dtypes_inexact(x1)
+    x1, x2 = promote_shapes("ldexp", x1, x2)
+    two = convert(2, _dtype(x1))
+    return lax.mul(x1, lax.pow(two, convert(x2, _dtype(x1))))
+
+
+def _shift_right(a: Any, b: Any) -> Any:
+    if _is(a, np.unsignedinteger):
+        return lax.shift_right_logical(a, b)
+    return lax.shift_right_arithmetic(a, b)
+
+
+_ufunc_table: list[tuple[str, Callable[..., Any]]] = []
+
+negative = _numeric_unary("negative", lambda x: lax.neg(x), "Numerical negative")
+positive = _numeric_unary("positive", lambda x: x, "Numerical positive (a copy)")
+absolute = _numeric_unary("absolute", _abs, "Absolute value")
+abs = _numeric_unary("abs", _abs, "Absolute value")  # noqa: A001
+fabs = _inexact_unary("fabs", lambda x: lax.abs(x), "Absolute value, as floating point")
+sign = _numeric_unary("sign", _sign, "Sign (-1, 0 or 1)")
+floor = _numeric_unary("floor", _identity_for_ints(lambda x: lax.floor(x)), "Floor")
+ceil = _numeric_unary("ceil", _identity_for_ints(lambda x: lax.ceil(x)), "Ceiling")
+trunc = _numeric_unary(
+    "trunc",
+    _identity_for_ints(lambda x: lax.select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x),
+                                              lax.ceil(x))),
+    "Truncation toward zero")
+rint = _numeric_unary("rint", _round_half_even, "Round half to even")
+exp = _inexact_unary("exp", lambda x: lax.exp(x), "Exponential")
+exp2 = _inexact_unary("exp2", lambda x: lax.exp2(x), "Base-2 exponential")
+expm1 = _inexact_unary("expm1", lambda x: lax.expm1(x), "``exp(x) - 1``")
+log = _inexact_unary("log", lambda x: lax.log(x), "Natural logarithm")
+log1p = _inexact_unary("log1p", lambda x: lax.log1p(x), "``log(1 + x)``")
+log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
+log10 = _inexact_unary("log10", _log_base(10.0), "Base-10 logarithm")
+sqrt = _inexact_unary("sqrt", lambda x: lax.sqrt(x), "Square root")
+cbrt = _inexact_unary("cbrt", lambda x: lax.cbrt(x), "Cube root")
+square = _numeric_unary("square", lambda x: lax.square(x), "Square")
+reciprocal = _numeric_unary("reciprocal", lambda x: lax.integer_pow(x, -1), "Reciprocal")
+sin = _inexact_unary("sin", lambda x: lax.sin(x), "Sine")
+cos = _inexact_unary("cos", lambda x: lax.cos(x), "Cosine")
+tan = _inexact_unary("tan", lambda x: lax.tan(x), "Tangent")
+arcsin = _inexact_unary("arcsin", lambda x: lax.asin(x), "Inverse sine")
+arccos = _inexact_unary("arccos", lambda x: lax.acos(x), "Inverse cosine")
+arctan = _inexact_unary("arctan", lambda x: lax.atan(x), "Inverse tangent")
+sinh = _inexact_unary("sinh", lambda x: lax.sinh(x), "Hyperbolic sine")
+cosh = _inexact_unary("cosh", lambda x: lax.cosh(x), "Hyperbolic cosine")
+tanh = _inexact_unary("tanh", lambda x: lax.tanh(x), "Hyperbolic tangent")
+arcsinh = _inexact_unary("arcsinh", lambda x: lax.asinh(x), "Inverse hyperbolic sine")
+arccosh = _inexact_unary("arccosh", lambda x: lax.acosh(x), "Inverse hyperbolic cosine")
+arctanh = _inexact_unary("arctanh", lambda x: lax.atanh(x), "Inverse hyperbolic tangent")
+deg2rad = _inexact_unary("deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))),
+                         "Degrees to radians")
+radians = _inexact_unary("radians", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))),
+                         "Degrees to radians")
+rad2deg = _inexact_unary("rad2deg", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))),
+                         "Radians to degrees")
+degrees = _inexact_unary("degrees", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))),
+                         "Radians to degrees")
+sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``")
+isnan = _numeric_unary("isnan", _isnan, "Test for NaN")
+isinf = _numeric_unary("isinf", _isinf, "Test for infinity")
+isfinite = _numeric_unary("isfinite", _isfinite, "Test for finiteness")
+signbit = _numeric_unary("signbit", _signbit, "Test of the sign bit")
+logical_not = _numeric_unary("logical_not", _not, "Logical NOT")
+invert = _numeric_unary("invert", _invert, "Bitwise NOT")
+bitwise_not = _numeric_unary("bitwise_not", _invert, "Bitwise NOT")
+conjugate = _numeric_unary("conjugate", _conj, "Complex conjugate")
+conj = _numeric_unary("conj", _conj, "Complex conjugate")
+real = _numeric_unary("real", _real, "Real part")
+imag = _numeric_unary("imag", _imag, "Imaginary part")
+
+add = _binary("add", _bool_or(lambda a, b: lax.add(a, b), lambda a, b: lax.bitwise_or(a, b)),
+              "Addition")
+subtract = _binary("subtract", lambda a, b: lax.sub(a, b), "Subtraction")
+multiply = _binary("multiply", _bool_or(lambda a, b: lax.mul(a, b),
+                                        lambda a, b: lax.bitwise_and(a, b)), "Multiplication")
+divide = _binary("divide", _true_divide, "True division", inexact=True)
+true_divide = _binary("true_divide", _true_divide, "True division", inexact=True)
+floor_divide = _binary("floor_divide", _floor_divide, "Floor division")
+float_power = _binary("float_power", lambda a, b: lax.pow(a, b), "Power in floating point",
+                      inexact=True)
+remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign")
+mod = _binary("mod", _remainder, "Remainder with the divisor's sign")
+fmod = _binary("fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign")
+maximum = _binary("maximum", lambda a, b: lax.max(a, b), "Maximum (NaN-propagating)")
+minimum = _binary("minimum", lambda a, b: lax.min(a, b), "Minimum (NaN-propagating)")
+fmax = _binary("fmax", _fmax, "Maximum ignoring NaNs")
+fmin = _binary("fmin", _fmin, "Minimum ignoring NaNs")
+arctan2 = _binary("arctan2", lambda a, b: lax.atan2(a, b), "Quadrant-aware arctangent",
+                  inexact=True)
+hypot = _binary("hypot", _hypot, "Hypotenuse", inexact=True)
+copysign = _binary("copysign", _copysign, "Magnitude of x1 with the sign of x2", inexact=True)
+nextafter = _binary("nextafter", lambda a, b: lax.nextafter(a, b),
+                    "Next representable value toward x2", inexact=True)
+logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
+logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
+heaviside = _binary("heaviside", _heaviside, "Heaviside step", inexact=True)
+equal = _binary("equal", lambda a, b: lax.eq(a, b), "Equality test")
+not_equal = _binary("not_equal", lambda a, b: lax.ne(a, b), "Inequality test")
+less = _binary("less", lambda a, b: lax.lt(a, b), "Less-than test")
+less_equal = _binary("less_equal", lambda a, b: lax.le(a, b), "Less-or-equal test")
+greater = _binary("greater", lambda a, b: lax.gt(a, b), "Greater-than test")
+greater_equal = _binary("greater_equal", lambda a, b: lax.ge(a, b), "Greater-or-equal test")
+logical_and = _binary("logical_and", _logical(lambda a, b: lax.bitwise_and(a, b)),
+                      "Logical AND")
+logical_or = _binary("logical_or", _logical(lambda a, b: lax.bitwise_or(a, b)), "Logical OR")
+logical_xor = _binary("logical_xor", _logical(lambda a, b: lax.bitwise_xor(a, b)),
+                      "Logical XOR")
+bitwise_and = _binary("bitwise_and", lambda a, b: lax.bitwise_and(a, b), "Bitwise AND")
+bitwise_or = _binary("bitwise_or", lambda a, b: lax.bitwise_or(a, b), "Bitwise OR")
+bitwise_xor = _binary("bitwise_xor", lambda a, b: lax.bitwise_xor(a, b), "Bitwise XOR")
+left_shift = _binary("left_shift", lambda a, b: lax.shift_left(a, b), "Left shift")
+right_shift = _binary("right_shift", _shift_right, "Right shift")

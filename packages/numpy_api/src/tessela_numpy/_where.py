@@ -1,0 +1,142 @@
+"""Selection: ``where`` and ``clip``, and broadcasting of several arrays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ArrayOps, lax
+
+from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
+from ._shapes import broadcast_shapes
+
+__all__ = ["broadcast_arrays", "broadcast_to", "clip", "where"]
+
+
+def broadcast_to(array: Any, shape: Any, /) -> Any:
+    """Broadcast an array to a shape, NumPy-style.
+
+    Args:
+      array: an array-like (not a list).
+      shape: the target shape; it must be reachable by NumPy broadcasting.
+
+    Returns:
+      The broadcast array (``array`` itself when the shape already matches).
+
+    Raises:
+      ValueError: ``shape`` is not a broadcast of the array's shape.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: broadcast_to(x, (4, 2, 3)), ShapeDtypeStruct((2, 1), "float32")).shape
+    (4, 2, 3)
+    """
+    check_arraylike("broadcast_to", array)
+    from_shape = shape_of(array)
+    to_shape = tuple(shape) if isinstance(shape, tuple | list) else (int(shape),)
+    if from_shape == to_shape:
+        return array
+    nd = len(to_shape)
+    if len(from_shape) > nd or any(
+        f not in (1, t) for f, t in zip(from_shape, to_shape[nd - len(from_shape):], strict=True)
+    ):
+        raise ValueError(
+            f"Incompatible shapes for broadcasting: {from_shape} and requested shape {to_shape}"
+        )
+    lead = nd - len(from_shape)
+    keep = [i for i, (f, t) in enumerate(zip(from_shape, to_shape[lead:], strict=True))
+            if f == t]
+    if len(keep) != len(from_shape):
+        squeezed = lax.reshape(array, tuple(from_shape[i] for i in keep))
+        return lax.broadcast_in_dim(squeezed, to_shape, tuple(lead + i for i in keep))
+    return lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd)))
+
+
+def broadcast_arrays(*args: Any) -> list[Any]:
+    """Broadcast several arrays against each other.
+
+    Args:
+      *args: array-likes (not lists).
+
+    Returns:
+      A list of arrays of the common shape.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> [a.shape for a in eval_shape(broadcast_arrays, s((2, 1), "float32"), s((3,), "int32"))]
+    [(2, 3), (2, 3)]
+    """
+    check_arraylike("broadcast_arrays", *args)
+    shape = broadcast_shapes(*(shape_of(a) for a in args))
+    return [a if shape_of(a) == shape and isinstance(a, ArrayOps) else broadcast_to(a, shape)
+            for a in args]
+
+
+def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
+    """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
+
+    Args:
+      condition: a boolean array-like (others are compared with zero).
+      x: values where ``condition`` is true.
+      y: values where ``condition`` is false.
+
+    Returns:
+      An array of the broadcast shape and the promoted dtype of ``x`` and ``y``.
+
+    Raises:
+      ValueError: only one of ``x`` and ``y`` is given.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(where, s((3, 1), "bool"), s((3,), "float32"), 0).shape
+    (3, 3)
+    """
+    if x is None and y is None:
+        raise NotImplementedError(
+            "where(condition) with one argument returns data-dependent shapes; use "
+            "nonzero on a concrete array, or pass x and y"
+        )
+    if x is None or y is None:
+        raise ValueError("Either both or neither of the x and y arguments should be provided to where.")
+    check_arraylike("where", condition, x, y)
+    if aval_of(condition).dtype != np.bool_:
+        condition = lax.ne(condition, convert(0, aval_of(condition).dtype))
+    x, y = promote_dtypes(x, y)
+    shape = broadcast_shapes(shape_of(condition), shape_of(x), shape_of(y))
+    condition, x, y = (broadcast_to(v, shape) if shape_of(v) != shape else v
+                       for v in (condition, x, y))
+    return lax.select_n(condition, y, x)
+
+
+def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    """Clip values to ``[min, max]`` (either bound may be ``None``).
+
+    Args:
+      arr: an array-like.
+      min: the lower bound, or ``None``.
+      max: the upper bound, or ``None``.
+
+    Returns:
+      ``minimum(max, maximum(min, arr))`` with the bounds that are given.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: clip(x, 0, 1), ShapeDtypeStruct((2,), "float32")).dtype
+    dtype('float32')
+    """
+    check_arraylike("clip", arr)
+    if min is not None:
+        lo, arr = promote_dtypes(min, arr)
+        arr = lax.max(*_ranked(lo, arr))
+    if max is not None:
+        hi, arr = promote_dtypes(max, arr)
+        arr = lax.min(*_ranked(hi, arr))
+    return arr
+
+
+def _ranked(a: Any, b: Any) -> tuple[Any, Any]:
+    sa, sb = shape_of(a), shape_of(b)
+    shape = broadcast_shapes(sa, sb)
+    if sa and sa != shape:
+        a = broadcast_to(a, shape)
+    if sb and sb != shape:
+        b = broadcast_to(b, shape)
+    return a, b
