@@ -53,7 +53,7 @@ CASES = textwrap.dedent(
 
 def main() -> None:
     ns: dict[str, object] = {}
-    exec(CASES, ns)  # noqa: S102
+    exec(CASES, ns)
     from tessela_tracer import lax, make_jaxpr
 
     ours = ns["measure"](lax, make_jaxpr, timeit)  # type: ignore[operator]

@@ -15,5 +15,7 @@ sys.path.insert(0, str(HERE / "golden"))
 @pytest.fixture(scope="session")
 def golden() -> dict[str, Any]:
     root = pathlib.Path(os.environ.get("TESSELA_GOLDEN_DIR", HERE / "golden"))
-    path = root / "jaxprs.json" if (root / "jaxprs.json").exists() else HERE / "golden" / "jaxprs.json"
+    path = (
+        root / "jaxprs.json" if (root / "jaxprs.json").exists() else HERE / "golden" / "jaxprs.json"
+    )
     return json.loads(path.read_text())["jaxprs"]  # type: ignore[no-any-return]

@@ -6,9 +6,8 @@ import types
 from typing import Any
 
 import pytest
-from programs import PROGRAMS
-
 import tessela_tracer as tt
+from programs import PROGRAMS
 from tessela_tracer import check_jaxpr, lax
 
 NS = types.SimpleNamespace(lax=lax, jit=tt.jit, custom_jvp=tt.custom_jvp, custom_vjp=tt.custom_vjp)

@@ -7,7 +7,7 @@ from tessela_tracer._array_ops import (
     register_array_methods,
     registered_array_methods,
 )
-from tessela_tracer._avals import ShapeDtypeStruct, ShapedArray, get_aval, register_aval_handler
+from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval, register_aval_handler
 from tessela_tracer._config import Config, config
 from tessela_tracer._control_flow import jit_p
 from tessela_tracer._core import (

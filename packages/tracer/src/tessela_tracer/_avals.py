@@ -32,7 +32,7 @@ class ShapedArray:
         ShapedArray(float32[3,4])
     """
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("_hash", "dtype", "shape", "weak_type")
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     weak_type: bool
@@ -123,7 +123,7 @@ class ShapeDtypeStruct:
         ShapeDtypeStruct(shape=(2,), dtype=int32)
     """
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("dtype", "shape", "weak_type")
 
     def __init__(self, shape: Sequence[int], dtype: Any, *, weak_type: bool = False) -> None:
         self.shape = tuple(operator.index(d) for d in shape)
@@ -141,10 +141,10 @@ class ShapeDtypeStruct:
         return int(np.prod(self.shape, dtype=np.int64))
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, ShapeDtypeStruct)
-            and (self.shape, self.dtype, self.weak_type)
-            == (other.shape, other.dtype, other.weak_type)
+        return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) == (
+            other.shape,
+            other.dtype,
+            other.weak_type,
         )
 
     def __hash__(self) -> int:
@@ -269,10 +269,7 @@ def canonicalize_shape(shape: Any, context: str = "") -> tuple[int, ...]:
         return tuple(operator.index(d) for d in shape)
     except TypeError:
         pass
-    msg = (
-        "Shapes must be 1D sequences of concrete values of integer type, "
-        f"got {tuple(shape)}."
-    )
+    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(shape)}."
     if any(hasattr(d, "_trace") for d in shape):
         msg += "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
     raise TypeError(msg + context)

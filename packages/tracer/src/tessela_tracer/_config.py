@@ -30,7 +30,7 @@ def _parse_bool(name: str, text: str) -> bool:
 
 
 class _Flag:
-    __slots__ = ("name", "value", "default", "validator", "help", "on_change")
+    __slots__ = ("default", "help", "name", "on_change", "validator", "value")
 
     def __init__(
         self,

@@ -73,7 +73,9 @@ def _out_avals(closed: ClosedJaxpr) -> list[ShapedArray]:
 
 def _jit_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -> list[ShapedArray]:
     if len(avals) != len(jaxpr.jaxpr.invars):
-        raise TypeError(f"jit call got {len(avals)} operands for a jaxpr of {len(jaxpr.jaxpr.invars)} inputs")
+        raise TypeError(
+            f"jit call got {len(avals)} operands for a jaxpr of {len(jaxpr.jaxpr.invars)} inputs"
+        )
     return _out_avals(jaxpr)
 
 
@@ -110,13 +112,16 @@ register_pp_rule(jit_p, _jit_pp_rule)
 # ------------------------------------------------------------------ cond
 
 
-def _cond_abstract_eval(index: ShapedArray, *avals: ShapedArray, branches: tuple[ClosedJaxpr, ...]) -> list[ShapedArray]:
+def _cond_abstract_eval(
+    index: ShapedArray, *avals: ShapedArray, branches: tuple[ClosedJaxpr, ...]
+) -> list[ShapedArray]:
     if index.shape or index.dtype.kind not in "iu":
         raise TypeError(f"cond index must be an integer scalar, got {index.str_short()}")
     for b in branches:
         ins = b.jaxpr.invars
         if len(ins) != len(avals) or any(
-            v.aval.shape != a.shape or v.aval.dtype != a.dtype for v, a in zip(ins, avals, strict=True)
+            v.aval.shape != a.shape or v.aval.dtype != a.dtype
+            for v, a in zip(ins, avals, strict=True)
         ):
             raise TypeError("cond branches must take the operands' types")
     return _out_avals(branches[0])
@@ -201,7 +206,9 @@ register_abstract_eval(scan_p, _scan_abstract_eval)
 # ------------------------------------------------------------------ custom_jvp / custom_vjp
 
 
-def _call_abstract_eval(*avals: ShapedArray, call_jaxpr: ClosedJaxpr, **params: Any) -> list[ShapedArray]:
+def _call_abstract_eval(
+    *avals: ShapedArray, call_jaxpr: ClosedJaxpr, **params: Any
+) -> list[ShapedArray]:
     return _out_avals(call_jaxpr)
 
 
@@ -224,7 +231,9 @@ def _custom_call_pp_rule(hidden: Sequence[str]) -> Callable[[JaxprEqn, JaxprPpCo
             params.pop("num_consts", None)
         params.pop("name")
         order = ["name", *sorted(params)]
-        return pp_eqn_default(eqn.replace(params={**params, "name": eqn.params["name"]}), ctx, order)
+        return pp_eqn_default(
+            eqn.replace(params={**params, "name": eqn.params["name"]}), ctx, order
+        )
 
     return rule
 

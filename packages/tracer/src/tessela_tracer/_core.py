@@ -56,7 +56,7 @@ class Primitive:
         'my_double'
     """
 
-    __slots__ = ("name", "multiple_results", "__weakref__")
+    __slots__ = ("__weakref__", "multiple_results", "name")
 
     def __init__(self, name: str, *, multiple_results: bool = False) -> None:
         self.name = name
@@ -186,7 +186,9 @@ class Trace:
         self.tag = next(_tags)
         self.valid = True
 
-    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
         """Interpret ``prim`` applied to ``args``.
 
         Args:
@@ -216,7 +218,9 @@ class EvalTrace(Trace):
 
     __slots__ = ()
 
-    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
         for a in args:
             if isinstance(a, Tracer):
                 raise UnexpectedTracerError(a)

@@ -11,7 +11,12 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._control_flow import NamedCallable, custom_jvp_call_p, custom_vjp_call_p, hoist_consts
+from tessela_tracer._control_flow import (
+    NamedCallable,
+    custom_jvp_call_p,
+    custom_vjp_call_p,
+    hoist_consts,
+)
 from tessela_tracer._core import Primitive
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._prims_shape import GatherScatterMode, ScatterDimensionNumbers
@@ -20,7 +25,9 @@ from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
 __all__ = ["custom_jvp", "custom_vjp"]
 
 
-def _trace_call(fun: Callable[..., Any], args: Sequence[Any], what: str) -> tuple[Any, list[Any], list[Any], Any]:
+def _trace_call(
+    fun: Callable[..., Any], args: Sequence[Any], what: str
+) -> tuple[Any, list[Any], list[Any], Any]:
     flat, in_tree = tree_flatten(tuple(args))
     box: list[Any] = []
 
@@ -30,12 +37,14 @@ def _trace_call(fun: Callable[..., Any], args: Sequence[Any], what: str) -> tupl
         box.append(tree)
         return leaves
 
-    closed = trace_to_jaxpr(flat_fun, [_aval(x) for x in flat], debug_info=DebugInfo(what, _fun_src_info(fun)))
+    closed = trace_to_jaxpr(
+        flat_fun, [_aval(x) for x in flat], debug_info=DebugInfo(what, _fun_src_info(fun))
+    )
     jaxpr, consts = hoist_consts(closed)
     return jaxpr, consts, flat, box[0]
 
 
-class custom_jvp:  # noqa: N801
+class custom_jvp:
     """A function with a custom JVP rule; staged as a ``custom_jvp_call`` equation.
 
     Example:
@@ -55,7 +64,9 @@ class custom_jvp:  # noqa: N801
         self.jvp: Callable[..., Any] | None = None
         self.symbolic_zeros = False
 
-    def defjvp(self, jvp: Callable[..., Any], *, symbolic_zeros: bool = False) -> Callable[..., Any]:
+    def defjvp(
+        self, jvp: Callable[..., Any], *, symbolic_zeros: bool = False
+    ) -> Callable[..., Any]:
         """Set the JVP rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``."""
         self.jvp = jvp
         self.symbolic_zeros = symbolic_zeros
@@ -86,7 +97,7 @@ class custom_jvp:  # noqa: N801
         return tree_unflatten(out_tree, outs)
 
 
-class custom_vjp:  # noqa: N801
+class custom_vjp:
     """A function with a custom VJP (fwd/bwd); staged as a ``custom_vjp_call`` equation.
 
     Example:

@@ -68,7 +68,7 @@ _LATTICE: dict[Any, tuple[Any, ...]] = {
     _d("int64"): ("f*",),
     _d("float16"): (_d("float32"),),
     bfloat16: (_d("float32"),),
-    **{f8: () for f8 in _FLOAT8},
+    **dict.fromkeys(_FLOAT8, ()),
     _d("float32"): (_d("float64"), _d("complex64")),
     _d("float64"): (_d("complex128"),),
     _d("complex64"): (_d("complex128"),),
@@ -278,7 +278,9 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
         >>> result_type(np.int8, 1.0)
         dtype('float32')
     """
-    dt, weak = _result_type_impl(tuple(a if not isinstance(a, (str, type)) else np.dtype(dtype(a)) for a in args))
+    dt, weak = _result_type_impl(
+        tuple(a if not isinstance(a, (str, type)) else np.dtype(dtype(a)) for a in args)
+    )
     return (dt, weak) if return_weak_type_flag else dt
 
 
@@ -375,7 +377,10 @@ def short_dtype_name(dt: np.dtype[Any], /) -> str:
     if dt == float0:
         return "float0"
     return (
-        dt.name.replace("float", "f").replace("uint", "u").replace("int", "i").replace("complex", "c")
+        dt.name.replace("float", "f")
+        .replace("uint", "u")
+        .replace("int", "i")
+        .replace("complex", "c")
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any
 
 import attrs
 import numpy as np
@@ -52,7 +52,7 @@ class DropVar(Var):
 class Literal:
     """A scalar constant inlined into an equation (printed ``1.0:f32[]``)."""
 
-    __slots__ = ("val", "aval")
+    __slots__ = ("aval", "val")
 
     def __init__(self, val: Any, aval: ShapedArray) -> None:
         self.val = val
@@ -65,7 +65,7 @@ class Literal:
         return f"{np.asarray(self.val).item()}:{self.aval.str_short(True)}"
 
 
-Atom = Union[Var, Literal]
+Atom = Var | Literal
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -280,9 +280,7 @@ def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr, /) -> None:
             raise JaxprTypeError(f"{where} fails abstract evaluation: {err}") from err
         outs = out if eqn.primitive.multiple_results else [out]
         if len(outs) != len(eqn.outvars):
-            raise JaxprTypeError(
-                f"{where} has {len(eqn.outvars)} outputs, rule gives {len(outs)}"
-            )
+            raise JaxprTypeError(f"{where} has {len(eqn.outvars)} outputs, rule gives {len(outs)}")
         for v, aval in zip(eqn.outvars, outs, strict=True):
             if not _typecompat(aval, v.aval):
                 raise JaxprTypeError(

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
+import builtins
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
-from tessela_tracer import _prims_reduce as rd
-from tessela_tracer import _prims_shape as sh
-from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._prims_elementwise import RoundingMethod
-from tessela_tracer._prims_shape import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 
 Array = Any
 ArrayLike = Any
@@ -44,7 +41,9 @@ def _unary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[
     return op
 
 
-def _binary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[[ArrayLike, ArrayLike], Array]:
+def _binary(
+    p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE
+) -> Callable[[ArrayLike, ArrayLike], Array]:
     bind = p.bind
 
     def op(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -70,7 +69,7 @@ sign = _unary(ew.sign_p)
 floor = _unary(ew.floor_p)
 ceil = _unary(ew.ceil_p)
 is_finite = _unary(ew.is_finite_p)
-abs = _unary(ew.abs_p)  # noqa: A001
+abs = _unary(ew.abs_p)
 exp = _unary(ew.exp_p)
 exp2 = _unary(ew.exp2_p)
 log = _unary(ew.log_p)
@@ -109,8 +108,8 @@ sub = _binary(ew.sub_p)
 mul = _binary(ew.mul_p)
 div = _binary(ew.div_p)
 rem = _binary(ew.rem_p)
-max = _binary(ew.max_p)  # noqa: A001
-min = _binary(ew.min_p)  # noqa: A001
+max = _binary(ew.max_p)
+min = _binary(ew.min_p)
 atan2 = _binary(ew.atan2_p)
 nextafter = _binary(ew.nextafter_p)
 bitwise_and = _binary(ew.and_p, _INT_EXAMPLE)
@@ -125,8 +124,8 @@ lt = _binary(ew.lt_p)
 le = _binary(ew.le_p)
 gt = _binary(ew.gt_p)
 ge = _binary(ew.ge_p)
-complex = _binary(ew.complex_p)  # noqa: A001
-pow = _binary(ew.pow_p)  # noqa: A001
+complex = _binary(ew.complex_p)
+pow = _binary(ew.pow_p)
 
 
 def real(x: ArrayLike, /) -> Array:
@@ -180,7 +179,9 @@ def conj(x: ArrayLike, /) -> Array:
     return ew.conj_p.bind(x, input_dtype=_aval(x).dtype)
 
 
-def round(x: ArrayLike, /, rounding_method: RoundingMethod | int = RoundingMethod.AWAY_FROM_ZERO) -> Array:  # noqa: A001
+def round(
+    x: ArrayLike, /, rounding_method: RoundingMethod | int = RoundingMethod.AWAY_FROM_ZERO
+) -> Array:
     """Round to the nearest integer, ties away from zero by default.
 
     Args:
@@ -216,7 +217,7 @@ def integer_pow(x: ArrayLike, y: int, /) -> Array:
     return ew.integer_pow_p.bind(x, y=operator.index(y))
 
 
-def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:  # noqa: A002
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
     """Clip ``x`` elementwise to ``[min, max]``.
 
     Args:
@@ -273,10 +274,7 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
 
 
 def _foldable(x: Any) -> bool:
-    return isinstance(x, (bool, int, float, builtins_complex, np.ndarray, np.generic))
-
-
-builtins_complex = type(1j)
+    return isinstance(x, (bool, int, float, builtins.complex, np.ndarray, np.generic))
 
 
 def convert_element_type(operand: ArrayLike, new_dtype: Any) -> Array:

@@ -11,13 +11,9 @@ import numpy as np
 from tessela_pytree import tree_flatten, tree_unflatten
 
 from tessela_tracer import _prims_elementwise as ew
-from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._control_flow import (
-    NamedCallable,
     cond_p,
-    custom_jvp_call_p,
-    custom_vjp_call_p,
     hoist_consts,
     jit_p,
     scan_p,
@@ -26,7 +22,6 @@ from tessela_tracer._control_flow import (
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr, Var
 from tessela_tracer._lax import _convert_element_type
-from tessela_tracer._prims_shape import GatherScatterMode, ScatterDimensionNumbers
 from tessela_tracer._staging import (
     DebugInfo,
     _fun_src_info,
@@ -39,7 +34,12 @@ Array = Any
 
 
 def _trace_flat(
-    fun: Callable[..., Any], in_tree: Any, avals: Sequence[ShapedArray], what: str, *, star: bool = True
+    fun: Callable[..., Any],
+    in_tree: Any,
+    avals: Sequence[ShapedArray],
+    what: str,
+    *,
+    star: bool = True,
 ) -> tuple[ClosedJaxpr, list[Any], Any]:
     box: list[Any] = []
 
@@ -86,7 +86,9 @@ class _StagedJit:
         return tree_unflatten(out_tree, outs)
 
 
-def jit(fun: Callable[..., Any], /, *, static_argnums: int | Sequence[int] = ()) -> Callable[..., Any]:
+def jit(
+    fun: Callable[..., Any], /, *, static_argnums: int | Sequence[int] = ()
+) -> Callable[..., Any]:
     """Staging-only ``jit``: records one ``jit`` call equation per call.
 
     Without tessela-lowering it interprets the traced jaxpr eagerly; the
@@ -120,7 +122,9 @@ def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tre
             )
 
 
-def _join_consts(jaxprs: list[ClosedJaxpr], consts: list[list[Any]]) -> tuple[list[ClosedJaxpr], list[Any]]:
+def _join_consts(
+    jaxprs: list[ClosedJaxpr], consts: list[list[Any]]
+) -> tuple[list[ClosedJaxpr], list[Any]]:
     from_all = [c for cs in consts for c in cs]
     if not from_all:
         return jaxprs, []
@@ -168,7 +172,9 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     return _cond(idx, list(branches), operands, "switch")
 
 
-def cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any) -> Any:
+def cond(
+    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
+) -> Any:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, staged.
 
     Args:
@@ -207,7 +213,9 @@ def _cond(idx: Any, funs: list[Callable[..., Any]], operands: Sequence[Any], wha
     return tree_unflatten(traced[0][2], outs)
 
 
-def _weak_fix(init_flat: list[Any], avals_in: list[ShapedArray], avals_out: list[ShapedArray]) -> tuple[list[Any], bool]:
+def _weak_fix(
+    init_flat: list[Any], avals_in: list[ShapedArray], avals_out: list[ShapedArray]
+) -> tuple[list[Any], bool]:
     changed = False
     new = []
     for x, a_in, a_out in zip(init_flat, avals_in, avals_out, strict=True):
@@ -219,7 +227,13 @@ def _weak_fix(init_flat: list[Any], avals_in: list[ShapedArray], avals_out: list
     return new, changed
 
 
-def _check_carry(what: str, tree_in: Any, tree_out: Any, avals_in: list[ShapedArray], avals_out: list[ShapedArray]) -> None:
+def _check_carry(
+    what: str,
+    tree_in: Any,
+    tree_out: Any,
+    avals_in: list[ShapedArray],
+    avals_out: list[ShapedArray],
+) -> None:
     if tree_in != tree_out:
         raise TypeError(
             f"{what} output and input must have same type structure, got {tree_out} and {tree_in}."
@@ -232,7 +246,9 @@ def _check_carry(what: str, tree_in: Any, tree_out: Any, avals_in: list[ShapedAr
             )
 
 
-def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any) -> Any:
+def while_loop(
+    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
+) -> Any:
     """Repeat ``val = body_fun(val)`` while ``cond_fun(val)``, staged.
 
     Args:
@@ -308,23 +324,10 @@ def scan(
     x_avals = [ShapedArray(_aval(x).shape[1:], _aval(x).dtype, _aval(x).weak_type) for x in xs_flat]
     for _ in range(2):
         c_avals = [_aval(x) for x in init_flat]
-        box: list[Any] = []
-
-        def body(*args: Any) -> list[Any]:
-            c = tree_unflatten(init_tree, list(args[: len(init_flat)]))
-            x = tree_unflatten(xs_tree, list(args[len(init_flat) :]))
-            new_c, y = f(c, x)
-            cf, ct = tree_flatten(new_c)
-            yf, yt = tree_flatten(y)
-            box.append((ct, yt, len(cf)))
-            return [*cf, *yf]
-
-        def trace_body() -> Any:
-            closed = trace_to_jaxpr(body, [*c_avals, *x_avals], debug_info=DebugInfo("scan", _fun_src_info(f)))
-            return (*hoist_consts(closed), box[-1])
-
         key = ("scan", f, str(init_tree), str(xs_tree), tuple(c_avals), tuple(x_avals))
-        jaxpr, consts, (ct, yt, nc) = cached_trace(key, trace_body)
+        jaxpr, consts, (ct, yt, nc) = cached_trace(
+            key, functools.partial(_trace_scan_body, f, init_tree, xs_tree, c_avals, x_avals)
+        )
         if ct != init_tree:
             raise TypeError(
                 f"scan body function carry input and carry output must have the same pytree "
@@ -339,6 +342,32 @@ def scan(
         num_consts=len(consts), reverse=bool(reverse), unroll=int(unroll),
     )  # fmt: skip
     return tree_unflatten(init_tree, outs[:nc]), tree_unflatten(yt, outs[nc:])
+
+
+def _trace_scan_body(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init_tree: Any,
+    xs_tree: Any,
+    c_avals: list[ShapedArray],
+    x_avals: list[ShapedArray],
+) -> tuple[ClosedJaxpr, list[Any], tuple[Any, Any, int]]:
+    box: list[tuple[Any, Any, int]] = []
+    nc_in = len(c_avals)
+
+    def body(*args: Any) -> list[Any]:
+        c = tree_unflatten(init_tree, list(args[:nc_in]))
+        x = tree_unflatten(xs_tree, list(args[nc_in:]))
+        new_c, y = f(c, x)
+        cf, ct = tree_flatten(new_c)
+        yf, yt = tree_flatten(y)
+        box.append((ct, yt, len(cf)))
+        return [*cf, *yf]
+
+    closed = trace_to_jaxpr(
+        body, [*c_avals, *x_avals], debug_info=DebugInfo("scan", _fun_src_info(f))
+    )
+    jaxpr, consts = hoist_consts(closed)
+    return jaxpr, consts, box[-1]
 
 
 def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
@@ -368,7 +397,10 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
 
         def step(carry: Any, _: Any) -> Any:
             i, x = carry
-            return (ew.add_p.bind(i, _convert_element_type(1, dt, weak_type=False)), body_fun(i, x)), None
+            return (
+                ew.add_p.bind(i, _convert_element_type(1, dt, weak_type=False)),
+                body_fun(i, x),
+            ), None
 
         (_, out), _ = scan(step, (lo_c, init_val), None, length=max(hi - lo, 0))
         return out
@@ -382,7 +414,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
     return while_loop(lambda c: ew.lt_p.bind(c[0], c[1]), body, (lo_c, hi_c, init_val))[2]
 
 
-def map(f: Callable[[Any], Any], xs: Any) -> Any:  # noqa: A001
+def map(f: Callable[[Any], Any], xs: Any) -> Any:
     """Apply ``f`` to each slice of ``xs`` along axis 0, as a ``scan``.
 
     Args:

@@ -139,7 +139,9 @@ def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: in
     """
     if isinstance(operand, (list, tuple)):
         dim = _axes(operand[0], (dimension,))[0]
-        return tuple(rd.sort_p.bind(*operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys))
+        return tuple(
+            rd.sort_p.bind(*operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)
+        )
     dim = _axes(operand, (dimension,))[0]
     return rd.sort_p.bind(operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)[0]
 
@@ -198,13 +200,24 @@ def dot_general(
     """
     (lc, rc), (lb, rb) = dimension_numbers
     dn = ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
-    pet = None if preferred_element_type is None else _dtypes.canonicalize_dtype(preferred_element_type)
+    pet = (
+        None
+        if preferred_element_type is None
+        else _dtypes.canonicalize_dtype(preferred_element_type)
+    )
     return rd.dot_general_p.bind(
-        lhs, rhs, dimension_numbers=dn, precision=precision, preferred_element_type=pet, out_sharding=None
+        lhs,
+        rhs,
+        dimension_numbers=dn,
+        precision=precision,
+        preferred_element_type=pet,
+        out_sharding=None,
     )
 
 
-def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None, preferred_element_type: Any = None) -> Array:
+def dot(
+    lhs: ArrayLike, rhs: ArrayLike, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """Vector/matrix product of rank-1 or rank-2 operands.
 
     Args:

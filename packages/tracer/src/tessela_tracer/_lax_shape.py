@@ -9,11 +9,13 @@ from typing import Any
 import numpy as np
 
 from tessela_tracer import _dtypes
-from tessela_tracer import _prims_reduce as rd
 from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._prims_shape import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from tessela_tracer._prims_shape import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+)
 
 Array = Any
 ArrayLike = Any
@@ -24,7 +26,11 @@ def _ints(xs: Sequence[Any]) -> tuple[int, ...]:
 
 
 def broadcast_in_dim(
-    operand: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding: Any = None
+    operand: ArrayLike,
+    shape: Sequence[int],
+    broadcast_dimensions: Sequence[int],
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Broadcast ``operand`` into ``shape``, its dims landing at ``broadcast_dimensions``.
 
@@ -47,7 +53,9 @@ def broadcast_in_dim(
     aval = _aval(operand)
     if aval.shape == shape and dims == tuple(range(len(shape))):
         return operand
-    return sh.broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=None)
+    return sh.broadcast_in_dim_p.bind(
+        operand, shape=shape, broadcast_dimensions=dims, sharding=None
+    )
 
 
 def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
@@ -71,7 +79,9 @@ def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
     return broadcast_in_dim(operand, (*sizes, *_aval(operand).shape), dims)
 
 
-def reshape(operand: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
+def reshape(
+    operand: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None
+) -> Array:
     """Reshape (row-major) to ``new_sizes``.
 
     Args:
@@ -88,7 +98,11 @@ def reshape(operand: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[i
         (3, 2)
     """
     new_sizes = canonicalize_shape(new_sizes)
-    dims = None if dimensions is None or tuple(dimensions) == tuple(range(len(dimensions))) else _ints(dimensions)
+    dims = (
+        None
+        if dimensions is None or tuple(dimensions) == tuple(range(len(dimensions)))
+        else _ints(dimensions)
+    )
     if dims is None and _aval(operand).shape == new_sizes:
         return operand
     return sh.reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=None)
@@ -201,7 +215,9 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     return sh.concatenate_p.bind(*operands, dimension=operator.index(dimension))
 
 
-def pad(operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
+def pad(
+    operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]
+) -> Array:
     """Pad with low, high and interior padding per dimension.
 
     Args:
@@ -221,7 +237,7 @@ def pad(operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[t
     return sh.pad_p.bind(operand, padding_value, padding_config=cfg)
 
 
-def slice(  # noqa: A001
+def slice(
     operand: ArrayLike,
     start_indices: Sequence[int],
     limit_indices: Sequence[int],
@@ -259,7 +275,9 @@ def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
     return out
 
 
-def dynamic_slice(operand: ArrayLike, start_indices: Sequence[ArrayLike], slice_sizes: Sequence[int]) -> Array:
+def dynamic_slice(
+    operand: ArrayLike, start_indices: Sequence[ArrayLike], slice_sizes: Sequence[int]
+) -> Array:
     """Slice of static size at traced start indices (clamped into bounds).
 
     Args:
@@ -276,10 +294,14 @@ def dynamic_slice(operand: ArrayLike, start_indices: Sequence[ArrayLike], slice_
         >>> print(make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)))
         { lambda ; a:f32[3]. let b:f32[2] = dynamic_slice[slice_sizes=(2,)] a 1:i32[] in (b,) }
     """
-    return sh.dynamic_slice_p.bind(operand, *_index_operands(start_indices), slice_sizes=_ints(slice_sizes))
+    return sh.dynamic_slice_p.bind(
+        operand, *_index_operands(start_indices), slice_sizes=_ints(slice_sizes)
+    )
 
 
-def dynamic_update_slice(operand: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike]) -> Array:
+def dynamic_update_slice(
+    operand: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike]
+) -> Array:
     """Write ``update`` into ``operand`` at traced start indices.
 
     Args:
@@ -313,7 +335,7 @@ def iota(dtype: Any, size: int) -> Array:
         >>> from tessela_tracer import make_jaxpr, lax
         >>> print(make_jaxpr(lambda: lax.iota("int32", 3))())
         { lambda ; . let
-            a:i32[3] = iota[dimension=0 dtype=int32 shape=(3,) sharding=None] 
+            a:i32[3] = iota[dimension=0 dtype=int32 shape=(3,) sharding=None]
           in (a,) }
     """
     return broadcasted_iota(dtype, (size,), 0)
@@ -336,7 +358,12 @@ def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
         (2, 3)
     """
     dt = _dtypes.canonicalize_dtype(dtype)
-    return sh.iota_p.bind(dtype=dt, shape=canonicalize_shape(shape), dimension=operator.index(dimension), sharding=None)
+    return sh.iota_p.bind(
+        dtype=dt,
+        shape=canonicalize_shape(shape),
+        dimension=operator.index(dimension),
+        sharding=None,
+    )
 
 
 def gather(

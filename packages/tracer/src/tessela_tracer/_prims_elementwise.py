@@ -11,9 +11,9 @@ import numpy as np
 from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
+from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
-from tessela_tracer._core import get_aval_of as _aval
 
 __all__ = ["RoundingMethod"]
 

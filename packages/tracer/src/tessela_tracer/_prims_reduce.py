@@ -30,7 +30,8 @@ def _reduce_rule(name: str, kinds: tuple[Any, ...]) -> Any:
     def rule(x: ShapedArray, *, axes: tuple[int, ...], **params: Any) -> ShapedArray:
         _check_axes(name, x, axes)
         if kinds and not any(
-            (x.dtype == _dtypes.bool_) if k is bool else _dtypes.issubdtype(x.dtype, k) for k in kinds
+            (x.dtype == _dtypes.bool_) if k is bool else _dtypes.issubdtype(x.dtype, k)
+            for k in kinds
         ):
             raise TypeError(f"{name} does not accept dtype {x.dtype.name}.")
         shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
@@ -84,13 +85,17 @@ cummin_p = _prim("cummin", _cumulative_rule("cummin"))
 cumlogsumexp_p = _prim("cumlogsumexp", _cumulative_rule("cumlogsumexp"))
 
 
-def _sort_rule(*xs: ShapedArray, dimension: int, is_stable: bool, num_keys: int) -> list[ShapedArray]:
+def _sort_rule(
+    *xs: ShapedArray, dimension: int, is_stable: bool, num_keys: int
+) -> list[ShapedArray]:
     if not xs:
         raise TypeError("sort requires at least one operand")
     if any(x.shape != xs[0].shape for x in xs):
         raise TypeError(f"sort operands must have the same shape, got {[x.shape for x in xs]}")
     if not 1 <= num_keys <= len(xs):
-        raise ValueError(f"sort num_keys={num_keys} must be between 1 and the number of operands {len(xs)}")
+        raise ValueError(
+            f"sort num_keys={num_keys} must be between 1 and the number of operands {len(xs)}"
+        )
     if not 0 <= dimension < xs[0].ndim:
         raise ValueError(f"sort dimension {dimension} is out of bounds for shape {xs[0].shape}")
     return list(xs)

@@ -119,7 +119,9 @@ def _concatenate_rule(*xs: ShapedArray, dimension: int) -> ShapedArray:
                 f"{', '.join(x.dtype.name for x in xs)}."
             )
         if x.ndim != first.ndim or any(
-            a != b for i, (a, b) in enumerate(zip(x.shape, first.shape, strict=True)) if i != dimension
+            a != b
+            for i, (a, b) in enumerate(zip(x.shape, first.shape, strict=True))
+            if i != dimension
         ):
             raise TypeError(
                 "Cannot concatenate arrays with shapes that differ in dimensions other than "
@@ -127,7 +129,9 @@ def _concatenate_rule(*xs: ShapedArray, dimension: int) -> ShapedArray:
                 f"shapes {', '.join(str(x.shape) for x in xs)}."
             )
     if not 0 <= dimension < first.ndim:
-        raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for shapes {first.shape}")
+        raise TypeError(
+            f"concatenate dimension out of bounds: dimension {dimension} for shapes {first.shape}"
+        )
     shape = list(first.shape)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
     return ShapedArray(shape, first.dtype, all(x.weak_type for x in xs))
@@ -154,7 +158,9 @@ def _pad_rule(
     shape = []
     for d, (lo, hi, interior) in zip(x.shape, padding_config, strict=True):
         if interior < 0:
-            raise ValueError(f"interior padding in padding_config must be nonnegative, got {padding_config}")
+            raise ValueError(
+                f"interior padding in padding_config must be nonnegative, got {padding_config}"
+            )
         shape.append(lo + hi + d + max(d - 1, 0) * interior)
     return ShapedArray(shape, x.dtype, x.weak_type)
 
@@ -200,9 +206,13 @@ def _check_indices(name: str, x: ShapedArray, idx: tuple[ShapedArray, ...]) -> N
             raise TypeError(f"{name} start indices must be integer scalars, got {i.str_short()}")
 
 
-def _dynamic_slice_rule(x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple[int, ...]) -> ShapedArray:
+def _dynamic_slice_rule(
+    x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple[int, ...]
+) -> ShapedArray:
     _check_indices("dynamic_slice", x, idx)
-    if len(slice_sizes) != x.ndim or any(s > d or s < 0 for s, d in zip(slice_sizes, x.shape, strict=True)):
+    if len(slice_sizes) != x.ndim or any(
+        s > d or s < 0 for s, d in zip(slice_sizes, x.shape, strict=True)
+    ):
         raise TypeError(
             f"slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
             f"{slice_sizes} for operand shape {x.shape}."
@@ -213,7 +223,9 @@ def _dynamic_slice_rule(x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple[in
 dynamic_slice_p = _prim("dynamic_slice", _dynamic_slice_rule)
 
 
-def _dynamic_update_slice_rule(x: ShapedArray, update: ShapedArray, *idx: ShapedArray) -> ShapedArray:
+def _dynamic_update_slice_rule(
+    x: ShapedArray, update: ShapedArray, *idx: ShapedArray
+) -> ShapedArray:
     _check_indices("dynamic_update_slice", x, idx)
     if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape, strict=True)):
         raise TypeError(
@@ -231,9 +243,13 @@ def _dynamic_update_slice_rule(x: ShapedArray, update: ShapedArray, *idx: Shaped
 dynamic_update_slice_p = _prim("dynamic_update_slice", _dynamic_update_slice_rule)
 
 
-def _iota_rule(*, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: Any) -> ShapedArray:
+def _iota_rule(
+    *, dtype: np.dtype[Any], shape: tuple[int, ...], dimension: int, sharding: Any
+) -> ShapedArray:
     if not 0 <= dimension < len(shape):
-        raise ValueError(f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape {shape}")
+        raise ValueError(
+            f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape {shape}"
+        )
     return ShapedArray(shape, dtype, False)
 
 
@@ -323,7 +339,9 @@ def _gather_rule(
 gather_p = _prim("gather", _gather_rule)
 
 
-def _scatter_rule(x: ShapedArray, idx: ShapedArray, updates: ShapedArray, **params: Any) -> ShapedArray:
+def _scatter_rule(
+    x: ShapedArray, idx: ShapedArray, updates: ShapedArray, **params: Any
+) -> ShapedArray:
     if not _dtypes.issubdtype(idx.dtype, np.integer):
         raise TypeError(f"scatter indices must be of integer type, got {idx.dtype.name}")
     if updates.dtype != x.dtype:

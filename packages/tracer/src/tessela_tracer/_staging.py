@@ -12,7 +12,7 @@ import attrs
 import numpy as np
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
-from tessela_tracer._avals import ShapeDtypeStruct, ShapedArray, get_aval
+from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
 from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace
 from tessela_tracer._errors import UnexpectedTracerError
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
@@ -125,7 +125,7 @@ def _is_literal(x: Any, aval: ShapedArray) -> bool:
 class JaxprTrace(Trace):
     """A trace that records each primitive application as a jaxpr equation."""
 
-    __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug_info", "cache")
+    __slots__ = ("_const_ids", "cache", "consts", "constvars", "debug_info", "eqns", "invars")
     tracer_name = "JitTracer"
 
     def __init__(self, parent: Trace | None = None, debug_info: DebugInfo | None = None) -> None:
@@ -166,7 +166,9 @@ class JaxprTrace(Trace):
             return Literal(x, aval)
         return self._const_var(x, aval)
 
-    def process_primitive(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
         invars = []
         avals = []
         for x in args:
@@ -405,7 +407,11 @@ def eval_shape(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     def to_struct(x: Any) -> Any:
         if isinstance(x, (ShapeDtypeStruct, Tracer)) or hasattr(x, "aval"):
             return x
-        if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
+        if (
+            hasattr(x, "shape")
+            and hasattr(x, "dtype")
+            and not isinstance(x, (np.ndarray, np.generic))
+        ):
             return ShapeDtypeStruct(x.shape, x.dtype)
         return x
 

@@ -14,7 +14,7 @@ import types
 import jax
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from programs import PROGRAMS  # noqa: E402
+from programs import PROGRAMS
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 F = np.float32
-I = np.int32
+I32 = np.int32
 
 
 def _x(*shape: int) -> np.ndarray:
@@ -47,7 +47,7 @@ def _elementwise(ns: Any) -> Any:
             lax.mul(x, np.float32(0.1)), lax.neg(x), lax.square(x), lax.expm1(x),
         )  # fmt: skip
 
-    return f, (_x(2, 3), np.ones((2, 3), I))
+    return f, (_x(2, 3), np.ones((2, 3), I32))
 
 
 def _complex(ns: Any) -> Any:
@@ -65,14 +65,14 @@ def _shapes(ns: Any) -> Any:
 
     def f(x):
         return (
-            lax.convert_element_type(x, I), lax.bitcast_convert_type(x, I),
+            lax.convert_element_type(x, I32), lax.bitcast_convert_type(x, I32),
             lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)), lax.reshape(x, (3, 2)),
             lax.squeeze(lax.reshape(x, (1, 6)), (0,)), lax.expand_dims(x, (0,)),
             lax.transpose(x, (1, 0)), lax.rev(x, (0,)), lax.concatenate([x, x], 1),
             lax.pad(x, 0.0, [(1, 2, 0), (0, 0, 1)]), lax.slice(x, (0, 1), (2, 3)),
             lax.slice(x, (0, 0), (2, 3), (1, 2)), lax.dynamic_slice(x, (1, 0), (1, 3)),
             lax.dynamic_update_slice(x, x, (0, 0)), lax.iota(F, 3),
-            lax.broadcasted_iota(I, (2, 3), 1), lax.select_n(True, x, x),
+            lax.broadcasted_iota(I32, (2, 3), 1), lax.select_n(True, x, x),
             lax.select(lax.gt(x, 0.0), x, x), lax.stop_gradient(x),
         )  # fmt: skip
 
@@ -86,7 +86,7 @@ def _reductions(ns: Any) -> Any:
         return (
             lax.reduce_sum(x, (0,)), lax.reduce_prod(x, (1,)), lax.reduce_max(x, (0, 1)),
             lax.reduce_min(x, (0,)), lax.reduce_and(b, (0,)), lax.reduce_or(b, (1,)),
-            lax.argmax(x, 1, I), lax.argmin(x, 0, I), lax.cumsum(x, 1), lax.cumprod(x, 0, True),
+            lax.argmax(x, 1, I32), lax.argmin(x, 0, I32), lax.cumsum(x, 1), lax.cumprod(x, 0, True),
             lax.cummax(x), lax.cummin(x, 1), lax.sort(x), lax.sort((x, x), num_keys=1),
             lax.dot_general(x, x, (((1,), (1,)), ((), ()))), lax.dot(x, lax.transpose(x, (1, 0))),
         )  # fmt: skip
@@ -96,19 +96,24 @@ def _reductions(ns: Any) -> Any:
 
 def _gather_scatter(ns: Any) -> Any:
     lax = ns.lax
-    dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    dn = lax.GatherDimensionNumbers(
+        offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
     sdn = lax.ScatterDimensionNumbers(
         update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
     )
 
     def f(x, idx):
         return (
-            lax.gather(x, idx, dn, (1, 3)), lax.scatter(x, idx, x, sdn),
-            lax.scatter_add(x, idx, x, sdn), lax.scatter_mul(x, idx, x, sdn),
-            lax.scatter_min(x, idx, x, sdn), lax.scatter_max(x, idx, x, sdn),
+            lax.gather(x, idx, dn, (1, 3)),
+            lax.scatter(x, idx, x, sdn),
+            lax.scatter_add(x, idx, x, sdn),
+            lax.scatter_mul(x, idx, x, sdn),
+            lax.scatter_min(x, idx, x, sdn),
+            lax.scatter_max(x, idx, x, sdn),
         )
 
-    return f, (_x(2, 3), np.zeros((2, 1), I))
+    return f, (_x(2, 3), np.zeros((2, 1), I32))
 
 
 def _jit_nested(ns: Any) -> Any:
@@ -147,7 +152,9 @@ def _loops(ns: Any) -> Any:
     lax = ns.lax
 
     def f(x, n):
-        w = lax.while_loop(lambda c: lax.lt(c[0], 10), lambda c: (lax.add(c[0], 1), lax.mul(c[1], 2.0)), (0, x))
+        w = lax.while_loop(
+            lambda c: lax.lt(c[0], 10), lambda c: (lax.add(c[0], 1), lax.mul(c[1], 2.0)), (0, x)
+        )
         fl = lax.fori_loop(0, 5, lambda i, c: lax.add(c, lax.convert_element_type(i, F)), x)
         fd = lax.fori_loop(0, n, lambda i, c: lax.mul(c, 2.0), x)
         return w, fl, fd
@@ -210,7 +217,12 @@ def _mlp(ns: Any) -> Any:
 
     def f(params, x):
         for w, b in params:
-            x = lax.tanh(lax.add(lax.dot_general(x, w, (((1,), (0,)), ((), ()))), lax.broadcast_in_dim(b, (8, 16), (1,))))
+            x = lax.tanh(
+                lax.add(
+                    lax.dot_general(x, w, (((1,), (0,)), ((), ()))),
+                    lax.broadcast_in_dim(b, (8, 16), (1,)),
+                )
+            )
         return lax.reduce_sum(x, (0, 1))
 
     return f, (params, _x(8, 16))
