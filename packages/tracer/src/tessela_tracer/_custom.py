@@ -52,7 +52,7 @@ class custom_jvp:
         >>> @custom_jvp
         ... def f(x):
         ...     return lax.sin(x)
-        >>> f.defjvp(lambda primals, tangents: (f(primals[0]), tangents[0]))
+        >>> _ = f.defjvp(lambda primals, tangents: (f(primals[0]), tangents[0]))
         >>> make_jaxpr(f)(1.0).eqns[0].primitive
         custom_jvp_call
     """

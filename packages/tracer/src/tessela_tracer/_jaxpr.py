@@ -179,7 +179,7 @@ def subjaxprs(eqn: JaxprEqn, /) -> list[Jaxpr | ClosedJaxpr]:
 
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
-        >>> cj = make_jaxpr(lambda x: lax.cond(x > 0, lax.sin, lax.cos, x))(1.0)
+        >>> cj = make_jaxpr(lambda x: lax.cond(lax.gt(x, 0.0), lax.sin, lax.cos, x))(1.0)
         >>> len(subjaxprs(cj.eqns[-1]))
         2
     """
@@ -209,7 +209,7 @@ def replace_subjaxprs(
 
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
-        >>> cj = make_jaxpr(lambda x: lax.cond(x > 0, lax.sin, lax.cos, x))(1.0)
+        >>> cj = make_jaxpr(lambda x: lax.cond(lax.gt(x, 0.0), lax.sin, lax.cos, x))(1.0)
         >>> eqn = replace_subjaxprs(cj.eqns[-1], lambda j: j)
         >>> eqn.primitive.name
         'cond'

@@ -22,7 +22,9 @@ _FLOAT_EXAMPLE = "1.0", "f32"
 _INT_EXAMPLE = "1", "i32"
 
 
-def _unary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[[ArrayLike], Array]:
+def _unary(
+    p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE, public: str | None = None
+) -> Callable[[ArrayLike], Array]:
     bind = p.bind
 
     def op(x: ArrayLike, /) -> Array:
@@ -30,7 +32,7 @@ def _unary(p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE) -> Callable[
 
     arg, dt = example
     out_dt = "bool" if p.name == "is_finite" else dt
-    op.__name__ = op.__qualname__ = p.name.rstrip("_")
+    op.__name__ = op.__qualname__ = public or p.name
     op.__doc__ = (
         f"Elementwise ``{p.name}``.\n\n    Args:\n      x: an array or scalar.\n\n"
         f"    Returns:\n      The result, same shape as ``x``.\n\n    Example:\n"
@@ -52,13 +54,13 @@ def _binary(
     arg, dt = example
     cmp = p.name in ("eq", "ne", "lt", "le", "gt", "ge")
     out_dt = "bool" if cmp else ("c64" if p.name == "complex" else dt)
-    op.__name__ = op.__qualname__ = p.name
+    op.__name__ = op.__qualname__ = public or p.name
     op.__doc__ = (
         f"Elementwise ``{p.name}`` of two arrays of one dtype (scalars broadcast).\n\n"
         f"    Args:\n      x: an array or scalar.\n      y: an array or scalar of the same dtype.\n\n"
         f"    Returns:\n      The result.\n\n    Example:\n"
         f"        >>> from tessela_tracer import make_jaxpr, lax\n"
-        f"        >>> print(make_jaxpr(lax.{p.name})({arg}, {arg}))\n"
+        f"        >>> print(make_jaxpr(lax.{op.__name__})({arg}, {arg}))\n"
         f"        {{ lambda ; a:{dt}[] b:{dt}[]. let c:{out_dt}[] = {p.name} a b in (c,) }}\n"
     )
     return op
@@ -97,7 +99,7 @@ erfc = _unary(ew.erfc_p)
 erf_inv = _unary(ew.erf_inv_p)
 lgamma = _unary(ew.lgamma_p)
 digamma = _unary(ew.digamma_p)
-bitwise_not = _unary(ew.not_p, _INT_EXAMPLE)
+bitwise_not = _unary(ew.not_p, _INT_EXAMPLE, "bitwise_not")
 not_ = bitwise_not
 population_count = _unary(ew.population_count_p, _INT_EXAMPLE)
 clz = _unary(ew.clz_p, _INT_EXAMPLE)
@@ -112,9 +114,9 @@ max = _binary(ew.max_p)
 min = _binary(ew.min_p)
 atan2 = _binary(ew.atan2_p)
 nextafter = _binary(ew.nextafter_p)
-bitwise_and = _binary(ew.and_p, _INT_EXAMPLE)
-bitwise_or = _binary(ew.or_p, _INT_EXAMPLE)
-bitwise_xor = _binary(ew.xor_p, _INT_EXAMPLE)
+bitwise_and = _binary(ew.and_p, _INT_EXAMPLE, "bitwise_and")
+bitwise_or = _binary(ew.or_p, _INT_EXAMPLE, "bitwise_or")
+bitwise_xor = _binary(ew.xor_p, _INT_EXAMPLE, "bitwise_xor")
 shift_left = _binary(ew.shift_left_p, _INT_EXAMPLE)
 shift_right_logical = _binary(ew.shift_right_logical_p, _INT_EXAMPLE)
 shift_right_arithmetic = _binary(ew.shift_right_arithmetic_p, _INT_EXAMPLE)
@@ -323,7 +325,7 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: Any) -> Array:
 
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lambda x: lax.bitcast_convert_type(x, "int32"))(1.5))
-        { lambda ; a:f32[]. let b:i32[] = bitcast_convert_type[new_dtype=int32] a in (b,) }
+        >>> make_jaxpr(lambda x: lax.bitcast_convert_type(x, "int32"))(1.5).out_avals
+        [ShapedArray(int32[])]
     """
     return ew.bitcast_convert_type_p.bind(operand, new_dtype=_dtypes.canonicalize_dtype(new_dtype))

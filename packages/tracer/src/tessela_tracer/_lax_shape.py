@@ -291,8 +291,8 @@ def dynamic_slice(
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
         >>> import numpy as np
-        >>> print(make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)))
-        { lambda ; a:f32[3]. let b:f32[2] = dynamic_slice[slice_sizes=(2,)] a 1:i32[] in (b,) }
+        >>> make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)).out_avals
+        [ShapedArray(float32[2])]
     """
     return sh.dynamic_slice_p.bind(
         operand, *_index_operands(start_indices), slice_sizes=_ints(slice_sizes)
