@@ -199,7 +199,8 @@ def lint(session: nox.Session) -> None:
 def typecheck(session: nox.Session, package: str) -> None:
     """mypy --strict over a package's sources, with its dependencies installed."""
     pkg = PACKAGES[package]
-    _install_from_repo(session, pkg, extras=())
+    # Optional modules (e.g. a hypothesis-based ``testing`` module) are typed too.
+    _install_from_repo(session, pkg, extras=("test", "testing"))
     session.install("mypy")
     session.chdir(pkg.path)
     session.run("mypy", "--strict", f"src/{pkg.import_name}")
