@@ -44,7 +44,7 @@ def _unary(
 
 
 def _binary(
-    p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE
+    p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE, public: str | None = None
 ) -> Callable[[ArrayLike, ArrayLike], Array]:
     bind = p.bind
 

@@ -27,17 +27,14 @@ def _reducer(p: Primitive, extra: dict[str, Any]) -> Any:
         return bind(operand, axes=_axes(operand, axes), **extra)
 
     op.__name__ = op.__qualname__ = p.name
-    shown = " out_sharding=None" if extra else ""
     op.__doc__ = (
         f"``{p.name}`` over ``axes``.\n\n    Args:\n      operand: the array.\n"
         f"      axes: the dimensions to reduce.\n\n    Returns:\n      The reduced array.\n\n"
         f"    Example:\n        >>> import numpy as np\n"
         f"        >>> from tessela_tracer import make_jaxpr, lax\n"
         f"        >>> x = np.ones(3, np.{'bool_' if p.name in ('reduce_and', 'reduce_or') else 'float32'})\n"
-        f"        >>> make_jaxpr(lambda x: lax.{p.name}(x, (0,)))(x).eqns[0].primitive
-"
-        f"        {p.name}
-"
+        f"        >>> make_jaxpr(lambda x: lax.{p.name}(x, (0,)))(x).eqns[0].primitive\n"
+        f"        {p.name}\n"
     )
     return op
 
