@@ -333,10 +333,8 @@ def iota(dtype: Any, size: int) -> Array:
 
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lambda: lax.iota("int32", 3))())
-        { lambda ; . let
-            a:i32[3] = iota[dimension=0 dtype=int32 shape=(3,) sharding=None]
-          in (a,) }
+        >>> make_jaxpr(lambda: lax.iota("int32", 3))().out_avals
+        [ShapedArray(int32[3])]
     """
     return broadcasted_iota(dtype, (size,), 0)
 
