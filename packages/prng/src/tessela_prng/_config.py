@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Sequence
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -150,7 +150,7 @@ config = Config()
 # dtype policy
 
 
-_NARROW = {
+_NARROW: dict[np.dtype[Any], np.dtype[Any]] = {
     np.dtype("float64"): np.dtype("float32"),
     np.dtype("int64"): np.dtype("int32"),
     np.dtype("uint64"): np.dtype("uint32"),
@@ -182,10 +182,11 @@ def canonical_dtype(dtype: Any, *, warn: bool = True) -> np.dtype[Any]:
         return default_int()
     if dtype is bool:
         return np.dtype(bool)
+    dt: np.dtype[Any]
     try:
         dt = np.dtype(dtype)
     except TypeError:
-        dt = np.dtype(str(dtype))
+        dt = np.dtype(str(dtype).rsplit(".", 1)[-1])
     if not config.enable_x64 and dt in _NARROW:
         narrow = _NARROW[dt]
         if warn:
@@ -196,7 +197,7 @@ def canonical_dtype(dtype: Any, *, warn: bool = True) -> np.dtype[Any]:
                 UserWarning,
                 stacklevel=4,
             )
-        return narrow
+        return np.dtype(narrow)
     return dt
 
 
@@ -217,7 +218,5 @@ def canonical_shape(name: str, shape: Any) -> tuple[int, ...]:
             f"{name}: shape must contain only integers, got {shape!r}; pass e.g. shape=(3,)."
         ) from None
     if any(d < 0 for d in out):
-        raise ValueError(
-            f"{name}: shape {out} has a negative dimension; every size must be >= 0."
-        )
+        raise ValueError(f"{name}: shape {out} has a negative dimension; every size must be >= 0.")
     return out

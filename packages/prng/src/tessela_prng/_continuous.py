@@ -17,6 +17,7 @@ from ._sampling import (
     check_shape,
     float_dtype,
     normal_data,
+    quiet,
     rademacher_data,
     shape_of,
     uniform_data,
@@ -56,6 +57,7 @@ def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int,
     return shp
 
 
+@quiet
 def uniform(
     key: Any,
     /,
@@ -94,6 +96,7 @@ def uniform(
     return uniform_data(data, shp, dt, minval, maxval)
 
 
+@quiet
 def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample standard normal values (real or complex).
 
@@ -115,6 +118,7 @@ def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return normal_data(data, canonical_shape("normal", shape), dt)
 
 
+@quiet
 def truncated_normal(
     key: Any, /, lower: Any, upper: Any, shape: Shape | None = None, dtype: Any = None
 ) -> Array:
@@ -155,6 +159,7 @@ def truncated_normal(
     return xp.reshape(xp.broadcast_to(out, shp), shp)
 
 
+@quiet
 def exponential(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard exponential distribution.
 
@@ -182,6 +187,7 @@ def exponential_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> 
     return -xp.log1p(-u)
 
 
+@quiet
 def gumbel(key: Any, /, shape: Shape = (), dtype: Any = None, mode: str | None = None) -> Array:
     """Sample the standard Gumbel distribution.
 
@@ -238,21 +244,18 @@ def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: st
         neg_hi = neg[0] + carry
         neg_lo = neg[1] + xp.asarray(1, dtype=u32)
         flip = raw[0] < xp.asarray(1 << 31, dtype=u32)
-        x = _safe_int_to_float(
-            xp, xp.where(flip, raw[0], neg_hi), xp.where(flip, raw[1], neg_lo)
-        )
+        x = _safe_int_to_float(xp, xp.where(flip, raw[0], neg_hi), xp.where(flip, raw[1], neg_lo))
         return xp.where(flip, -xp.log(-xp.log1p(-x)), -xp.log(-xp.log(x)))
     if mode in ("high", "highest"):
         both = uniform_data(data, (2, *shape), dt)
         high, low = both[0], both[1]
-        x = xp.where(
-            high >= 0.5, high, high + float(2.0**-finfo.nmant) * low + float(finfo.tiny)
-        )
+        x = xp.where(high >= 0.5, high, high + float(2.0**-finfo.nmant) * low + float(finfo.tiny))
         return -xp.log(-xp.log1p(-x))
     u = uniform_data(data, shape, dt, float(finfo.tiny), 1.0)
     return -xp.log(-xp.log(u))
 
 
+@quiet
 def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard Laplace distribution.
 
@@ -277,6 +280,7 @@ def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return xp.sign(u) * xp.log1p(-xp.abs(u))
 
 
+@quiet
 def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard logistic distribution.
 
@@ -300,6 +304,7 @@ def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return xp.log(x) - xp.log1p(-x)
 
 
+@quiet
 def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard Cauchy distribution.
 
@@ -323,6 +328,7 @@ def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return xp.tan(float(np.array(np.pi, dt)) * (u - 0.5))
 
 
+@quiet
 def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Pareto distribution with shape parameter ``b``.
 
@@ -348,6 +354,7 @@ def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -
     return xp.exp(e / as_param(xp, b, dt))
 
 
+@quiet
 def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Rayleigh distribution.
 
@@ -374,6 +381,7 @@ def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = N
     return s * xp.sqrt(xp.log(u) * -2.0)
 
 
+@quiet
 def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Wald (inverse Gaussian) distribution.
 
@@ -407,6 +415,7 @@ def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) 
     return xp.where(z <= mu / (mu + x), x, mean_sq / x)
 
 
+@quiet
 def triangular(
     key: Any,
     /,
@@ -449,7 +458,10 @@ def triangular(
     return xp.where(u < fc, out1, out2)
 
 
-def lognormal(key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: Any = None) -> Array:
+@quiet
+def lognormal(
+    key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: Any = None
+) -> Array:
     """Sample the log-normal distribution ``exp(sigma * N(0, 1))``.
 
     Args:
@@ -473,6 +485,7 @@ def lognormal(key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: 
     return xp.exp(normal_data(data, shp, dt) * as_param(xp, sigma, dt))
 
 
+@quiet
 def weibull_min(
     key: Any, /, scale: Any, concentration: Any, shape: Shape = (), dtype: Any = None
 ) -> Array:
@@ -505,6 +518,7 @@ def weibull_min(
     return xp.pow(-xp.log1p(-u), inv) * as_param(xp, scale, dt)
 
 
+@quiet
 def maxwell(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the Maxwell distribution (norm of a 3-d standard normal).
 
@@ -532,6 +546,7 @@ def maxwell_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Arra
     return xp.sqrt(xp.sum(z * z, axis=-1))
 
 
+@quiet
 def double_sided_maxwell(
     key: Any, /, loc: Any, scale: Any, shape: Shape = (), dtype: Any = None
 ) -> Array:

@@ -19,6 +19,7 @@ from ._sampling import (
     check_shape,
     int_dtype,
     param_dtype,
+    quiet,
     rademacher_data,
     shape_of,
     uniform_data,
@@ -83,9 +84,8 @@ def randint_data(
     return xp.reshape(out, shape)
 
 
-def randint(
-    key: Any, /, shape: Shape, minval: Any, maxval: Any, dtype: Any = None
-) -> Array:
+@quiet
+def randint(key: Any, /, shape: Shape, minval: Any, maxval: Any, dtype: Any = None) -> Array:
     """Sample integers uniformly from ``[minval, maxval)``.
 
     Args:
@@ -119,6 +119,7 @@ def randint(
     return randint_data(data, shp, minval, maxval, dt)
 
 
+@quiet
 def bernoulli(key: Any, /, p: Any = 0.5, shape: Shape | None = None, mode: str = "low") -> Array:
     """Sample booleans that are True with probability ``p``.
 
@@ -154,6 +155,7 @@ def bernoulli(key: Any, /, p: Any = 0.5, shape: Shape | None = None, mode: str =
     return bernoulli_data(data, as_param(xp, p, dt), shp, mode)
 
 
+@quiet
 def rademacher(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample random signs, ``-1`` or ``+1`` with equal probability.
 
@@ -175,6 +177,7 @@ def rademacher(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return rademacher_data(data, canonical_shape("rademacher", shape), dt)
 
 
+@quiet
 def geometric(key: Any, /, p: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the number of Bernoulli(``p``) trials up to the first success.
 
@@ -215,11 +218,12 @@ def _shuffle_data(data: Array, x: Array, axis: int) -> Array:
     ops = backend_ops(data)
     size = math.prod(x.shape)
     rounds = int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
+    shape = tuple(x.shape)
     x = xp.moveaxis(x, axis, -1)
     for _ in range(rounds):
         keys = split_data(data, (2,))
         data = keys[0]
-        sort_keys = random_bits_data(keys[1], 32, tuple(x.shape))
+        sort_keys = xp.moveaxis(random_bits_data(keys[1], 32, shape), axis, -1)
         x = ops.sort_key_val(sort_keys, x)
     return xp.moveaxis(x, -1, axis)
 
@@ -237,6 +241,7 @@ def _canonical_axis(name: str, axis: int, ndim: int) -> int:
     return axis % ndim
 
 
+@quiet
 def permutation(key: Any, /, x: Any, axis: int = 0, independent: bool = False) -> Array:
     """Randomly permute ``range(x)`` or the entries of ``x`` along ``axis``.
 
@@ -269,6 +274,7 @@ def permutation(key: Any, /, x: Any, axis: int = 0, independent: bool = False) -
     return xp.take(arr, idx, axis=axis)
 
 
+@quiet
 def shuffle(key: Any, /, x: Any, axis: int = 0) -> Array:
     """Shuffle the entries of ``x`` along ``axis`` (each slice independently).
 
@@ -294,6 +300,7 @@ def shuffle(key: Any, /, x: Any, axis: int = 0) -> Array:
     return _shuffle_data(data, arr, _canonical_axis("shuffle", axis, len(arr.shape)))
 
 
+@quiet
 def choice(
     key: Any,
     /,
@@ -376,6 +383,7 @@ def choice(
     return xp.reshape(out, tuple(arr.shape[:axis]) + shp + tuple(arr.shape[axis + 1 :]))
 
 
+@quiet
 def categorical(
     key: Any,
     /,
@@ -467,9 +475,7 @@ def _poisson_knuth(data: Array, lam: Array, shape: tuple[int, ...], dt: np.dtype
     return xp.astype(k - 1, xdtype(xp, dt))
 
 
-def _poisson_rejection(
-    data: Array, lam: Array, shape: tuple[int, ...], dt: np.dtype[Any]
-) -> Array:
+def _poisson_rejection(data: Array, lam: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
     xp = namespace_of(data)
     ops = backend_ops(data)
     f32 = np.dtype("float32")
@@ -510,6 +516,7 @@ def _poisson_rejection(
     return xp.astype(k, xdtype(xp, dt))
 
 
+@quiet
 def poisson(key: Any, /, lam: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample Poisson counts with rate(s) ``lam``.
 

@@ -24,6 +24,7 @@ from ._sampling import (
     float_dtype,
     normal_data,
     param_dtype,
+    quiet,
     rademacher_data,
     shape_of,
     uniform_data,
@@ -138,6 +139,7 @@ def _gamma_public(
     return gamma_data(data, alpha, dt, log_space)
 
 
+@quiet
 def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Gamma distribution with shape parameter(s) ``a`` and unit scale.
 
@@ -158,6 +160,7 @@ def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) ->
     return _gamma_public("gamma", key, a, shape, dtype, False)
 
 
+@quiet
 def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the log of Gamma(``a``) variates, accurate for small ``a``.
 
@@ -178,6 +181,7 @@ def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None)
     return _gamma_public("loggamma", key, a, shape, dtype, True)
 
 
+@quiet
 def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Beta(``a``, ``b``) distribution.
 
@@ -212,6 +216,7 @@ def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = N
     return ga / (ga + gb)
 
 
+@quiet
 def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Dirichlet distribution with concentrations ``alpha``.
 
@@ -250,6 +255,7 @@ def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = 
     return z / xp.sum(z, axis=-1, keepdims=True)
 
 
+@quiet
 def chisquare(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the chi-square distribution with ``df`` degrees of freedom.
 
@@ -279,9 +285,8 @@ def _chisquare_data(data: Array, df: Array, shp: tuple[int, ...], dt: np.dtype[A
     return xp.exp(gamma_data(data, half, dt, True)) * 2.0
 
 
-def f(
-    key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: Any = None
-) -> Array:
+@quiet
+def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the F distribution.
 
     Args:
@@ -311,6 +316,7 @@ def f(
     return (chi_num / num_df) / (chi_den / den_df)
 
 
+@quiet
 def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample Student's t distribution with ``df`` degrees of freedom.
 
@@ -339,6 +345,7 @@ def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Ar
     return n * xp.sqrt(half / g)
 
 
+@quiet
 def generalized_normal(key: Any, /, p: float, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the generalized normal distribution with exponent ``p``.
 
@@ -372,6 +379,7 @@ def _generalized_normal_data(
     return r * xp.pow(g, inv)
 
 
+@quiet
 def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample uniformly from the unit ``p``-norm ball in ``d`` dimensions.
 
@@ -528,6 +536,7 @@ def binomial_data(
     return xp.reshape(samples, shape)
 
 
+@quiet
 def binomial(key: Any, /, n: Any, p: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample binomial counts of ``n`` trials with success probability ``p``.
 
@@ -558,6 +567,7 @@ def binomial(key: Any, /, n: Any, p: Any, shape: Shape | None = None, dtype: Any
     return binomial_data(data, narr, parr, shp, dt)
 
 
+@quiet
 def multinomial(
     key: Any,
     /,
@@ -614,6 +624,7 @@ def multinomial(
 # linear-algebra samplers
 
 
+@quiet
 def multivariate_normal(
     key: Any,
     /,
@@ -683,6 +694,7 @@ def multivariate_normal(
     return mu + xp.matmul(factor, z[..., None])[..., 0]
 
 
+@quiet
 def orthogonal(
     key: Any, /, n: int, shape: Shape = (), dtype: Any = None, m: int | None = None
 ) -> Array:

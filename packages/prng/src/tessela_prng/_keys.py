@@ -101,7 +101,9 @@ class KeyArray:
         if not isinstance(index, tuple):
             index = (index,)
         if any(i is Ellipsis for i in index):
-            raise IndexError("key arrays do not support Ellipsis indexing; index leading axes only.")
+            raise IndexError(
+                "key arrays do not support Ellipsis indexing; index leading axes only."
+            )
         return KeyArray(self._data[(*index, slice(None))])
 
     def reshape(self, *shape: Any) -> KeyArray:
@@ -115,13 +117,13 @@ class KeyArray:
 
     flatten = ravel
 
-    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+    def __eq__(self, other: object) -> Any:
         if not isinstance(other, KeyArray):
             return NotImplemented
         xp = namespace_of(self._data)
         return xp.all(self._data == other._data, axis=-1)
 
-    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+    def __ne__(self, other: object) -> Any:
         result = self.__eq__(other)
         if result is NotImplemented:
             return result
@@ -418,7 +420,9 @@ def bits(key: Any, /, shape: Sequence[int] = (), dtype: Any = None) -> Array:
         dtype('uint32')
     """
     data, _ = check_key("bits", key)
-    dt = canonical_dtype(np.uint32 if dtype is None and not config.enable_x64 else dtype or np.uint64)
+    dt = canonical_dtype(
+        np.uint32 if dtype is None and not config.enable_x64 else dtype or np.uint64
+    )
     if dt.kind != "u":
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dt}")
     shp = canonical_shape("bits", shape)

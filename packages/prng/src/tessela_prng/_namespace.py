@@ -99,7 +99,9 @@ class _NumPyNamespace:
         return np.swapaxes(x, -1, -2)
 
     @staticmethod
-    def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    def argsort(
+        x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+    ) -> Array:
         if descending:
             flipped = np.flip(x, axis=axis)
             idx = np.argsort(flipped, axis=axis, kind="stable")

@@ -7,8 +7,10 @@ samplers are thin wrappers that validate arguments first.
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -18,19 +20,33 @@ from ._threefry import random_bits_data, split_data
 
 __all__ = [
     "as_param",
+    "bernoulli_data",
     "broadcast_shapes",
     "check_shape",
     "float_dtype",
     "int_dtype",
-    "bernoulli_data",
     "normal_data",
-    "rademacher_data",
     "param_dtype",
+    "quiet",
+    "rademacher_data",
     "uniform_data",
     "xdtype",
 ]
 
 Array = Any
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def quiet(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Silence NumPy floating-point warnings from masked-out lanes of a sampler."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 def xdtype(xp: Any, dt: np.dtype[Any]) -> Any:
@@ -53,9 +69,7 @@ def float_dtype(name: str, dtype: Any, *, allow_complex: bool = False) -> np.dty
 def int_dtype(name: str, dtype: Any, *, error: type[Exception] = ValueError) -> np.dtype[Any]:
     dt = default_int() if dtype is None else canonical_dtype(dtype)
     if dt.kind not in "iu":
-        raise error(
-            f"{name} only accepts integer dtypes, got {dt}; pass e.g. dtype=numpy.int32."
-        )
+        raise error(f"{name} only accepts integer dtypes, got {dt}; pass e.g. dtype=numpy.int32.")
     return dt
 
 
@@ -148,8 +162,15 @@ def uniform_data(
     if len(lo.shape) == 0 and len(hi.shape) == 0 and (float(lo), float(hi)) == (0.0, 1.0):
         out = floats
     else:
-        floats *= hi - lo
-        floats += lo
+        span = hi - lo
+        if dt.itemsize < 8:
+            # one rounding, as the fused multiply-add of the reference does
+            f64 = xp.float64
+            fused = xp.astype(floats, f64) * xp.astype(span, f64) + xp.astype(lo, f64)
+            floats = xp.astype(fused, fdt)
+        else:
+            floats *= span
+            floats += lo
         out = xp.maximum(lo, floats)
     return xp.reshape(out, batch + shape)
 

@@ -93,7 +93,7 @@ def split_data(data: Array, shape: tuple[int, ...], /) -> Array:
         return xp.stack([y0, y1], axis=-1)
     num = math.prod(shape)
     out = _hash_flat(data, xp.arange(2 * num, dtype=xp.uint32))
-    out = xp.broadcast_to(out, batch + (2 * num,))
+    out = xp.broadcast_to(out, (*batch, 2 * num))
     return xp.reshape(out, batch + shape + (2,))
 
 
@@ -143,5 +143,5 @@ def random_bits_data(data: Array, bit_width: int, shape: tuple[int, ...], /) -> 
         parts = xp.bitwise_right_shift(words[..., None], shifts) & mask
         parts = xp.reshape(parts, (*words.shape[:-1], max_count * per))
         out = xp.astype(parts[..., :size], udtype)
-    out = xp.broadcast_to(out, batch + (size,))
+    out = xp.broadcast_to(out, (*batch, size))
     return xp.reshape(out, batch + shape)
