@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import tessela_prng as tr
 
 GOLDEN_FILE = "prng_golden.json"

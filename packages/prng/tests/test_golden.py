@@ -6,9 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import load_golden
-
 import tessela_prng as tr
+from conftest import load_golden
 
 GOLDEN = load_golden()
 SCHEMES = {"partitionable": True, "legacy": False}

@@ -239,16 +239,18 @@ def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: st
         raw = random_bits_data(data, 32, (2, *shape))
         neg = xp.bitwise_invert(raw)
         u32 = xp.uint32
-        lo_bits = neg[1]
+        lo_bits = neg[1, ...]
         carry = xp.astype(lo_bits == xp.asarray(0xFFFFFFFF, dtype=u32), u32)
-        neg_hi = neg[0] + carry
-        neg_lo = neg[1] + xp.asarray(1, dtype=u32)
-        flip = raw[0] < xp.asarray(1 << 31, dtype=u32)
-        x = _safe_int_to_float(xp, xp.where(flip, raw[0], neg_hi), xp.where(flip, raw[1], neg_lo))
+        neg_hi = neg[0, ...] + carry
+        neg_lo = neg[1, ...] + xp.asarray(1, dtype=u32)
+        flip = raw[0, ...] < xp.asarray(1 << 31, dtype=u32)
+        x = _safe_int_to_float(
+            xp, xp.where(flip, raw[0, ...], neg_hi), xp.where(flip, raw[1, ...], neg_lo)
+        )
         return xp.where(flip, -xp.log(-xp.log1p(-x)), -xp.log(-xp.log(x)))
     if mode in ("high", "highest"):
         both = uniform_data(data, (2, *shape), dt)
-        high, low = both[0], both[1]
+        high, low = both[0, ...], both[1, ...]
         x = xp.where(high >= 0.5, high, high + float(2.0**-finfo.nmant) * low + float(finfo.tiny))
         return -xp.log(-xp.log1p(-x))
     u = uniform_data(data, shape, dt, float(finfo.tiny), 1.0)
@@ -405,8 +407,8 @@ def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) 
     xp = namespace_of(data)
     keys = split_data(data, (2,))
     mu = xp.broadcast_to(as_param(xp, mean, dt), shp)
-    v = normal_data(keys[0], shp, dt)
-    z = uniform_data(keys[1], shp, dt)
+    v = normal_data(keys[0, ...], shp, dt)
+    z = uniform_data(keys[1, ...], shp, dt)
     y = v * v
     y_sq = y * y
     mean_sq = mu * mu
@@ -578,6 +580,6 @@ def double_sided_maxwell(
     shp = shp + pshape
     xp = namespace_of(data)
     keys = split_data(data, (2,))
-    rvs = maxwell_data(keys[0], shp, dt)
-    sign = rademacher_data(keys[1], shp, dt)
+    rvs = maxwell_data(keys[0, ...], shp, dt)
+    sign = rademacher_data(keys[1, ...], shp, dt)
     return sign * rvs * as_param(xp, scale, dt) + as_param(xp, loc, dt)

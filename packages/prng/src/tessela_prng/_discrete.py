@@ -70,8 +70,8 @@ def randint_data(
     nbits = np.iinfo(dt).bits
     udt = xdtype(xp, np.dtype(f"uint{nbits}"))
     keys = split_data(data, (2,))
-    higher = random_bits_data(keys[0], nbits, work)
-    lower = random_bits_data(keys[1], nbits, work)
+    higher = random_bits_data(keys[0, ...], nbits, work)
+    lower = random_bits_data(keys[1, ...], nbits, work)
     span = xp.astype(hi, udt) - xp.astype(lo, udt)
     one = xp.asarray(1, dtype=udt)
     span = xp.where(hi <= lo, one, span)
@@ -222,8 +222,8 @@ def _shuffle_data(data: Array, x: Array, axis: int) -> Array:
     x = xp.moveaxis(x, axis, -1)
     for _ in range(rounds):
         keys = split_data(data, (2,))
-        data = keys[0]
-        sort_keys = xp.moveaxis(random_bits_data(keys[1], 32, shape), axis, -1)
+        data = keys[0, ...]
+        sort_keys = xp.moveaxis(random_bits_data(keys[1, ...], 32, shape), axis, -1)
         x = ops.sort_key_val(sort_keys, x)
     return xp.moveaxis(x, -1, axis)
 
@@ -462,8 +462,8 @@ def _poisson_knuth(data: Array, lam: Array, shape: tuple[int, ...], dt: np.dtype
         i, k, rng, log_prod = state
         keys = split_data(rng, (2,))
         k = xp.where(log_prod > -lam, k + 1, k)
-        u = uniform_data(keys[1], shape, f32)
-        return (i + 1, k, keys[0], log_prod + xp.log(u))
+        u = uniform_data(keys[1, ...], shape, f32)
+        return (i + 1, k, keys[0, ...], log_prod + xp.log(u))
 
     init = (
         0,
@@ -493,8 +493,8 @@ def _poisson_rejection(data: Array, lam: Array, shape: tuple[int, ...], dt: np.d
     def body(state: tuple[Array, ...]) -> tuple[Array, ...]:
         i, k_out, accepted, rng = state
         keys = split_data(rng, (3,))
-        u = uniform_data(keys[1], shape, f32) - 0.5
-        v = uniform_data(keys[2], shape, f32)
+        u = uniform_data(keys[1, ...], shape, f32) - 0.5
+        v = uniform_data(keys[2, ...], shape, f32)
         us = 0.5 - xp.abs(u)
         k = xp.floor((2.0 * a / us + b) * u + lam + 0.43)
         s = xp.log(v * inv_alpha / (a / (us * us) + b))
@@ -504,7 +504,7 @@ def _poisson_rejection(data: Array, lam: Array, shape: tuple[int, ...], dt: np.d
         accept2 = s <= t
         accept = accept1 | (~reject & accept2)
         k_out = xp.where(accept, k, k_out)
-        return (i + 1, k_out, accepted | accept, keys[0])
+        return (i + 1, k_out, accepted | accept, keys[0, ...])
 
     init = (
         0,

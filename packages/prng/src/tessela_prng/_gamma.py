@@ -208,8 +208,8 @@ def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = N
     keys = split_data(data, (2,))
     aa = xp.broadcast_to(as_param(xp, a, dt), shp)
     bb = xp.broadcast_to(as_param(xp, b, dt), shp)
-    lga = gamma_data(keys[0], aa, dt, True)
-    lgb = gamma_data(keys[1], bb, dt, True)
+    lga = gamma_data(keys[0, ...], aa, dt, True)
+    lgb = gamma_data(keys[1, ...], bb, dt, True)
     log_max = xp.maximum(lga, lgb)
     ga = xp.exp(lga - log_max)
     gb = xp.exp(lgb - log_max)
@@ -311,8 +311,8 @@ def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: An
     num_df = as_param(xp, dfnum, dt)
     den_df = as_param(xp, dfden, dt)
     keys = split_data(data, (2,))
-    chi_num = _chisquare_data(keys[1], num_df, shp, dt)
-    chi_den = _chisquare_data(keys[0], den_df, shp, dt)
+    chi_num = _chisquare_data(keys[1, ...], num_df, shp, dt)
+    chi_den = _chisquare_data(keys[0, ...], den_df, shp, dt)
     return (chi_num / num_df) / (chi_den / den_df)
 
 
@@ -339,9 +339,9 @@ def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Ar
     shp = _shape_or_params("t", shape, df)
     xp = namespace_of(data)
     keys = split_data(data, (2,))
-    n = normal_data(keys[0], shp, dt)
+    n = normal_data(keys[0, ...], shp, dt)
     half = as_param(xp, df, dt) / 2.0
-    g = gamma_data(keys[1], xp.broadcast_to(half, shp), dt, False)
+    g = gamma_data(keys[1, ...], xp.broadcast_to(half, shp), dt, False)
     return n * xp.sqrt(half / g)
 
 
@@ -374,8 +374,8 @@ def _generalized_normal_data(
     xp = namespace_of(data)
     keys = split_data(data, (2,))
     inv = as_param(xp, 1 / p, dt) if isinstance(p, (int, float)) else 1.0 / as_param(xp, p, dt)
-    g = gamma_data(keys[0], xp.broadcast_to(inv, shape), dt, False)
-    r = rademacher_data(keys[1], shape, dt)
+    g = gamma_data(keys[0, ...], xp.broadcast_to(inv, shape), dt, False)
+    r = rademacher_data(keys[1, ...], shape, dt)
     return r * xp.pow(g, inv)
 
 
@@ -404,8 +404,8 @@ def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None
     shp = canonical_shape("ball", shape)
     xp = namespace_of(data)
     keys = split_data(data, (2,))
-    g = _generalized_normal_data(keys[0], p, (*shp, int(d)), dt)
-    e = exponential_data(keys[1], shp, dt)
+    g = _generalized_normal_data(keys[0, ...], p, (*shp, int(d)), dt)
+    e = exponential_data(keys[1, ...], shp, dt)
     pp = as_param(xp, p, dt)
     inv = as_param(xp, 1 / p, dt) if isinstance(p, (int, float)) else 1.0 / pp
     norm = xp.pow(xp.sum(xp.pow(xp.abs(g), pp), axis=-1) + e, inv)
@@ -453,9 +453,9 @@ def _binomial_inversion(data: Array, count: Array, prob: Array, shape: tuple[int
         i, num_geom, geom_sum, rng = state
         keys = split_data(rng, (2,))
         num_geom = xp.where(geom_sum <= count, num_geom + 1.0, num_geom)
-        u = uniform_data(keys[0], shape, dt)
+        u = uniform_data(keys[0, ...], shape, dt)
         geom = xp.ceil(xp.log(u) / log1mp)
-        return (i + 1, num_geom, geom_sum + geom, keys[1])
+        return (i + 1, num_geom, geom_sum + geom, keys[1, ...])
 
     zeros = xp.zeros(shape, dtype=prob.dtype)
     k = ops.while_loop(cond, body, (0, zeros, zeros, data))[1]
@@ -481,8 +481,8 @@ def _btrs(data: Array, count: Array, prob: Array, shape: tuple[int, ...]) -> Arr
     def body(state: tuple[Array, ...]) -> tuple[Array, ...]:
         i, k_out, accepted, rng = state
         keys = split_data(rng, (3,))
-        u = uniform_data(keys[1], shape, dt)
-        v = uniform_data(keys[2], shape, dt)
+        u = uniform_data(keys[1, ...], shape, dt)
+        v = uniform_data(keys[2, ...], shape, dt)
         u = u - 0.5
         us = 0.5 - xp.abs(u)
         accept1 = (us >= 0.07) & (v <= v_r)
@@ -499,7 +499,7 @@ def _btrs(data: Array, count: Array, prob: Array, shape: tuple[int, ...]) -> Arr
             - _stirling_tail(xp, count - k)
         )
         accept = accept1 | (~reject & (v <= ub))
-        return (i + 1, xp.where(accept, k, k_out), accepted | accept, keys[0])
+        return (i + 1, xp.where(accept, k, k_out), accepted | accept, keys[0, ...])
 
     init = (0, xp.full(shape, -1.0, dtype=prob.dtype), xp.zeros(shape, dtype=xp.bool), data)
     return ops.while_loop(cond, body, init)[1]
@@ -612,9 +612,9 @@ def multinomial(
     keys = split_data(data, (shp[-1],))
     counts = []
     for i in range(shp[-1]):
-        ratio = xp.clip(ratios[i], 0.0, 1.0)
+        ratio = xp.clip(ratios[i, ...], 0.0, 1.0)
         cshape = broadcast_shapes("multinomial", tuple(remainder.shape), tuple(ratio.shape))
-        count = binomial_data(keys[i], remainder, ratio, cshape, param_dtype(remainder))
+        count = binomial_data(keys[i, ...], remainder, ratio, cshape, param_dtype(remainder))
         remainder = remainder - count
         counts.append(count)
     return xp.astype(xp.stack(counts, axis=-1), xdtype(xp, dt))

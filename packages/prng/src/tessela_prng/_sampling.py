@@ -203,7 +203,7 @@ def bernoulli_data(data: Array, p: Array, shape: tuple[int, ...], mode: str) -> 
     dt = param_dtype(p)
     if mode == "high":
         both = uniform_data(data, (2, *shape), dt)
-        u1, u2 = both[0], both[1]
+        u1, u2 = both[0, ...], both[1, ...]
         u2 = u2 * float(2.0 ** -np.finfo(dt).nmant)
         return u2 < p - u1
     out = uniform_data(data, shape, dt) < p

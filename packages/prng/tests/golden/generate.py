@@ -116,7 +116,9 @@ def cases() -> list[dict[str, Any]]:
         add("choice", seed, 10, {"tuple": [5]}, False)
         add("choice", seed, 5, {"tuple": [8]}, True, arr([0.1, 0.2, 0.3, 0.2, 0.2], "float32"))
         add("choice", seed, 5, {"tuple": [3]}, False, arr([0.1, 0.2, 0.3, 0.2, 0.2], "float32"))
-        add("choice", seed, arr(np.arange(12).reshape(3, 4), "int32"), {"tuple": [2]}, True, None, 1)
+        add(
+            "choice", seed, arr(np.arange(12).reshape(3, 4), "int32"), {"tuple": [2]}, True, None, 1
+        )
         add("choice", seed, arr(np.arange(12).reshape(3, 4), "int32"), {"tuple": [2]}, False)
         add("permutation", seed, 20)
         add("permutation", seed, arr(np.arange(12).reshape(3, 4), "int32"), 1)
@@ -137,8 +139,13 @@ def cases() -> list[dict[str, Any]]:
         add("multinomial", seed, 50.0, arr([0.1, 0.2, 0.3, 0.4], "float32"))
         add("generalized_normal", seed, 1.5, {"tuple": [5]})
         add("ball", seed, 3, 2.0, {"tuple": [4]})
-        add("multivariate_normal", seed, arr([0.0, 1.0], "float32"),
-            arr([[2.0, 0.3], [0.3, 1.0]], "float32"), {"tuple": [3]})
+        add(
+            "multivariate_normal",
+            seed,
+            arr([0.0, 1.0], "float32"),
+            arr([[2.0, 0.3], [0.3, 1.0]], "float32"),
+            {"tuple": [3]},
+        )
         add("orthogonal", seed, 3)
         add("orthogonal", seed, 2, {"tuple": [2]}, "float32", 4)
         add("shuffle_like", seed, arr(np.arange(10), "int32"))
