@@ -120,7 +120,7 @@ def test_quickstart_draws() -> None:
             val = random.normal(subkey)
             del subkey
             print(f"draw {i}: {val}")
-            key = new_key
+            key = new_key  # noqa: F841
 
     assert capture(example) == (
         "draw 0: -1.9133632183074951\ndraw 1: -1.4749839305877686\ndraw 2: -0.36703771352767944\n"

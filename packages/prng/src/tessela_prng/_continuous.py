@@ -88,7 +88,11 @@ def uniform(
     shp = canonical_shape("uniform", shape)
     for arg, value in (("minval", minval), ("maxval", maxval)):
         pshape = shape_of(value)
-        if len(pshape) > len(shp) or broadcast_shapes("uniform", shp, pshape) != shp:
+        try:
+            fits = tuple(np.broadcast_shapes(shp, pshape)) == shp
+        except ValueError:
+            fits = False
+        if not fits:
             raise TypeError(
                 f"uniform: {arg} of shape {pshape} does not broadcast to shape {shp}; "
                 f"pass a scalar {arg} or one whose shape broadcasts to {shp}."
