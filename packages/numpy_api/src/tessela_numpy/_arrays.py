@@ -35,6 +35,7 @@ __all__ = [
     "promote_dtypes",
     "promote_dtypes_inexact",
     "promote_shapes",
+    "select_n",
     "shape_of",
     "to_inexact_dtype",
 ]
@@ -117,7 +118,9 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
             return _dt.canonicalize_dtype(np.float64)
         if dtype is complex:
             return _dt.canonicalize_dtype(np.complex128)
-        return _dt.canonicalize_dtype(getattr(dtype, "dtype", dtype))
+        if not isinstance(dtype, type) and hasattr(dtype, "dtype"):
+            dtype = dtype.dtype
+        return _dt.canonicalize_dtype(dtype)
     except TypeError:
         raise TypeError(
             f"{name}={dtype!r} is not a data type; pass e.g. {name}=tessela_numpy.float32"
@@ -175,6 +178,28 @@ def full_like(x: Any, fill_value: Any, /, *, dtype: Any = None,
     dt = aval.dtype if dtype is None else np.dtype(dtype)
     out_shape = aval.shape if shape is None else tuple(shape)
     return lax.broadcast_in_dim(convert(fill_value, dt), out_shape, ())
+
+
+def select_n(which: Any, /, *cases: Any) -> Any:
+    """``lax.select_n`` with scalar cases and predicate broadcast to the common shape.
+
+    Args:
+      which: a boolean predicate (``False`` picks ``cases[0]``).
+      *cases: same-dtype array-likes.
+
+    Returns:
+      The selection.
+    """
+    shape = broadcast_shapes(shape_of(which), *(shape_of(c) for c in cases))
+
+    def fit(v: Any) -> Any:
+        s = shape_of(v)
+        if s == shape:
+            return v
+        return lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - len(s), len(shape))))
+
+    pred = which if not shape_of(which) else fit(which)
+    return lax.select_n(pred, *(fit(c) for c in cases))
 
 
 def promote_dtypes(*args: Any) -> list[Any]:

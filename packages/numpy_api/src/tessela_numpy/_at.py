@@ -75,6 +75,7 @@ def _scatter(x: Any, idx: Any, y: Any, op: Callable[..., Any], *, mode: Any,
     plan = gather_plan(parse_for_gather(idx, shape), shape)
     if 0 in plan.slice_shape:
         return x
+    indices = build_gather_indices(plan)
     x, y = promote_dtypes(x, y)
     y = broadcast_to(y, plan.slice_shape)
     if plan.newaxis_dims:
@@ -88,7 +89,7 @@ def _scatter(x: Any, idx: Any, y: Any, op: Callable[..., Any], *, mode: Any,
         inserted_window_dims=plan.collapsed_slice_dims,
         scatter_dims_to_operand_dims=plan.start_index_map,
     )
-    out = op(x, build_gather_indices(plan), y, dnums,
+    out = op(x, indices, y, dnums,
              indices_are_sorted=plan.indices_are_sorted or indices_are_sorted,
              unique_indices=plan.unique_indices or unique_indices,
              mode=_check_mode(mode))

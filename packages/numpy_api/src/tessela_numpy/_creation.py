@@ -137,8 +137,8 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *,
 def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
     if dtype is not None:
         return dtype_arg(dtype), False  # type: ignore[return-value]
-    dt, _ = _dt.result_type(fill_value, return_weak_type_flag=True)
-    return dt, False
+    dt, weak = _dt.result_type(fill_value, return_weak_type_flag=True)
+    return dt, weak
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:

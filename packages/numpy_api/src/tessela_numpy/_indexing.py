@@ -15,7 +15,7 @@ import numpy as np
 from tessela_tracer import Tracer, lax
 from tessela_tracer.errors import NonConcreteBooleanIndexError
 
-from ._arrays import aval_of, convert, full_like, shape_of
+from ._arrays import aval_of, convert, full_like, select_n, shape_of
 from ._index_plan import (
     DynamicSlicePlan,
     GatherPlan,
@@ -68,7 +68,14 @@ def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
             starts = [convert(s, _I32) for s in starts]
         else:
             starts = [convert(s, _I32) if isinstance(s, int) else s for s in starts]
-        out = lax.dynamic_slice(x, starts, plan.slice_sizes)
+        # Negative starts count from the end, as in NumPy; dynamic_slice clamps the rest.
+        shape = shape_of(x)
+        wrapped = []
+        for s, size in zip(starts, shape, strict=True):
+            dt = aval_of(s).dtype
+            wrapped.append(lax.select_n(lax.lt(s, convert(0, dt)), s,
+                                        lax.add(s, convert(size, dt))))
+        out = lax.dynamic_slice(x, wrapped, plan.slice_sizes)
     if plan.rev_axes:
         out = lax.rev(out, plan.rev_axes)
     if plan.squeeze_axes:
@@ -87,11 +94,10 @@ def parse_for_gather(idx: Any, shape: tuple[int, ...], /) -> list[ParsedIndex]:
 
 
 def _normalized(value: Any, size: int) -> Any:
-    if isinstance(value, np.ndarray | np.generic):
-        v = np.asarray(value)
-        return np.where(v < 0, v + size, v).astype(v.dtype)
     dt = aval_of(value).dtype
-    return lax.select_n(lax.lt(value, convert(0, dt)), value,
+    if isinstance(value, np.ndarray | np.generic):
+        return lax.select_n(np.asarray(value) < 0, value, lax.add(value, convert(size, dt)))
+    return select_n(lax.lt(value, convert(0, dt)), value,
                         lax.add(value, convert(size, dt)))
 
 
@@ -140,12 +146,12 @@ def build_gather_indices(plan: GatherPlan, /) -> Any:
 
 def _gather(x: Any, plan: GatherPlan, *, mode: Any, fill_value: Any,
             unique_indices: bool, indices_are_sorted: bool) -> Any:
+    indices = build_gather_indices(plan)
     y = x
     if plan.scalar_bool_dims:
         y = lax.expand_dims(y, plan.scalar_bool_dims)
     if 0 in plan.slice_shape:
         return full_like(y, 0, shape=plan.slice_shape)
-    indices = build_gather_indices(plan)
     if 0 not in shape_of(indices):
         dnums = lax.GatherDimensionNumbers(
             offset_dims=plan.offset_dims,

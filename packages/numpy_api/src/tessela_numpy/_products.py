@@ -14,7 +14,7 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import dtypes as _dt
 
-from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
+from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, select_n, shape_of
 from ._einsum_plan import parse_subscripts, plan_contractions
 from ._shape_ops import ravel, transpose
 from ._shapes import broadcast_shapes, canonicalize_axis
@@ -268,7 +268,7 @@ def _sum_repeats(x: Any, names: str, keep: str) -> tuple[Any, str]:
         for ax in axes[1:]:
             eq = lax.eq(first, lax.broadcasted_iota(i32, shape, ax))
             mask = eq if mask is None else lax.bitwise_and(mask, eq)
-        x = lax.select_n(mask, full_like(x, 0), x)
+        x = select_n(mask, full_like(x, 0), x)
         if name in keep:
             x = _sum_axes(x, axes[1:])
             drop = set(axes[1:])
@@ -332,8 +332,8 @@ def einsum(subscripts: str, /, *operands: Any, optimize: Any = "auto", precision
                 names = _remove(names, uniques)
             x, names = _sum_repeats(x, names, result)
         else:
-            lhs, rhs = ops
-            ln, rn = step.inputs
+            rhs, lhs = ops
+            rn, ln = step.inputs
             lhs, ln = _squeeze_singletons(lhs, ln, shape_of(rhs), rn)
             rhs, rn = _squeeze_singletons(rhs, rn, shape_of(lhs), ln)
             lu = [n for n in sorted(step.contracted) if ln.count(n) == 1 and n not in rn]

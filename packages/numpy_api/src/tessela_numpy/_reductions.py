@@ -65,16 +65,17 @@ def _reduce(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: A
         out_dt = dtype_arg(dtype)  # type: ignore[assignment]
     else:
         out_dt = _upcast_small_ints(in_dt) if upcast else in_dt
-    a = convert(a, out_dt) if in_dt != out_dt else a
     if to_bool and in_dt != np.bool_:
         a = lax.ne(a, convert(0, in_dt))
+    elif in_dt != out_dt:
+        a = convert(a, out_dt)
     if where_ is not None:
         if initial is None and not has_identity:
             raise ValueError(
                 f"reduction operation {name} does not have an identity, so to use a "
                 "where mask one has to specify 'initial'"
             )
-        a = where(where_, a, identity(out_dt))
+        a = where(where_, a, np.asarray(identity(out_dt), dtype=out_dt)[()])
     if not has_identity and initial is None:
         for ax in axes:
             if shape[ax] == 0:

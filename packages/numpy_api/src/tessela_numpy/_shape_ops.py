@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
 from ._shapes import (
@@ -397,7 +397,14 @@ def flip(m: Any, /, axis: int | Sequence[int] | None = None) -> Any:
     """
     check_arraylike("flip", m)
     dims = normalize_reduction_axes(axis, len(shape_of(m)))
+    return _flip_jit(m, dims)
+
+
+def _flip(m: Any, dims: tuple[int, ...]) -> Any:
     return lax.rev(m, dims) if dims else m
+
+
+_flip_jit = jit(_flip, static_argnums=1)
 
 
 def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Any:
@@ -424,6 +431,10 @@ def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None
         shifts = shifts * len(axes)
     if len(axes) == 1:
         axes = axes * len(shifts)
+    return _roll_jit(a, shifts, axes)
+
+
+def _roll_static(a: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
     shape = shape_of(a)
     for s, ax in zip(shifts, axes, strict=True):
         ax = canonicalize_axis(ax, len(shape))
@@ -443,15 +454,19 @@ def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None
     return a
 
 
+_roll_jit = jit(_roll_static, static_argnums=(1, 2))
+
+
 def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
-    pw = np.asarray(pad_width, dtype=object)
-    if pw.ndim == 0:
-        return [(int(pw), int(pw))] * nd
-    pw = np.broadcast_to(pw, (nd, 2)) if pw.ndim < 2 else pw
-    if pw.shape != (nd, 2):
+    pw = np.asarray(pad_width)
+    if not np.issubdtype(pw.dtype, np.integer):
+        raise TypeError(f"pad: pad_width must hold integers, got {pad_width!r}")
+    try:
+        pw = np.broadcast_to(pw, (nd, 2))
+    except ValueError:
         raise ValueError(f"pad: pad_width {pad_width} does not fit an array of rank {nd}; "
-                         "give one (before, after) pair per axis")
-    return [(int(b), int(e)) for b, e in pw]
+                         "give one (before, after) pair per axis") from None
+    return [(b, e) for b, e in pw]
 
 
 def pad(array: Any, /, pad_width: Any, mode: str = "constant", *,
@@ -473,11 +488,10 @@ def pad(array: Any, /, pad_width: Any, mode: str = "constant", *,
     """
     check_arraylike("pad", array)
     shape = shape_of(array)
-    widths = _pad_widths(pad_width, len(shape))
-    dt = aval_of(array).dtype
+    widths = tuple(_pad_widths(pad_width, len(shape)))
     if mode == "constant":
-        value = convert(constant_values, dt)
-        return lax.pad(array, value, tuple((b, e, 0) for b, e in widths))
+        check_arraylike("pad", constant_values)
+        return _pad_constant_jit(array, widths, constant_values)
     if mode not in ("edge", "reflect", "symmetric", "wrap"):
         raise NotImplementedError(f"pad: mode={mode!r} is not supported; use 'constant', "
                                   "'edge', 'reflect', 'symmetric' or 'wrap'")
@@ -500,6 +514,15 @@ def pad(array: Any, /, pad_width: Any, mode: str = "constant", *,
         pieces = [_take_one(out, int(i), ax) for i in src]
         out = lax.concatenate(pieces, ax) if pieces else out
     return out
+
+
+def _pad(array: Any, widths: tuple[tuple[Any, Any], ...], constant_values: Any) -> Any:
+    value = convert(constant_values, aval_of(array).dtype)
+    return lax.pad(array, value, tuple((b, e, 0) for b, e in widths))
+
+
+_pad.__name__ = _pad.__qualname__ = "_pad"
+_pad_constant_jit = jit(_pad, static_argnums=1)
 
 
 def _take_one(x: Any, i: int, axis: int) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 from tessela_tracer import dtypes as _dt
 
 from ._arrays import (
@@ -23,16 +23,18 @@ from ._arrays import (
     promote_args_inexact,
     promote_dtypes_inexact,
     promote_shapes,
+    select_n,
 )
-from ._shapes import is_python_scalar
+from ._shapes import broadcast_shapes, is_python_scalar
+from ._where import where
 
 __all__ = [
     "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
     "arctanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil",
     "conj", "conjugate", "copysign", "cos", "cosh", "deg2rad", "degrees", "divide", "divmod",
     "equal", "exp", "exp2", "expm1", "fabs", "float_power", "floor", "floor_divide", "fmax",
-    "fmin", "fmod", "greater", "greater_equal", "heaviside", "hypot", "imag", "invert",
-    "isfinite", "isinf", "isnan", "ldexp", "left_shift", "less", "less_equal", "log",
+    "fmin", "fmod", "gcd", "greater", "greater_equal", "heaviside", "hypot", "imag", "invert",
+    "isfinite", "isinf", "isnan", "lcm", "ldexp", "left_shift", "less", "less_equal", "log",
     "log10", "log1p", "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not",
     "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "nextafter", "not_equal", "positive", "pow", "power", "rad2deg", "radians", "real",
@@ -105,12 +107,19 @@ def _numeric_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[
 
 
 def _binary(name: str, op: Callable[[Any, Any], Any], what: str,
-            *, inexact: bool = False) -> Callable[[Any, Any], Any]:
+            *, inexact: bool = False, staged: bool = False) -> Callable[[Any, Any], Any]:
     promote = promote_args_inexact if inexact else promote_args
 
-    def fn(x1: Any, x2: Any, /) -> Any:
+    def run(x1: Any, x2: Any, /) -> Any:
         x1, x2 = promote(name, x1, x2)
         return op(x1, x2)
+
+    run.__name__ = run.__qualname__ = name
+    staged_run = jit(run) if staged else run
+
+    def fn(x1: Any, x2: Any, /) -> Any:
+        check_arraylike(name, x1, x2)
+        return staged_run(x1, x2)
 
     fn.__name__ = fn.__qualname__ = name
     return _binary_doc(fn, what)
@@ -136,7 +145,7 @@ def _abs(x: Any) -> Any:
 
 def _sign(x: Any) -> Any:
     if _is(x, np.unsignedinteger):
-        return lax.select_n(lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)),
+        return select_n(lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)),
                             convert(0, _dtype(x)))
     return lax.sign(x)
 
@@ -207,10 +216,10 @@ def _floor_divide(a: Any, b: Any) -> Any:
         return lax.div(a, b)
     if _is(a, np.integer):
         quot = lax.div(a, b)
-        rem = lax.rem(a, b)
-        fix = lax.bitwise_and(lax.ne(lax.sign(a), lax.sign(b)),
-                              lax.ne(rem, convert(0, _dtype(a))))
-        return lax.select_n(fix, quot, lax.sub(quot, convert(1, _dtype(a))))
+        signs_differ = lax.ne(lax.sign(a), lax.sign(b))
+        inexact = lax.ne(lax.rem(a, b), convert(0, _dtype(a)))
+        fix = lax.bitwise_and(signs_differ, inexact)
+        return where(fix, lax.sub(quot, convert(1, _dtype(a))), quot)
     return lax.floor(lax.div(a, b))
 
 
@@ -218,9 +227,12 @@ def _remainder(a: Any, b: Any) -> Any:
     if _dtype(a) == np.bool_:
         raise TypeError("remainder does not accept dtype bool; convert to an integer first")
     zero = convert(0, _dtype(a))
+    if _is(b, np.integer):
+        b = where(lax.eq(b, zero), full_like(b, 1), b)
     r = lax.rem(a, b)
-    fix = lax.bitwise_and(lax.ne(lax.lt(r, zero), lax.lt(b, zero)), lax.ne(r, zero))
-    return lax.select_n(fix, r, lax.add(r, b))
+    nonzero = lax.ne(r, zero)
+    fix = lax.bitwise_and(lax.ne(lax.lt(r, zero), lax.lt(b, zero)), nonzero)
+    return select_n(fix, r, lax.add(r, b))
 
 
 def _true_divide(a: Any, b: Any) -> Any:
@@ -236,7 +248,7 @@ def _integer_power(x1: Any, x2: Any) -> Any:
     one = convert(1, _dtype(x2))
     for _ in range(_dt.iinfo(_dtype(x2)).bits):
         bit = lax.eq(lax.bitwise_and(exp, one), one)
-        acc = lax.select_n(bit, acc, lax.mul(acc, base))
+        acc = select_n(bit, acc, lax.mul(acc, base))
         base = lax.mul(base, base)
         exp = lax.shift_right_logical(exp, one)
     del dt
@@ -326,8 +338,8 @@ def _sinc(x: Any) -> Any:
     dt = _dtype(x)
     pix = lax.mul(convert(np.pi, dt), x)
     is_zero = lax.eq(x, convert(0, dt))
-    safe = lax.select_n(is_zero, pix, convert(1, dt))
-    return lax.select_n(is_zero, lax.div(lax.sin(safe), safe), convert(1, dt))
+    safe = select_n(is_zero, pix, convert(1, dt))
+    return select_n(is_zero, lax.div(lax.sin(safe), safe), convert(1, dt))
 
 
 def _real(x: Any) -> Any:
@@ -347,13 +359,13 @@ def _cast_like(src: Any, like: Any) -> Any:
 
 
 def _copysign(a: Any, b: Any) -> Any:
-    return lax.select_n(_signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
+    return select_n(_signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
 
 
 def _heaviside(a: Any, b: Any) -> Any:
     zero = convert(0, _dtype(a))
-    return lax.select_n(lax.lt(a, zero),
-                        lax.select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
+    return select_n(lax.lt(a, zero),
+                        select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
 
 
 def _hypot(a: Any, b: Any) -> Any:
@@ -372,11 +384,11 @@ def _logaddexp2(a: Any, b: Any) -> Any:
 
 
 def _fmax(a: Any, b: Any) -> Any:
-    return lax.select_n(lax.ne(b, b), lax.max(a, b), a) if _is(a, np.inexact) else lax.max(a, b)
+    return select_n(lax.ne(b, b), lax.max(a, b), a) if _is(a, np.inexact) else lax.max(a, b)
 
 
 def _fmin(a: Any, b: Any) -> Any:
-    return lax.select_n(lax.ne(b, b), lax.min(a, b), a) if _is(a, np.inexact) else lax.min(a, b)
+    return select_n(lax.ne(b, b), lax.min(a, b), a) if _is(a, np.inexact) else lax.min(a, b)
 
 
 def ldexp(x1: Any, x2: Any, /) -> Any:
@@ -418,7 +430,7 @@ floor = _numeric_unary("floor", _identity_for_ints(lambda x: lax.floor(x)), "Flo
 ceil = _numeric_unary("ceil", _identity_for_ints(lambda x: lax.ceil(x)), "Ceiling")
 trunc = _numeric_unary(
     "trunc",
-    _identity_for_ints(lambda x: lax.select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x),
+    _identity_for_ints(lambda x: select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x),
                                               lax.ceil(x))),
     "Truncation toward zero")
 rint = _numeric_unary("rint", _round_half_even, "Round half to even")
@@ -473,11 +485,11 @@ multiply = _binary("multiply", _bool_or(lambda a, b: lax.mul(a, b),
                                         lambda a, b: lax.bitwise_and(a, b)), "Multiplication")
 divide = _binary("divide", _true_divide, "True division", inexact=True)
 true_divide = _binary("true_divide", _true_divide, "True division", inexact=True)
-floor_divide = _binary("floor_divide", _floor_divide, "Floor division")
+floor_divide = _binary("floor_divide", _floor_divide, "Floor division", staged=True)
 float_power = _binary("float_power", lambda a, b: lax.pow(a, b), "Power in floating point",
                       inexact=True)
-remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign")
-mod = _binary("mod", _remainder, "Remainder with the divisor's sign")
+remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
+mod = remainder
 fmod = _binary("fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign")
 maximum = _binary("maximum", lambda a, b: lax.max(a, b), "Maximum (NaN-propagating)")
 minimum = _binary("minimum", lambda a, b: lax.min(a, b), "Minimum (NaN-propagating)")
@@ -508,3 +520,84 @@ bitwise_or = _binary("bitwise_or", lambda a, b: lax.bitwise_or(a, b), "Bitwise O
 bitwise_xor = _binary("bitwise_xor", lambda a, b: lax.bitwise_xor(a, b), "Bitwise XOR")
 left_shift = _binary("left_shift", lambda a, b: lax.shift_left(a, b), "Left shift")
 right_shift = _binary("right_shift", _shift_right, "Right shift")
+
+
+def _gcd_cond(xs: tuple[Any, Any]) -> Any:
+    _, b = xs
+    return lax.reduce_or(lax.ne(b, convert(0, _dtype(b))), tuple(range(len(aval_of(b).shape))))
+
+
+def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
+    a, b = xs
+    zero = convert(0, _dtype(b))
+    nonzero = lax.ne(b, zero)
+    safe_b = select_n(nonzero, full_like(b, 1), b)
+    return select_n(nonzero, a, b), select_n(nonzero, zero, lax.rem(a, safe_b))
+
+
+def gcd(x1: Any, x2: Any, /) -> Any:
+    """Greatest common divisor of integers, element-wise (Euclid's algorithm).
+
+    Args:
+      x1: an integer array-like.
+      x2: an integer array-like.
+
+    Returns:
+      The non-negative greatest common divisors.
+
+    Raises:
+      ValueError: the inputs are not integers.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(gcd, s((4, 1), "int32"), s((3,), "int32")).shape
+    (4, 3)
+    """
+    x1, x2 = promote_args("gcd", x1, x2)
+    if not _is(x1, np.integer):
+        raise ValueError(f"Arguments to gcd must be integers, got dtype {_dtype(x1)}")
+    shape = broadcast_shapes_of(x1, x2)
+    a = _abs(_fit(x1, shape))
+    b = _abs(_fit(x2, shape))
+    out, _ = lax.while_loop(_gcd_cond, _gcd_body, (a, b))
+    return out
+
+
+def lcm(x1: Any, x2: Any, /) -> Any:
+    """Least common multiple of integers, element-wise.
+
+    Args:
+      x1: an integer array-like.
+      x2: an integer array-like.
+
+    Returns:
+      The non-negative least common multiples (0 when either input is 0).
+
+    Raises:
+      ValueError: the inputs are not integers.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(lcm, s((4, 1), "int32"), s((3,), "int32")).dtype
+    dtype('int32')
+    """
+    x1, x2 = promote_args("lcm", x1, x2)
+    if not _is(x1, np.integer):
+        raise ValueError(f"Arguments to lcm must be integers, got dtype {_dtype(x1)}")
+    d = gcd(x1, x2)
+    zero = convert(0, _dtype(d))
+    is_zero = lax.eq(d, zero)
+    safe = select_n(is_zero, d, full_like(d, 1))
+    return select_n(is_zero, _abs(multiply(x1, floor_divide(x2, safe))), zero)
+
+
+def broadcast_shapes_of(*xs: Any) -> tuple[int, ...]:
+    """The broadcast shape of array-likes."""
+    return broadcast_shapes(*(aval_of(x).shape for x in xs))
+
+
+def _fit(x: Any, shape: tuple[int, ...]) -> Any:
+    s = aval_of(x).shape
+    if s == shape:
+        return x
+    return lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - len(s), len(shape))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, lax
+from tessela_tracer import ArrayOps, jit, lax
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
 from ._shapes import broadcast_shapes
@@ -43,11 +43,6 @@ def broadcast_to(array: Any, shape: Any, /) -> Any:
             f"Incompatible shapes for broadcasting: {from_shape} and requested shape {to_shape}"
         )
     lead = nd - len(from_shape)
-    keep = [i for i, (f, t) in enumerate(zip(from_shape, to_shape[lead:], strict=True))
-            if f == t]
-    if len(keep) != len(from_shape):
-        squeezed = lax.reshape(array, tuple(from_shape[i] for i in keep))
-        return lax.broadcast_in_dim(squeezed, to_shape, tuple(lead + i for i in keep))
     return lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd)))
 
 
@@ -98,6 +93,10 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided to where.")
     check_arraylike("where", condition, x, y)
+    return _where_jit(condition, x, y)
+
+
+def _where(condition: Any, x: Any, y: Any) -> Any:
     if aval_of(condition).dtype != np.bool_:
         condition = lax.ne(condition, convert(0, aval_of(condition).dtype))
     x, y = promote_dtypes(x, y)
@@ -105,6 +104,9 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     condition, x, y = (broadcast_to(v, shape) if shape_of(v) != shape else v
                        for v in (condition, x, y))
     return lax.select_n(condition, y, x)
+
+
+_where_jit = jit(_where)
 
 
 def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
