@@ -207,8 +207,8 @@ class ArrayOps:
     __rlshift__ = _forward("__rlshift__")
     __rshift__ = _forward("__rshift__")
     __rrshift__ = _forward("__rrshift__")
-    __eq__ = _forward("__eq__")  # type: ignore[assignment]
-    __ne__ = _forward("__ne__")  # type: ignore[assignment]
+    __eq__ = _forward("__eq__")
+    __ne__ = _forward("__ne__")
     __lt__ = _forward("__lt__")
     __le__ = _forward("__le__")
     __gt__ = _forward("__gt__")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from tessela_tracer import _dtypes
+from tessela_tracer._config import config
 
 __all__ = [
     "ShapeDtypeStruct",
@@ -33,6 +34,7 @@ class ShapedArray:
     """
 
     __slots__ = ("_hash", "dtype", "shape", "weak_type")
+    _hash: int
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     weak_type: bool
@@ -90,7 +92,7 @@ class ShapedArray:
         )
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[no-any-return]
+        return self._hash
 
     def strip_weak_type(self) -> ShapedArray:
         """Return the same aval without the weak-type bit."""
@@ -180,7 +182,7 @@ def _scalar_aval(dt: str) -> Callable[[Any], ShapedArray]:
     cache: dict[bool, ShapedArray] = {}
 
     def handler(x: Any) -> ShapedArray:
-        x64 = _dtypes.config.x64_enabled
+        x64 = config.x64_enabled
         aval = cache.get(x64)
         if aval is None:
             weak = dt != "bool"

@@ -60,6 +60,9 @@ class Config:
         False
     """
 
+    _flags: dict[str, _Flag]
+    _aliases: dict[str, str]
+
     def __init__(self) -> None:
         object.__setattr__(self, "_flags", {})
         object.__setattr__(self, "_aliases", {})
@@ -91,8 +94,8 @@ class Config:
         Returns:
           None.
         """
-        flags: dict[str, _Flag] = self._flags  # type: ignore[attr-defined]
-        aliases_map: dict[str, str] = self._aliases  # type: ignore[attr-defined]
+        flags = self._flags
+        aliases_map = self._aliases
         if name in aliases_map:
             raise ValueError(f"config flag {name!r} is already defined")
         check = validator if validator is not None else (lambda v: v)
@@ -151,9 +154,9 @@ class Config:
         )
 
     def _flag(self, name: str) -> _Flag:
-        aliases: dict[str, str] = self._aliases  # type: ignore[attr-defined]
+        aliases = self._aliases
         try:
-            return self._flags[aliases[name]]  # type: ignore[attr-defined, no-any-return]
+            return self._flags[aliases[name]]
         except KeyError:
             known = ", ".join(sorted(aliases))
             raise AttributeError(
@@ -206,7 +209,7 @@ class Config:
             >>> "jax_enable_x64" in config.flag_names()
             True
         """
-        return tuple(sorted(self._flags))  # type: ignore[attr-defined]
+        return tuple(sorted(self._flags))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

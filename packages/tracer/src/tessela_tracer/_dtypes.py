@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import ml_dtypes
@@ -134,13 +135,15 @@ def dtype(x: Any, /) -> np.dtype[Any]:
         return _d("complex128")
     dt = getattr(x, "dtype", None)
     if dt is not None and not isinstance(x, type):
-        return np.dtype(dt)
+        found: np.dtype[Any] = np.dtype(dt)
+        return found
     if isinstance(x, str) and x == "float0":
         return float0
     try:
-        return np.dtype(x)
+        parsed: np.dtype[Any] = np.dtype(x)
     except TypeError as err:
         raise TypeError(f"Cannot interpret {x!r} as a data type") from err
+    return parsed
 
 
 @functools.cache
@@ -329,7 +332,12 @@ def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
     return bool(np.issubdtype(dt, dtype(b)))
 
 
-def finfo(dtype_like: DTypeLike, /) -> Any:
+# ml_dtypes ships its limit classes without annotations: give them a type here.
+_ml_finfo: Callable[[np.dtype[Any]], np.finfo[Any]] = ml_dtypes.finfo
+_ml_iinfo: Callable[[np.dtype[Any]], ml_dtypes.iinfo] = ml_dtypes.iinfo
+
+
+def finfo(dtype_like: DTypeLike, /) -> np.finfo[Any]:
     """Machine limits for floating types, including bfloat16 and float8.
 
     Args:
@@ -342,10 +350,10 @@ def finfo(dtype_like: DTypeLike, /) -> Any:
         >>> float(finfo("bfloat16").eps)
         0.0078125
     """
-    return ml_dtypes.finfo(dtype(dtype_like))
+    return _ml_finfo(dtype(dtype_like))
 
 
-def iinfo(dtype_like: DTypeLike, /) -> Any:
+def iinfo(dtype_like: DTypeLike, /) -> ml_dtypes.iinfo:
     """Machine limits for integer types, including int4.
 
     Args:
@@ -358,7 +366,7 @@ def iinfo(dtype_like: DTypeLike, /) -> Any:
         >>> int(iinfo("int8").max)
         127
     """
-    return ml_dtypes.iinfo(dtype(dtype_like))
+    return _ml_iinfo(dtype(dtype_like))
 
 
 def short_dtype_name(dt: np.dtype[Any], /) -> str:

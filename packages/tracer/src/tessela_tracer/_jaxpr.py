@@ -319,14 +319,14 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], /, *args: Any) -> list[Any]:
     for v, x in zip(jaxpr.invars, args, strict=True):
         env[v] = x
     for eqn in jaxpr.eqns:
-        invals = [a.val if type(a) is Literal else env[a] for a in eqn.invars]
+        invals = [a.val if isinstance(a, Literal) else env[a] for a in eqn.invars]
         out = eqn.primitive.bind(*invals, **eqn.params)
         if eqn.primitive.multiple_results:
             for v, x in zip(eqn.outvars, out, strict=True):
                 env[v] = x
         else:
             env[eqn.outvars[0]] = out
-    return [a.val if type(a) is Literal else env[a] for a in jaxpr.outvars]
+    return [a.val if isinstance(a, Literal) else env[a] for a in jaxpr.outvars]
 
 
 def jaxpr_as_fun(closed: ClosedJaxpr, /) -> Callable[..., list[Any]]:

@@ -308,9 +308,9 @@ def scan(
         3
     """
     xs_flat, xs_tree = tree_flatten(xs)
-    lengths = {_aval(x).shape[0] if _aval(x).shape else None for x in xs_flat}
-    if None in lengths:
+    if any(not _aval(x).shape for x in xs_flat):
         raise ValueError("scan got value with no leading axis to scan over")
+    lengths = {_aval(x).shape[0] for x in xs_flat}
     if length is not None:
         lengths.add(operator.index(length))
     if len(lengths) != 1:

@@ -156,8 +156,8 @@ class JaxprTrace(Trace):
     def to_atom(self, x: Any) -> Var | Literal:
         """Return the jaxpr atom standing for ``x`` (var, literal or constvar)."""
         if isinstance(x, Tracer):
-            if x._trace is self:
-                return x.var  # type: ignore[attr-defined, no-any-return]
+            if isinstance(x, JitTracer) and x._trace is self:
+                return x.var
             if not x._trace.valid:
                 raise UnexpectedTracerError(x)
             return self._const_var(x, x.aval)
@@ -169,8 +169,8 @@ class JaxprTrace(Trace):
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
-        invars = []
-        avals = []
+        invars: list[Var | Literal] = []
+        avals: list[ShapedArray] = []
         for x in args:
             if type(x) is JitTracer and x._trace is self:
                 invars.append(x.var)
