@@ -38,16 +38,21 @@ def _leaves(obj: Any) -> list[Any]:
 
 def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
     if isinstance(obj, list | tuple):
-        parts = [_stack_traced(o, dtype) for o in obj]
+        parts = []
+        for o in obj:
+            p = _stack_traced(o, dtype)
+            shape = aval_of(p).shape
+            parts.append(lax.broadcast_in_dim(p, (1, *shape), tuple(range(1, len(shape) + 1))))
         shapes = {aval_of(p).shape for p in parts}
         if len(shapes) != 1:
             raise ValueError(f"array: nested sequences have inconsistent shapes {sorted(shapes)}")
-        (shape,) = shapes
-        parts = [lax.broadcast_in_dim(p, (1, *shape), tuple(range(1, len(shape) + 1)))
-                 for p in parts]
         return lax.concatenate(parts, 0) if len(parts) > 1 else parts[0]
-    return lax.convert_element_type_p.bind(obj, new_dtype=dtype, weak_type=False,
-                                           sharding=None)
+    if isinstance(obj, ArrayOps):
+        aval = aval_of(obj)
+        if aval.dtype == dtype and not aval.weak_type:
+            return obj
+        return lax.convert_element_type(obj, dtype)
+    return convert(obj, dtype)
 
 
 def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",  # noqa: A002

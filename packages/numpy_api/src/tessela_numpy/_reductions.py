@@ -137,11 +137,8 @@ def _no_out(out: Any, name: str) -> None:
 def sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,  # noqa: A001
         keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
     _no_out(out, "sum")
-    add: Callable[[Any, Any], Any] = lax.add
-    if aval_of(a).dtype == np.bool_ and dtype is None:
-        add = lax.add
     return _reduce("sum", a, axis, dtype, keepdims, initial, where, prim=lax.reduce_sum,
-                   identity=lambda d: 0, binop=add, upcast=True)
+                   identity=lambda d: 0, binop=lax.add, upcast=True)
 
 
 def prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,

@@ -173,11 +173,12 @@ def canonicalize_shape(shape: Any, /) -> tuple[int, ...]:
     >>> canonicalize_shape(3), canonicalize_shape((2, np.int64(3)))
     ((3,), (2, 3))
     """
-    entries = (
-        tuple(shape)
-        if isinstance(shape, Sequence | np.ndarray) and np.ndim(shape) == 1
-        else (shape,)
-    )
+    if isinstance(shape, Sequence):
+        entries = tuple(shape)
+    elif isinstance(shape, np.ndarray) and shape.ndim == 1:
+        entries = tuple(shape.tolist())
+    else:
+        entries = (shape,)
     out = []
     for d in entries:
         if isinstance(d, bool | np.bool_):
