@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from tessela_numpy._einsum_plan import parse_subscripts, plan_contractions
 
 CASES = [

@@ -6,11 +6,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tessela_numpy as tnp
 from cases import CASES, ERRORS, Case, parse_input
 from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
-
-import tessela_numpy as tnp
-
 
 # Gaps that need tessela_tracer changes (see the package README, "Known gaps").
 _WEAK = "needs a weak_type=True convert_element_type in tessela_tracer.lax"
@@ -18,11 +16,23 @@ _BF16 = "tessela_tracer dtypes: issubdtype on bfloat16 raises inside lax rules"
 _PRINT = "tessela_tracer printer: JAX breaks a let-block longer than 80 columns"
 _PRIM = "needs the {} primitive in tessela_tracer.lax (JAX 0.10.2 binds it)"
 EVAL_GAPS = {
-    **{n: _WEAK for n in ["weak_int_bool", "weak_float_i8", "weak_float_u8", "weak_float_i32",
-                          "weak_float_bool", "weak_complex_i8", "weak_complex_u8",
-                          "weak_complex_i32", "weak_complex_bool", "where_both_weak",
-                          "weak_float_bf16"]},
-    **{n: _BF16 for n in ["promote_u8_bf16", "weak_int_bf16", "weak_bool_bf16"]},
+    **dict.fromkeys(
+        [
+            "weak_int_bool",
+            "weak_float_i8",
+            "weak_float_u8",
+            "weak_float_i32",
+            "weak_float_bool",
+            "weak_complex_i8",
+            "weak_complex_u8",
+            "weak_complex_i32",
+            "weak_complex_bool",
+            "where_both_weak",
+            "weak_float_bf16",
+        ],
+        _WEAK,
+    ),
+    **dict.fromkeys(["promote_u8_bf16", "weak_int_bf16", "weak_bool_bf16"], _BF16),
 }
 JAXPR_GAPS = {
     "weak_scalar_ops": _WEAK,
@@ -37,15 +47,21 @@ JAXPR_GAPS = {
 
 
 def _gap(cases: list[Case], gaps: dict[str, str]) -> list[Any]:
-    return [pytest.param(c, id=c.name, marks=pytest.mark.xfail(reason=gaps[c.name]))
-            if c.name in gaps else pytest.param(c, id=c.name) for c in cases]
+    return [
+        pytest.param(c, id=c.name, marks=pytest.mark.xfail(reason=gaps[c.name]))
+        if c.name in gaps
+        else pytest.param(c, id=c.name)
+        for c in cases
+    ]
 
 
 def _structs(c: Case) -> list[ShapeDtypeStruct]:
     out = []
     for spec in c.inputs:
         shape, dtype = parse_input(spec)
-        out.append(ShapeDtypeStruct(shape, tnp.dtype(dtype) if dtype != "bfloat16" else tnp.bfloat16))
+        out.append(
+            ShapeDtypeStruct(shape, tnp.dtype(dtype) if dtype != "bfloat16" else tnp.bfloat16)
+        )
     return out
 
 

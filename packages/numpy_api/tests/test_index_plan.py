@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tessela_numpy._index_plan import (
     IndexKind,
     as_index_tuple,
@@ -48,7 +47,12 @@ def _apply_static(x: np.ndarray, idx: tuple[Any, ...]) -> np.ndarray | None:
     if plan is None:
         return None
     strides = plan.strides or (1,) * x.ndim
-    y = x[tuple(slice(s, e, k) for s, e, k in zip(plan.start_indices, plan.limit_indices, strides))]
+    y = x[
+        tuple(
+            slice(s, e, k)
+            for s, e, k in zip(plan.start_indices, plan.limit_indices, strides, strict=False)
+        )
+    ]
     if plan.rev_axes:
         y = np.flip(y, plan.rev_axes)
     y = np.squeeze(y, plan.squeeze_axes) if plan.squeeze_axes else y

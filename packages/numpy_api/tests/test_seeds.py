@@ -6,10 +6,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tessela_numpy as jnp
 from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
 from tessela_tracer.errors import NonConcreteBooleanIndexError
-
-import tessela_numpy as jnp
 
 IMMUTABLE = (
     "JAX arrays are immutable and do not support in-place item assignment. Instead of "
@@ -78,8 +77,9 @@ def test_traced_length_in_shape_is_type_error() -> None:
     def example_fun(length: Any, val: Any) -> Any:
         return jnp.ones((length,)) * val
 
-    with pytest.raises(TypeError, match="Shapes must be 1D sequences of concrete values of "
-                                        "integer type") as info:
+    with pytest.raises(
+        TypeError, match="Shapes must be 1D sequences of concrete values of integer type"
+    ) as info:
         make_jaxpr(example_fun)(10, 4)
     assert "static_argnums" in str(info.value)
     # With the length static, it traces.

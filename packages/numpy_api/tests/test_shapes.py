@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tessela_numpy._shapes import (
     broadcast_shapes,
     canonicalize_axis,
@@ -48,7 +47,9 @@ def test_reduction_axes_match_numpy(shape: tuple[int, ...], data: Any) -> None:
 @given(st.integers(1, 5), st.data())
 def test_move_axis_permutation_matches_numpy(nd: int, data: Any) -> None:
     src = data.draw(st.lists(st.integers(0, nd - 1), unique=True, max_size=nd))
-    dst = data.draw(st.lists(st.integers(0, nd - 1), unique=True, min_size=len(src), max_size=len(src)))
+    dst = data.draw(
+        st.lists(st.integers(0, nd - 1), unique=True, min_size=len(src), max_size=len(src))
+    )
     x = np.zeros(tuple(range(2, 2 + nd)))
     perm = move_axis_permutation(nd, tuple(src), tuple(dst))
     assert np.transpose(x, perm).shape == np.moveaxis(x, src, dst).shape

@@ -11,200 +11,532 @@ arrays (``x + 1``, ``x[i]``, ``x.at[i].set(v)``, ``x.sum()``, ...).
 
 from __future__ import annotations
 
+from tessela_tracer import ArrayOps as ndarray
+
 from ._creation import (
     arange as arange,
+)
+from ._creation import (
     array as array,
+)
+from ._creation import (
     asarray as asarray,
+)
+from ._creation import (
     empty as empty,
+)
+from ._creation import (
     empty_like as empty_like,
+)
+from ._creation import (
     eye as eye,
+)
+from ._creation import (
     full as full,
+)
+from ._creation import (
     full_like as full_like,
+)
+from ._creation import (
     identity as identity,
+)
+from ._creation import (
     linspace as linspace,
+)
+from ._creation import (
     ones as ones,
+)
+from ._creation import (
     ones_like as ones_like,
+)
+from ._creation import (
     zeros as zeros,
+)
+from ._creation import (
     zeros_like as zeros_like,
+)
+from ._methods import astype as astype
+from ._methods import install as _install
+from ._products import (
+    dot as dot,
+)
+from ._products import (
+    einsum as einsum,
+)
+from ._products import (
+    inner as inner,
+)
+from ._products import (
+    matmul as matmul,
+)
+from ._products import (
+    outer as outer,
+)
+from ._products import (
+    tensordot as tensordot,
+)
+from ._products import (
+    vdot as vdot,
+)
+from ._reductions import (
+    all as all,
+)
+from ._reductions import (
+    any as any,
+)
+from ._reductions import (
+    argmax as argmax,
+)
+from ._reductions import (
+    argmin as argmin,
+)
+from ._reductions import (
+    cumprod as cumprod,
+)
+from ._reductions import (
+    cumsum as cumsum,
+)
+from ._reductions import (
+    max as max,
+)
+from ._reductions import (
+    mean as mean,
+)
+from ._reductions import (
+    min as min,
+)
+from ._reductions import (
+    prod as prod,
+)
+from ._reductions import (
+    std as std,
+)
+from ._reductions import (
+    sum as sum,
+)
+from ._reductions import (
+    var as var,
+)
+from ._scalar_types import (
+    bfloat16 as bfloat16,
+)
+from ._scalar_types import (
+    bool_ as bool_,
+)
+from ._scalar_types import (
+    can_cast as can_cast,
+)
+from ._scalar_types import (
+    complex64 as complex64,
+)
+from ._scalar_types import (
+    complex128 as complex128,
+)
+from ._scalar_types import (
+    dtype as dtype,
+)
+from ._scalar_types import (
+    e as e,
+)
+from ._scalar_types import (
+    euler_gamma as euler_gamma,
+)
+from ._scalar_types import (
+    finfo as finfo,
+)
+from ._scalar_types import (
+    float16 as float16,
+)
+from ._scalar_types import (
+    float32 as float32,
+)
+from ._scalar_types import (
+    float64 as float64,
+)
+from ._scalar_types import (
+    iinfo as iinfo,
+)
+from ._scalar_types import (
+    inf as inf,
+)
+from ._scalar_types import (
+    int8 as int8,
+)
+from ._scalar_types import (
+    int16 as int16,
+)
+from ._scalar_types import (
+    int32 as int32,
+)
+from ._scalar_types import (
+    int64 as int64,
+)
+from ._scalar_types import (
+    issubdtype as issubdtype,
+)
+from ._scalar_types import (
+    nan as nan,
+)
+from ._scalar_types import (
+    newaxis as newaxis,
+)
+from ._scalar_types import (
+    pi as pi,
+)
+from ._scalar_types import (
+    promote_types as promote_types,
+)
+from ._scalar_types import (
+    result_type as result_type,
+)
+from ._scalar_types import (
+    uint8 as uint8,
+)
+from ._scalar_types import (
+    uint16 as uint16,
+)
+from ._scalar_types import (
+    uint32 as uint32,
+)
+from ._scalar_types import (
+    uint64 as uint64,
+)
+from ._shape_ops import (
+    concatenate as concatenate,
+)
+from ._shape_ops import (
+    expand_dims as expand_dims,
+)
+from ._shape_ops import (
+    flip as flip,
+)
+from ._shape_ops import (
+    hstack as hstack,
+)
+from ._shape_ops import (
+    moveaxis as moveaxis,
+)
+from ._shape_ops import (
+    pad as pad,
+)
+from ._shape_ops import (
+    ravel as ravel,
+)
+from ._shape_ops import (
+    repeat as repeat,
+)
+from ._shape_ops import (
+    reshape as reshape,
+)
+from ._shape_ops import (
+    roll as roll,
+)
+from ._shape_ops import (
+    split as split,
+)
+from ._shape_ops import (
+    squeeze as squeeze,
+)
+from ._shape_ops import (
+    stack as stack,
+)
+from ._shape_ops import (
+    swapaxes as swapaxes,
+)
+from ._shape_ops import (
+    tile as tile,
+)
+from ._shape_ops import (
+    transpose as transpose,
+)
+from ._shape_ops import (
+    vstack as vstack,
 )
 from ._ufuncs import (
     abs as abs,
+)
+from ._ufuncs import (
     absolute as absolute,
+)
+from ._ufuncs import (
     add as add,
+)
+from ._ufuncs import (
     arccos as arccos,
+)
+from ._ufuncs import (
     arccosh as arccosh,
+)
+from ._ufuncs import (
     arcsin as arcsin,
+)
+from ._ufuncs import (
     arcsinh as arcsinh,
+)
+from ._ufuncs import (
     arctan as arctan,
+)
+from ._ufuncs import (
     arctan2 as arctan2,
+)
+from ._ufuncs import (
     arctanh as arctanh,
+)
+from ._ufuncs import (
     bitwise_and as bitwise_and,
+)
+from ._ufuncs import (
     bitwise_not as bitwise_not,
+)
+from ._ufuncs import (
     bitwise_or as bitwise_or,
+)
+from ._ufuncs import (
     bitwise_xor as bitwise_xor,
+)
+from ._ufuncs import (
     cbrt as cbrt,
+)
+from ._ufuncs import (
     ceil as ceil,
+)
+from ._ufuncs import (
     conj as conj,
+)
+from ._ufuncs import (
     conjugate as conjugate,
+)
+from ._ufuncs import (
     copysign as copysign,
+)
+from ._ufuncs import (
     cos as cos,
+)
+from ._ufuncs import (
     cosh as cosh,
+)
+from ._ufuncs import (
     deg2rad as deg2rad,
+)
+from ._ufuncs import (
     degrees as degrees,
+)
+from ._ufuncs import (
     divide as divide,
+)
+from ._ufuncs import (
     divmod as divmod,
+)
+from ._ufuncs import (
     equal as equal,
+)
+from ._ufuncs import (
     exp as exp,
+)
+from ._ufuncs import (
     exp2 as exp2,
+)
+from ._ufuncs import (
     expm1 as expm1,
+)
+from ._ufuncs import (
     fabs as fabs,
+)
+from ._ufuncs import (
     float_power as float_power,
+)
+from ._ufuncs import (
     floor as floor,
+)
+from ._ufuncs import (
     floor_divide as floor_divide,
+)
+from ._ufuncs import (
     fmax as fmax,
+)
+from ._ufuncs import (
     fmin as fmin,
+)
+from ._ufuncs import (
     fmod as fmod,
+)
+from ._ufuncs import (
     gcd as gcd,
+)
+from ._ufuncs import (
     greater as greater,
+)
+from ._ufuncs import (
     greater_equal as greater_equal,
+)
+from ._ufuncs import (
     heaviside as heaviside,
+)
+from ._ufuncs import (
     hypot as hypot,
+)
+from ._ufuncs import (
     imag as imag,
+)
+from ._ufuncs import (
     invert as invert,
+)
+from ._ufuncs import (
     isfinite as isfinite,
+)
+from ._ufuncs import (
     isinf as isinf,
+)
+from ._ufuncs import (
     isnan as isnan,
+)
+from ._ufuncs import (
     lcm as lcm,
+)
+from ._ufuncs import (
     ldexp as ldexp,
+)
+from ._ufuncs import (
     left_shift as left_shift,
+)
+from ._ufuncs import (
     less as less,
+)
+from ._ufuncs import (
     less_equal as less_equal,
+)
+from ._ufuncs import (
     log as log,
-    log10 as log10,
+)
+from ._ufuncs import (
     log1p as log1p,
+)
+from ._ufuncs import (
     log2 as log2,
+)
+from ._ufuncs import (
+    log10 as log10,
+)
+from ._ufuncs import (
     logaddexp as logaddexp,
+)
+from ._ufuncs import (
     logaddexp2 as logaddexp2,
+)
+from ._ufuncs import (
     logical_and as logical_and,
+)
+from ._ufuncs import (
     logical_not as logical_not,
+)
+from ._ufuncs import (
     logical_or as logical_or,
+)
+from ._ufuncs import (
     logical_xor as logical_xor,
+)
+from ._ufuncs import (
     maximum as maximum,
+)
+from ._ufuncs import (
     minimum as minimum,
+)
+from ._ufuncs import (
     mod as mod,
+)
+from ._ufuncs import (
     multiply as multiply,
+)
+from ._ufuncs import (
     negative as negative,
+)
+from ._ufuncs import (
     nextafter as nextafter,
+)
+from ._ufuncs import (
     not_equal as not_equal,
+)
+from ._ufuncs import (
     positive as positive,
+)
+from ._ufuncs import (
     pow as pow,
+)
+from ._ufuncs import (
     power as power,
+)
+from ._ufuncs import (
     rad2deg as rad2deg,
+)
+from ._ufuncs import (
     radians as radians,
+)
+from ._ufuncs import (
     real as real,
+)
+from ._ufuncs import (
     reciprocal as reciprocal,
+)
+from ._ufuncs import (
     remainder as remainder,
+)
+from ._ufuncs import (
     right_shift as right_shift,
+)
+from ._ufuncs import (
     rint as rint,
+)
+from ._ufuncs import (
     round as round,
+)
+from ._ufuncs import (
     sign as sign,
+)
+from ._ufuncs import (
     signbit as signbit,
+)
+from ._ufuncs import (
     sin as sin,
+)
+from ._ufuncs import (
     sinc as sinc,
+)
+from ._ufuncs import (
     sinh as sinh,
+)
+from ._ufuncs import (
     sqrt as sqrt,
+)
+from ._ufuncs import (
     square as square,
+)
+from ._ufuncs import (
     subtract as subtract,
+)
+from ._ufuncs import (
     tan as tan,
+)
+from ._ufuncs import (
     tanh as tanh,
+)
+from ._ufuncs import (
     true_divide as true_divide,
+)
+from ._ufuncs import (
     trunc as trunc,
 )
 from ._where import (
     broadcast_arrays as broadcast_arrays,
+)
+from ._where import (
     broadcast_to as broadcast_to,
+)
+from ._where import (
     clip as clip,
+)
+from ._where import (
     where as where,
 )
-from ._reductions import (
-    all as all,
-    any as any,
-    argmax as argmax,
-    argmin as argmin,
-    cumprod as cumprod,
-    cumsum as cumsum,
-    max as max,
-    mean as mean,
-    min as min,
-    prod as prod,
-    std as std,
-    sum as sum,
-    var as var,
-)
-from ._shape_ops import (
-    concatenate as concatenate,
-    expand_dims as expand_dims,
-    flip as flip,
-    hstack as hstack,
-    moveaxis as moveaxis,
-    pad as pad,
-    ravel as ravel,
-    repeat as repeat,
-    reshape as reshape,
-    roll as roll,
-    split as split,
-    squeeze as squeeze,
-    stack as stack,
-    swapaxes as swapaxes,
-    tile as tile,
-    transpose as transpose,
-    vstack as vstack,
-)
-from ._products import (
-    dot as dot,
-    einsum as einsum,
-    inner as inner,
-    matmul as matmul,
-    outer as outer,
-    tensordot as tensordot,
-    vdot as vdot,
-)
-from ._scalar_types import (
-    bfloat16 as bfloat16,
-    bool_ as bool_,
-    can_cast as can_cast,
-    complex128 as complex128,
-    complex64 as complex64,
-    dtype as dtype,
-    e as e,
-    euler_gamma as euler_gamma,
-    finfo as finfo,
-    float16 as float16,
-    float32 as float32,
-    float64 as float64,
-    iinfo as iinfo,
-    inf as inf,
-    int16 as int16,
-    int32 as int32,
-    int64 as int64,
-    int8 as int8,
-    issubdtype as issubdtype,
-    nan as nan,
-    newaxis as newaxis,
-    pi as pi,
-    promote_types as promote_types,
-    result_type as result_type,
-    uint16 as uint16,
-    uint32 as uint32,
-    uint64 as uint64,
-    uint8 as uint8,
-)
-from ._at import IndexUpdateHelper as _IndexUpdateHelper
-from ._indexing import getitem as _getitem
-from ._methods import astype as astype
-from ._methods import install as _install
-
-from tessela_tracer import ArrayOps as ndarray  # noqa: E402
 
 _install()
 
@@ -239,8 +571,8 @@ __all__ = [
     "cbrt",
     "ceil",
     "clip",
-    "complex128",
     "complex64",
+    "complex128",
     "concatenate",
     "conj",
     "conjugate",
@@ -278,9 +610,9 @@ __all__ = [
     "fmax",
     "fmin",
     "fmod",
-    "gcd",
     "full",
     "full_like",
+    "gcd",
     "greater",
     "greater_equal",
     "heaviside",
@@ -291,25 +623,25 @@ __all__ = [
     "imag",
     "inf",
     "inner",
+    "int8",
     "int16",
     "int32",
     "int64",
-    "int8",
     "invert",
     "isfinite",
     "isinf",
     "isnan",
-    "lcm",
     "issubdtype",
+    "lcm",
     "ldexp",
     "left_shift",
     "less",
     "less_equal",
     "linspace",
     "log",
-    "log10",
     "log1p",
     "log2",
+    "log10",
     "logaddexp",
     "logaddexp2",
     "logical_and",
@@ -375,10 +707,10 @@ __all__ = [
     "transpose",
     "true_divide",
     "trunc",
+    "uint8",
     "uint16",
     "uint32",
     "uint64",
-    "uint8",
     "var",
     "vdot",
     "vstack",

@@ -27,6 +27,7 @@ __all__ = [
     "check_arraylike",
     "convert",
     "dtype_arg",
+    "dtype_or",
     "full_like",
     "is_arraylike",
     "ndim_of",
@@ -127,6 +128,12 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
         ) from None
 
 
+def dtype_or(dtype: Any, default: np.dtype[Any], /, *, name: str = "dtype") -> np.dtype[Any]:
+    """:func:`dtype_arg`, with ``default`` when ``dtype`` is ``None``."""
+    out = dtype_arg(dtype, name=name)
+    return default if out is None else out
+
+
 def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> Any:
     """A constant scalar of ``dtype``; a Python scalar when that keeps it weak."""
     if weak_type:
@@ -161,8 +168,9 @@ def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
     return lax.convert_element_type(x, dtype)
 
 
-def full_like(x: Any, fill_value: Any, /, *, dtype: Any = None,
-              shape: tuple[int, ...] | None = None) -> Any:
+def full_like(
+    x: Any, fill_value: Any, /, *, dtype: Any = None, shape: tuple[int, ...] | None = None
+) -> Any:
     """An array of ``x``'s shape and dtype (or the given ones) filled with a scalar.
 
     Args:
@@ -252,8 +260,7 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
         broadcast_shapes(*shapes)
     except ValueError:
         raise TypeError(
-            f"{fun_name} got incompatible shapes for broadcasting: "
-            f"{', '.join(map(str, shapes))}."
+            f"{fun_name} got incompatible shapes for broadcasting: {', '.join(map(str, shapes))}."
         ) from None
     nd = max(len(s) for s in shapes)
     out = []
@@ -262,9 +269,7 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
             out.append(a)
         else:
             pad = nd - len(s)
-            out.append(
-                lax.broadcast_in_dim(a, (1,) * pad + s, tuple(range(pad, nd)))
-            )
+            out.append(lax.broadcast_in_dim(a, (1,) * pad + s, tuple(range(pad, nd))))
     return out
 
 

@@ -58,18 +58,30 @@ def _check_mode(mode: Any) -> Any:
     if isinstance(mode, lax.GatherScatterMode):
         return mode
     if mode not in _MODES:
-        raise ValueError(f'Unknown gather mode "{mode}"; use mode="clip", "drop"/"fill" or '
-                         '"promise_in_bounds"')
+        raise ValueError(
+            f'Unknown gather mode "{mode}"; use mode="clip", "drop"/"fill" or "promise_in_bounds"'
+        )
     return lax.GatherScatterMode.from_any(mode)
 
 
-def _scatter(x: Any, idx: Any, y: Any, op: Callable[..., Any], *, mode: Any,
-             indices_are_sorted: bool, unique_indices: bool) -> Any:
+def _scatter(
+    x: Any,
+    idx: Any,
+    y: Any,
+    op: Callable[..., Any],
+    *,
+    mode: Any,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+) -> Any:
     check_arraylike("scatter", x, y)
     x_aval = aval_of(x)
     dt, weak = x_aval.dtype, x_aval.weak_type
-    if (type(y) is int and np.issubdtype(dt, np.integer)
-            and np.iinfo(dt).min <= y <= np.iinfo(dt).max):
+    if (
+        type(y) is int
+        and np.issubdtype(dt, np.integer)
+        and np.iinfo(dt).min <= y <= np.iinfo(dt).max
+    ):
         y = convert(y, dt)
     shape = shape_of(x)
     plan = gather_plan(parse_for_gather(idx, shape), shape)
@@ -89,10 +101,15 @@ def _scatter(x: Any, idx: Any, y: Any, op: Callable[..., Any], *, mode: Any,
         inserted_window_dims=plan.collapsed_slice_dims,
         scatter_dims_to_operand_dims=plan.start_index_map,
     )
-    out = op(x, indices, y, dnums,
-             indices_are_sorted=plan.indices_are_sorted or indices_are_sorted,
-             unique_indices=plan.unique_indices or unique_indices,
-             mode=_check_mode(mode))
+    out = op(
+        x,
+        indices,
+        y,
+        dnums,
+        indices_are_sorted=plan.indices_are_sorted or indices_are_sorted,
+        unique_indices=plan.unique_indices or unique_indices,
+        mode=_check_mode(mode),
+    )
     if plan.scalar_bool_dims:
         out = lax.squeeze(out, plan.scalar_bool_dims)
     return convert(out, dt, weak_type=weak)
@@ -110,8 +127,14 @@ class IndexedRef:
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
 
-    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-            mode: Any = None, fill_value: Any = None) -> Any:
+    def get(
+        self,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+        fill_value: Any = None,
+    ) -> Any:
         """``x[idx]``, with out-of-bounds handling chosen by ``mode``.
 
         Args:
@@ -128,18 +151,46 @@ class IndexedRef:
             _check_mode(mode)
         if mode == "fill" and fill_value is None:
             dt = aval_of(self.array).dtype
-            fill_value = np.nan if np.issubdtype(dt, np.inexact) else (
-                True if dt == np.bool_ else np.iinfo(dt).min)
-        return getitem(self.array, self.index, mode=mode, fill_value=fill_value,
-                       unique_indices=unique_indices, indices_are_sorted=indices_are_sorted)
+            fill_value = (
+                np.nan
+                if np.issubdtype(dt, np.inexact)
+                else (True if dt == np.bool_ else np.iinfo(dt).min)
+            )
+        return getitem(
+            self.array,
+            self.index,
+            mode=mode,
+            fill_value=fill_value,
+            unique_indices=unique_indices,
+            indices_are_sorted=indices_are_sorted,
+        )
 
-    def _update(self, op: Callable[..., Any], values: Any, mode: Any,
-                indices_are_sorted: bool, unique_indices: bool) -> Any:
-        return _scatter(self.array, self.index, values, op, mode=mode,
-                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+    def _update(
+        self,
+        op: Callable[..., Any],
+        values: Any,
+        mode: Any,
+        indices_are_sorted: bool,
+        unique_indices: bool,
+    ) -> Any:
+        return _scatter(
+            self.array,
+            self.index,
+            values,
+            op,
+            mode=mode,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+        )
 
-    def set(self, values: Any, *, indices_are_sorted: bool = False,
-            unique_indices: bool = False, mode: Any = None) -> Any:
+    def set(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] = values``, out of place.
 
         Args:
@@ -153,8 +204,14 @@ class IndexedRef:
         """
         return self._update(lax.scatter, values, mode, indices_are_sorted, unique_indices)
 
-    def add(self, values: Any, *, indices_are_sorted: bool = False,
-            unique_indices: bool = False, mode: Any = None) -> Any:
+    def add(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] += values``, out of place; repeated indices accumulate.
 
         Args:
@@ -168,8 +225,14 @@ class IndexedRef:
         """
         return self._update(lax.scatter_add, values, mode, indices_are_sorted, unique_indices)
 
-    def multiply(self, values: Any, *, indices_are_sorted: bool = False,
-                 unique_indices: bool = False, mode: Any = None) -> Any:
+    def multiply(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] *= values``, out of place.
 
         Args:
@@ -185,8 +248,14 @@ class IndexedRef:
 
     mul = multiply
 
-    def divide(self, values: Any, *, indices_are_sorted: bool = False,
-               unique_indices: bool = False, mode: Any = None) -> Any:
+    def divide(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] /= values``, out of place.
 
         Args:
@@ -199,12 +268,27 @@ class IndexedRef:
           The updated copy.
         """
         ones = full_like(self.array, 1)
-        return _divide(self.array, _scatter(ones, self.index, values, lax.scatter_mul,
-                                            mode=mode, indices_are_sorted=indices_are_sorted,
-                                            unique_indices=unique_indices))
+        return _divide(
+            self.array,
+            _scatter(
+                ones,
+                self.index,
+                values,
+                lax.scatter_mul,
+                mode=mode,
+                indices_are_sorted=indices_are_sorted,
+                unique_indices=unique_indices,
+            ),
+        )
 
-    def power(self, values: Any, *, indices_are_sorted: bool = False,
-              unique_indices: bool = False, mode: Any = None) -> Any:
+    def power(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] **= values``, out of place.
 
         Args:
@@ -217,12 +301,27 @@ class IndexedRef:
           The updated copy.
         """
         ones = full_like(self.array, 1)
-        return _power(self.array, _scatter(ones, self.index, values, lax.scatter_mul,
-                                           mode=mode, indices_are_sorted=indices_are_sorted,
-                                           unique_indices=unique_indices))
+        return _power(
+            self.array,
+            _scatter(
+                ones,
+                self.index,
+                values,
+                lax.scatter_mul,
+                mode=mode,
+                indices_are_sorted=indices_are_sorted,
+                unique_indices=unique_indices,
+            ),
+        )
 
-    def min(self, values: Any, *, indices_are_sorted: bool = False,
-            unique_indices: bool = False, mode: Any = None) -> Any:
+    def min(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] = minimum(x[idx], values)``, out of place.
 
         Args:
@@ -236,8 +335,14 @@ class IndexedRef:
         """
         return self._update(lax.scatter_min, values, mode, indices_are_sorted, unique_indices)
 
-    def max(self, values: Any, *, indices_are_sorted: bool = False,
-            unique_indices: bool = False, mode: Any = None) -> Any:
+    def max(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] = maximum(x[idx], values)``, out of place.
 
         Args:
@@ -251,8 +356,14 @@ class IndexedRef:
         """
         return self._update(lax.scatter_max, values, mode, indices_are_sorted, unique_indices)
 
-    def apply(self, func: Callable[[Any], Any], *, indices_are_sorted: bool = False,
-              unique_indices: bool = False, mode: Any = None) -> Any:
+    def apply(
+        self,
+        func: Callable[[Any], Any],
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
         """``x[idx] = func(x[idx])``, out of place (``func`` is applied element-wise).
 
         Args:
@@ -265,10 +376,17 @@ class IndexedRef:
           The updated copy.
         """
 
-        current = self.get(indices_are_sorted=indices_are_sorted,
-                           unique_indices=unique_indices, mode="clip" if mode == "clip" else None)
-        return self.set(func(current), indices_are_sorted=indices_are_sorted,
-                        unique_indices=unique_indices, mode=mode)
+        current = self.get(
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode="clip" if mode == "clip" else None,
+        )
+        return self.set(
+            func(current),
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+        )
 
 
 class IndexUpdateHelper:

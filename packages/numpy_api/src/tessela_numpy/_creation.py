@@ -16,7 +16,7 @@ import numpy as np
 from tessela_tracer import ArrayOps, lax
 from tessela_tracer import dtypes as _dt
 
-from ._arrays import aval_of, check_arraylike, convert, dtype_arg, is_arraylike
+from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
 from ._shapes import canonicalize_shape, is_python_scalar
 
 __all__ = [
@@ -26,8 +26,9 @@ __all__ = [
 
 
 def _default(kind: type) -> np.dtype[Any]:
-    return _dt.canonicalize_dtype({bool: np.bool_, int: np.int64, float: np.float64,
-                                   complex: np.complex128}[kind])
+    return _dt.canonicalize_dtype(
+        {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}[kind]
+    )
 
 
 def _leaves(obj: Any) -> list[Any]:
@@ -55,8 +56,9 @@ def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
     return convert(obj, dtype)
 
 
-def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",  # noqa: A002
-          ndmin: int = 0) -> Any:
+def array(
+    object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K", ndmin: int = 0
+) -> Any:
     """Create an array from an array, a scalar or (nested) lists of them.
 
     Args:
@@ -75,8 +77,13 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
       TypeError: ``object`` holds something that is not array-like.
 
     >>> from tessela_tracer import make_jaxpr
-    >>> print(make_jaxpr(lambda: array([1, 2]).sum())())
-    { lambda a:i32[2]; . let b:i32[] = reduce_sum[axes=(0,) out_sharding=None] a in (b,) }
+    >>> print(make_jaxpr(lambda x: array([x, 2.0]))(1.0))
+    { lambda ; a:f32[]. let
+        b:f32[] = convert_element_type[new_dtype=float32 weak_type=False] a
+        c:f32[1] = broadcast_in_dim b
+        d:f32[1] = broadcast_in_dim 2.0:f32[]
+        e:f32[2] = concatenate[dimension=0] c d
+      in (e,) }
     """
     del copy
     if order not in ("K", "C", "A", None):
@@ -85,11 +92,14 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     leaves = _leaves(object)
     for leaf in leaves:
         if not is_arraylike(leaf):
-            raise TypeError(f"array: cannot convert {type(leaf)} to an array; pass numbers, "
-                            "NumPy arrays or arrays")
+            raise TypeError(
+                f"array: cannot convert {type(leaf)} to an array; pass numbers, "
+                "NumPy arrays or arrays"
+            )
     if isinstance(object, list | tuple) and any(isinstance(x, ArrayOps) for x in leaves):
-        out_dt = want if want is not None else _dt.result_type(*leaves) if leaves else (
-            _default(float))
+        out_dt = (
+            want if want is not None else _dt.result_type(*leaves) if leaves else (_default(float))
+        )
         out = _stack_traced(object, np.dtype(out_dt))
     elif isinstance(object, ArrayOps):
         out = object if want is None else convert(object, want)
@@ -103,22 +113,30 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
             np_val = np.asarray(object)
             if np_val.dtype == object:
                 raise TypeError("array: ragged or object input; pass rectangular numeric data")
-            out_dt = want if want is not None else _dt.canonicalize_dtype(
-                np_val.dtype if not (isinstance(object, list | tuple) and np_val.size == 0)
-                else np.float64)
+            out_dt = (
+                want
+                if want is not None
+                else _dt.canonicalize_dtype(
+                    np_val.dtype
+                    if not (isinstance(object, list | tuple) and np_val.size == 0)
+                    else np.float64
+                )
+            )
             if isinstance(object, list | tuple) and want is None and np_val.size:
                 out_dt = _dt.result_type(*leaves)
             out = np.asarray(np_val, dtype=out_dt)
     nd = len(aval_of(out).shape)
     if ndmin > nd:
         shape = aval_of(out).shape
-        out = lax.broadcast_in_dim(out, (1,) * (ndmin - nd) + shape,
-                                   tuple(range(ndmin - nd, ndmin)))
+        out = lax.broadcast_in_dim(
+            out, (1,) * (ndmin - nd) + shape, tuple(range(ndmin - nd, ndmin))
+        )
     return out
 
 
-def asarray(a: Any, dtype: Any = None, order: str | None = None, *,
-            copy: bool | None = None) -> Any:
+def asarray(
+    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+) -> Any:
     """Convert to an array without copying when nothing changes.
 
     Args:
@@ -163,7 +181,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
 
     >>> from tessela_tracer import make_jaxpr
     >>> print(make_jaxpr(lambda: full((2, 3), 7))())
-    { lambda ; . let a:i32[2,3] = broadcast_in_dim[broadcast_dimensions=() shape=(2, 3) sharding=None] 7:i32[] in (a,) }
+    { lambda ; . let a:i32[2,3] = broadcast_in_dim 7:i32[] in (a,) }
     """
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
@@ -188,7 +206,7 @@ def zeros(shape: Any, dtype: Any = None) -> Any:
 
     >>> from tessela_tracer import make_jaxpr
     >>> print(make_jaxpr(lambda: zeros(3))())
-    { lambda ; . let a:f32[3] = broadcast_in_dim[broadcast_dimensions=() shape=(3,) sharding=None] 0.0:f32[] in (a,) }
+    { lambda ; . let a:f32[3] = broadcast_in_dim 0.0:f32[] in (a,) }
     """
     return full(shape, 0, _default(float) if dtype is None else dtype)
 
@@ -245,8 +263,9 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
     """
     check_arraylike("full_like", a)
     aval = aval_of(a)
-    return full(aval.shape if shape is None else shape, fill_value,
-                aval.dtype if dtype is None else dtype)
+    return full(
+        aval.shape if shape is None else shape, fill_value, aval.dtype if dtype is None else dtype
+    )
 
 
 def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
@@ -305,8 +324,13 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Any:
 
 def _concrete_number(x: Any, name: str) -> Any:
     if isinstance(x, ArrayOps):
-        return x.item() if False else float(x) if _dt.issubdtype(x.dtype, np.inexact) else (
-            operator.index(x))
+        return (
+            x.item()
+            if False
+            else float(x)
+            if _dt.issubdtype(x.dtype, np.inexact)
+            else (operator.index(x))
+        )
     if isinstance(x, np.ndarray):
         return x.item()
     return x
@@ -328,8 +352,12 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
       ConcretizationTypeError: a bound is traced.
 
     >>> from tessela_tracer import make_jaxpr
-    >>> print(make_jaxpr(lambda: arange(4))())
-    { lambda ; . let a:i32[4] = iota[dimension=0 dtype=int32 shape=(4,) sharding=None]  in (a,) }
+    >>> print(make_jaxpr(lambda: arange(2, 11, 3))())
+    { lambda ; . let
+        a:i32[3] = iota[dimension=0 dtype=int32 shape=(3,) sharding=None]
+        b:i32[3] = mul 3:i32[] a
+        c:i32[3] = add 2:i32[] b
+      in (c,) }
     """
     if stop is None and step is None:
         start, stop = 0, start
@@ -338,8 +366,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     check_arraylike("arange", start, stop, step)
     if step == 0:
         raise ValueError("arange: step must not be zero")
-    out_dt = dtype_arg(dtype) if dtype is not None else _dt.result_type(
-        *(v for v in (start, stop, step)))
+    out_dt = dtype_or(dtype, _dt.result_type(*(v for v in (start, stop, step))))
     out_dt = np.dtype(out_dt)
     size = max(0, math.ceil((stop - start) / step))
     out = lax.iota(out_dt, size)
@@ -350,8 +377,15 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     return out
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
-             retstep: bool = False, dtype: Any = None, axis: int = 0) -> Any:
+def linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Any:
     """``num`` evenly spaced samples from ``start`` to ``stop``.
 
     Args:
@@ -376,7 +410,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if axis != 0:
         raise NotImplementedError("linspace: only axis=0 is supported")
-    out_dt = dtype_arg(dtype) if dtype is not None else _default(float)
+    out_dt = dtype_or(dtype, _default(float))
     comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _default(float)
     lo = convert(start, comp)
     hi = convert(stop, comp)
@@ -392,7 +426,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return out
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:  # noqa: N803
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     """A 2-D array with ones on the ``k``-th diagonal.
 
     Args:
@@ -410,7 +444,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:  # 
     """
     n = operator.index(N)
     m = n if M is None else operator.index(M)
-    out_dt = dtype_arg(dtype) if dtype is not None else _default(float)
+    out_dt = dtype_or(dtype, _default(float))
     i32 = np.dtype(np.int32)
     rows = lax.broadcasted_iota(i32, (n, m), 0)
     cols = lax.broadcasted_iota(i32, (n, m), 1)

@@ -52,8 +52,7 @@ def _expand(term: str, ndim: int, what: str) -> str:
         n = ndim - explicit
         if n < 0:
             raise ValueError(
-                f"einsum: subscripts {term!r} name more axes than the operand "
-                f"has ({ndim})"
+                f"einsum: subscripts {term!r} name more axes than the operand has ({ndim})"
             )
         return term.replace("...", _ELLIPSIS_NAMES[len(_ELLIPSIS_NAMES) - n :] if n else "")
     if "." in term:
@@ -61,9 +60,7 @@ def _expand(term: str, ndim: int, what: str) -> str:
     return term
 
 
-def parse_subscripts(
-    subscripts: str, shapes: Sequence[Sequence[int]], /
-) -> EinsumSpec:
+def parse_subscripts(subscripts: str, shapes: Sequence[Sequence[int]], /) -> EinsumSpec:
     """Parse einsum subscripts against the operand shapes.
 
     Args:
@@ -102,18 +99,14 @@ def parse_subscripts(
             )
         for n, d in zip(names, shape, strict=True):
             if n in sizes and d != sizes[n] and 1 not in (d, sizes[n]):
-                raise ValueError(
-                    f"einsum: size of label {n!r} does not match: {sizes[n]} vs {d}"
-                )
+                raise ValueError(f"einsum: size of label {n!r} does not match: {sizes[n]} vs {d}")
             sizes[n] = max(d, sizes.get(n, d)) if 1 in (d, sizes.get(n, d)) else d
     ell = "".join(c for c in _ELLIPSIS_NAMES if any(c in i for i in inputs))
     if arrow:
         output = out.replace("...", ell)
         for ch in output:
             if ch not in sizes:
-                raise ValueError(
-                    f"einsum: output subscript {ch!r} does not appear in the inputs"
-                )
+                raise ValueError(f"einsum: output subscript {ch!r} does not appear in the inputs")
         if len(set(output)) != len(output):
             raise ValueError(f"einsum: output subscripts {out!r} repeat a label")
     else:

@@ -20,6 +20,7 @@ Index values that are arrays are never inspected beyond ``shape`` and
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -138,9 +139,7 @@ def _classify(idx: Any) -> tuple[Any, IndexKind]:
             return idx, IndexKind.BOOLEAN
         if np.issubdtype(dtype, np.integer):
             return idx, IndexKind.ARRAY
-        raise TypeError(
-            f"Indexer must have integer or boolean type, got indexer with type {dtype}"
-        )
+        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {dtype}")
     raise IndexError(
         "only integers, slices (`:`), ellipsis (`...`), newaxis (`None`) and "
         f"integer or boolean arrays are valid indices. Got {idx}"
@@ -173,7 +172,9 @@ def parse_indices(idx: Any, shape: Sequence[int], /) -> list[ParsedIndex]:
             if kind is IndexKind.ELLIPSIS:
                 ellipses.append(n)
         elif kind is IndexKind.BOOLEAN:
-            consumed.append(len(np.shape(value)) if isinstance(value, bool | np.bool_) else len(value.shape))
+            consumed.append(
+                len(np.shape(value)) if isinstance(value, bool | np.bool_) else len(value.shape)
+            )
         else:
             consumed.append(1)
     if len(ellipses) > 1:
@@ -499,7 +500,7 @@ def gather_plan(parsed: Sequence[ParsedIndex], shape: Sequence[int], /) -> Gathe
     _check_static_slices(parsed)
     is_adv = [p.kind in (IndexKind.ARRAY, IndexKind.INTEGER) for p in parsed]
     adv_positions = [i for i, a in enumerate(is_adv) if a]
-    contiguous = all(b - a == 1 for a, b in zip(adv_positions, adv_positions[1:], strict=False))
+    contiguous = all(b - a == 1 for a, b in itertools.pairwise(adv_positions))
     expanded = _expand_ellipses(parsed, len(shape))
     # Scalar booleans become a new size-1 axis indexed by arange(int(b)).
     scalar_bool_dims = tuple(n for n, p in enumerate(expanded) if p.kind is IndexKind.BOOLEAN)
@@ -549,9 +550,7 @@ def gather_plan(parsed: Sequence[ParsedIndex], shape: Sequence[int], /) -> Gathe
     reversed_y: list[int] = []
     gslice: list[int] = []
     for pos, p in enumerate(indices):
-        if adv_values and (
-            (contiguous and pos == adv_idx_pos[0]) or (not contiguous and pos == 0)
-        ):
+        if adv_values and ((contiguous and pos == adv_idx_pos[0]) or (not contiguous and pos == 0)):
             bshape = broadcast_shapes(*(np.shape(v) for v in adv_values))
             parts.append(IndexPart("advanced", tuple(adv_values), len(batch)))
             batch.extend(bshape)

@@ -73,8 +73,9 @@ def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
         wrapped = []
         for s, size in zip(starts, shape, strict=True):
             dt = aval_of(s).dtype
-            wrapped.append(lax.select_n(lax.lt(s, convert(0, dt)), s,
-                                        lax.add(s, convert(size, dt))))
+            wrapped.append(
+                lax.select_n(lax.lt(s, convert(0, dt)), s, lax.add(s, convert(size, dt)))
+            )
         out = lax.dynamic_slice(x, wrapped, plan.slice_sizes)
     if plan.rev_axes:
         out = lax.rev(out, plan.rev_axes)
@@ -88,7 +89,9 @@ def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
 def parse_for_gather(idx: Any, shape: tuple[int, ...], /) -> list[ParsedIndex]:
     """Parse ``idx`` and expand concrete boolean masks (traced ones raise)."""
     return expand_bool_indices(
-        parse_indices(idx, shape), shape, concrete=_concrete,
+        parse_indices(idx, shape),
+        shape,
+        concrete=_concrete,
         on_abstract=lambda v: NonConcreteBooleanIndexError(v),
     )
 
@@ -97,8 +100,7 @@ def _normalized(value: Any, size: int) -> Any:
     dt = aval_of(value).dtype
     if isinstance(value, np.ndarray | np.generic):
         return lax.select_n(np.asarray(value) < 0, value, lax.add(value, convert(size, dt)))
-    return select_n(lax.lt(value, convert(0, dt)), value,
-                        lax.add(value, convert(size, dt)))
+    return select_n(lax.lt(value, convert(0, dt)), value, lax.add(value, convert(size, dt)))
 
 
 def build_gather_indices(plan: GatherPlan, /) -> Any:
@@ -135,8 +137,8 @@ def build_gather_indices(plan: GatherPlan, /) -> Any:
     if len(columns) == 1:
         v, _ = columns[0]
         nd = len(shape_of(v))
-        return lax.broadcast_in_dim(v, shape_of(v) + (1,), tuple(range(nd)))
-    full = batch + (1,)
+        return lax.broadcast_in_dim(v, (*shape_of(v), 1), tuple(range(nd)))
+    full = (*batch, 1)
     bcast = [
         lax.broadcast_in_dim(v, full, tuple(range(start, start + len(shape_of(v)))))
         for v, start in columns
@@ -144,8 +146,15 @@ def build_gather_indices(plan: GatherPlan, /) -> Any:
     return lax.concatenate(bcast, len(batch))
 
 
-def _gather(x: Any, plan: GatherPlan, *, mode: Any, fill_value: Any,
-            unique_indices: bool, indices_are_sorted: bool) -> Any:
+def _gather(
+    x: Any,
+    plan: GatherPlan,
+    *,
+    mode: Any,
+    fill_value: Any,
+    unique_indices: bool,
+    indices_are_sorted: bool,
+) -> Any:
     indices = build_gather_indices(plan)
     y = x
     if plan.scalar_bool_dims:
@@ -158,10 +167,16 @@ def _gather(x: Any, plan: GatherPlan, *, mode: Any, fill_value: Any,
             collapsed_slice_dims=plan.collapsed_slice_dims,
             start_index_map=plan.start_index_map,
         )
-        y = lax.gather(y, indices, dnums, plan.gather_slice_shape,
-                       unique_indices=unique_indices or plan.unique_indices,
-                       indices_are_sorted=indices_are_sorted or plan.indices_are_sorted,
-                       mode=mode, fill_value=fill_value)
+        y = lax.gather(
+            y,
+            indices,
+            dnums,
+            plan.gather_slice_shape,
+            unique_indices=unique_indices or plan.unique_indices,
+            indices_are_sorted=indices_are_sorted or plan.indices_are_sorted,
+            mode=mode,
+            fill_value=fill_value,
+        )
     if plan.reversed_y_dims:
         y = lax.rev(y, plan.reversed_y_dims)
     if plan.newaxis_dims:
@@ -169,8 +184,16 @@ def _gather(x: Any, plan: GatherPlan, *, mode: Any, fill_value: Any,
     return y
 
 
-def getitem(x: Any, idx: Any, /, *, mode: Any = None, fill_value: Any = None,
-            unique_indices: bool = False, indices_are_sorted: bool = False) -> Any:
+def getitem(
+    x: Any,
+    idx: Any,
+    /,
+    *,
+    mode: Any = None,
+    fill_value: Any = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+) -> Any:
     """``x[idx]`` with NumPy's semantics and JAX's out-of-bounds clamping.
 
     Args:
@@ -198,16 +221,19 @@ def getitem(x: Any, idx: Any, /, *, mode: Any = None, fill_value: Any = None,
     shape = shape_of(x)
     parsed = parse_indices(idx, shape)
     gmode = lax.GatherScatterMode.from_any(mode) if mode is not None else None
-    if gmode is None or gmode in (lax.GatherScatterMode.PROMISE_IN_BOUNDS,
-                                  lax.GatherScatterMode.CLIP):
+    if gmode is None or gmode in (
+        lax.GatherScatterMode.PROMISE_IN_BOUNDS,
+        lax.GatherScatterMode.CLIP,
+    ):
         plan_s = static_slice_plan(parsed, shape)
         if plan_s is not None:
             return _apply_static(x, plan_s)
         plan_d = dynamic_slice_plan(parsed, shape)
         if plan_d is not None:
             return _apply_dynamic(x, plan_d)
-    expanded = expand_bool_indices(parsed, shape, concrete=_concrete,
-                                   on_abstract=lambda v: NonConcreteBooleanIndexError(v))
+    expanded = expand_bool_indices(
+        parsed, shape, concrete=_concrete, on_abstract=lambda v: NonConcreteBooleanIndexError(v)
+    )
     plan = gather_plan(expanded, shape)
     if gmode is None:
         gmode = lax.GatherScatterMode.PROMISE_IN_BOUNDS
@@ -215,5 +241,11 @@ def getitem(x: Any, idx: Any, /, *, mode: Any = None, fill_value: Any = None,
         if np.ndim(fill_value) != 0:
             raise ValueError("fill_value argument to indexed get() must be a scalar")
         fill_value = np.asarray(fill_value).item()
-    return _gather(x, plan, mode=gmode, fill_value=fill_value,
-                   unique_indices=unique_indices, indices_are_sorted=indices_are_sorted)
+    return _gather(
+        x,
+        plan,
+        mode=gmode,
+        fill_value=fill_value,
+        unique_indices=unique_indices,
+        indices_are_sorted=indices_are_sorted,
+    )

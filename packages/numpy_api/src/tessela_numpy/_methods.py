@@ -107,8 +107,14 @@ def method_table() -> dict[str, Callable[..., Any]]:
     for name, fn in binary.items():
         table[f"__{name}__"] = _defer(fn)
         table[f"__r{name}__"] = _defer(fn, swap=True)
-    for name, fn in {"eq": uf.equal, "ne": uf.not_equal, "lt": uf.less, "le": uf.less_equal,
-                     "gt": uf.greater, "ge": uf.greater_equal}.items():
+    for name, fn in {
+        "eq": uf.equal,
+        "ne": uf.not_equal,
+        "lt": uf.less,
+        "le": uf.less_equal,
+        "gt": uf.greater,
+        "ge": uf.greater_equal,
+    }.items():
         table[f"__{name}__"] = _defer(fn)
     table.update({
         "__neg__": uf.negative, "__pos__": uf.positive, "__abs__": uf.absolute,

@@ -11,10 +11,18 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer import lax
 
-from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, select_n, shape_of
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    full_like,
+    promote_dtypes,
+    select_n,
+    shape_of,
+)
 from ._einsum_plan import parse_subscripts, plan_contractions
 from ._shape_ops import ravel, transpose
 from ._shapes import broadcast_shapes, canonicalize_axis
@@ -24,13 +32,20 @@ from ._where import broadcast_to
 __all__ = ["dot", "einsum", "inner", "matmul", "outer", "tensordot", "vdot"]
 
 
-def _dg(a: Any, b: Any, contract: tuple[Sequence[int], Sequence[int]],
-        batch: tuple[Sequence[int], Sequence[int]] = ((), ()),
-        preferred: Any = None) -> Any:
+def _dg(
+    a: Any,
+    b: Any,
+    contract: tuple[Sequence[int], Sequence[int]],
+    batch: tuple[Sequence[int], Sequence[int]] = ((), ()),
+    preferred: Any = None,
+) -> Any:
     dt = aval_of(a).dtype if preferred is None else preferred
-    return lax.dot_general(a, b, ((tuple(contract[0]), tuple(contract[1])),
-                                  (tuple(batch[0]), tuple(batch[1]))),
-                           preferred_element_type=dt)
+    return lax.dot_general(
+        a,
+        b,
+        ((tuple(contract[0]), tuple(contract[1])), (tuple(batch[0]), tuple(batch[1]))),
+        preferred_element_type=dt,
+    )
 
 
 def _out(result: Any, dtype: np.dtype[Any], weak: bool) -> Any:
@@ -66,8 +81,7 @@ def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any
     return _out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak)
 
 
-def matmul(a: Any, b: Any, /, *, precision: Any = None,
-           preferred_element_type: Any = None) -> Any:
+def matmul(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Matrix product with NumPy's broadcasting of leading batch axes.
 
     Args:
@@ -92,8 +106,10 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None,
     check_arraylike("matmul", a, b)
     sa, sb = shape_of(a), shape_of(b)
     if not sa or not sb:
-        raise ValueError(f"matmul: inputs must have rank >= 1, got shapes {sa} and {sb}; "
-                         "use multiply for scalars")
+        raise ValueError(
+            f"matmul: inputs must have rank >= 1, got shapes {sa} and {sb}; "
+            "use multiply for scalars"
+        )
     dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
     a, b = promote_dtypes(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
@@ -108,7 +124,7 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None,
         res = _dg(a, b, ((len(sa) - 1,), (len(sb) - 2,)), preferred=pref)
         if len(sa) == 2:
             nd = len(shape_of(res))
-            perm = tuple(range(1, nd - 1)) + (0, nd - 1)
+            perm = (*tuple(range(1, nd - 1)), 0, nd - 1)
             res = lax.transpose(res, perm)
         return _out(res, dtype, weak)
     batch = broadcast_shapes(sa[:-2], sb[:-2])
@@ -120,8 +136,7 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None,
     return _out(res, dtype, weak)
 
 
-def vdot(a: Any, b: Any, /, *, precision: Any = None,
-         preferred_element_type: Any = None) -> Any:
+def vdot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Dot product of the flattened arrays, conjugating the first.
 
     Args:
@@ -141,12 +156,12 @@ def vdot(a: Any, b: Any, /, *, precision: Any = None,
     check_arraylike("vdot", a, b)
     if _dt.issubdtype(aval_of(a).dtype, np.complexfloating):
         a = conj(a)
-    return dot(ravel(a), ravel(b), precision=precision,
-               preferred_element_type=preferred_element_type)
+    return dot(
+        ravel(a), ravel(b), precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
-def inner(a: Any, b: Any, /, *, precision: Any = None,
-          preferred_element_type: Any = None) -> Any:
+def inner(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Sum product over the last axes of ``a`` and ``b``.
 
     Args:
@@ -166,8 +181,9 @@ def inner(a: Any, b: Any, /, *, precision: Any = None,
     check_arraylike("inner", a, b)
     if not shape_of(a) or not shape_of(b):
         return multiply(a, b)
-    return tensordot(a, b, (-1, -1), precision=precision,
-                     preferred_element_type=preferred_element_type)
+    return tensordot(
+        a, b, (-1, -1), precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
 def outer(a: Any, b: Any, /) -> Any:
@@ -189,12 +205,12 @@ def outer(a: Any, b: Any, /) -> Any:
     a, b = promote_dtypes(a, b)
     ra, rb = ravel(a), ravel(b)
     na, nb = shape_of(ra)[0], shape_of(rb)[0]
-    return lax.mul(lax.broadcast_in_dim(ra, (na, 1), (0,)),
-                   lax.broadcast_in_dim(rb, (1, nb), (1,)))
+    return lax.mul(lax.broadcast_in_dim(ra, (na, 1), (0,)), lax.broadcast_in_dim(rb, (1, nb), (1,)))
 
 
-def tensordot(a: Any, b: Any, /, axes: Any = 2, *, precision: Any = None,
-              preferred_element_type: Any = None) -> Any:
+def tensordot(
+    a: Any, b: Any, /, axes: Any = 2, *, precision: Any = None, preferred_element_type: Any = None
+) -> Any:
     """Contract ``a`` and ``b`` over the given axes.
 
     Args:
@@ -222,21 +238,22 @@ def tensordot(a: Any, b: Any, /, axes: Any = 2, *, precision: Any = None,
     if isinstance(axes, int | np.integer):
         n = int(axes)
         if n > min(na, nb) or n < 0:
-            raise TypeError(f"tensordot: axes={n} needs operands of rank >= {n}, got ranks "
-                            f"{na} and {nb}")
+            raise TypeError(
+                f"tensordot: axes={n} needs operands of rank >= {n}, got ranks {na} and {nb}"
+            )
         ca, cb = tuple(range(na - n, na)), tuple(range(n))
     elif isinstance(axes, Sequence) and len(axes) == 2:
         xa, xb = axes
         xa = (xa,) if isinstance(xa, int | np.integer) else tuple(xa)
         xb = (xb,) if isinstance(xb, int | np.integer) else tuple(xb)
         if len(xa) != len(xb):
-            raise TypeError("tensordot: both axes sequences must have the same length, got "
-                            f"{xa} and {xb}")
+            raise TypeError(
+                f"tensordot: both axes sequences must have the same length, got {xa} and {xb}"
+            )
         ca = tuple(canonicalize_axis(i, na) for i in xa)
         cb = tuple(canonicalize_axis(i, nb) for i in xb)
     else:
-        raise TypeError("tensordot: axes must be an int or a pair of sequences, got "
-                        f"{axes!r}")
+        raise TypeError(f"tensordot: axes must be an int or a pair of sequences, got {axes!r}")
     dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
     a, b = promote_dtypes(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
@@ -279,18 +296,28 @@ def _sum_repeats(x: Any, names: str, keep: str) -> tuple[Any, str]:
     return x, names
 
 
-def _squeeze_singletons(x: Any, names: str, other_shape: tuple[int, ...],
-                        other: str) -> tuple[Any, str]:
+def _squeeze_singletons(
+    x: Any, names: str, other_shape: tuple[int, ...], other: str
+) -> tuple[Any, str]:
     shape = shape_of(x)
-    drop = [i for i, n in enumerate(names)
-            if shape[i] == 1 and n in other and other_shape[other.index(n)] != 1]
+    drop = [
+        i
+        for i, n in enumerate(names)
+        if shape[i] == 1 and n in other and other_shape[other.index(n)] != 1
+    ]
     if not drop:
         return x, names
     return lax.squeeze(x, tuple(drop)), "".join(n for i, n in enumerate(names) if i not in drop)
 
 
-def einsum(subscripts: str, /, *operands: Any, optimize: Any = "auto", precision: Any = None,
-           preferred_element_type: Any = None) -> Any:
+def einsum(
+    subscripts: str,
+    /,
+    *operands: Any,
+    optimize: Any = "auto",
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
     """Einstein summation over the operands, contracted pairwise left to right.
 
     Args:
@@ -313,7 +340,9 @@ def einsum(subscripts: str, /, *operands: Any, optimize: Any = "auto", precision
     """
     del optimize, precision
     if not isinstance(subscripts, str):
-        raise TypeError("einsum: the first argument must be a subscripts string such as 'ij,jk->ik'")
+        raise TypeError(
+            "einsum: the first argument must be a subscripts string such as 'ij,jk->ik'"
+        )
     check_arraylike("einsum", *operands)
     spec = parse_subscripts(subscripts, [shape_of(o) for o in operands])
     dtype, weak = _dt.result_type(*operands, return_weak_type_flag=True)

@@ -13,14 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer import lax
 
 from ._arrays import (
     aval_of,
     check_arraylike,
     convert,
     dtype_arg,
+    dtype_or,
     full_like,
     promote_dtypes_inexact,
     shape_of,
@@ -51,10 +52,22 @@ def _upcast_small_ints(dt: np.dtype[Any]) -> np.dtype[Any]:
     return dt
 
 
-def _reduce(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any,
-            where_: Any, *, prim: Callable[..., Any], identity: Callable[[np.dtype[Any]], Any],
-            binop: Callable[[Any, Any], Any], upcast: bool, to_bool: bool = False,
-            has_identity: bool = True) -> Any:
+def _reduce(
+    name: str,
+    a: Any,
+    axis: Any,
+    dtype: Any,
+    keepdims: bool,
+    initial: Any,
+    where_: Any,
+    *,
+    prim: Callable[..., Any],
+    identity: Callable[[np.dtype[Any]], Any],
+    binop: Callable[[Any, Any], Any],
+    upcast: bool,
+    to_bool: bool = False,
+    has_identity: bool = True,
+) -> Any:
     check_arraylike(name, a)
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
@@ -131,80 +144,203 @@ def _doc(fn: Callable[..., Any], what: str, example: str, result: str) -> Callab
 
 def _no_out(out: Any, name: str) -> None:
     if out is not None:
-        raise NotImplementedError(f"{name}: the out argument is not supported; arrays are immutable")
+        raise NotImplementedError(
+            f"{name}: the out argument is not supported; arrays are immutable"
+        )
 
 
-def sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,  # noqa: A001
-        keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+def sum(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
     _no_out(out, "sum")
-    return _reduce("sum", a, axis, dtype, keepdims, initial, where, prim=lax.reduce_sum,
-                   identity=lambda d: 0, binop=lax.add, upcast=True)
+    return _reduce(
+        "sum",
+        a,
+        axis,
+        dtype,
+        keepdims,
+        initial,
+        where,
+        prim=lax.reduce_sum,
+        identity=lambda d: 0,
+        binop=lax.add,
+        upcast=True,
+    )
 
 
-def prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+def prod(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
     _no_out(out, "prod")
-    return _reduce("prod", a, axis, dtype, keepdims, initial, where, prim=lax.reduce_prod,
-                   identity=lambda d: 1, binop=lax.mul, upcast=True)
+    return _reduce(
+        "prod",
+        a,
+        axis,
+        dtype,
+        keepdims,
+        initial,
+        where,
+        prim=lax.reduce_prod,
+        identity=lambda d: 1,
+        binop=lax.mul,
+        upcast=True,
+    )
 
 
-def max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
-        initial: Any = None, where: Any = None) -> Any:
+def max(
+    a: Any,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
     _no_out(out, "max")
-    return _reduce("max", a, axis, None, keepdims, initial, where, prim=lax.reduce_max,
-                   identity=_dt_min, binop=lax.max, upcast=False, has_identity=False)
+    return _reduce(
+        "max",
+        a,
+        axis,
+        None,
+        keepdims,
+        initial,
+        where,
+        prim=lax.reduce_max,
+        identity=_dt_min,
+        binop=lax.max,
+        upcast=False,
+        has_identity=False,
+    )
 
 
-def min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
-        initial: Any = None, where: Any = None) -> Any:
+def min(
+    a: Any,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
     _no_out(out, "min")
-    return _reduce("min", a, axis, None, keepdims, initial, where, prim=lax.reduce_min,
-                   identity=_dt_max, binop=lax.min, upcast=False, has_identity=False)
+    return _reduce(
+        "min",
+        a,
+        axis,
+        None,
+        keepdims,
+        initial,
+        where,
+        prim=lax.reduce_min,
+        identity=_dt_max,
+        binop=lax.min,
+        upcast=False,
+        has_identity=False,
+    )
 
 
-def all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
-        *, where: Any = None) -> Any:
+def all(
+    a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
+) -> Any:
     _no_out(out, "all")
-    return _reduce("all", a, axis, None, keepdims, None, where, prim=lax.reduce_and,
-                   identity=lambda d: True, binop=lax.bitwise_and, upcast=False, to_bool=True)
+    return _reduce(
+        "all",
+        a,
+        axis,
+        None,
+        keepdims,
+        None,
+        where,
+        prim=lax.reduce_and,
+        identity=lambda d: True,
+        binop=lax.bitwise_and,
+        upcast=False,
+        to_bool=True,
+    )
 
 
-def any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,  # noqa: A001
-        *, where: Any = None) -> Any:
+def any(
+    a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
+) -> Any:
     _no_out(out, "any")
-    return _reduce("any", a, axis, None, keepdims, None, where, prim=lax.reduce_or,
-                   identity=lambda d: False, binop=lax.bitwise_or, upcast=False, to_bool=True)
+    return _reduce(
+        "any",
+        a,
+        axis,
+        None,
+        keepdims,
+        None,
+        where,
+        prim=lax.reduce_or,
+        identity=lambda d: False,
+        binop=lax.bitwise_or,
+        upcast=False,
+        to_bool=True,
+    )
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
     return math.prod(shape[i] for i in axes)
 
 
-def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False, *, where: Any = None) -> Any:
+def mean(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+) -> Any:
     _no_out(out, "mean")
     check_arraylike("mean", a)
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
-    comp = dtype_arg(dtype) if dtype is not None else to_inexact_dtype(aval_of(a).dtype)
+    comp = dtype_or(dtype, to_inexact_dtype(aval_of(a).dtype))
     total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
     if where is None:
         return lax.div(total, convert(_count(shape, axes), comp))
-    n = sum(lax.broadcast_in_dim(convert(where, np.dtype(np.bool_)), shape,
-                                 tuple(range(len(shape) - len(shape_of(where)), len(shape))))
-            if shape_of(where) != shape else where,
-            axis, dtype=comp, keepdims=keepdims)
+    n = sum(
+        lax.broadcast_in_dim(
+            convert(where, np.dtype(np.bool_)),
+            shape,
+            tuple(range(len(shape) - len(shape_of(where)), len(shape))),
+        )
+        if shape_of(where) != shape
+        else where,
+        axis,
+        dtype=comp,
+        keepdims=keepdims,
+    )
     return lax.div(total, n)
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
-        keepdims: bool = False, *, where: Any = None) -> Any:
+def var(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+) -> Any:
     _no_out(out, "var")
     check_arraylike("var", a)
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
-    comp = dtype_arg(dtype) if dtype is not None else to_inexact_dtype(in_dt)
+    comp = dtype_or(dtype, to_inexact_dtype(in_dt))
     (a,) = promote_dtypes_inexact(convert(a, comp))
     centered = lax.sub(a, mean(a, axis, keepdims=True, where=where))
     if _dt.issubdtype(comp, np.complexfloating):
@@ -223,8 +359,16 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int
     return result
 
 
-def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
-        keepdims: bool = False, *, where: Any = None) -> Any:
+def std(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+) -> Any:
     _no_out(out, "std")
     return lax.sqrt(var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where))
 
@@ -271,8 +415,7 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
         axis = 0
     ax = canonicalize_axis(axis, len(shape))
     in_dt = aval_of(a).dtype
-    out_dt = dtype_arg(dtype) if dtype is not None else (
-        _dt.canonicalize_dtype(np.int64) if in_dt == np.bool_ else in_dt)
+    out_dt = dtype_or(dtype, (_dt.canonicalize_dtype(np.int64) if in_dt == np.bool_ else in_dt))
     a = convert(a, out_dt)
     return prim(a, axis=ax, reverse=False)
 
@@ -296,11 +439,22 @@ _doc(any, "Whether any element is true", "any(x, axis=(0, 1))", "()")
 _doc(mean, "Arithmetic mean (integers are averaged in floating point)", "mean(x, 0)", "(3,)")
 _doc(var, "Variance, with ``ddof`` delta degrees of freedom", "var(x, 1, ddof=1)", "(2,)")
 _doc(std, "Standard deviation, the square root of :func:`var`", "std(x, 0)", "(3,)")
-_doc(argmax, "Index of the maximum (of the flattened array when axis is None)",
-     "argmax(x, axis=1)", "(2,)")
-_doc(argmin, "Index of the minimum (of the flattened array when axis is None)",
-     "argmin(x)", "()")
-_doc(cumsum, "Cumulative sum along an axis (of the flattened array when axis is None)",
-     "cumsum(x, axis=1)", "(2, 3)")
-_doc(cumprod, "Cumulative product along an axis (of the flattened array when axis is None)",
-     "cumprod(x)", "(6,)")
+_doc(
+    argmax,
+    "Index of the maximum (of the flattened array when axis is None)",
+    "argmax(x, axis=1)",
+    "(2,)",
+)
+_doc(argmin, "Index of the minimum (of the flattened array when axis is None)", "argmin(x)", "()")
+_doc(
+    cumsum,
+    "Cumulative sum along an axis (of the flattened array when axis is None)",
+    "cumsum(x, axis=1)",
+    "(2, 3)",
+)
+_doc(
+    cumprod,
+    "Cumulative product along an axis (of the flattened array when axis is None)",
+    "cumprod(x)",
+    "(6,)",
+)

@@ -8,10 +8,34 @@ import numpy as np
 from tessela_tracer import dtypes as _dt
 
 __all__ = [
-    "bfloat16", "bool_", "can_cast", "complex128", "complex64", "dtype", "e", "euler_gamma",
-    "finfo", "float16", "float32", "float64", "iinfo", "inf", "int16", "int32", "int64",
-    "int8", "issubdtype", "nan", "newaxis", "pi", "promote_types", "result_type", "uint16",
-    "uint32", "uint64", "uint8",
+    "bfloat16",
+    "bool_",
+    "can_cast",
+    "complex64",
+    "complex128",
+    "dtype",
+    "e",
+    "euler_gamma",
+    "finfo",
+    "float16",
+    "float32",
+    "float64",
+    "iinfo",
+    "inf",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "issubdtype",
+    "nan",
+    "newaxis",
+    "pi",
+    "promote_types",
+    "result_type",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
 ]  # fmt: skip
 
 bool_ = np.bool_
@@ -46,7 +70,8 @@ def result_type(*args: Any) -> np.dtype[Any]:
     >>> result_type(np.int8, 1.0)
     dtype('float32')
     """
-    return np.dtype(_dt.result_type(*args))
+    out: np.dtype[Any] = np.dtype(_dt.result_type(*args))
+    return out
 
 
 def can_cast(from_: Any, to: Any, /, casting: str = "safe") -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -33,13 +34,16 @@ def _resolve_shape(newshape: Any, size: int, old: tuple[int, ...]) -> tuple[int,
     known = math.prod(d for d in dims if d != -1)
     if -1 in dims:
         if known == 0 or size % known:
-            raise TypeError(f"cannot reshape array of shape {old} (size {size}) into shape "
-                            f"{tuple(dims)}")
+            raise TypeError(
+                f"cannot reshape array of shape {old} (size {size}) into shape {tuple(dims)}"
+            )
         dims[dims.index(-1)] = size // known
     out = canonicalize_shape(tuple(dims))
     if math.prod(out) != size:
-        raise TypeError(f"cannot reshape array of shape {old} (size {size}) into shape {out} "
-                        f"(size {math.prod(out)})")
+        raise TypeError(
+            f"cannot reshape array of shape {old} (size {size}) into shape {out} "
+            f"(size {math.prod(out)})"
+        )
     return out
 
 
@@ -107,8 +111,11 @@ def transpose(a: Any, /, axes: Sequence[int] | None = None) -> Any:
     """
     check_arraylike("transpose", a)
     nd = len(shape_of(a))
-    perm = tuple(reversed(range(nd))) if axes is None else tuple(
-        canonicalize_axis(i, nd) for i in axes)
+    perm = (
+        tuple(reversed(range(nd)))
+        if axes is None
+        else tuple(canonicalize_axis(i, nd) for i in axes)
+    )
     if sorted(perm) != list(range(nd)):
         raise ValueError(f"transpose: axes {axes} is not a permutation of {tuple(range(nd))}")
     return lax.transpose(a, perm)
@@ -156,8 +163,11 @@ def moveaxis(a: Any, /, source: int | Sequence[int], destination: int | Sequence
     nd = len(shape_of(a))
     src = (source,) if isinstance(source, int) else tuple(source)
     dst = (destination,) if isinstance(destination, int) else tuple(destination)
-    perm = move_axis_permutation(nd, tuple(canonicalize_axis(s, nd) for s in src),
-                                 tuple(canonicalize_axis(d, nd) for d in dst))
+    perm = move_axis_permutation(
+        nd,
+        tuple(canonicalize_axis(s, nd) for s in src),
+        tuple(canonicalize_axis(d, nd) for d in dst),
+    )
     return a if perm == tuple(range(nd)) else lax.transpose(a, perm)
 
 
@@ -368,11 +378,10 @@ def split(ary: Any, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
             )
         bounds = [i * (size // n) for i in range(n + 1)]
     else:
-        idx = [min(max(int(i) + (size if int(i) < 0 else 0), 0), size)
-               for i in indices_or_sections]
+        idx = [min(max(int(i) + (size if int(i) < 0 else 0), 0), size) for i in indices_or_sections]
         bounds = [0, *idx, size]
     pieces = []
-    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+    for start, stop in itertools.pairwise(bounds):
         stop = max(start, stop)
         lo = [0] * len(shape)
         hi = list(shape)
@@ -448,9 +457,13 @@ def _roll_static(a: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
         lo1[ax] = n - k
         hi2 = list(shape)
         hi2[ax] = n - k
-        a = lax.concatenate([lax.slice(a, tuple(lo1), shape, (1,) * len(shape)),
-                             lax.slice(a, (0,) * len(shape), tuple(hi2), (1,) * len(shape))],
-                            ax)
+        a = lax.concatenate(
+            [
+                lax.slice(a, tuple(lo1), shape, (1,) * len(shape)),
+                lax.slice(a, (0,) * len(shape), tuple(hi2), (1,) * len(shape)),
+            ],
+            ax,
+        )
     return a
 
 
@@ -464,13 +477,14 @@ def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
     try:
         pw = np.broadcast_to(pw, (nd, 2))
     except ValueError:
-        raise ValueError(f"pad: pad_width {pad_width} does not fit an array of rank {nd}; "
-                         "give one (before, after) pair per axis") from None
+        raise ValueError(
+            f"pad: pad_width {pad_width} does not fit an array of rank {nd}; "
+            "give one (before, after) pair per axis"
+        ) from None
     return [(b, e) for b, e in pw]
 
 
-def pad(array: Any, /, pad_width: Any, mode: str = "constant", *,
-        constant_values: Any = 0) -> Any:
+def pad(array: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> Any:
     """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
 
     Args:
@@ -493,8 +507,10 @@ def pad(array: Any, /, pad_width: Any, mode: str = "constant", *,
         check_arraylike("pad", constant_values)
         return _pad_constant_jit(array, widths, constant_values)
     if mode not in ("edge", "reflect", "symmetric", "wrap"):
-        raise NotImplementedError(f"pad: mode={mode!r} is not supported; use 'constant', "
-                                  "'edge', 'reflect', 'symmetric' or 'wrap'")
+        raise NotImplementedError(
+            f"pad: mode={mode!r} is not supported; use 'constant', "
+            "'edge', 'reflect', 'symmetric' or 'wrap'"
+        )
     out = array
     for ax, (before, after) in enumerate(widths):
         n = shape[ax]
@@ -533,7 +549,7 @@ def _take_one(x: Any, i: int, axis: int) -> Any:
     return lax.slice(x, tuple(lo), tuple(hi))
 
 
-def tile(A: Any, reps: int | Sequence[int], /) -> Any:  # noqa: N803
+def tile(A: Any, reps: int | Sequence[int], /) -> Any:
     """Repeat a whole array ``reps`` times along each axis.
 
     Args:
@@ -548,8 +564,11 @@ def tile(A: Any, reps: int | Sequence[int], /) -> Any:  # noqa: N803
     (4, 9)
     """
     check_arraylike("tile", A)
-    reps_t = (operator.index(reps),) if not isinstance(reps, Sequence) else tuple(
-        operator.index(r) for r in reps)
+    reps_t = (
+        (operator.index(reps),)
+        if not isinstance(reps, Sequence)
+        else tuple(operator.index(r) for r in reps)
+    )
     shape = shape_of(A)
     nd = max(len(shape), len(reps_t))
     shape = (1,) * (nd - len(shape)) + shape
@@ -560,8 +579,9 @@ def tile(A: Any, reps: int | Sequence[int], /) -> Any:  # noqa: N803
     return reshape(b, tuple(r * d for r, d in zip(reps_t, shape, strict=True)))
 
 
-def repeat(a: Any, /, repeats: Any, axis: int | None = None, *,
-           total_repeat_length: int | None = None) -> Any:
+def repeat(
+    a: Any, /, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
+) -> Any:
     """Repeat each element ``repeats`` times along an axis (the flattened array when None).
 
     Args:
@@ -586,9 +606,12 @@ def repeat(a: Any, /, repeats: Any, axis: int | None = None, *,
     ax = canonicalize_axis(axis, len(shape))
     if isinstance(repeats, int | np.integer):
         r = int(repeats)
-        b = lax.broadcast_in_dim(a, shape[: ax + 1] + (r,) + shape[ax + 1:],
-                                 tuple(range(ax + 1)) + tuple(range(ax + 2, len(shape) + 1)))
-        return reshape(b, shape[:ax] + (shape[ax] * r,) + shape[ax + 1:])
+        b = lax.broadcast_in_dim(
+            a,
+            (*shape[: ax + 1], r, *shape[ax + 1 :]),
+            tuple(range(ax + 1)) + tuple(range(ax + 2, len(shape) + 1)),
+        )
+        return reshape(b, (*shape[:ax], shape[ax] * r, *shape[ax + 1 :]))
     if total_repeat_length is None:
         rep = np.asarray(repeats)
         total_repeat_length = int(np.broadcast_to(rep, (shape[ax],)).sum())
@@ -598,13 +621,24 @@ def repeat(a: Any, /, repeats: Any, axis: int | None = None, *,
     ends = lax.cumsum(reps, axis=0, reverse=False)
     pos = lax.iota(np.dtype(np.int32), total_repeat_length)
     src = lax.reduce_sum(
-        convert(lax.le(lax.broadcast_in_dim(ends, (total_repeat_length, shape[ax]), (1,)),
-                       lax.broadcast_in_dim(pos, (total_repeat_length, shape[ax]), (0,))),
-                np.dtype(np.int32)), (1,))
+        convert(
+            lax.le(
+                lax.broadcast_in_dim(ends, (total_repeat_length, shape[ax]), (1,)),
+                lax.broadcast_in_dim(pos, (total_repeat_length, shape[ax]), (0,)),
+            ),
+            np.dtype(np.int32),
+        ),
+        (1,),
+    )
     moved = moveaxis(a, ax, 0)
-    dnums = lax.GatherDimensionNumbers(offset_dims=tuple(range(1, len(shape))),
-                                       collapsed_slice_dims=(0,), start_index_map=(0,))
-    got = lax.gather(moved, lax.broadcast_in_dim(src, (total_repeat_length, 1), (0,)), dnums,
-                     (1,) + tuple(d for i, d in enumerate(shape) if i != ax),
-                     mode=lax.GatherScatterMode.CLIP)
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(1, len(shape))), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
+    got = lax.gather(
+        moved,
+        lax.broadcast_in_dim(src, (total_repeat_length, 1), (0,)),
+        dnums,
+        (1, *tuple(d for i, d in enumerate(shape) if i != ax)),
+        mode=lax.GatherScatterMode.CLIP,
+    )
     return moveaxis(got, 0, ax)

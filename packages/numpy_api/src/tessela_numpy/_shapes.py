@@ -151,8 +151,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
                 result[i] = d
             else:
                 raise ValueError(
-                    "Incompatible shapes for broadcasting: shapes="
-                    f"{[tuple(s) for s in shapes]}"
+                    f"Incompatible shapes for broadcasting: shapes={[tuple(s) for s in shapes]}"
                 )
     return tuple(result)
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import jit, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer import jit, lax
 
 from ._arrays import (
     aval_of,
@@ -29,18 +29,97 @@ from ._shapes import broadcast_shapes, is_python_scalar
 from ._where import where
 
 __all__ = [
-    "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
-    "arctanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil",
-    "conj", "conjugate", "copysign", "cos", "cosh", "deg2rad", "degrees", "divide", "divmod",
-    "equal", "exp", "exp2", "expm1", "fabs", "float_power", "floor", "floor_divide", "fmax",
-    "fmin", "fmod", "gcd", "greater", "greater_equal", "heaviside", "hypot", "imag", "invert",
-    "isfinite", "isinf", "isnan", "lcm", "ldexp", "left_shift", "less", "less_equal", "log",
-    "log10", "log1p", "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "power", "rad2deg", "radians", "real",
-    "reciprocal", "remainder", "right_shift", "rint", "round", "sign", "signbit", "sin",
-    "sinc", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc",
     "abs",
+    "absolute",
+    "add",
+    "arccos",
+    "arccosh",
+    "arcsin",
+    "arcsinh",
+    "arctan",
+    "arctan2",
+    "arctanh",
+    "bitwise_and",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_xor",
+    "cbrt",
+    "ceil",
+    "conj",
+    "conjugate",
+    "copysign",
+    "cos",
+    "cosh",
+    "deg2rad",
+    "degrees",
+    "divide",
+    "divmod",
+    "equal",
+    "exp",
+    "exp2",
+    "expm1",
+    "fabs",
+    "float_power",
+    "floor",
+    "floor_divide",
+    "fmax",
+    "fmin",
+    "fmod",
+    "gcd",
+    "greater",
+    "greater_equal",
+    "heaviside",
+    "hypot",
+    "imag",
+    "invert",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "lcm",
+    "ldexp",
+    "left_shift",
+    "less",
+    "less_equal",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "logaddexp",
+    "logaddexp2",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "mod",
+    "multiply",
+    "negative",
+    "nextafter",
+    "not_equal",
+    "positive",
+    "pow",
+    "power",
+    "rad2deg",
+    "radians",
+    "real",
+    "reciprocal",
+    "remainder",
+    "right_shift",
+    "rint",
+    "round",
+    "sign",
+    "signbit",
+    "sin",
+    "sinc",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "true_divide",
+    "trunc",
 ]  # fmt: skip
 
 
@@ -50,6 +129,23 @@ def _dtype(x: Any) -> np.dtype[Any]:
 
 def _is(x: Any, kind: Any) -> bool:
     return bool(_dt.issubdtype(_dtype(x), kind))
+
+
+_INT_ONLY = frozenset(
+    {
+        "invert",
+        "bitwise_not",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "left_shift",
+        "right_shift",
+    }
+)
+
+
+def _example_dtype(name: str) -> str:
+    return "int32" if name in _INT_ONLY else "float32"
 
 
 def _unary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
@@ -62,7 +158,7 @@ def _unary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
       An array of the same shape.
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape({fn.__name__}, ShapeDtypeStruct((2, 3), "float32")).shape
+    >>> eval_shape({fn.__name__}, ShapeDtypeStruct((2, 3), "{_example_dtype(fn.__name__)}")).shape
     (2, 3)
     """
     return fn
@@ -80,7 +176,8 @@ def _binary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> s = ShapeDtypeStruct
-    >>> eval_shape({fn.__name__}, s((2, 3), "float32"), s((3,), "float32")).shape
+    >>> dt = "{_example_dtype(fn.__name__)}"
+    >>> eval_shape({fn.__name__}, s((2, 3), dt), s((3,), dt)).shape
     (2, 3)
     """
     return fn
@@ -106,8 +203,14 @@ def _numeric_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[
     return _unary_doc(fn, what)
 
 
-def _binary(name: str, op: Callable[[Any, Any], Any], what: str,
-            *, inexact: bool = False, staged: bool = False) -> Callable[[Any, Any], Any]:
+def _binary(
+    name: str,
+    op: Callable[[Any, Any], Any],
+    what: str,
+    *,
+    inexact: bool = False,
+    staged: bool = False,
+) -> Callable[[Any, Any], Any]:
     promote = promote_args_inexact if inexact else promote_args
 
     def run(x1: Any, x2: Any, /) -> Any:
@@ -132,8 +235,9 @@ def _identity_for_ints(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
-def _bool_or(op: Callable[[Any, Any], Any], bool_op: Callable[[Any, Any], Any]
-             ) -> Callable[[Any, Any], Any]:
+def _bool_or(
+    op: Callable[[Any, Any], Any], bool_op: Callable[[Any, Any], Any]
+) -> Callable[[Any, Any], Any]:
     return lambda a, b: bool_op(a, b) if _dtype(a) == np.bool_ else op(a, b)
 
 
@@ -145,8 +249,9 @@ def _abs(x: Any) -> Any:
 
 def _sign(x: Any) -> Any:
     if _is(x, np.unsignedinteger):
-        return select_n(lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)),
-                            convert(0, _dtype(x)))
+        return select_n(
+            lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)), convert(0, _dtype(x))
+        )
     return lax.sign(x)
 
 
@@ -309,7 +414,7 @@ def _round_half_even(x: Any) -> Any:
     return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
 
 
-def round(a: Any, decimals: int = 0, out: None = None) -> Any:  # noqa: A001
+def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     """Round half to even, to ``decimals`` decimal places.
 
     Args:
@@ -364,8 +469,7 @@ def _copysign(a: Any, b: Any) -> Any:
 
 def _heaviside(a: Any, b: Any) -> Any:
     zero = convert(0, _dtype(a))
-    return select_n(lax.lt(a, zero),
-                        select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
+    return select_n(lax.lt(a, zero), select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
 
 
 def _hypot(a: Any, b: Any) -> Any:
@@ -423,16 +527,18 @@ _ufunc_table: list[tuple[str, Callable[..., Any]]] = []
 negative = _numeric_unary("negative", lambda x: lax.neg(x), "Numerical negative")
 positive = _numeric_unary("positive", lambda x: x, "Numerical positive (a copy)")
 absolute = _numeric_unary("absolute", _abs, "Absolute value")
-abs = _numeric_unary("abs", _abs, "Absolute value")  # noqa: A001
+abs = _numeric_unary("abs", _abs, "Absolute value")
 fabs = _inexact_unary("fabs", lambda x: lax.abs(x), "Absolute value, as floating point")
 sign = _numeric_unary("sign", _sign, "Sign (-1, 0 or 1)")
 floor = _numeric_unary("floor", _identity_for_ints(lambda x: lax.floor(x)), "Floor")
 ceil = _numeric_unary("ceil", _identity_for_ints(lambda x: lax.ceil(x)), "Ceiling")
 trunc = _numeric_unary(
     "trunc",
-    _identity_for_ints(lambda x: select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x),
-                                              lax.ceil(x))),
-    "Truncation toward zero")
+    _identity_for_ints(
+        lambda x: select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x), lax.ceil(x))
+    ),
+    "Truncation toward zero",
+)
 rint = _numeric_unary("rint", _round_half_even, "Round half to even")
 exp = _inexact_unary("exp", lambda x: lax.exp(x), "Exponential")
 exp2 = _inexact_unary("exp2", lambda x: lax.exp2(x), "Base-2 exponential")
@@ -457,14 +563,18 @@ tanh = _inexact_unary("tanh", lambda x: lax.tanh(x), "Hyperbolic tangent")
 arcsinh = _inexact_unary("arcsinh", lambda x: lax.asinh(x), "Inverse hyperbolic sine")
 arccosh = _inexact_unary("arccosh", lambda x: lax.acosh(x), "Inverse hyperbolic cosine")
 arctanh = _inexact_unary("arctanh", lambda x: lax.atanh(x), "Inverse hyperbolic tangent")
-deg2rad = _inexact_unary("deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))),
-                         "Degrees to radians")
-radians = _inexact_unary("radians", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))),
-                         "Degrees to radians")
-rad2deg = _inexact_unary("rad2deg", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))),
-                         "Radians to degrees")
-degrees = _inexact_unary("degrees", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))),
-                         "Radians to degrees")
+deg2rad = _inexact_unary(
+    "deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
+)
+radians = _inexact_unary(
+    "radians", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
+)
+rad2deg = _inexact_unary(
+    "rad2deg", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))), "Radians to degrees"
+)
+degrees = _inexact_unary(
+    "degrees", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))), "Radians to degrees"
+)
 sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``")
 isnan = _numeric_unary("isnan", _isnan, "Test for NaN")
 isinf = _numeric_unary("isinf", _isinf, "Test for infinity")
@@ -478,16 +588,21 @@ conj = _numeric_unary("conj", _conj, "Complex conjugate")
 real = _numeric_unary("real", _real, "Real part")
 imag = _numeric_unary("imag", _imag, "Imaginary part")
 
-add = _binary("add", _bool_or(lambda a, b: lax.add(a, b), lambda a, b: lax.bitwise_or(a, b)),
-              "Addition")
+add = _binary(
+    "add", _bool_or(lambda a, b: lax.add(a, b), lambda a, b: lax.bitwise_or(a, b)), "Addition"
+)
 subtract = _binary("subtract", lambda a, b: lax.sub(a, b), "Subtraction")
-multiply = _binary("multiply", _bool_or(lambda a, b: lax.mul(a, b),
-                                        lambda a, b: lax.bitwise_and(a, b)), "Multiplication")
+multiply = _binary(
+    "multiply",
+    _bool_or(lambda a, b: lax.mul(a, b), lambda a, b: lax.bitwise_and(a, b)),
+    "Multiplication",
+)
 divide = _binary("divide", _true_divide, "True division", inexact=True)
 true_divide = _binary("true_divide", _true_divide, "True division", inexact=True)
 floor_divide = _binary("floor_divide", _floor_divide, "Floor division", staged=True)
-float_power = _binary("float_power", lambda a, b: lax.pow(a, b), "Power in floating point",
-                      inexact=True)
+float_power = _binary(
+    "float_power", lambda a, b: lax.pow(a, b), "Power in floating point", inexact=True
+)
 remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
 mod = remainder
 fmod = _binary("fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign")
@@ -495,12 +610,17 @@ maximum = _binary("maximum", lambda a, b: lax.max(a, b), "Maximum (NaN-propagati
 minimum = _binary("minimum", lambda a, b: lax.min(a, b), "Minimum (NaN-propagating)")
 fmax = _binary("fmax", _fmax, "Maximum ignoring NaNs")
 fmin = _binary("fmin", _fmin, "Minimum ignoring NaNs")
-arctan2 = _binary("arctan2", lambda a, b: lax.atan2(a, b), "Quadrant-aware arctangent",
-                  inexact=True)
+arctan2 = _binary(
+    "arctan2", lambda a, b: lax.atan2(a, b), "Quadrant-aware arctangent", inexact=True
+)
 hypot = _binary("hypot", _hypot, "Hypotenuse", inexact=True)
 copysign = _binary("copysign", _copysign, "Magnitude of x1 with the sign of x2", inexact=True)
-nextafter = _binary("nextafter", lambda a, b: lax.nextafter(a, b),
-                    "Next representable value toward x2", inexact=True)
+nextafter = _binary(
+    "nextafter",
+    lambda a, b: lax.nextafter(a, b),
+    "Next representable value toward x2",
+    inexact=True,
+)
 logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
 logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
 heaviside = _binary("heaviside", _heaviside, "Heaviside step", inexact=True)
@@ -510,11 +630,9 @@ less = _binary("less", lambda a, b: lax.lt(a, b), "Less-than test")
 less_equal = _binary("less_equal", lambda a, b: lax.le(a, b), "Less-or-equal test")
 greater = _binary("greater", lambda a, b: lax.gt(a, b), "Greater-than test")
 greater_equal = _binary("greater_equal", lambda a, b: lax.ge(a, b), "Greater-or-equal test")
-logical_and = _binary("logical_and", _logical(lambda a, b: lax.bitwise_and(a, b)),
-                      "Logical AND")
+logical_and = _binary("logical_and", _logical(lambda a, b: lax.bitwise_and(a, b)), "Logical AND")
 logical_or = _binary("logical_or", _logical(lambda a, b: lax.bitwise_or(a, b)), "Logical OR")
-logical_xor = _binary("logical_xor", _logical(lambda a, b: lax.bitwise_xor(a, b)),
-                      "Logical XOR")
+logical_xor = _binary("logical_xor", _logical(lambda a, b: lax.bitwise_xor(a, b)), "Logical XOR")
 bitwise_and = _binary("bitwise_and", lambda a, b: lax.bitwise_and(a, b), "Bitwise AND")
 bitwise_or = _binary("bitwise_or", lambda a, b: lax.bitwise_or(a, b), "Bitwise OR")
 bitwise_xor = _binary("bitwise_xor", lambda a, b: lax.bitwise_xor(a, b), "Bitwise XOR")

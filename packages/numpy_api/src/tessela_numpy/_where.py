@@ -37,7 +37,7 @@ def broadcast_to(array: Any, shape: Any, /) -> Any:
         return array
     nd = len(to_shape)
     if len(from_shape) > nd or any(
-        f not in (1, t) for f, t in zip(from_shape, to_shape[nd - len(from_shape):], strict=True)
+        f not in (1, t) for f, t in zip(from_shape, to_shape[nd - len(from_shape) :], strict=True)
     ):
         raise ValueError(
             f"Incompatible shapes for broadcasting: {from_shape} and requested shape {to_shape}"
@@ -62,8 +62,10 @@ def broadcast_arrays(*args: Any) -> list[Any]:
     """
     check_arraylike("broadcast_arrays", *args)
     shape = broadcast_shapes(*(shape_of(a) for a in args))
-    return [a if shape_of(a) == shape and isinstance(a, ArrayOps) else broadcast_to(a, shape)
-            for a in args]
+    return [
+        a if shape_of(a) == shape and isinstance(a, ArrayOps) else broadcast_to(a, shape)
+        for a in args
+    ]
 
 
 def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
@@ -91,7 +93,9 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
             "nonzero on a concrete array, or pass x and y"
         )
     if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided to where.")
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided to where."
+        )
     check_arraylike("where", condition, x, y)
     return _where_jit(condition, x, y)
 
@@ -101,15 +105,16 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
         condition = lax.ne(condition, convert(0, aval_of(condition).dtype))
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(shape_of(condition), shape_of(x), shape_of(y))
-    condition, x, y = (broadcast_to(v, shape) if shape_of(v) != shape else v
-                       for v in (condition, x, y))
+    condition, x, y = (
+        broadcast_to(v, shape) if shape_of(v) != shape else v for v in (condition, x, y)
+    )
     return lax.select_n(condition, y, x)
 
 
 _where_jit = jit(_where)
 
 
-def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:
     """Clip values to ``[min, max]`` (either bound may be ``None``).
 
     Args:

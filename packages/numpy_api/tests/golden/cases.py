@@ -46,8 +46,13 @@ def parse_input(spec: str) -> tuple[tuple[int, ...], str]:
 CASES: list[Case] = []
 
 
-def case(name: str, build: Callable[[Any], Callable[..., Any]], *inputs: str,
-         numpy: bool = True, jaxpr: bool = False) -> None:
+def case(
+    name: str,
+    build: Callable[[Any], Callable[..., Any]],
+    *inputs: str,
+    numpy: bool = True,
+    jaxpr: bool = False,
+) -> None:
     CASES.append(Case(name, build, inputs, numpy, jaxpr))
 
 
@@ -84,19 +89,77 @@ case("array_of_tracer", lambda m: lambda x: m.array(x), "f32[3]")
 case("asarray_dtype", lambda m: lambda x: m.asarray(x, dtype=m.int32), "f32[3]", jaxpr=True)
 
 # ----------------------------------------------------------------- ufuncs
-for _u in ["negative", "positive", "abs", "absolute", "sign", "floor", "ceil",
-           "round", "rint", "trunc", "exp", "exp2", "expm1", "log", "log1p",
-           "log2", "log10", "sqrt", "cbrt", "square", "reciprocal", "sin", "cos",
-           "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
-           "arccosh", "arctanh", "deg2rad", "rad2deg", "isnan", "isinf",
-           "isfinite", "signbit", "logical_not", "conj", "real", "imag",
-           "fabs", "sinc"]:
-    case(f"u_{_u}_f32", lambda m, _u=_u: lambda x: getattr(m, _u)(x), "f32[3]",
-         jaxpr=_u in ("sin", "exp", "negative", "square", "isnan"))
-for _u in ["negative", "abs", "sign", "square", "sqrt", "exp", "logical_not",
-           "invert", "floor", "isnan"]:
-    case(f"u_{_u}_i32", lambda m, _u=_u: lambda x: getattr(m, _u)(x), "i32[2,2]",
-         jaxpr=_u in ("sqrt", "floor"))
+for _u in [
+    "negative",
+    "positive",
+    "abs",
+    "absolute",
+    "sign",
+    "floor",
+    "ceil",
+    "round",
+    "rint",
+    "trunc",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "cbrt",
+    "square",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "deg2rad",
+    "rad2deg",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "logical_not",
+    "conj",
+    "real",
+    "imag",
+    "fabs",
+    "sinc",
+]:
+    case(
+        f"u_{_u}_f32",
+        lambda m, _u=_u: lambda x: getattr(m, _u)(x),
+        "f32[3]",
+        jaxpr=_u in ("sin", "exp", "negative", "square", "isnan"),
+    )
+for _u in [
+    "negative",
+    "abs",
+    "sign",
+    "square",
+    "sqrt",
+    "exp",
+    "logical_not",
+    "invert",
+    "floor",
+    "isnan",
+]:
+    case(
+        f"u_{_u}_i32",
+        lambda m, _u=_u: lambda x: getattr(m, _u)(x),
+        "i32[2,2]",
+        jaxpr=_u in ("sqrt", "floor"),
+    )
 for _u in ["sqrt", "abs", "exp", "real", "imag", "conj"]:
     case(f"u_{_u}_c64", lambda m, _u=_u: lambda x: getattr(m, _u)(x), "c64[2]")
 case("u_invert_bool", lambda m: lambda x: m.invert(x), "bool[3]")
@@ -104,42 +167,119 @@ case("u_sin_bf16", lambda m: lambda x: m.sin(x), "bf16[3]", numpy=False)
 case("u_exp_u8", lambda m: lambda x: m.exp(x), "u8[3]")
 case("u_abs_i8", lambda m: lambda x: m.abs(x), "i8[3]")
 
-for _b in ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
-           "power", "float_power", "mod", "remainder", "fmod", "maximum", "minimum",
-           "fmax", "fmin", "arctan2", "hypot", "copysign", "nextafter",
-           "logaddexp", "logaddexp2", "equal", "not_equal", "less", "less_equal",
-           "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
-           "heaviside", "ldexp"]:
+for _b in [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "floor_divide",
+    "power",
+    "float_power",
+    "mod",
+    "remainder",
+    "fmod",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "arctan2",
+    "hypot",
+    "copysign",
+    "nextafter",
+    "logaddexp",
+    "logaddexp2",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "heaviside",
+    "ldexp",
+]:
     if _b == "ldexp":
         case("b_ldexp", lambda m: lambda x, y: m.ldexp(x, y), "f32[3]", "i32[3]")
         continue
-    case(f"b_{_b}_ff", lambda m, _b=_b: lambda x, y: getattr(m, _b)(x, y),
-         "f32[2,3]", "f32[3]", jaxpr=_b in ("add", "divide", "maximum", "less"))
-for _b in ["add", "subtract", "multiply", "divide", "floor_divide", "power",
-           "mod", "maximum", "bitwise_and", "bitwise_or", "bitwise_xor",
-           "left_shift", "right_shift", "equal", "logical_and", "gcd", "lcm"]:
-    case(f"b_{_b}_ii", lambda m, _b=_b: lambda x, y: getattr(m, _b)(x, y),
-         "i32[4,1]", "i32[3]", jaxpr=_b in ("floor_divide", "divide", "mod"))
+    case(
+        f"b_{_b}_ff",
+        lambda m, _b=_b: lambda x, y: getattr(m, _b)(x, y),
+        "f32[2,3]",
+        "f32[3]",
+        jaxpr=_b in ("add", "divide", "maximum", "less"),
+    )
+for _b in [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "power",
+    "mod",
+    "maximum",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+    "equal",
+    "logical_and",
+    "gcd",
+    "lcm",
+]:
+    case(
+        f"b_{_b}_ii",
+        lambda m, _b=_b: lambda x, y: getattr(m, _b)(x, y),
+        "i32[4,1]",
+        "i32[3]",
+        jaxpr=_b in ("floor_divide", "divide", "mod"),
+    )
 # Promotion across the lattice and with weak Python scalars.
-for _x, _y in [("i32", "f32"), ("u8", "i8"), ("u32", "i32"), ("bool", "i32"),
-               ("f16", "f32"), ("i8", "f16"), ("u8", "bf16"), ("f32", "c64"),
-               ("bool", "bool"), ("bf16", "f16")]:
-    case(f"promote_{_x}_{_y}", lambda m: lambda x, y: m.add(x, y), f"{_x}[2]",
-         f"{_y}[2]", numpy=False)
+for _x, _y in [
+    ("i32", "f32"),
+    ("u8", "i8"),
+    ("u32", "i32"),
+    ("bool", "i32"),
+    ("f16", "f32"),
+    ("i8", "f16"),
+    ("u8", "bf16"),
+    ("f32", "c64"),
+    ("bool", "bool"),
+    ("bf16", "f16"),
+]:
+    case(
+        f"promote_{_x}_{_y}",
+        lambda m: lambda x, y: m.add(x, y),
+        f"{_x}[2]",
+        f"{_y}[2]",
+        numpy=False,
+    )
 for _s_name, _s in [("int", 2), ("float", 2.5), ("bool", True), ("complex", 1j)]:
     for _t in ["i8", "u8", "i32", "f16", "bf16", "f32", "bool"]:
-        case(f"weak_{_s_name}_{_t}", lambda m, _s=_s: lambda x: m.multiply(x, _s),
-             f"{_t}[2]", numpy=False)
-case("weak_scalar_ops", lambda m: lambda x: 2 * x + 1.0 - x / 3, "i32[3]",
-     numpy=False, jaxpr=True)
+        case(
+            f"weak_{_s_name}_{_t}",
+            lambda m, _s=_s: lambda x: m.multiply(x, _s),
+            f"{_t}[2]",
+            numpy=False,
+        )
+case("weak_scalar_ops", lambda m: lambda x: 2 * x + 1.0 - x / 3, "i32[3]", numpy=False, jaxpr=True)
 case("op_rsub_rpow", lambda m: lambda x: (1 - x) ** 2, "f32[3]", jaxpr=True)
 case("op_matmul", lambda m: lambda x, y: x @ y, "f32[2,3]", "f32[3,4]", jaxpr=True)
 case("op_compare_chain", lambda m: lambda x: (x > 0) & (x < 1), "f32[3]", jaxpr=True)
 case("op_neg_abs_invert", lambda m: lambda x: ~(-abs(x)), "i32[3]", jaxpr=True)
 case("op_floordiv_mod", lambda m: lambda x: (x // 3, x % 3), "i32[3]")
 case("op_divmod", lambda m: lambda x, y: m.divmod(x, y), "f32[3]", "f32[3]")
-case("where3", lambda m: lambda c, x, y: m.where(c, x, y), "bool[3,1]", "f32[3]",
-     "i32[1,3]", jaxpr=True)
+case(
+    "where3",
+    lambda m: lambda c, x, y: m.where(c, x, y),
+    "bool[3,1]",
+    "f32[3]",
+    "i32[1,3]",
+    jaxpr=True,
+)
 case("where_scalar", lambda m: lambda x: m.where(x > 0, x, 0), "f32[2,3]")
 case("where_both_weak", lambda m: lambda c: m.where(c, 1.0, 2), "bool[3]", numpy=False)
 case("clip", lambda m: lambda x: m.clip(x, 0, 1), "f32[2,3]")
@@ -147,27 +287,44 @@ case("clip_int_arrays", lambda m: lambda x, lo: m.clip(x, lo, 5), "i32[3]", "i32
 case("clip_max_only", lambda m: lambda x: m.clip(x, max=2.0), "f32[3]")
 
 # ----------------------------------------------------------------- reductions
-for _r in ["sum", "prod", "mean", "var", "std", "max", "min", "all", "any",
-           "argmax", "argmin"]:
-    case(f"r_{_r}_all", lambda m, _r=_r: lambda x: getattr(m, _r)(x), "f32[3,4]",
-         jaxpr=_r in ("sum", "max", "argmax", "mean"))
-    case(f"r_{_r}_axis1", lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=1),
-         "f32[2,3,4]", jaxpr=_r in ("sum", "prod", "min", "argmin"))
-    case(f"r_{_r}_neg_axis_int", lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=-1),
-         "i32[2,3]")
+for _r in ["sum", "prod", "mean", "var", "std", "max", "min", "all", "any", "argmax", "argmin"]:
+    case(
+        f"r_{_r}_all",
+        lambda m, _r=_r: lambda x: getattr(m, _r)(x),
+        "f32[3,4]",
+        jaxpr=_r in ("sum", "max", "argmax", "mean"),
+    )
+    case(
+        f"r_{_r}_axis1",
+        lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=1),
+        "f32[2,3,4]",
+        jaxpr=_r in ("sum", "prod", "min", "argmin"),
+    )
+    case(f"r_{_r}_neg_axis_int", lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=-1), "i32[2,3]")
     case(f"r_{_r}_bool", lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=0), "bool[2,3]")
 for _r in ["sum", "prod", "mean", "var", "std", "max", "min", "all", "any"]:
-    case(f"r_{_r}_axes_keepdims", lambda m, _r=_r: lambda x: getattr(m, _r)(
-        x, axis=(0, 2), keepdims=True), "f32[2,3,4]", jaxpr=_r == "sum")
+    case(
+        f"r_{_r}_axes_keepdims",
+        lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=(0, 2), keepdims=True),
+        "f32[2,3,4]",
+        jaxpr=_r == "sum",
+    )
     case(f"r_{_r}_u8", lambda m, _r=_r: lambda x: getattr(m, _r)(x, axis=0), "u8[3,2]")
     case(f"r_{_r}_f16", lambda m, _r=_r: lambda x: getattr(m, _r)(x), "f16[5]")
 for _r in ["sum", "prod", "mean"]:
-    case(f"r_{_r}_dtype", lambda m, _r=_r: lambda x: getattr(m, _r)(x, dtype=m.float32),
-         "i32[3]")
+    case(f"r_{_r}_dtype", lambda m, _r=_r: lambda x: getattr(m, _r)(x, dtype=m.float32), "i32[3]")
 for _r in ["sum", "prod", "max", "min", "mean", "all", "any"]:
-    case(f"r_{_r}_where", lambda m, _r=_r: lambda x, w: getattr(m, _r)(
-        x, axis=0, where=w, **({"initial": 0} if _r in ("max", "min") else {})),
-        "f32[3,4]", "bool[3,4]", jaxpr=_r == "sum")
+    case(
+        f"r_{_r}_where",
+        lambda m, _r=_r: (
+            lambda x, w: getattr(m, _r)(
+                x, axis=0, where=w, **({"initial": 0} if _r in ("max", "min") else {})
+            )
+        ),
+        "f32[3,4]",
+        "bool[3,4]",
+        jaxpr=_r == "sum",
+    )
 case("r_argmax_keepdims", lambda m: lambda x: m.argmax(x, axis=0, keepdims=True), "f32[3,4]")
 case("r_var_ddof", lambda m: lambda x: m.var(x, axis=0, ddof=1), "f32[3,4]")
 case("r_std_int", lambda m: lambda x: m.std(x), "i32[4]")
@@ -179,8 +336,11 @@ for _c in ["cumsum", "cumprod"]:
     case(f"c_{_c}_flat", lambda m, _c=_c: lambda x: getattr(m, _c)(x), "f32[2,3]")
     case(f"c_{_c}_bool", lambda m, _c=_c: lambda x: getattr(m, _c)(x, axis=0), "bool[3]")
     case(f"c_{_c}_u8", lambda m, _c=_c: lambda x: getattr(m, _c)(x, axis=0), "u8[3]")
-    case(f"c_{_c}_dtype", lambda m, _c=_c: lambda x: getattr(m, _c)(x, axis=0,
-                                                                     dtype=m.float32), "i32[3]")
+    case(
+        f"c_{_c}_dtype",
+        lambda m, _c=_c: lambda x: getattr(m, _c)(x, axis=0, dtype=m.float32),
+        "i32[3]",
+    )
 case("m_sum_method", lambda m: lambda x: x.sum(axis=0), "f32[2,3]", jaxpr=True)
 case("m_mean_method", lambda m: lambda x: x.mean(0), "f32[2,3]")
 case("m_std_method", lambda m: lambda x: x.std(0), "f32[2,3]")
@@ -208,12 +368,21 @@ case("expand_dims", lambda m: lambda x: m.expand_dims(x, 1), "f32[2,3]", jaxpr=T
 case("expand_dims_multi", lambda m: lambda x: m.expand_dims(x, (0, -1)), "f32[2,3]")
 case("broadcast_to", lambda m: lambda x: m.broadcast_to(x, (4, 2, 3)), "f32[2,1]", jaxpr=True)
 case("broadcast_arrays", lambda m: lambda x, y: m.broadcast_arrays(x, y), "f32[2,1]", "i32[3]")
-case("concatenate", lambda m: lambda x, y: m.concatenate([x, y]), "f32[2,3]", "f32[4,3]",
-     jaxpr=True)
-case("concatenate_axis1_promote", lambda m: lambda x, y: m.concatenate((x, y), axis=1),
-     "f32[2,3]", "i32[2,1]")
-case("concatenate_none", lambda m: lambda x, y: m.concatenate([x, y], axis=None),
-     "f32[2,3]", "f32[4]")
+case(
+    "concatenate", lambda m: lambda x, y: m.concatenate([x, y]), "f32[2,3]", "f32[4,3]", jaxpr=True
+)
+case(
+    "concatenate_axis1_promote",
+    lambda m: lambda x, y: m.concatenate((x, y), axis=1),
+    "f32[2,3]",
+    "i32[2,1]",
+)
+case(
+    "concatenate_none",
+    lambda m: lambda x, y: m.concatenate([x, y], axis=None),
+    "f32[2,3]",
+    "f32[4]",
+)
 case("stack", lambda m: lambda x, y: m.stack([x, y]), "f32[2,3]", "f32[2,3]", jaxpr=True)
 case("stack_axis", lambda m: lambda x, y: m.stack([x, y], axis=-1), "f32[2,3]", "i32[2,3]")
 case("hstack", lambda m: lambda x, y: m.hstack([x, y]), "f32[2,3]", "f32[2,1]")
@@ -226,8 +395,9 @@ case("flip_axis", lambda m: lambda x: m.flip(x, 1), "f32[2,3]")
 case("roll", lambda m: lambda x: m.roll(x, 2), "f32[2,3]")
 case("roll_axis", lambda m: lambda x: m.roll(x, -1, axis=1), "f32[2,3]", jaxpr=True)
 case("pad_const", lambda m: lambda x: m.pad(x, 1), "f32[2,3]", jaxpr=True)
-case("pad_pairs_value", lambda m: lambda x: m.pad(x, ((1, 0), (0, 2)), constant_values=3),
-     "i32[2,3]")
+case(
+    "pad_pairs_value", lambda m: lambda x: m.pad(x, ((1, 0), (0, 2)), constant_values=3), "i32[2,3]"
+)
 case("pad_edge", lambda m: lambda x: m.pad(x, (2, 1), mode="edge"), "f32[3]")
 case("pad_reflect", lambda m: lambda x: m.pad(x, 2, mode="reflect"), "f32[4]")
 case("pad_wrap", lambda m: lambda x: m.pad(x, 1, mode="wrap"), "f32[3,2]")
@@ -235,9 +405,12 @@ case("tile", lambda m: lambda x: m.tile(x, (2, 3)), "f32[2,3]", jaxpr=True)
 case("tile_int", lambda m: lambda x: m.tile(x, 2), "f32[3]")
 case("repeat_int", lambda m: lambda x: m.repeat(x, 2), "f32[2,3]")
 case("repeat_axis", lambda m: lambda x: m.repeat(x, 3, axis=1), "f32[2,3]", jaxpr=True)
-case("repeat_list", lambda m: lambda x: m.repeat(x, m.array([1, 2]), axis=0,
-                                                  total_repeat_length=3), "f32[2,3]",
-     numpy=False)
+case(
+    "repeat_list",
+    lambda m: lambda x: m.repeat(x, m.array([1, 2]), axis=0, total_repeat_length=3),
+    "f32[2,3]",
+    numpy=False,
+)
 case("astype", lambda m: lambda x: x.astype(m.int32), "f32[3]", jaxpr=True)
 case("astype_bool", lambda m: lambda x: x.astype(bool), "f32[3]")
 
@@ -248,8 +421,7 @@ case("dot_vv", lambda m: lambda x, y: m.dot(x, y), "f32[4]", "f32[4]")
 case("dot_scalar", lambda m: lambda x, y: m.dot(x, y), "f32[]", "f32[3]")
 case("dot_nd", lambda m: lambda x, y: m.dot(x, y), "f32[2,3,4]", "f32[5,4,6]")
 case("dot_int_float", lambda m: lambda x, y: m.dot(x, y), "i32[3]", "f32[3]")
-case("matmul_batched", lambda m: lambda x, y: m.matmul(x, y), "f32[5,2,3]", "f32[3,4]",
-     jaxpr=True)
+case("matmul_batched", lambda m: lambda x, y: m.matmul(x, y), "f32[5,2,3]", "f32[3,4]", jaxpr=True)
 case("matmul_vec", lambda m: lambda x, y: m.matmul(x, y), "f32[3]", "f32[2,3,4]")
 case("matmul_mat_vec", lambda m: lambda x, y: m.matmul(x, y), "f32[2,3]", "f32[3]")
 case("matmul_bcast", lambda m: lambda x, y: m.matmul(x, y), "f32[2,1,2,3]", "f32[5,3,4]")
@@ -258,26 +430,50 @@ case("vdot_complex", lambda m: lambda x, y: m.vdot(x, y), "c64[3]", "c64[3]")
 case("inner", lambda m: lambda x, y: m.inner(x, y), "f32[2,3]", "f32[4,3]")
 case("outer", lambda m: lambda x, y: m.outer(x, y), "f32[2,3]", "i32[4]", jaxpr=True)
 case("tensordot_int", lambda m: lambda x, y: m.tensordot(x, y), "f32[2,3,4]", "f32[3,4,5]")
-case("tensordot_axes", lambda m: lambda x, y: m.tensordot(x, y, axes=([0], [1])),
-     "f32[2,3]", "f32[4,2]", jaxpr=True)
+case(
+    "tensordot_axes",
+    lambda m: lambda x, y: m.tensordot(x, y, axes=([0], [1])),
+    "f32[2,3]",
+    "f32[4,2]",
+    jaxpr=True,
+)
 case("tensordot_zero", lambda m: lambda x, y: m.tensordot(x, y, 0), "f32[2]", "f32[3]")
-case("einsum_mm", lambda m: lambda x, y: m.einsum("ij,jk->ik", x, y), "f32[2,3]",
-     "f32[3,4]", jaxpr=True)
-case("einsum_mv", lambda m: lambda x, y: m.einsum("ij,j->i", x, y), "f32[3,4]", "f32[4]",
-     jaxpr=True)
+case(
+    "einsum_mm",
+    lambda m: lambda x, y: m.einsum("ij,jk->ik", x, y),
+    "f32[2,3]",
+    "f32[3,4]",
+    jaxpr=True,
+)
+case(
+    "einsum_mv", lambda m: lambda x, y: m.einsum("ij,j->i", x, y), "f32[3,4]", "f32[4]", jaxpr=True
+)
 case("einsum_trace", lambda m: lambda x: m.einsum("ii", x), "f32[3,3]")
 case("einsum_diag", lambda m: lambda x: m.einsum("ii->i", x), "f32[3,3]")
 case("einsum_transpose", lambda m: lambda x: m.einsum("ij->ji", x), "f32[2,3]", jaxpr=True)
 case("einsum_sum", lambda m: lambda x: m.einsum("ij->", x), "f32[2,3]", jaxpr=True)
-case("einsum_batch", lambda m: lambda x, y: m.einsum("bij,bjk->bik", x, y),
-     "f32[5,2,3]", "f32[5,3,4]", jaxpr=True)
+case(
+    "einsum_batch",
+    lambda m: lambda x, y: m.einsum("bij,bjk->bik", x, y),
+    "f32[5,2,3]",
+    "f32[5,3,4]",
+    jaxpr=True,
+)
 case("einsum_outer", lambda m: lambda x, y: m.einsum("i,j->ij", x, y), "f32[2]", "f32[3]")
-case("einsum_ellipsis", lambda m: lambda x, y: m.einsum("...ij,jk->...ik", x, y),
-     "f32[5,2,3]", "f32[3,4]")
-case("einsum_chain", lambda m: lambda x, y, z: m.einsum("ij,jk,kl->il", x, y, z),
-     "f32[2,3]", "f32[3,4]", "f32[4,5]")
-case("einsum_implicit", lambda m: lambda x, y: m.einsum("ij,jk", x, y), "i32[2,3]",
-     "i32[3,4]")
+case(
+    "einsum_ellipsis",
+    lambda m: lambda x, y: m.einsum("...ij,jk->...ik", x, y),
+    "f32[5,2,3]",
+    "f32[3,4]",
+)
+case(
+    "einsum_chain",
+    lambda m: lambda x, y, z: m.einsum("ij,jk,kl->il", x, y, z),
+    "f32[2,3]",
+    "f32[3,4]",
+    "f32[4,5]",
+)
+case("einsum_implicit", lambda m: lambda x, y: m.einsum("ij,jk", x, y), "i32[2,3]", "i32[3,4]")
 
 # ----------------------------------------------------------------- indexing
 case("ix_int", lambda m: lambda x: x[0], "f32[3,4]", jaxpr=True)
@@ -289,67 +485,150 @@ case("ix_reverse", lambda m: lambda x: x[::-1], "f32[3,4]", jaxpr=True)
 case("ix_neg_step", lambda m: lambda x: x[3:0:-2], "f32[5]", jaxpr=True)
 case("ix_full", lambda m: lambda x: x[:], "f32[3,4]", jaxpr=True)
 case("ix_oob_int", lambda m: lambda x: x[11], "i32[10]", numpy=False, jaxpr=True)
-case("ix_traced_scalar", lambda m: lambda x, i: x[i], "f32[3,4]", "i32[]", numpy=False,
-     jaxpr=True)
-case("ix_traced_scalar_pair", lambda m: lambda x, i: x[i, 2], "f32[3,4]", "i32[]",
-     numpy=False, jaxpr=True)
-case("ix_int_array", lambda m: lambda x, i: x[i], "f32[3,4]", "i32[5]", numpy=False,
-     jaxpr=True)
-case("ix_int_array_slice", lambda m: lambda x, i: x[i, 1:], "f32[3,4]", "i32[3]",
-     numpy=False, jaxpr=True)
-case("ix_int_array_2d", lambda m: lambda x, i: x[:, i], "f32[3,4]", "i32[2,2]",
-     numpy=False, jaxpr=True)
-case("ix_two_arrays", lambda m: lambda x, i, j: x[i, j], "f32[3,4]", "i32[2,1]", "i32[5]",
-     numpy=False, jaxpr=True)
-case("ix_separated_arrays", lambda m: lambda x, i, j: x[i, :, j], "f32[3,4,5]", "i32[2]",
-     "i32[2]", numpy=False, jaxpr=True)
-case("ix_array_newaxis", lambda m: lambda x, i: x[None, i, ::2], "f32[3,4]", "i32[2]",
-     numpy=False, jaxpr=True)
-case("ix_uint_array", lambda m: lambda x, i: x[i], "f32[3]", "u8[2]", numpy=False,
-     jaxpr=True)
+case("ix_traced_scalar", lambda m: lambda x, i: x[i], "f32[3,4]", "i32[]", numpy=False, jaxpr=True)
+case(
+    "ix_traced_scalar_pair",
+    lambda m: lambda x, i: x[i, 2],
+    "f32[3,4]",
+    "i32[]",
+    numpy=False,
+    jaxpr=True,
+)
+case("ix_int_array", lambda m: lambda x, i: x[i], "f32[3,4]", "i32[5]", numpy=False, jaxpr=True)
+case(
+    "ix_int_array_slice",
+    lambda m: lambda x, i: x[i, 1:],
+    "f32[3,4]",
+    "i32[3]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "ix_int_array_2d",
+    lambda m: lambda x, i: x[:, i],
+    "f32[3,4]",
+    "i32[2,2]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "ix_two_arrays",
+    lambda m: lambda x, i, j: x[i, j],
+    "f32[3,4]",
+    "i32[2,1]",
+    "i32[5]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "ix_separated_arrays",
+    lambda m: lambda x, i, j: x[i, :, j],
+    "f32[3,4,5]",
+    "i32[2]",
+    "i32[2]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "ix_array_newaxis",
+    lambda m: lambda x, i: x[None, i, ::2],
+    "f32[3,4]",
+    "i32[2]",
+    numpy=False,
+    jaxpr=True,
+)
+case("ix_uint_array", lambda m: lambda x, i: x[i], "f32[3]", "u8[2]", numpy=False, jaxpr=True)
 case("ix_concrete_list", lambda m: lambda x: x[..., m.array([0, 2])], "f32[3,4]")
-case("ix_concrete_bool_numpy", lambda m: lambda x: x[np.array([True, False, True])],
-     "f32[3,4]")
+case("ix_concrete_bool_numpy", lambda m: lambda x: x[np.array([True, False, True])], "f32[3,4]")
 case("ix_scalar_bool", lambda m: lambda x: x[True], "f32[3]", jaxpr=True)
 case("at_get", lambda m: lambda x: x.at[1].get(), "f32[10]", numpy=False, jaxpr=True)
-case("at_get_fill", lambda m: lambda x: x.at[11].get(mode="fill", fill_value=m.nan),
-     "f32[10]", numpy=False, jaxpr=True)
-case("at_get_array_clip", lambda m: lambda x, i: x.at[i].get(mode="clip"), "f32[10]",
-     "i32[3]", numpy=False, jaxpr=True)
-case("at_set_row", lambda m: lambda x: x.at[1, :].set(1.0), "f32[3,4]", numpy=False,
-     jaxpr=True)
-case("at_add_strided", lambda m: lambda x: x.at[::2, 3:].add(7.0), "f32[5,6]",
-     numpy=False, jaxpr=True)
-case("at_multiply", lambda m: lambda x: x.at[1].multiply(2), "f32[10]", numpy=False,
-     jaxpr=True)
+case(
+    "at_get_fill",
+    lambda m: lambda x: x.at[11].get(mode="fill", fill_value=m.nan),
+    "f32[10]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "at_get_array_clip",
+    lambda m: lambda x, i: x.at[i].get(mode="clip"),
+    "f32[10]",
+    "i32[3]",
+    numpy=False,
+    jaxpr=True,
+)
+case("at_set_row", lambda m: lambda x: x.at[1, :].set(1.0), "f32[3,4]", numpy=False, jaxpr=True)
+case(
+    "at_add_strided",
+    lambda m: lambda x: x.at[::2, 3:].add(7.0),
+    "f32[5,6]",
+    numpy=False,
+    jaxpr=True,
+)
+case("at_multiply", lambda m: lambda x: x.at[1].multiply(2), "f32[10]", numpy=False, jaxpr=True)
 case("at_divide", lambda m: lambda x: x.at[1].divide(2), "f32[10]", numpy=False)
 case("at_power", lambda m: lambda x: x.at[1].power(2), "f32[10]", numpy=False)
-case("at_min", lambda m: lambda x, v: x.at[2:].min(v), "f32[10]", "f32[8]", numpy=False,
-     jaxpr=True)
-case("at_max", lambda m: lambda x, i, v: x.at[i].max(v), "i32[10]", "i32[3]", "i32[3]",
-     numpy=False, jaxpr=True)
-case("at_apply", lambda m: lambda x: x.at[1].apply(m.sin), "f32[10]", numpy=False,
-     jaxpr=True)
-case("at_set_array_drop", lambda m: lambda x, i, v: x.at[i].set(v, mode="drop"),
-     "f32[4,3]", "i32[2]", "f32[2,3]", numpy=False, jaxpr=True)
-case("at_set_clip", lambda m: lambda x, i: x.at[i].set(0, mode="clip"), "i32[4]",
-     "i32[2]", numpy=False, jaxpr=True)
-case("at_set_int_value", lambda m: lambda x: x.at[0].set(10), "i32[10]", numpy=False,
-     jaxpr=True)
-case("at_add_promote", lambda m: lambda x, v: x.at[0].add(v), "f16[3]", "f32[]",
-     numpy=False)
+case("at_min", lambda m: lambda x, v: x.at[2:].min(v), "f32[10]", "f32[8]", numpy=False, jaxpr=True)
+case(
+    "at_max",
+    lambda m: lambda x, i, v: x.at[i].max(v),
+    "i32[10]",
+    "i32[3]",
+    "i32[3]",
+    numpy=False,
+    jaxpr=True,
+)
+case("at_apply", lambda m: lambda x: x.at[1].apply(m.sin), "f32[10]", numpy=False, jaxpr=True)
+case(
+    "at_set_array_drop",
+    lambda m: lambda x, i, v: x.at[i].set(v, mode="drop"),
+    "f32[4,3]",
+    "i32[2]",
+    "f32[2,3]",
+    numpy=False,
+    jaxpr=True,
+)
+case(
+    "at_set_clip",
+    lambda m: lambda x, i: x.at[i].set(0, mode="clip"),
+    "i32[4]",
+    "i32[2]",
+    numpy=False,
+    jaxpr=True,
+)
+case("at_set_int_value", lambda m: lambda x: x.at[0].set(10), "i32[10]", numpy=False, jaxpr=True)
+case("at_add_promote", lambda m: lambda x, v: x.at[0].add(v), "f16[3]", "f32[]", numpy=False)
 
 # ----------------------------------------------------------------- programs
-case("mlp", lambda m: lambda w1, b1, w2, x: m.dot(m.tanh(m.dot(x, w1) + b1), w2).sum(),
-     "f32[4,8]", "f32[8]", "f32[8,2]", "f32[5,4]", jaxpr=True)
+case(
+    "mlp",
+    lambda m: lambda w1, b1, w2, x: m.dot(m.tanh(m.dot(x, w1) + b1), w2).sum(),
+    "f32[4,8]",
+    "f32[8]",
+    "f32[8,2]",
+    "f32[5,4]",
+    jaxpr=True,
+)
 case("normalize_rows", lambda m: lambda x: (x - x.mean(0)) / x.std(0), "f32[10,3]")
-case("seed_dot_plus_one", lambda m: lambda x, y: m.dot(x + 1, y + 1), "f32[3,4]",
-     "f32[4]", jaxpr=True)
-case("logistic_sum", lambda m: lambda x: m.sum(1.0 / (1.0 + m.exp(-x))), "f32[3]",
-     jaxpr=True)
+case(
+    "seed_dot_plus_one",
+    lambda m: lambda x, y: m.dot(x + 1, y + 1),
+    "f32[3,4]",
+    "f32[4]",
+    jaxpr=True,
+)
+case("logistic_sum", lambda m: lambda x: m.sum(1.0 / (1.0 + m.exp(-x))), "f32[3]", jaxpr=True)
 case("nansum_where", lambda m: lambda x: m.where(~m.isnan(x), x, 0).sum(), "f32[5]")
-case("softmax", lambda m: lambda x: m.exp(x - x.max(-1, keepdims=True)) / m.sum(
-    m.exp(x - x.max(-1, keepdims=True)), -1, keepdims=True), "f32[2,5]")
+case(
+    "softmax",
+    lambda m: (
+        lambda x: (
+            m.exp(x - x.max(-1, keepdims=True))
+            / m.sum(m.exp(x - x.max(-1, keepdims=True)), -1, keepdims=True)
+        )
+    ),
+    "f32[2,5]",
+)
 
 # ----------------------------------------------------------------- errors
 ERRORS: list[Case] = []
@@ -373,7 +652,6 @@ error_case("bad_axis", lambda m: lambda x: m.sum(x, axis=2), "f32[3,4]")
 error_case("bad_reshape", lambda m: lambda x: m.reshape(x, (5,)), "f32[3,4]")
 error_case("bad_broadcast", lambda m: lambda x, y: x + y, "f32[3]", "f32[4]")
 error_case("bad_matmul", lambda m: lambda x, y: m.matmul(x, y), "f32[2,3]", "f32[4,2]")
-error_case("bad_concatenate", lambda m: lambda x, y: m.concatenate([x, y]), "f32[2,3]",
-           "f32[2,4]")
+error_case("bad_concatenate", lambda m: lambda x, y: m.concatenate([x, y]), "f32[2,3]", "f32[2,4]")
 error_case("bad_split", lambda m: lambda x: m.split(x, 4), "f32[6]")
 error_case("at_bad_mode", lambda m: lambda x: x.at[0].set(1.0, mode="wrap"), "f32[3]")

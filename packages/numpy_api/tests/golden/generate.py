@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from cases import CASES, ERRORS, parse_input  # noqa: E402
+from cases import CASES, ERRORS, parse_input
 
 
 def _inputs(specs: tuple[str, ...]) -> list[Any]:
