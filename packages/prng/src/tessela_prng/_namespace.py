@@ -11,6 +11,9 @@ tracing backend (a primitive instead of a Python loop). They live in a
 
 ``threefry2x32(k0, k1, x0, x1) -> (y0, y1)``
     the Threefry-2x32 hash on broadcast-compatible ``uint32`` arrays.
+``threefry2x32_iota(k0, k1, shape) -> (y0, y1)``
+    the hash of the counters ``(0, i)`` for every flat index ``i`` of
+    ``shape`` (fewer than ``2**32`` elements) under scalar key words.
 ``erf_inv(x)``, ``erf(x)``, ``lgamma(x)``
     special functions on floating arrays, elementwise.
 ``while_loop(cond, body, init)``
@@ -36,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ._threefry_numpy import threefry2x32_numpy
+from ._threefry_numpy import parallel_blocks, threefry2x32_iota_numpy, threefry2x32_numpy
 
 __all__ = [
     "BackendOps",
@@ -149,6 +152,13 @@ def _threefry2x32_generic(k0: Array, k1: Array, x0: Array, x1: Array) -> tuple[A
     return a, b
 
 
+def _threefry2x32_iota_generic(k0: Array, k1: Array, shape: tuple[int, ...]) -> tuple[Array, Array]:
+    xp = namespace_of(k0)
+    n = math.prod(shape)
+    lo = xp.reshape(xp.arange(n, dtype=xp.uint32), shape)
+    return _threefry2x32_generic(k0, k1, xp.zeros(shape, dtype=xp.uint32), lo)
+
+
 def _poly(xp: Namespace, x: Array, coeffs: tuple[float, ...]) -> Array:
     acc = xp.full(x.shape, coeffs[0], dtype=x.dtype)
     for c in coeffs[1:]:
@@ -194,10 +204,9 @@ def _poly_fma32(xp: Namespace, x: Array, coeffs: tuple[float, ...]) -> Array:
 
 
 def _erf_inv32(xp: Namespace, x: Array) -> Array:
-    # Giles' single-precision approximation, with w = -log1p(-x*x) rounded
-    # once and the polynomials evaluated with fused multiply-adds.
-    x2 = x * x
-    w = -xp.astype(xp.log1p(-xp.astype(x2, xp.float64)), xp.float32)
+    # Giles' single-precision approximation, with w = -log1p(-x*x) and the
+    # polynomials evaluated with fused multiply-adds (emulated in float64).
+    w = -xp.log1p(-(x * x))
     small = w < 5.0
     w = xp.where(small, w - 2.5, xp.sqrt(w) - 3.0)
     p = xp.where(small, _poly_fma32(xp, w, _ERFINV_LT5), _poly_fma32(xp, w, _ERFINV_GE5))
@@ -335,6 +344,7 @@ class BackendOps:
     """
 
     threefry2x32: Callable[[Array, Array, Array, Array], tuple[Array, Array]]
+    threefry2x32_iota: Callable[[Array, Array, tuple[int, ...]], tuple[Array, Array]]
     erf_inv: Callable[[Array], Array]
     erf: Callable[[Array], Array]
     lgamma: Callable[[Array], Array]
@@ -345,6 +355,7 @@ class BackendOps:
 
 _GENERIC = BackendOps(
     threefry2x32=_threefry2x32_generic,
+    threefry2x32_iota=_threefry2x32_iota_generic,
     erf_inv=_erf_inv_generic,
     erf=_erf_generic,
     lgamma=_lgamma_generic,
@@ -352,6 +363,49 @@ _GENERIC = BackendOps(
     sort_key_val=_sort_key_val_generic,
     top_k=_top_k_generic,
 )
+
+
+def _erf_inv_numpy(x: Array) -> Array:
+    """Blocked, multi-threaded NumPy version of :func:`_erf_inv32` (same rounding)."""
+    x = np.asarray(x)
+    if x.dtype != np.float32 or x.size < 4096:
+        return _erf_inv_generic(x)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty_like(flat)
+    lt5 = [float(np.float32(c)) for c in _ERFINV_LT5]
+    block = 1 << 14
+
+    def work(start: int, stop: int) -> None:
+        w32 = np.empty(block, np.float32)
+        w64 = np.empty(block, np.float64)
+        acc = np.empty(block, np.float64)
+        acc32 = np.empty(block, np.float32)
+        for s in range(start, stop, block):
+            e = min(s + block, stop)
+            n = e - s
+            xs = flat[s:e]
+            w = w32[:n]
+            np.multiply(xs, xs, out=w)
+            np.negative(w, out=w)
+            np.log1p(w, out=w)
+            np.negative(w, out=w)
+            tail = np.nonzero(w >= 5.0)[0]
+            np.subtract(w, np.float32(2.5), out=w)
+            w64[:n] = w
+            a, a32 = acc[:n], acc32[:n]
+            a.fill(lt5[0])
+            for c in lt5[1:]:
+                np.multiply(a, w64[:n], out=a)
+                np.add(a, c, out=a)
+                a32[...] = a
+                a[...] = a32
+            np.multiply(a32, xs, out=out[s:e])
+            if tail.size:
+                out[s + tail] = _erf_inv32(numpy_xp, xs[tail])
+
+    with np.errstate(all="ignore"):
+        parallel_blocks(flat.size, work)
+    return out.reshape(x.shape)
 
 
 def _np_unary(f: Callable[[Array], Array]) -> Callable[[Array], Array]:
@@ -367,7 +421,8 @@ _REGISTRY: dict[int, tuple[Namespace, BackendOps]] = {
         replace(
             _GENERIC,
             threefry2x32=threefry2x32_numpy,
-            erf_inv=_np_unary(_erf_inv_generic),
+            threefry2x32_iota=threefry2x32_iota_numpy,
+            erf_inv=_erf_inv_numpy,
             erf=_np_unary(_erf_generic),
             lgamma=_np_unary(_lgamma_generic),
         ),

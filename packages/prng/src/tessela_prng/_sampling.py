@@ -135,6 +135,13 @@ def check_shape(name: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...
         )
 
 
+def _is_pow2(v: float) -> bool:
+    if not math.isfinite(v) or v <= 0.0:
+        return False
+    m, _ = math.frexp(v)
+    return m == 0.5
+
+
 def uniform_data(
     data: Array,
     shape: tuple[int, ...],
@@ -156,12 +163,18 @@ def uniform_data(
         raw = xp.astype(raw, udt)
     mant = xp.bitwise_right_shift(raw, xp.asarray(rng_bits - nmant, dtype=udt))
     floats = xp.astype(mant, fdt)
-    floats *= float(2.0**-nmant)
     lo = as_param(xp, minval, dt)
     hi = as_param(xp, maxval, dt)
-    if len(lo.shape) == 0 and len(hi.shape) == 0 and (float(lo), float(hi)) == (0.0, 1.0):
+    unit = float(2.0**-nmant)
+    if len(lo.shape) == 0 and len(hi.shape) == 0 and _is_pow2(float(hi - lo)):
+        # The product by a power of two is exact, so fused and unfused agree.
+        floats *= unit * float(hi - lo)
+        if float(lo) != 0.0:
+            floats += lo
+            floats = xp.maximum(lo, floats)
         out = floats
     else:
+        floats *= unit
         span = hi - lo
         if dt.itemsize < 8:
             # one rounding, as the fused multiply-add of the reference does

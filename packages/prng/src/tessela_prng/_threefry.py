@@ -86,8 +86,11 @@ def split_data(data: Array, shape: tuple[int, ...], /) -> Array:
     xp = namespace_of(data)
     batch = tuple(data.shape[:-1])
     if config.threefry_partitionable:
-        hi, lo = _iota_2x32(xp, shape)
-        y0, y1 = _hash(data, hi, lo)
+        if not batch and math.prod(shape) < 2**32:
+            y0, y1 = backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
+        else:
+            hi, lo = _iota_2x32(xp, shape)
+            y0, y1 = _hash(data, hi, lo)
         y0 = xp.broadcast_to(y0, batch + shape)
         y1 = xp.broadcast_to(y1, batch + shape)
         return xp.stack([y0, y1], axis=-1)
@@ -111,13 +114,17 @@ def random_bits_data(data: Array, bit_width: int, shape: tuple[int, ...], /) -> 
     batch = tuple(data.shape[:-1])
     udtype = {8: xp.uint8, 16: xp.uint16, 32: xp.uint32, 64: xp.uint64}[bit_width]
     if config.threefry_partitionable:
-        hi, lo = _iota_2x32(xp, shape)
-        y0, y1 = _hash(data, hi, lo)
+        if not batch and math.prod(shape) < 2**32:
+            y0, y1 = backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
+        else:
+            hi, lo = _iota_2x32(xp, shape)
+            y0, y1 = _hash(data, hi, lo)
         if bit_width == 64:
             wide = xp.bitwise_left_shift(xp.astype(y0, udtype), xp.asarray(32, dtype=udtype))
             out = wide | xp.astype(y1, udtype)
         else:
-            out = y0 ^ y1
+            y0 ^= y1
+            out = y0
             if bit_width != 32:
                 out = xp.astype(out, udtype)
         return xp.broadcast_to(out, batch + shape)

@@ -8,16 +8,42 @@ scratch buffer, so one block stays in cache for all rounds.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-__all__ = ["threefry2x32_numpy"]
+__all__ = ["parallel_blocks", "threefry2x32_iota_numpy", "threefry2x32_numpy"]
 
 _U32 = np.uint32
 _PARITY = 0x1BD11BDA
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _BLOCK = 1 << 15
+_PARALLEL_MIN = 1 << 20
+_WORKERS = max(1, min(8, os.cpu_count() or 1))
+_POOL: ThreadPoolExecutor | None = None
+
+
+def parallel_blocks(n: int, work: Callable[[int, int], None], /) -> None:
+    """Run ``work(start, stop)`` over ``range(n)`` in contiguous parts, in threads.
+
+    NumPy's ufuncs release the GIL, so large arrays are processed on every core.
+    """
+    global _POOL
+    if n < _PARALLEL_MIN or _WORKERS == 1:
+        work(0, n)
+        return
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="tessela-prng")
+    step = -(-n // _WORKERS)
+    step = -(-step // _BLOCK) * _BLOCK
+    futures = [_POOL.submit(work, s, min(s + step, n)) for s in range(0, n, step)]
+    for fut in futures:
+        fut.result()
+
+
 _LEFT = tuple(tuple(_U32(r) for r in rs) for rs in _ROTATIONS)
 _RIGHT = tuple(tuple(_U32(32 - r) for r in rs) for rs in _ROTATIONS)
 
@@ -71,18 +97,49 @@ def threefry2x32_numpy(k0: Any, k1: Any, x0: Any, x1: Any) -> tuple[Any, Any]:
     fa = a.reshape(-1)
     fb = b.reshape(-1)
     n = fa.shape[0]
-    scratch = np.empty(min(n, _BLOCK), dtype=_U32)
     if k0.size == 1 and k1.size == 1:
         w0 = int(k0.reshape(-1)[0])
         w1 = int(k1.reshape(-1)[0])
         ks = (w0, w1, w0 ^ w1 ^ _PARITY)
-        for s in range(0, n, _BLOCK):
-            e = min(s + _BLOCK, n)
-            _rounds_scalar_keys(fa[s:e], fb[s:e], scratch[: e - s], ks)
+
+        def work(start: int, stop: int) -> None:
+            scratch = np.empty(min(stop - start, _BLOCK), dtype=_U32)
+            for s in range(start, stop, _BLOCK):
+                e = min(s + _BLOCK, stop)
+                _rounds_scalar_keys(fa[s:e], fb[s:e], scratch[: e - s], ks)
+
     else:
         fk0 = np.ascontiguousarray(np.broadcast_to(k0, shape)).reshape(-1)
         fk1 = np.ascontiguousarray(np.broadcast_to(k1, shape)).reshape(-1)
-        for s in range(0, n, _BLOCK):
-            e = min(s + _BLOCK, n)
-            _rounds_array_keys(fa[s:e], fb[s:e], scratch[: e - s], fk0[s:e], fk1[s:e])
+
+        def work(start: int, stop: int) -> None:
+            scratch = np.empty(min(stop - start, _BLOCK), dtype=_U32)
+            for s in range(start, stop, _BLOCK):
+                e = min(s + _BLOCK, stop)
+                _rounds_array_keys(fa[s:e], fb[s:e], scratch[: e - s], fk0[s:e], fk1[s:e])
+
+    parallel_blocks(n, work)
     return a, b
+
+
+def threefry2x32_iota_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """Hash the counters ``(0, i)`` for the flat indices ``i`` of ``shape`` (< 2**32)."""
+    n = 1
+    for d in shape:
+        n *= d
+    a = np.empty(n, dtype=_U32)
+    b = np.empty(n, dtype=_U32)
+    w0 = int(np.asarray(k0).reshape(-1)[0])
+    w1 = int(np.asarray(k1).reshape(-1)[0])
+    ks = (w0, w1, w0 ^ w1 ^ _PARITY)
+
+    def work(start: int, stop: int) -> None:
+        scratch = np.empty(min(stop - start, _BLOCK), dtype=_U32)
+        for s in range(start, stop, _BLOCK):
+            e = min(s + _BLOCK, stop)
+            a[s:e] = 0
+            b[s:e] = np.arange(s, e, dtype=_U32)
+            _rounds_scalar_keys(a[s:e], b[s:e], scratch[: e - s], ks)
+
+    parallel_blocks(n, work)
+    return a.reshape(shape), b.reshape(shape)
