@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tessela_numpy._gather_plan import gather_plan
 from tessela_numpy._index_plan import (
     IndexKind,
     as_index_tuple,
     dynamic_slice_plan,
     expand_bool_indices,
-    gather_plan,
     parse_indices,
     static_slice_plan,
 )

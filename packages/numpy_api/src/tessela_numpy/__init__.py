@@ -13,6 +13,27 @@ from __future__ import annotations
 
 from tessela_tracer import ArrayOps as ndarray
 
+from ._arith import (
+    divmod as divmod,
+)
+from ._arith import (
+    gcd as gcd,
+)
+from ._arith import (
+    lcm as lcm,
+)
+from ._arith import (
+    ldexp as ldexp,
+)
+from ._arith import (
+    pow as pow,
+)
+from ._arith import (
+    power as power,
+)
+from ._arith import (
+    round as round,
+)
 from ._creation import (
     arange as arange,
 )
@@ -217,19 +238,10 @@ from ._shape_ops import (
     moveaxis as moveaxis,
 )
 from ._shape_ops import (
-    pad as pad,
-)
-from ._shape_ops import (
     ravel as ravel,
 )
 from ._shape_ops import (
-    repeat as repeat,
-)
-from ._shape_ops import (
     reshape as reshape,
-)
-from ._shape_ops import (
-    roll as roll,
 )
 from ._shape_ops import (
     split as split,
@@ -244,13 +256,22 @@ from ._shape_ops import (
     swapaxes as swapaxes,
 )
 from ._shape_ops import (
-    tile as tile,
-)
-from ._shape_ops import (
     transpose as transpose,
 )
 from ._shape_ops import (
     vstack as vstack,
+)
+from ._tiling import (
+    pad as pad,
+)
+from ._tiling import (
+    repeat as repeat,
+)
+from ._tiling import (
+    roll as roll,
+)
+from ._tiling import (
+    tile as tile,
 )
 from ._ufuncs import (
     abs as abs,
@@ -325,9 +346,6 @@ from ._ufuncs import (
     divide as divide,
 )
 from ._ufuncs import (
-    divmod as divmod,
-)
-from ._ufuncs import (
     equal as equal,
 )
 from ._ufuncs import (
@@ -361,9 +379,6 @@ from ._ufuncs import (
     fmod as fmod,
 )
 from ._ufuncs import (
-    gcd as gcd,
-)
-from ._ufuncs import (
     greater as greater,
 )
 from ._ufuncs import (
@@ -389,12 +404,6 @@ from ._ufuncs import (
 )
 from ._ufuncs import (
     isnan as isnan,
-)
-from ._ufuncs import (
-    lcm as lcm,
-)
-from ._ufuncs import (
-    ldexp as ldexp,
 )
 from ._ufuncs import (
     left_shift as left_shift,
@@ -460,12 +469,6 @@ from ._ufuncs import (
     positive as positive,
 )
 from ._ufuncs import (
-    pow as pow,
-)
-from ._ufuncs import (
-    power as power,
-)
-from ._ufuncs import (
     rad2deg as rad2deg,
 )
 from ._ufuncs import (
@@ -485,9 +488,6 @@ from ._ufuncs import (
 )
 from ._ufuncs import (
     rint as rint,
-)
-from ._ufuncs import (
-    round as round,
 )
 from ._ufuncs import (
     sign as sign,

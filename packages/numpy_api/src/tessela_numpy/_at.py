@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 
+from ._arith import power as _power
 from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
-from ._index_plan import gather_plan
+from ._gather_plan import gather_plan
 from ._indexing import build_gather_indices, getitem, parse_for_gather
 from ._shape_ops import squeeze
 from ._ufuncs import divide as _divide
-from ._ufuncs import power as _power
 from ._where import broadcast_to
 
 __all__ = ["IndexUpdateHelper", "IndexedRef", "setitem_error"]

@@ -16,14 +16,13 @@ from tessela_tracer import Tracer, lax
 from tessela_tracer.errors import NonConcreteBooleanIndexError
 
 from ._arrays import aval_of, convert, full_like, select_n, shape_of
+from ._gather_plan import GatherPlan, gather_plan
 from ._index_plan import (
     DynamicSlicePlan,
-    GatherPlan,
     ParsedIndex,
     StaticSlicePlan,
     dynamic_slice_plan,
     expand_bool_indices,
-    gather_plan,
     parse_indices,
     static_slice_plan,
 )

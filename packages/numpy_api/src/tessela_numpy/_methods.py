@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
 from tessela_tracer import register_array_methods
 
+from . import _arith as ar
 from . import _reductions as red
 from . import _shape_ops as shp
+from . import _tiling as til
 from . import _ufuncs as uf
 from ._arrays import convert, dtype_arg, is_arraylike, shape_of
 from ._at import IndexUpdateHelper, setitem_error
@@ -99,8 +100,8 @@ def method_table() -> dict[str, Callable[..., Any]]:
     """
     binary: dict[str, Callable[[Any, Any], Any]] = {
         "add": uf.add, "sub": uf.subtract, "mul": uf.multiply, "truediv": uf.true_divide,
-        "floordiv": uf.floor_divide, "mod": uf.remainder, "divmod": uf.divmod,
-        "pow": uf.power, "matmul": matmul, "and": uf.bitwise_and, "or": uf.bitwise_or,
+        "floordiv": uf.floor_divide, "mod": uf.remainder, "divmod": ar.divmod,
+        "pow": ar.power, "matmul": matmul, "and": uf.bitwise_and, "or": uf.bitwise_or,
         "xor": uf.bitwise_xor, "lshift": uf.left_shift, "rshift": uf.right_shift,
     }  # fmt: skip
     table: dict[str, Callable[..., Any]] = {}
@@ -118,7 +119,7 @@ def method_table() -> dict[str, Callable[..., Any]]:
         table[f"__{name}__"] = _defer(fn)
     table.update({
         "__neg__": uf.negative, "__pos__": uf.positive, "__abs__": uf.absolute,
-        "__invert__": uf.invert, "__round__": lambda x, nd=None: uf.round(x, nd or 0),
+        "__invert__": uf.invert, "__round__": lambda x, nd=None: ar.round(x, nd or 0),
         "__getitem__": getitem, "__setitem__": setitem_error, "__iter__": _iter,
         "__reversed__": lambda x: iter(list(_iter(x))[::-1]),
         "T": lambda x: shp.transpose(x), "mT": _mT, "at": IndexUpdateHelper,
@@ -128,7 +129,7 @@ def method_table() -> dict[str, Callable[..., Any]]:
         "copy": lambda x: x, "cumprod": red.cumprod, "cumsum": red.cumsum, "dot": dot,
         "flatten": lambda x, order="C": shp.ravel(x, order), "max": red.max,
         "mean": red.mean, "min": red.min, "prod": red.prod, "ravel": shp.ravel,
-        "repeat": shp.repeat, "reshape": _reshape, "round": uf.round,
+        "repeat": til.repeat, "reshape": _reshape, "round": ar.round,
         "squeeze": shp.squeeze, "std": red.std, "sum": red.sum, "swapaxes": shp.swapaxes,
         "transpose": _transpose, "var": red.var,
     })  # fmt: skip
@@ -144,6 +145,3 @@ def install() -> None:
     >>> install()
     """
     register_array_methods(method_table())
-
-
-_ = np

@@ -22,10 +22,8 @@ from ._arrays import (
     promote_args,
     promote_args_inexact,
     promote_dtypes_inexact,
-    promote_shapes,
     select_n,
 )
-from ._shapes import broadcast_shapes, is_python_scalar
 from ._where import where
 
 __all__ = [
@@ -53,7 +51,7 @@ __all__ = [
     "deg2rad",
     "degrees",
     "divide",
-    "divmod",
+
     "equal",
     "exp",
     "exp2",
@@ -65,7 +63,7 @@ __all__ = [
     "fmax",
     "fmin",
     "fmod",
-    "gcd",
+
     "greater",
     "greater_equal",
     "heaviside",
@@ -75,8 +73,8 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
-    "lcm",
-    "ldexp",
+
+
     "left_shift",
     "less",
     "less_equal",
@@ -98,8 +96,8 @@ __all__ = [
     "nextafter",
     "not_equal",
     "positive",
-    "pow",
-    "power",
+
+
     "rad2deg",
     "radians",
     "real",
@@ -107,7 +105,7 @@ __all__ = [
     "remainder",
     "right_shift",
     "rint",
-    "round",
+
     "sign",
     "signbit",
     "sin",
@@ -344,99 +342,10 @@ def _true_divide(a: Any, b: Any) -> Any:
     return lax.div(a, b)
 
 
-def _integer_power(x1: Any, x2: Any) -> Any:
-    # Square-and-multiply over the bits of the exponent.
-    dt = _dtype(x1)
-    acc = full_like(x1, 1)
-    base = x1
-    exp = x2
-    one = convert(1, _dtype(x2))
-    for _ in range(_dt.iinfo(_dtype(x2)).bits):
-        bit = lax.eq(lax.bitwise_and(exp, one), one)
-        acc = select_n(bit, acc, lax.mul(acc, base))
-        base = lax.mul(base, base)
-        exp = lax.shift_right_logical(exp, one)
-    del dt
-    return acc
-
-
-def power(x1: Any, x2: Any, /) -> Any:
-    """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
-
-    Args:
-      x1: the base, an array-like.
-      x2: the exponent, an array-like.
-
-    Returns:
-      The powers, broadcast and promoted.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(power, ShapeDtypeStruct((3,), "int32"), 2).dtype
-    dtype('int32')
-    """
-    check_arraylike("power", x1, x2)
-    if type(x2) is int or (isinstance(x2, np.integer) and not isinstance(x2, np.bool_)):
-        (x1,) = promote_args("power", x1)
-        if is_python_scalar(x1):
-            return x1**x2
-        return lax.integer_pow(x1, int(x2))
-    x1, x2 = promote_args("power", x1, x2)
-    if _is(x1, np.integer):
-        return _integer_power(x1, x2)
-    if _dtype(x1) == np.bool_:
-        raise TypeError("power does not accept dtype bool; convert to an integer first")
-    return lax.pow(x1, x2)
-
-
-pow = power
-
-
-def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
-    """``(floor_divide(x1, x2), remainder(x1, x2))``.
-
-    Args:
-      x1: the dividend.
-      x2: the divisor.
-
-    Returns:
-      The pair of quotient and remainder.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> [r.shape for r in eval_shape(divmod, ShapeDtypeStruct((3,), "int32"), 2)]
-    [(3,), (3,)]
-    """
-    return floor_divide(x1, x2), remainder(x1, x2)
-
-
 def _round_half_even(x: Any) -> Any:
     if not _is(x, np.inexact):
         return x
     return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
-
-
-def round(a: Any, decimals: int = 0, out: None = None) -> Any:
-    """Round half to even, to ``decimals`` decimal places.
-
-    Args:
-      a: an array-like.
-      decimals: number of decimal places (a static int).
-      out: unsupported; must be None.
-
-    Returns:
-      The rounded array.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(round, ShapeDtypeStruct((2,), "float32")).shape
-    (2,)
-    """
-    check_arraylike("round", a)
-    if out is not None:
-        raise NotImplementedError("round: the out argument is not supported; arrays are immutable")
-    (a,) = promote_args("round", a)
-    if decimals == 0 or not _is(a, np.inexact):
-        return _round_half_even(a)
-    factor = convert(10.0**decimals, _dtype(a))
-    return lax.div(_round_half_even(lax.mul(a, factor)), factor)
 
 
 def _sinc(x: Any) -> Any:
@@ -457,10 +366,6 @@ def _imag(x: Any) -> Any:
 
 def _conj(x: Any) -> Any:
     return lax.conj(x) if _is(x, np.complexfloating) else x
-
-
-def _cast_like(src: Any, like: Any) -> Any:
-    return src
 
 
 def _copysign(a: Any, b: Any) -> Any:
@@ -495,34 +400,11 @@ def _fmin(a: Any, b: Any) -> Any:
     return select_n(lax.ne(b, b), lax.min(a, b), a) if _is(a, np.inexact) else lax.min(a, b)
 
 
-def ldexp(x1: Any, x2: Any, /) -> Any:
-    """``x1 * 2**x2``, element-wise.
-
-    Args:
-      x1: the mantissas (promoted to an inexact dtype).
-      x2: integer exponents.
-
-    Returns:
-      The products.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(ldexp, ShapeDtypeStruct((3,), "float32"), 2).dtype
-    dtype('float32')
-    """
-    check_arraylike("ldexp", x1, x2)
-    (x1,) = promote_dtypes_inexact(x1)
-    x1, x2 = promote_shapes("ldexp", x1, x2)
-    two = convert(2, _dtype(x1))
-    return lax.mul(x1, lax.pow(two, convert(x2, _dtype(x1))))
-
-
 def _shift_right(a: Any, b: Any) -> Any:
     if _is(a, np.unsignedinteger):
         return lax.shift_right_logical(a, b)
     return lax.shift_right_arithmetic(a, b)
 
-
-_ufunc_table: list[tuple[str, Callable[..., Any]]] = []
 
 negative = _numeric_unary("negative", lambda x: lax.neg(x), "Numerical negative")
 positive = _numeric_unary("positive", lambda x: x, "Numerical positive (a copy)")
@@ -638,84 +520,3 @@ bitwise_or = _binary("bitwise_or", lambda a, b: lax.bitwise_or(a, b), "Bitwise O
 bitwise_xor = _binary("bitwise_xor", lambda a, b: lax.bitwise_xor(a, b), "Bitwise XOR")
 left_shift = _binary("left_shift", lambda a, b: lax.shift_left(a, b), "Left shift")
 right_shift = _binary("right_shift", _shift_right, "Right shift")
-
-
-def _gcd_cond(xs: tuple[Any, Any]) -> Any:
-    _, b = xs
-    return lax.reduce_or(lax.ne(b, convert(0, _dtype(b))), tuple(range(len(aval_of(b).shape))))
-
-
-def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
-    a, b = xs
-    zero = convert(0, _dtype(b))
-    nonzero = lax.ne(b, zero)
-    safe_b = select_n(nonzero, full_like(b, 1), b)
-    return select_n(nonzero, a, b), select_n(nonzero, zero, lax.rem(a, safe_b))
-
-
-def gcd(x1: Any, x2: Any, /) -> Any:
-    """Greatest common divisor of integers, element-wise (Euclid's algorithm).
-
-    Args:
-      x1: an integer array-like.
-      x2: an integer array-like.
-
-    Returns:
-      The non-negative greatest common divisors.
-
-    Raises:
-      ValueError: the inputs are not integers.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> s = ShapeDtypeStruct
-    >>> eval_shape(gcd, s((4, 1), "int32"), s((3,), "int32")).shape
-    (4, 3)
-    """
-    x1, x2 = promote_args("gcd", x1, x2)
-    if not _is(x1, np.integer):
-        raise ValueError(f"Arguments to gcd must be integers, got dtype {_dtype(x1)}")
-    shape = broadcast_shapes_of(x1, x2)
-    a = _abs(_fit(x1, shape))
-    b = _abs(_fit(x2, shape))
-    out, _ = lax.while_loop(_gcd_cond, _gcd_body, (a, b))
-    return out
-
-
-def lcm(x1: Any, x2: Any, /) -> Any:
-    """Least common multiple of integers, element-wise.
-
-    Args:
-      x1: an integer array-like.
-      x2: an integer array-like.
-
-    Returns:
-      The non-negative least common multiples (0 when either input is 0).
-
-    Raises:
-      ValueError: the inputs are not integers.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> s = ShapeDtypeStruct
-    >>> eval_shape(lcm, s((4, 1), "int32"), s((3,), "int32")).dtype
-    dtype('int32')
-    """
-    x1, x2 = promote_args("lcm", x1, x2)
-    if not _is(x1, np.integer):
-        raise ValueError(f"Arguments to lcm must be integers, got dtype {_dtype(x1)}")
-    d = gcd(x1, x2)
-    zero = convert(0, _dtype(d))
-    is_zero = lax.eq(d, zero)
-    safe = select_n(is_zero, d, full_like(d, 1))
-    return select_n(is_zero, _abs(multiply(x1, floor_divide(x2, safe))), zero)
-
-
-def broadcast_shapes_of(*xs: Any) -> tuple[int, ...]:
-    """The broadcast shape of array-likes."""
-    return broadcast_shapes(*(aval_of(x).shape for x in xs))
-
-
-def _fit(x: Any, shape: tuple[int, ...]) -> Any:
-    s = aval_of(x).shape
-    if s == shape:
-        return x
-    return lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - len(s), len(shape))))

@@ -1,0 +1,213 @@
+"""Arithmetic that is more than one primitive: powers, rounding, gcd/lcm, divmod."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from tessela_tracer import dtypes as _dt
+from tessela_tracer import lax
+
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    full_like,
+    promote_args,
+    promote_dtypes_inexact,
+    promote_shapes,
+    select_n,
+)
+from ._shapes import broadcast_shapes, is_python_scalar
+from ._ufuncs import _abs, _dtype, _is, _round_half_even, floor_divide, multiply, remainder
+
+__all__ = ["divmod", "gcd", "lcm", "ldexp", "pow", "power", "round"]
+
+
+def _integer_power(x1: Any, x2: Any) -> Any:
+    # Square-and-multiply over the bits of the exponent.
+    acc = full_like(x1, 1)
+    base = x1
+    exp = x2
+    one = convert(1, _dtype(x2))
+    for _ in range(_dt.iinfo(_dtype(x2)).bits):
+        bit = lax.eq(lax.bitwise_and(exp, one), one)
+        acc = select_n(bit, acc, lax.mul(acc, base))
+        base = lax.mul(base, base)
+        exp = lax.shift_right_logical(exp, one)
+    return acc
+
+
+def power(x1: Any, x2: Any, /) -> Any:
+    """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
+
+    Args:
+      x1: the base, an array-like.
+      x2: the exponent, an array-like.
+
+    Returns:
+      The powers, broadcast and promoted.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(power, ShapeDtypeStruct((3,), "int32"), 2).dtype
+    dtype('int32')
+    """
+    check_arraylike("power", x1, x2)
+    if type(x2) is int or (isinstance(x2, np.integer) and not isinstance(x2, np.bool_)):
+        (x1,) = promote_args("power", x1)
+        if is_python_scalar(x1):
+            return x1**x2
+        return lax.integer_pow(x1, int(x2))
+    x1, x2 = promote_args("power", x1, x2)
+    if _is(x1, np.integer):
+        return _integer_power(x1, x2)
+    if _dtype(x1) == np.bool_:
+        raise TypeError("power does not accept dtype bool; convert to an integer first")
+    return lax.pow(x1, x2)
+
+
+pow = power
+
+
+def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``.
+
+    Args:
+      x1: the dividend.
+      x2: the divisor.
+
+    Returns:
+      The pair of quotient and remainder.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> [r.shape for r in eval_shape(divmod, ShapeDtypeStruct((3,), "int32"), 2)]
+    [(3,), (3,)]
+    """
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def round(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """Round half to even, to ``decimals`` decimal places.
+
+    Args:
+      a: an array-like.
+      decimals: number of decimal places (a static int).
+      out: unsupported; must be None.
+
+    Returns:
+      The rounded array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(round, ShapeDtypeStruct((2,), "float32")).shape
+    (2,)
+    """
+    check_arraylike("round", a)
+    if out is not None:
+        raise NotImplementedError("round: the out argument is not supported; arrays are immutable")
+    (a,) = promote_args("round", a)
+    if decimals == 0 or not _is(a, np.inexact):
+        return _round_half_even(a)
+    factor = convert(10.0**decimals, _dtype(a))
+    return lax.div(_round_half_even(lax.mul(a, factor)), factor)
+
+
+def ldexp(x1: Any, x2: Any, /) -> Any:
+    """``x1 * 2**x2``, element-wise.
+
+    Args:
+      x1: the mantissas (promoted to an inexact dtype).
+      x2: integer exponents.
+
+    Returns:
+      The products.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(ldexp, ShapeDtypeStruct((3,), "float32"), 2).dtype
+    dtype('float32')
+    """
+    check_arraylike("ldexp", x1, x2)
+    (x1,) = promote_dtypes_inexact(x1)
+    x1, x2 = promote_shapes("ldexp", x1, x2)
+    two = convert(2, _dtype(x1))
+    return lax.mul(x1, lax.pow(two, convert(x2, _dtype(x1))))
+
+
+def _gcd_cond(xs: tuple[Any, Any]) -> Any:
+    _, b = xs
+    return lax.reduce_or(lax.ne(b, convert(0, _dtype(b))), tuple(range(len(aval_of(b).shape))))
+
+
+def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
+    a, b = xs
+    zero = convert(0, _dtype(b))
+    nonzero = lax.ne(b, zero)
+    safe_b = select_n(nonzero, full_like(b, 1), b)
+    return select_n(nonzero, a, b), select_n(nonzero, zero, lax.rem(a, safe_b))
+
+
+def gcd(x1: Any, x2: Any, /) -> Any:
+    """Greatest common divisor of integers, element-wise (Euclid's algorithm).
+
+    Args:
+      x1: an integer array-like.
+      x2: an integer array-like.
+
+    Returns:
+      The non-negative greatest common divisors.
+
+    Raises:
+      ValueError: the inputs are not integers.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(gcd, s((4, 1), "int32"), s((3,), "int32")).shape
+    (4, 3)
+    """
+    x1, x2 = promote_args("gcd", x1, x2)
+    if not _is(x1, np.integer):
+        raise ValueError(f"Arguments to gcd must be integers, got dtype {_dtype(x1)}")
+    shape = broadcast_shapes_of(x1, x2)
+    a = _abs(_fit(x1, shape))
+    b = _abs(_fit(x2, shape))
+    out, _ = lax.while_loop(_gcd_cond, _gcd_body, (a, b))
+    return out
+
+
+def lcm(x1: Any, x2: Any, /) -> Any:
+    """Least common multiple of integers, element-wise.
+
+    Args:
+      x1: an integer array-like.
+      x2: an integer array-like.
+
+    Returns:
+      The non-negative least common multiples (0 when either input is 0).
+
+    Raises:
+      ValueError: the inputs are not integers.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(lcm, s((4, 1), "int32"), s((3,), "int32")).dtype
+    dtype('int32')
+    """
+    x1, x2 = promote_args("lcm", x1, x2)
+    if not _is(x1, np.integer):
+        raise ValueError(f"Arguments to lcm must be integers, got dtype {_dtype(x1)}")
+    d = gcd(x1, x2)
+    zero = convert(0, _dtype(d))
+    is_zero = lax.eq(d, zero)
+    safe = select_n(is_zero, d, full_like(d, 1))
+    return select_n(is_zero, _abs(multiply(x1, floor_divide(x2, safe))), zero)
+
+
+def broadcast_shapes_of(*xs: Any) -> tuple[int, ...]:
+    """The broadcast shape of array-likes."""
+    return broadcast_shapes(*(aval_of(x).shape for x in xs))
+
+
+def _fit(x: Any, shape: tuple[int, ...]) -> Any:
+    s = aval_of(x).shape
+    if s == shape:
+        return x
+    return lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - len(s), len(shape))))

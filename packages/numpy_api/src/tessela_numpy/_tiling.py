@@ -1,0 +1,243 @@
+"""Padding, rolling, tiling and repeating."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import jit, lax
+
+from ._arrays import aval_of, check_arraylike, convert, shape_of
+from ._shape_ops import moveaxis, ravel, reshape
+from ._shapes import canonicalize_axis
+
+__all__ = ["pad", "repeat", "roll", "tile"]
+
+
+def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Any:
+    """Shift elements cyclically along axes (of the flattened array when axis is None).
+
+    Args:
+      a: an array-like.
+      shift: static shift amounts.
+      axis: the axes, one per shift.
+
+    Returns:
+      The rolled array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: roll(x, -1, axis=1), ShapeDtypeStruct((2, 3), "f4")).shape
+    (2, 3)
+    """
+    check_arraylike("roll", a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), shape_of(a))
+    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1:
+        axes = axes * len(shifts)
+    return _roll_jit(a, shifts, axes)
+
+
+def _roll_static(a: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+    shape = shape_of(a)
+    for s, ax in zip(shifts, axes, strict=True):
+        ax = canonicalize_axis(ax, len(shape))
+        n = shape[ax]
+        if n == 0:
+            continue
+        k = operator.index(s) % n
+        if k == 0:
+            continue
+        lo1 = [0] * len(shape)
+        lo1[ax] = n - k
+        hi2 = list(shape)
+        hi2[ax] = n - k
+        a = lax.concatenate(
+            [
+                lax.slice(a, tuple(lo1), shape, (1,) * len(shape)),
+                lax.slice(a, (0,) * len(shape), tuple(hi2), (1,) * len(shape)),
+            ],
+            ax,
+        )
+    return a
+
+
+_roll_jit = jit(_roll_static, static_argnums=(1, 2))
+
+
+def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+    pw = np.asarray(pad_width)
+    if not np.issubdtype(pw.dtype, np.integer):
+        raise TypeError(f"pad: pad_width must hold integers, got {pad_width!r}")
+    try:
+        pw = np.broadcast_to(pw, (nd, 2))
+    except ValueError:
+        raise ValueError(
+            f"pad: pad_width {pad_width} does not fit an array of rank {nd}; "
+            "give one (before, after) pair per axis"
+        ) from None
+    return [(b, e) for b, e in pw]
+
+
+def pad(array: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> Any:
+    """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
+
+    Args:
+      array: an array-like.
+      pad_width: an int, a ``(before, after)`` pair, or one pair per axis.
+      mode: the padding mode.
+      constant_values: the fill value for ``mode="constant"``.
+
+    Returns:
+      The padded array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: pad(x, ((1, 0), (0, 2))), ShapeDtypeStruct((2, 3), "f4")).shape
+    (3, 5)
+    """
+    check_arraylike("pad", array)
+    shape = shape_of(array)
+    widths = tuple(_pad_widths(pad_width, len(shape)))
+    if mode == "constant":
+        check_arraylike("pad", constant_values)
+        return _pad_constant_jit(array, widths, constant_values)
+    if mode not in ("edge", "reflect", "symmetric", "wrap"):
+        raise NotImplementedError(
+            f"pad: mode={mode!r} is not supported; use 'constant', "
+            "'edge', 'reflect', 'symmetric' or 'wrap'"
+        )
+    out = array
+    for ax, (before, after) in enumerate(widths):
+        n = shape[ax]
+        idx = np.arange(-before, n + after)
+        if mode == "edge":
+            src = np.clip(idx, 0, n - 1)
+        elif mode == "wrap":
+            src = idx % n
+        elif mode == "reflect":
+            period = 2 * (n - 1) if n > 1 else 1
+            m = idx % period
+            src = np.where(m < n, m, period - m) if n > 1 else np.zeros_like(idx)
+        else:
+            period = 2 * n
+            m = idx % period
+            src = np.where(m < n, m, period - 1 - m)
+        pieces = [_take_one(out, int(i), ax) for i in src]
+        out = lax.concatenate(pieces, ax) if pieces else out
+    return out
+
+
+def _pad(array: Any, widths: tuple[tuple[Any, Any], ...], constant_values: Any) -> Any:
+    value = convert(constant_values, aval_of(array).dtype)
+    return lax.pad(array, value, tuple((b, e, 0) for b, e in widths))
+
+
+_pad_constant_jit = jit(_pad, static_argnums=1)
+
+
+def _take_one(x: Any, i: int, axis: int) -> Any:
+    shape = shape_of(x)
+    lo = [0] * len(shape)
+    hi = list(shape)
+    lo[axis], hi[axis] = i, i + 1
+    return lax.slice(x, tuple(lo), tuple(hi))
+
+
+def tile(A: Any, reps: int | Sequence[int], /) -> Any:
+    """Repeat a whole array ``reps`` times along each axis.
+
+    Args:
+      A: an array-like.
+      reps: repetitions per axis (an int repeats the last axis).
+
+    Returns:
+      The tiled array.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: tile(x, (2, 3)), ShapeDtypeStruct((2, 3), "f4")).shape
+    (4, 9)
+    """
+    check_arraylike("tile", A)
+    reps_t = (
+        (operator.index(reps),)
+        if not isinstance(reps, Sequence)
+        else tuple(operator.index(r) for r in reps)
+    )
+    shape = shape_of(A)
+    nd = max(len(shape), len(reps_t))
+    shape = (1,) * (nd - len(shape)) + shape
+    reps_t = (1,) * (nd - len(reps_t)) + reps_t
+    a = reshape(A, shape)
+    big = tuple(x for r, d in zip(reps_t, shape, strict=True) for x in (r, d))
+    b = lax.broadcast_in_dim(a, big, tuple(range(1, 2 * nd, 2)))
+    return reshape(b, tuple(r * d for r, d in zip(reps_t, shape, strict=True)))
+
+
+def repeat(
+    a: Any, /, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
+) -> Any:
+    """Repeat each element ``repeats`` times along an axis (the flattened array when None).
+
+    Args:
+      a: an array-like.
+      repeats: a static int, or an integer array (then ``total_repeat_length``
+        must give the static output length when tracing).
+      axis: the axis.
+      total_repeat_length: the output length along ``axis``.
+
+    Returns:
+      The array with repeated elements.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: repeat(x, 3, axis=1), ShapeDtypeStruct((2, 3), "f4")).shape
+    (2, 9)
+    """
+    check_arraylike("repeat", a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    shape = shape_of(a)
+    ax = canonicalize_axis(axis, len(shape))
+    if isinstance(repeats, int | np.integer):
+        r = int(repeats)
+        b = lax.broadcast_in_dim(
+            a,
+            (*shape[: ax + 1], r, *shape[ax + 1 :]),
+            tuple(range(ax + 1)) + tuple(range(ax + 2, len(shape) + 1)),
+        )
+        return reshape(b, (*shape[:ax], shape[ax] * r, *shape[ax + 1 :]))
+    if total_repeat_length is None:
+        rep = np.asarray(repeats)
+        total_repeat_length = int(np.broadcast_to(rep, (shape[ax],)).sum())
+    # Gather along ``axis``: output position j takes element searchsorted(cumsum, j).
+    reps = convert(repeats, np.dtype(np.int32))
+    reps = lax.broadcast_in_dim(reps, (shape[ax],), ()) if not shape_of(reps) else reps
+    ends = lax.cumsum(reps, axis=0, reverse=False)
+    pos = lax.iota(np.dtype(np.int32), total_repeat_length)
+    src = lax.reduce_sum(
+        convert(
+            lax.le(
+                lax.broadcast_in_dim(ends, (total_repeat_length, shape[ax]), (1,)),
+                lax.broadcast_in_dim(pos, (total_repeat_length, shape[ax]), (0,)),
+            ),
+            np.dtype(np.int32),
+        ),
+        (1,),
+    )
+    moved = moveaxis(a, ax, 0)
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(1, len(shape))), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
+    got = lax.gather(
+        moved,
+        lax.broadcast_in_dim(src, (total_repeat_length, 1), (0,)),
+        dnums,
+        (1, *tuple(d for i, d in enumerate(shape) if i != ax)),
+        mode=lax.GatherScatterMode.CLIP,
+    )
+    return moveaxis(got, 0, ax)
