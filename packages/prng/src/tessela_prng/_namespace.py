@@ -393,12 +393,11 @@ def _erf_inv_numpy(x: Array) -> Array:
             np.subtract(w, np.float32(2.5), out=w)
             w64[:n] = w
             a, a32 = acc[:n], acc32[:n]
-            a.fill(lt5[0])
+            a32.fill(lt5[0])
             for c in lt5[1:]:
-                np.multiply(a, w64[:n], out=a)
-                np.add(a, c, out=a)
-                a32[...] = a
-                a[...] = a32
+                # product exact in float64, one rounding of the sum to float32
+                np.multiply(a32, w64[:n], out=a)
+                np.add(a, c, out=a32, casting="same_kind")
             np.multiply(a32, xs, out=out[s:e])
             if tail.size:
                 out[s + tail] = _erf_inv32(numpy_xp, xs[tail])

@@ -21,7 +21,7 @@ _U32 = np.uint32
 _PARITY = 0x1BD11BDA
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _BLOCK = 1 << 15
-_PARALLEL_MIN = 1 << 20
+_PARALLEL_MIN = 1 << 18
 _WORKERS = max(1, min(8, os.cpu_count() or 1))
 _POOL: ThreadPoolExecutor | None = None
 
@@ -38,7 +38,7 @@ def parallel_blocks(n: int, work: Callable[[int, int], None], /) -> None:
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="tessela-prng")
     step = -(-n // _WORKERS)
-    step = -(-step // _BLOCK) * _BLOCK
+    step = -(-step // 1024) * 1024
     futures = [_POOL.submit(work, s, min(s + step, n)) for s in range(0, n, step)]
     for fut in futures:
         fut.result()
