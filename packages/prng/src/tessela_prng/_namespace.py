@@ -441,9 +441,12 @@ def register_backend_ops(namespace: Namespace, /, **ops: Callable[..., Any]) -> 
         None.
 
     Example:
-        >>> import array_api_strict as xps
+        >>> import types
         >>> from tessela_prng import register_backend_ops, backend_ops
-        >>> register_backend_ops(xps, top_k=backend_ops(xps.asarray(0)).top_k)
+        >>> ns = types.SimpleNamespace()
+        >>> register_backend_ops(ns, top_k=lambda x, k: x[:k])
+        >>> backend_ops(ns).top_k([3, 2, 1], 2)
+        [3, 2]
     """
     unknown = set(ops) - set(BackendOps.__dataclass_fields__)
     if unknown:
