@@ -43,7 +43,7 @@ def tessela_times() -> dict[str, float]:
     """Microseconds per call for each row, measured in this process."""
     import tessela_lowering as tl
     from tessela_lowering import _dispatch, _xla
-    from tessela_tracer import lax
+    from tessela_tracer import primitives as lax
 
     x = tl.device_put(np.ones(3, np.float32))
     y = tl.device_put(np.ones(3, np.float32))

@@ -87,7 +87,7 @@ def _add_executable(dtype: np.dtype[object], shape: tuple[int, ...]) -> _xla.Exe
     text = _hlo.build_module(
         [_hlo.ArgSpec(shape, dtype), _hlo.ArgSpec(shape, dtype)],
         [(shape, dtype)],
-        lambda xs: [stablehlo.AddOp(xs[0], xs[1]).result],
+        lambda _m, xs: [stablehlo.AddOp(xs[0], xs[1]).result],
         name="add",
     )
     return _xla.compile_module(text, [tl.devices()[0]])
@@ -113,7 +113,7 @@ def test_compile_and_run_add(dtype: type, seed: int) -> None:
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.name)
 def test_constants_of_every_dtype(dtype: np.dtype[object]) -> None:
     value = _values(dtype, (2, 3), 7)
-    text = _hlo.build_module([], [((2, 3), dtype)], lambda _: [_hlo.constant(value)])
+    text = _hlo.build_module([], [((2, 3), dtype)], lambda _m, _: [_hlo.constant(value)])
     device = tl.devices()[0]
     exe = _xla.compile_module(text, [device])
     (out,) = _xla.execute(exe, [], [_xla.result_handler(_Aval((2, 3), dtype), device)])
@@ -121,7 +121,7 @@ def test_constants_of_every_dtype(dtype: np.dtype[object]) -> None:
 
 
 def test_broadcast_and_convert_helpers() -> None:
-    def body(xs: list[_hlo.Value]) -> list[_hlo.Value]:
+    def body(_m: object, xs: list[_hlo.Value]) -> list[_hlo.Value]:
         wide = _hlo.broadcast_in_dim(xs[0], (2, 3), (1,))
         return [_hlo.convert(wide, np.int32)]
 
@@ -148,7 +148,7 @@ def test_donation_deletes_the_input(how: str) -> None:
     text = _hlo.build_module(
         [arg, _hlo.ArgSpec(shape, dt)],
         [(shape, dt)],
-        lambda xs: [stablehlo.MulOp(xs[0], xs[1]).result],
+        lambda _m, xs: [stablehlo.MulOp(xs[0], xs[1]).result],
     )
     assert ("tf.aliasing_output = 0" in text) == (how == "alias")
     assert ("jax.buffer_donor = true" in text) == (how == "donor")
@@ -173,7 +173,7 @@ def test_cost_analysis_and_hlo_text() -> None:
 
 def test_unsupported_dtype_names_the_fix() -> None:
     with pytest.raises(TypeError, match="not supported on XLA devices"):
-        _hlo.build_module([_hlo.ArgSpec((2,), np.dtype("U3"))], [], lambda xs: [])
+        _hlo.build_module([_hlo.ArgSpec((2,), np.dtype("U3"))], [], lambda _m, xs: [])
 
 
 def test_plugin_libraries_reads_the_environment(

@@ -1,11 +1,15 @@
 """Tessela on XLA: StableHLO lowering, devices, placement and compiled execution.
 
+Importing this package registers eager implementations for every primitive it
+can lower, so operations on concrete arrays run as compiled XLA executables.
+
 Example:
   >>> import tessela_lowering as tl
   >>> tl.default_backend()
   'cpu'
 """
 
+from tessela_lowering._array import Array, SingleDeviceSharding, device_get, device_put
 from tessela_lowering._devices import (
     default_backend,
     default_device,
@@ -17,18 +21,43 @@ from tessela_lowering._devices import (
     process_count,
     process_index,
 )
+from tessela_lowering._dispatch import apply_primitive
+from tessela_lowering._dispatch import cache_size as eager_cache_size
+from tessela_lowering._lowering import (
+    LoweringRule,
+    LoweringRuleContext,
+    ModuleContext,
+    jaxpr_to_module,
+    lower_jaxpr,
+    register_lowering,
+)
+from tessela_lowering._rules_control import register_standard_lowerings
 
 __version__ = "0.1.0"
 
+register_standard_lowerings()
+
 __all__ = [
+    "Array",
+    "LoweringRule",
+    "LoweringRuleContext",
+    "ModuleContext",
+    "SingleDeviceSharding",
     "__version__",
+    "apply_primitive",
     "default_backend",
     "default_device",
     "device_count",
+    "device_get",
+    "device_put",
     "devices",
+    "eager_cache_size",
     "get_default_device",
+    "jaxpr_to_module",
     "local_device_count",
     "local_devices",
+    "lower_jaxpr",
     "process_count",
     "process_index",
+    "register_lowering",
 ]

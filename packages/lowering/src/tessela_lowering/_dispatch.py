@@ -20,8 +20,13 @@ from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
 from tessela_lowering._devices import get_default_device
-from tessela_lowering._lowering import LoweringRuleContext, _on_register, lowering_rule
-from tessela_lowering._xla import Device, Executable, ResultHandler, Value
+from tessela_lowering._lowering import (
+    LoweringRuleContext,
+    ModuleContext,
+    _on_register,
+    lowering_rule,
+)
+from tessela_lowering._xla import Device, Executable, ResultHandler, Value, ir
 
 __all__ = ["apply_primitive", "cache_size", "clear_cache", "pick_device"]
 
@@ -97,9 +102,11 @@ def _compile(
             f"no lowering rule for primitive {prim.name!r} on platform {platform!r}; "
             f"register one with tessela_lowering.register_lowering."
         )
-    ctx = LoweringRuleContext(prim, avals, out_avals, platform)
 
-    def body(args: list[Value]) -> list[Value]:
+    def body(module: ir.Module, args: list[Value]) -> list[Value]:
+        mctx = ModuleContext(module, platform)
+        mctx.unique_name("main")
+        ctx = LoweringRuleContext(mctx, prim, avals, out_avals)
         return list(rule(ctx, *args, **params))
 
     text = _hlo.build_module(

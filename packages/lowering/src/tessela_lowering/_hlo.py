@@ -118,7 +118,7 @@ def convert(value: Value, dtype: DType | type) -> Value:
 def build_module(
     args: Sequence[ArgSpec],
     results: Sequence[tuple[Sequence[int], DType | type]],
-    body: Callable[[list[Value]], Sequence[Value]],
+    body: Callable[[ir.Module, list[Value]], Sequence[Value]],
     *,
     name: str = "main",
 ) -> str:
@@ -127,8 +127,8 @@ def build_module(
     Args:
       args: the entry arguments (shape, dtype, donation).
       results: (shape, dtype) of each result.
-      body: called with the block arguments inside the entry block; returns
-        the result values.
+      body: called with the module and the block arguments inside the entry
+        block (it may add functions to the module); returns the result values.
       name: a module name, shown in compiler dumps.
 
     Returns:
@@ -141,7 +141,7 @@ def build_module(
       >>> text = build_module(
       ...     [ArgSpec((3,), np.float32)] * 2,
       ...     [((3,), np.float32)],
-      ...     lambda xs: [stablehlo.AddOp(xs[0], xs[1]).result],
+      ...     lambda module, xs: [stablehlo.AddOp(xs[0], xs[1]).result],
       ... )
       >>> "stablehlo.add" in text
       True
@@ -153,7 +153,7 @@ def build_module(
         out_types = [tensor_type(s, d) for s, d in results]
         block = entry_function(module, in_types, out_types, [_arg_attrs(a) for a in args])
         with ir.InsertionPoint(block):
-            outs = list(body(list(block.arguments)))
+            outs = list(body(module, list(block.arguments)))
             func_dialect.ReturnOp(outs)
         return module_text(module)
 

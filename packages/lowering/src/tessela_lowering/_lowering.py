@@ -18,10 +18,11 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray
 
 from tessela_lowering import _hlo
-from tessela_lowering._xla import Value
+from tessela_lowering._xla import Value, func_dialect, ir
 
 __all__ = [
     "LoweringRule",
+    "ModuleContext",
     "LoweringRuleContext",
     "has_lowering",
     "jaxpr_to_module",
@@ -36,6 +37,51 @@ _rules: dict[Primitive, dict[str | None, LoweringRule]] = {}
 _on_register: list[Callable[[Primitive], None]] = []
 
 
+class ModuleContext:
+    """The module being built: where nested functions go, and for which platform.
+
+    Attributes:
+      module: the MLIR module.
+      platform: the platform compiled for ("cpu", "cuda", "rocm", "tpu").
+    """
+
+    __slots__ = ("_functions", "_names", "module", "platform")
+
+    def __init__(self, module: ir.Module, platform: str) -> None:
+        self.module = module
+        self.platform = platform
+        self._names: dict[str, int] = {}
+        self._functions: dict[int, tuple[ClosedJaxpr, str]] = {}
+
+    def unique_name(self, base: str) -> str:
+        """A symbol name not used yet in this module, derived from ``base``."""
+        clean = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "fun"
+        count = self._names.get(clean, 0)
+        self._names[clean] = count + 1
+        return clean if count == 0 else f"{clean}_{count}"
+
+    def function(self, name: str, closed: ClosedJaxpr) -> str:
+        """The symbol of a private function computing ``closed`` (built once per jaxpr)."""
+        hit = self._functions.get(id(closed))
+        if hit is not None and hit[0] is closed:
+            return hit[1]
+        jaxpr = closed.jaxpr
+        symbol = self.unique_name(name)
+        in_types = [_hlo.tensor_type(v.aval.shape, v.aval.dtype) for v in jaxpr.invars]
+        out_types = [_hlo.tensor_type(v.aval.shape, v.aval.dtype) for v in jaxpr.outvars]
+        with ir.InsertionPoint(self.module.body):
+            fn: Any = func_dialect.FuncOp(symbol, ir.FunctionType.get(in_types, out_types))
+            fn.attributes["sym_visibility"] = ir.StringAttr.get("private")
+            block = fn.add_entry_block()
+        with ir.InsertionPoint(block):
+            consts = [_hlo.constant(np.asarray(c, dtype=v.aval.dtype))
+                      for v, c in zip(jaxpr.constvars, closed.consts, strict=True)]  # fmt: skip
+            outs = lower_jaxpr(self, jaxpr, consts, list(block.arguments))
+            func_dialect.ReturnOp(outs)
+        self._functions[id(closed)] = (closed, symbol)
+        return symbol
+
+
 class LoweringRuleContext:
     """What a lowering rule knows besides its operands.
 
@@ -43,22 +89,27 @@ class LoweringRuleContext:
       primitive: the primitive being lowered.
       avals_in: abstract values of the operands.
       avals_out: abstract values of the results.
-      platform: the platform compiled for ("cpu", "cuda", "rocm", "tpu").
+      module_context: the module being built (for nested functions).
     """
 
-    __slots__ = ("avals_in", "avals_out", "platform", "primitive")
+    __slots__ = ("avals_in", "avals_out", "module_context", "primitive")
 
     def __init__(
         self,
+        module_context: ModuleContext,
         primitive: Primitive,
         avals_in: Sequence[ShapedArray],
         avals_out: Sequence[ShapedArray],
-        platform: str,
     ) -> None:
+        self.module_context = module_context
         self.primitive = primitive
         self.avals_in = list(avals_in)
         self.avals_out = list(avals_out)
-        self.platform = platform
+
+    @property
+    def platform(self) -> str:
+        """The platform compiled for."""
+        return self.module_context.platform
 
 
 def register_lowering(prim: Primitive, rule: LoweringRule, /, platform: str | None = None) -> None:
@@ -105,22 +156,35 @@ def _atom_value(env: dict[Any, Value], atom: Any) -> Value:
 
 
 def lower_jaxpr(
-    jaxpr: Jaxpr, consts: Sequence[Value], args: Sequence[Value], *, platform: str
+    module_context: ModuleContext, jaxpr: Jaxpr, consts: Sequence[Value], args: Sequence[Value]
 ) -> list[Value]:
     """Emit the ops of ``jaxpr`` at the current insertion point.
 
     Args:
+      module_context: the module being built.
       jaxpr: the program.
       consts: values for its constvars.
       args: values for its invars.
-      platform: the platform compiled for.
 
     Returns:
       The values of its outvars.
 
     Raises:
-      NotImplementedError: a primitive has no lowering rule for ``platform``.
+      NotImplementedError: a primitive has no lowering rule for the platform.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import make_jaxpr, lax
+      >>> import tessela_lowering as tl
+      >>> closed = make_jaxpr(lambda x: lax.sin(x))(np.float32(1))
+      >>> def body(module, args):
+      ...     ctx = tl.ModuleContext(module, "cpu")
+      ...     return tl.lower_jaxpr(ctx, closed.jaxpr, [], args)
+      >>> from tessela_lowering._hlo import ArgSpec, build_module
+      >>> "stablehlo.sine" in build_module([ArgSpec((), np.float32)], [((), np.float32)], body)
+      True
     """
+    platform = module_context.platform
     env: dict[Any, Value] = {}
     for var, val in zip(jaxpr.constvars, consts, strict=True):
         env[var] = val
@@ -135,10 +199,10 @@ def lower_jaxpr(
                 f"tessela_lowering.register_lowering({eqn.primitive.name}_p, rule)."
             )
         ctx = LoweringRuleContext(
+            module_context,
             eqn.primitive,
             [v.aval for v in eqn.invars],
             [v.aval for v in eqn.outvars],
-            platform,
         )
         outs = rule(ctx, *(_atom_value(env, a) for a in eqn.invars), **eqn.params)
         for var, val in zip(eqn.outvars, outs, strict=True):
@@ -166,6 +230,14 @@ def jaxpr_to_module(
 
     Returns:
       The module text.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import make_jaxpr, lax
+      >>> import tessela_lowering as tl
+      >>> closed = make_jaxpr(lambda x: lax.add(x, x))(np.ones(2, np.float32))
+      >>> "stablehlo.add" in tl.jaxpr_to_module(closed, platform="cpu")
+      True
     """
     jaxpr = closed.jaxpr
     n = len(jaxpr.invars)
@@ -177,11 +249,13 @@ def jaxpr_to_module(
     ]
     results = [(v.aval.shape, v.aval.dtype) for v in jaxpr.outvars]
 
-    def body(values: list[Value]) -> list[Value]:
+    def body(module: ir.Module, values: list[Value]) -> list[Value]:
+        mctx = ModuleContext(module, platform)
+        mctx.unique_name("main")
         consts = [
             _hlo.constant(np.asarray(c, dtype=v.aval.dtype))
             for v, c in zip(jaxpr.constvars, closed.consts, strict=True)
         ]
-        return lower_jaxpr(jaxpr, consts, values, platform=platform)
+        return lower_jaxpr(mctx, jaxpr, consts, values)
 
     return _hlo.build_module(args, results, body, name=name)

@@ -1,9 +1,10 @@
-"""Lowering rules for the primitives of ``tessela_tracer.lax``.
+"""Lowering rules for elementwise, conversion, shape and reduction primitives.
 
-Families share one rule through small helpers (:func:`_elementwise`,
-:func:`_compare`, :func:`_reduction`). Rules are attached to the tracer's
-primitives by name when this module is imported (``<name>_p`` in
-``tessela_tracer.lax``); primitives the tracer does not define are skipped.
+Families share one rule through small helpers (:func:`elementwise`,
+:func:`_compare`, :func:`_reduction`); the helpers used by the other rule
+modules (:func:`out_type`, :func:`broadcast_to`, :func:`compare_values`,
+:func:`scalar_identity`) live here too. :data:`RULES` maps each primitive of
+``tessela_tracer.primitives`` handled here to its rule.
 """
 
 from __future__ import annotations
@@ -13,20 +14,28 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import Primitive, ShapedArray
-from tessela_tracer import lax as _lax
+from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext, register_lowering
-from tessela_lowering._xla import DType, Value, ir, stablehlo
+from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
+from tessela_lowering._xla import DType, Value, chlo, ir, stablehlo
 
-__all__ = ["register_standard_lowerings"]
+__all__ = [
+    "RULES",
+    "broadcast_to",
+    "compare_values",
+    "elementwise",
+    "out_type",
+    "reduce_region",
+    "scalar_identity",
+]
 
 
-def _out_type(aval: ShapedArray) -> ir.RankedTensorType:
+def out_type(aval: ShapedArray) -> ir.RankedTensorType:
     return _hlo.tensor_type(aval.shape, aval.dtype)
 
 
-def _broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
+def broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
     have = _hlo.shape_of(value)
     if have == shape:
         return value
@@ -34,16 +43,18 @@ def _broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
     return _hlo.broadcast_in_dim(value, shape, list(range(offset, len(shape))))
 
 
-def _elementwise(op: Callable[..., Any]) -> LoweringRule:
+def elementwise(op: Callable[..., Any]) -> LoweringRule:
     def rule(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
-        operands = [_broadcast_to(a, shape) for a in args]
+        operands = [broadcast_to(a, shape) for a in args]
         return [op(*operands).result]
 
     return rule
 
 
 def _compare_type(dtype: DType) -> str:
+    if dtype.kind == "b":
+        return "UNSIGNED"
     if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
         return "FLOAT"
     if dtype.kind in ("u", "b"):
@@ -53,7 +64,7 @@ def _compare_type(dtype: DType) -> str:
     return "SIGNED"
 
 
-def _compare_values(lhs: Value, rhs: Value, direction: str, dtype: DType) -> Value:
+def compare_values(lhs: Value, rhs: Value, direction: str, dtype: DType) -> Value:
     return stablehlo.CompareOp(
         lhs,
         rhs,
@@ -66,7 +77,7 @@ def _compare(direction: str) -> LoweringRule:
     def rule(ctx: LoweringRuleContext, x: Value, y: Value, **_: Any) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
         dtype = ctx.avals_in[0].dtype
-        return [_compare_values(_broadcast_to(x, shape), _broadcast_to(y, shape), direction, dtype)]
+        return [compare_values(broadcast_to(x, shape), broadcast_to(y, shape), direction, dtype)]
 
     return rule
 
@@ -78,7 +89,7 @@ def _convert_element_type(
     dst = np.dtype(new_dtype)
     if dst == np.bool_ and src != np.bool_:
         zero = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), src)), ctx.avals_in[0].shape, [])
-        return [_compare_values(x, zero, "NE", src)]
+        return [compare_values(x, zero, "NE", src)]
     if src.kind == "c" and dst.kind != "c":
         x = stablehlo.RealOp(x).result
     return [_hlo.convert(x, dst)]
@@ -96,20 +107,22 @@ def _broadcast_in_dim(
 
 
 def _reshape(ctx: LoweringRuleContext, x: Value, *dyn: Value, **_: Any) -> list[Value]:
-    return [stablehlo.ReshapeOp(_out_type(ctx.avals_out[0]), x).result]
+    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), x).result]
 
 
 def _transpose(ctx: LoweringRuleContext, x: Value, *, permutation: Sequence[int]) -> list[Value]:
     return [stablehlo.TransposeOp(x, list(permutation)).result]
 
 
-def _scalar_identity(name: str, dtype: DType) -> Any:
+def scalar_identity(name: str, dtype: DType) -> Any:
     if name == "sum":
         return np.zeros((), dtype)
     if name == "prod":
         return np.ones((), dtype)
-    if name in ("and", "or"):
-        return np.array(name == "and", dtype)
+    if name in ("and", "or", "xor"):
+        if dtype.kind == "b":
+            return np.array(name == "and")
+        return np.array(-1 if name == "and" else 0).astype(dtype)
     if dtype.kind == "f" or dtype.kind == "V":
         return np.array(-np.inf if name == "max" else np.inf).astype(dtype)
     if dtype.kind == "b":
@@ -125,7 +138,16 @@ _REDUCERS: dict[str, Callable[..., Any]] = {
     "min": stablehlo.MinOp,
     "and": stablehlo.AndOp,
     "or": stablehlo.OrOp,
+    "xor": stablehlo.XorOp,
 }
+
+
+def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value]) -> None:
+    """Fill the combiner region of a reduce-like ``op`` on scalars of ``dtype``."""
+    scalar = _hlo.tensor_type((), dtype)
+    block: Any = op.regions[0].blocks.append(scalar, scalar)
+    with ir.InsertionPoint(block):
+        stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
 
 
 def _reduction(name: str) -> LoweringRule:
@@ -133,12 +155,9 @@ def _reduction(name: str) -> LoweringRule:
 
     def rule(ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: Any) -> list[Value]:
         dtype = ctx.avals_in[0].dtype
-        scalar = _hlo.tensor_type((), dtype)
-        init = _hlo.constant(_scalar_identity(name, dtype))
-        op = stablehlo.ReduceOp([_out_type(ctx.avals_out[0])], [x], [init], list(axes))
-        block: Any = op.regions[0].blocks.append(scalar, scalar)
-        with ir.InsertionPoint(block):
-            stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1]).result])
+        init = _hlo.constant(scalar_identity(name, dtype))
+        op = stablehlo.ReduceOp([out_type(ctx.avals_out[0])], [x], [init], list(axes))
+        reduce_region(op, dtype, lambda a, b: combine(a, b).result)
         return [op.result]
 
     return rule
@@ -164,7 +183,7 @@ def _dot_general(
         lhs_contracting_dimensions=list(lc),
         rhs_contracting_dimensions=list(rc),
     )
-    return [stablehlo.DotGeneralOp(_out_type(out), lhs, rhs, dims).result]
+    return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims).result]
 
 
 def _select_n(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Value]:
@@ -173,18 +192,18 @@ def _select_n(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Val
     shape = tuple(ctx.avals_out[0].shape)
     pred_aval = ctx.avals_in[0]
     if pred_aval.dtype == np.bool_ and len(cases) == 2:
-        pred = _broadcast_to(which, shape)
+        pred = broadcast_to(which, shape)
         return [stablehlo.SelectOp(pred, cases[1], cases[0]).result]
     result = cases[-1]
     for index in range(len(cases) - 2, -1, -1):
         idx = _hlo.broadcast_in_dim(_hlo.constant(np.array(index, pred_aval.dtype)), shape, [])
-        is_index = _compare_values(_broadcast_to(which, shape), idx, "EQ", pred_aval.dtype)
+        is_index = compare_values(broadcast_to(which, shape), idx, "EQ", pred_aval.dtype)
         result = stablehlo.SelectOp(is_index, cases[index], result).result
     return [result]
 
 
 def _iota(ctx: LoweringRuleContext, *, dimension: int, **_: Any) -> list[Value]:
-    return [stablehlo.IotaOp(_out_type(ctx.avals_out[0]), dimension).result]
+    return [stablehlo.IotaOp(out_type(ctx.avals_out[0]), dimension).result]
 
 
 def _integer_pow(ctx: LoweringRuleContext, x: Value, *, y: int) -> list[Value]:
@@ -212,7 +231,7 @@ def _square(ctx: LoweringRuleContext, x: Value) -> list[Value]:
 
 
 def _squeeze(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-    return [stablehlo.ReshapeOp(_out_type(ctx.avals_out[0]), x).result]
+    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), x).result]
 
 
 def _concatenate(ctx: LoweringRuleContext, *xs: Value, dimension: int) -> list[Value]:
@@ -241,90 +260,143 @@ def _logistic(ctx: LoweringRuleContext, x: Value) -> list[Value]:
 
 def _clamp(ctx: LoweringRuleContext, lo: Value, x: Value, hi: Value) -> list[Value]:
     shape = tuple(ctx.avals_out[0].shape)
-    return [stablehlo.ClampOp(_broadcast_to(lo, shape), x, _broadcast_to(hi, shape)).result]
+    return [stablehlo.ClampOp(broadcast_to(lo, shape), x, broadcast_to(hi, shape)).result]
 
 
-_ELEMENTWISE: dict[str, Callable[..., Any]] = {
-    "add": stablehlo.AddOp,
-    "sub": stablehlo.SubtractOp,
-    "mul": stablehlo.MulOp,
-    "div": stablehlo.DivOp,
-    "rem": stablehlo.RemOp,
-    "max": stablehlo.MaxOp,
-    "min": stablehlo.MinOp,
-    "pow": stablehlo.PowOp,
-    "atan2": stablehlo.Atan2Op,
-    "and": stablehlo.AndOp,
-    "or": stablehlo.OrOp,
-    "xor": stablehlo.XorOp,
-    "not": stablehlo.NotOp,
-    "shift_left": stablehlo.ShiftLeftOp,
-    "shift_right_arithmetic": stablehlo.ShiftRightArithmeticOp,
-    "shift_right_logical": stablehlo.ShiftRightLogicalOp,
-    "neg": stablehlo.NegOp,
-    "abs": stablehlo.AbsOp,
-    "sign": stablehlo.SignOp,
-    "floor": stablehlo.FloorOp,
-    "ceil": stablehlo.CeilOp,
-    "exp": stablehlo.ExpOp,
-    "log": stablehlo.LogOp,
-    "log1p": stablehlo.Log1pOp,
-    "expm1": stablehlo.Expm1Op,
-    "tanh": stablehlo.TanhOp,
-    "sin": stablehlo.SineOp,
-    "cos": stablehlo.CosineOp,
-    "tan": stablehlo.TanOp,
-    "sqrt": stablehlo.SqrtOp,
-    "rsqrt": stablehlo.RsqrtOp,
-    "cbrt": stablehlo.CbrtOp,
-    "is_finite": stablehlo.IsFiniteOp,
-    "real": stablehlo.RealOp,
-    "imag": stablehlo.ImagOp,
-    "complex": stablehlo.ComplexOp,
-    "population_count": stablehlo.PopulationCountOp,
-    "clz": stablehlo.ClzOp,
+def _exp2(ctx: LoweringRuleContext, x: Value) -> list[Value]:
+    dtype = ctx.avals_in[0].dtype
+    log2 = _hlo.broadcast_in_dim(_hlo.constant(np.array(np.log(2.0)).astype(dtype)), ctx.avals_in[0].shape, [])
+    return [stablehlo.ExpOp(stablehlo.MulOp(x, log2).result).result]
+
+
+def _round(ctx: LoweringRuleContext, x: Value, *, rounding_method: Any) -> list[Value]:
+    if int(rounding_method) == 0:
+        return [stablehlo.RoundOp(x).result]
+    return [stablehlo.RoundNearestEvenOp(x).result]
+
+
+def _conj(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    out = ctx.avals_out[0]
+    if ctx.avals_in[0].dtype.kind != "c":
+        return [_hlo.convert(x, out.dtype)]
+    return [chlo.ConjOp(x).result]
+
+
+def _identity(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [x]
+
+
+def _bitcast(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [stablehlo.BitcastConvertOp(out_type(ctx.avals_out[0]), x).result]
+
+
+def _pow(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:
+    shape = tuple(ctx.avals_out[0].shape)
+    y = _hlo.convert(y, ctx.avals_out[0].dtype)
+    return [stablehlo.PowOp(broadcast_to(x, shape), broadcast_to(y, shape)).result]
+
+
+def _typed_unary(op: Callable[..., Any]) -> LoweringRule:
+    # Ops whose result type differs from the operand's (abs/real/imag of complex).
+    def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+        if ctx.avals_in[0].dtype == ctx.avals_out[0].dtype:
+            return [op(x).result]
+        return [op(out_type(ctx.avals_out[0]), x).result]
+
+    return rule
+
+
+_ELEMENTWISE: dict[Primitive, Callable[..., Any]] = {
+    P.add_p: stablehlo.AddOp,
+    P.sub_p: stablehlo.SubtractOp,
+    P.mul_p: stablehlo.MulOp,
+    P.div_p: stablehlo.DivOp,
+    P.rem_p: stablehlo.RemOp,
+    P.max_p: stablehlo.MaxOp,
+    P.min_p: stablehlo.MinOp,
+    P.atan2_p: stablehlo.Atan2Op,
+    P.nextafter_p: chlo.NextAfterOp,
+    P.and_p: stablehlo.AndOp,
+    P.or_p: stablehlo.OrOp,
+    P.xor_p: stablehlo.XorOp,
+    P.not_p: stablehlo.NotOp,
+    P.shift_left_p: stablehlo.ShiftLeftOp,
+    P.shift_right_arithmetic_p: stablehlo.ShiftRightArithmeticOp,
+    P.shift_right_logical_p: stablehlo.ShiftRightLogicalOp,
+    P.neg_p: stablehlo.NegOp,
+    P.sign_p: stablehlo.SignOp,
+    P.floor_p: stablehlo.FloorOp,
+    P.ceil_p: stablehlo.CeilOp,
+    P.exp_p: stablehlo.ExpOp,
+    P.log_p: stablehlo.LogOp,
+    P.log1p_p: stablehlo.Log1pOp,
+    P.expm1_p: stablehlo.Expm1Op,
+    P.tanh_p: stablehlo.TanhOp,
+    P.sin_p: stablehlo.SineOp,
+    P.cos_p: stablehlo.CosineOp,
+    P.tan_p: stablehlo.TanOp,
+    P.asin_p: chlo.AsinOp,
+    P.acos_p: chlo.AcosOp,
+    P.atan_p: chlo.AtanOp,
+    P.sinh_p: chlo.SinhOp,
+    P.cosh_p: chlo.CoshOp,
+    P.asinh_p: chlo.AsinhOp,
+    P.acosh_p: chlo.AcoshOp,
+    P.atanh_p: chlo.AtanhOp,
+    P.sqrt_p: stablehlo.SqrtOp,
+    P.rsqrt_p: stablehlo.RsqrtOp,
+    P.cbrt_p: stablehlo.CbrtOp,
+    P.erf_p: chlo.ErfOp,
+    P.erfc_p: chlo.ErfcOp,
+    P.erf_inv_p: chlo.ErfInvOp,
+    P.lgamma_p: chlo.LgammaOp,
+    P.digamma_p: chlo.DigammaOp,
+    P.is_finite_p: stablehlo.IsFiniteOp,
+    P.complex_p: stablehlo.ComplexOp,
+    P.population_count_p: stablehlo.PopulationCountOp,
+    P.clz_p: stablehlo.ClzOp,
 }
 
-_COMPARISONS = {"eq": "EQ", "ne": "NE", "lt": "LT", "le": "LE", "gt": "GT", "ge": "GE"}
+_COMPARISONS: dict[Primitive, str] = {
+    P.eq_p: "EQ", P.ne_p: "NE", P.lt_p: "LT", P.le_p: "LE", P.gt_p: "GT", P.ge_p: "GE",
+}  # fmt: skip
 
-_SPECIAL: dict[str, LoweringRule] = {
-    "convert_element_type": _convert_element_type,
-    "broadcast_in_dim": _broadcast_in_dim,
-    "reshape": _reshape,
-    "transpose": _transpose,
-    "dot_general": _dot_general,
-    "select_n": _select_n,
-    "iota": _iota,
-    "integer_pow": _integer_pow,
-    "square": _square,
-    "squeeze": _squeeze,
-    "concatenate": _concatenate,
-    "slice": _slice,
-    "rev": _rev,
-    "logistic": _logistic,
-    "clamp": _clamp,
+_SPECIAL: dict[Primitive, LoweringRule] = {
+    P.abs_p: _typed_unary(stablehlo.AbsOp),
+    P.real_p: _typed_unary(stablehlo.RealOp),
+    P.imag_p: _typed_unary(stablehlo.ImagOp),
+    P.pow_p: _pow,
+    P.exp2_p: _exp2,
+    P.round_p: _round,
+    P.conj_p: _conj,
+    P.stop_gradient_p: _identity,
+    P.bitcast_convert_type_p: _bitcast,
+    P.convert_element_type_p: _convert_element_type,
+    P.broadcast_in_dim_p: _broadcast_in_dim,
+    P.reshape_p: _reshape,
+    P.transpose_p: _transpose,
+    P.dot_general_p: _dot_general,
+    P.select_n_p: _select_n,
+    P.iota_p: _iota,
+    P.integer_pow_p: _integer_pow,
+    P.square_p: _square,
+    P.squeeze_p: _squeeze,
+    P.concatenate_p: _concatenate,
+    P.slice_p: _slice,
+    P.rev_p: _rev,
+    P.logistic_p: _logistic,
+    P.clamp_p: _clamp,
 }
 
+_REDUCTIONS: dict[Primitive, str] = {
+    P.reduce_sum_p: "sum", P.reduce_prod_p: "prod", P.reduce_max_p: "max",
+    P.reduce_min_p: "min", P.reduce_and_p: "and", P.reduce_or_p: "or", P.reduce_xor_p: "xor",
+}  # fmt: skip
 
-def standard_rules() -> dict[str, LoweringRule]:
-    """The built-in lowering rules, by primitive name."""
-    rules: dict[str, LoweringRule] = {n: _elementwise(op) for n, op in _ELEMENTWISE.items()}
-    rules.update({n: _compare(d) for n, d in _COMPARISONS.items()})
-    rules.update({f"reduce_{n}": _reduction(n) for n in _REDUCERS})
-    rules.update(_SPECIAL)
-    return rules
-
-
-def register_standard_lowerings() -> list[str]:
-    """Attach the built-in rules to the primitives ``tessela_tracer.lax`` defines.
-
-    Returns:
-      The names of the primitives that received a rule.
-    """
-    done: list[str] = []
-    for name, rule in standard_rules().items():
-        prim = getattr(_lax, f"{name}_p", None)
-        if isinstance(prim, Primitive):
-            register_lowering(prim, rule)
-            done.append(name)
-    return done
+RULES: dict[Primitive, LoweringRule] = {
+    **{p: elementwise(op) for p, op in _ELEMENTWISE.items()},
+    **{p: _compare(d) for p, d in _COMPARISONS.items()},
+    **{p: _reduction(n) for p, n in _REDUCTIONS.items()},
+    **_SPECIAL,
+}
+"""The rules of this module, by primitive."""

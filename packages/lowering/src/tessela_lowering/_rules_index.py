@@ -1,0 +1,194 @@
+"""Lowering rules for indexing primitives: pad, dynamic slices, gather and scatter.
+
+Out-of-bounds handling follows the tracer's ``GatherScatterMode``: XLA clamps
+gather start indices and drops out-of-bounds scatter windows by itself, so
+``CLIP`` gathers and ``FILL_OR_DROP`` scatters need nothing extra; a
+``FILL_OR_DROP`` gather selects ``fill_value`` where the window is out of
+bounds, and a ``CLIP`` scatter clamps its indices first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import Primitive
+from tessela_tracer import primitives as P
+
+from tessela_lowering import _hlo
+from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
+from tessela_lowering._rules import compare_values, out_type, reduce_region
+from tessela_lowering._xla import DType, Value, ir, stablehlo
+
+__all__ = ["RULES"]
+
+
+def _pad(
+    ctx: LoweringRuleContext, x: Value, pad_value: Value, *, padding_config: Any
+) -> list[Value]:
+    lo, hi, interior = zip(*padding_config, strict=True) if padding_config else ((), (), ())
+    op = stablehlo.PadOp(x, pad_value, list(lo), list(hi), list(interior))
+    return [op.result]
+
+
+def _index_dtype(avals: Sequence[Any]) -> DType:
+    wide = any(a.dtype.itemsize == 8 for a in avals)
+    return np.dtype(np.int64 if wide else np.int32)
+
+
+def _scalar_indices(ctx: LoweringRuleContext, first: int, idx: Sequence[Value]) -> list[Value]:
+    dtype = _index_dtype(ctx.avals_in[first:])
+    return [_hlo.convert(i, dtype) for i in idx]
+
+
+def _dynamic_slice(
+    ctx: LoweringRuleContext, x: Value, *idx: Value, slice_sizes: Sequence[int]
+) -> list[Value]:
+    starts = _scalar_indices(ctx, 1, idx)
+    return [stablehlo.DynamicSliceOp(x, starts, list(slice_sizes)).result]
+
+
+def _dynamic_update_slice(
+    ctx: LoweringRuleContext, x: Value, update: Value, *idx: Value
+) -> list[Value]:
+    starts = _scalar_indices(ctx, 2, idx)
+    return [stablehlo.DynamicUpdateSliceOp(x, update, starts).result]
+
+
+def _fill_mode(mode: Any) -> bool:
+    return getattr(mode, "name", str(mode)) == "FILL_OR_DROP"
+
+
+def _clip_mode(mode: Any) -> bool:
+    return getattr(mode, "name", str(mode)) == "CLIP"
+
+
+def _in_bounds_mask(
+    idx: Value, idx_aval: Any, operand_shape: Sequence[int], window: Sequence[int], dims: Sequence[int]
+) -> Value:
+    """Per index vector: whether every component keeps its window inside the operand."""
+    dtype = idx_aval.dtype
+    shape = tuple(idx_aval.shape)
+    upper = np.array([operand_shape[d] - window[d] for d in dims], dtype)
+    upper_b = _hlo.broadcast_in_dim(_hlo.constant(upper), shape, [len(shape) - 1])
+    zero = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), dtype)), shape, [])
+    ok = stablehlo.AndOp(
+        compare_values(idx, zero, "GE", dtype), compare_values(idx, upper_b, "LE", dtype)
+    ).result
+    init = _hlo.constant(np.array(True))
+    out = ir.RankedTensorType.get(list(shape[:-1]), ir.IntegerType.get_signless(1))
+    op = stablehlo.ReduceOp([out], [ok], [init], [len(shape) - 1])
+    reduce_region(op, np.dtype(bool), lambda a, b: stablehlo.AndOp(a, b).result)
+    return op.result  # type: ignore[no-any-return]
+
+
+def _gather(
+    ctx: LoweringRuleContext,
+    x: Value,
+    idx: Value,
+    *,
+    dimension_numbers: Any,
+    slice_sizes: Sequence[int],
+    indices_are_sorted: bool,
+    mode: Any,
+    fill_value: Any,
+    **_: Any,
+) -> list[Value]:
+    dn = dimension_numbers
+    x_aval, idx_aval = ctx.avals_in
+    out = ctx.avals_out[0]
+    dims = stablehlo.GatherDimensionNumbers.get(
+        offset_dims=list(dn.offset_dims),
+        collapsed_slice_dims=list(dn.collapsed_slice_dims),
+        operand_batching_dims=list(dn.operand_batching_dims),
+        start_indices_batching_dims=list(dn.start_indices_batching_dims),
+        start_index_map=list(dn.start_index_map),
+        index_vector_dim=idx_aval.ndim - 1,
+    )
+    gathered = stablehlo.GatherOp(
+        x, idx, dims, list(slice_sizes), indices_are_sorted=bool(indices_are_sorted)
+    ).result
+    if not _fill_mode(mode):
+        return [gathered]
+    mask = _in_bounds_mask(idx, idx_aval, x_aval.shape, slice_sizes, dn.start_index_map)
+    batch_dims = [i for i in range(out.ndim) if i not in dn.offset_dims]
+    mask_b = _hlo.broadcast_in_dim(mask, out.shape, batch_dims)
+    fill = np.array(fill_value if fill_value is not None else 0).astype(out.dtype)
+    fill_b = _hlo.broadcast_in_dim(_hlo.constant(fill), out.shape, [])
+    return [stablehlo.SelectOp(mask_b, gathered, fill_b).result]
+
+
+def _scatter_window(x_aval: Any, upd_aval: Any, dn: Any) -> list[int]:
+    skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    kept = [d for d in range(x_aval.ndim) if d not in skipped]
+    window = [1] * x_aval.ndim
+    for d, u in zip(kept, dn.update_window_dims, strict=True):
+        window[d] = upd_aval.shape[u]
+    return window
+
+
+def _clamp_indices(idx: Value, idx_aval: Any, upper: Sequence[int]) -> Value:
+    dtype = idx_aval.dtype
+    shape = tuple(idx_aval.shape)
+    hi = _hlo.broadcast_in_dim(_hlo.constant(np.array(upper, dtype)), shape, [len(shape) - 1])
+    lo = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), dtype)), shape, [])
+    return stablehlo.ClampOp(lo, idx, hi).result
+
+
+_COMBINERS: dict[Primitive, Callable[[Value, Value], Value] | None] = {
+    P.scatter_p: None,
+    P.scatter_add_p: lambda a, b: stablehlo.AddOp(a, b).result,
+    P.scatter_mul_p: lambda a, b: stablehlo.MulOp(a, b).result,
+    P.scatter_min_p: lambda a, b: stablehlo.MinOp(a, b).result,
+    P.scatter_max_p: lambda a, b: stablehlo.MaxOp(a, b).result,
+}
+
+
+def _scatter(prim: Primitive) -> LoweringRule:
+    combine = _COMBINERS[prim]
+
+    def rule(
+        ctx: LoweringRuleContext,
+        x: Value,
+        idx: Value,
+        updates: Value,
+        *,
+        dimension_numbers: Any,
+        indices_are_sorted: bool,
+        unique_indices: bool,
+        mode: Any,
+        **_: Any,
+    ) -> list[Value]:
+        dn = dimension_numbers
+        x_aval, idx_aval, upd_aval = ctx.avals_in
+        if _clip_mode(mode):
+            window = _scatter_window(x_aval, upd_aval, dn)
+            upper = [x_aval.shape[d] - window[d] for d in dn.scatter_dims_to_operand_dims]
+            idx = _clamp_indices(idx, idx_aval, upper)
+        dims = stablehlo.ScatterDimensionNumbers.get(
+            update_window_dims=list(dn.update_window_dims),
+            inserted_window_dims=list(dn.inserted_window_dims),
+            input_batching_dims=list(dn.operand_batching_dims),
+            scatter_indices_batching_dims=list(dn.scatter_indices_batching_dims),
+            scattered_dims_to_operand_dims=list(dn.scatter_dims_to_operand_dims),
+            index_vector_dim=idx_aval.ndim - 1,
+        )
+        op = stablehlo.ScatterOp(
+            [out_type(ctx.avals_out[0])], [x], idx, [updates], dims,
+            indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices),
+        )  # fmt: skip
+        reduce_region(op, x_aval.dtype, combine if combine is not None else (lambda a, b: b))
+        return [op.result]
+
+    return rule
+
+
+RULES: dict[Primitive, LoweringRule] = {
+    P.pad_p: _pad,
+    P.dynamic_slice_p: _dynamic_slice,
+    P.dynamic_update_slice_p: _dynamic_update_slice,
+    P.gather_p: _gather,
+    **{p: _scatter(p) for p in _COMBINERS},
+}
+"""The rules of this module, by primitive."""

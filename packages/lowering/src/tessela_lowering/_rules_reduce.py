@@ -1,0 +1,175 @@
+"""Lowering rules for argmin/argmax, cumulative reductions, sort and top_k.
+
+``argmax``/``argmin`` are one variadic ``stablehlo.reduce`` over (value,
+index) pairs: NaN wins over every number, ties go to the lower index, so the
+result is NumPy's. Cumulative reductions are ``stablehlo.reduce_window`` with
+a window as long as the axis, padded on the leading (or, reversed, the
+trailing) side. ``sort`` compares keys in IEEE total order, which puts NaNs
+last as NumPy does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import Primitive
+from tessela_tracer import primitives as P
+
+from tessela_lowering import _hlo
+from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
+from tessela_lowering._rules import compare_values, out_type, scalar_identity
+from tessela_lowering._xla import DType, Value, chlo, ir, stablehlo
+
+__all__ = ["RULES"]
+
+
+def _is_float(dtype: DType) -> bool:
+    return dtype.kind in "fcV"
+
+
+def _arg_reduction(direction: str) -> LoweringRule:
+    identity = "max" if direction == "GT" else "min"
+
+    def rule(
+        ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], index_dtype: Any
+    ) -> list[Value]:
+        x_aval = ctx.avals_in[0]
+        dtype = x_aval.dtype
+        idt = np.dtype(index_dtype)
+        axis = axes[0]
+        iota = stablehlo.IotaOp(_hlo.tensor_type(x_aval.shape, idt), axis).result
+        init_v = _hlo.constant(scalar_identity(identity, dtype))
+        init_i = _hlo.constant(np.zeros((), idt))
+        out_v = ir.RankedTensorType.get(list(ctx.avals_out[0].shape), _hlo.dtype_of(x))
+        op = stablehlo.ReduceOp([out_v, out_type(ctx.avals_out[0])], [x, iota], [init_v, init_i], [axis])
+        sv, si = _hlo.tensor_type((), dtype), _hlo.tensor_type((), idt)
+        block: Any = op.regions[0].blocks.append(sv, si, sv, si)
+        with ir.InsertionPoint(block):
+            av, ai, bv, bi = block.arguments
+            better = compare_values(av, bv, direction, dtype)
+            tie = compare_values(av, bv, "EQ", dtype)
+            if _is_float(dtype):
+                a_nan = compare_values(av, av, "NE", dtype)
+                b_nan = compare_values(bv, bv, "NE", dtype)
+                not_b_nan = stablehlo.NotOp(b_nan).result
+                better = stablehlo.OrOp(better, stablehlo.AndOp(a_nan, not_b_nan).result).result
+                tie = stablehlo.OrOp(tie, stablehlo.AndOp(a_nan, b_nan).result).result
+            lower = compare_values(ai, bi, "LT", idt)
+            pick_a = stablehlo.OrOp(better, stablehlo.AndOp(tie, lower).result).result
+            stablehlo.ReturnOp([
+                stablehlo.SelectOp(pick_a, av, bv).result,
+                stablehlo.SelectOp(pick_a, ai, bi).result,
+            ])  # fmt: skip
+        return [op.results[1]]
+
+    return rule
+
+
+def _logaddexp(a: Value, b: Value) -> Value:
+    big = stablehlo.MaxOp(a, b).result
+    small = stablehlo.MinOp(a, b).result
+    diff = stablehlo.SubtractOp(small, big).result
+    total = stablehlo.AddOp(big, stablehlo.Log1pOp(stablehlo.ExpOp(diff).result).result).result
+    finite = stablehlo.IsFiniteOp(big).result
+    return stablehlo.SelectOp(finite, total, big).result
+
+
+_CUMULATIVE: dict[Primitive, tuple[str, Callable[[Value, Value], Value]]] = {
+    P.cumsum_p: ("sum", lambda a, b: stablehlo.AddOp(a, b).result),
+    P.cumprod_p: ("prod", lambda a, b: stablehlo.MulOp(a, b).result),
+    P.cummax_p: ("max", lambda a, b: stablehlo.MaxOp(a, b).result),
+    P.cummin_p: ("min", lambda a, b: stablehlo.MinOp(a, b).result),
+    P.cumlogsumexp_p: ("max", _logaddexp),
+}
+
+
+def _cumulative(prim: Primitive) -> LoweringRule:
+    identity, combine = _CUMULATIVE[prim]
+
+    def rule(ctx: LoweringRuleContext, x: Value, *, axis: int, reverse: bool) -> list[Value]:
+        aval = ctx.avals_in[0]
+        n = aval.shape[axis]
+        window = [1] * aval.ndim
+        window[axis] = max(n, 1)
+        padding = np.zeros((aval.ndim, 2), np.int64)
+        padding[axis] = (0, n - 1) if reverse else (n - 1, 0)
+        init = _hlo.constant(scalar_identity(identity, aval.dtype))
+        pad_ty = ir.RankedTensorType.get([aval.ndim, 2], ir.IntegerType.get_signless(64))
+        pad_attr = ir.DenseElementsAttr.get(padding, type=pad_ty)
+        op = stablehlo.ReduceWindowOp(
+            [out_type(aval)], [x], [init], window, window_strides=[1] * aval.ndim, padding=pad_attr
+        )
+        scalar = _hlo.tensor_type((), aval.dtype)
+        block: Any = op.regions[0].blocks.append(scalar, scalar)
+        with ir.InsertionPoint(block):
+            stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
+        return [op.result]
+
+    return rule
+
+
+def _sort_comparator(op: Any, dtypes: Sequence[DType], num_keys: int) -> None:
+    types = [_hlo.tensor_type((), d) for d in dtypes for _ in (0, 1)]
+    block: Any = op.regions[0].blocks.append(*types)
+    with ir.InsertionPoint(block):
+        args = list(block.arguments)
+        result: Value | None = None
+        for k in reversed(range(num_keys)):
+            a, b, dt = args[2 * k], args[2 * k + 1], dtypes[k]
+            less = _total_compare(a, b, "LT", dt)
+            if result is None:
+                result = less
+            else:
+                equal = _total_compare(a, b, "EQ", dt)
+                result = stablehlo.OrOp(less, stablehlo.AndOp(equal, result).result).result
+        assert result is not None
+        stablehlo.ReturnOp([result])
+
+
+def _total_compare(a: Value, b: Value, direction: str, dtype: DType) -> Value:
+    if dtype.kind == "f" or dtype.kind == "V":
+        return stablehlo.CompareOp(
+            a, b, stablehlo.ComparisonDirectionAttr.get(direction),
+            compare_type=stablehlo.ComparisonTypeAttr.get("TOTALORDER"),
+        ).result  # fmt: skip
+    return compare_values(a, b, direction, dtype)
+
+
+def _sort(
+    ctx: LoweringRuleContext, *xs: Value, dimension: int, is_stable: bool, num_keys: int
+) -> list[Value]:
+    types = [out_type(a) for a in ctx.avals_out]
+    op = stablehlo.SortOp(types, list(xs), dimension=dimension, is_stable=bool(is_stable))
+    _sort_comparator(op, [a.dtype for a in ctx.avals_in], num_keys)
+    return list(op.results)
+
+
+def _top_k(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) -> list[Value]:
+    aval = ctx.avals_in[0]
+    last = aval.ndim - 1
+    perm = list(range(aval.ndim))
+    perm[axis], perm[last] = perm[last], perm[axis]
+    if axis != last:
+        x = stablehlo.TransposeOp(x, perm).result
+    shape = [aval.shape[p] for p in perm]
+    shape[-1] = k
+    val_ty = _hlo.tensor_type(shape, aval.dtype)
+    idx_ty = _hlo.tensor_type(shape, np.int32)
+    op = chlo.TopKOp(x, k, results=[val_ty, idx_ty])
+    values, indices = op.results
+    if axis != last:
+        values = stablehlo.TransposeOp(values, perm).result
+        indices = stablehlo.TransposeOp(indices, perm).result
+    return [values, indices]
+
+
+RULES: dict[Primitive, LoweringRule] = {
+    P.argmax_p: _arg_reduction("GT"),
+    P.argmin_p: _arg_reduction("LT"),
+    **{p: _cumulative(p) for p in _CUMULATIVE},
+    P.sort_p: _sort,
+    P.top_k_p: _top_k,
+}
+"""The rules of this module, by primitive."""
