@@ -10,7 +10,9 @@ import tessela_tracer as tt
 from programs import PROGRAMS
 from tessela_tracer import check_jaxpr, lax
 
-NS = types.SimpleNamespace(lax=lax, jit=tt.jit, custom_jvp=tt.custom_jvp, custom_vjp=tt.custom_vjp)
+NS = types.SimpleNamespace(
+    lax=lax, jit=tt.jit, custom_jvp=tt.custom_jvp, custom_vjp=tt.custom_vjp, checkpoint=tt.checkpoint
+)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))

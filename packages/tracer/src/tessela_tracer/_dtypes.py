@@ -50,50 +50,57 @@ class TypePromotionError(ValueError):
     """Raised when two dtypes have no common type in the promotion lattice."""
 
 
-# Lattice nodes are dtypes or the weak categories "i*", "f*", "c*".
+# Lattice nodes are dtypes or the weak categories "i*", "f*", "c*" (the types
+# of Python scalars). Edges point to the next wider types. 4-bit integers and
+# 8-bit floats have no edges up: they never promote implicitly. Without x64,
+# uint32 with int32 gives int32, so no 64-bit type forms from 32-bit inputs.
 _d = np.dtype
-_LATTICE: dict[Any, tuple[Any, ...]] = {
-    bool_: ("i*",),
-    "i*": (_d("uint8"), _d("int8"), uint4, int4),
-    "f*": ("c*", _d("float16"), bfloat16, *_FLOAT8),
-    "c*": (_d("complex64"),),
-    int4: (_d("int8"),),
-    uint4: (_d("uint8"), _d("int8")),
-    _d("uint8"): (_d("int16"), _d("uint16")),
-    _d("uint16"): (_d("int32"), _d("uint32")),
-    _d("uint32"): (_d("int64"), _d("uint64")),
-    _d("uint64"): ("f*",),
-    _d("int8"): (_d("int16"),),
-    _d("int16"): (_d("int32"),),
-    _d("int32"): (_d("int64"),),
-    _d("int64"): ("f*",),
-    _d("float16"): (_d("float32"),),
-    bfloat16: (_d("float32"),),
-    **dict.fromkeys(_FLOAT8, ()),
-    _d("float32"): (_d("float64"), _d("complex64")),
-    _d("float64"): (_d("complex128"),),
-    _d("complex64"): (_d("complex128"),),
-    _d("complex128"): (),
-}
+_WEAK_NODES = ("i*", "f*", "c*")
 
 
-def _upper_bounds() -> dict[Any, frozenset[Any]]:
+def _lattice(x64: bool) -> dict[Any, tuple[Any, ...]]:
+    return {
+        bool_: ("i*",),
+        "i*": (_d("uint8"), _d("int8"), uint4, int4),
+        int4: (),
+        uint4: (),
+        _d("uint8"): (_d("int16"), _d("uint16")),
+        _d("uint16"): (_d("int32"), _d("uint32")),
+        _d("uint32"): (_d("int64") if x64 else _d("int32"), _d("uint64")),
+        _d("uint64"): ("f*",),
+        _d("int8"): (_d("int16"),),
+        _d("int16"): (_d("int32"),),
+        _d("int32"): (_d("int64"),),
+        _d("int64"): ("f*",),
+        "f*": (*_FLOAT8, bfloat16, _d("float16"), "c*"),
+        **dict.fromkeys(_FLOAT8, ()),
+        bfloat16: (_d("float32"),),
+        _d("float16"): (_d("float32"),),
+        _d("float32"): (_d("float64"), _d("complex64")),
+        _d("float64"): (_d("complex128"),),
+        "c*": (_d("complex64"),),
+        _d("complex64"): (_d("complex128"),),
+        _d("complex128"): (),
+    }
+
+
+def _upper_bounds(lattice: dict[Any, tuple[Any, ...]]) -> dict[Any, frozenset[Any]]:
     out: dict[Any, frozenset[Any]] = {}
 
     def visit(node: Any) -> frozenset[Any]:
         if node not in out:
             acc = {node}
-            for child in _LATTICE[node]:
+            for child in lattice[node]:
                 acc |= visit(child)
             out[node] = frozenset(acc)
         return out[node]
 
-    for node in _LATTICE:
+    for node in lattice:
         visit(node)
     return out
 
 
-_UB = _upper_bounds()
+_UB = {x64: _upper_bounds(_lattice(x64)) for x64 in (False, True)}
 
 _X64_TO_32 = {
     _d("int64"): _d("int32"),
@@ -189,82 +196,125 @@ def is_weakly_typed(x: Any, /) -> bool:
     return bool(getattr(aval, "weak_type", False))
 
 
-def _kind_node(dt: np.dtype[Any]) -> str:
+def _weak_node(dt: np.dtype[Any]) -> Any:
+    """The lattice node of a weakly typed value of dtype ``dt``."""
     if dt == bool_:
-        return "b"
-    if dt in _CUSTOM_INTS or np.issubdtype(dt, np.integer):
-        return "i*"
-    if dt in _CUSTOM_FLOATS or np.issubdtype(dt, np.floating):
+        return bool_
+    if dt in _CUSTOM_FLOATS:
         return "f*"
-    if np.issubdtype(dt, np.complexfloating):
-        return "c*"
-    raise TypeError(f"{dt} is not a numeric dtype Tessela can promote")
+    if dt in _CUSTOM_INTS:
+        return "i*"
+    kind = {"i": "i*", "u": "i*", "f": "f*", "c": "c*"}.get(dt.kind)
+    if kind is None:
+        raise TypeError(f"{dt} is not a numeric dtype Tessela can promote")
+    return kind
 
 
-def _join(nodes: list[Any]) -> Any:
-    common = _UB[nodes[0]]
-    for n in nodes[1:]:
-        common = common & _UB[n]
-    best = [c for c in common if all(o in _UB[c] for o in common)]
-    if not best:
-        names = ", ".join(str(n) for n in nodes)
-        raise TypePromotionError(
-            f"Input dtypes {names} have no available implicit dtype promotion path; "
-            "convert one argument explicitly with .astype(...)"
-        )
-    return best[0]
+def _node_name(node: Any) -> str:
+    return (
+        {"i*": "int", "f*": "float", "c*": "complex"}.get(node, str(node))
+        if isinstance(node, str)
+        else str(node)
+    )
 
 
 @functools.cache
-def _promote(nodes: tuple[Any, ...], weak_dtypes: tuple[Any, ...]) -> tuple[Any, bool]:
-    lub = _join(list(nodes))
-    if isinstance(lub, str):
-        # all inputs weak (or bool with weak): keep the widest weak dtype
-        cands = [
-            d for d, n in zip(weak_dtypes, nodes, strict=True) if isinstance(n, str) and n == lub
-        ]
-        if cands:
-            return cands[0], True
-        default = {"i*": _d("int64"), "f*": _d("float64"), "c*": _d("complex128")}
-        return default[lub], True
-    return lub, False
+def _least_upper_bound(nodes: frozenset[Any], x64: bool) -> Any:
+    ub = _UB[x64]
+    for n in nodes:
+        if n not in ub:
+            raise TypeError(f"{n} is not a valid dtype for type promotion")
+    common = frozenset.intersection(*(ub[n] for n in nodes))
+    best = (common & nodes) or {c for c in common if common <= ub[c]}
+    if len(best) == 1:
+        return next(iter(best))
+    names = tuple(_node_name(n) for n in sorted(nodes, key=_node_name))
+    if any(n in _FLOAT8 for n in nodes):
+        why = "8-bit floats do not promote implicitly, to avoid unintended promotion"
+        fix = "x.astype('float32')"
+    elif any(n in _CUSTOM_INTS for n in nodes):
+        why = "4-bit integers do not promote implicitly, to avoid unintended promotion"
+        fix = "x.astype('int32')"
+    else:
+        why = "the promotion lattice has no common type for them"
+        fix = "x.astype(...)"
+    raise TypePromotionError(
+        f"Input dtypes {names} have no available implicit dtype promotion path: {why}. "
+        f"Convert an input explicitly, e.g. with {fix}."
+    )
 
 
-def _node_of(x: Any) -> tuple[Any, np.dtype[Any], bool]:
+def _default_of_kind(dt: np.dtype[Any], x64: bool) -> np.dtype[Any]:
+    if dt in _CUSTOM_FLOATS:
+        return _d("float64") if x64 else _d("float32")
+    if dt.kind in "iu" or dt in _CUSTOM_INTS:
+        return _d("int64") if x64 else _d("int32")
+    if dt.kind == "f":
+        return _d("float64") if x64 else _d("float32")
+    if dt.kind == "c":
+        return _d("complex128") if x64 else _d("complex64")
+    return dt
+
+
+_WEAK_DEFAULT_64: dict[Any, np.dtype[Any]] = {
+    "i*": _d("int64"),
+    "f*": _d("float64"),
+    "c*": _d("complex128"),
+}
+
+
+def _type_node(x: DTypeLike) -> Any:
+    # Identity, not ==: np.dtype("int64") == int holds.
+    for t, node in ((int, "i*"), (float, "f*"), (complex, "c*")):
+        if x is t:
+            return node
+    return dtype(x)
+
+
+def _dtype_and_weak(x: Any, x64: bool) -> tuple[np.dtype[Any], bool]:
+    node = _type_node(x) if isinstance(x, type) else None
+    if isinstance(node, str):
+        return _canonicalize(_WEAK_DEFAULT_64[node], x64), True
+    t = type(x)
+    if t is bool:
+        return bool_, False
+    if t is int:
+        return _canonicalize(_d("int64"), x64), True
+    if t is float:
+        return _canonicalize(_d("float64"), x64), True
+    if t is complex:
+        return _canonicalize(_d("complex128"), x64), True
     if isinstance(x, np.dtype):
-        return x, x, False
-    if type(x) is bool:
-        return bool_, bool_, False
-    if type(x) is int:
-        return "i*", _d("int64"), True
-    if type(x) is float:
-        return "f*", _d("float64"), True
-    if type(x) is complex:
-        return "c*", _d("complex128"), True
-    dt = dtype(x)
-    if is_weakly_typed(x):
-        kind = _kind_node(dt)
-        return ("b" if kind == "b" else kind), dt, True
-    return dt, dt, False
+        return _canonicalize(x, x64), False
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        # Staged values keep their dtype: a 64-bit value formed under x64 stays so.
+        return np.dtype(aval.dtype), bool(getattr(aval, "weak_type", False))
+    return _canonicalize(dtype(x), x64), False
 
 
 def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
     if not args:
         raise ValueError("at least one array or dtype is required")
-    nodes = []
-    weak_dts = []
-    for a in args:
-        node, dt, weak = _node_of(a)
-        if isinstance(node, str) and node == "b":
-            node = bool_
-        nodes.append(node)
-        weak_dts.append(dt if weak else None)
-    if len(nodes) == 1:
-        node = nodes[0]
-        dt = weak_dts[0] if weak_dts[0] is not None else node
-        return canonicalize_dtype(dt), weak_dts[0] is not None
-    out, weak = _promote(tuple(nodes), tuple(weak_dts))
-    return canonicalize_dtype(out), weak
+    x64 = config.x64_enabled
+    pairs = [_dtype_and_weak(a, x64) for a in args]
+    dts = {dt for dt, _ in pairs}
+    all_weak = all(w for _, w in pairs)
+    if len(pairs) == 1:
+        out, weak = pairs[0]
+    elif len(dts) == 1 and not all_weak:
+        out, weak = pairs[0][0], False
+    elif all_weak:
+        out, weak = _least_upper_bound(frozenset(dts), x64), True
+    else:
+        nodes = frozenset(_weak_node(dt) if w else dt for dt, w in pairs)
+        lub = _least_upper_bound(nodes, x64)
+        weak = isinstance(lub, str)
+        out = _canonicalize(_WEAK_DEFAULT_64.get(lub, lub), x64)
+    weak = weak and out != bool_
+    if weak:
+        out = _default_of_kind(out, x64)
+    return out, weak
 
 
 def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
@@ -282,7 +332,7 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
         dtype('float32')
     """
     dt, weak = _result_type_impl(
-        tuple(a if not isinstance(a, (str, type)) else np.dtype(dtype(a)) for a in args)
+        tuple(np.dtype(dtype(a)) if isinstance(a, str) else a for a in args)
     )
     return (dt, weak) if return_weak_type_flag else dt
 
@@ -301,8 +351,11 @@ def promote_types(a: DTypeLike, b: DTypeLike, /) -> np.dtype[Any]:
         >>> promote_types("int8", "uint8")
         dtype('int16')
     """
-    out = _join([dtype(a), dtype(b)])
-    return out if isinstance(out, np.dtype) else bool_
+    out = _least_upper_bound(frozenset((_type_node(a), _type_node(b))), config.x64_enabled)
+    if isinstance(out, str):
+        return _WEAK_DEFAULT_64[out]
+    found: np.dtype[Any] = out
+    return found
 
 
 def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:

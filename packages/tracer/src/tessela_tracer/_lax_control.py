@@ -123,22 +123,31 @@ def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tre
 def _join_consts(
     jaxprs: list[ClosedJaxpr], consts: list[list[Any]]
 ) -> tuple[list[ClosedJaxpr], list[Any]]:
-    from_all = [c for cs in consts for c in cs]
-    if not from_all:
+    """Give every jaxpr the same leading const inputs.
+
+    ``jaxprs[i]`` takes ``consts[i]`` (its hoisted consts) before the
+    operands. The result takes the union of all consts, each object once in
+    order of first appearance, and ignores the ones it does not use.
+    """
+    slot: dict[int, int] = {}
+    joined: list[Any] = []
+    for cs in consts:
+        for c in cs:
+            if id(c) not in slot:
+                slot[id(c)] = len(joined)
+                joined.append(c)
+    if not joined:
         return jaxprs, []
     out = []
-    for i, j in enumerate(jaxprs):
-        pre = [_fake(c) for cs in consts[:i] for c in cs]
-        post = [_fake(c) for cs in consts[i + 1 :] for c in cs]
+    for j, cs in zip(jaxprs, consts, strict=True):
         inner = j.jaxpr
-        own = inner.invars[: len(consts[i])]
-        rest = inner.invars[len(consts[i]) :]
-        out.append(ClosedJaxpr(inner.replace(invars=[*pre, *own, *post, *rest]), ()))
-    return out, from_all
-
-
-def _fake(c: Any) -> Var:
-    return Var(_aval(c))
+        binders: list[Var | None] = [None] * len(joined)
+        for v, c in zip(inner.invars[: len(cs)], cs, strict=True):
+            binders[slot[id(c)]] = v
+        lead = [Var(_aval(c)) if b is None else b for b, c in zip(binders, joined, strict=True)]
+        invars = [*lead, *inner.invars[len(cs) :]]
+        out.append(ClosedJaxpr(inner.replace(invars=invars), ()))
+    return out, joined
 
 
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
@@ -197,16 +206,26 @@ def cond(
     if a.dtype.kind != "b":
         pred = ew.ne_p.bind(pred, _convert_element_type(0, a.dtype, weak_type=a.weak_type))
     idx = _convert_element_type(pred, np.int32, weak_type=False)
-    return _cond(idx, [false_fun, true_fun], operands, "cond")
+    # Traced (and their consts joined) in the order written, stored by index.
+    return _cond(idx, [true_fun, false_fun], operands, "cond", reverse=True)
 
 
-def _cond(idx: Any, funs: list[Callable[..., Any]], operands: Sequence[Any], what: str) -> Any:
+def _cond(
+    idx: Any,
+    funs: list[Callable[..., Any]],
+    operands: Sequence[Any],
+    what: str,
+    *,
+    reverse: bool = False,
+) -> Any:
     flat, in_tree = tree_flatten(tuple(operands))
     avals = [_aval(x) for x in flat]
     traced = [_trace_flat(f, in_tree, avals, what) for f in funs]
     for t in traced[1:]:
         _check_same_outs(f"{what} branches", traced[0][0], t[0], traced[0][2], t[2])
     jaxprs, consts = _join_consts([t[0] for t in traced], [t[1] for t in traced])
+    if reverse:
+        jaxprs.reverse()
     outs = cond_p.bind(idx, *consts, *flat, branches=tuple(jaxprs))
     return tree_unflatten(traced[0][2], outs)
 

@@ -224,7 +224,9 @@ def _pp_skeleton(jaxpr: Jaxpr, ctx: JaxprPpContext) -> Doc:
             nest(2, concat([brk(), eqns])), brk(), text("in "), outvars,
         ]
     )  # fmt: skip
-    return concat([group(nest(2, body)), text(" }")])
+    # The closing brace belongs to the group: a body that fits only without
+    # it is broken over lines, as JAX does.
+    return group(concat([nest(2, body), text(" }")]))
 
 
 def _pp_jaxpr(jaxpr: Jaxpr, ctx: JaxprPpContext) -> Doc:

@@ -45,6 +45,7 @@ from tessela_tracer._jaxpr import (
     subjaxprs,
 )
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
+from tessela_tracer._remat import remat_p
 from tessela_tracer._staging import (
     DebugInfo,
     JaxprTrace,
@@ -61,6 +62,6 @@ __all__ = [
     "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "eval_jaxpr", "find_impl",
     "get_aval", "get_aval_of", "get_current_trace", "hoist_consts", "jaxpr_as_fun", "jit_p",
     "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
-    "register_impl", "register_pp_rule", "replace_subjaxprs", "scan_p", "set_current_trace",
+    "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
     "subjaxprs", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip

@@ -128,6 +128,7 @@ from tessela_tracer._prims_shape import (
     squeeze_p,
     transpose_p,
 )
+from tessela_tracer._remat import remat_p
 
 __all__ = [
     "abs_p",
@@ -209,6 +210,7 @@ __all__ = [
     "reduce_sum_p",
     "reduce_xor_p",
     "rem_p",
+    "remat_p",
     "reshape_p",
     "rev_p",
     "round_p",

@@ -2,7 +2,7 @@
 generator (run with JAX) and the printer tests (run with tessela_tracer).
 
 Each entry maps a name to ``build(ns) -> (fun, args)`` where ``ns`` has the
-attributes ``lax``, ``jit``, ``custom_jvp`` and ``custom_vjp``.
+attributes ``lax``, ``jit``, ``custom_jvp``, ``custom_vjp`` and ``checkpoint``.
 """
 
 from __future__ import annotations
@@ -239,6 +239,48 @@ def _unrolled(ns: Any) -> Any:
     return f, (_x(4),)
 
 
+def _cond_closures(ns: Any) -> Any:
+    lax = ns.lax
+    c = np.arange(3, dtype=F)
+    d = np.ones(3, F)
+
+    def f(x, y, z, v):
+        a = lax.cond(lax.gt(y, 0.0), lambda a: lax.add(a, y), lambda a: lax.mul(a, z), z)
+        b = lax.cond(lax.gt(y, 0.0), lambda a: lax.add(a, c), lambda a: lax.mul(a, d), v)
+        e = lax.switch(
+            x,
+            [
+                lambda a: lax.add(a, y),
+                lambda a: lax.mul(a, z),
+                lambda a: lax.sub(a, y),
+                lambda a: a,
+            ],
+            a,
+        )
+        g = lax.cond(lax.lt(y, z), lambda a: lax.add(a, y), lambda a: lax.sub(a, y), e)
+        return b, g
+
+    return f, (np.int32(1), np.float32(2.0), np.float32(3.0), _x(3))
+
+
+def _remat(ns: Any) -> Any:
+    lax = ns.lax
+    c = np.arange(3, dtype=F)
+
+    def saves_nothing(*args, **kwargs):
+        return False
+
+    def f(x, y):
+        a = ns.checkpoint(lambda u: lax.sin(lax.sin(u)))(x)
+        b = ns.checkpoint(lambda u, v: lax.mul(u, v), prevent_cse=False)(a, y)
+        e = ns.checkpoint(lambda u: lax.add(u, c), policy=saves_nothing)(b)
+        g = ns.checkpoint(lambda u, n: lax.mul(u, float(n)), static_argnums=(1,))(e, 3)
+        h = ns.checkpoint(lambda p: {"s": lax.add(p["u"], p["v"][0])})({"u": g, "v": (y,)})
+        return h["s"]
+
+    return f, (_x(3), np.float32(2.0))
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -255,4 +297,6 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "consts": _consts,
     "mlp": _mlp,
     "unrolled": _unrolled,
+    "cond_closures": _cond_closures,
+    "remat": _remat,
 }
