@@ -11,7 +11,11 @@ from programs import PROGRAMS
 from tessela_tracer import check_jaxpr, lax
 
 NS = types.SimpleNamespace(
-    lax=lax, jit=tt.jit, custom_jvp=tt.custom_jvp, custom_vjp=tt.custom_vjp, checkpoint=tt.checkpoint
+    lax=lax,
+    jit=tt.jit,
+    custom_jvp=tt.custom_jvp,
+    custom_vjp=tt.custom_vjp,
+    checkpoint=tt.checkpoint,
 )
 
 
