@@ -62,7 +62,9 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
         >>> import numpy as np
         >>> from tessela_tracer import make_jaxpr, lax
         >>> print(make_jaxpr(lambda x: lax.argmax(x, 0, np.int32))(np.ones(3, np.float32)))
-        { lambda ; a:f32[3]. let b:i32[] = argmax[axes=(0,) index_dtype=int32] a in (b,) }
+        { lambda ; a:f32[3]. let
+            b:i32[] = argmax[axes=(0,) index_dtype=int32] a
+          in (b,) }
     """
     return rd.argmax_p.bind(
         operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
@@ -103,8 +105,9 @@ def _cumulative(p: Primitive) -> Any:
         f"      axis: the axis.\n      reverse: accumulate from the end.\n\n"
         f"    Returns:\n      Same shape as ``operand``.\n\n    Example:\n"
         f"        >>> import numpy as np\n        >>> from tessela_tracer import make_jaxpr, lax\n"
-        f"        >>> print(make_jaxpr(lax.{p.name})(np.ones(3, np.float32)))\n"
-        f"        {{ lambda ; a:f32[3]. let b:f32[3] = {p.name}[axis=0 reverse=False] a in (b,) }}\n"
+        f"        >>> eqn = make_jaxpr(lax.{p.name})(np.ones(3, np.float32)).eqns[0]\n"
+        f"        >>> eqn.primitive.name, eqn.params\n"
+        f"        ('{p.name}', {{'axis': 0, 'reverse': False}})\n"
     )
     return op
 
