@@ -9,6 +9,10 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("tessela-numpy", database=None, deadline=None)
+settings.load_profile("tessela-numpy")
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN_DIR))

@@ -221,8 +221,38 @@ def promote_dtypes(*args: Any) -> list[Any]:
     """
     if len(args) < 2:
         return list(args)
+    if len(args) == 2:
+        fast = _promote_pair_fast(*args)
+        if fast is not None:
+            return fast
     dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
     return [convert(a, dtype, weak_type=weak) for a in args]
+
+
+# Kind order of the promotion lattice for the common NumPy kinds (bfloat16 and
+# other extension types take the general path).
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_PY_RANK = {int: 1, float: 2, complex: 3}
+
+
+def _promote_pair_fast(a: Any, b: Any) -> list[Any] | None:
+    """The common cases of binary promotion, without the general lattice walk."""
+    a_arr = isinstance(a, ArrayOps)
+    b_arr = isinstance(b, ArrayOps)
+    if a_arr and b_arr:
+        av, bv = a.aval, b.aval
+        if av.dtype == bv.dtype and av.weak_type == bv.weak_type:
+            return [a, b]
+        return None
+    arr, scalar = (a, b) if a_arr else (b, a)
+    if not (a_arr or b_arr) or type(scalar) not in _PY_RANK:
+        return None
+    aval = arr.aval
+    rank = _KIND_RANK.get(aval.dtype.kind)
+    if aval.weak_type or rank is None or rank < _PY_RANK[type(scalar)] or rank == 0:
+        return None
+    lit = np.asarray(scalar, dtype=aval.dtype)[()]
+    return [arr, lit] if a_arr else [lit, arr]
 
 
 def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:
@@ -256,6 +286,8 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
     if len(args) < 2:
         return list(args)
     shapes = [shape_of(a) for a in args]
+    if all(s == shapes[0] for s in shapes):
+        return list(args)
     try:
         broadcast_shapes(*shapes)
     except ValueError:

@@ -52,6 +52,11 @@ def _out(result: Any, dtype: np.dtype[Any], weak: bool) -> Any:
     return convert(result, dtype, weak_type=weak) if weak else result
 
 
+def _promoted(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
+    av, bv = aval_of(a), aval_of(b)
+    return av.dtype, av.weak_type and bv.weak_type
+
+
 def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """NumPy's ``dot``: matrix product for 2-D, sum over the last/second-to-last axes in N-D.
 
@@ -71,8 +76,8 @@ def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any
     """
     del precision
     check_arraylike("dot", a, b)
-    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
     a, b = promote_dtypes(a, b)
+    dtype, weak = _promoted(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     na, nb = len(shape_of(a)), len(shape_of(b))
     if na == 0 or nb == 0:
