@@ -22,6 +22,7 @@ from tessela_tracer._errors import (
     TracerBoolConversionError,
     TracerIntegerConversionError,
     UnexpectedTracerError,
+    conversion_context,
 )
 
 __all__ = [
@@ -349,19 +350,19 @@ class Tracer(ArrayOps):
         val = self.to_concrete_value()
         if val is not None:
             return int(val)
-        raise TracerIntegerConversionError(self, "__int__")
+        raise ConcretizationTypeError(self, conversion_context("int"))
 
     def __float__(self) -> float:
         val = self.to_concrete_value()
         if val is not None:
             return float(val)
-        raise ConcretizationTypeError(self, "The problem arose with the `float` function.")
+        raise ConcretizationTypeError(self, conversion_context("float"))
 
     def __complex__(self) -> complex:
         val = self.to_concrete_value()
         if val is not None:
             return complex(val)
-        raise ConcretizationTypeError(self, "The problem arose with the `complex` function.")
+        raise ConcretizationTypeError(self, conversion_context("complex"))
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         raise TracerArrayConversionError(self)

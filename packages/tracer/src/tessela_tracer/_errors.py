@@ -12,6 +12,7 @@ __all__ = [
     "TracerBoolConversionError",
     "TracerIntegerConversionError",
     "UnexpectedTracerError",
+    "conversion_context",
 ]
 
 _DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
@@ -46,14 +47,25 @@ class ConcretizationTypeError(JAXTypeError):
 
     def __init__(self, tracer: Any, context: str = "") -> None:
         self.tracer = tracer
-        parts = [f"Abstract tracer value encountered where concrete value is expected: {tracer}"]
+        parts = [
+            "Abstract tracer value encountered where concrete value is expected: "
+            f"traced array with shape {_shape_of(tracer)}"
+        ]
         if context:
             parts.append(context)
         prov = _provenance(tracer)
         if prov:
             parts.append(prov)
-        parts.append(_see("ConcretizationTypeError"))
+        parts.append("\n" + _see("ConcretizationTypeError"))
         super().__init__("\n".join(parts))
+
+
+def conversion_context(fn: str) -> str:
+    """The hint for ``int(x)`` / ``float(x)`` / ``complex(x)`` on a traced value."""
+    return (
+        f"The problem arose with the `{fn}` function. If trying to convert the data type "
+        f"of a value, try using `x.astype({fn})` or `tnp.array(x, {fn})` instead."
+    )
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
@@ -73,7 +85,7 @@ class TracerIntegerConversionError(JAXTypeError):
 
     def __init__(self, tracer: Any, method: str = "__index__") -> None:
         self.tracer = tracer
-        msg = f"The {method}() method was called on traced array with shape {_shape_of(tracer)}."
+        msg = f"The {method}() method was called on traced array with shape {_shape_of(tracer)}"
         prov = _provenance(tracer)
         if prov:
             msg += "\n" + prov
@@ -87,7 +99,7 @@ class TracerArrayConversionError(JAXTypeError):
         self.tracer = tracer
         msg = (
             "The numpy.ndarray conversion method __array__() was called on traced "
-            f"array with shape {_shape_of(tracer)}."
+            f"array with shape {_shape_of(tracer)}"
         )
         prov = _provenance(tracer)
         if prov:

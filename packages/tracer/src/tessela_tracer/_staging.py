@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 import numpy as np
-from tessela_pytree import tree_flatten, tree_map, tree_unflatten
+from tessela_pytree import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
 from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace
@@ -54,6 +54,24 @@ def _fun_src_info(fun: Callable[..., Any]) -> str:
     return f"{name} at {code.co_filename}:{code.co_firstlineno}"
 
 
+def _positional_names(fun: Callable[..., Any], nargs: int) -> list[str]:
+    """Name each positional argument after its parameter (``args[i]`` for ``*args``)."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names: list[str] = []
+    for p in params:
+        if len(names) == nargs:
+            break
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            names.extend(f"{p.name}[{j}]" for j in range(nargs - len(names)))
+    names.extend(f"args[{j}]" for j in range(len(names), nargs))
+    return names
+
+
 def debug_info_for(
     traced_for: str,
     fun: Callable[..., Any],
@@ -72,33 +90,23 @@ def debug_info_for(
       static_argnums: positions that are not traced.
 
     Returns:
-      A DebugInfo naming each flat traced input after its parameter.
+      A DebugInfo naming each flat traced input after its parameter and its
+      path inside that parameter, as in ``x[0]['a']``.
 
     Example:
-        >>> def f(x, n): return x
-        >>> debug_info_for("jit", f, (1.0, 2), {}, (1,)).arg_names
-        ('x',)
+        >>> def f(x, n, *rest): return x
+        >>> debug_info_for("jit", f, ([{"a": 1.0}], 2, 3.0), {}, (1,)).arg_names
+        ("x[0]['a']", 'rest[0]')
     """
-    try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
-        names = list(bound.signature.parameters)
-        pos_names: list[str] = []
-        for i in range(len(args)):
-            pos_names.append(names[i] if i < len(names) else f"args[{i}]")
-    except (TypeError, ValueError):
-        pos_names = [f"args[{i}]" for i in range(len(args))]
+    pos_names = _positional_names(fun, len(args))
     flat_names: list[str] = []
     for i, a in enumerate(args):
-        if i in static_argnums:
-            continue
-        leaves = tree_flatten(a)[0]
-        if len(leaves) == 1:
-            flat_names.append(pos_names[i])
-        else:
-            flat_names.extend(f"{pos_names[i]}[{j}]" for j in range(len(leaves)))
+        if i not in static_argnums:
+            flat_names.extend(
+                pos_names[i] + keystr(path) for path, _ in tree_flatten_with_path(a)[0]
+            )
     for k in sorted(kwargs):
-        leaves = tree_flatten(kwargs[k])[0]
-        flat_names.extend([k] * len(leaves))
+        flat_names.extend(k + keystr(path) for path, _ in tree_flatten_with_path(kwargs[k])[0])
     return DebugInfo(traced_for, _fun_src_info(fun), tuple(flat_names))
 
 
