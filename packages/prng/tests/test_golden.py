@@ -107,3 +107,13 @@ def test_normal_is_exact_almost_everywhere(scheme: str) -> None:
         assert (ulp_distance(got, want) <= 4).all()
     assert total > 1000
     assert same / total > 0.97
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_golden_x64_cases(scheme: str) -> None:
+    tr.config.update("jax_enable_x64", True)
+    tr.config.update("jax_threefry_partitionable", SCHEMES[scheme])
+    cases = GOLDEN["x64"][scheme]
+    assert cases
+    for case in cases:
+        assert_matches(case, run_case(case))

@@ -168,10 +168,10 @@ def uniform_data(
     unit = float(2.0**-nmant)
     if len(lo.shape) == 0 and len(hi.shape) == 0 and _is_pow2(float(hi - lo)):
         # The product by a power of two is exact, so fused and unfused agree.
+        # With a positive span the result cannot fall below ``lo``.
         floats *= unit * float(hi - lo)
         if float(lo) != 0.0:
             floats += lo
-            floats = xp.maximum(lo, floats)
         out = floats
     else:
         floats *= unit

@@ -4,7 +4,8 @@ Run under JAX 0.10.2 only (this script imports no tessela package)::
 
     python tests/golden/generate.py --out tests/golden
 
-It writes ``prng_golden.json``: for both Threefry schemes, a list of cases,
+It writes ``prng_golden.json``: for both Threefry schemes (and, in a smaller
+``x64`` section, both schemes with 64-bit mode on), a list of cases,
 each naming a ``jax.random`` function, its arguments (arrays encoded as
 ``{"array": [...], "dtype": ...}``) and the result as the hex of its raw
 little-endian bytes, so floats are stored as exact bit patterns.
@@ -152,6 +153,29 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
+def x64_cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    def add(fn: str, seed: int, *args: Any, raw: bool = False, **kwargs: Any) -> None:
+        out.append({"fn": fn, "seed": seed, "raw": raw, "args": list(args), "kwargs": kwargs})
+
+    for seed in [0, -1, 2**32 + 7, -(2**40) - 3, 2**63 - 1]:
+        add("key_data", seed)
+        add("split", seed, 3)
+        add("fold_in", seed, 5)
+        add("bits", seed, {"tuple": [7]})
+        add("bits", seed, {"tuple": [5]}, "uint64")
+        add("bits", seed, {"tuple": [9]}, "uint8")
+        add("uniform", seed, {"tuple": [7]})
+        add("normal", seed, {"tuple": [7]})
+        add("randint", seed, {"tuple": [9]}, -(2**40), 2**41)
+        add("randint", seed, {"tuple": [9]}, 0, 100, "int32")
+        add("poisson", seed, arr([0.5, 7.0, 40.0], "float64"))
+        add("permutation", seed, 9)
+        add("choice", seed, 7, {"tuple": [4]})
+    return out
+
+
 def run_case(case: dict[str, Any]) -> Any:
     k = random.PRNGKey(case["seed"]) if case["raw"] else random.key(case["seed"])
     args = [decode(a) for a in case["args"]]
@@ -179,9 +203,16 @@ def main() -> None:
         for case in cases():
             results.append({**case, "result": encode_result(run_case(case))})
         doc["schemes"]["partitionable" if scheme else "legacy"] = results
+    jax.config.update("jax_enable_x64", True)
+    doc["x64"] = {}
+    for scheme in (True, False):
+        jax.config.update("jax_threefry_partitionable", scheme)
+        results = [{**c, "result": encode_result(run_case(c))} for c in x64_cases()]
+        doc["x64"]["partitionable" if scheme else "legacy"] = results
+    jax.config.update("jax_enable_x64", False)
     path = out_dir / "prng_golden.json"
     path.write_text(json.dumps(doc, separators=(",", ":")))
-    n = sum(len(v) for v in doc["schemes"].values())
+    n = sum(len(v) for v in doc["schemes"].values()) + sum(len(v) for v in doc["x64"].values())
     print(f"wrote {n} cases to {path} ({math.ceil(path.stat().st_size / 1024)} KiB)")
 
 
