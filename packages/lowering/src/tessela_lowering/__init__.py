@@ -9,6 +9,8 @@ Example:
   'cpu'
 """
 
+from tessela_lowering import _flags
+from tessela_lowering._aot import Compiled, Lowered, Traced
 from tessela_lowering._array import Array, SingleDeviceSharding, device_get, device_put
 from tessela_lowering._devices import (
     default_backend,
@@ -23,6 +25,7 @@ from tessela_lowering._devices import (
 )
 from tessela_lowering._dispatch import apply_primitive
 from tessela_lowering._dispatch import cache_size as eager_cache_size
+from tessela_lowering._jit import JitWrapped, jit
 from tessela_lowering._lowering import (
     LoweringRule,
     LoweringRuleContext,
@@ -39,10 +42,14 @@ register_standard_lowerings()
 
 __all__ = [
     "Array",
+    "Compiled",
+    "JitWrapped",
+    "Lowered",
     "LoweringRule",
     "LoweringRuleContext",
     "ModuleContext",
     "SingleDeviceSharding",
+    "Traced",
     "__version__",
     "apply_primitive",
     "default_backend",
@@ -53,6 +60,7 @@ __all__ = [
     "devices",
     "eager_cache_size",
     "get_default_device",
+    "jit",
     "jaxpr_to_module",
     "local_device_count",
     "local_devices",

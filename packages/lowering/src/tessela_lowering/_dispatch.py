@@ -20,6 +20,7 @@ from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
 from tessela_lowering._devices import get_default_device
+from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
     LoweringRuleContext,
     ModuleContext,
@@ -149,6 +150,8 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         buffers.append(buf)
     outs = _xla.execute(entry.executable, buffers, entry.handlers)
     results = [Array(b, aval, committed) for b, aval in zip(outs, entry.out_avals, strict=True)]
+    if state.check_values:
+        check_finite(prim.name, results)
     return results if prim.multiple_results else results[0]
 
 

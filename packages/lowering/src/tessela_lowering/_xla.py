@@ -54,6 +54,7 @@ __all__ = [
     "compile_module",
     "cost_analysis",
     "dense_attr",
+    "deserialize",
     "device_put",
     "entry_function",
     "execute",
@@ -65,6 +66,7 @@ __all__ = [
     "module_text",
     "plugin_libraries",
     "result_handler",
+    "serialize",
     "stablehlo",
     "to_numpy",
 ]
@@ -468,6 +470,23 @@ def cost_analysis(exe: Executable) -> dict[str, float]:
 def memory_analysis(exe: Executable) -> Any:
     """XLA's memory statistics for a compiled executable."""
     return exe.get_compiled_memory_stats()
+
+
+def serialize(exe: Executable) -> bytes:
+    """The executable as bytes, for :func:`deserialize` in a later process."""
+    data: bytes = exe.serialize()
+    return data
+
+
+def deserialize(data: bytes, devices: Sequence[Device]) -> Executable | None:
+    """Load an executable serialized by :func:`serialize`; ``None`` if it cannot be."""
+    client = devices[0].client
+    try:
+        return client.deserialize_executable(
+            data, _jax.DeviceList(tuple(devices)), _xla_client.CompileOptions()
+        )
+    except Exception:  # stale or foreign cache entry: compile afresh
+        return None
 
 
 def hlo_text(exe: Executable) -> str:

@@ -1,0 +1,116 @@
+"""Ahead-of-time stages of a jitted function: traced, lowered, compiled.
+
+``jit(f).trace(*args)`` gives a :class:`Traced` (the jaxpr and output
+shapes), ``.lower()`` a :class:`Lowered` (the StableHLO module), and
+``.compile()`` a :class:`Compiled` that runs on arguments of the same types
+without tracing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tessela_pytree import tree_flatten, tree_unflatten
+from tessela_tracer import ClosedJaxpr, ShapeDtypeStruct, get_aval
+
+from tessela_lowering import _xla
+from tessela_lowering._compile import Executable, Plan, compile_plan, short_type
+from tessela_lowering._xla import ir
+
+__all__ = ["Compiled", "Lowered", "Traced"]
+
+
+class Traced:
+    """A jitted function traced for given argument types.
+
+    Attributes:
+      jaxpr: the traced program (constants hoisted to leading inputs).
+      out_info: the output pytree of ``ShapeDtypeStruct``.
+    """
+
+    def __init__(self, plan: Plan, in_tree: Any) -> None:
+        self._plan = plan
+        self._in_tree = in_tree
+        self.jaxpr: ClosedJaxpr = plan.closed
+        outs = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in plan.closed.jaxpr.outvars]
+        self.out_info = tree_unflatten(plan.out_tree, outs)
+
+    def lower(self) -> Lowered:
+        """The StableHLO module of this trace."""
+        return Lowered(self._plan, self._in_tree)
+
+
+class Lowered:
+    """A jitted function lowered to StableHLO for given argument types."""
+
+    def __init__(self, plan: Plan, in_tree: Any) -> None:
+        self._plan = plan
+        self._in_tree = in_tree
+        self._text = plan.module_text()
+        self._compiled: Compiled | None = None
+
+    def as_text(self) -> str:
+        """The StableHLO module as MLIR text."""
+        return self._text
+
+    def compiler_ir(self, dialect: str = "stablehlo") -> ir.Module:
+        """The module as an MLIR ``Module`` object (in a fresh context).
+
+        Raises:
+          ValueError: ``dialect`` is not "stablehlo".
+        """
+        if dialect != "stablehlo":
+            raise ValueError(f'compiler_ir(dialect={dialect!r}) is not supported; use "stablehlo".')
+        ctx = _xla.make_ir_context()
+        return ir.Module.parse(self._text, context=ctx)
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimate (flops, bytes accessed, ...), from compiling the module."""
+        return self.compile().cost_analysis()
+
+    def compile(self) -> Compiled:
+        """Compile the module; the result runs on arguments of the lowered types."""
+        if self._compiled is None:
+            self._compiled = Compiled(compile_plan(self._plan), self._in_tree)
+        return self._compiled
+
+
+class Compiled:
+    """A compiled jitted function for fixed argument types."""
+
+    def __init__(self, executable: Executable, in_tree: Any) -> None:
+        self._exe = executable
+        self._in_tree = in_tree
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        flat, in_tree = tree_flatten((list(args), kwargs))
+        plan = self._exe.plan
+        avals = [get_aval(x) for x in flat]
+        if in_tree != self._in_tree or _types(avals) != _types(plan.in_avals):
+            raise TypeError(
+                "Argument types differ from the types for which this computation was "
+                f"compiled: expected ({_show(plan.in_avals)}), got ({_show(avals)}). Call "
+                "the jitted function itself to compile for new types, or lower it again."
+            )
+        return tree_unflatten(plan.out_tree, self._exe.run(flat))
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimate (flops, bytes accessed, ...)."""
+        return _xla.cost_analysis(self._exe.executable)
+
+    def memory_analysis(self) -> Any:
+        """XLA's memory statistics (argument, output, temp and code sizes in bytes)."""
+        return _xla.memory_analysis(self._exe.executable)
+
+    def as_text(self) -> str:
+        """The optimized HLO XLA compiled."""
+        return _xla.hlo_text(self._exe.executable)
+
+
+def _types(avals: Sequence[Any]) -> list[tuple[Any, Any]]:
+    return [(a.shape, a.dtype) for a in avals]
+
+
+def _show(avals: Sequence[Any]) -> str:
+    return ", ".join(short_type(a) for a in avals)

@@ -1,0 +1,274 @@
+"""From a traced function to a loaded executable, and running it.
+
+A :class:`Plan` is everything known after tracing one call of a jitted
+function: the jaxpr (constants hoisted to leading inputs, unused inputs
+pruned unless ``keep_unused``), the argument avals, which inputs are donated
+and to which outputs, and where it runs. :func:`compile_plan` lowers and
+compiles it (through the persistent cache when
+``jax_compilation_cache_dir`` is set) into an :class:`Executable` that
+:meth:`Executable.run` calls on flat arguments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ClosedJaxpr, Jaxpr, ShapedArray, get_aval
+
+from tessela_lowering import _xla
+from tessela_lowering._array import Array, _deleted_error
+from tessela_lowering._flags import logger, state
+from tessela_lowering._lowering import jaxpr_to_module
+from tessela_lowering._xla import Buffer, Device
+
+__all__ = ["Executable", "Plan", "compile_plan", "make_plan", "short_type"]
+
+
+def short_type(aval: ShapedArray, *, layout: bool = False) -> str:
+    """``f32[2,3]`` (with ``{1,0}`` appended when ``layout``), as XLA prints types."""
+    text = aval.str_short(short_dtypes=True)
+    if layout and aval.ndim:
+        text += "{" + ",".join(str(i) for i in reversed(range(aval.ndim))) + "}"
+    return text
+
+
+class Plan:
+    """One traced call of a jitted function, ready to lower.
+
+    Attributes:
+      name: the function's name.
+      closed: the jaxpr; its inputs are the hoisted consts then the kept flat args.
+      consts: values of the hoisted consts.
+      kept: indices of the flat arguments the jaxpr takes.
+      in_avals: avals of all flat arguments.
+      out_tree: the output pytree structure.
+      aliases: per jaxpr input, the output index reusing its buffer.
+      device: where it runs; committed: whether its results are committed.
+    """
+
+    __slots__ = (
+        "aliases", "closed", "committed", "consts", "device", "in_avals", "kept", "name",
+        "out_tree",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        closed: ClosedJaxpr,
+        consts: list[Any],
+        kept: list[int],
+        in_avals: Sequence[ShapedArray],
+        out_tree: Any,
+        aliases: list[int | None],
+        device: Device,
+        committed: bool,
+    ) -> None:
+        self.name = name
+        self.closed = closed
+        self.consts = consts
+        self.kept = kept
+        self.in_avals = list(in_avals)
+        self.out_tree = out_tree
+        self.aliases = aliases
+        self.device = device
+        self.committed = committed
+
+    def module_text(self) -> str:
+        """The StableHLO module of the plan."""
+        return jaxpr_to_module(
+            self.closed,
+            platform=_xla.device_platform(self.device),
+            name=self.name,
+            donated_outputs=self.aliases,
+        )
+
+
+def _used_inputs(jaxpr: Jaxpr) -> set[Any]:
+    used: set[Any] = set()
+    for eqn in jaxpr.eqns:
+        used.update(v for v in eqn.invars if not hasattr(v, "val"))
+    used.update(v for v in jaxpr.outvars if not hasattr(v, "val"))
+    return used
+
+
+def make_plan(
+    name: str,
+    closed: ClosedJaxpr,
+    consts: list[Any],
+    out_tree: Any,
+    in_avals: Sequence[ShapedArray],
+    donated: Sequence[bool],
+    *,
+    keep_unused: bool,
+    device: Device,
+    committed: bool,
+) -> Plan:
+    """Prune unused inputs, pair donated inputs with outputs, warn about the rest.
+
+    Args:
+      name: the function's name.
+      closed: the traced jaxpr with consts hoisted (inputs: consts, then flat args).
+      consts: values of the hoisted consts.
+      out_tree: the output structure.
+      in_avals: avals of the flat arguments.
+      donated: per flat argument, whether the caller donates it.
+      keep_unused: keep inputs the function does not use.
+      device: where it runs.
+      committed: whether its results are committed to ``device``.
+
+    Returns:
+      The plan.
+    """
+    jaxpr = closed.jaxpr
+    n_consts = len(consts)
+    invars = list(jaxpr.invars)
+    used = _used_inputs(jaxpr)
+    arg_vars = invars[n_consts:]
+    kept = [i for i, v in enumerate(arg_vars) if keep_unused or v in used or donated[i]]
+    const_keep = [i for i, v in enumerate(invars[:n_consts]) if v in used]
+    new_invars = [invars[i] for i in const_keep] + [arg_vars[i] for i in kept]
+    if len(new_invars) != len(invars):
+        jaxpr = Jaxpr((), new_invars, jaxpr.outvars, jaxpr.eqns)
+        closed = ClosedJaxpr(jaxpr, ())
+        consts = [consts[i] for i in const_keep]
+    free = {i: v.aval for i, v in enumerate(jaxpr.outvars)}
+    aliases: list[int | None] = [None] * len(consts)
+    unusable: list[str] = []
+    for i in kept:
+        if not donated[i]:
+            aliases.append(None)
+            continue
+        aval = in_avals[i]
+        match = next(
+            (o for o, a in free.items() if a.shape == aval.shape and a.dtype == aval.dtype), None
+        )
+        if match is None:
+            unusable.append(short_type(aval, layout=True))
+        else:
+            del free[match]
+        aliases.append(match)
+    for i, d in enumerate(donated):
+        if d and i not in kept:
+            unusable.append(short_type(in_avals[i], layout=True))
+    if unusable:
+        warnings.warn(
+            f"Some donated buffers were not usable: {', '.join(unusable)}.\n"
+            "Donation is not implemented for this platform or no output has the same "
+            "shape and dtype; drop the argument from donate_argnums to silence this.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return Plan(name, closed, consts, kept, in_avals, out_tree, aliases, device, committed)
+
+
+class Executable:
+    """A compiled plan: runs on flat arguments and returns flat :class:`Array` results.
+
+    Attributes:
+      plan: what was compiled.
+      executable: the loaded XLA executable.
+      text: the StableHLO module it was compiled from.
+    """
+
+    __slots__ = ("const_bufs", "executable", "handlers", "kept", "out_avals", "plan", "text")
+
+    def __init__(self, plan: Plan, text: str, executable: Any) -> None:
+        self.plan = plan
+        self.text = text
+        self.executable = executable
+        self.out_avals = [v.aval for v in plan.closed.jaxpr.outvars]
+        self.handlers = [_xla.result_handler(a, plan.device) for a in self.out_avals]
+        self.const_bufs = [_const_buffer(c, plan.device) for c in plan.consts]
+        self.kept = plan.kept
+
+    def run(self, flat: Sequence[Any]) -> list[Array]:
+        """Run on the flat arguments (Arrays, NumPy values or scalars)."""
+        device = self.plan.device
+        bufs: list[Buffer] = list(self.const_bufs)
+        for i in self.kept:
+            x = flat[i]
+            if type(x) is Array:
+                buf = x._buf
+                if _xla.buffer_device(buf) != device:
+                    buf = _xla.copy_to_device(x._live_buffer(), device)
+            else:
+                aval = get_aval(x)
+                buf = _xla.device_put(np.asarray(x, dtype=aval.dtype), device)
+            bufs.append(buf)
+        outs = self.execute(bufs, flat)
+        committed = self.plan.committed
+        return [Array(b, a, committed) for b, a in zip(outs, self.out_avals, strict=True)]
+
+    def execute(self, bufs: list[Buffer], flat: Sequence[Any]) -> list[Buffer]:
+        """Run on buffers; a deleted (donated) argument raises RuntimeError."""
+        try:
+            return _xla.execute(self.executable, bufs, self.handlers)
+        except Exception as err:
+            for x in flat:
+                if isinstance(x, Array) and x.is_deleted():
+                    raise _deleted_error(x.aval) from None
+            if any(b.is_deleted() for b in bufs):
+                raise RuntimeError(
+                    "an argument's buffer has been deleted (donated to an earlier call); "
+                    "pass a fresh array, or keep a copy (x.copy()) before donating it."
+                ) from err
+            raise
+
+
+def _const_buffer(value: Any, device: Device) -> Buffer:
+    if isinstance(value, Array):
+        buf = value._live_buffer()
+        return buf if _xla.buffer_device(buf) == device else _xla.copy_to_device(buf, device)
+    aval = get_aval(value)
+    return _xla.device_put(np.asarray(value, dtype=aval.dtype), device)
+
+
+def _cache_path(text: str, device: Device) -> str | None:
+    folder = state.cache_dir
+    if not folder:
+        return None
+    digest = hashlib.sha256()
+    digest.update(text.encode())
+    digest.update(repr((_xla.JAXLIB_VERSION, _xla.device_platform(device))).encode())
+    digest.update(str(getattr(device, "device_kind", "")).encode())
+    return os.path.join(folder, f"tessela-{digest.hexdigest()[:32]}.bin")
+
+
+def compile_plan(plan: Plan) -> Executable:
+    """Lower and compile a plan (reading/writing the persistent cache when enabled).
+
+    Args:
+      plan: the plan.
+
+    Returns:
+      The executable.
+    """
+    start = time.perf_counter()
+    text = plan.module_text()
+    device = plan.device
+    path = _cache_path(text, device)
+    exe = None
+    if path is not None and os.path.exists(path):
+        with open(path, "rb") as fh:
+            exe = _xla.deserialize(fh.read(), [device])
+    if exe is None:
+        exe = _xla.compile_module(text, [device])
+        if path is not None:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
+                fh.write(_xla.serialize(exe))
+            os.replace(tmp, path)
+    if state.log_compiles:
+        args = ", ".join(short_type(a) for a in plan.in_avals)
+        logger.warning(
+            "Finished XLA compilation of jit(%s) for arguments (%s) in %.3f sec",
+            plan.name, args, time.perf_counter() - start,
+        )  # fmt: skip
+    return Executable(plan, text, exe)

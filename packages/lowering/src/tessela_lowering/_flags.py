@@ -1,0 +1,137 @@
+"""The runtime's flags, defined on the tracer's shared ``config``.
+
+Each flag answers to its JAX name and a ``tessela_`` spelling, and reads the
+environment once at import (``JAX_DEBUG_NANS=1`` or ``TESSELA_DEBUG_NANS=1``):
+
+- ``jax_disable_jit``: ``jit`` calls the Python function directly.
+- ``jax_debug_nans`` / ``jax_debug_infs``: check every result; on a NaN (or
+  inf) re-run a jitted function op by op and raise ``FloatingPointError``
+  naming the primitive that produced it.
+- ``jax_log_compiles``: log each compilation at WARNING level.
+- ``jax_explain_cache_misses``: log why a jitted function was traced again.
+- ``jax_compilation_cache_dir``: a folder where compiled executables are kept
+  across processes.
+
+The hot paths read :data:`state`, which the flags keep current, instead of
+the config object.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+from tessela_tracer import config
+
+__all__ = ["check_finite", "logger", "state"]
+
+logger = logging.getLogger("tessela_lowering")
+
+
+class _State:
+    __slots__ = (
+        "cache_dir",
+        "check_values",
+        "debug_infs",
+        "debug_nans",
+        "disable_jit",
+        "explain_cache_misses",
+        "log_compiles",
+    )
+
+    def __init__(self) -> None:
+        self.disable_jit = False
+        self.debug_nans = False
+        self.debug_infs = False
+        self.check_values = False
+        self.log_compiles = False
+        self.explain_cache_misses = False
+        self.cache_dir: str | None = None
+
+
+state = _State()
+"""Current values of this package's flags (kept in sync by ``config.update``)."""
+
+
+def _setter(attr: str) -> Any:
+    def on_change(value: Any) -> None:
+        setattr(state, attr, value)
+        state.check_values = state.debug_nans or state.debug_infs
+
+    return on_change
+
+
+def _define_bool(suffix: str, attr: str, help: str) -> None:
+    name = f"jax_{suffix}"
+    if name in config.flag_names():
+        return
+    config.define_bool(
+        name,
+        False,
+        aliases=(f"tessela_{suffix}",),
+        env=(f"TESSELA_{suffix.upper()}", f"JAX_{suffix.upper()}"),
+        help=help,
+        on_change=_setter(attr),
+    )
+    _setter(attr)(config.read(name))
+
+
+def _cache_dir(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value or None
+    raise TypeError(
+        f"config flag 'jax_compilation_cache_dir' takes a folder path (str) or None, got "
+        f"{value!r}; use config.update('jax_compilation_cache_dir', '/tmp/cache')"
+    )
+
+
+_define_bool("disable_jit", "disable_jit", "Run jitted functions as plain Python.")
+_define_bool("debug_nans", "debug_nans", "Raise FloatingPointError on NaN results.")
+_define_bool("debug_infs", "debug_infs", "Raise FloatingPointError on inf results.")
+_define_bool("log_compiles", "log_compiles", "Log every compilation.")
+_define_bool("explain_cache_misses", "explain_cache_misses", "Log why jit traced again.")
+if "jax_compilation_cache_dir" not in config.flag_names():
+    config.define(
+        "jax_compilation_cache_dir",
+        None,
+        aliases=("tessela_compilation_cache_dir",),
+        env=("TESSELA_COMPILATION_CACHE_DIR", "JAX_COMPILATION_CACHE_DIR"),
+        validator=_cache_dir,
+        help="A folder keeping compiled executables across processes.",
+        on_change=_setter("cache_dir"),
+    )
+    state.cache_dir = config.read("jax_compilation_cache_dir")
+
+
+def check_finite(name: str, values: list[Any]) -> None:
+    """Raise ``FloatingPointError`` when a result holds a NaN (or an inf) that is checked for.
+
+    Args:
+      name: what produced ``values`` (a primitive's name, or ``jit(f)``).
+      values: arrays (anything ``np.asarray`` accepts).
+
+    Returns:
+      None.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import config
+      >>> from tessela_lowering._flags import check_finite
+      >>> config.update("jax_debug_nans", True)
+      >>> try:
+      ...     check_finite("div", [np.array([np.nan], np.float32)])
+      ... except FloatingPointError as e:
+      ...     print(e)
+      invalid value (nan) encountered in div
+      >>> config.update("jax_debug_nans", False)
+    """
+    for v in values:
+        host = np.asarray(v)
+        if host.dtype.kind not in "fc" and not str(host.dtype).startswith(("bfloat", "float")):
+            continue
+        host = host.astype(np.complex128 if host.dtype.kind == "c" else np.float64)
+        if state.debug_nans and np.isnan(host).any():
+            raise FloatingPointError(f"invalid value (nan) encountered in {name}")
+        if state.debug_infs and np.isinf(host).any():
+            raise FloatingPointError(f"invalid value (inf) encountered in {name}")
