@@ -1,0 +1,403 @@
+"""The batching trace: ``BatchTracer``, ``BatchTrace`` and the rule table.
+
+A ``BatchTracer`` carries a value that has one extra axis (its batch
+dimension, ``bdim``) compared with what the traced function sees, or no extra
+axis at all (``not_mapped``). ``BatchTrace.process_primitive`` looks up the
+primitive's batching rule and runs it under the parent trace, on the unwrapped
+values and their batch dimensions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from tessela_tracer import lax
+from tessela_tracer.extend import (
+    ClosedJaxpr,
+    Primitive,
+    ShapedArray,
+    Trace,
+    Tracer,
+    eval_jaxpr,
+    get_aval_of,
+    hoist_consts,
+    new_trace,
+    set_current_trace,
+    trace_to_jaxpr,
+)
+
+__all__ = [
+    "AxisPrimitive",
+    "BatchTrace",
+    "BatchTracer",
+    "BatchingRule",
+    "NotMapped",
+    "axis_frame",
+    "batch_jaxpr",
+    "batched_eval",
+    "bdim_at_front",
+    "broadcast",
+    "moveaxis",
+    "not_mapped",
+    "register_batching",
+    "rule_axis_name",
+]
+
+
+class NotMapped:
+    """The type of :data:`not_mapped`: a value with no batch dimension."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "not_mapped"
+
+
+not_mapped = NotMapped()
+"""Batch dimension of a value that is the same for every batch member."""
+
+BDim = int | NotMapped
+BatchingRule = Callable[..., tuple[Any, Any]]
+
+_batching_rules: dict[Primitive, BatchingRule] = {}
+
+
+def register_batching(prim: Primitive, rule: BatchingRule, /) -> None:
+    """Register how ``vmap`` batches a primitive.
+
+    The rule is called as ``rule(batched_args, batch_dims, **params)`` where
+    ``batch_dims[i]`` is the axis of ``batched_args[i]`` that is mapped over,
+    or ``not_mapped``. It returns ``(out, out_bdim)`` (lists of both for
+    primitives with multiple results). At least one argument is batched when
+    the rule runs; operations it binds are applied by the enclosing trace.
+
+    Args:
+      prim: the primitive.
+      rule: the batching rule.
+
+    Returns:
+      None.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> from tessela_tracer.extend import Primitive, register_abstract_eval
+        >>> twice_p = Primitive("twice_batch_example")
+        >>> register_abstract_eval(twice_p, lambda x: x)
+        >>> register_batching(twice_p, lambda args, dims: (twice_p.bind(args[0]), dims[0]))
+        >>> from tessela_batching import vmap
+        >>> make_jaxpr(vmap(twice_p.bind))(np.ones((4, 2), np.float32)).out_avals
+        [ShapedArray(float32[4,2])]
+    """
+    _batching_rules[prim] = rule
+
+
+class AxisPrimitive(Primitive):
+    """A primitive that talks across a named mapped axis (``psum``, ...).
+
+    ``named_rule(vals, dims, name, size, **params)`` computes the result
+    over the mapped axis ``name`` of the running batching trace and binds the
+    primitive again for the remaining names in ``params["axis_name"]``.
+    """
+
+    __slots__ = ("named_rule",)
+
+    def __init__(self, name: str, named_rule: Callable[..., tuple[Any, Any]]) -> None:
+        super().__init__(name)
+        self.named_rule = named_rule
+
+
+# ----------------------------------------------------------------- axis env
+
+_axis_env: ContextVar[tuple[tuple[Any, int], ...]] = ContextVar(
+    "tessela_batching_axis_env", default=()
+)
+
+
+@contextlib.contextmanager
+def axis_frame(name: Any, size: int) -> Iterator[None]:
+    """Bind ``name`` to a mapped axis of ``size`` for collectives inside the block."""
+    if name is None:
+        yield
+        return
+    token = _axis_env.set((*_axis_env.get(), (name, size)))
+    try:
+        yield
+    finally:
+        _axis_env.reset(token)
+
+
+_rule_axis: ContextVar[Any] = ContextVar("tessela_batching_rule_axis", default=None)
+
+
+def rule_axis_name() -> Any:
+    """The axis name of the batching trace whose rule is running (for nested batching)."""
+    return _rule_axis.get()
+
+
+def axis_size_of(name: Any) -> int | None:
+    """The size of the innermost bound axis called ``name``, or None."""
+    for n, size in reversed(_axis_env.get()):
+        if n == name:
+            return size
+    return None
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def moveaxis(x: Any, src: int, dst: int, /) -> Any:
+    """Move axis ``src`` of ``x`` to position ``dst`` (a no-op when equal).
+
+    Args:
+      x: an array or tracer.
+      src: the axis to move.
+      dst: where it goes.
+
+    Returns:
+      ``x`` transposed.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda x: moveaxis(x, 0, 2), np.ones((2, 3, 4), np.float32)).shape
+        (3, 4, 2)
+    """
+    if src == dst:
+        return x
+    perm = list(range(get_aval_of(x).ndim))
+    perm.remove(src)
+    perm.insert(dst, src)
+    return lax.transpose(x, perm)
+
+
+def broadcast(x: Any, size: int, axis: int, /) -> Any:
+    """Insert a new axis of ``size`` at ``axis``, repeating ``x`` along it.
+
+    Args:
+      x: an array, tracer or scalar.
+      size: the new axis' length.
+      axis: its position in the result.
+
+    Returns:
+      The broadcast array.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda x: broadcast(x, 5, 1), np.ones((2, 3), np.float32)).shape
+        (2, 5, 3)
+    """
+    shape = list(get_aval_of(x).shape)
+    shape.insert(axis, size)
+    dims = [i for i in range(len(shape)) if i != axis]
+    return lax.broadcast_in_dim(x, shape, dims)
+
+
+def bdim_at_front(x: Any, bdim: BDim, size: int, /) -> Any:
+    """Make the batch dimension of ``x`` axis 0, broadcasting unbatched values.
+
+    Args:
+      x: the value.
+      bdim: its batch dimension or ``not_mapped``.
+      size: the batch size.
+
+    Returns:
+      ``x`` with the batch at axis 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda x: bdim_at_front(x, not_mapped, 4), np.ones(3, np.float32)).shape
+        (4, 3)
+    """
+    if isinstance(bdim, NotMapped):
+        return broadcast(x, size, 0)
+    return moveaxis(x, bdim, 0)
+
+
+# ----------------------------------------------------------------- trace
+
+
+class BatchTracer(Tracer):
+    """A value seen by the vmapped function: ``val`` with ``batch_dim`` mapped over."""
+
+    __slots__ = ("batch_dim", "val")
+
+    def __init__(self, trace: BatchTrace, val: Any, batch_dim: BDim) -> None:
+        self._trace = trace
+        self.val = val
+        self.batch_dim = batch_dim
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The per-example abstract value (``val``'s without the batch axis)."""
+        a = get_aval_of(self.val)
+        if isinstance(self.batch_dim, NotMapped):
+            return a
+        shape = a.shape[: self.batch_dim] + a.shape[self.batch_dim + 1 :]
+        return ShapedArray(shape, a.dtype, a.weak_type)
+
+
+class BatchTrace(Trace):
+    """The trace of one ``vmap``: maps every primitive over one axis.
+
+    Attributes:
+      axis_name: the name collectives use for this axis, or None.
+      axis_size: the batch size.
+    """
+
+    __slots__ = ("axis_name", "axis_size")
+    tracer_name = "BatchTracer"
+
+    def __init__(self, axis_name: Any, axis_size: int, parent: Trace | None = None) -> None:
+        super().__init__(parent)
+        self.axis_name = axis_name
+        self.axis_size = axis_size
+
+    def unwrap(self, x: Any) -> tuple[Any, BDim]:
+        """Split ``x`` into its value and batch dimension for this trace."""
+        if isinstance(x, BatchTracer) and x._trace is self:
+            return x.val, x.batch_dim
+        return x, not_mapped
+
+    def wrap(self, val: Any, bdim: BDim) -> Any:
+        """A tracer of this trace for ``val`` batched along ``bdim``."""
+        return BatchTracer(self, val, bdim)
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        vals, dims = [], []
+        for x in args:
+            v, d = self.unwrap(x)
+            vals.append(v)
+            dims.append(d)
+        assert self.parent is not None
+        if isinstance(prim, AxisPrimitive) and self.axis_name in _names(params["axis_name"]):
+            with set_current_trace(self.parent):
+                out, out_dim = prim.named_rule(vals, dims, self.axis_name, self.axis_size, **params)
+            return self.wrap(out, out_dim)
+        if all(isinstance(d, NotMapped) for d in dims):
+            with set_current_trace(self.parent):
+                return prim.bind(*vals, **params)
+        rule = _batching_rules.get(prim)
+        if rule is None:
+            raise NotImplementedError(
+                f"Batching rule for '{prim.name}' not implemented; register one with "
+                "tessela_batching.register_batching(prim, rule)."
+            )
+        token = _rule_axis.set(self.axis_name)
+        try:
+            with set_current_trace(self.parent):
+                out, out_dim = rule(vals, dims, **params)
+        finally:
+            _rule_axis.reset(token)
+        if prim.multiple_results:
+            return [self.wrap(o, d) for o, d in zip(out, out_dim, strict=True)]
+        return self.wrap(out, out_dim)
+
+
+def _names(axis_name: Any) -> tuple[Any, ...]:
+    return axis_name if isinstance(axis_name, tuple) else (axis_name,)
+
+
+# ----------------------------------------------------------------- jaxprs
+
+
+def batched_eval(
+    closed: ClosedJaxpr,
+    axis_size: int,
+    axis_name: Any,
+    vals: Sequence[Any],
+    dims: Sequence[BDim],
+    /,
+) -> tuple[list[Any], list[BDim]]:
+    """Evaluate ``closed`` on batched values under a fresh batching trace.
+
+    Args:
+      closed: the per-example program.
+      axis_size: the batch size.
+      axis_name: the axis name collectives see.
+      vals: one value per input.
+      dims: their batch dimensions.
+
+    Returns:
+      ``(outs, out_dims)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> cj = make_jaxpr(lax.sin)(np.float32(1))
+        >>> from tessela_tracer import eval_shape
+        >>> f = lambda x: batched_eval(cj, 3, None, [x], [0])[0][0]
+        >>> eval_shape(f, np.ones(3, np.float32)).shape
+        (3,)
+    """
+    trace = BatchTrace(axis_name, axis_size)
+    with new_trace(trace):
+        ins = [
+            v if isinstance(d, NotMapped) else trace.wrap(v, d)
+            for v, d in zip(vals, dims, strict=True)
+        ]
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+        pairs = [trace.unwrap(o) for o in outs]
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def batch_jaxpr(
+    closed: ClosedJaxpr,
+    axis_size: int,
+    in_batched: Sequence[bool],
+    out_force: Sequence[bool],
+    /,
+    axis_name: Any = None,
+) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    """Build the batched version of a per-example jaxpr.
+
+    Batched inputs and outputs carry the batch at axis 0.
+
+    Args:
+      closed: the per-example program.
+      axis_size: the batch size.
+      in_batched: which inputs are batched.
+      out_force: which outputs must come out batched even if they are not.
+      axis_name: the axis name collectives see.
+
+    Returns:
+      ``(jaxpr, consts, out_batched)``: pass ``consts`` as leading operands.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> cj = make_jaxpr(lax.sin)(np.float32(1))
+        >>> j, consts, outs = batch_jaxpr(cj, 3, [True], [False])
+        >>> print(j)
+        { lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }
+    """
+    avals = [
+        a.update(shape=(axis_size, *a.shape)) if b else a
+        for a, b in zip(closed.in_avals, in_batched, strict=True)
+    ]
+    box: list[list[bool]] = []
+
+    def fun(*args: Any) -> list[Any]:
+        dims: list[BDim] = [0 if b else not_mapped for b in in_batched]
+        outs, out_dims = batched_eval(closed, axis_size, axis_name, args, dims)
+        res, flags = [], []
+        for x, d, force in zip(outs, out_dims, out_force, strict=True):
+            if isinstance(d, NotMapped):
+                if force:
+                    x = broadcast(x, axis_size, 0)
+            else:
+                x = moveaxis(x, d, 0)
+            res.append(x)
+            flags.append(force or not isinstance(d, NotMapped))
+        box.append(flags)
+        return res
+
+    jaxpr, consts = hoist_consts(trace_to_jaxpr(fun, avals))
+    return jaxpr, consts, box[0]
