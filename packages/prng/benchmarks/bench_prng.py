@@ -1,13 +1,13 @@
 """Tessela (NumPy) against the reference's jit-compiled samplers on CPU.
 
 Run: ``python benchmarks/bench_prng.py`` with ``jax`` installed for the same
-interpreter; the reference runs in a subprocess (``sys.executable``). Prints one
+interpreter; the reference runs in a subprocess (``sys.executable``), and the
+two alternate run by run so that both see the same machine load. Prints one
 table with the median time of each workload and the Tessela/JAX ratio.
 """
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
@@ -23,60 +23,68 @@ SPLITS = 100_000
 REPEATS = 7
 
 JAX_SCRIPT = r"""
-import json, statistics, sys, time
-import jax, numpy as np
+import sys, time
+import jax
 from jax import random
-n, splits, repeats = map(int, sys.argv[1:4])
+n, splits = map(int, sys.argv[1:3])
 key = random.key(0)
 work = {
     "normal": jax.jit(lambda k: random.normal(k, (n,))),
     "bits": jax.jit(lambda k: random.bits(k, (n,))),
     "split": jax.jit(lambda k: random.key_data(random.split(k, splits))),
 }
-out = {}
-for name, fn in work.items():
+for fn in work.values():
     fn(key).block_until_ready()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(key).block_until_ready()
-        times.append(time.perf_counter() - t0)
-    out[name] = statistics.median(times)
-print(json.dumps(out))
+print("ready", flush=True)
+for line in sys.stdin:
+    fn = work[line.strip()]
+    t0 = time.perf_counter()
+    fn(key).block_until_ready()
+    print(time.perf_counter() - t0, flush=True)
 """
 
 
-def _median_time(fn: Callable[[], Any]) -> float:
+def _once(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
     fn()
-    times = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return time.perf_counter() - t0
 
 
-def measure_tessela() -> dict[str, float]:
+def measure() -> tuple[dict[str, float], dict[str, float] | None]:
+    """Median times, alternating Tessela and JAX runs so both see the same load."""
     key = tr.key(0)
-    return {
-        "normal": _median_time(lambda: tr.normal(key, (N,))),
-        "bits": _median_time(lambda: tr.bits(key, (N,))),
-        "split": _median_time(lambda: tr.split(key, SPLITS)),
+    ours: dict[str, Callable[[], Any]] = {
+        "normal": lambda: tr.normal(key, (N,)),
+        "bits": lambda: tr.bits(key, (N,)),
+        "split": lambda: tr.split(key, SPLITS),
     }
-
-
-def measure_jax() -> dict[str, float] | None:
-    proc = subprocess.run(
-        [sys.executable, "-c", JAX_SCRIPT, str(N), str(SPLITS), str(REPEATS)],
-        capture_output=True,
+    proc = subprocess.Popen(
+        [sys.executable, "-c", JAX_SCRIPT, str(N), str(SPLITS)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
-        check=False,
     )
-    if proc.returncode != 0:
-        print("reference unavailable:", proc.stderr.strip().splitlines()[-1:], file=sys.stderr)
-        return None
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    assert proc.stdin is not None and proc.stdout is not None
+    ready = proc.stdout.readline().strip() == "ready"
+    if not ready:
+        print("reference unavailable (is jax installed?)", file=sys.stderr)
+    mine: dict[str, list[float]] = {name: [] for name in ours}
+    theirs: dict[str, list[float]] = {name: [] for name in ours}
+    for name, fn in ours.items():
+        fn()
+        for _ in range(REPEATS):
+            mine[name].append(_once(fn))
+            if ready:
+                proc.stdin.write(name + "\n")
+                proc.stdin.flush()
+                theirs[name].append(float(proc.stdout.readline()))
+    proc.stdin.close()
+    proc.wait()
+    med = {name: statistics.median(ts) for name, ts in mine.items()}
+    if not ready:
+        return med, None
+    return med, {name: statistics.median(ts) for name, ts in theirs.items()}
 
 
 def main() -> None:
@@ -85,8 +93,7 @@ def main() -> None:
         "bits": f"bits(key, ({N:_},))",
         "split": f"split(key, {SPLITS:_})",
     }
-    ours = measure_tessela()
-    ref = measure_jax()
+    ours, ref = measure()
     print(f"numpy {np.__version__}, {REPEATS} repeats, median wall time")
     print(f"| {'workload':<26} | {'tessela (ms)':>12} | {'jax jit (ms)':>12} | {'ratio':>6} |")
     print(f"|{'-' * 28}|{'-' * 14}|{'-' * 14}|{'-' * 8}|")
