@@ -8,6 +8,7 @@ Example:
     (2,)
 """
 
+from ._binomial import binomial, multinomial
 from ._config import Config, config
 from ._continuous import (
     cauchy,
@@ -41,14 +42,12 @@ from ._discrete import (
 from ._gamma import (
     ball,
     beta,
-    binomial,
     chisquare,
     dirichlet,
     f,
     gamma,
     generalized_normal,
     loggamma,
-    multinomial,
     multivariate_normal,
     orthogonal,
     t,
