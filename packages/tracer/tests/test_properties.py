@@ -64,7 +64,9 @@ def programs(draw: st.DrawFn) -> tuple[Callable[..., Any], list[np.ndarray]]:
                 new = lax.broadcast_in_dim(s, a.shape, ())
             elif op == "cond":
                 pred = lax.gt(lax.reduce_max(a, tuple(range(a.ndim))), dt(0))
-                new = lax.cond(pred, lambda u: lax.add(u, closed_over), lambda u: lax.mul(u, b), a)
+                new = lax.cond(
+                    pred, lambda u: lax.add(u, closed_over), lambda u, b=b: lax.mul(u, b), a
+                )
             elif op == "jit":
                 new = tt.jit(BINARY[kind][0])(a, b)
             elif op == "remat":
