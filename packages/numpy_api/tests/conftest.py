@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-settings.register_profile("tessela-numpy", database=None, deadline=None)
+settings.register_profile("tessela-numpy", database=None, deadline=None, derandomize=True)
 settings.load_profile("tessela-numpy")
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"

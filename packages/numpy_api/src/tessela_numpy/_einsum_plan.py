@@ -11,9 +11,8 @@ left to right and keeping only the names still needed later.
 from __future__ import annotations
 
 import collections
+import dataclasses
 from collections.abc import Sequence
-
-import attrs
 
 __all__ = ["Contraction", "EinsumSpec", "parse_subscripts", "plan_contractions"]
 
@@ -22,16 +21,16 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ELLIPSIS_NAMES = "".join(chr(c) for c in range(0x100, 0x140))
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class EinsumSpec:
     """Parsed subscripts: one name per axis of each operand, and the output."""
 
     inputs: tuple[str, ...]
     output: str
-    sizes: dict[str, int] = attrs.field(eq=False)
+    sizes: dict[str, int] = dataclasses.field(compare=False)
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class Contraction:
     """Contract ``operands`` (positions in the working list) into ``result``.
 

@@ -8,12 +8,12 @@ referenced, never inspected beyond their shapes.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import operator
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 
 from ._index_plan import (
@@ -27,7 +27,7 @@ from ._shapes import broadcast_shapes
 __all__ = ["GatherPlan", "IndexPart", "gather_plan"]
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class IndexPart:
     """One block of columns of the gather indices.
 
@@ -45,7 +45,7 @@ class IndexPart:
     size: int = 0
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class GatherPlan:
     """``x[idx]`` as a ``gather`` (or ``x.at[idx]`` as a ``scatter``)."""
 

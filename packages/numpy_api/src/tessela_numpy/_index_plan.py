@@ -19,12 +19,12 @@ Index values that are arrays are never inspected beyond ``shape`` and
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 
 __all__ = [
@@ -51,7 +51,7 @@ class IndexKind(enum.Enum):
     BOOLEAN = "boolean"  # a boolean scalar or array
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class ParsedIndex:
     """One index entry with the operand axes it consumes."""
 
@@ -214,7 +214,7 @@ def _check_static_slices(parsed: Sequence[ParsedIndex]) -> None:
                 )
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class StaticSlicePlan:
     """``x[idx]`` as ``slice``, then ``rev``, ``squeeze`` and ``expand_dims``."""
 
@@ -302,7 +302,7 @@ def static_slice_plan(
     )
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class DynamicSlicePlan:
     """``x[idx]`` as ``dynamic_slice``; ``starts`` entries are ints or index values."""
 
