@@ -297,11 +297,10 @@ def _pow(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:
 
 
 def _typed_unary(op: Callable[..., Any]) -> LoweringRule:
-    # Ops whose result type differs from the operand's (abs/real/imag of complex).
+    # Ops whose result type may differ from the operand's (abs/real/imag of complex);
+    # the builder infers it.
     def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-        if ctx.avals_in[0].dtype == ctx.avals_out[0].dtype:
-            return [op(x).result]
-        return [op(out_type(ctx.avals_out[0]), x).result]
+        return [op(x).result]
 
     return rule
 
