@@ -1,0 +1,144 @@
+"""Values shared by every rule: symbolic zeros, undefined primals, tangent avals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ShapedArray, Tracer, lax
+from tessela_tracer.dtypes import float0, issubdtype
+from tessela_tracer.extend import get_aval_of
+from tessela_tracer.primitives import add_p, broadcast_in_dim_p, convert_element_type_p
+
+__all__ = [
+    "UndefinedPrimal",
+    "Zero",
+    "add_tangents",
+    "aval_of",
+    "instantiate",
+    "is_differentiable",
+    "tangent_aval",
+    "zeros_like_aval",
+]
+
+
+def aval_of(x: Any, /) -> ShapedArray:
+    """The abstract value of an operand (tracer, array or Python scalar)."""
+    if isinstance(x, Tracer):
+        return x.aval
+    return get_aval_of(x)
+
+
+def is_differentiable(aval: ShapedArray, /) -> bool:
+    """Whether values of this type carry tangents (floating or complex dtypes)."""
+    return bool(issubdtype(aval.dtype, np.inexact))
+
+
+def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
+    """The type of the tangents of ``aval``: itself for inexact dtypes, else ``float0``."""
+    if is_differentiable(aval):
+        return aval
+    return ShapedArray(aval.shape, float0, False)
+
+
+class Zero:
+    """A symbolic zero tangent (or cotangent) of a given abstract value.
+
+    Rules receive ``Zero`` for operands whose tangent is known to vanish and
+    may return it; it is instantiated as an array only when one is needed.
+    """
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+
+    @staticmethod
+    def from_primal(x: Any, /) -> Zero:
+        """The zero tangent of a primal value."""
+        return Zero(tangent_aval(aval_of(x)))
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+class UndefinedPrimal:
+    """Marks a linear operand of an equation being transposed."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined(x: Any, /) -> bool:
+    """Whether ``x`` is an :class:`UndefinedPrimal` (a linear operand)."""
+    return type(x) is UndefinedPrimal
+
+
+def zeros_like_aval(aval: ShapedArray, /) -> Any:
+    """An array of zeros of ``aval``'s shape and dtype (``float0`` gives a NumPy array)."""
+    if aval.dtype == float0:
+        return np.zeros(aval.shape, float0)
+    zero = np.zeros((), aval.dtype)
+    if not aval.shape:
+        return zero
+    return broadcast_in_dim_p.bind(
+        zero, shape=tuple(aval.shape), broadcast_dimensions=(), sharding=None
+    )
+
+
+def instantiate(t: Any, /) -> Any:
+    """Turn a symbolic :class:`Zero` into an array of zeros; pass others through."""
+    if type(t) is Zero:
+        return zeros_like_aval(t.aval)
+    return t
+
+
+def add_tangents(x: Any, y: Any, /) -> Any:
+    """Sum two tangents, keeping symbolic zeros symbolic."""
+    if type(x) is Zero:
+        return y
+    if type(y) is Zero:
+        return x
+    return add_p.bind(x, y)
+
+
+def convert_like(x: Any, aval: ShapedArray, /) -> Any:
+    """Cast ``x`` to ``aval``'s dtype (weak type included) when it differs."""
+    xa = aval_of(x)
+    if xa.dtype == aval.dtype and xa.weak_type == aval.weak_type:
+        return x
+    return convert_element_type_p.bind(
+        x, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None
+    )
+
+
+def unbroadcast(aval: ShapedArray, x: Any, /) -> Any:
+    """Sum ``x`` down to ``aval``'s shape (undo the implicit broadcast of n-ary ops)."""
+    xa = aval_of(x)
+    if tuple(xa.shape) == tuple(aval.shape):
+        return x
+    if not aval.shape:
+        return lax.reduce_sum(x, tuple(range(xa.ndim)))
+    axes = tuple(i for i, (a, b) in enumerate(zip(aval.shape, xa.shape, strict=True)) if a != b)
+    summed = lax.reduce_sum(x, axes)
+    return lax.reshape(summed, tuple(aval.shape))
+
+
+def broadcast_to(x: Any, shape: Sequence[int], /) -> Any:
+    """Broadcast a scalar (or same-shape array) ``x`` to ``shape``."""
+    xa = aval_of(x)
+    if tuple(xa.shape) == tuple(shape):
+        return x
+    if not xa.shape:
+        return broadcast_in_dim_p.bind(
+            x, shape=tuple(shape), broadcast_dimensions=(), sharding=None
+        )
+    return broadcast_in_dim_p.bind(
+        x, shape=tuple(shape), broadcast_dimensions=tuple(range(len(shape))), sharding=None
+    )

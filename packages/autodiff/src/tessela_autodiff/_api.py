@@ -1,0 +1,467 @@
+"""The public transformations: ``jvp``, ``linearize``, ``vjp``, ``grad``, ``value_and_grad``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_pytree import tree_flatten, tree_map, tree_unflatten
+from tessela_tracer import ShapedArray
+from tessela_tracer.dtypes import float0, issubdtype
+from tessela_tracer.extend import eval_jaxpr
+from tessela_tracer.primitives import stop_gradient_p
+
+from tessela_autodiff._ad_util import Zero, aval_of, instantiate, is_differentiable, tangent_aval
+from tessela_autodiff._jvp import jvp_flat
+from tessela_autodiff._linearize import linearize_flat
+
+__all__ = ["grad", "jvp", "linear_transpose", "linearize", "stop_gradient", "value_and_grad", "vjp"]
+
+
+def _flat_fun(fun: Callable[..., Any], in_tree: Any, box: list[Any]) -> Callable[..., list[Any]]:
+    def flat(*xs: Any) -> list[Any]:
+        out = fun(*tree_unflatten(in_tree, list(xs)))
+        leaves, tree = tree_flatten(out)
+        box.append(tree)
+        return leaves
+
+    return flat
+
+
+def _flat_fun_aux(fun: Callable[..., Any], in_tree: Any, box: list[Any]) -> Callable[..., list[Any]]:
+    def flat(*xs: Any) -> list[Any]:
+        res = fun(*tree_unflatten(in_tree, list(xs)))
+        if not isinstance(res, (tuple, list)) or len(res) != 2:
+            raise TypeError(
+                "has_aux=True requires the function to return a pair (output, aux), but it "
+                f"returned {type(res).__name__}."
+            )
+        out, aux = res
+        leaves, tree = tree_flatten(out)
+        box.append(tree)
+        box.append(aux)
+        return leaves
+
+    return flat
+
+
+def _out_tangent(t: Any, primal: Any) -> Any:
+    if type(t) is Zero:
+        return instantiate(Zero(tangent_aval(aval_of(primal))))
+    return t
+
+
+def jvp(
+    fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False
+) -> tuple[Any, ...]:
+    """Evaluate ``fun`` and its Jacobian-vector product at ``primals`` along ``tangents``.
+
+    Args:
+      fun: a function of arrays (pytrees allowed) returning arrays.
+      primals: a tuple or list of the arguments.
+      tangents: a tuple or list of tangents, same structure (``float0`` for integer primals).
+      has_aux: ``fun`` returns ``(output, aux)``; aux is returned, not differentiated.
+
+    Returns:
+      ``(primals_out, tangents_out)``, or ``(primals_out, tangents_out, aux)``.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x, t: jvp(lax.sin, (x,), (t,)))(1.0, 1.0))
+        { lambda ; a:f32[] b:f32[]. let
+            c:f32[] = sin a
+            d:f32[] = cos a
+            e:f32[] = mul b d
+          in (c, e) }
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError(
+            "primal and tangent arguments to jvp must be tuples or lists; found "
+            f"{type(primals).__name__} and {type(tangents).__name__}."
+        )
+    flat_p, tree_p = tree_flatten(tuple(primals))
+    flat_t, tree_t = tree_flatten(tuple(tangents))
+    if tree_p != tree_t:
+        raise TypeError(
+            "primal and tangent arguments to jvp must have the same tree structure; "
+            f"primals have tree structure {tree_p} whereas tangents have tree structure {tree_t}."
+        )
+    ts: list[Any] = []
+    for p, t in zip(flat_p, flat_t, strict=True):
+        pa, ta = aval_of(p), aval_of(t)
+        expected = tangent_aval(pa)
+        if ta.dtype != expected.dtype:
+            if expected.dtype == float0:
+                raise TypeError(
+                    "primal and tangent arguments to jvp do not match; dtypes must be equal, "
+                    "or in case of int/bool primal dtype the tangent dtype must be float0."
+                    f"Got primal dtype {pa.dtype.name} and so expected tangent dtype float0, "
+                    f"but got tangent dtype {ta.dtype.name} instead."
+                )
+            raise TypeError(
+                "primal and tangent arguments to jvp do not match; dtypes must be equal, "
+                "or in case of int/bool primal dtype the tangent dtype must be float0."
+                f"Got primal dtype {pa.dtype.name} and so expected tangent dtype "
+                f"{pa.dtype.name}, but got tangent dtype {ta.dtype.name} instead."
+            )
+        if tuple(ta.shape) != tuple(pa.shape):
+            raise ValueError(
+                "jvp called with different primal and tangent shapes;"
+                f"Got primal shape {tuple(pa.shape)} and tangent shape as {tuple(ta.shape)}"
+            )
+        ts.append(Zero(expected) if expected.dtype == float0 else t)
+    box: list[Any] = []
+    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, tree_p, box)
+    outs, touts = jvp_flat(flat, flat_p, ts)
+    out_tree = box[0]
+    p_out = tree_unflatten(out_tree, outs)
+    t_out = tree_unflatten(out_tree, [_out_tangent(t, o) for t, o in zip(touts, outs, strict=True)])
+    if has_aux:
+        return p_out, t_out, box[1]
+    return p_out, t_out
+
+
+def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """Evaluate ``fun`` and return its linearization at ``primals`` as a function.
+
+    Args:
+      fun: a function of arrays returning arrays.
+      *primals: the point of linearization.
+      has_aux: ``fun`` returns ``(output, aux)``.
+
+    Returns:
+      ``(primals_out, f_jvp)`` (plus ``aux``), ``f_jvp(*tangents)`` giving the output tangents.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> def f(x, t):
+        ...     y, f_jvp = linearize(lax.sin, x)
+        ...     return f_jvp(t)
+        >>> make_jaxpr(f)(1.0, 2.0).eqns[-1].primitive
+        mul
+    """
+    flat_p, in_tree = tree_flatten(primals)
+    box: list[Any] = []
+    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, in_tree, box)
+    outs, lin = linearize_flat(flat, flat_p)
+    out_tree = box[0]
+
+    def f_jvp(*tangents: Any) -> Any:
+        flat_t, tree_t = tree_flatten(tangents)
+        if tree_t != in_tree:
+            raise TypeError(
+                f"linearized function called on tangent values inconsistent with the "
+                f"original primal values: got tangent structure {tree_t} for primal "
+                f"structure {in_tree}"
+            )
+        ts = [t for t, m in zip(flat_t, lin.in_mask, strict=True) if m]
+        vals = eval_jaxpr(lin.jaxpr.jaxpr, lin.jaxpr.consts, *ts)
+        it = iter(vals)
+        res = [
+            next(it) if m else instantiate(Zero(tangent_aval(a)))
+            for m, a in zip(lin.out_mask, lin.out_avals, strict=True)
+        ]
+        return tree_unflatten(out_tree, res)
+
+    p_out = tree_unflatten(out_tree, outs)
+    if has_aux:
+        return p_out, f_jvp, box[1]
+    return p_out, f_jvp
+
+
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """Evaluate ``fun`` and return its vector-Jacobian product function.
+
+    Args:
+      fun: a function of arrays (pytrees allowed) returning arrays.
+      *primals: the arguments.
+      has_aux: ``fun`` returns ``(output, aux)``.
+
+    Returns:
+      ``(primals_out, vjp_fun)`` (plus ``aux``); ``vjp_fun(ct)`` returns a
+      tuple with one cotangent per primal (``float0`` zeros for integer ones).
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> def f(x):
+        ...     y, pullback = vjp(lax.sin, x)
+        ...     return pullback(1.0)[0]
+        >>> print(make_jaxpr(f)(0.5))
+        { lambda ; a:f32[]. let
+            b:f32[] = sin a
+            c:f32[] = cos a
+            d:f32[] = mul 1.0:f32[] c
+          in (d,) }
+    """
+    flat_p, in_tree = tree_flatten(primals)
+    box: list[Any] = []
+    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, in_tree, box)
+    outs, lin = linearize_flat(flat, flat_p)
+    out_tree = box[0]
+    out_avals = [aval_of(o) for o in outs]
+
+    def vjp_fun(ct: Any) -> tuple[Any, ...]:
+        flat_ct, ct_tree = tree_flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError(
+                "Tree structure of cotangent input "
+                f"{ct_tree}, does not match structure of primal output {out_tree}."
+            )
+        cts = []
+        for c, a in zip(flat_ct, out_avals, strict=True):
+            ca = aval_of(c)
+            if tuple(ca.shape) != tuple(a.shape):
+                raise ValueError(
+                    "Shape of cotangent input to vjp pullback function "
+                    f"{tuple(ca.shape)} must be the same as the shape of corresponding "
+                    f"primal input {tuple(a.shape)}."
+                )
+            cts.append(c if is_differentiable(a) else Zero(tangent_aval(a)))
+        cts_in = lin.transpose(cts)
+        res = [instantiate(c) for c in cts_in]
+        return tuple(tree_unflatten(in_tree, res))
+
+    p_out = tree_unflatten(out_tree, outs)
+    if has_aux:
+        return p_out, vjp_fun, box[1]
+    return p_out, vjp_fun
+
+
+def _check_scalar(x: Any) -> ShapedArray:
+    try:
+        aval = aval_of(x)
+    except TypeError as err:
+        raise TypeError(
+            f"Gradient only defined for scalar-output functions. Output was {x}."
+        ) from err
+    if aval.shape:
+        raise TypeError(
+            "Gradient only defined for scalar-output functions. "
+            f"Output had shape: {tuple(aval.shape)}."
+        )
+    return aval
+
+
+def _check_input_dtype(aval: ShapedArray, holomorphic: bool, allow_int: bool) -> None:
+    dt = aval.dtype
+    if holomorphic:
+        if not issubdtype(dt, np.complexfloating):
+            raise TypeError(
+                "grad with holomorphic=True requires inputs with complex dtype, "
+                f"but got {dt.name}."
+            )
+    if issubdtype(dt, np.integer) or dt == np.bool_:
+        if not allow_int:
+            raise TypeError(
+                "grad requires real- or complex-valued inputs (input dtype that is a "
+                f"sub-dtype of np.inexact), but got {dt.name}. If you want to use "
+                "Boolean- or integer-valued inputs, use vjp or set allow_int to True."
+            )
+    elif not issubdtype(dt, np.inexact):
+        raise TypeError(
+            "grad requires numerical-valued inputs (input dtype that is a sub-dtype of "
+            f"np.bool_ or np.number), but got {dt.name}."
+        )
+
+
+def _check_output_dtype(aval: ShapedArray, holomorphic: bool) -> None:
+    dt = aval.dtype
+    if holomorphic:
+        if not issubdtype(dt, np.complexfloating):
+            raise TypeError(
+                "grad with holomorphic=True requires outputs with complex dtype, "
+                f"but got {dt.name}."
+            )
+    elif issubdtype(dt, np.complexfloating):
+        raise TypeError(
+            "grad requires real-valued outputs (output dtype that is a sub-dtype of "
+            f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
+            "holomorphic=True. For differentiation of non-holomorphic functions involving "
+            "complex outputs, use jax.vjp directly."
+        )
+    elif not issubdtype(dt, np.floating):
+        raise TypeError(
+            "grad requires real-valued outputs (output dtype that is a sub-dtype of "
+            f"np.floating), but got {dt.name}. For differentiation of functions with "
+            "integer outputs, use jax.vjp directly."
+        )
+
+
+def _argnums_tuple(argnums: int | Sequence[int], nargs: int) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for a in nums:
+        if not -nargs <= a < nargs:
+            raise TypeError(
+                f"Differentiating with respect to argnums={argnums} requires at least "
+                f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
+                f"only {nargs} positional arguments."
+            )
+    return tuple(a % nargs for a in nums)
+
+
+def value_and_grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """Create a function evaluating ``fun`` and its gradient.
+
+    Args:
+      fun: a function returning a scalar (or ``(scalar, aux)`` with ``has_aux``).
+      argnums: which positional argument(s) to differentiate.
+      has_aux: ``fun`` returns ``(output, aux)``.
+      holomorphic: ``fun`` is holomorphic in complex inputs.
+      allow_int: allow integer inputs (their gradient is ``float0`` zeros).
+
+    Returns:
+      ``f(*args) -> (value, grad)`` or ``((value, aux), grad)``.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> make_jaxpr(value_and_grad(lax.sin))(1.0).out_avals
+        [ShapedArray(float32[]), ShapedArray(float32[])]
+    """
+
+    @functools.wraps(fun)
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        nums = _argnums_tuple(argnums, len(args))
+        dyn = tuple(args[i] for i in nums)
+        for leaf in tree_flatten(dyn)[0]:
+            _check_input_dtype(aval_of(leaf), holomorphic, allow_int)
+
+        def f_dyn(*xs: Any) -> Any:
+            full = list(args)
+            for i, x in zip(nums, xs, strict=True):
+                full[i] = x
+            return fun(*full, **kwargs)
+
+        if has_aux:
+            ans, pullback, aux = vjp(f_dyn, *dyn, has_aux=True)
+        else:
+            ans, pullback = vjp(f_dyn, *dyn)
+        aval = _check_scalar(ans)
+        _check_output_dtype(aval, holomorphic)
+        g = pullback(np.ones((), aval.dtype)[()])
+        grads = g[0] if isinstance(argnums, int) else g
+        if has_aux:
+            return (ans, aux), grads
+        return ans, grads
+
+    return value_and_grad_f
+
+
+def grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """Create a function evaluating the gradient of scalar-valued ``fun``.
+
+    Args:
+      fun: a function returning a scalar (or ``(scalar, aux)`` with ``has_aux``).
+      argnums: which positional argument(s) to differentiate (int or tuple).
+      has_aux: ``fun`` returns ``(output, aux)``; then ``(grad, aux)`` is returned.
+      holomorphic: ``fun`` is holomorphic in complex inputs.
+      allow_int: allow integer inputs (their gradient is ``float0`` zeros).
+
+    Returns:
+      ``f(*args)`` giving the gradient with the structure of the differentiated argument(s).
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(grad(lax.sin))(1.0))
+        { lambda ; a:f32[]. let
+            b:f32[] = sin a
+            c:f32[] = cos a
+            d:f32[] = mul 1.0:f32[] c
+          in (d,) }
+    """
+    vg = value_and_grad(fun, argnums, has_aux=has_aux, holomorphic=holomorphic, allow_int=allow_int)
+
+    @functools.wraps(fun)
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        (_, aux), g = _split(vg(*args, **kwargs), has_aux)
+        return (g, aux) if has_aux else g
+
+    return grad_f
+
+
+def _split(res: Any, has_aux: bool) -> tuple[tuple[Any, Any], Any]:
+    if has_aux:
+        (ans, aux), g = res
+        return (ans, aux), g
+    ans, g = res
+    return (ans, None), g
+
+
+def linear_transpose(fun: Callable[..., Any], *primals: Any) -> Callable[..., tuple[Any, ...]]:
+    """Transpose a linear function, given example inputs for their shapes and dtypes.
+
+    Args:
+      fun: a function linear in its (inexact) arguments.
+      *primals: example arguments (only shapes and dtypes matter).
+
+    Returns:
+      ``f_t(ct)`` returning a tuple with one cotangent per argument.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> f_t = lambda ct: linear_transpose(lambda x: lax.mul(x, 3.0), 1.0)(ct)
+        >>> print(make_jaxpr(f_t)(2.0))
+        { lambda ; a:f32[]. let b:f32[] = mul a 3.0:f32[] in (b,) }
+    """
+    flat_p, in_tree = tree_flatten(primals)
+    in_avals = [aval_of(p) for p in flat_p]
+    for a in in_avals:
+        if not is_differentiable(a):
+            raise TypeError(f"linear_transpose only supports float and complex inputs, but got {a.dtype.name}")
+    box: list[Any] = []
+    flat = _flat_fun(fun, in_tree, box)
+    zeros = [instantiate(Zero(a)) for a in in_avals]
+    _, lin = linearize_flat(flat, zeros)
+    out_tree = box[0]
+
+    def transposed(ct: Any) -> tuple[Any, ...]:
+        flat_ct, ct_tree = tree_flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError(
+                f"cotangent tree does not match function output, expected {out_tree} but got {ct_tree}"
+            )
+        res = [instantiate(c) for c in lin.transpose(flat_ct)]
+        return tuple(tree_unflatten(in_tree, res))
+
+    return transposed
+
+
+def stop_gradient(x: Any, /) -> Any:
+    """Stop gradients from flowing through ``x`` (a pytree); integer leaves pass unchanged.
+
+    Args:
+      x: an array or pytree of arrays.
+
+    Returns:
+      The same values, treated as constants by differentiation.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(grad(lambda x: lax.mul(x, stop_gradient(x))))(2.0))
+        { lambda ; a:f32[]. let
+            b:f32[] = stop_gradient a
+            c:f32[] = mul a b
+            d:f32[] = mul 1.0:f32[] b
+          in (d,) }
+    """
+
+    def stop(leaf: Any) -> Any:
+        if is_differentiable(aval_of(leaf)):
+            return stop_gradient_p.bind(leaf)
+        return leaf
+
+    return tree_map(stop, x)
+

@@ -1,0 +1,153 @@
+"""Forward mode: the JVP rule table, the JVP trace and its tracer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tessela_tracer import Primitive, ShapedArray, Trace, Tracer
+from tessela_tracer.extend import new_trace, set_current_trace
+
+from tessela_autodiff._ad_util import Zero, aval_of, is_differentiable, tangent_aval
+
+__all__ = ["JVPTrace", "JVPTracer", "jvp_flat", "register_jvp"]
+
+JVPRule = Callable[..., tuple[Any, Any]]
+
+_jvp_rules: dict[Primitive, JVPRule] = {}
+
+
+def register_jvp(prim: Primitive, rule: JVPRule, /) -> None:
+    """Register the forward-mode rule of a primitive.
+
+    ``rule(primals, tangents, **params)`` receives the operands and their
+    tangents (a :class:`Zero` where a tangent vanishes) and returns
+    ``(primal_out, tangent_out)`` (lists for ``multiple_results`` primitives).
+    It runs under the trace that was current outside the JVP, so it simply
+    calls primitives on its inputs.
+
+    Args:
+      prim: the primitive.
+      rule: the rule.
+
+    Returns:
+      None.
+
+    Example:
+        >>> from tessela_tracer import Primitive, register_abstract_eval, lax
+        >>> twice_p = Primitive("twice_example")
+        >>> register_abstract_eval(twice_p, lambda x: x)
+        >>> register_jvp(twice_p, lambda p, t: (twice_p.bind(p[0]), lax.mul(2.0, t[0])))
+    """
+    _jvp_rules[prim] = rule
+
+
+def jvp_rule(prim: Primitive, /) -> JVPRule:
+    """The registered JVP rule of ``prim``; ``NotImplementedError`` names the fix."""
+    rule = _jvp_rules.get(prim)
+    if rule is None:
+        raise NotImplementedError(
+            f"Differentiation rule for '{prim.name}' not implemented; register one with "
+            "tessela_autodiff.register_jvp"
+        )
+    return rule
+
+
+class JVPTracer(Tracer):
+    """A primal value paired with its tangent inside a JVP trace."""
+
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any) -> None:
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The primal's abstract value."""
+        return aval_of(self.primal)
+
+    def to_concrete_value(self) -> Any:
+        """The primal's concrete value, when it has one (Python control flow)."""
+        p = self.primal
+        if isinstance(p, Tracer):
+            return p.to_concrete_value()
+        return p
+
+
+class JVPTrace(Trace):
+    """Pushes tangents forward through each primitive with its JVP rule."""
+
+    __slots__ = ()
+    tracer_name = "JVPTracer"
+
+    def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
+        """Split an operand into its primal and tangent (a Zero for constants)."""
+        if type(x) is JVPTracer and x._trace is self:
+            return x.primal, x.tangent
+        return x, Zero.from_primal(x)
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        primals = []
+        tangents = []
+        nonzero = False
+        for x in args:
+            if type(x) is JVPTracer and x._trace is self:
+                primals.append(x.primal)
+                tangents.append(x.tangent)
+                nonzero = nonzero or type(x.tangent) is not Zero
+            else:
+                primals.append(x)
+                tangents.append(Zero.from_primal(x))
+        parent = self.parent
+        assert parent is not None
+        with set_current_trace(parent):
+            if not nonzero:
+                return prim.bind(*primals, **params)
+            primal_out, tangent_out = jvp_rule(prim)(primals, tangents, **params)
+        if prim.multiple_results:
+            return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+        return self.box(primal_out, tangent_out)
+
+    def box(self, primal: Any, tangent: Any) -> Any:
+        """Wrap a result; a symbolic-zero tangent leaves the bare primal."""
+        if type(tangent) is Zero:
+            return primal
+        return JVPTracer(self, primal, tangent)
+
+
+def jvp_flat(
+    fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any], /
+) -> tuple[list[Any], list[Any]]:
+    """Run ``fun`` on flat primals and tangents (``Zero`` allowed) under a new JVP trace.
+
+    Args:
+      fun: ``fun(*xs) -> sequence of outputs``.
+      primals: the flat inputs.
+      tangents: their tangents.
+
+    Returns:
+      ``(primals_out, tangents_out)``; absent tangents are ``Zero``.
+    """
+    trace = JVPTrace()
+    with new_trace(trace):
+        ins = [
+            JVPTracer(trace, p, t)
+            if type(t) is not Zero and is_differentiable(aval_of(p))
+            else p
+            for p, t in zip(primals, tangents, strict=True)
+        ]
+        outs = fun(*ins)
+        primals_out = []
+        tangents_out = []
+        for o in outs:
+            if type(o) is JVPTracer and o._trace is trace:
+                primals_out.append(o.primal)
+                tangents_out.append(o.tangent)
+            else:
+                primals_out.append(o)
+                tangents_out.append(Zero(tangent_aval(aval_of(o))))
+    return primals_out, tangents_out

@@ -1,0 +1,85 @@
+"""Linearization: JVP on top of partial evaluation gives primal outputs and a linear jaxpr."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tessela_tracer import ClosedJaxpr
+from tessela_tracer.extend import set_current_trace
+
+from tessela_autodiff._ad_util import (
+    UndefinedPrimal,
+    Zero,
+    aval_of,
+    is_differentiable,
+    tangent_aval,
+)
+from tessela_autodiff._jvp import jvp_flat
+from tessela_autodiff._partial_eval import PartialEvalTrace
+from tessela_autodiff._transpose import backward_pass
+
+__all__ = ["LinearFunction", "linearize_flat"]
+
+
+class LinearFunction:
+    """The linear map of a linearization: input tangents to output tangents.
+
+    ``jaxpr`` maps the tangents of the differentiable inputs to the non-zero
+    output tangents; its constants are the residuals of the primal pass.
+    """
+
+    __slots__ = ("in_avals", "in_mask", "jaxpr", "out_avals", "out_mask")
+
+    def __init__(
+        self,
+        jaxpr: ClosedJaxpr,
+        in_mask: Sequence[bool],
+        out_mask: Sequence[bool],
+        in_avals: Sequence[Any],
+        out_avals: Sequence[Any],
+    ) -> None:
+        self.jaxpr = jaxpr
+        self.in_mask = list(in_mask)
+        self.out_mask = list(out_mask)
+        self.in_avals = list(in_avals)
+        self.out_avals = list(out_avals)
+
+    def transpose(self, cts: Sequence[Any]) -> list[Any]:
+        """Pull cotangents (one per output, ``Zero`` allowed) back to the inputs."""
+        j = self.jaxpr.jaxpr
+        cts_nz = [c for c, m in zip(cts, self.out_mask, strict=True) if m]
+        args = [UndefinedPrimal(v.aval) for v in j.invars]
+        outs = backward_pass(j, self.jaxpr.consts, args, cts_nz)
+        it = iter(outs)
+        return [
+            next(it) if m else Zero(tangent_aval(a))
+            for m, a in zip(self.in_mask, self.in_avals, strict=True)
+        ]
+
+
+def linearize_flat(
+    fun: Callable[..., Sequence[Any]], primals: Sequence[Any], /
+) -> tuple[list[Any], LinearFunction]:
+    """Run ``fun`` on flat primals, staging its tangent computation.
+
+    Args:
+      fun: ``fun(*xs) -> sequence of outputs``.
+      primals: flat inputs.
+
+    Returns:
+      ``(primals_out, linear)``.
+    """
+    in_avals = [aval_of(p) for p in primals]
+    in_mask = [is_differentiable(a) for a in in_avals]
+    pe = PartialEvalTrace()
+    tangents: list[Any] = [
+        pe.new_arg(a) if m else Zero(tangent_aval(a)) for a, m in zip(in_avals, in_mask, strict=True)
+    ]
+    with set_current_trace(pe):
+        outs, touts = jvp_flat(fun, primals, tangents)
+    pe.valid = False
+    out_avals = [aval_of(o) for o in outs]
+    out_mask = [type(t) is not Zero for t in touts]
+    jaxpr = pe.to_closed_jaxpr([t for t in touts if type(t) is not Zero])
+    return outs, LinearFunction(jaxpr, in_mask, out_mask, in_avals, out_avals)

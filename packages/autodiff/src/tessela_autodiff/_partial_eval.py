@@ -1,0 +1,190 @@
+"""Partial evaluation: known work runs now, work on unknown values is staged.
+
+Reverse mode linearizes a function by running its JVP on top of a
+:class:`PartialEvalTrace` whose unknowns are the input tangents: primal work
+(all operands known) runs under the enclosing trace, and tangent work is
+recorded into a linear jaxpr whose constants are the residuals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, Tracer, Var
+from tessela_tracer.extend import (
+    JaxprTrace,
+    eval_jaxpr,
+    hoist_consts,
+    set_current_trace,
+    trace_to_jaxpr,
+)
+
+__all__ = ["PartialEvalTrace", "partial_eval_jaxpr", "register_partial_eval"]
+
+PartialEvalRule = Callable[["PartialEvalTrace", Sequence[Any], dict[str, Any]], Any]
+
+_partial_eval_rules: dict[Primitive, PartialEvalRule] = {}
+
+
+def register_partial_eval(prim: Primitive, rule: PartialEvalRule, /) -> None:
+    """Register how a higher-order primitive splits into known and staged parts.
+
+    ``rule(trace, args, params)`` receives operands of which some are the
+    trace's own (unknown) tracers; it runs the known part under
+    ``trace.parent`` and stages the rest with :meth:`PartialEvalTrace.stage`.
+    Primitives without a rule are staged whole when any operand is unknown.
+
+    Args:
+      prim: the primitive.
+      rule: the rule.
+
+    Returns:
+      None.
+    """
+    _partial_eval_rules[prim] = rule
+
+
+class PartialEvalTrace(JaxprTrace):
+    """A jaxpr-building trace that evaluates equations whose operands are all known."""
+
+    __slots__ = ()
+    tracer_name = "JitTracer"
+
+    def is_unknown(self, x: Any) -> bool:
+        """Whether ``x`` is one of this trace's (unknown) tracers."""
+        return isinstance(x, Tracer) and x._trace is self
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        for x in args:
+            if isinstance(x, Tracer) and x._trace is self:
+                break
+        else:
+            parent = self.parent
+            assert parent is not None
+            with set_current_trace(parent):
+                return prim.bind(*args, **params)
+        rule = _partial_eval_rules.get(prim)
+        if rule is not None:
+            return rule(self, args, params)
+        return self.stage(prim, args, params)
+
+    def stage(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Record ``prim`` as an equation of the staged jaxpr (known operands become residuals)."""
+        return JaxprTrace.process_primitive(self, prim, args, params)
+
+    def known(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        """Run ``prim`` on known operands under the enclosing trace."""
+        parent = self.parent
+        assert parent is not None
+        with set_current_trace(parent):
+            return prim.bind(*args, **params)
+
+
+def partial_eval_jaxpr(
+    closed: ClosedJaxpr,
+    unknowns: Sequence[bool],
+    instantiate: bool | Sequence[bool],
+    /,
+) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
+    """Split a jaxpr into a known part and a staged part given unknown inputs.
+
+    Args:
+      closed: the program (no constvars needed).
+      unknowns: one flag per input.
+      instantiate: outputs to force into the staged part (one flag per output, or one for all).
+
+    Returns:
+      ``(known, staged, out_unknowns, num_res)``: ``known`` maps the known
+      inputs to the known outputs followed by ``num_res`` residuals; ``staged``
+      maps the residuals followed by the unknown inputs to the unknown outputs.
+      ``staged`` is const-free; ``known`` may carry constants (hoist them).
+    """
+    avals = closed.in_avals
+    nout = len(closed.jaxpr.outvars)
+    inst = [instantiate] * nout if isinstance(instantiate, bool) else list(instantiate)
+    box: list[Any] = []
+
+    def known_fun(*known_ins: Any) -> list[Any]:
+        pe = PartialEvalTrace()
+        it = iter(known_ins)
+        ins = [pe.new_arg(a) if u else next(it) for a, u in zip(avals, unknowns, strict=True)]
+        with set_current_trace(pe):
+            outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+        out_uk = [pe.is_unknown(o) or i for o, i in zip(outs, inst, strict=True)]
+        staged = pe.to_closed_jaxpr([o for o, u in zip(outs, out_uk, strict=True) if u])
+        pe.valid = False
+        box.append((staged, out_uk))
+        return [o for o, u in zip(outs, out_uk, strict=True) if not u] + list(staged.consts)
+
+    known_avals = [a for a, u in zip(avals, unknowns, strict=True) if not u]
+    known = trace_to_jaxpr(known_fun, known_avals)
+    staged, out_uk = box[0]
+    num_res = len(staged.consts)
+    j = staged.jaxpr
+    staged_jaxpr = ClosedJaxpr(Jaxpr((), (*j.constvars, *j.invars), j.outvars, j.eqns), ())
+    return known, staged_jaxpr, out_uk, num_res
+
+
+def const_free(closed: ClosedJaxpr, /) -> tuple[ClosedJaxpr, list[Any]]:
+    """``hoist_consts``: constvars become leading inputs, values returned beside."""
+    return hoist_consts(closed)
+
+
+def drop_outputs(closed: ClosedJaxpr, keep: int, /) -> ClosedJaxpr:
+    """Keep only the first ``keep`` outputs of a jaxpr."""
+    j = closed.jaxpr
+    return ClosedJaxpr(j.replace(outvars=list(j.outvars[:keep])), closed.consts)
+
+
+def permute_inputs(closed: ClosedJaxpr, order: Sequence[int], /) -> ClosedJaxpr:
+    """Reorder a jaxpr's inputs: new input ``k`` is old input ``order[k]``."""
+    j = closed.jaxpr
+    return ClosedJaxpr(j.replace(invars=[j.invars[i] for i in order]), closed.consts)
+
+
+def trace_flat(
+    fun: Callable[..., Sequence[Any]], avals: Sequence[ShapedArray], /
+) -> tuple[ClosedJaxpr, list[Any]]:
+    """Trace a flat function to a const-free jaxpr; its constants become leading inputs."""
+    return hoist_consts(trace_to_jaxpr(fun, list(avals)))
+
+
+def add_unused_inputs(
+    closed: ClosedJaxpr, before: Sequence[ShapedArray], after: Sequence[ShapedArray], /
+) -> ClosedJaxpr:
+    """Give a jaxpr extra ignored inputs before and after its own."""
+    j = closed.jaxpr
+    invars = [Var(a) for a in before] + list(j.invars) + [Var(a) for a in after]
+    return ClosedJaxpr(j.replace(invars=invars), closed.consts)
+
+
+def permute_outputs(closed: ClosedJaxpr, order: Sequence[int], /) -> ClosedJaxpr:
+    """Reorder a jaxpr's outputs: new output ``k`` is old output ``order[k]``."""
+    j = closed.jaxpr
+    return ClosedJaxpr(j.replace(outvars=[j.outvars[i] for i in order]), closed.consts)
+
+
+def join_consts(
+    jaxprs: Sequence[tuple[ClosedJaxpr, list[Any]]], /
+) -> tuple[list[ClosedJaxpr], list[Any]]:
+    """Give jaxprs with different leading constant inputs one shared list of them."""
+    sizes = [len(c) for _, c in jaxprs]
+    avals = [[j.in_avals[i] for i in range(n)] for (j, _), n in zip(jaxprs, sizes, strict=True)]
+    out = []
+    consts: list[Any] = []
+    for k, (j, c) in enumerate(jaxprs):
+        before = [a for av in avals[:k] for a in av]
+        after = [a for av in avals[k + 1 :] for a in av]
+        jj = j.jaxpr
+        invars = (
+            [Var(a) for a in before]
+            + list(jj.invars[: sizes[k]])
+            + [Var(a) for a in after]
+            + list(jj.invars[sizes[k] :])
+        )
+        out.append(ClosedJaxpr(jj.replace(invars=invars), j.consts))
+        consts.extend(c)
+    return out, consts

@@ -1,0 +1,461 @@
+"""JVP, partial-evaluation and transpose rules of jit calls, cond, while and scan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tessela_tracer import ClosedJaxpr, ShapedArray
+from tessela_tracer import primitives as P
+from tessela_tracer.extend import eval_jaxpr, hoist_consts
+
+from tessela_autodiff._ad_util import (
+    UndefinedPrimal,
+    Zero,
+    add_tangents,
+    aval_of,
+    instantiate,
+    is_differentiable,
+    is_undefined,
+    tangent_aval,
+    zeros_like_aval,
+)
+from tessela_autodiff._jvp import jvp_flat, register_jvp
+from tessela_autodiff._partial_eval import (
+    PartialEvalTrace,
+    add_unused_inputs,
+    drop_outputs,
+    join_consts,
+    partial_eval_jaxpr,
+    permute_inputs,
+    permute_outputs,
+    register_partial_eval,
+    trace_flat,
+)
+from tessela_autodiff._transpose import backward_pass, register_transpose, transpose_jaxpr
+
+__all__ = ["jvp_jaxpr"]
+
+
+def jvp_jaxpr(
+    closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate_out: Sequence[bool], /
+) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    """The JVP of a jaxpr as a jaxpr.
+
+    Args:
+      closed: the program.
+      nonzeros: which inputs have a (non-symbolic-zero) tangent.
+      instantiate_out: which outputs must get a tangent even if it is zero.
+
+    Returns:
+      ``(jvp, consts, out_nonzeros)``: ``jvp`` takes ``consts``, the primals and
+      the nonzero tangents, and returns the primal outputs then the nonzero
+      output tangents.
+    """
+    avals = closed.in_avals
+    n = len(avals)
+    nz_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros, strict=True) if nz]
+    box: list[list[bool]] = []
+
+    def fun(*args: Any) -> list[Any]:
+        it = iter(args[n:])
+        tangents = [
+            next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros, strict=True)
+        ]
+        outs, touts = jvp_flat(
+            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), args[:n], tangents
+        )
+        out_nz = [
+            is_differentiable(aval_of(o)) and (type(t) is not Zero or inst)
+            for o, t, inst in zip(outs, touts, instantiate_out, strict=True)
+        ]
+        box.append(out_nz)
+        return [*outs, *[instantiate(t) for t, nz in zip(touts, out_nz, strict=True) if nz]]
+
+    jaxpr, consts = trace_flat(fun, [*avals, *nz_avals])
+    return jaxpr, consts, box[0]
+
+
+def _split_by(xs: Sequence[Any], mask: Sequence[bool]) -> tuple[list[Any], list[Any]]:
+    yes = [x for x, m in zip(xs, mask, strict=True) if m]
+    no = [x for x, m in zip(xs, mask, strict=True) if not m]
+    return no, yes
+
+
+def _merge(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any]) -> list[Any]:
+    it_no, it_yes = iter(no), iter(yes)
+    return [next(it_yes) if m else next(it_no) for m in mask]
+
+
+# ------------------------------------------------------------------ jit
+
+
+def _jit_params(params: dict[str, Any], jaxpr: ClosedJaxpr, nargs: int, name: str) -> dict[str, Any]:
+    return {**params, "jaxpr": jaxpr, "name": name, "donated_invars": (False,) * nargs}
+
+
+def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    jaxpr = params["jaxpr"]
+    nz = [type(t) is not Zero for t in tangents]
+    nout = len(jaxpr.out_avals)
+    jj, consts, out_nz = jvp_jaxpr(jaxpr, nz, [False] * nout)
+    args = [*consts, *primals, *[t for t in tangents if type(t) is not Zero]]
+    outs = P.jit_p.bind(*args, **_jit_params(params, jj, len(args), f"jvp({params['name']})"))
+    it = iter(outs[nout:])
+    touts = [next(it) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz, jaxpr.out_avals, strict=True)]
+    return outs[:nout], touts
+
+
+def _jit_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    jaxpr = params["jaxpr"]
+    uk = [trace.is_unknown(a) for a in args]
+    known, staged, out_uk, nres = partial_eval_jaxpr(jaxpr, uk, False)
+    known, kconsts = hoist_consts(known)
+    k_in, u_in = _split_by(args, uk)
+    k_args = [*kconsts, *k_in]
+    k_outs = trace.known(P.jit_p, k_args, _jit_params(params, known, len(k_args), params["name"]))
+    nk = len(k_outs) - nres
+    res = k_outs[nk:]
+    u_args = [*res, *u_in]
+    u_outs = trace.stage(P.jit_p, u_args, _jit_params(params, staged, len(u_args), params["name"]))
+    return _merge(out_uk, k_outs[:nk], u_outs)
+
+
+def _jit_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
+    jaxpr = params["jaxpr"]
+    linear = [is_undefined(a) for a in args]
+    tj, consts = transpose_jaxpr(jaxpr, linear)
+    res = [a for a in args if not is_undefined(a)]
+    cts_i = [instantiate(c) for c in cts]
+    t_args = [*consts, *res, *cts_i]
+    outs = P.jit_p.bind(
+        *t_args, **_jit_params(params, tj, len(t_args), f"transpose({params['name']})")
+    )
+    return _merge(linear, [None] * len(res), outs)
+
+
+register_jvp(P.jit_p, _jit_jvp)
+register_partial_eval(P.jit_p, _jit_partial_eval)
+register_transpose(P.jit_p, _jit_transpose)
+
+
+# ------------------------------------------------------------------ cond
+
+
+def _cond_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
+) -> tuple[Any, Any]:
+    index, *ops = primals
+    nz = [type(t) is not Zero for t in tangents[1:]]
+    nout = len(branches[0].out_avals)
+    out_nz = [False] * nout
+    for b in branches:
+        out_nz = [a or c for a, c in zip(out_nz, jvp_jaxpr(b, nz, [False] * nout)[2], strict=True)]
+    jvps = [jvp_jaxpr(b, nz, out_nz)[:2] for b in branches]
+    new, consts = join_consts(jvps)
+    nz_t = [t for t in tangents[1:] if type(t) is not Zero]
+    outs = P.cond_p.bind(index, *consts, *ops, *nz_t, branches=tuple(new))
+    it = iter(outs[nout:])
+    avals = branches[0].out_avals
+    touts = [next(it) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz, avals, strict=True)]
+    return outs[:nout], touts
+
+
+def _pad_residuals(
+    known: list[tuple[ClosedJaxpr, list[Any]]], nouts: int, res_avals: list[list[ShapedArray]]
+) -> list[tuple[ClosedJaxpr, list[Any]]]:
+    """Make each known branch output every branch's residuals (zeros for the others')."""
+    out = []
+    for k, (j, consts) in enumerate(known):
+
+        def fun(*xs: Any, j: ClosedJaxpr = j, k: int = k) -> list[Any]:
+            vals = eval_jaxpr(j.jaxpr, j.consts, *xs)
+            res = []
+            for m, avals in enumerate(res_avals):
+                if m == k:
+                    res.extend(vals[nouts:])
+                else:
+                    res.extend(zeros_like_aval(a) for a in avals)
+            return [*vals[:nouts], *res]
+
+        padded, extra = trace_flat(fun, j.in_avals)
+        out.append((padded, [*extra, *consts]))
+    return out
+
+
+def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    branches = params["branches"]
+    index, *ops = args
+    if trace.is_unknown(index):
+        return trace.stage(P.cond_p, args, params)
+    uk = [trace.is_unknown(a) for a in ops]
+    nout = len(branches[0].out_avals)
+    out_uk = [False] * nout
+    for b in branches:
+        out_uk = [a or c for a, c in zip(out_uk, partial_eval_jaxpr(b, uk, False)[2], strict=True)]
+    splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
+    nk = out_uk.count(False)
+    res_avals = [list(k.out_avals[nk:]) for k, _, _, _ in splits]
+    known = _pad_residuals([hoist_consts(k) for k, _, _, _ in splits], nk, res_avals)
+    known_j, kconsts = join_consts(known)
+    k_in, u_in = _split_by(ops, uk)
+    k_outs = trace.known(P.cond_p, [index, *kconsts, *k_in], {"branches": tuple(known_j)})
+    all_res = k_outs[nk:]
+    staged = []
+    offset = 0
+    total = [a for avals in res_avals for a in avals]
+    for (_, s, _, nres), avals in zip(splits, res_avals, strict=True):
+        before, after = total[:offset], total[offset + nres :]
+        staged.append(add_unused_inputs(s, before, after))
+        offset += nres
+    u_outs = trace.stage(P.cond_p, [index, *all_res, *u_in], {"branches": tuple(staged)})
+    return _merge(out_uk, k_outs[:nk], u_outs)
+
+
+def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: Any) -> list[Any]:
+    if is_undefined(index):
+        raise ValueError("cond is not linear in its index")
+    linear = [is_undefined(a) for a in ops]
+    tjs, consts = join_consts([transpose_jaxpr(b, linear) for b in branches])
+    res = [a for a in ops if not is_undefined(a)]
+    outs = P.cond_p.bind(index, *consts, *res, *[instantiate(c) for c in cts], branches=tuple(tjs))
+    return [None, *_merge(linear, [None] * len(res), outs)]
+
+
+register_jvp(P.cond_p, _cond_jvp)
+register_partial_eval(P.cond_p, _cond_partial_eval)
+register_transpose(P.cond_p, _cond_transpose)
+
+
+# ------------------------------------------------------------------ scan
+
+
+def _carry_fixpoint(
+    body: ClosedJaxpr, flags: list[bool], nc: int, ncarry: int, via_pe: bool
+) -> list[bool]:
+    carry = flags[nc : nc + ncarry]
+    nys = len(body.out_avals) - ncarry
+    while True:
+        mask = [*flags[:nc], *carry, *flags[nc + ncarry :]]
+        inst = [*carry, *[False] * nys]
+        if via_pe:
+            out = partial_eval_jaxpr(body, mask, inst)[2]
+        else:
+            out = jvp_jaxpr(body, mask, inst)[2]
+        new = [a or b for a, b in zip(carry, out[:ncarry], strict=True)]
+        if new == carry:
+            return carry
+        carry = new
+
+
+def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    body = params["jaxpr"]
+    nc, ncarry = params["num_consts"], params["num_carry"]
+    nz = [type(t) is not Zero and is_differentiable(aval_of(p)) for p, t in zip(primals, tangents, strict=True)]
+    nz_carry = _carry_fixpoint(body, nz, nc, ncarry, False)
+    nz = [*nz[:nc], *nz_carry, *nz[nc + ncarry :]]
+    nys = len(body.out_avals) - ncarry
+    jj, consts, out_nz = jvp_jaxpr(body, nz, [*nz_carry, *[False] * nys])
+    n = len(primals)
+    groups = [(0, nc), (nc, nc + ncarry), (nc + ncarry, n)]
+    tpos = {}
+    k = n
+    for i in range(n):
+        if nz[i]:
+            tpos[i] = k
+            k += 1
+    order: list[int] = list(range(len(consts)))
+    c0 = len(consts)
+    for lo, hi in groups:
+        order += [c0 + i for i in range(lo, hi)]
+        order += [c0 + tpos[i] for i in range(lo, hi) if nz[i]]
+    jj = permute_inputs(jj, order)
+    nt_carry = sum(nz_carry)
+    nout_t = sum(out_nz)
+    nt_ys = nout_t - nt_carry
+    out_order = [
+        *range(ncarry), *range(ncarry + nys, ncarry + nys + nt_carry),
+        *range(ncarry, ncarry + nys), *range(ncarry + nys + nt_carry, ncarry + nys + nout_t),
+    ]  # fmt: skip
+    jj = permute_outputs(jj, out_order)
+    ts = [instantiate(t) if m else None for t, m in zip(tangents, nz, strict=True)]
+    args: list[Any] = list(consts)
+    for lo, hi in groups:
+        args += list(primals[lo:hi]) + [ts[i] for i in range(lo, hi) if nz[i]]
+    nt_consts = sum(nz[:nc])
+    outs = P.scan_p.bind(
+        *args, **{**params, "jaxpr": jj, "num_consts": c0 + nc + nt_consts,
+                  "num_carry": ncarry + nt_carry},
+    )  # fmt: skip
+    carry, tcarry = outs[:ncarry], outs[ncarry : ncarry + nt_carry]
+    ys, tys = outs[ncarry + nt_carry : ncarry + nt_carry + nys], outs[ncarry + nt_carry + nys :]
+    out_avals = P.scan_p.abstract_eval(*[aval_of(p) for p in primals], **params)
+    it_c, it_y = iter(tcarry), iter(tys)
+    touts = [next(it_c) if m else Zero(tangent_aval(a)) for m, a in zip(nz_carry, out_avals[:ncarry], strict=True)]
+    touts += [next(it_y) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz[ncarry:], out_avals[ncarry:], strict=True)]
+    del nt_ys
+    return [*carry, *ys], touts
+
+
+def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    body = params["jaxpr"]
+    nc, ncarry = params["num_consts"], params["num_carry"]
+    uk = [trace.is_unknown(a) for a in args]
+    carry_uk = _carry_fixpoint(body, uk, nc, ncarry, True)
+    uk = [*uk[:nc], *carry_uk, *uk[nc + ncarry :]]
+    nys = len(body.out_avals) - ncarry
+    known, staged, out_uk, nres = partial_eval_jaxpr(body, uk, [*carry_uk, *[False] * nys])
+    known, kconsts = hoist_consts(known)
+    consts, init, xs = args[:nc], args[nc : nc + ncarry], args[nc + ncarry :]
+    uk_c, uk_carry, uk_x = uk[:nc], uk[nc : nc + ncarry], uk[nc + ncarry :]
+    kc, uc = _split_by(consts, uk_c)
+    kinit, uinit = _split_by(init, uk_carry)
+    kx, ux = _split_by(xs, uk_x)
+    k_outs = trace.known(
+        P.scan_p, [*kconsts, *kc, *kinit, *kx],
+        {**params, "jaxpr": known, "num_consts": len(kconsts) + len(kc), "num_carry": len(kinit)},
+    )  # fmt: skip
+    nk = len(k_outs) - nres
+    res = k_outs[nk:]
+    # staged body takes (res, uk consts, uk carry, uk xs); the scan wants res among the xs
+    nuc, nucarry = len(uc), len(uinit)
+    order = [
+        *range(nres, nres + nuc + nucarry), *range(nres),
+        *range(nres + nuc + nucarry, len(staged.in_avals)),
+    ]  # fmt: skip
+    staged = permute_inputs(staged, order)
+    u_outs = trace.stage(
+        P.scan_p, [*uc, *uinit, *res, *ux],
+        {**params, "jaxpr": staged, "num_consts": nuc, "num_carry": nucarry},
+    )  # fmt: skip
+    return _merge(out_uk, k_outs[:nk], u_outs)
+
+
+def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
+    body = params["jaxpr"]
+    nc, ncarry = params["num_consts"], params["num_carry"]
+    consts, init, xs = args[:nc], args[nc : nc + ncarry], args[nc + ncarry :]
+    if not all(is_undefined(c) for c in init):
+        raise NotImplementedError("transposing a scan whose carry is not entirely linear")
+    lin_c = [is_undefined(c) for c in consts]
+    lin_x = [is_undefined(x) for x in xs]
+    res_c, _ = _split_by(consts, lin_c)
+    res_x, _ = _split_by(xs, lin_x)
+    body_avals = body.in_avals
+    c_avals, carry_avals = body_avals[:nc], body_avals[nc : nc + ncarry]
+    x_avals = body_avals[nc + ncarry :]
+    lc_avals = [a for a, m in zip(c_avals, lin_c, strict=True) if m]
+    y_avals = body.out_avals[ncarry:]
+    nrc, nlc, nrx = len(res_c), len(lc_avals), len(res_x)
+
+    def body_t(*a: Any) -> list[Any]:
+        rc, acc = a[:nrc], a[nrc : nrc + nlc]
+        ctc = a[nrc + nlc : nrc + nlc + ncarry]
+        rx, cty = a[nrc + nlc + ncarry : nrc + nlc + ncarry + nrx], a[nrc + nlc + ncarry + nrx :]
+        ins = [
+            *_merge(lin_c, rc, [UndefinedPrimal(v) for v in lc_avals]),
+            *[UndefinedPrimal(v) for v in carry_avals],
+            *_merge(lin_x, rx, [UndefinedPrimal(v) for v, m in zip(x_avals, lin_x, strict=True) if m]),
+        ]  # fmt: skip
+        cts_in = backward_pass(body.jaxpr, body.consts, ins, [*ctc, *cty])
+        ct_c = [instantiate(c) for c, m in zip(cts_in[:nc], lin_c, strict=True) if m]
+        ct_carry = [instantiate(c) for c in cts_in[nc : nc + ncarry]]
+        ct_x = [instantiate(c) for c, m in zip(cts_in[nc + ncarry :], lin_x, strict=True) if m]
+        return [*[add_tangents(s, c) for s, c in zip(acc, ct_c, strict=True)], *ct_carry, *ct_x]
+
+    rc_avals = [aval_of(c) for c in res_c]
+    rx_avals = [a for a, m in zip(x_avals, lin_x, strict=True) if not m]
+    tj, tconsts = trace_flat(body_t, [*rc_avals, *lc_avals, *carry_avals, *rx_avals, *y_avals])
+    ct_carry, ct_ys = cts[:ncarry], cts[ncarry:]
+    ys_avals = P.scan_p.abstract_eval(*[a.aval if is_undefined(a) else aval_of(a) for a in args], **params)[ncarry:]
+    outs = P.scan_p.bind(
+        *tconsts, *res_c, *[zeros_like_aval(a) for a in lc_avals],
+        *[instantiate(c) for c in ct_carry], *res_x,
+        *[instantiate(c) if type(c) is not Zero else zeros_like_aval(a) for c, a in zip(ct_ys, ys_avals, strict=True)],
+        **{**params, "jaxpr": tj, "num_consts": len(tconsts) + nrc, "num_carry": nlc + ncarry,
+           "reverse": not params["reverse"]},
+    )  # fmt: skip
+    ct_consts, ct_init, ct_xs = outs[:nlc], outs[nlc : nlc + ncarry], outs[nlc + ncarry :]
+    return [
+        *_merge(lin_c, [None] * nrc, ct_consts),
+        *ct_init,
+        *_merge(lin_x, [None] * nrx, ct_xs),
+    ]
+
+
+register_jvp(P.scan_p, _scan_jvp)
+register_partial_eval(P.scan_p, _scan_partial_eval)
+register_transpose(P.scan_p, _scan_transpose)
+
+
+# ------------------------------------------------------------------ while
+
+
+def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    cn, bn = params["cond_nconsts"], params["body_nconsts"]
+    cond, body = params["cond_jaxpr"], params["body_jaxpr"]
+    bconsts, carry = primals[cn : cn + bn], primals[cn + bn :]
+    bt = tangents[cn:]
+    ncarry = len(carry)
+    nz = [type(t) is not Zero and is_differentiable(aval_of(p)) for p, t in zip(primals[cn:], bt, strict=True)]
+    nz_carry = _carry_fixpoint(body, nz, bn, ncarry, False)
+    nz = [*nz[:bn], *nz_carry]
+    jj, consts, _ = jvp_jaxpr(body, nz, nz_carry)
+    n = bn + ncarry
+    tidx = [i for i in range(n) if nz[i]]
+    c0 = len(consts)
+    t_of = {i: c0 + n + k for k, i in enumerate(tidx)}
+    order = [
+        *range(c0), *[c0 + i for i in range(bn)], *[t_of[i] for i in range(bn) if nz[i]],
+        *[c0 + i for i in range(bn, n)], *[t_of[i] for i in range(bn, n) if nz[i]],
+    ]  # fmt: skip
+    jj = permute_inputs(jj, order)
+    t_carry_avals = [tangent_aval(aval_of(c)) for c, m in zip(carry, nz_carry, strict=True) if m]
+    cond2 = add_unused_inputs(cond, [], t_carry_avals)
+    ts = [instantiate(t) for t, m in zip(bt, nz, strict=True) if m]
+    nbt = sum(nz[:bn])
+    outs = P.while_p.bind(
+        *primals[:cn], *consts, *bconsts, *ts[:nbt], *carry, *ts[nbt:],
+        cond_jaxpr=cond2, body_jaxpr=jj, cond_nconsts=cn, body_nconsts=c0 + bn + nbt,
+    )  # fmt: skip
+    it = iter(outs[ncarry:])
+    touts = [next(it) if m else Zero(tangent_aval(aval_of(c))) for c, m in zip(carry, nz_carry, strict=True)]
+    return outs[:ncarry], touts
+
+
+def _while_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    cn, bn = params["cond_nconsts"], params["body_nconsts"]
+    cond, body = params["cond_jaxpr"], params["body_jaxpr"]
+    uk = [trace.is_unknown(a) for a in args]
+    carry_uk = _carry_fixpoint(body, uk[cn:], bn, len(args) - cn - bn, True)
+    cond_uk = partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[2]
+    if any(cond_uk) or any(uk[:cn]):
+        return trace.stage(P.while_p, args, params)
+    staged_outs = trace.stage(P.while_p, args, params)
+    kc, _ = _split_by(args[:cn], uk[:cn])
+    kb, _ = _split_by(args[cn : cn + bn], uk[cn : cn + bn])
+    kinit, _ = _split_by(args[cn + bn :], carry_uk)
+    nk = carry_uk.count(False)
+    kcond, kcc = hoist_consts(drop_outputs(partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[0], 1))
+    kbody, kbc = hoist_consts(
+        drop_outputs(partial_eval_jaxpr(body, [*uk[cn : cn + bn], *carry_uk], carry_uk)[0], nk)
+    )
+    k_outs = trace.known(
+        P.while_p, [*kcc, *kc, *kbc, *kb, *kinit],
+        {"cond_jaxpr": kcond, "body_jaxpr": kbody, "cond_nconsts": len(kcc) + len(kc),
+         "body_nconsts": len(kbc) + len(kb)},
+    )  # fmt: skip
+    return _merge(carry_uk, k_outs, [o for o, m in zip(staged_outs, carry_uk, strict=True) if m])
+
+
+def _while_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
+    raise ValueError(
+        "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "
+        "dynamic start/stop values. Try using lax.scan, or using fori_loop with static "
+        "start/stop."
+    )
+
+
+register_jvp(P.while_p, _while_jvp)
+register_partial_eval(P.while_p, _while_partial_eval)
+register_transpose(P.while_p, _while_transpose)
