@@ -23,6 +23,7 @@ from tessela_tracer.extend import (
     Tracer,
     eval_jaxpr,
     get_aval_of,
+    get_current_trace,
     hoist_consts,
     new_trace,
     set_current_trace,
@@ -254,7 +255,7 @@ class BatchTrace(Trace):
     tracer_name = "BatchTracer"
 
     def __init__(self, axis_name: Any, axis_size: int, parent: Trace | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent if parent is not None else get_current_trace())
         self.axis_name = axis_name
         self.axis_size = axis_size
 
