@@ -11,34 +11,15 @@ from cases import CASES, ERRORS, Case, parse_input
 from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
 
 # Gaps that need tessela_tracer changes (see the package README, "Known gaps").
-_WEAK = "needs a weak_type=True convert_element_type in tessela_tracer.lax"
 _BF16 = "tessela_tracer dtypes: issubdtype on bfloat16 raises inside lax rules"
 _PRIM = "needs the {} primitive in tessela_tracer.lax (JAX 0.10.2 binds it)"
-EVAL_GAPS = {
-    **dict.fromkeys(
-        [
-            "weak_int_bool",
-            "weak_float_i8",
-            "weak_float_u8",
-            "weak_float_i32",
-            "weak_float_bool",
-            "weak_complex_i8",
-            "weak_complex_u8",
-            "weak_complex_i32",
-            "weak_complex_bool",
-            "where_both_weak",
-            "weak_float_bf16",
-        ],
-        _WEAK,
-    ),
-    **dict.fromkeys(["promote_u8_bf16", "weak_int_bf16", "weak_bool_bf16"], _BF16),
-}
+EVAL_GAPS = dict.fromkeys(
+    ["promote_u8_bf16", "weak_int_bf16", "weak_bool_bf16", "weak_float_bf16"], _BF16
+)
 JAXPR_GAPS = {
-    "weak_scalar_ops": _WEAK,
     "stack": _PRIM.format("stack"),
     "split_n": _PRIM.format("split"),
     "tile": _PRIM.format("tile"),
-    "at_apply": "needs lax.scatter_apply (a scatter with an update_jaxpr) in tessela_tracer",
     "pad_const": "JAX prints NumPy int64 pad widths as np.int64(1); tessela_tracer prints 1",
 }
 

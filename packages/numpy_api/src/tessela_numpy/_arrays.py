@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ArrayOps, ShapedArray, get_aval, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.primitives import convert_element_type_p
 
 from ._shapes import broadcast_shapes, is_python_scalar
 
@@ -163,9 +164,9 @@ def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
         out = np.asarray(x).astype(dtype)
         return out[()] if out.ndim == 0 else out
     aval = aval_of(x)
-    if aval.dtype == dtype and (aval.weak_type == weak_type or weak_type):
+    if aval.dtype == dtype and aval.weak_type == weak_type:
         return x
-    return lax.convert_element_type(x, dtype)
+    return convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=None)
 
 
 def full_like(

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
+from tessela_tracer import ShapedArray, lax
+from tessela_tracer.extend import trace_to_jaxpr
+from tessela_tracer.primitives import scatter_p
 
 from ._arith import power as _power
 from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
@@ -376,17 +378,16 @@ class IndexedRef:
           The updated copy.
         """
 
-        current = self.get(
-            indices_are_sorted=indices_are_sorted,
-            unique_indices=unique_indices,
-            mode="clip" if mode == "clip" else None,
-        )
-        return self.set(
-            func(current),
-            indices_are_sorted=indices_are_sorted,
-            unique_indices=unique_indices,
-            mode=mode,
-        )
+        dt = aval_of(self.array).dtype
+        scalar = ShapedArray((), dt)
+        update = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar]).jaxpr
+
+        def op(x: Any, idx: Any, y: Any, dnums: Any, **params: Any) -> Any:
+            return scatter_p.bind(
+                x, idx, y, dimension_numbers=dnums, update_consts=(), update_jaxpr=update, **params
+            )
+
+        return self._update(op, convert(0, dt), mode, indices_are_sorted, unique_indices)
 
 
 class IndexUpdateHelper:
