@@ -110,8 +110,13 @@ def test_nested_named_axes():
     x = f32(2, 3)
 
     def f(x):
-        return psum(x, ("i", "j")), psum(x, "j"), lax.convert_element_type(
-            lax.add(lax.mul(axis_index("i"), 10), axis_index("j")), np.float32)
+        return (
+            psum(x, ("i", "j")),
+            psum(x, "j"),
+            lax.convert_element_type(
+                lax.add(lax.mul(axis_index("i"), 10), axis_index("j")), np.float32
+            ),
+        )
 
     total, rows, idx = vmap(vmap(f, axis_name="j"), axis_name="i")(x)
     np.testing.assert_allclose(total, np.full((2, 3), x.sum()), rtol=1e-5)
@@ -169,7 +174,7 @@ def test_out_axes():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match="inconsistent sizes.*\n.*size 3: axis 0 of argument x"):
+    with pytest.raises(ValueError, match=r"inconsistent sizes.*\n.*size 3: axis 0 of argument x"):
         vmap(lambda x, y: lax.add(x, y))(f32(3), f32(4))
     with pytest.raises(ValueError, match=r"most axes \(2 of them\) had size 3"):
         vmap(lambda x, y, z: x)(f32(3), f32(3), f32(4))

@@ -96,7 +96,7 @@ def _size_error(
         aval = get_aval_of(x)
         entries.append((aval.shape[ax], f"axis {ax} of argument {label}{rest} of type {aval}"))
     counts = collections.Counter(size for size, _ in entries).most_common()
-    example = {}
+    example: dict[int, str] = {}
     for size, desc in entries:
         example.setdefault(size, desc)
     lines = []
@@ -128,7 +128,7 @@ def _normalize_in_axis(x: Any, ax: int) -> int:
 def vmap(
     fun: Callable[..., Any],
     /,
-    in_axes: int | None | Sequence[Any] = 0,
+    in_axes: int | Sequence[Any] | None = 0,
     out_axes: Any = 0,
     *,
     axis_name: Any = None,
@@ -186,8 +186,11 @@ def vmap(
         axes = _flatten_axes("in_axes", list(args), list(spec)) + [0] * (
             len(flat) - len(tree_leaves(list(args)))
         )
-        axes = [None if a is None else _normalize_in_axis(x, a) for x, a in zip(flat, axes)]
-        sizes = {get_aval_of(x).shape[a] for x, a in zip(flat, axes) if a is not None}
+        axes = [
+            None if a is None else _normalize_in_axis(x, a)
+            for x, a in zip(flat, axes, strict=False)
+        ]
+        sizes = {get_aval_of(x).shape[a] for x, a in zip(flat, axes, strict=False) if a is not None}
         if len(sizes) > 1:
             raise _size_error(fun, args, kwargs, axes)
         if not sizes and axis_size is None:
@@ -204,7 +207,9 @@ def vmap(
         trace = BatchTrace(axis_name, size)
         with axis_frame(axis_name, size):
             with new_trace(trace):
-                tracers = [x if a is None else trace.wrap(x, a) for x, a in zip(flat, axes)]
+                tracers = [
+                    x if a is None else trace.wrap(x, a) for x, a in zip(flat, axes, strict=False)
+                ]
                 fargs, fkwargs = tree_unflatten(in_tree, tracers)
                 out = fun(*fargs, **fkwargs)
                 out_flat, out_tree = tree_flatten(out)
@@ -230,4 +235,3 @@ def _match_out(val: Any, bdim: int | NotMapped, dst: int | None, size: int) -> A
     if isinstance(bdim, NotMapped):
         return broadcast(val, size, dst)
     return moveaxis(val, bdim, dst)
-

@@ -143,7 +143,7 @@ def axis_size_of(name: Any) -> int | None:
     """The size of the innermost bound axis called ``name``, or None."""
     for n, size in reversed(_axis_env.get()):
         if n == name:
-            return size
+            return int(size)
     return None
 
 

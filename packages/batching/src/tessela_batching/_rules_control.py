@@ -63,7 +63,9 @@ def _out_dims(flags: Sequence[bool], at: int = 0) -> list[Any]:
 # ----------------------------------------------------------------- jit
 
 
-def _jit_rule(args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any) -> Any:
+def _jit_rule(
+    args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
+) -> Any:
     size = _size(args, dims)
     in_b = _batched(dims)
     new, consts, out_b = batch_jaxpr(jaxpr, size, in_b, [False] * len(jaxpr.out_avals),
@@ -247,7 +249,7 @@ def _custom_rule(kind: str) -> Any:
         n_args, n_out = len(args) - num_consts, len(call_jaxpr.out_avals)
         j, extra, _ = batch_jaxpr(call_jaxpr, size, const_b + [True] * n_args, [True] * n_out, name)
         ops = [*_front(args[:num_consts], dims[:num_consts], const_b, size),
-               *(bdim_at_front(x, d, size) for x, d in zip(args[num_consts:], dims[num_consts:]))]  # fmt: skip
+               *(bdim_at_front(x, d, size) for x, d in zip(args[num_consts:], dims[num_consts:], strict=False))]  # fmt: skip
         arg_avals = call_jaxpr.in_avals[num_consts:]
         if kind == "jvp":
             params["jvp"] = NamedCallable(_batched_jvp(params["jvp"], arg_avals, size, name),

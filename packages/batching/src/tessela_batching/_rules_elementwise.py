@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
@@ -93,7 +92,9 @@ def _handle_broadcasting(args: Sequence[Any], dims: Sequence[Any]) -> tuple[list
         if get_aval_of(x).ndim
     ):
         return list(args), dim
-    ndim = max(get_aval_of(x).ndim + isinstance(d, NotMapped) for x, d in zip(args, dims))
+    ndim = max(
+        get_aval_of(x).ndim + isinstance(d, NotMapped) for x, d in zip(args, dims, strict=False)
+    )
     out = []
     for x, d in zip(args, dims, strict=True):
         aval = get_aval_of(x)
@@ -186,9 +187,9 @@ def _clamp_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
     size = _size(args, dims)
     xa = get_aval_of(x)
     shape = xa.shape if isinstance(dx, NotMapped) else xa.shape[:dx] + xa.shape[dx + 1 :]
-    if isinstance(dlo, NotMapped) and isinstance(dhi, NotMapped):
-        if not get_aval_of(lo).ndim and not get_aval_of(hi).ndim:
-            return P.clamp_p.bind(lo, x, hi), dx
+    unbatched_bounds = isinstance(dlo, NotMapped) and isinstance(dhi, NotMapped)
+    if unbatched_bounds and not get_aval_of(lo).ndim and not get_aval_of(hi).ndim:
+        return P.clamp_p.bind(lo, x, hi), dx
     x = bdim_at_front(x, dx, size)
     lo = _full_operand(lo, dlo, size, shape)
     hi = _full_operand(hi, dhi, size, shape)

@@ -67,9 +67,7 @@ def _gather_rule(
             operand_batching_dims=dn.operand_batching_dims,
             start_indices_batching_dims=_plus1(dn.start_indices_batching_dims),
         )
-        return P.gather_p.bind(
-            x, idx, dimension_numbers=new, slice_sizes=slice_sizes, **params
-        ), 0
+        return P.gather_p.bind(x, idx, dimension_numbers=new, slice_sizes=slice_sizes, **params), 0
     x = moveaxis(x, dx, 0)
     new = GatherDimensionNumbers(
         offset_dims=_plus1(dn.offset_dims),

@@ -46,20 +46,20 @@ def _front_rule(prim: Primitive, update: Any) -> Any:
 
 register_batching(P.broadcast_in_dim_p, _front_rule(
     P.broadcast_in_dim_p,
-    lambda n, *, shape, broadcast_dimensions, sharding: dict(
-        shape=(n, *shape), broadcast_dimensions=(0, *(d + 1 for d in broadcast_dimensions)),
-        sharding=sharding),
+    lambda n, *, shape, broadcast_dimensions, sharding: {
+        "shape": (n, *shape), "broadcast_dimensions": (0, *(d + 1 for d in broadcast_dimensions)),
+        "sharding": sharding},
 ))  # fmt: skip
 register_batching(P.reshape_p, _front_rule(
     P.reshape_p,
-    lambda n, *, new_sizes, dimensions, sharding: dict(
-        new_sizes=(n, *new_sizes), dimensions=None, sharding=sharding),
+    lambda n, *, new_sizes, dimensions, sharding: {
+        "new_sizes": (n, *new_sizes), "dimensions": None, "sharding": sharding},
 ))  # fmt: skip
 register_batching(P.squeeze_p, _front_rule(
-    P.squeeze_p, lambda n, *, dimensions: dict(dimensions=tuple(d + 1 for d in dimensions)),
+    P.squeeze_p, lambda n, *, dimensions: {"dimensions": tuple(d + 1 for d in dimensions)},
 ))  # fmt: skip
 register_batching(P.concatenate_p, _front_rule(
-    P.concatenate_p, lambda n, *, dimension: dict(dimension=dimension + 1),
+    P.concatenate_p, lambda n, *, dimension: {"dimension": dimension + 1},
 ))  # fmt: skip
 
 
