@@ -28,6 +28,7 @@ from tessela_autodiff._api import (
     value_and_grad,
     vjp,
 )
+from tessela_autodiff._jacobian import hessian, jacfwd, jacobian, jacrev
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rules_util import defjvp, defjvp_zero, deflinear, deflinear2
 from tessela_autodiff._transpose import register_transpose
@@ -45,6 +46,10 @@ __all__ = [
     "deflinear",
     "deflinear2",
     "grad",
+    "hessian",
+    "jacfwd",
+    "jacobian",
+    "jacrev",
     "jvp",
     "linear_transpose",
     "linearize",

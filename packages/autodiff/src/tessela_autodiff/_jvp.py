@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_tracer import Primitive, ShapedArray, Trace, Tracer
-from tessela_tracer.extend import new_trace, set_current_trace
+from tessela_tracer.extend import get_current_trace, new_trace, set_current_trace
 
 from tessela_autodiff._ad_util import Zero, aval_of, is_differentiable, tangent_aval
 
@@ -132,7 +132,7 @@ def jvp_flat(
     Returns:
       ``(primals_out, tangents_out)``; absent tangents are ``Zero``.
     """
-    trace = JVPTrace()
+    trace = JVPTrace(get_current_trace())
     with new_trace(trace):
         ins = [
             JVPTracer(trace, p, t)

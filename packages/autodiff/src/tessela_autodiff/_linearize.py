@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_tracer import ClosedJaxpr
-from tessela_tracer.extend import set_current_trace
+from tessela_tracer.extend import get_current_trace, set_current_trace
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
@@ -72,7 +72,7 @@ def linearize_flat(
     """
     in_avals = [aval_of(p) for p in primals]
     in_mask = [is_differentiable(a) for a in in_avals]
-    pe = PartialEvalTrace()
+    pe = PartialEvalTrace(get_current_trace())
     tangents: list[Any] = [
         pe.new_arg(a) if m else Zero(tangent_aval(a)) for a, m in zip(in_avals, in_mask, strict=True)
     ]

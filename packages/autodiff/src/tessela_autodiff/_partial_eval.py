@@ -14,6 +14,7 @@ from typing import Any
 from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, Tracer, Var
 from tessela_tracer.extend import (
     JaxprTrace,
+    get_current_trace,
     eval_jaxpr,
     hoist_consts,
     set_current_trace,
@@ -108,7 +109,7 @@ def partial_eval_jaxpr(
     box: list[Any] = []
 
     def known_fun(*known_ins: Any) -> list[Any]:
-        pe = PartialEvalTrace()
+        pe = PartialEvalTrace(get_current_trace())
         it = iter(known_ins)
         ins = [pe.new_arg(a) if u else next(it) for a, u in zip(avals, unknowns, strict=True)]
         with set_current_trace(pe):

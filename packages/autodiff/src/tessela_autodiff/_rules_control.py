@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import ClosedJaxpr, ShapedArray
+from tessela_tracer import ClosedJaxpr, ShapedArray, Var
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import eval_jaxpr, hoist_consts
 
@@ -206,7 +206,12 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     total = [a for avals in res_avals for a in avals]
     for (_, s, _, nres), avals in zip(splits, res_avals, strict=True):
         before, after = total[:offset], total[offset + nres :]
-        staged.append(add_unused_inputs(s, before, after))
+        sj = s.jaxpr
+        invars = [
+            *[Var(a) for a in before], *sj.invars[:nres], *[Var(a) for a in after],
+            *sj.invars[nres:],
+        ]  # fmt: skip
+        staged.append(ClosedJaxpr(sj.replace(invars=invars), s.consts))
         offset += nres
     u_outs = trace.stage(P.cond_p, [index, *all_res, *u_in], {"branches": tuple(staged)})
     return _merge(out_uk, k_outs[:nk], u_outs)
