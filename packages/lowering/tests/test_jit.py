@@ -1,0 +1,260 @@
+"""jit: compile cache, static arguments, nesting, AOT stages, donation and flags."""
+
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from tessela_tracer import ShapeDtypeStruct, config, lax, make_jaxpr
+
+
+@pytest.fixture
+def flag() -> Iterator[Any]:
+    changed: list[str] = []
+
+    def set_flag(name: str, value: Any) -> None:
+        changed.append(name)
+        config.update(name, value)
+
+    yield set_flag
+    for name in changed:
+        config.update(name, None if name.endswith("cache_dir") else False)
+
+
+def _counting(fn: Any) -> tuple[Any, list[int]]:
+    count = [0]
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return fn(*args, **kwargs)
+
+    wrapped.__name__ = getattr(fn, "__name__", "f")
+    return wrapped, count
+
+
+def test_traces_once_per_signature() -> None:
+    f, count = _counting(lambda x, y: lax.add(lax.mul(x, 2.0), y))
+    jf = tl.jit(f)
+    x = tl.device_put(np.arange(3, dtype=np.float32))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(jf(x, x)), [0, 3, 6])
+    assert count[0] == 1
+    jf(np.ones(3, np.float32), np.ones(3, np.float32))  # NumPy inputs: same avals
+    assert count[0] == 1
+    jf(x, 1.0)  # a weakly typed scalar is a new signature
+    jf(x, np.float32(1.0))  # a strongly typed one is another
+    assert count[0] == 3
+    jf(np.ones(4, np.float32), np.ones(4, np.float32))
+    assert count[0] == 4
+    out = jf([x][0], y=x)  # keyword arguments: a new tree structure
+    assert count[0] == 5 and out.shape == (3,)
+
+
+def test_weak_types_flow_through_jit() -> None:
+    out = tl.jit(lambda x: lax.mul(x, 2.0))(3.0)
+    assert out.weak_type and out.dtype == np.float32
+    assert repr(out) == "Array(6., dtype=float32, weak_type=True)"
+
+
+def test_pytrees_in_and_out() -> None:
+    @tl.jit
+    def f(tree: dict[str, Any]) -> tuple[Any, list[Any]]:
+        return tree["a"], [lax.add(tree["a"], tree["b"][0]), None]
+
+    a, (s, none) = f({"a": np.float32(1), "b": (np.float32(2),)})
+    assert float(a) == 1 and float(s) == 3 and none is None
+
+
+def test_static_argnums_and_argnames() -> None:
+    f, count = _counting(lambda x, n: lax.mul(x, float(n)))
+    jf = tl.jit(f, static_argnums=1)
+    assert float(jf(2.0, 3)) == 6.0 and float(jf(2.0, 3)) == 6.0 and count[0] == 1
+    assert float(jf(2.0, 4)) == 8.0 and count[0] == 2
+    named = tl.jit(lambda x, n: lax.mul(x, float(n)), static_argnums=1)
+    assert float(named(2.0, n=4)) == 8.0  # the name is inferred from the signature
+
+    def g(x: Any, *, scale: float) -> Any:
+        return lax.mul(x, scale)
+
+    jg = tl.jit(g, static_argnames="scale")
+    assert float(jg(2.0, scale=1.5)) == 3.0
+    with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+        jf(2.0, np.arange(3))
+
+
+def test_shape_dependent_code_needs_static() -> None:
+    def f(x: Any, n: int) -> Any:
+        return lax.reshape(x, (n, -1 if n else 1)) if False else lax.reshape(x, (n, x.size // n))
+
+    jf = tl.jit(f, static_argnums=1)
+    assert jf(np.arange(6, dtype=np.float32), 2).shape == (2, 3)
+    with pytest.raises(Exception, match="static_argnums|concrete|Tracer|tracer"):
+        tl.jit(f)(np.arange(6, dtype=np.float32), 2)
+
+
+def test_nested_jit_lowers_as_a_call_and_inline_does_not() -> None:
+    inner = tl.jit(lambda v: lax.sin(v))
+    outer = tl.jit(lambda v: lax.mul(inner(v), 2.0))
+    x = np.linspace(0, 1, 4, dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(outer(x)), 2 * np.sin(x), rtol=1e-6)
+    text = outer.lower(x).as_text()
+    assert "call @" in text and "func.func private" in text
+    inlined = tl.jit(lambda v: lax.mul(tl.jit(lax.sin, inline=True)(v), 2.0))
+    assert "call @" not in inlined.lower(x).as_text()
+    assert "name=<lambda>" in str(make_jaxpr(outer)(x))
+
+
+def test_aot_stages() -> None:
+    f = tl.jit(lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ()))))
+    spec = ShapeDtypeStruct((8, 8), np.float32)
+    traced = f.trace(spec, spec)
+    assert traced.out_info.shape == (8, 8)
+    assert "dot_general" in str(traced.jaxpr)
+    lowered = traced.lower()
+    assert "stablehlo.dot_general" in lowered.as_text()
+    assert "stablehlo.dot_general" in str(lowered.compiler_ir())
+    assert lowered.cost_analysis()["flops"] >= 2 * 8**3 - 64
+    compiled = lowered.compile()
+    x = np.eye(8, dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(compiled(x, x)), x)
+    assert compiled.memory_analysis().argument_size_in_bytes == 2 * 8 * 8 * 4
+    assert "dot" in compiled.as_text()
+    assert compiled.cost_analysis()["flops"] > 0
+    with pytest.raises(TypeError, match="Argument types differ"):
+        compiled(np.eye(4, dtype=np.float32), x)
+    assert f.eval_shape(spec, spec).shape == (8, 8)
+
+
+def test_keep_unused() -> None:
+    f = tl.jit(lambda x, y: lax.neg(x))
+    x = np.ones(3, np.float32)
+    assert "%arg1" not in f.lower(x, x).as_text()
+    g = tl.jit(lambda x, y: lax.neg(x), keep_unused=True)
+    assert "%arg1" in g.lower(x, x).as_text()
+    np.testing.assert_array_equal(np.asarray(g(x, x)), -x)
+
+
+def test_closed_over_arrays_are_passed_not_embedded() -> None:
+    big = tl.device_put(np.arange(1000, dtype=np.float32))
+    f = tl.jit(lambda x: lax.add(x, big))
+    text = f.lower(np.float32(1)).as_text() if False else f.lower(np.ones(1000, np.float32)).as_text()
+    assert "dense<" not in text.split("func.func public @main")[1].split("\n")[0]
+    np.testing.assert_array_equal(np.asarray(f(np.ones(1000, np.float32))), np.arange(1000) + 1)
+
+
+# ---------------------------------------------------------------- donation
+
+
+def test_donated_buffers_are_reused_and_deleted() -> None:
+    add = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(1,))
+    x = tl.device_put(np.ones((2, 3), np.float32))
+    y = tl.device_put(np.ones((2, 3), np.float32))
+    assert "tf.aliasing_output = 0" in add.lower(x, y).as_text()
+    z = add(x, y)
+    np.testing.assert_array_equal(np.asarray(z), 2 * np.ones((2, 3)))
+    assert y.is_deleted() and not x.is_deleted()
+    with pytest.raises(RuntimeError, match="Array has been deleted"):
+        lax.add(y, 1.0)
+    with pytest.raises(RuntimeError, match="Array has been deleted"):
+        add(x, y)
+    with pytest.raises(RuntimeError, match="Array has been deleted"):
+        np.asarray(y)
+
+
+def test_unusable_donations_warn() -> None:
+    add = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(0, 1))
+    x = tl.device_put(np.ones((2, 3), np.float32))
+    y = tl.device_put(np.ones((2, 3), np.float32))
+    with pytest.warns(UserWarning, match=r"Some donated buffers were not usable: f32\[2,3\]\{1,0\}"):
+        add(x, y)
+    add2 = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(1,))
+    with pytest.warns(UserWarning, match=r"not usable: f32\[1,3\]\{1,0\}"):
+        add2(np.ones((2, 3), np.float32), np.ones((1, 3), np.float32))
+
+
+def test_pytree_donation_and_keywords_not_donated_by_position() -> None:
+    add_ones = tl.jit(lambda xs: [lax.add(x, 1.0) for x in xs], donate_argnums=0)
+    xs = [tl.device_put(np.ones(2, np.float32)), tl.device_put(np.zeros(3, np.float32))]
+    add_ones(xs)
+    assert all(x.is_deleted() for x in xs)
+    f = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(0, 1))
+    x = tl.device_put(np.ones(2, np.float32))
+    y = tl.device_put(np.ones(2, np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(x=x, y=y)
+    assert not x.is_deleted() and not y.is_deleted()
+    g = tl.jit(lambda x, y: lax.add(x, y), donate_argnames="y")
+    g(x, y=y)
+    assert y.is_deleted() and not x.is_deleted()
+
+
+# ---------------------------------------------------------------- flags
+
+
+def test_disable_jit(flag: Any) -> None:
+    seen: list[str] = []
+    f = tl.jit(lambda x: seen.append(type(x).__name__) or x)
+    flag("jax_disable_jit", True)
+    f(np.float32(1))
+    flag("tessela_disable_jit", False)
+    f(np.float32(1))
+    assert seen[0] == "float32" and "Tracer" in seen[1]
+
+
+def test_debug_nans_names_the_primitive(flag: Any) -> None:
+    flag("jax_debug_nans", True)
+    f = tl.jit(lambda x: lax.add(lax.div(x, x), 1.0))
+    with pytest.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in div"):
+        f(np.zeros(2, np.float32))
+    with pytest.raises(FloatingPointError, match=r"nan\) encountered in div"):
+        lax.div(tl.device_put(np.float32(0)), np.float32(0))
+    np.testing.assert_array_equal(np.asarray(f(np.ones(2, np.float32))), [2, 2])
+    flag("jax_debug_nans", False)
+    flag("jax_debug_infs", True)
+    with pytest.raises(FloatingPointError, match=r"\(inf\) encountered in div"):
+        tl.jit(lambda x: lax.div(1.0, x))(np.zeros(2, np.float32))
+
+
+def test_log_compiles_and_cache_miss_explanations(flag: Any, caplog: Any) -> None:
+    flag("jax_log_compiles", True)
+    flag("jax_explain_cache_misses", True)
+    f = tl.jit(lambda x: lax.neg(x))
+    with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
+        f(np.ones(2, np.float32))
+        f(np.ones(3, np.float32))
+    text = caplog.text
+    assert "Finished XLA compilation of jit(<lambda>)" in text
+    assert "TRACING CACHE MISS" in text and "f32[3] instead of f32[2]" in text
+
+
+def test_persistent_compilation_cache(flag: Any, tmp_path: Any) -> None:
+    flag("jax_compilation_cache_dir", str(tmp_path))
+    f = tl.jit(lambda x: lax.mul(x, 7.0))
+    np.testing.assert_array_equal(np.asarray(f(np.ones(2, np.float32))), [7, 7])
+    files = os.listdir(tmp_path)
+    assert len(files) == 1
+    g = tl.jit(lambda x: lax.mul(x, 7.0))  # same program: loaded from the cache
+    np.testing.assert_array_equal(np.asarray(g(np.ones(2, np.float32))), [7, 7])
+    assert os.listdir(tmp_path) == files
+
+
+@settings(max_examples=10)
+@given(x=hnp.arrays(np.float32, (3,), elements=st.floats(-5, 5, width=32)))
+def test_jit_matches_eager(x: np.ndarray) -> None:
+    def f(v: Any) -> Any:
+        return lax.add(lax.tanh(v), lax.mul(v, v))
+
+    np.testing.assert_allclose(np.asarray(_JF(x)), np.asarray(f(tl.device_put(x))), rtol=1e-6)
+
+
+_JF = tl.jit(lambda v: lax.add(lax.tanh(v), lax.mul(v, v)))
