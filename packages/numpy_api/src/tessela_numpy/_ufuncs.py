@@ -20,8 +20,9 @@ from ._arrays import (
     convert,
     full_like,
     promote_args,
-    promote_args_inexact,
+    promote_dtypes,
     promote_dtypes_inexact,
+    promote_shapes,
     select_n,
 )
 from ._where import where
@@ -209,10 +210,10 @@ def _binary(
     inexact: bool = False,
     staged: bool = False,
 ) -> Callable[[Any, Any], Any]:
-    promote = promote_args_inexact if inexact else promote_args
+    promote = promote_dtypes_inexact if inexact else promote_dtypes
 
     def run(x1: Any, x2: Any, /) -> Any:
-        x1, x2 = promote(name, x1, x2)
+        x1, x2 = promote_shapes(name, *promote(x1, x2))
         return op(x1, x2)
 
     run.__name__ = run.__qualname__ = name
