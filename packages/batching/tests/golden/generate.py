@@ -15,7 +15,7 @@ import jax
 from jax import lax
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import programs  # noqa: E402
+import programs
 
 
 def main() -> None:
