@@ -222,7 +222,13 @@ defjvp(P.exp2_p, lambda g, ans, x: lax.mul(g, lax.mul(ans, const(x, np.log(2.0))
 defjvp(P.log_p, lambda g, ans, x: lax.div(g, x))
 defjvp(P.log1p_p, lambda g, ans, x: lax.div(g, lax.add(x, const(x, 1))))
 defjvp(P.expm1_p, lambda g, ans, x: lax.mul(g, lax.add(ans, const(x, 1))))
-defjvp(P.tanh_p, lambda g, ans, x: lax.mul(g, lax.sub(const(x, 1), lax.mul(ans, ans))))
+
+
+def _tanh_jvp(g: Any, ans: Any, x: Any) -> Any:
+    return lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(const(x, 1), ans))
+
+
+defjvp(P.tanh_p, _tanh_jvp)
 defjvp(P.logistic_p, lambda g, ans, x: lax.mul(g, lax.mul(ans, lax.sub(const(x, 1), ans))))
 defjvp(P.sin_p, lambda g, ans, x: lax.mul(g, lax.cos(x)))
 defjvp(P.cos_p, lambda g, ans, x: lax.neg(lax.mul(g, lax.sin(x))))

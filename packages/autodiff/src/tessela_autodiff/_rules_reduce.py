@@ -126,7 +126,7 @@ def _prefix_mask(n: int, reverse: bool, dtype: Any) -> Any:
 
 
 def _pairwise(x: Any, n: int, nd: int, which: int) -> Any:
-    """Broadcast ``(..., n)`` to ``(..., n, n)`` along row (0) or column (1) position."""
+    """Broadcast ``(..., n)`` to ``(..., n, n)``, indexing rows (``which=0``) or columns (1)."""
     shape = (*aval_of(x).shape[:-1], n, n)
     dims = tuple(range(nd - 1)) + ((nd - 1,) if which == 0 else (nd,))
     return lax.broadcast_in_dim(x, shape, dims)
@@ -135,7 +135,7 @@ def _pairwise(x: Any, n: int, nd: int, which: int) -> Any:
 def _weighted_prefix(weights: Any, g: Any, nd: int) -> Any:
     """``out[..., i] = sum_j weights[..., i, j] * g[..., j]``."""
     n = aval_of(g).shape[-1]
-    return lax.reduce_sum(lax.mul(weights, _pairwise(g, n, nd, 0)), (nd,))
+    return lax.reduce_sum(lax.mul(weights, _pairwise(g, n, nd, 1)), (nd,))
 
 
 def _cum_select_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
@@ -146,7 +146,7 @@ def _cum_select_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> An
     n = aval_of(xl).shape[-1]
     mask = _prefix_mask(n, reverse, aval_of(x).dtype)
     full = (*aval_of(xl).shape[:-1], n, n)
-    hit = lax.eq(_pairwise(xl, n, nd, 0), _pairwise(al, n, nd, 1))
+    hit = lax.eq(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
     w = lax.select(
         hit, lax.broadcast_in_dim(mask, full, (nd - 1, nd)), lax.broadcast(const(x, 0), full)
     )
@@ -166,7 +166,7 @@ def _cumlogsumexp_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> 
     n = aval_of(xl).shape[-1]
     full = (*aval_of(xl).shape[:-1], n, n)
     mask = lax.broadcast_in_dim(_prefix_mask(n, reverse, np.bool_), full, (nd - 1, nd))
-    diff = lax.sub(_pairwise(xl, n, nd, 0), _pairwise(al, n, nd, 1))
+    diff = lax.sub(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
     w = lax.select(mask, lax.exp(diff), lax.broadcast(const(x, 0), full))
     return _move_back(_weighted_prefix(w, gl, nd), perm)
 

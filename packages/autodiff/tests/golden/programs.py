@@ -1,0 +1,45 @@
+"""Programs whose ``make_jaxpr(grad(f))`` text is compared with the reference.
+
+Shared by ``generate.py`` (run under the reference) and the tests: each case
+takes a ``lax`` module and returns ``(fun, args)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def sin(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return lax.sin, (np.float32(1.0),)
+
+
+def sin_times_x(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return (lambda x: lax.mul(lax.sin(x), x)), (np.float32(1.0),)
+
+
+def tanh_sum(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return (lambda x: lax.reduce_sum(lax.tanh(x), (0,))), (np.ones(3, np.float32),)
+
+
+def exp_log(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return (lambda x: lax.log(lax.exp(x))), (np.float32(0.5),)
+
+
+def matvec(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def f(w: Any, x: Any) -> Any:
+        y = lax.dot_general(w, x, (((1,), (0,)), ((), ())))
+        return lax.reduce_sum(lax.mul(y, y), (0,))
+
+    return f, (np.ones((2, 3), np.float32), np.ones(3, np.float32))
+
+
+CASES: dict[str, Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...]]]] = {
+    "sin": sin,
+    "sin_times_x": sin_times_x,
+    "tanh_sum": tanh_sum,
+    "exp_log": exp_log,
+    "matvec": matvec,
+}
