@@ -1,6 +1,10 @@
-import tessela_lowering  # noqa: F401  (eager execution of primitives)
-import tessela_numpy  # noqa: F401  (array operators on tracers)
 from hypothesis import HealthCheck, settings
+
+try:
+    import tessela_lowering  # noqa: F401  (eager execution of primitives)
+    import tessela_numpy  # noqa: F401  (array operators on tracers)
+except ImportError:  # installed without the eager runtime: jaxpr-level tests only
+    collect_ignore = ["test_rules.py", "test_control_and_api.py", "test_seeds.py"]
 
 settings.register_profile(
     "batching",
