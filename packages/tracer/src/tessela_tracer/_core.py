@@ -183,7 +183,11 @@ class Trace:
     tracer_name = "Tracer"
 
     def __init__(self, parent: Trace | None = None) -> None:
-        self.parent = parent if parent is not None else _current_trace.get(None)
+        # With no parent given, the current trace is the parent; only the root
+        # trace, made before the context variable exists, has none.
+        if parent is None and "_current_trace" in globals():
+            parent = _current_trace.get()
+        self.parent = parent
         self.tag = next(_tags)
         self.valid = True
 
@@ -236,9 +240,8 @@ class EvalTrace(Trace):
         return rule(*args, **params)
 
 
-_current_trace: ContextVar[Trace] = ContextVar("tessela_current_trace")
 _root_trace = EvalTrace(parent=None)
-_current_trace = ContextVar("tessela_current_trace", default=_root_trace)
+_current_trace: ContextVar[Trace] = ContextVar("tessela_current_trace", default=_root_trace)
 
 
 def get_current_trace() -> Trace:
