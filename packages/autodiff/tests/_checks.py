@@ -6,9 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
-
 from tessela_autodiff import grad, jvp, vjp
+from tessela_tracer import lax
 
 
 def _vdot(a: Any, b: Any) -> float:

@@ -8,9 +8,8 @@ import pathlib
 import sys
 
 import pytest
-from tessela_tracer import lax, make_jaxpr
-
 from tessela_autodiff import grad
+from tessela_tracer import lax, make_jaxpr
 
 _HERE = pathlib.Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(_HERE))

@@ -100,13 +100,17 @@ ARRAY_OPS: dict[str, Callable[[Any], Any]] = {
     "clamp": lambda x: lax.clamp(-0.5, x, 0.5),
     "squeeze": lambda x: lax.squeeze(lax.reshape(x, (1, 6)), (0,)),
     "gather": lambda x: lax.gather(
-        x, np.array([[1], [0], [1]], np.int32),
-        lax.GatherDimensionNumbers((1,), (0,), (0,)), (1, 3),
-    ),  # fmt: skip
+        x,
+        np.array([[1], [0], [1]], np.int32),
+        lax.GatherDimensionNumbers((1,), (0,), (0,)),
+        (1, 3),
+    ),
     "scatter_add": lambda x: lax.scatter_add(
-        x, np.array([[1], [1]], np.int32), lax.slice(x, (0, 0), (2, 3)),
+        x,
+        np.array([[1], [1]], np.int32),
+        lax.slice(x, (0, 0), (2, 3)),
         lax.ScatterDimensionNumbers((1,), (0,), (0,)),
-    ),  # fmt: skip
+    ),
     "dot_general": lambda x: lax.dot_general(x, lax.cos(x), (((1,), (1,)), ((), ()))),
     "batched_dot": lambda x: lax.dot_general(
         lax.reshape(x, (2, 3, 1)), lax.reshape(x, (2, 1, 3)), (((2,), (1,)), ((0,), (0,)))
@@ -127,7 +131,9 @@ def test_array_ops(name: str, seed: int) -> None:
 
 def test_dot_general_both_operands() -> None:
     dn = (((1,), (0,)), ((), ()))
-    check_grads(lambda a, b: lax.dot_general(a, b, dn), [_draw((2, 3), 0, -1, 1), _draw((3, 4), 1, -1, 1)])
+    check_grads(
+        lambda a, b: lax.dot_general(a, b, dn), [_draw((2, 3), 0, -1, 1), _draw((3, 4), 1, -1, 1)]
+    )
 
 
 def test_sort_order_primitives_have_zero_gradient() -> None:
@@ -136,5 +142,7 @@ def test_sort_order_primitives_have_zero_gradient() -> None:
     x = _draw((4,), 3, -1, 1)
     g = grad(lambda x: lax.convert_element_type(lax.argmax(x, 0, np.int32), np.float64))(x)
     np.testing.assert_array_equal(np.asarray(g), np.zeros(4))
-    g = grad(lambda x: lax.reduce_sum(lax.add(lax.sign(x), lax.mul(lax.floor(x), lax.round(x))), (0,)))(x)
+    g = grad(
+        lambda x: lax.reduce_sum(lax.add(lax.sign(x), lax.mul(lax.floor(x), lax.round(x))), (0,))
+    )(x)
     np.testing.assert_array_equal(np.asarray(g), np.zeros(4))

@@ -48,7 +48,9 @@ def _split_rows(x: Any, avals: Sequence[Any], axis: int) -> list[Any]:
     return out
 
 
-def _dyn_fun(fun: Callable[..., Any], args: Sequence[Any], nums: tuple[int, ...], kwargs: Any) -> Callable[..., Any]:
+def _dyn_fun(
+    fun: Callable[..., Any], args: Sequence[Any], nums: tuple[int, ...], kwargs: Any
+) -> Callable[..., Any]:
     def f(*xs: Any) -> Any:
         full = list(args)
         for i, x in zip(nums, xs, strict=True):
@@ -90,17 +92,16 @@ def jacfwd(
         for a in avals:
             _check_input_dtype(a, holomorphic, False)
         f = _dyn_fun(fun, args, nums, kwargs)
-        box: list[Any] = []
 
         def push(*basis: Any) -> Any:
             tangents = tree_unflatten(tree, list(basis))
             res = jvp(f, dyn, tangents, has_aux=has_aux)
-            box.append(res[0])
-            if has_aux:
-                box.append(res[2])
-            return res[1]
+            return (res[1], res[2]) if has_aux else res[1]
 
-        touts = vmap(push, out_axes=-1)(*_basis(avals))
+        if has_aux:
+            touts, aux = vmap(push, out_axes=(-1, None))(*_basis(avals))
+        else:
+            touts = vmap(push, out_axes=-1)(*_basis(avals))
         out_leaves, out_tree = tree_flatten(touts)
         jac = []
         for t in out_leaves:
@@ -109,14 +110,10 @@ def jacfwd(
             jac.append(inner[0] if isinstance(argnums, int) else inner)
         result = tree_unflatten(out_tree, jac)
         if has_aux:
-            return result, _unbatched(box[1])
+            return result, aux
         return result
 
     return jacfun
-
-
-def _unbatched(x: Any) -> Any:
-    return x
 
 
 def jacrev(

@@ -135,9 +135,7 @@ def jvp_flat(
     trace = JVPTrace(get_current_trace())
     with new_trace(trace):
         ins = [
-            JVPTracer(trace, p, t)
-            if type(t) is not Zero and is_differentiable(aval_of(p))
-            else p
+            JVPTracer(trace, p, t) if type(t) is not Zero and is_differentiable(aval_of(p)) else p
             for p, t in zip(primals, tangents, strict=True)
         ]
         outs = fun(*ins)

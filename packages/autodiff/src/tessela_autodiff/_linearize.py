@@ -74,7 +74,8 @@ def linearize_flat(
     in_mask = [is_differentiable(a) for a in in_avals]
     pe = PartialEvalTrace(get_current_trace())
     tangents: list[Any] = [
-        pe.new_arg(a) if m else Zero(tangent_aval(a)) for a, m in zip(in_avals, in_mask, strict=True)
+        pe.new_arg(a) if m else Zero(tangent_aval(a))
+        for a, m in zip(in_avals, in_mask, strict=True)
     ]
     with set_current_trace(pe):
         outs, touts = jvp_flat(fun, primals, tangents)

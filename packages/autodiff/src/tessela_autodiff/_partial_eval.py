@@ -14,8 +14,8 @@ from typing import Any
 from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, Tracer, Var
 from tessela_tracer.extend import (
     JaxprTrace,
-    get_current_trace,
     eval_jaxpr,
+    get_current_trace,
     hoist_consts,
     set_current_trace,
     trace_to_jaxpr,

@@ -90,7 +90,9 @@ def _merge(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any]) -> list[
 # ------------------------------------------------------------------ jit
 
 
-def _jit_params(params: dict[str, Any], jaxpr: ClosedJaxpr, nargs: int, name: str) -> dict[str, Any]:
+def _jit_params(
+    params: dict[str, Any], jaxpr: ClosedJaxpr, nargs: int, name: str
+) -> dict[str, Any]:
     return {**params, "jaxpr": jaxpr, "name": name, "donated_invars": (False,) * nargs}
 
 
@@ -102,7 +104,10 @@ def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> 
     args = [*consts, *primals, *[t for t in tangents if type(t) is not Zero]]
     outs = P.jit_p.bind(*args, **_jit_params(params, jj, len(args), f"jvp({params['name']})"))
     it = iter(outs[nout:])
-    touts = [next(it) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz, jaxpr.out_avals, strict=True)]
+    touts = [
+        next(it) if m else Zero(tangent_aval(a))
+        for m, a in zip(out_nz, jaxpr.out_avals, strict=True)
+    ]
     return outs[:nout], touts
 
 
@@ -204,7 +209,7 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     staged = []
     offset = 0
     total = [a for avals in res_avals for a in avals]
-    for (_, s, _, nres), avals in zip(splits, res_avals, strict=True):
+    for (_, s, _, nres), _avals in zip(splits, res_avals, strict=True):
         before, after = total[:offset], total[offset + nres :]
         sj = s.jaxpr
         invars = [
@@ -243,10 +248,7 @@ def _carry_fixpoint(
     while True:
         mask = [*flags[:nc], *carry, *flags[nc + ncarry :]]
         inst = [*carry, *[False] * nys]
-        if via_pe:
-            out = partial_eval_jaxpr(body, mask, inst)[2]
-        else:
-            out = jvp_jaxpr(body, mask, inst)[2]
+        out = partial_eval_jaxpr(body, mask, inst)[2] if via_pe else jvp_jaxpr(body, mask, inst)[2]
         new = [a or b for a, b in zip(carry, out[:ncarry], strict=True)]
         if new == carry:
             return carry
@@ -256,7 +258,10 @@ def _carry_fixpoint(
 def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     body = params["jaxpr"]
     nc, ncarry = params["num_consts"], params["num_carry"]
-    nz = [type(t) is not Zero and is_differentiable(aval_of(p)) for p, t in zip(primals, tangents, strict=True)]
+    nz = [
+        type(t) is not Zero and is_differentiable(aval_of(p))
+        for p, t in zip(primals, tangents, strict=True)
+    ]
     nz_carry = _carry_fixpoint(body, nz, nc, ncarry, False)
     nz = [*nz[:nc], *nz_carry, *nz[nc + ncarry :]]
     nys = len(body.out_avals) - ncarry
@@ -296,8 +301,14 @@ def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) ->
     ys, tys = outs[ncarry + nt_carry : ncarry + nt_carry + nys], outs[ncarry + nt_carry + nys :]
     out_avals = P.scan_p.abstract_eval(*[aval_of(p) for p in primals], **params)
     it_c, it_y = iter(tcarry), iter(tys)
-    touts = [next(it_c) if m else Zero(tangent_aval(a)) for m, a in zip(nz_carry, out_avals[:ncarry], strict=True)]
-    touts += [next(it_y) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz[ncarry:], out_avals[ncarry:], strict=True)]
+    touts = [
+        next(it_c) if m else Zero(tangent_aval(a))
+        for m, a in zip(nz_carry, out_avals[:ncarry], strict=True)
+    ]
+    touts += [
+        next(it_y) if m else Zero(tangent_aval(a))
+        for m, a in zip(out_nz[ncarry:], out_avals[ncarry:], strict=True)
+    ]
     del nt_ys
     return [*carry, *ys], touts
 
@@ -372,7 +383,9 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     rx_avals = [a for a, m in zip(x_avals, lin_x, strict=True) if not m]
     tj, tconsts = trace_flat(body_t, [*rc_avals, *lc_avals, *carry_avals, *rx_avals, *y_avals])
     ct_carry, ct_ys = cts[:ncarry], cts[ncarry:]
-    ys_avals = P.scan_p.abstract_eval(*[a.aval if is_undefined(a) else aval_of(a) for a in args], **params)[ncarry:]
+    ys_avals = P.scan_p.abstract_eval(
+        *[a.aval if is_undefined(a) else aval_of(a) for a in args], **params
+    )[ncarry:]
     outs = P.scan_p.bind(
         *tconsts, *res_c, *[zeros_like_aval(a) for a in lc_avals],
         *[instantiate(c) for c in ct_carry], *res_x,
@@ -402,7 +415,10 @@ def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
     bconsts, carry = primals[cn : cn + bn], primals[cn + bn :]
     bt = tangents[cn:]
     ncarry = len(carry)
-    nz = [type(t) is not Zero and is_differentiable(aval_of(p)) for p, t in zip(primals[cn:], bt, strict=True)]
+    nz = [
+        type(t) is not Zero and is_differentiable(aval_of(p))
+        for p, t in zip(primals[cn:], bt, strict=True)
+    ]
     nz_carry = _carry_fixpoint(body, nz, bn, ncarry, False)
     nz = [*nz[:bn], *nz_carry]
     jj, consts, _ = jvp_jaxpr(body, nz, nz_carry)
@@ -424,11 +440,16 @@ def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
         cond_jaxpr=cond2, body_jaxpr=jj, cond_nconsts=cn, body_nconsts=c0 + bn + nbt,
     )  # fmt: skip
     it = iter(outs[ncarry:])
-    touts = [next(it) if m else Zero(tangent_aval(aval_of(c))) for c, m in zip(carry, nz_carry, strict=True)]
+    touts = [
+        next(it) if m else Zero(tangent_aval(aval_of(c)))
+        for c, m in zip(carry, nz_carry, strict=True)
+    ]
     return outs[:ncarry], touts
 
 
-def _while_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
+def _while_partial_eval(
+    trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]
+) -> Any:
     cn, bn = params["cond_nconsts"], params["body_nconsts"]
     cond, body = params["cond_jaxpr"], params["body_jaxpr"]
     uk = [trace.is_unknown(a) for a in args]
@@ -441,7 +462,9 @@ def _while_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: di
     kb, _ = _split_by(args[cn : cn + bn], uk[cn : cn + bn])
     kinit, _ = _split_by(args[cn + bn :], carry_uk)
     nk = carry_uk.count(False)
-    kcond, kcc = hoist_consts(drop_outputs(partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[0], 1))
+    kcond, kcc = hoist_consts(
+        drop_outputs(partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[0], 1)
+    )
     kbody, kbc = hoist_consts(
         drop_outputs(partial_eval_jaxpr(body, [*uk[cn : cn + bn], *carry_uk], carry_uk)[0], nk)
     )

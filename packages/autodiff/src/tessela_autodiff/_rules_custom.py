@@ -37,7 +37,9 @@ def _custom_jvp_call_jvp(
 register_jvp(P.custom_jvp_call_p, _custom_jvp_call_jvp)
 
 
-def _custom_lin_abstract_eval(*avals: ShapedArray, out_avals: Any, **params: Any) -> list[ShapedArray]:
+def _custom_lin_abstract_eval(
+    *avals: ShapedArray, out_avals: Any, **params: Any
+) -> list[ShapedArray]:
     return list(out_avals.fun())
 
 
@@ -71,15 +73,16 @@ def _custom_vjp_call_jvp(
     return outs, touts
 
 
-def _custom_lin_transpose(cts: Sequence[Any], *args: Any, num_res: int, bwd: Any, out_avals: Any, trees: Any) -> list[Any]:
+def _custom_lin_transpose(
+    cts: Sequence[Any], *args: Any, num_res: int, bwd: Any, out_avals: Any, trees: Any
+) -> list[Any]:
     res_tree, out_tree, in_avals = trees.fun()
     res = tree_unflatten(res_tree, list(args[:num_res]))
     ct = tree_unflatten(out_tree, [instantiate(c) for c in cts])
     cts_in = bwd(res, ct)
     if not isinstance(cts_in, (tuple, list)):
         raise TypeError(
-            "Custom VJP bwd rule must produce a tuple, but got "
-            f"{type(cts_in).__name__}."
+            f"Custom VJP bwd rule must produce a tuple, but got {type(cts_in).__name__}."
         )
     if len(cts_in) != len(in_avals):
         raise TypeError(
@@ -87,7 +90,10 @@ def _custom_lin_transpose(cts: Sequence[Any], *args: Any, num_res: int, bwd: Any
             f"structure as the args tuple of the primal function; the bwd output has "
             f"{len(cts_in)} entries for {len(in_avals)} arguments."
         )
-    flat = [zeros_like_aval(tangent_aval(a)) if c is None else c for c, a in zip(cts_in, in_avals, strict=True)]
+    flat = [
+        zeros_like_aval(tangent_aval(a)) if c is None else c
+        for c, a in zip(cts_in, in_avals, strict=True)
+    ]
     return [None] * num_res + flat
 
 

@@ -194,9 +194,7 @@ defjvp(
 )
 
 
-def _convert_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
-) -> tuple[Any, Any]:
+def _convert_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     (x,) = primals
     (t,) = tangents
     ans = P.convert_element_type_p.bind(x, **params)
@@ -274,7 +272,9 @@ defjvp(P.lgamma_p, lambda g, ans, x: lax.mul(g, lax.digamma(x)))
 
 def _abs_jvp(g: Any, ans: Any, x: Any) -> Any:
     if np.issubdtype(aval_of(x).dtype, np.complexfloating):
-        return lax.real(lax.mul(lax.conj(lax.div(x, lax.convert_element_type(ans, aval_of(x).dtype))), g))
+        return lax.real(
+            lax.mul(lax.conj(lax.div(x, lax.convert_element_type(ans, aval_of(x).dtype))), g)
+        )
     return lax.mul(g, lax.sign(x))
 
 

@@ -32,7 +32,7 @@ def _keep_dims(x: Any, axes: Sequence[int], shape: Sequence[int]) -> Any:
 
 def _move_last(x: Any, axis: int) -> tuple[Any, tuple[int, ...]]:
     nd = aval_of(x).ndim
-    perm = tuple(i for i in range(nd) if i != axis) + (axis,)
+    perm = (*tuple(i for i in range(nd) if i != axis), axis)
     return (x if axis == nd - 1 else lax.transpose(x, perm)), perm
 
 
@@ -202,10 +202,7 @@ def _sort_jvp(
         *primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys
     )
     perm = outs[-1]
-    t_out = [
-        t if type(t) is Zero else _gather_by(t, perm, dimension)
-        for t in tangents
-    ]
+    t_out = [t if type(t) is Zero else _gather_by(t, perm, dimension) for t in tangents]
     return outs[:-1], t_out
 
 

@@ -128,9 +128,7 @@ def _dynamic_slice_jvp(
     return ans, P.dynamic_slice_p.bind(tangents[0], *idx, slice_sizes=slice_sizes)
 
 
-def _dynamic_slice_transpose(
-    ct: Any, x: Any, *idx: Any, slice_sizes: tuple[int, ...]
-) -> list[Any]:
+def _dynamic_slice_transpose(ct: Any, x: Any, *idx: Any, slice_sizes: tuple[int, ...]) -> list[Any]:
     if type(ct) is Zero:
         return [None] * (1 + len(idx))
     zeros = zeros_like_aval(x.aval)
@@ -141,9 +139,7 @@ register_jvp(P.dynamic_slice_p, _dynamic_slice_jvp)
 register_transpose(P.dynamic_slice_p, _dynamic_slice_transpose)
 
 
-def _dynamic_update_slice_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any]
-) -> tuple[Any, Any]:
+def _dynamic_update_slice_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     x, u, *idx = primals
     ans = P.dynamic_update_slice_p.bind(x, u, *idx)
     tx, tu = tangents[0], tangents[1]
@@ -156,7 +152,11 @@ def _dynamic_update_slice_transpose(ct: Any, x: Any, u: Any, *idx: Any) -> list[
     if type(ct) is Zero:
         return [None] * (2 + len(idx))
     u_aval = u.aval if is_undefined(u) else aval_of(u)
-    t_x = P.dynamic_update_slice_p.bind(ct, zeros_like_aval(u_aval), *idx) if is_undefined(x) else None
+    t_x = (
+        P.dynamic_update_slice_p.bind(ct, zeros_like_aval(u_aval), *idx)
+        if is_undefined(x)
+        else None
+    )
     t_u = (
         P.dynamic_slice_p.bind(ct, *idx, slice_sizes=tuple(u_aval.shape))
         if is_undefined(u)
@@ -172,9 +172,7 @@ register_transpose(P.dynamic_update_slice_p, _dynamic_update_slice_transpose)
 # ----------------------------------------------------------- gather / scatter
 
 
-def _gather_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
-) -> tuple[Any, Any]:
+def _gather_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     x, idx = primals
     ans = P.gather_p.bind(x, idx, **params)
     if type(tangents[0]) is Zero:
@@ -211,7 +209,9 @@ register_jvp(P.gather_p, _gather_jvp)
 register_transpose(P.gather_p, _gather_transpose)
 
 
-def _scatter_slice_sizes(operand_shape: Sequence[int], updates_shape: Sequence[int], dn: Any) -> tuple[int, ...]:
+def _scatter_slice_sizes(
+    operand_shape: Sequence[int], updates_shape: Sequence[int], dn: Any
+) -> tuple[int, ...]:
     sizes = []
     pos = 0
     for i in range(len(operand_shape)):
@@ -266,9 +266,7 @@ def _scatter_transpose(ct: Any, x: Any, idx: Any, u: Any, **params: Any) -> list
     if type(ct) is Zero:
         return [None, None, None]
     u_aval = u.aval if is_undefined(u) else aval_of(u)
-    t_x = (
-        P.scatter_p.bind(ct, idx, zeros_like_aval(u_aval), **params) if is_undefined(x) else None
-    )
+    t_x = P.scatter_p.bind(ct, idx, zeros_like_aval(u_aval), **params) if is_undefined(x) else None
     t_u = _gather_updates(ct, idx, u_aval, params) if is_undefined(u) else None
     return [t_x, None, t_u]
 

@@ -106,8 +106,8 @@ def backward_pass(
         prev = ct_env.get(v)
         ct_env[v] = ct if prev is None else add_tangents(prev, ct)
 
-    for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
-        write(v, ct)
+    for out, ct in zip(jaxpr.outvars, cts_out, strict=True):
+        write(out, ct)
     for eqn in reversed(lin_eqns):
         cts = [ct_env.pop(v, None) for v in eqn.outvars]
         if all(c is None for c in cts):
@@ -123,10 +123,7 @@ def backward_pass(
         cts_in = rule(cts if eqn.primitive.multiple_results else cts[0], *invals, **eqn.params)
         for a, ct in zip(eqn.invars, cts_in, strict=True):
             write(a, ct)
-    return [
-        (ct_env.get(v, Zero(v.aval)) if v in linear else None)
-        for v in jaxpr.invars
-    ]
+    return [(ct_env.get(v, Zero(v.aval)) if v in linear else None) for v in jaxpr.invars]
 
 
 def transpose_jaxpr(
@@ -151,7 +148,9 @@ def transpose_jaxpr(
     def fun(*args: Any) -> list[Any]:
         res, cts = list(args[:nres]), list(args[nres:])
         it = iter(res)
-        ins = [UndefinedPrimal(a) if lin else next(it) for a, lin in zip(in_avals, linear, strict=True)]
+        ins = [
+            UndefinedPrimal(a) if lin else next(it) for a, lin in zip(in_avals, linear, strict=True)
+        ]
         outs = backward_pass(closed.jaxpr, closed.consts, ins, cts)
         return [instantiate(ct) for ct, lin in zip(outs, linear, strict=True) if lin]
 

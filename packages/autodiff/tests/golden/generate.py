@@ -14,7 +14,7 @@ import jax
 from jax import lax
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from programs import CASES  # noqa: E402
+from programs import CASES
 
 
 def main() -> None:
