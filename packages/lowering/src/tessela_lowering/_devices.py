@@ -145,6 +145,17 @@ def default_backend() -> str:
     return _backend_name(next(iter(_initialize())))
 
 
+_single: list[bool] = []
+
+
+def single_device() -> bool:
+    """Whether the process sees exactly one device in all (enables dispatch fast paths)."""
+    if not _single:
+        clients = _initialize()
+        _single.append(sum(len(c.devices()) for c in clients.values()) == 1)
+    return _single[0]
+
+
 def devices(backend: str | None = None, /) -> list[Device]:
     """All devices of a backend (the default backend when ``None``).
 

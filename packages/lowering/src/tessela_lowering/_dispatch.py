@@ -19,7 +19,8 @@ from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
 
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
-from tessela_lowering._devices import get_default_device
+from tessela_lowering import _devices
+from tessela_lowering._devices import get_default_device, single_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
     LoweringRuleContext,
@@ -47,6 +48,8 @@ class _Compiled:
 
 
 _cache: dict[tuple[Any, ...], _Compiled] = {}
+_fast: dict[tuple[Any, ...], _Compiled] = {}  # one device, uncommitted Array operands only
+_default_device_var = _devices._default_device
 _cache_lock = threading.Lock()
 
 
@@ -132,6 +135,22 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
     Returns:
       An :class:`Array`, or a list of them for ``multiple_results`` primitives.
     """
+    if state.fast:
+        fast_key = (prim, *[a.aval if type(a) is Array and not a._committed else None for a in args],
+                    _default_device_var.get(), _freeze(params) if params else ())  # fmt: skip
+        fast = _fast.get(fast_key)
+        if fast is not None:
+            try:
+                outs = fast.executable.execute_sharded([a._buf for a in args])
+                outs = outs.consume_with_handlers(fast.handlers)
+            except Exception:
+                pass  # e.g. a deleted operand: the slow path below says what went wrong
+            else:
+                if prim.multiple_results:
+                    return [Array(b, a, False) for b, a in zip(outs, fast.out_avals, strict=True)]
+                return Array(outs[0], fast.out_avals[0], False)
+    else:
+        fast_key = None
     committed_arrays = [a for a in args if isinstance(a, Array)]
     device, committed = pick_device(committed_arrays)
     arrays = [_as_array(a, device) for a in args]
@@ -142,6 +161,10 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         entry = _compile(prim, avals, params, device)
         with _cache_lock:
             _cache[key] = entry
+    if fast_key is not None and not committed and single_device():
+        if all(type(a) is Array and not a._committed for a in args):
+            with _cache_lock:
+                _fast[fast_key] = entry
     buffers = []
     for a in arrays:
         buf = a._live_buffer()
@@ -164,6 +187,7 @@ def clear_cache() -> None:
     """Drop every cached primitive executable."""
     with _cache_lock:
         _cache.clear()
+        _fast.clear()
 
 
 def _install_impl(prim: Primitive) -> None:

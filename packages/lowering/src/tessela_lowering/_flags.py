@@ -37,6 +37,7 @@ class _State:
         "debug_nans",
         "disable_jit",
         "explain_cache_misses",
+        "fast",
         "log_compiles",
     )
 
@@ -48,6 +49,7 @@ class _State:
         self.log_compiles = False
         self.explain_cache_misses = False
         self.cache_dir: str | None = None
+        self.fast = True
 
 
 state = _State()
@@ -58,6 +60,7 @@ def _setter(attr: str) -> Any:
     def on_change(value: Any) -> None:
         setattr(state, attr, value)
         state.check_values = state.debug_nans or state.debug_infs
+        state.fast = not (state.check_values or state.disable_jit)
 
     return on_change
 

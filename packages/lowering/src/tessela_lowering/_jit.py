@@ -45,6 +45,7 @@ from tessela_lowering._xla import Device
 __all__ = ["JitWrapped", "jit"]
 
 _default_device_var = _devices._default_device
+_LEAF = tree_flatten(0)[1]
 
 
 def _argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
@@ -140,7 +141,7 @@ class JitWrapped:
         self._inline = inline
         self._simple = not (self._static_argnums or self._static_argnames or donate_argnums
                             or donate_argnames or device is not None or backend is not None)  # fmt: skip
-        self._fast: dict[Any, Executable] = {}
+        self._fast: dict[Any, tuple[Any, ...]] = {}
         self._cache: dict[Any, Executable] = {}
         self._traced: dict[Any, tuple[Any, list[Any], Any]] = {}
         self._last_key: Any = None
@@ -154,21 +155,21 @@ class JitWrapped:
     # ----------------------------------------------------------- calling
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._simple and not kwargs:
-            try:
-                key = (*[a.aval for a in args if type(a) is Array and not a._committed],
-                       _default_device_var.get(), config.x64_enabled)  # fmt: skip
-            except AttributeError:
-                key = None
-            if key is not None and len(key) == len(args) + 2:
-                exe = self._fast.get(key)
-                if exe is not None:
-                    outs = exe.execute([*exe.const_bufs, *[args[i]._buf for i in exe.kept]], args)
-                    committed = exe.plan.committed
-                    res = [Array(b, a, committed) for b, a in zip(outs, exe.out_avals, strict=True)]
-                    if state.check_values:
-                        self._check(exe, args, res)
-                    return tree_unflatten(exe.plan.out_tree, res)
+        if self._simple and not kwargs and state.fast:
+            key = (*[a.aval if type(a) is Array and not a._committed else None for a in args],
+                   _default_device_var.get(), config.x64_enabled)  # fmt: skip
+            fast = self._fast.get(key)
+            if fast is not None and type(get_current_trace()) is EvalTrace:
+                exe, handlers, out_avals, bufs, kept, single, _ = fast
+                try:
+                    outs = exe.execute_sharded([*bufs, *[args[i]._buf for i in kept]])
+                    outs = outs.consume_with_handlers(handlers)
+                except Exception:
+                    return self._call_slow(args, kwargs)
+                if single:
+                    return Array(outs[0], out_avals[0], False)
+                res = [Array(b, a, False) for b, a in zip(outs, out_avals, strict=True)]
+                return tree_unflatten(self._cache[fast[6]].plan.out_tree, res)
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -286,11 +287,13 @@ class JitWrapped:
                     exe = compile_plan(plan)
                     self._cache[key] = exe
                     self._last_key = key
-        if self._simple and not kwargs and not committed and len(flat) == len(args) and all(
-            type(a) is Array for a in args
-        ):
-            fast = (*avals, _default_device_var.get(), config.x64_enabled)
-            self._fast[fast] = exe
+        if (self._simple and not kwargs and not committed and len(flat) == len(args)
+                and all(type(a) is Array for a in args) and _devices.single_device()):  # fmt: skip
+            plan = exe.plan
+            single = plan.out_tree == _LEAF
+            fast = (exe.executable, exe.handlers, exe.out_avals, exe.const_bufs, exe.kept,
+                    single, key)  # fmt: skip
+            self._fast[(*avals, _default_device_var.get(), config.x64_enabled)] = fast
         return exe, flat
 
     def _explain(self, key: Any) -> None:
