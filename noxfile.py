@@ -167,6 +167,12 @@ def isolated(session: nox.Session, package: str) -> None:
         str(site).strip(),
         external=True,
     )
+    # Siblings that only the tests need (e.g. an XLA backend for eager
+    # numerics) come as wheels too, after the check above.
+    runtime = {p.dist for p in _closure(pkg)}
+    test_siblings = [p for p in _closure(pkg, ("test",)) if p.dist not in runtime]
+    if test_siblings:
+        session.install(*map(str, _build_wheels(session, test_siblings, tmp / "test-wheels")))
     test_requirements = _third_party(pkg.extra("test"))
     if test_requirements:
         session.install(*test_requirements)
