@@ -471,9 +471,9 @@ def stop_gradient(x: Any, /) -> Any:
         >>> print(make_jaxpr(grad(lambda x: lax.mul(x, stop_gradient(x))))(2.0))
         { lambda ; a:f32[]. let
             b:f32[] = stop_gradient a
-            c:f32[] = mul a b
-            d:f32[] = mul 1.0:f32[] b
-          in (d,) }
+            _:f32[] = mul a b
+            c:f32[] = mul 1.0:f32[] b
+          in (c,) }
     """
 
     def stop(leaf: Any) -> Any:
