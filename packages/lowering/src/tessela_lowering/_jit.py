@@ -18,6 +18,7 @@ import functools
 import inspect
 import operator
 import threading
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -106,6 +107,36 @@ def _hashable(value: Any, where: str) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+class _Caches:
+    """Compiled executables of one function under one set of jit options."""
+
+    __slots__ = ("fast", "full", "last_key", "lock", "traced", "__weakref__")
+
+    def __init__(self) -> None:
+        self.fast: dict[Any, tuple[Any, ...]] = {}
+        self.full: dict[Any, Executable] = {}
+        self.traced: dict[Any, tuple[Any, list[Any], Any]] = {}
+        self.last_key: Any = None
+        self.lock = threading.Lock()
+
+
+# Like JAX, ``jit(f)`` made twice shares one cache: keyed weakly on ``f``.
+_shared: weakref.WeakKeyDictionary[Any, dict[Any, _Caches]] = weakref.WeakKeyDictionary()
+_shared_lock = threading.Lock()
+
+
+def _caches_for(fun: Callable[..., Any], options: tuple[Any, ...]) -> _Caches:
+    try:
+        with _shared_lock:
+            per_fun = _shared.setdefault(fun, {})
+            caches = per_fun.get(options)
+            if caches is None:
+                caches = per_fun[options] = _Caches()
+            return caches
+    except TypeError:  # not weakly referenceable or not hashable: a private cache
+        return _Caches()
+
+
 class JitWrapped:
     """A function compiled with XLA on each new argument signature.
 
@@ -141,11 +172,14 @@ class JitWrapped:
         self._inline = inline
         self._simple = not (self._static_argnums or self._static_argnames or donate_argnums
                             or donate_argnames or device is not None or backend is not None)  # fmt: skip
-        self._fast: dict[Any, tuple[Any, ...]] = {}
-        self._cache: dict[Any, Executable] = {}
-        self._traced: dict[Any, tuple[Any, list[Any], Any]] = {}
-        self._last_key: Any = None
-        self._lock = threading.Lock()
+        options = (self._static_argnums, self._static_argnames, donate_argnums, donate_argnames,
+                   keep_unused, device, backend, inline)  # fmt: skip
+        caches = _caches_for(fun, options)
+        self._caches = caches
+        self._fast = caches.fast
+        self._cache = caches.full
+        self._traced = caches.traced
+        self._lock = caches.lock
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:
@@ -286,7 +320,7 @@ class JitWrapped:
                     )  # fmt: skip
                     exe = compile_plan(plan)
                     self._cache[key] = exe
-                    self._last_key = key
+                    self._caches.last_key = key
         if (self._simple and not kwargs and not committed and len(flat) == len(args)
                 and all(type(a) is Array for a in args) and _devices.single_device()):  # fmt: skip
             plan = exe.plan
@@ -297,13 +331,14 @@ class JitWrapped:
         return exe, flat
 
     def _explain(self, key: Any) -> None:
-        if self._last_key is None:
+        last_key = self._caches.last_key
+        if last_key is None:
             logger.warning("TRACING CACHE MISS for %s: first call.", self._name)
             return
         names = ("pytree structure", "static arguments", "argument types", "device",
                  "commitment", "x64 flag", "donation")  # fmt: skip
         reasons = []
-        for name, old, new in zip(names, self._last_key, key, strict=True):
+        for name, old, new in zip(names, last_key, key, strict=True):
             if old != new:
                 if name == "argument types" and len(old) == len(new):
                     diffs = [

@@ -60,6 +60,7 @@ __all__ = [
     "execute",
     "func_dialect",
     "ir",
+    "live_array_count",
     "make_client",
     "make_ir_context",
     "memory_analysis",
@@ -470,6 +471,11 @@ def cost_analysis(exe: Executable) -> dict[str, float]:
 def memory_analysis(exe: Executable) -> Any:
     """XLA's memory statistics for a compiled executable."""
     return exe.get_compiled_memory_stats()
+
+
+def live_array_count(device: Device) -> int:
+    """How many arrays are alive on ``device``'s client (for leak checks)."""
+    return len(device.client.live_arrays())
 
 
 def serialize(exe: Executable) -> bytes:
