@@ -223,6 +223,15 @@ from ._scalar_types import (
     uint64 as uint64,
 )
 from ._shape_ops import (
+    atleast_1d as atleast_1d,
+)
+from ._shape_ops import (
+    atleast_2d as atleast_2d,
+)
+from ._shape_ops import (
+    atleast_3d as atleast_3d,
+)
+from ._shape_ops import (
     concatenate as concatenate,
 )
 from ._shape_ops import (
@@ -559,6 +568,9 @@ __all__ = [
     "array",
     "asarray",
     "astype",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "bfloat16",
     "bitwise_and",
     "bitwise_not",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 
 from ._arrays import (
     aval_of,
@@ -104,11 +105,19 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     check_arraylike("round", a)
     if out is not None:
         raise NotImplementedError("round: the out argument is not supported; arrays are immutable")
+    return _round_jit(a, operator.index(decimals))
+
+
+def _round(a: Any, decimals: int) -> Any:
     (a,) = promote_args("round", a)
     if decimals == 0 or not _is(a, np.inexact):
         return _round_half_even(a)
     factor = convert(10.0**decimals, _dtype(a))
     return lax.div(_round_half_even(lax.mul(a, factor)), factor)
+
+
+_round.__name__ = _round.__qualname__ = "round"
+_round_jit = jit(_round, static_argnums=1)
 
 
 def ldexp(x1: Any, x2: Any, /) -> Any:

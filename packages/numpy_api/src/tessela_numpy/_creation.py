@@ -12,7 +12,7 @@ import operator
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, lax
+from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer import dtypes as _dt
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
@@ -401,20 +401,34 @@ def linspace(
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if axis != 0:
         raise NotImplementedError("linspace: only axis=0 is supported")
+    if aval_of(start).shape or aval_of(stop).shape:
+        raise NotImplementedError("linspace: only scalar start and stop are supported")
     out_dt = dtype_or(dtype, _default(float))
+    out, step = _linspace_jit(start, stop, num, bool(endpoint), out_dt)
+    return (out, step) if retstep else out
+
+
+def _linspace(start: Any, stop: Any, num: int, endpoint: bool, out_dt: np.dtype[Any]) -> Any:
     comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _default(float)
     lo = convert(start, comp)
     hi = convert(stop, comp)
     div = (num - 1) if endpoint else num
-    t = lax.iota(comp, num)
-    if div > 0:
-        t = lax.div(t, convert(div, comp))
-    out = lax.add(lax.mul(lo, lax.sub(convert(1, comp), t)), lax.mul(hi, t))
-    out = convert(out, out_dt) if out_dt != comp else out
-    if retstep:
-        step = lax.div(lax.sub(hi, lo), convert(div, comp)) if div > 0 else convert(np.nan, comp)
-        return out, step
-    return out
+    if num == 0:
+        return full((0,), 0, out_dt), convert(np.nan, comp)
+    if div <= 0:
+        return convert(lax.broadcast_in_dim(lo, (1,), ()), out_dt), convert(np.nan, comp)
+    step = lax.div(lax.sub(hi, lo), convert(div, comp))
+    t = lax.div(lax.iota(comp, div), convert(div, comp))
+    lo1 = lax.reshape(lo, (1,))
+    part = lax.mul(lo1, lax.sub(convert(1, comp), t))
+    hi1 = lax.reshape(hi, (1,))
+    out = lax.add(part, lax.mul(hi1, t))
+    if endpoint:
+        out = lax.concatenate([out, lax.broadcast_in_dim(hi, (1,), ())], 0)
+    return convert(out, out_dt), step
+
+
+_linspace_jit = jit(_linspace, static_argnums=(2, 3, 4))
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from tessela_tracer import ArrayOps, lax
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
 
 from ._arrays import (
     aval_of,
@@ -52,9 +52,14 @@ def _out(result: Any, dtype: np.dtype[Any], weak: bool) -> Any:
     return convert(result, dtype, weak_type=weak) if weak else result
 
 
-def _promoted(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
-    av, bv = aval_of(a), aval_of(b)
-    return av.dtype, av.weak_type and bv.weak_type
+def _result(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
+    # dot_general takes mixed input dtypes; only the result dtype is promoted.
+    if isinstance(a, ArrayOps) and isinstance(b, ArrayOps):
+        av, bv = a.aval, b.aval
+        if av.dtype == bv.dtype and av.weak_type == bv.weak_type:
+            return av.dtype, av.weak_type
+    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
+    return dtype, weak
 
 
 def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
@@ -76,12 +81,11 @@ def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any
     """
     del precision
     check_arraylike("dot", a, b)
-    a, b = promote_dtypes(a, b)
-    dtype, weak = _promoted(a, b)
+    dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     na, nb = len(shape_of(a)), len(shape_of(b))
     if na == 0 or nb == 0:
-        return multiply(a, b)
+        return _out(_dg(a, b, ((), ()), preferred=pref), dtype, weak)
     cb = 0 if nb == 1 else nb - 2
     return _out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak)
 
@@ -115,8 +119,7 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: 
             f"matmul: inputs must have rank >= 1, got shapes {sa} and {sb}; "
             "use multiply for scalars"
         )
-    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
-    a, b = promote_dtypes(a, b)
+    dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     if len(sb) <= 2:
         cb = 0
@@ -259,8 +262,7 @@ def tensordot(
         cb = tuple(canonicalize_axis(i, nb) for i in xb)
     else:
         raise TypeError(f"tensordot: axes must be an int or a pair of sequences, got {axes!r}")
-    dtype, weak = _dt.result_type(a, b, return_weak_type_flag=True)
-    a, b = promote_dtypes(a, b)
+    dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     return _out(_dg(a, b, (ca, cb), preferred=pref), dtype, weak)
 
@@ -352,7 +354,7 @@ def einsum(
     spec = parse_subscripts(subscripts, [shape_of(o) for o in operands])
     dtype, weak = _dt.result_type(*operands, return_weak_type_flag=True)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
-    work = [convert(o, pref) for o in operands]
+    work = list(operands)
     for step in plan_contractions(spec):
         ops = [work.pop(i) for i in sorted(step.operands, reverse=True)][::-1]
         result = step.result

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 
 from ._arrays import (
     aval_of,
@@ -22,13 +22,11 @@ from ._arrays import (
     convert,
     dtype_arg,
     dtype_or,
-    full_like,
-    promote_dtypes_inexact,
     shape_of,
     to_inexact_dtype,
 )
 from ._shapes import canonicalize_axis, normalize_reduction_axes, reduced_shape
-from ._where import where
+from ._where import broadcast_to, where
 
 __all__ = [
     "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod",
@@ -72,16 +70,21 @@ def _reduce(
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
+    out_dt: np.dtype[Any]
     if to_bool:
         out_dt = np.dtype(np.bool_)
-    elif dtype is not None:
-        out_dt = dtype_arg(dtype)  # type: ignore[assignment]
     else:
-        out_dt = _upcast_small_ints(in_dt) if upcast else in_dt
-    if to_bool and in_dt != np.bool_:
-        a = lax.ne(a, convert(0, in_dt))
-    elif in_dt != out_dt:
+        out_dt = dtype_or(dtype, _upcast_small_ints(in_dt) if upcast else in_dt)
+    if to_bool:
         a = convert(a, out_dt)
+    elif in_dt != out_dt:
+        if upcast and in_dt == np.bool_:
+            a = convert(a, _dt.canonicalize_dtype(np.int64))
+        a = convert(a, out_dt)
+    comp_dt: np.dtype[Any] = out_dt
+    if upcast and out_dt in _HALF:
+        comp_dt = np.dtype(np.float32)
+        a = convert(a, comp_dt)
     if where_ is not None:
         if initial is None and not has_identity:
             raise ValueError(
@@ -97,10 +100,13 @@ def _reduce(
                 )
     out = prim(a, axes) if axes else a
     if initial is not None:
-        out = binop(out, convert(initial, out_dt))
+        out = binop(convert(initial, comp_dt), out)
     if keepdims and axes:
         out = _expand(out, shape, axes)
-    return out
+    return convert(out, out_dt)
+
+
+_HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
 
 
 def _dt_min(dt: np.dtype[Any]) -> Any:
@@ -306,23 +312,21 @@ def mean(
     check_arraylike("mean", a)
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
-    comp = dtype_or(dtype, to_inexact_dtype(aval_of(a).dtype))
-    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
+    out_dt = dtype_or(dtype, to_inexact_dtype(aval_of(a).dtype))
+    comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
     if where is None:
-        return lax.div(total, convert(_count(shape, axes), comp))
-    n = sum(
-        lax.broadcast_in_dim(
-            convert(where, np.dtype(np.bool_)),
-            shape,
-            tuple(range(len(shape) - len(shape_of(where)), len(shape))),
-        )
-        if shape_of(where) != shape
-        else where,
-        axis,
-        dtype=comp,
-        keepdims=keepdims,
-    )
-    return lax.div(total, n)
+        total = sum(a, axis, dtype=comp, keepdims=keepdims)
+        return convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt)
+    mask = where if shape_of(where) == shape else broadcast_to(where, shape)
+    n = sum(mask, axis, dtype=comp, keepdims=keepdims)
+    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
+    return convert(lax.div(total, n), out_dt)
+
+
+def _axis_key(axis: Any) -> Any:
+    if axis is None or isinstance(axis, int):
+        return axis
+    return tuple(axis)
 
 
 def var(
@@ -337,26 +341,37 @@ def var(
 ) -> Any:
     _no_out(out, "var")
     check_arraylike("var", a)
+    return _var_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where)
+
+
+def _var(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
-    comp = dtype_or(dtype, to_inexact_dtype(in_dt))
-    (a,) = promote_dtypes_inexact(convert(a, comp))
-    centered = lax.sub(a, mean(a, axis, keepdims=True, where=where))
+    out_dt = dtype_or(dtype, to_inexact_dtype(in_dt))
+    comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
+    if _dt.issubdtype(in_dt, np.complexfloating):
+        comp = in_dt
+    a = convert(a, comp)
+    centered = lax.sub(a, mean(a, axis, dtype=comp, keepdims=True, where=where_))
     if _dt.issubdtype(comp, np.complexfloating):
         sq = lax.real(lax.mul(centered, lax.conj(centered)))
     else:
         sq = lax.square(centered)
     real_dt = aval_of(sq).dtype
-    if where is None:
-        norm: Any = convert(_count(shape, axes) - ddof, real_dt)
+    if where_ is None:
+        count: Any = convert(_count(shape, axes), real_dt)
     else:
-        norm = lax.sub(sum(where, axis, dtype=real_dt, keepdims=keepdims), convert(ddof, real_dt))
-    total = sum(sq, axis, keepdims=keepdims, where=where)
+        count = sum(where_, axis, dtype=real_dt, keepdims=keepdims)
+    norm = lax.sub(count, convert(ddof, real_dt))
+    total = sum(sq, axis, dtype=real_dt, keepdims=keepdims, where=where_)
     result = lax.div(total, norm)
-    if where is None and _count(shape, axes) - ddof <= 0:
-        result = full_like(result, np.nan)
-    return result
+    if not _dt.issubdtype(in_dt, np.complexfloating):
+        result = convert(result, out_dt)
+    return where(lax.gt(norm, convert(0, real_dt)), result, np.nan)
+
+
+_var_jit = jit(_var, static_argnums=(1, 2, 4))
 
 
 def std(
@@ -370,7 +385,15 @@ def std(
     where: Any = None,
 ) -> Any:
     _no_out(out, "std")
-    return lax.sqrt(var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where))
+    check_arraylike("std", a)
+    return _std_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where)
+
+
+def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
+    return lax.sqrt(_var_jit(a, axis, dtype, ddof, keepdims, where_))
+
+
+_std_jit = jit(_std, static_argnums=(1, 2, 4))
 
 
 def _arg(name: str, prim: Callable[..., Any], a: Any, axis: Any, keepdims: bool) -> Any:
@@ -422,12 +445,28 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
 
 def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     _no_out(out, "cumsum")
-    return _cumulative("cumsum", lax.cumsum, a, axis, dtype)
+    check_arraylike("cumsum", a)
+    return _cumsum_jit(a, axis, dtype_arg(dtype))
 
 
 def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     _no_out(out, "cumprod")
+    check_arraylike("cumprod", a)
+    return _cumprod_jit(a, axis, dtype_arg(dtype))
+
+
+def _cumsum(a: Any, axis: Any, dtype: Any) -> Any:
+    return _cumulative("cumsum", lax.cumsum, a, axis, dtype)
+
+
+def _cumprod(a: Any, axis: Any, dtype: Any) -> Any:
     return _cumulative("cumprod", lax.cumprod, a, axis, dtype)
+
+
+_cumsum.__name__ = _cumsum.__qualname__ = "cumsum"
+_cumprod.__name__ = _cumprod.__qualname__ = "cumprod"
+_cumsum_jit = jit(_cumsum, static_argnums=(1, 2))
+_cumprod_jit = jit(_cumprod, static_argnums=(1, 2))
 
 
 _doc(sum, "Sum of array elements over the given axes", "sum(x, axis=0)", "(3,)")

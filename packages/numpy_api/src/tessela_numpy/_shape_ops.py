@@ -20,6 +20,9 @@ from ._shapes import (
 )
 
 __all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "concatenate", "expand_dims", "flip", "hstack", "moveaxis", "ravel",
     "reshape", "split", "squeeze", "stack", "swapaxes", "transpose",
     "vstack",
@@ -305,9 +308,88 @@ def _atleast(a: Any, nd: int) -> Any:
     shape = shape_of(a)
     if len(shape) >= nd:
         return a
-    if nd == 1:
-        return reshape(a, (1,))
-    return reshape(a, (1,) * (nd - len(shape)) + shape) if len(shape) < 2 else a
+    if nd == 3 and len(shape) == 2:
+        return expand_dims(a, 2)
+    if nd == 3 and len(shape) == 1:
+        return expand_dims(a, (0, 2))
+    return reshape(a, (1,) * (nd - len(shape)) + shape)
+
+
+def _atleast_1d(a: Any) -> Any:
+    return _atleast(a, 1)
+
+
+def _atleast_2d(a: Any) -> Any:
+    return _atleast(a, 2)
+
+
+def _atleast_3d(a: Any) -> Any:
+    return _atleast(a, 3)
+
+
+_at1 = jit(_atleast_1d)
+_at2 = jit(_atleast_2d)
+_at3 = jit(_atleast_3d)
+for _f, _n in (
+    (_atleast_1d, "atleast_1d"),
+    (_atleast_2d, "atleast_2d"),
+    (_atleast_3d, "atleast_3d"),
+):
+    _f.__name__ = _f.__qualname__ = _n
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """View inputs as arrays with at least one dimension.
+
+    Args:
+      *arys: array-likes.
+
+    Returns:
+      One array, or a list of arrays for several inputs.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(atleast_1d, ShapeDtypeStruct((), "float32")).shape
+    (1,)
+    """
+    check_arraylike("atleast_1d", *arys)
+    out = [_at1(a) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys: Any) -> Any:
+    """View inputs as arrays with at least two dimensions (1-D arrays become rows).
+
+    Args:
+      *arys: array-likes.
+
+    Returns:
+      One array, or a list of arrays for several inputs.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(atleast_2d, ShapeDtypeStruct((3,), "float32")).shape
+    (1, 3)
+    """
+    check_arraylike("atleast_2d", *arys)
+    out = [_at2(a) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*arys: Any) -> Any:
+    """View inputs as arrays with at least three dimensions.
+
+    Args:
+      *arys: array-likes.
+
+    Returns:
+      One array, or a list of arrays for several inputs.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(atleast_3d, ShapeDtypeStruct((3,), "float32")).shape
+    (1, 3, 1)
+    """
+    check_arraylike("atleast_3d", *arys)
+    out = [_at3(a) for a in arys]
+    return out[0] if len(out) == 1 else out
 
 
 def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
@@ -325,7 +407,7 @@ def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
     >>> eval_shape(lambda x, y: hstack([x, y]), s((3,), "f4"), s((2,), "f4")).shape
     (5,)
     """
-    arrs = [_atleast(a, 1) for a in _check_sequence("hstack", tup)]
+    arrs = [atleast_1d(a) for a in _check_sequence("hstack", tup)]
     return concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype)
 
 
@@ -344,7 +426,7 @@ def vstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
     >>> eval_shape(lambda x, y: vstack([x, y]), s((3,), "f4"), s((2, 3), "f4")).shape
     (3, 3)
     """
-    arrs = [_atleast(a, 2) for a in _check_sequence("vstack", tup)]
+    arrs = [atleast_2d(a) for a in _check_sequence("vstack", tup)]
     return concatenate(arrs, axis=0, dtype=dtype)
 
 

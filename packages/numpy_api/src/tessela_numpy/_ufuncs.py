@@ -19,7 +19,6 @@ from ._arrays import (
     check_arraylike,
     convert,
     full_like,
-    promote_args,
     promote_dtypes,
     promote_dtypes_inexact,
     promote_shapes,
@@ -182,24 +181,37 @@ def _binary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
     return fn
 
 
-def _inexact_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
+def _unary(
+    name: str, op: Callable[[Any], Any], what: str, *, inexact: bool, staged: bool
+) -> Callable[[Any], Any]:
+    promote = promote_dtypes_inexact if inexact else promote_dtypes
+
+    def run(x: Any, /) -> Any:
+        (x,) = promote(x)
+        return op(x)
+
+    run.__name__ = run.__qualname__ = name
+    # JAX stages some functions as a nested jit call; the jaxpr shows it.
+    staged_run = jit(run) if staged else run
+
     def fn(x: Any, /) -> Any:
         check_arraylike(name, x)
-        (x,) = promote_dtypes_inexact(x)
-        return op(x)
+        return staged_run(x)
 
     fn.__name__ = fn.__qualname__ = name
     return _unary_doc(fn, what)
 
 
-def _numeric_unary(name: str, op: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
-    def fn(x: Any, /) -> Any:
-        check_arraylike(name, x)
-        (x,) = promote_args(name, x)
-        return op(x)
+def _inexact_unary(
+    name: str, op: Callable[[Any], Any], what: str, *, staged: bool = False
+) -> Callable[[Any], Any]:
+    return _unary(name, op, what, inexact=True, staged=staged)
 
-    fn.__name__ = fn.__qualname__ = name
-    return _unary_doc(fn, what)
+
+def _numeric_unary(
+    name: str, op: Callable[[Any], Any], what: str, *, staged: bool = False
+) -> Callable[[Any], Any]:
+    return _unary(name, op, what, inexact=False, staged=staged)
 
 
 def _binary(
@@ -288,12 +300,11 @@ def _log_base(base: float) -> Callable[[Any], Any]:
 def _isinf(x: Any) -> Any:
     if not _is(x, np.inexact):
         return full_like(x, False, dtype=np.bool_)
-    return lax.eq(lax.abs(x), convert(np.inf, np.dtype(lax.abs(x).dtype)))
+    mag = lax.abs(x)
+    return lax.eq(mag, convert(np.inf, _dtype(mag)))
 
 
 def _isnan(x: Any) -> Any:
-    if not _is(x, np.inexact):
-        return full_like(x, False, dtype=np.bool_)
     return lax.ne(x, x)
 
 
@@ -310,7 +321,9 @@ def _signbit(x: Any) -> Any:
         return full_like(x, False, dtype=np.bool_)
     info = _dt.finfo(_dtype(x))
     itype = np.dtype(f"int{info.bits}")
-    return lax.lt(lax.bitcast_convert_type(x, itype), convert(0, itype))
+    bits = lax.bitcast_convert_type(x, itype)
+    shifted = lax.shift_right_arithmetic(bits, convert(info.bits - 1, itype))
+    return lax.convert_element_type(shifted, np.bool_)
 
 
 def _floor_divide(a: Any, b: Any) -> Any:
@@ -370,22 +383,37 @@ def _conj(x: Any) -> Any:
 
 
 def _copysign(a: Any, b: Any) -> Any:
-    return select_n(_signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
+    return where(signbit(b), lax.neg(lax.abs(a)), lax.abs(a))
 
 
-def _heaviside(a: Any, b: Any) -> Any:
-    zero = convert(0, _dtype(a))
-    return select_n(lax.lt(a, zero), select_n(lax.eq(a, zero), convert(1, _dtype(a)), b), zero)
+def _heaviside(x1: Any, x2: Any) -> Any:
+    zero = convert(0, _dtype(x1))
+    inner = where(lax.ne(x1, x1), x1, x2)
+    return where(lax.lt(x1, zero), 0.0, where(lax.gt(x1, zero), 1.0, inner))
 
 
 def _hypot(a: Any, b: Any) -> Any:
-    return lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+    # Scaled to avoid overflow: max * sqrt(1 + (min / max)**2).
+    dt = _dtype(a)
+    a, b = lax.abs(a), lax.abs(b)
+    inf = convert(np.inf, dt)
+    either_inf = lax.bitwise_or(lax.eq(a, inf), lax.eq(b, inf))
+    big, small = lax.max(a, b), lax.min(a, b)
+    zero = convert(0, dt)
+    big_is_zero = lax.eq(big, zero)
+    safe_big = where(lax.eq(big, zero), full_like(big, 1), big)
+    scaled = lax.mul(big, lax.sqrt(lax.add(convert(1, dt), lax.square(lax.div(small, safe_big)))))
+    return where(either_inf, np.inf, where(big_is_zero, big, scaled))
 
 
 def _logaddexp(a: Any, b: Any) -> Any:
     amax = lax.max(a, b)
     delta = lax.sub(a, b)
-    return lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+    # A NaN delta means both inputs are infinite of one sign (or one is NaN): a + b is right.
+    delta_nan = lax.ne(delta, delta)
+    total = lax.add(a, b)
+    soft = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+    return select_n(delta_nan, soft, total)
 
 
 def _logaddexp2(a: Any, b: Any) -> Any:
@@ -393,12 +421,58 @@ def _logaddexp2(a: Any, b: Any) -> Any:
     return lax.div(_logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
 
 
-def _fmax(a: Any, b: Any) -> Any:
-    return select_n(lax.ne(b, b), lax.max(a, b), a) if _is(a, np.inexact) else lax.max(a, b)
+def fmax(x1: Any, x2: Any, /) -> Any:
+    """Element-wise maximum that ignores NaNs (NaN only where both are NaN).
+
+    Args:
+      x1: an array-like.
+      x2: an array-like.
+
+    Returns:
+      The maxima, broadcast and promoted.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(fmax, s((2, 3), "float32"), s((3,), "float32")).shape
+    (2, 3)
+    """
+    check_arraylike("fmax", x1, x2)
+    return _fmax_jit(x1, x2)
 
 
-def _fmin(a: Any, b: Any) -> Any:
-    return select_n(lax.ne(b, b), lax.min(a, b), a) if _is(a, np.inexact) else lax.min(a, b)
+def fmin(x1: Any, x2: Any, /) -> Any:
+    """Element-wise minimum that ignores NaNs (NaN only where both are NaN).
+
+    Args:
+      x1: an array-like.
+      x2: an array-like.
+
+    Returns:
+      The minima, broadcast and promoted.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(fmin, s((2, 3), "float32"), s((3,), "float32")).shape
+    (2, 3)
+    """
+    check_arraylike("fmin", x1, x2)
+    return _fmin_jit(x1, x2)
+
+
+def _fmax(x1: Any, x2: Any) -> Any:
+    x1, x2 = promote_dtypes(x1, x2)
+    return where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
+
+
+def _fmin(x1: Any, x2: Any) -> Any:
+    x1, x2 = promote_dtypes(x1, x2)
+    return where(logical_or(less(x1, x2), isnan(x2)), x1, x2)
+
+
+_fmax.__name__ = _fmax.__qualname__ = "fmax"
+_fmin.__name__ = _fmin.__qualname__ = "fmin"
+_fmax_jit = jit(_fmax)
+_fmin_jit = jit(_fmin)
 
 
 def _shift_right(a: Any, b: Any) -> Any:
@@ -418,11 +492,12 @@ ceil = _numeric_unary("ceil", _identity_for_ints(lambda x: lax.ceil(x)), "Ceilin
 trunc = _numeric_unary(
     "trunc",
     _identity_for_ints(
-        lambda x: select_n(lax.lt(x, convert(0, _dtype(x))), lax.floor(x), lax.ceil(x))
+        lambda x: where(lax.lt(x, convert(0, _dtype(x))), lax.ceil(x), lax.floor(x))
     ),
     "Truncation toward zero",
+    staged=True,
 )
-rint = _numeric_unary("rint", _round_half_even, "Round half to even")
+rint = _numeric_unary("rint", _round_half_even, "Round half to even", staged=True)
 exp = _inexact_unary("exp", lambda x: lax.exp(x), "Exponential")
 exp2 = _inexact_unary("exp2", lambda x: lax.exp2(x), "Base-2 exponential")
 expm1 = _inexact_unary("expm1", lambda x: lax.expm1(x), "``exp(x) - 1``")
@@ -444,7 +519,9 @@ sinh = _inexact_unary("sinh", lambda x: lax.sinh(x), "Hyperbolic sine")
 cosh = _inexact_unary("cosh", lambda x: lax.cosh(x), "Hyperbolic cosine")
 tanh = _inexact_unary("tanh", lambda x: lax.tanh(x), "Hyperbolic tangent")
 arcsinh = _inexact_unary("arcsinh", lambda x: lax.asinh(x), "Inverse hyperbolic sine")
-arccosh = _inexact_unary("arccosh", lambda x: lax.acosh(x), "Inverse hyperbolic cosine")
+arccosh = _inexact_unary(
+    "arccosh", lambda x: lax.acosh(x), "Inverse hyperbolic cosine", staged=True
+)
 arctanh = _inexact_unary("arctanh", lambda x: lax.atanh(x), "Inverse hyperbolic tangent")
 deg2rad = _inexact_unary(
     "deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
@@ -458,11 +535,11 @@ rad2deg = _inexact_unary(
 degrees = _inexact_unary(
     "degrees", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))), "Radians to degrees"
 )
-sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``")
+sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``", staged=True)
 isnan = _numeric_unary("isnan", _isnan, "Test for NaN")
-isinf = _numeric_unary("isinf", _isinf, "Test for infinity")
+isinf = _numeric_unary("isinf", _isinf, "Test for infinity", staged=True)
 isfinite = _numeric_unary("isfinite", _isfinite, "Test for finiteness")
-signbit = _numeric_unary("signbit", _signbit, "Test of the sign bit")
+signbit = _numeric_unary("signbit", _signbit, "Test of the sign bit", staged=True)
 logical_not = _numeric_unary("logical_not", _not, "Logical NOT")
 invert = _numeric_unary("invert", _invert, "Bitwise NOT")
 bitwise_not = _numeric_unary("bitwise_not", _invert, "Bitwise NOT")
@@ -488,16 +565,18 @@ float_power = _binary(
 )
 remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
 mod = remainder
-fmod = _binary("fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign")
+fmod = _binary(
+    "fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign", staged=True
+)
 maximum = _binary("maximum", lambda a, b: lax.max(a, b), "Maximum (NaN-propagating)")
 minimum = _binary("minimum", lambda a, b: lax.min(a, b), "Minimum (NaN-propagating)")
-fmax = _binary("fmax", _fmax, "Maximum ignoring NaNs")
-fmin = _binary("fmin", _fmin, "Minimum ignoring NaNs")
 arctan2 = _binary(
     "arctan2", lambda a, b: lax.atan2(a, b), "Quadrant-aware arctangent", inexact=True
 )
-hypot = _binary("hypot", _hypot, "Hypotenuse", inexact=True)
-copysign = _binary("copysign", _copysign, "Magnitude of x1 with the sign of x2", inexact=True)
+hypot = _binary("hypot", _hypot, "Hypotenuse", inexact=True, staged=True)
+copysign = _binary(
+    "copysign", _copysign, "Magnitude of x1 with the sign of x2", inexact=True, staged=True
+)
 nextafter = _binary(
     "nextafter",
     lambda a, b: lax.nextafter(a, b),
@@ -506,7 +585,7 @@ nextafter = _binary(
 )
 logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
 logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
-heaviside = _binary("heaviside", _heaviside, "Heaviside step", inexact=True)
+heaviside = _binary("heaviside", _heaviside, "Heaviside step", inexact=True, staged=True)
 equal = _binary("equal", lambda a, b: lax.eq(a, b), "Equality test")
 not_equal = _binary("not_equal", lambda a, b: lax.ne(a, b), "Inequality test")
 less = _binary("less", lambda a, b: lax.lt(a, b), "Less-than test")

@@ -105,9 +105,10 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
         condition = lax.ne(condition, convert(0, aval_of(condition).dtype))
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(shape_of(condition), shape_of(x), shape_of(y))
-    condition, x, y = (
-        broadcast_to(v, shape) if shape_of(v) != shape else v for v in (condition, x, y)
-    )
+    # A scalar predicate selects whole arrays; select_n takes it as it is.
+    if shape_of(condition) and shape_of(condition) != shape:
+        condition = broadcast_to(condition, shape)
+    x, y = (broadcast_to(v, shape) if shape_of(v) != shape else v for v in (x, y))
     return lax.select_n(condition, y, x)
 
 
@@ -131,12 +132,24 @@ def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:
     """
     check_arraylike("clip", arr)
     if min is not None:
-        lo, arr = promote_dtypes(min, arr)
-        arr = lax.max(*_ranked(lo, arr))
+        check_arraylike("clip", min)
     if max is not None:
-        hi, arr = promote_dtypes(max, arr)
+        check_arraylike("clip", max)
+    return _clip_jit(arr, min, max)
+
+
+def _clip(arr: Any, lo: Any, hi: Any) -> Any:
+    if lo is not None:
+        lo, arr = promote_dtypes(lo, arr)
+        arr = lax.max(*_ranked(lo, arr))
+    if hi is not None:
+        hi, arr = promote_dtypes(hi, arr)
         arr = lax.min(*_ranked(hi, arr))
     return arr
+
+
+_clip.__name__ = _clip.__qualname__ = "clip"
+_clip_jit = jit(_clip)
 
 
 def _ranked(a: Any, b: Any) -> tuple[Any, Any]:
