@@ -295,13 +295,13 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool) -> None:
             "grad requires real-valued outputs (output dtype that is a sub-dtype of "
             f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
             "holomorphic=True. For differentiation of non-holomorphic functions involving "
-            "complex outputs, use jax.vjp directly."
+            "complex outputs, use vjp directly."
         )
     elif not issubdtype(dt, np.floating):
         raise TypeError(
             "grad requires real-valued outputs (output dtype that is a sub-dtype of "
             f"np.floating), but got {dt.name}. For differentiation of functions with "
-            "integer outputs, use jax.vjp directly."
+            "integer outputs, use vjp directly."
         )
 
 
