@@ -10,7 +10,6 @@ import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
 from tessela_tracer import primitives as lax
 
 FLOAT_SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)

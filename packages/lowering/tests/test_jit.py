@@ -93,11 +93,11 @@ def test_static_argnums_and_argnames() -> None:
 
 def test_shape_dependent_code_needs_static() -> None:
     def f(x: Any, n: int) -> Any:
-        return lax.reshape(x, (n, -1 if n else 1)) if False else lax.reshape(x, (n, x.size // n))
+        return lax.reshape(x, (n, 3))
 
     jf = tl.jit(f, static_argnums=1)
     assert jf(np.arange(6, dtype=np.float32), 2).shape == (2, 3)
-    with pytest.raises(Exception, match="static_argnums|concrete|Tracer|tracer"):
+    with pytest.raises(TypeError, match=r"static_argnums|concrete"):
         tl.jit(f)(np.arange(6, dtype=np.float32), 2)
 
 
@@ -146,7 +146,9 @@ def test_keep_unused() -> None:
 def test_closed_over_arrays_are_passed_not_embedded() -> None:
     big = tl.device_put(np.arange(1000, dtype=np.float32))
     f = tl.jit(lambda x: lax.add(x, big))
-    text = f.lower(np.float32(1)).as_text() if False else f.lower(np.ones(1000, np.float32)).as_text()
+    text = (
+        f.lower(np.float32(1)).as_text() if False else f.lower(np.ones(1000, np.float32)).as_text()
+    )
     assert "dense<" not in text.split("func.func public @main")[1].split("\n")[0]
     np.testing.assert_array_equal(np.asarray(f(np.ones(1000, np.float32))), np.arange(1000) + 1)
 
@@ -174,7 +176,9 @@ def test_unusable_donations_warn() -> None:
     add = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(0, 1))
     x = tl.device_put(np.ones((2, 3), np.float32))
     y = tl.device_put(np.ones((2, 3), np.float32))
-    with pytest.warns(UserWarning, match=r"Some donated buffers were not usable: f32\[2,3\]\{1,0\}"):
+    with pytest.warns(
+        UserWarning, match=r"Some donated buffers were not usable: f32\[2,3\]\{1,0\}"
+    ):
         add(x, y)
     add2 = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(1,))
     with pytest.warns(UserWarning, match=r"not usable: f32\[1,3\]\{1,0\}"):

@@ -132,8 +132,12 @@ def test_conversions_bitcast_clamp_complex() -> None:
     d = tl.device_put(x)
     np.testing.assert_array_equal(np.asarray(lax.convert_element_type(d, np.int32)), [-1, 0, 2])
     np.testing.assert_array_equal(np.asarray(lax.convert_element_type(d, np.bool_)), [1, 0, 1])
-    np.testing.assert_array_equal(np.asarray(lax.bitcast_convert_type(d, np.int32)), x.view(np.int32))
-    np.testing.assert_array_equal(np.asarray(lax.clamp(np.float32(-1), d, np.float32(1))), [-1, 0, 1])
+    np.testing.assert_array_equal(
+        np.asarray(lax.bitcast_convert_type(d, np.int32)), x.view(np.int32)
+    )
+    np.testing.assert_array_equal(
+        np.asarray(lax.clamp(np.float32(-1), d, np.float32(1))), [-1, 0, 1]
+    )
     z = lax.complex(d, d)
     np.testing.assert_allclose(np.asarray(z), x + 1j * x)
     np.testing.assert_allclose(np.asarray(lax.conj(z)), x - 1j * x)
@@ -147,10 +151,15 @@ REDUCE_AXES = st.sampled_from([(), (0,), (1,), (0, 1)])
 
 
 @settings(max_examples=8)
-@given(x=hnp.arrays(np.float32, (3, 4), elements=st.floats(-3, 3, width=32, allow_subnormal=False)), axes=REDUCE_AXES)
+@given(
+    x=hnp.arrays(np.float32, (3, 4), elements=st.floats(-3, 3, width=32, allow_subnormal=False)),
+    axes=REDUCE_AXES,
+)
 def test_reductions_and_arg_reductions(x: np.ndarray, axes: tuple[int, ...]) -> None:
     d = tl.device_put(x)
-    np.testing.assert_allclose(np.asarray(lax.reduce_sum(d, axes)), x.sum(axes), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(lax.reduce_sum(d, axes)), x.sum(axes), rtol=1e-5, atol=1e-5
+    )
     np.testing.assert_array_equal(np.asarray(lax.reduce_max(d, axes)), x.max(axes))
     np.testing.assert_array_equal(np.asarray(lax.reduce_min(d, axes)), x.min(axes))
     for axis in (0, 1):
@@ -159,7 +168,10 @@ def test_reductions_and_arg_reductions(x: np.ndarray, axes: tuple[int, ...]) -> 
     b = tl.device_put(x > 0)
     np.testing.assert_array_equal(np.asarray(lax.reduce_or(b, axes)), (x > 0).any(axes))
     np.testing.assert_array_equal(np.asarray(lax.reduce_and(b, axes)), (x > 0).all(axes))
-    np.testing.assert_array_equal(np.asarray(P.reduce_xor_p.bind(b, axes=axes)), np.logical_xor.reduce(x > 0, axis=axes) if axes else x > 0)
+    np.testing.assert_array_equal(
+        np.asarray(P.reduce_xor_p.bind(b, axes=axes)),
+        np.logical_xor.reduce(x > 0, axis=axes) if axes else x > 0,
+    )
 
 
 def test_argmax_prefers_nan_and_first_index() -> None:
@@ -188,12 +200,18 @@ def test_cumulative_ops(x: np.ndarray, axis: int, reverse: bool) -> None:
 
 
 @settings(max_examples=8)
-@given(x=hnp.arrays(np.float32, (3, 5), elements=st.floats(-3, 3, width=32, allow_subnormal=False) | st.just(np.nan)))
+@given(
+    x=hnp.arrays(
+        np.float32,
+        (3, 5),
+        elements=st.floats(-3, 3, width=32, allow_subnormal=False) | st.just(np.nan),
+    )
+)
 def test_sort_and_top_k(x: np.ndarray) -> None:
     d = tl.device_put(x)
     np.testing.assert_array_equal(np.asarray(lax.sort(d, dimension=1)), np.sort(x, axis=1))
     keys = np.arange(15, dtype=np.int32).reshape(3, 5)[:, ::-1].copy()
-    k_sorted, v_sorted = lax.sort((tl.device_put(keys), d), dimension=1, num_keys=1)
+    _k_sorted, v_sorted = lax.sort((tl.device_put(keys), d), dimension=1, num_keys=1)
     np.testing.assert_array_equal(np.asarray(v_sorted), x[:, ::-1])
     clean = np.nan_to_num(x)
     vals, idx = lax.top_k(tl.device_put(clean), 2)
@@ -206,7 +224,9 @@ def test_shape_and_index_ops() -> None:
     d = tl.device_put(x)
     np.testing.assert_array_equal(np.asarray(lax.pad(d, np.float32(-1), [(1, 0, 1), (0, -1, 0)])),
                                   _np_pad(x))  # fmt: skip
-    np.testing.assert_array_equal(np.asarray(lax.dynamic_slice(d, (np.int32(2), 1), (2, 2))), x[1:3, 1:3])
+    np.testing.assert_array_equal(
+        np.asarray(lax.dynamic_slice(d, (np.int32(2), 1), (2, 2))), x[1:3, 1:3]
+    )
     upd = np.full((1, 2), 9, np.float32)
     want = x.copy()
     want[2, 2:4] = 9
@@ -229,7 +249,9 @@ def test_gather_modes_and_scatters() -> None:
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     d = tl.device_put(x)
     idx = np.array([[0], [2], [5]], np.int32)
-    dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    dn = lax.GatherDimensionNumbers(
+        offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
     clipped = lax.gather(d, idx, dn, (1, 4), mode="clip")
     np.testing.assert_array_equal(np.asarray(clipped), x[[0, 2, 2]])
     filled = np.asarray(lax.gather(d, idx, dn, (1, 4), mode="fill"))
@@ -269,7 +291,10 @@ def _control(x: object, n: object) -> object:
 
 
 @settings(max_examples=6)
-@given(x=hnp.arrays(np.float32, (2, 3), elements=st.floats(-2, 2, width=32, allow_subnormal=False)), n=st.integers(0, 5))
+@given(
+    x=hnp.arrays(np.float32, (2, 3), elements=st.floats(-2, 2, width=32, allow_subnormal=False)),
+    n=st.integers(0, 5),
+)
 def test_control_flow_under_jit(x: np.ndarray, n: int) -> None:
     total, branch, carry, ys = _control(x, np.int32(n))
     want_total = float(sum(range(n)))

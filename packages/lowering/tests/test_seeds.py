@@ -26,9 +26,9 @@ def test_impure_print_side_effect(capsys: Any) -> None:
     print("Second call: ", jit(impure_print_side_effect)(5.0))
     print("Third call, different type: ", jit(impure_print_side_effect)(tnp.array([5.0])))
     assert capsys.readouterr().out == (
-        "Executing function\nFirst call:  4.0\nExecuting function\nSecond call:  5.0\n"
+        "Executing function\nFirst call:  4.0\nSecond call:  5.0\n"
         "Executing function\nThird call, different type:  [5.]\n"
-    ).replace("Executing function\nSecond", "Second")
+    )
 
 
 def test_cached_jit_does_not_rerun_side_effects(capsys: Any) -> None:
@@ -73,7 +73,7 @@ def test_impure_saves_global_and_pure_internal_state(capsys: Any) -> None:
     print("Saved global: ", saved[0])
 
     def pure_uses_internal_state(x: Any) -> Any:
-        state = dict(even=0, odd=0)
+        state = {"even": 0, "odd": 0}
         for i in range(10):
             state["even" if i % 2 == 0 else "odd"] += x
         return state["even"] + state["odd"]
@@ -151,10 +151,14 @@ def test_faq_donation() -> None:
     assert all(v.is_deleted() for v in xs)
     x = tl.device_put(np.ones((2, 3)))
     y = tl.device_put(np.ones((2, 3)))
-    with pytest.warns(UserWarning, match=r"Some donated buffers were not usable: f32\[2,3\]\{1,0\}"):
+    with pytest.warns(
+        UserWarning, match=r"Some donated buffers were not usable: f32\[2,3\]\{1,0\}"
+    ):
         jit(add, donate_argnums=(0, 1))(x, y)
     y = tl.device_put(np.ones((1, 3)))
-    with pytest.warns(UserWarning, match=r"Some donated buffers were not usable: f32\[1,3\]\{1,0\}"):
+    with pytest.warns(
+        UserWarning, match=r"Some donated buffers were not usable: f32\[1,3\]\{1,0\}"
+    ):
         jit(add, donate_argnums=(1,))(tl.device_put(np.ones((2, 3))), y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

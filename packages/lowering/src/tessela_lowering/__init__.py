@@ -9,7 +9,7 @@ Example:
   'cpu'
 """
 
-from tessela_lowering import _flags
+from tessela_lowering import _flags  # noqa: F401  (defines the runtime's config flags)
 from tessela_lowering._aot import Compiled, Lowered, Traced
 from tessela_lowering._array import Array, SingleDeviceSharding, device_get, device_put
 from tessela_lowering._devices import (
@@ -60,8 +60,8 @@ __all__ = [
     "devices",
     "eager_cache_size",
     "get_default_device",
-    "jit",
     "jaxpr_to_module",
+    "jit",
     "local_device_count",
     "local_devices",
     "lower_jaxpr",

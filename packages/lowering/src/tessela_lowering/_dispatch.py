@@ -17,9 +17,8 @@ from typing import Any
 import numpy as np
 from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
 
-from tessela_lowering import _hlo, _xla
+from tessela_lowering import _devices, _hlo, _xla
 from tessela_lowering._array import Array
-from tessela_lowering import _devices
 from tessela_lowering._devices import get_default_device, single_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
@@ -135,6 +134,7 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
     Returns:
       An :class:`Array`, or a list of them for ``multiple_results`` primitives.
     """
+    fast_key: tuple[Any, ...] | None = None
     if state.fast:
         fast_key = (prim, *[a.aval if type(a) is Array and not a._committed else None for a in args],
                     _default_device_var.get(), _freeze(params) if params else ())  # fmt: skip
@@ -149,8 +149,6 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
                 if prim.multiple_results:
                     return [Array(b, a, False) for b, a in zip(outs, fast.out_avals, strict=True)]
                 return Array(outs[0], fast.out_avals[0], False)
-    else:
-        fast_key = None
     committed_arrays = [a for a in args if isinstance(a, Array)]
     device, committed = pick_device(committed_arrays)
     arrays = [_as_array(a, device) for a in args]
@@ -161,10 +159,14 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         entry = _compile(prim, avals, params, device)
         with _cache_lock:
             _cache[key] = entry
-    if fast_key is not None and not committed and single_device():
-        if all(type(a) is Array and not a._committed for a in args):
-            with _cache_lock:
-                _fast[fast_key] = entry
+    if (
+        fast_key is not None
+        and not committed
+        and single_device()
+        and all(type(a) is Array and not a._committed for a in args)
+    ):
+        with _cache_lock:
+            _fast[fast_key] = entry
     buffers = []
     for a in arrays:
         buf = a._live_buffer()

@@ -58,8 +58,7 @@ def _argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
         return tuple(operator.index(v) for v in value)
     except TypeError:
         raise TypeError(
-            f"jit {what} must be an int or a sequence of ints, got {value!r}; "
-            f"e.g. {what}=(0,)."
+            f"jit {what} must be an int or a sequence of ints, got {value!r}; e.g. {what}=(0,)."
         ) from None
 
 
@@ -110,7 +109,7 @@ def _hashable(value: Any, where: str) -> Hashable:
 class _Caches:
     """Compiled executables of one function under one set of jit options."""
 
-    __slots__ = ("fast", "full", "last_key", "lock", "traced", "__weakref__")
+    __slots__ = ("__weakref__", "fast", "full", "last_key", "lock", "traced")
 
     def __init__(self) -> None:
         self.fast: dict[Any, tuple[Any, ...]] = {}
@@ -209,7 +208,7 @@ class JitWrapped:
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if state.disable_jit:
             return self._fun(*args, **kwargs)
-        static, dyn, flat, in_tree = self._split(args, kwargs)
+        static, _dyn, flat, in_tree = self._split(args, kwargs)
         if type(get_current_trace()) is not EvalTrace or any(isinstance(x, Tracer) for x in flat):
             return self._bind(args, kwargs, static, flat, in_tree)
         exe, flat = self._executable(args, kwargs, static, flat, in_tree)
@@ -303,7 +302,11 @@ class JitWrapped:
     ) -> tuple[Executable, list[Any]]:
         avals = tuple(get_aval(x) for x in flat)
         device, committed = self._placement(flat)
-        donated = tuple(self._donation(args, kwargs)) if self._donate_argnums or self._donate_argnames else ()
+        donated = (
+            tuple(self._donation(args, kwargs))
+            if self._donate_argnums or self._donate_argnames
+            else ()
+        )
         key = (in_tree, static, avals, device, committed, config.x64_enabled, donated)
         exe = self._cache.get(key)
         if exe is None:
@@ -349,9 +352,7 @@ class JitWrapped:
                     reasons.extend(diffs)
                 else:
                     reasons.append(f"{name} changed from {old} to {new}")
-        logger.warning(
-            "TRACING CACHE MISS for %s because:\n  %s", self._name, "\n  ".join(reasons)
-        )
+        logger.warning("TRACING CACHE MISS for %s because:\n  %s", self._name, "\n  ".join(reasons))
 
     def _check(self, exe: Executable, flat: Sequence[Any], res: list[Any]) -> None:
         try:
@@ -456,7 +457,11 @@ def jit(
       Array([1., 3., 5.], dtype=float32)
     """
     for what, value in (("static_argnames", static_argnames), ("donate_argnames", donate_argnames)):
-        if value is not None and not isinstance(value, str) and not all(isinstance(v, str) for v in value):
+        if (
+            value is not None
+            and not isinstance(value, str)
+            and not all(isinstance(v, str) for v in value)
+        ):
             raise TypeError(f"jit {what} must be a str or a sequence of str, got {value!r}.")
     if not callable(fun):
         raise TypeError(f"jit expects a callable as its first argument, got {fun!r}.")

@@ -22,8 +22,8 @@ from tessela_lowering._xla import Value, func_dialect, ir
 
 __all__ = [
     "LoweringRule",
-    "ModuleContext",
     "LoweringRuleContext",
+    "ModuleContext",
     "has_lowering",
     "jaxpr_to_module",
     "lower_jaxpr",

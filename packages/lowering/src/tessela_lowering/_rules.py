@@ -265,7 +265,9 @@ def _clamp(ctx: LoweringRuleContext, lo: Value, x: Value, hi: Value) -> list[Val
 
 def _exp2(ctx: LoweringRuleContext, x: Value) -> list[Value]:
     dtype = ctx.avals_in[0].dtype
-    log2 = _hlo.broadcast_in_dim(_hlo.constant(np.array(np.log(2.0)).astype(dtype)), ctx.avals_in[0].shape, [])
+    log2 = _hlo.broadcast_in_dim(
+        _hlo.constant(np.array(np.log(2.0)).astype(dtype)), ctx.avals_in[0].shape, []
+    )
     return [stablehlo.ExpOp(stablehlo.MulOp(x, log2).result).result]
 
 

@@ -140,11 +140,15 @@ def _scan(
         for x, aval in zip(xs, x_avals, strict=True):
             starts = [t] + [zero_i] * (aval.ndim - 1)
             piece = stablehlo.DynamicSliceOp(x, starts, [1, *aval.shape[1:]]).result
-            x_t.append(stablehlo.ReshapeOp(_hlo.tensor_type(aval.shape[1:], aval.dtype), piece).result)
+            x_t.append(
+                stablehlo.ReshapeOp(_hlo.tensor_type(aval.shape[1:], aval.dtype), piece).result
+            )
         outs = _inline(ctx, jaxpr, [*consts, *carry, *x_t])
         new_ys = []
         for y, y_t, aval in zip(ys, outs[num_carry:], y_avals, strict=True):
-            row = stablehlo.ReshapeOp(_hlo.tensor_type((1, *aval.shape[1:]), aval.dtype), y_t).result
+            row = stablehlo.ReshapeOp(
+                _hlo.tensor_type((1, *aval.shape[1:]), aval.dtype), y_t
+            ).result
             starts = [t] + [zero_i] * (aval.ndim - 1)
             new_ys.append(stablehlo.DynamicUpdateSliceOp(y, row, starts).result)
         i_next = stablehlo.AddOp(i, one_i).result

@@ -65,7 +65,11 @@ def _clip_mode(mode: Any) -> bool:
 
 
 def _in_bounds_mask(
-    idx: Value, idx_aval: Any, operand_shape: Sequence[int], window: Sequence[int], dims: Sequence[int]
+    idx: Value,
+    idx_aval: Any,
+    operand_shape: Sequence[int],
+    window: Sequence[int],
+    dims: Sequence[int],
 ) -> Value:
     """Per index vector: whether every component keeps its window inside the operand."""
     dtype = idx_aval.dtype
@@ -80,7 +84,7 @@ def _in_bounds_mask(
     out = ir.RankedTensorType.get(list(shape[:-1]), ir.IntegerType.get_signless(1))
     op = stablehlo.ReduceOp([out], [ok], [init], [len(shape) - 1])
     reduce_region(op, np.dtype(bool), lambda a, b: stablehlo.AndOp(a, b).result)
-    return op.result  # type: ignore[no-any-return]
+    return op.result
 
 
 def _gather(

@@ -20,7 +20,7 @@ from tessela_tracer import primitives as P
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
 from tessela_lowering._rules import compare_values, out_type, scalar_identity
-from tessela_lowering._xla import DType, Value, chlo, ir, stablehlo
+from tessela_lowering._xla import DType, Value, chlo, dense_attr, ir, stablehlo
 
 __all__ = ["RULES"]
 
@@ -43,7 +43,9 @@ def _arg_reduction(direction: str) -> LoweringRule:
         init_v = _hlo.constant(scalar_identity(identity, dtype))
         init_i = _hlo.constant(np.zeros((), idt))
         out_v = ir.RankedTensorType.get(list(ctx.avals_out[0].shape), _hlo.dtype_of(x))
-        op = stablehlo.ReduceOp([out_v, out_type(ctx.avals_out[0])], [x, iota], [init_v, init_i], [axis])
+        op = stablehlo.ReduceOp(
+            [out_v, out_type(ctx.avals_out[0])], [x, iota], [init_v, init_i], [axis]
+        )
         sv, si = _hlo.tensor_type((), dtype), _hlo.tensor_type((), idt)
         block: Any = op.regions[0].blocks.append(sv, si, sv, si)
         with ir.InsertionPoint(block):
@@ -97,7 +99,7 @@ def _cumulative(prim: Primitive) -> LoweringRule:
         padding[axis] = (0, n - 1) if reverse else (n - 1, 0)
         init = _hlo.constant(scalar_identity(identity, aval.dtype))
         pad_ty = ir.RankedTensorType.get([aval.ndim, 2], ir.IntegerType.get_signless(64))
-        pad_attr = ir.DenseElementsAttr.get(padding, type=pad_ty)
+        pad_attr = dense_attr(padding, pad_ty)
         op = stablehlo.ReduceWindowOp(
             [out_type(aval)], [x], [init], window, window_strides=[1] * aval.ndim, padding=pad_attr
         )
