@@ -22,7 +22,7 @@ from tessela_autodiff import (
 )
 from tessela_batching import vmap
 from tessela_lowering import jit
-from tessela_tracer import custom_jvp, custom_vjp, lax, make_jaxpr
+from tessela_tracer import checkpoint, custom_jvp, custom_vjp, lax, make_jaxpr
 
 
 def _close(a: Any, b: Any, tol: float = 1e-5) -> None:
@@ -242,3 +242,10 @@ def test_nested_transformations() -> None:
     x = tnp.arange(1.0, 4.0)
     _close(jacfwd(tnp.sin)(x), jacrev(tnp.sin)(x))
     assert "cos" in str(make_jaxpr(grad(lax.sin))(1.0))
+
+
+def test_checkpoint() -> None:
+    f = checkpoint(lambda x: lax.sin(lax.sin(x)))
+    _close(grad(f)(0.7), np.cos(np.sin(0.7)) * np.cos(0.7))
+    _close(jvp(f, (0.7,), (1.0,))[1], np.cos(np.sin(0.7)) * np.cos(0.7))
+    assert "remat2" in str(make_jaxpr(grad(f))(0.7))

@@ -487,3 +487,49 @@ def _while_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]
 register_jvp(P.while_p, _while_jvp)
 register_partial_eval(P.while_p, _while_partial_eval)
 register_transpose(P.while_p, _while_transpose)
+
+
+# ------------------------------------------------------------------ remat
+
+
+def _remat_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    closed = ClosedJaxpr(params["jaxpr"], ())
+    nz = [type(t) is not Zero for t in tangents]
+    nout = len(closed.out_avals)
+    jj, consts, out_nz = jvp_jaxpr(closed, nz, [False] * nout)
+    args = [*consts, *primals, *[t for t in tangents if type(t) is not Zero]]
+    outs = P.remat_p.bind(*args, **{**params, "jaxpr": jj.jaxpr})
+    it = iter(outs[nout:])
+    avals = closed.out_avals
+    touts = [next(it) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz, avals, strict=True)]
+    return outs[:nout], touts
+
+
+def _remat_partial_eval(
+    trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]
+) -> Any:
+    # The primal runs now; the staged equation recomputes it from the operands
+    # (the residuals are the inputs, not the intermediates).
+    closed = ClosedJaxpr(params["jaxpr"], ())
+    uk = [trace.is_unknown(a) for a in args]
+    known, _, out_uk, nres = partial_eval_jaxpr(closed, uk, False)
+    known, kconsts = hoist_consts(drop_outputs(known, len(known.out_avals) - nres))
+    k_in, _ = _split_by(args, uk)
+    k_outs = trace.known(P.remat_p, [*kconsts, *k_in], {**params, "jaxpr": known.jaxpr})
+    staged = trace.stage(P.remat_p, args, {**params, "differentiated": True})
+    return _merge(out_uk, k_outs, [o for o, u in zip(staged, out_uk, strict=True) if u])
+
+
+def _remat_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
+    linear = [is_undefined(a) for a in args]
+    tj, consts = transpose_jaxpr(ClosedJaxpr(params["jaxpr"], ()), linear)
+    res = [a for a in args if not is_undefined(a)]
+    outs = P.remat_p.bind(
+        *consts, *res, *[instantiate(c) for c in cts], **{**params, "jaxpr": tj.jaxpr}
+    )
+    return _merge(linear, [None] * len(res), outs)
+
+
+register_jvp(P.remat_p, _remat_jvp)
+register_partial_eval(P.remat_p, _remat_partial_eval)
+register_transpose(P.remat_p, _remat_transpose)
