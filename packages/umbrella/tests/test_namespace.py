@@ -1,0 +1,72 @@
+"""The umbrella re-exports the siblings' own objects under JAX's names."""
+
+from __future__ import annotations
+
+import tessela_autodiff
+import tessela_batching
+import tessela_lowering
+import tessela_numpy
+import tessela_pytree
+import tessela_tracer
+
+import tessela as tx
+import tessela.numpy as tnp
+
+TOP_LEVEL = {
+    "jit": tessela_lowering.jit,
+    "grad": tessela_autodiff.grad,
+    "value_and_grad": tessela_autodiff.value_and_grad,
+    "jvp": tessela_autodiff.jvp,
+    "vjp": tessela_autodiff.vjp,
+    "linearize": tessela_autodiff.linearize,
+    "jacfwd": tessela_autodiff.jacfwd,
+    "jacrev": tessela_autodiff.jacrev,
+    "jacobian": tessela_autodiff.jacobian,
+    "hessian": tessela_autodiff.hessian,
+    "vmap": tessela_batching.vmap,
+    "make_jaxpr": tessela_tracer.make_jaxpr,
+    "eval_shape": tessela_tracer.eval_shape,
+    "custom_jvp": tessela_tracer.custom_jvp,
+    "custom_vjp": tessela_tracer.custom_vjp,
+    "checkpoint": tessela_tracer.checkpoint,
+    "devices": tessela_lowering.devices,
+    "device_put": tessela_lowering.device_put,
+    "device_get": tessela_lowering.device_get,
+    "default_device": tessela_lowering.default_device,
+    "Array": tessela_lowering.Array,
+    "ShapeDtypeStruct": tessela_tracer.ShapeDtypeStruct,
+}
+
+
+def test_every_name_is_the_siblings_object() -> None:
+    for name, obj in TOP_LEVEL.items():
+        assert getattr(tx, name) is obj, name
+        assert name in tx.__all__, name
+
+
+def test_all_lists_only_existing_names() -> None:
+    for name in tx.__all__:
+        assert hasattr(tx, name), name
+    assert callable(tx.block_until_ready)
+
+
+def test_submodules_reexport_sibling_namespaces() -> None:
+    for module, sibling in [
+        (tx.numpy, tessela_numpy),
+        (tx.lax, tessela_tracer.lax),
+        (tx.tree_util, tessela_pytree),
+        (tx.tree, tessela_pytree.tree),
+        (tx.errors, tessela_tracer.errors),
+    ]:
+        assert list(module.__all__) == list(sibling.__all__)
+        for name in module.__all__:
+            assert getattr(module, name) is getattr(sibling, name), (module.__name__, name)
+    assert tnp is tx.numpy
+
+
+def test_arrays_are_tessela_arrays_on_a_device() -> None:
+    x = tnp.arange(5)
+    assert isinstance(x, tx.Array)
+    assert x.devices() == {tx.devices()[0]}
+    assert tx.block_until_ready({"x": x})["x"] is x
+    assert tx.device_get(x).tolist() == [0, 1, 2, 3, 4]
