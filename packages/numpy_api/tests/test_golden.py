@@ -16,11 +16,38 @@ _PRIM = "needs the {} primitive in tessela_tracer.lax (JAX 0.10.2 binds it)"
 EVAL_GAPS = dict.fromkeys(
     ["promote_u8_bf16", "weak_int_bf16", "weak_bool_bf16", "weak_float_bf16"], _BF16
 )
+_ALGO = "same values, a different primitive sequence than JAX's ({})"
+_HOST = "array() of host data gives a NumPy constant until the tracer has a device-array hook"
 JAXPR_GAPS = {
-    "stack": _PRIM.format("stack"),
-    "split_n": _PRIM.format("split"),
-    "tile": _PRIM.format("tile"),
-    "pad_const": "JAX prints NumPy int64 pad widths as np.int64(1); tessela_tracer prints 1",
+    **dict.fromkeys(
+        ["promote_u8_bf16", "weak_int_bf16", "weak_float_bf16", "weak_bool_bf16"], _BF16
+    ),
+    **{n: _PRIM.format("stack") for n in ["stack", "stack_axis"]},
+    **{n: _PRIM.format("split") for n in ["split_n", "split_indices"]},
+    **{n: _PRIM.format("tile") for n in ["tile", "tile_int"]},
+    "array_of_tracer": "JAX binds a copy primitive, which tessela_tracer does not define",
+    "ix_concrete_list": _HOST,
+    **dict.fromkeys(
+        ["pad_const", "pad_pairs_value"],
+        "JAX prints NumPy int64 pad widths as np.int64(1); tessela_tracer prints 1",
+    ),
+    "u_sinc_f32": _ALGO.format("JAX wraps a Maclaurin series in custom_jvp"),
+    "b_logaddexp_ff": _ALGO.format("JAX wraps it in custom_jvp"),
+    "b_logaddexp2_ff": _ALGO.format("JAX wraps it in custom_jvp"),
+    "b_hypot_ff": _ALGO.format("operation order of the scaled form"),
+    "b_ldexp": _ALGO.format("JAX goes through frexp"),
+    "b_power_ii": _ALGO.format("JAX loops over exponent bits with _where"),
+    "b_gcd_ii": _ALGO.format("loop body layout"),
+    "b_lcm_ii": _ALGO.format("loop body layout"),
+    "reshape_order_f": _ALGO.format("transposes around the reshape"),
+    "pad_edge": _ALGO.format("edge padding by slices and concatenation"),
+    "pad_reflect": _ALGO.format("reflect padding by slices and concatenation"),
+    "pad_wrap": _ALGO.format("wrap padding by slices and concatenation"),
+    "repeat_list": _ALGO.format("array repeats by cumsum and gather"),
+    "matmul_bcast": _ALGO.format("batch axes broadcast before dot_general"),
+    "einsum_trace": _ALGO.format("diagonals by iota masks"),
+    "einsum_diag": _ALGO.format("diagonals by iota masks"),
+    "einsum_chain": _ALGO.format("left-to-right contraction order; JAX asks opt_einsum"),
 }
 
 

@@ -20,7 +20,16 @@ from ._arrays import (
     select_n,
 )
 from ._shapes import broadcast_shapes, is_python_scalar
-from ._ufuncs import _abs, _dtype, _is, _round_half_even, floor_divide, multiply, remainder
+from ._ufuncs import (
+    _abs,
+    _dtype,
+    _is,
+    _round_half_even,
+    float_divmod,
+    floor_divide,
+    multiply,
+    remainder,
+)
 
 __all__ = ["divmod", "gcd", "lcm", "ldexp", "pow", "power", "round"]
 
@@ -84,7 +93,20 @@ def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     >>> [r.shape for r in eval_shape(divmod, ShapeDtypeStruct((3,), "int32"), 2)]
     [(3,), (3,)]
     """
+    check_arraylike("divmod", x1, x2)
+    out: tuple[Any, Any] = _divmod_jit(x1, x2)
+    return out
+
+
+def _divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
+    x1, x2 = promote_args("divmod", x1, x2)
+    if _is(x1, np.floating):
+        return float_divmod(x1, x2)
     return floor_divide(x1, x2), remainder(x1, x2)
+
+
+_divmod.__name__ = _divmod.__qualname__ = "divmod"
+_divmod_jit = jit(_divmod)
 
 
 def round(a: Any, decimals: int = 0, out: None = None) -> Any:

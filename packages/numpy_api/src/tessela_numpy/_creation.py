@@ -404,11 +404,19 @@ def linspace(
     if aval_of(start).shape or aval_of(stop).shape:
         raise NotImplementedError("linspace: only scalar start and stop are supported")
     out_dt = dtype_or(dtype, _default(float))
-    out, step = _linspace_jit(start, stop, num, bool(endpoint), out_dt)
+    return _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
+
+
+def _linspace(
+    start: Any, stop: Any, num: int, endpoint: bool, retstep: bool, out_dt: np.dtype[Any]
+) -> Any:
+    out, step = _linspace_parts(start, stop, num, endpoint, out_dt)
     return (out, step) if retstep else out
 
 
-def _linspace(start: Any, stop: Any, num: int, endpoint: bool, out_dt: np.dtype[Any]) -> Any:
+def _linspace_parts(
+    start: Any, stop: Any, num: int, endpoint: bool, out_dt: np.dtype[Any]
+) -> tuple[Any, Any]:
     comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _default(float)
     lo = convert(start, comp)
     hi = convert(stop, comp)
@@ -428,7 +436,7 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool, out_dt: np.dtype[
     return convert(out, out_dt), step
 
 
-_linspace_jit = jit(_linspace, static_argnums=(2, 3, 4))
+_linspace_jit = jit(_linspace, static_argnums=(2, 3, 4, 5))
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:

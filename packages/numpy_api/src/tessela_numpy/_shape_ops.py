@@ -308,11 +308,13 @@ def _atleast(a: Any, nd: int) -> Any:
     shape = shape_of(a)
     if len(shape) >= nd:
         return a
-    if nd == 3 and len(shape) == 2:
+    if nd == 1:
+        return reshape(a, (1,))
+    if nd == 2:
+        return expand_dims(a, 0) if len(shape) == 1 else expand_dims(a, (0, 1))
+    if len(shape) == 2:
         return expand_dims(a, 2)
-    if nd == 3 and len(shape) == 1:
-        return expand_dims(a, (0, 2))
-    return reshape(a, (1,) * (nd - len(shape)) + shape)
+    return expand_dims(a, (0, 2)) if len(shape) == 1 else expand_dims(a, (0, 1, 2))
 
 
 def _atleast_1d(a: Any) -> Any:

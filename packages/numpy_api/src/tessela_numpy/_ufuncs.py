@@ -337,7 +337,24 @@ def _floor_divide(a: Any, b: Any) -> Any:
         inexact = lax.ne(lax.rem(a, b), convert(0, _dtype(a)))
         fix = lax.bitwise_and(signs_differ, inexact)
         return where(fix, lax.sub(quot, convert(1, _dtype(a))), quot)
-    return lax.floor(lax.div(a, b))
+    quot, _ = float_divmod(a, b)
+    return quot
+
+
+def float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """Floor quotient and modulus of same-shape floating arrays.
+
+    The quotient divides the exact multiple ``a - fmod(a, b)``, then both are
+    corrected where the signs of ``b`` and the remainder differ.
+    """
+    dt = _dtype(a)
+    zero = convert(0, dt)
+    mod = lax.rem(a, b)
+    quot = lax.div(where(lax.eq(b, zero), a, lax.sub(a, mod)), b)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.sign(b), lax.sign(mod)))
+    mod = select_n(fix, mod, lax.add(mod, b))
+    quot = select_n(fix, quot, lax.sub(quot, convert(1, dt)))
+    return lax.round(quot, lax.RoundingMethod.AWAY_FROM_ZERO), mod
 
 
 def _remainder(a: Any, b: Any) -> Any:
@@ -386,10 +403,35 @@ def _copysign(a: Any, b: Any) -> Any:
     return where(signbit(b), lax.neg(lax.abs(a)), lax.abs(a))
 
 
+def heaviside(x1: Any, x2: Any, /) -> Any:
+    """Heaviside step: 0 below zero, 1 above, ``x2`` at zero (NaN stays NaN).
+
+    Args:
+      x1: the input.
+      x2: the value where ``x1`` is zero.
+
+    Returns:
+      The steps, broadcast and promoted to an inexact dtype.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape(heaviside, s((2, 3), "float32"), s((3,), "float32")).shape
+    (2, 3)
+    """
+    check_arraylike("heaviside", x1, x2)
+    return _heaviside_jit(x1, x2)
+
+
 def _heaviside(x1: Any, x2: Any) -> Any:
-    zero = convert(0, _dtype(x1))
-    inner = where(lax.ne(x1, x1), x1, x2)
-    return where(lax.lt(x1, zero), 0.0, where(lax.gt(x1, zero), 1.0, inner))
+    x1, x2 = promote_dtypes_inexact(x1, x2)
+    dt = _dtype(x1)
+    zero = convert(0, dt)
+    below, above, nan = lax.lt(x1, zero), lax.gt(x1, zero), lax.ne(x1, x1)
+    return where(below, zero, where(above, convert(1, dt), where(nan, x1, x2)))
+
+
+_heaviside.__name__ = _heaviside.__qualname__ = "heaviside"
+_heaviside_jit = jit(_heaviside)
 
 
 def _hypot(a: Any, b: Any) -> Any:
@@ -504,7 +546,9 @@ expm1 = _inexact_unary("expm1", lambda x: lax.expm1(x), "``exp(x) - 1``")
 log = _inexact_unary("log", lambda x: lax.log(x), "Natural logarithm")
 log1p = _inexact_unary("log1p", lambda x: lax.log1p(x), "``log(1 + x)``")
 log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
-log10 = _inexact_unary("log10", _log_base(10.0), "Base-10 logarithm")
+log10 = _inexact_unary(
+    "log10", lambda x: lax.mul(lax.log(x), convert(1 / np.log(10), _dtype(x))), "Base-10 logarithm"
+)
 sqrt = _inexact_unary("sqrt", lambda x: lax.sqrt(x), "Square root")
 cbrt = _inexact_unary("cbrt", lambda x: lax.cbrt(x), "Cube root")
 square = _numeric_unary("square", lambda x: lax.square(x), "Square")
@@ -585,7 +629,6 @@ nextafter = _binary(
 )
 logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
 logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
-heaviside = _binary("heaviside", _heaviside, "Heaviside step", inexact=True, staged=True)
 equal = _binary("equal", lambda a, b: lax.eq(a, b), "Equality test")
 not_equal = _binary("not_equal", lambda a, b: lax.ne(a, b), "Inequality test")
 less = _binary("less", lambda a, b: lax.lt(a, b), "Less-than test")
