@@ -265,6 +265,10 @@ def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:
 
 def promote_dtypes_inexact(*args: Any) -> list[Any]:
     """Like :func:`promote_dtypes`, then move integer results to floating point."""
+    if len(args) == 1 and isinstance(args[0], ArrayOps):
+        kind = args[0].aval.dtype.kind
+        if kind in "fc":
+            return [args[0]]
     dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
     dtype = to_inexact_dtype(dtype)
     return [convert(a, dtype, weak_type=weak) for a in args]
