@@ -15,6 +15,12 @@ from tessela_tracer import custom_jvp, custom_vjp, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import find_impl
 
+
+def _floats32(lo: float, hi: float) -> st.SearchStrategy[float]:
+    # XLA on CPU flushes subnormals to zero, as JAX does: keep them out.
+    return st.floats(float(np.float32(lo)), float(np.float32(hi)), width=32, allow_subnormal=False)
+
+
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=2, max_side=3)
 FLOATS = (np.float32, np.float64)
 
@@ -69,7 +75,7 @@ def test_unary_matches_numpy(name: str, data: st.DataObject) -> None:
     fn, ref, (lo, hi) = UNARY[name]
     dtype = data.draw(st.sampled_from(FLOATS))
     shape = data.draw(SHAPES)
-    x = data.draw(hnp.arrays(dtype, shape, elements=st.floats(lo, hi).map(np.float32)))
+    x = data.draw(hnp.arrays(dtype, shape, elements=_floats32(lo, hi)))
     out = np.asarray(fn(tl.device_put(x)))
     tol = 2e-3 if name == "digamma" else 1e-5
     np.testing.assert_allclose(out, ref(x.astype(np.float64)), rtol=tol, atol=tol)

@@ -390,6 +390,13 @@ class JitWrapped:
 
         Returns:
           The :class:`Traced` stage (``.jaxpr``, ``.out_info``, ``.lower()``).
+
+        Example:
+          >>> import tessela_lowering as tl
+          >>> from tessela_tracer import ShapeDtypeStruct, lax
+          >>> traced = tl.jit(lax.sin).trace(ShapeDtypeStruct((2,), "float32"))
+          >>> print(traced.jaxpr)
+          { lambda ; a:f32[2]. let b:f32[2] = sin a in (b,) }
         """
         plan, in_tree = self._plan(args, kwargs)
         return Traced(plan, in_tree)
@@ -403,11 +410,36 @@ class JitWrapped:
 
         Returns:
           The :class:`Lowered` stage (``.as_text()``, ``.compile()``, ...).
+
+        Example:
+          >>> import numpy as np
+          >>> import tessela_lowering as tl
+          >>> from tessela_tracer import lax
+          >>> lowered = tl.jit(lax.cos).lower(np.float32(0))
+          >>> "stablehlo.cosine" in lowered.as_text()
+          True
+          >>> lowered.compile()(np.float32(0))
+          Array(1., dtype=float32)
         """
         return self.trace(*args, **kwargs).lower()
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
-        """The output shapes and dtypes for these arguments, as ``ShapeDtypeStruct``."""
+        """The output shapes and dtypes for these arguments, as ``ShapeDtypeStruct``.
+
+        Args:
+          *args: positional arguments as in a call.
+          **kwargs: keyword arguments as in a call.
+
+        Returns:
+          A pytree of ``ShapeDtypeStruct`` like the function's output.
+
+        Example:
+          >>> import numpy as np
+          >>> import tessela_lowering as tl
+          >>> from tessela_tracer import lax
+          >>> tl.jit(lambda x: lax.reduce_sum(x, (0,))).eval_shape(np.ones((4, 2))).shape
+          (2,)
+        """
         return self.trace(*args, **kwargs).out_info
 
     def __repr__(self) -> str:
