@@ -110,7 +110,7 @@ def array(
             out = convert(object, out_dt, weak_type=want is None)
         else:
             np_val = np.asarray(object)
-            if np_val.dtype == object:
+            if np_val.dtype.kind == "O":
                 raise TypeError("array: ragged or object input; pass rectangular numeric data")
             out_dt = (
                 want

@@ -85,6 +85,8 @@ case("array_scalar_int", lambda m: lambda: m.asarray(3))
 case("array_list", lambda m: lambda: m.array([1, 2, 3]))
 case("array_nested_float", lambda m: lambda: m.array([[1.0, 2.0], [3.0, 4.0]]))
 case("array_dtype", lambda m: lambda: m.array([1, 2], dtype=m.float32))
+case("array_numpy", lambda m: lambda: m.asarray(np.arange(3.0)))
+case("array_numpy_int_dtype", lambda m: lambda: m.array(np.arange(4), dtype=m.float32))
 case("array_of_tracer", lambda m: lambda x: m.array(x), "f32[3]")
 case("asarray_dtype", lambda m: lambda x: m.asarray(x, dtype=m.int32), "f32[3]")
 
