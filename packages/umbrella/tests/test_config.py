@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import tessela as tx
 import tessela_prng
 import tessela_tracer
-
-import tessela as tx
 
 
 def test_x64_switches_every_package_together() -> None:

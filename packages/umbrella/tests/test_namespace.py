@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import tessela as tx
+import tessela.numpy as tnp
 import tessela_autodiff
 import tessela_batching
 import tessela_lowering
 import tessela_numpy
 import tessela_pytree
 import tessela_tracer
-
-import tessela as tx
-import tessela.numpy as tnp
 
 TOP_LEVEL = {
     "jit": tessela_lowering.jit,

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 import tessela as tx
 import tessela.numpy as tnp
 from tessela import nn

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import tessela as tx
 
 
@@ -17,7 +16,9 @@ def fake_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (package / "__init__.py").write_text("LOADED = True\nNAME = 'fake'\n")
     info = tmp_path / "fake_tessela_plugin-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-tessela-plugin\nVersion: 1.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: fake-tessela-plugin\nVersion: 1.0\n"
+    )
     (info / "entry_points.txt").write_text("[tessela.plugins]\nfake = fake_tessela_plugin\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield "fake"

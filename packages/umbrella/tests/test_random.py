@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tessela as tx
+import tessela.numpy as tnp
 import tessela_prng
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import tessela as tx
-import tessela.numpy as tnp
 from tessela import random
 
 seeds = st.integers(0, 2**31 - 1)
 
 
-def data(k) -> np.ndarray:  # noqa: ANN001
+def data(k) -> np.ndarray:
     return np.asarray(tessela_prng.key_data(k))
 
 
@@ -36,7 +35,7 @@ def test_jit_gives_the_same_bits(seed: int) -> None:
     k, ref = random.key(seed), tessela_prng.key(seed)
 
     @tx.jit
-    def draw(k):  # noqa: ANN001, ANN202
+    def draw(k):
         a, b = random.split(k)
         return random.bits(a, (4,)), random.uniform(b, (3,)), random.randint(b, (6,), 0, 10), a
 
@@ -65,7 +64,7 @@ def test_grad_through_reparameterised_samples() -> None:
     k = random.key(11)
     eps = tessela_prng.normal(tessela_prng.key(11), (1000,))
 
-    def objective(mu, k):  # noqa: ANN001, ANN202
+    def objective(mu, k):
         return tnp.mean((mu + random.normal(k, (1000,))) ** 2)
 
     g = tx.jit(tx.grad(objective))(0.5, k)

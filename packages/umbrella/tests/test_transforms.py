@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import tessela as tx
 import tessela.numpy as tnp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 floats = st.floats(-2.0, 2.0, allow_nan=False, width=32)
 
 
-def f(x):  # noqa: ANN001, ANN201
+def f(x):
     return tnp.sin(x) * x**2 + tnp.exp(0.3 * x)
 
 
@@ -20,7 +19,7 @@ def f_np(x: np.ndarray) -> np.ndarray:
     return np.sin(x) * x**2 + np.exp(0.3 * x)
 
 
-def central(fun, x: float, eps: float = 1e-4) -> float:  # noqa: ANN001
+def central(fun, x: float, eps: float = 1e-4) -> float:
     return (fun(x + eps) - fun(x - eps)) / (2 * eps)
 
 
@@ -40,7 +39,7 @@ def test_vmap_of_grad_matches_python_loop() -> None:
     np.testing.assert_allclose(looped, [central(f_np, float(v)) for v in xs], rtol=2e-3, atol=2e-3)
 
 
-def loss(w, x, y):  # noqa: ANN001, ANN201
+def loss(w, x, y):
     return tnp.sum((tnp.tanh(x @ w) - y) ** 2)
 
 
@@ -67,10 +66,10 @@ def test_jvp_of_vjp_is_hessian_vector_product() -> None:
     x = np.array([0.3, -0.7, 1.1], np.float32)
     v = np.array([1.0, 2.0, -1.0], np.float32)
 
-    def g(x):  # noqa: ANN001, ANN202
+    def g(x):
         return tnp.sum(tnp.sin(x) * x[::-1])
 
-    def grad_via_vjp(x):  # noqa: ANN001, ANN202
+    def grad_via_vjp(x):
         _, pullback = tx.vjp(g, x)
         return pullback(tnp.ones(()))[0]
 
@@ -107,11 +106,11 @@ def test_linearize_jacobians_and_eval_shape() -> None:
 
 def test_custom_jvp_and_checkpoint_compose_with_grad() -> None:
     @tx.custom_jvp
-    def clipped(x):  # noqa: ANN001, ANN202
+    def clipped(x):
         return tnp.sin(x)
 
     @clipped.defjvp
-    def _(primals, tangents):  # noqa: ANN001, ANN202
+    def _(primals, tangents):
         (x,), (t,) = primals, tangents
         return clipped(x), 2.0 * t
 

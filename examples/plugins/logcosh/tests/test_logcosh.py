@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tessela as tx
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import tessela as tx
 from tessela_logcosh import logcosh, logcosh_p
 
 X = np.linspace(-30.0, 30.0, 41, dtype=np.float32)

@@ -12,6 +12,8 @@ Example:
 """
 
 from ._random import (
+    KeyArray,
+    PRNGKey,
     ball,
     bernoulli,
     beta,
@@ -32,9 +34,7 @@ from ._random import (
     geometric,
     gumbel,
     key,
-    key_data_of as key_data,
     key_impl,
-    KeyArray,
     laplace,
     loggamma,
     logistic,
@@ -47,7 +47,6 @@ from ._random import (
     pareto,
     permutation,
     poisson,
-    PRNGKey,
     rademacher,
     randint,
     rayleigh,
@@ -60,8 +59,13 @@ from ._random import (
     weibull_min,
     wrap_key_data,
 )
+from ._random import (
+    key_data_of as key_data,
+)
 
 __all__ = [
+    "KeyArray",
+    "PRNGKey",
     "ball",
     "bernoulli",
     "beta",
@@ -84,7 +88,6 @@ __all__ = [
     "key",
     "key_data",
     "key_impl",
-    "KeyArray",
     "laplace",
     "loggamma",
     "logistic",
@@ -97,7 +100,6 @@ __all__ = [
     "pareto",
     "permutation",
     "poisson",
-    "PRNGKey",
     "rademacher",
     "randint",
     "rayleigh",

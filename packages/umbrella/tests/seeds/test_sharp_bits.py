@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
 import tessela.numpy as jnp
 from tessela import grad, jit, lax
 from tessela.errors import TracerBoolConversionError
 
 
 def test_impure_functions(capsys: pytest.CaptureFixture[str]) -> None:
-    def impure_print_side_effect(x):  # noqa: ANN001, ANN202
+    def impure_print_side_effect(x):
         print("Executing function")
         return x
 
@@ -24,8 +23,8 @@ def test_impure_functions(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_pure_function_with_internal_state(capsys: pytest.CaptureFixture[str]) -> None:
-    def pure_uses_internal_state(x):  # noqa: ANN001, ANN202
-        state = dict(even=0, odd=0)
+    def pure_uses_internal_state(x):
+        state = {"even": 0, "odd": 0}
         for i in range(10):
             state["even" if i % 2 == 0 else "odd"] += x
         return state["even"] + state["odd"]
@@ -39,7 +38,7 @@ def test_pure_function_with_internal_state(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_python_control_flow(capsys: pytest.CaptureFixture[str]) -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         if x < 3:
             return 3.0 * x**2
         return -4 * x
@@ -48,13 +47,13 @@ def test_python_control_flow(capsys: pytest.CaptureFixture[str]) -> None:
     print(grad(f)(4.0))
 
     @jit
-    def doubled(x):  # noqa: ANN001, ANN202
+    def doubled(x):
         for _ in range(3):
             x = 2 * x
         return x
 
     @jit
-    def g(x):  # noqa: ANN001, ANN202
+    def g(x):
         y = 0.0
         for i in range(x.shape[0]):
             y = y + x[i]
@@ -69,7 +68,7 @@ def test_python_control_flow(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_static_loop_bound_and_shapes(capsys: pytest.CaptureFixture[str]) -> None:
-    def f(x, n):  # noqa: ANN001, ANN202
+    def f(x, n):
         y = 0.0
         for i in range(n):
             y = y + x[i]
@@ -79,7 +78,7 @@ def test_static_loop_bound_and_shapes(capsys: pytest.CaptureFixture[str]) -> Non
         "Array(5., dtype=float32)"
     )
 
-    def example_fun(length, val):  # noqa: ANN001, ANN202
+    def example_fun(length, val):
         return jnp.ones((length,)) * val
 
     print(example_fun(5, 4))
