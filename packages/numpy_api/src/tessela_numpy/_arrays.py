@@ -13,7 +13,6 @@ arrays go through ``convert_element_type``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -320,8 +319,3 @@ def promote_args_inexact(fun_name: str, /, *args: Any) -> list[Any]:
     """Check, promote to a common inexact dtype, then promote ranks."""
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
-
-
-def all_static(args: Sequence[Any], /) -> bool:
-    """Whether none of ``args`` is a tracer or array (all are constants)."""
-    return not any(isinstance(a, ArrayOps) for a in args)
