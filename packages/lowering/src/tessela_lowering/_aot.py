@@ -62,7 +62,7 @@ class Lowered:
         """
         if dialect != "stablehlo":
             raise ValueError(f'compiler_ir(dialect={dialect!r}) is not supported; use "stablehlo".')
-        ctx = _xla.make_ir_context()
+        ctx = _xla.fresh_ir_context()
         return ir.Module.parse(self._text, context=ctx)
 
     def cost_analysis(self) -> dict[str, float]:
