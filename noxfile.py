@@ -31,6 +31,7 @@ nox.options.sessions = [
     "tests",
     "isolated",
     "build",
+    "plugins",
 ]
 
 
@@ -85,6 +86,12 @@ PACKAGES: dict[str, Package] = {
 }
 BY_DIST = {pkg.dist: pkg for pkg in PACKAGES.values()}
 FOLDERS = list(PACKAGES)
+# Example third-party plugins: installable packages outside packages/ that use
+# only the public API.
+PLUGINS: dict[str, Package] = {
+    p.parent.name: _load_package(p)
+    for p in sorted((ROOT / "examples" / "plugins").glob("*/pyproject.toml"))
+}
 
 
 def _siblings(pkg: Package, requirements: list[str] | tuple[str, ...]) -> list[Package]:
@@ -193,6 +200,15 @@ def isolated(session: nox.Session, package: str) -> None:
 
 
 @nox.session
+@nox.parametrize("plugin", list(PLUGINS))
+def plugins(session: nox.Session, plugin: str) -> None:
+    """Run an example plugin's tests against the packages of this repository."""
+    pkg = PLUGINS[plugin]
+    _install_from_repo(session, pkg)
+    session.run("pytest", "-q", str(pkg.path / "tests"), *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check over the whole tree."""
     session.install("ruff")
@@ -223,7 +239,9 @@ def doctest(session: nox.Session) -> None:
     """Run the examples in every package's public docstrings."""
     args: list[str] = []
     for pkg in PACKAGES.values():
-        args += ["-e", str(pkg.path)]
+        # Optional modules (a hypothesis-based ``testing`` module) need their extra.
+        extras = [e for e in ("testing",) if e in pkg.extras]
+        args += ["-e", str(pkg.path) + (f"[{','.join(extras)}]" if extras else "")]
     session.install(*args, "pytest")
     for pkg in PACKAGES.values():
         session.run(

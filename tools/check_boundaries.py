@@ -8,7 +8,9 @@ For every package under packages/ this checks, by reading the sources only:
    declares (a package never leans on what a dependency happens to pull in);
 3. every third-party module it imports belongs to a declared dependency
    (runtime or an optional extra);
-4. no product module imports ``jax`` (JAX is a test oracle only).
+4. no product module imports ``jax`` (JAX is a test oracle only);
+5. example plugins under examples/plugins import no private (``_name``)
+   module of a Tessela package.
 
 Usage: python tools/check_boundaries.py  (exit status 1 on any violation)
 """
@@ -78,15 +80,39 @@ def _import_names(dist: str) -> set[str]:
     return IMPORT_NAMES.get(dist, {dist.replace("-", "_")})
 
 
-def _imports(path: Path) -> set[tuple[str, int]]:
+def _imported_modules(path: Path) -> set[tuple[str, int]]:
+    """(dotted module, line) of every absolute import in ``path``."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found: set[tuple[str, int]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update((alias.name.split(".")[0], node.lineno) for alias in node.names)
+            found.update((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add((node.module.split(".")[0], node.lineno))
+            found.add((node.module, node.lineno))
+            found.update((f"{node.module}.{a.name}", node.lineno) for a in node.names)
     return found
+
+
+def _imports(path: Path) -> set[tuple[str, int]]:
+    return {(name.split(".")[0], line) for name, line in _imported_modules(path)}
+
+
+def _check_plugins(errors: list[str]) -> int:
+    """Example plugins may use Tessela's public modules only."""
+    plugins = sorted((ROOT / "examples" / "plugins").glob("*/src"))
+    for src in plugins:
+        own = {p.name for p in src.iterdir() if p.is_dir()}
+        for source in sorted(src.rglob("*.py")):
+            for name, line in sorted(_imported_modules(source)):
+                parts = name.split(".")
+                if parts[0] in own or not parts[0].startswith("tessela"):
+                    continue
+                if parts[0] in FORBIDDEN or any(p.startswith("_") for p in parts[1:]):
+                    errors.append(
+                        f"{source.relative_to(ROOT)}:{line}: plugin imports private {name!r}; "
+                        "use the public API (tessela_tracer.extend, the register_* functions)"
+                    )
+    return len(plugins)
 
 
 def main() -> int:
@@ -129,9 +155,10 @@ def main() -> int:
                         )
                 elif name not in stdlib and name not in third_ok:
                     errors.append(f"{where}: imports {name!r}, not a declared dependency of {dist}")
+    n_plugins = _check_plugins(errors)
     for error in errors:
         print(error, file=sys.stderr)
-    print(f"checked {len(packages)} packages: {len(errors)} violations")
+    print(f"checked {len(packages)} packages and {n_plugins} plugins: {len(errors)} violations")
     return 1 if errors else 0
 
 
