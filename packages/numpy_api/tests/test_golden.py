@@ -44,7 +44,6 @@ JAXPR_GAPS = {
     "pad_reflect": _ALGO.format("reflect padding by slices and concatenation"),
     "pad_wrap": _ALGO.format("wrap padding by slices and concatenation"),
     "repeat_list": _ALGO.format("array repeats by cumsum and gather"),
-    "matmul_bcast": _ALGO.format("batch axes broadcast before dot_general"),
     "einsum_trace": _ALGO.format("diagonals by iota masks"),
     "einsum_diag": _ALGO.format("diagonals by iota masks"),
     "einsum_chain": _ALGO.format("left-to-right contraction order; JAX asks opt_einsum"),

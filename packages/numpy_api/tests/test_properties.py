@@ -160,3 +160,24 @@ def test_methods_are_registered_on_tracers() -> None:
 def test_var_method_on_tracer() -> None:
     out = eval_shape(lambda x: x.var(axis=0), _sds((2, 3), "float32"))
     assert out.shape == (3,)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from([1, 2, 3]), max_size=3).map(tuple),
+    st.lists(st.sampled_from([1, 2, 3]), max_size=3).map(tuple),
+    st.booleans(),
+    st.booleans(),
+)
+def test_matmul_shapes_match_numpy(
+    ba: tuple[int, ...], bb: tuple[int, ...], a_vec: bool, b_vec: bool
+) -> None:
+    sa = (4,) if a_vec else (*ba, 2, 4)
+    sb = (4,) if b_vec else (*bb, 4, 5)
+    try:
+        expected = np.matmul(np.ones(sa), np.ones(sb)).shape
+    except ValueError:
+        with pytest.raises((ValueError, TypeError)):
+            eval_shape(tnp.matmul, _sds(sa, "float32"), _sds(sb, "float32"))
+        return
+    assert eval_shape(tnp.matmul, _sds(sa, "float32"), _sds(sb, "float32")).shape == expected

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from tessela_tracer import ArrayOps, lax
@@ -25,9 +25,8 @@ from ._arrays import (
 )
 from ._einsum_plan import parse_subscripts, plan_contractions
 from ._shape_ops import ravel, transpose
-from ._shapes import broadcast_shapes, canonicalize_axis
+from ._shapes import canonicalize_axis
 from ._ufuncs import conj, multiply
-from ._where import broadcast_to
 
 __all__ = ["dot", "einsum", "inner", "matmul", "outer", "tensordot", "vdot"]
 
@@ -121,27 +120,84 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: 
         )
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
-    if len(sb) <= 2:
-        cb = 0
-        res = _dg(a, b, ((len(sa) - 1,), (cb,)), preferred=pref)
-        if len(sa) == 1 and len(sb) == 2:
-            return _out(res, dtype, weak)
-        return _out(res, dtype, weak)
-    if len(sa) <= 2:
-        # (m, k) x (batch..., k, n) -> (m, batch..., n) -> move m before n.
-        res = _dg(a, b, ((len(sa) - 1,), (len(sb) - 2,)), preferred=pref)
-        if len(sa) == 2:
-            nd = len(shape_of(res))
-            perm = (*tuple(range(1, nd - 1)), 0, nd - 1)
-            res = lax.transpose(res, perm)
-        return _out(res, dtype, weak)
-    batch = broadcast_shapes(sa[:-2], sb[:-2])
-    a = broadcast_to(a, batch + sa[-2:]) if sa[:-2] != batch else a
-    b = broadcast_to(b, batch + sb[-2:]) if sb[:-2] != batch else b
-    nbat = len(batch)
-    bd = tuple(range(nbat))
-    res = _dg(a, b, ((nbat + 1,), (nbat,)), (bd, bd), preferred=pref)
-    return _out(res, dtype, weak)
+    plan = _matmul_plan(sa, sb)
+    if plan.a_squeeze:
+        a = lax.squeeze(a, plan.a_squeeze)
+    if plan.b_squeeze:
+        b = lax.squeeze(b, plan.b_squeeze)
+    na, nb = len(shape_of(a)), len(shape_of(b))
+    contract = ((na - 1,), (nb - 1 - (len(sb) > 1),))
+    out = _dg(a, b, contract, (plan.a_batch, plan.b_batch), preferred=pref)
+    if plan.perm != tuple(range(len(plan.perm))):
+        out = lax.transpose(out, plan.perm)
+    if plan.both_squeezed:
+        out = lax.expand_dims(out, plan.both_squeezed)
+    return _out(out, dtype, weak)
+
+
+class _MatmulPlan(NamedTuple):
+    a_squeeze: tuple[int, ...]
+    b_squeeze: tuple[int, ...]
+    a_batch: tuple[int, ...]
+    b_batch: tuple[int, ...]
+    perm: tuple[int, ...]
+    both_squeezed: tuple[int, ...]
+
+
+def _matmul_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> _MatmulPlan:
+    """Classify the leading (batch) axes of a matmul.
+
+    Axes present in only one operand, or of size 1 in one operand, become free
+    axes of ``dot_general`` (size-1 ones are squeezed first); equal axes become
+    batch axes; size-1 in both are squeezed and restored at the end. A final
+    transpose puts the free axes back in broadcast order.
+    """
+    a_lead = sa[:-2] if len(sa) > 1 else ()
+    b_lead = sb[:-2] if len(sb) > 1 else ()
+    n = max(len(a_lead), len(b_lead))
+    pa: tuple[int | None, ...] = (None,) * (n - len(a_lead)) + a_lead
+    pb: tuple[int | None, ...] = (None,) * (n - len(b_lead)) + b_lead
+    a_sq: list[int] = []
+    b_sq: list[int] = []
+    both: list[int] = []
+    a_bat: list[int] = []
+    b_bat: list[int] = []
+    at_batch: list[int] = []
+    at_a: list[int] = []
+    at_b: list[int] = []
+    for i, (da, db) in enumerate(zip(pa, pb, strict=True)):
+        a_pos = len(at_batch) + len(at_a) + len(a_sq)
+        b_pos = len(at_batch) + len(at_b) + len(b_sq)
+        if da is None:
+            at_b.append(i)
+        elif db is None:
+            at_a.append(i)
+        elif da == 1 and db == 1:
+            a_sq.append(a_pos)
+            b_sq.append(b_pos)
+            both.append(i)
+        elif da == 1:
+            at_b.append(i)
+            a_sq.append(a_pos)
+        elif db == 1:
+            at_a.append(i)
+            b_sq.append(b_pos)
+        elif da == db:
+            a_bat.append(len(at_batch) + len(at_a))
+            b_bat.append(len(at_batch) + len(at_b))
+            at_batch.append(i)
+        else:
+            raise ValueError(
+                f"matmul: batch axes of shapes {sa} and {sb} do not broadcast; "
+                "make the leading axes equal or 1"
+            )
+    if len(sa) > 1:
+        at_a.append(n)
+    if len(sb) > 1:
+        at_b.append(n + (len(sa) > 1))
+    order = at_batch + at_a + at_b
+    perm = tuple(sorted(range(len(order)), key=order.__getitem__))
+    return _MatmulPlan(tuple(a_sq), tuple(b_sq), tuple(a_bat), tuple(b_bat), perm, tuple(both))
 
 
 def vdot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
