@@ -1,36 +1,76 @@
-"""Rules of ``custom_jvp_call`` and ``custom_vjp_call``, and the ``custom_lin`` primitive."""
+"""Rules of ``custom_jvp_call`` and ``custom_vjp_call``, and the ``custom_lin`` primitive.
+
+The equations carry the user's rules as closures on flat leaves (see
+``tessela_tracer.custom_jvp``): a ``None`` tangent or cotangent is a zero.
+
+- ``custom_jvp_call``: the JVP rule runs on the primals and their tangents
+  (zeros instantiated unless the rule asked for ``symbolic_zeros``).
+- ``custom_vjp_call``: the fwd rule runs on the primals; the output tangents
+  are a ``custom_lin`` equation of the residuals and the input tangents,
+  which reverse mode stages and then transposes by calling the bwd rule.
+  Forward mode alone cannot evaluate ``custom_lin`` and says so.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import Primitive, ShapedArray, register_abstract_eval, register_impl
 from tessela_tracer import primitives as P
+from tessela_tracer.errors import UnexpectedTracerError
 from tessela_tracer.extend import NamedCallable
 
-from tessela_autodiff._ad_util import Zero, aval_of, instantiate, tangent_aval, zeros_like_aval
+from tessela_autodiff._ad_util import (
+    Zero,
+    aval_of,
+    convert_like,
+    instantiate,
+    is_undefined,
+    tangent_aval,
+)
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._transpose import register_transpose
 
 __all__ = ["custom_lin_p"]
 
 
+class ClosedOverDifferentiationError(UnexpectedTracerError):
+    """A custom-derivative function was differentiated with respect to a closed-over value."""
+
+    def __init__(self, tracer: Any, kind: str) -> None:
+        self.tracer = tracer
+        rule = "JVP rule" if kind == "jvp" else "fwd and bwd rules"
+        Exception.__init__(
+            self,
+            f"Detected differentiation of a custom_{kind} function with respect to a "
+            f"closed-over value. That isn't supported because the custom {kind.upper()} rule "
+            f"only specifies how to differentiate the custom_{kind} function with respect to "
+            "explicit input parameters. Try passing the closed-over value into the "
+            f"custom_{kind} function as an argument, and adapting the custom_{kind} {rule}.",
+        )
+
+
+def _check_consts(tangents: Sequence[Any], num_consts: int, kind: str) -> None:
+    for t in tangents[:num_consts]:
+        if type(t) is not Zero:
+            raise ClosedOverDifferentiationError(t, kind)
+
+
 def _custom_jvp_call_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, call_jaxpr: Any, jvp: Any, name: str,
     num_consts: int, symbolic_zeros: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
-    args = tuple(primals[num_consts:])
-    ts = tuple(instantiate(t) for t in tangents[num_consts:])
-    out, tout = jvp(args, ts)
-    outs, tree = tree_flatten(out)
-    touts, ttree = tree_flatten(tout)
-    if tree != ttree:
-        raise TypeError(
-            "Custom JVP rule must produce primal and tangent outputs with equal container "
-            f"(pytree) structures, but got {tree} and {ttree} respectively."
-        )
+    _check_consts(tangents, num_consts, "jvp")
+    args = list(primals[num_consts:])
+    ts = [
+        None if symbolic_zeros and type(t) is Zero else instantiate(t)
+        for t in tangents[num_consts:]
+    ]
+    outs, touts = jvp(args, ts)
+    touts = [
+        Zero(tangent_aval(aval_of(o))) if t is None else t for o, t in zip(outs, touts, strict=True)
+    ]
     return outs, touts
 
 
@@ -56,45 +96,34 @@ def _custom_vjp_call_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, call_jaxpr: Any, fwd: Any, bwd: Any,
     name: str, num_consts: int, out_trees: Any, symbolic_zeros: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
-    args = primals[num_consts:]
+    _check_consts(tangents, num_consts, "vjp")
+    args = list(primals[num_consts:])
     ts = tangents[num_consts:]
-    out, res = fwd(*args)
-    outs, out_tree = tree_flatten(out)
-    res_flat, res_tree = tree_flatten(res)
-    if all(type(t) is Zero for t in ts):
+    perturbed = [type(t) is not Zero for t in ts]
+    res_outs = fwd(args, perturbed)
+    num_res = out_trees()[1].num_leaves
+    res, outs = res_outs[:num_res], res_outs[num_res:]
+    if not any(perturbed):
         return outs, [Zero(tangent_aval(aval_of(o))) for o in outs]
     out_avals = tuple(tangent_aval(aval_of(o)) for o in outs)
-    in_avals = tuple(aval_of(a) for a in args)
     touts = custom_lin_p.bind(
-        *res_flat, *[instantiate(t) for t in ts], num_res=len(res_flat), bwd=bwd,
-        out_avals=NamedCallable(lambda: out_avals, "out_avals"),
-        trees=NamedCallable(lambda: (res_tree, out_tree, in_avals), "trees"),
+        *res, *[instantiate(t) for t in ts], num_res=num_res, bwd=bwd,
+        out_avals=NamedCallable(lambda: out_avals, "out_avals"), symbolic_zeros=symbolic_zeros,
     )  # fmt: skip
     return outs, touts
 
 
 def _custom_lin_transpose(
-    cts: Sequence[Any], *args: Any, num_res: int, bwd: Any, out_avals: Any, trees: Any
+    cts: Sequence[Any], *args: Any, num_res: int, bwd: Any, out_avals: Any, symbolic_zeros: bool
 ) -> list[Any]:
-    res_tree, out_tree, in_avals = trees.fun()
-    res = tree_unflatten(res_tree, list(args[:num_res]))
-    ct = tree_unflatten(out_tree, [instantiate(c) for c in cts])
-    cts_in = bwd(res, ct)
-    if not isinstance(cts_in, (tuple, list)):
-        raise TypeError(
-            f"Custom VJP bwd rule must produce a tuple, but got {type(cts_in).__name__}."
-        )
-    if len(cts_in) != len(in_avals):
-        raise TypeError(
-            f"Custom VJP bwd rule must produce an output with the same container (pytree) "
-            f"structure as the args tuple of the primal function; the bwd output has "
-            f"{len(cts_in)} entries for {len(in_avals)} arguments."
-        )
-    flat = [
-        zeros_like_aval(tangent_aval(a)) if c is None else c
-        for c, a in zip(cts_in, in_avals, strict=True)
-    ]
-    return [None] * num_res + flat
+    res = list(args[:num_res])
+    cts_out = [None if symbolic_zeros and type(c) is Zero else instantiate(c) for c in cts]
+    cts_in = bwd(res, cts_out)
+    out: list[Any] = [None] * num_res
+    for ct, x in zip(cts_in, args[num_res:], strict=True):
+        aval = tangent_aval(x.aval if is_undefined(x) else aval_of(x))
+        out.append(Zero(aval) if ct is None else convert_like(ct, aval))
+    return out
 
 
 register_jvp(P.custom_vjp_call_p, _custom_vjp_call_jvp)

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
@@ -250,30 +249,52 @@ def _custom_rule(kind: str) -> Any:
         j, extra, _ = batch_jaxpr(call_jaxpr, size, const_b + [True] * n_args, [True] * n_out, name)
         ops = [*_front(args[:num_consts], dims[:num_consts], const_b, size),
                *(bdim_at_front(x, d, size) for x, d in zip(args[num_consts:], dims[num_consts:], strict=False))]  # fmt: skip
-        arg_avals = call_jaxpr.in_avals[num_consts:]
         if kind == "jvp":
-            params["jvp"] = NamedCallable(_batched_jvp(params["jvp"], arg_avals, size, name),
-                                          str(params["jvp"]))  # fmt: skip
+            params["jvp"] = NamedCallable(
+                _batched_jvp(params["jvp"], size, name), str(params["jvp"])
+            )
         else:
-            for k in ("fwd", "bwd"):
-                params[k] = NamedCallable(vmap(params[k], axis_name=name, axis_size=size),
-                                          str(params[k]))  # fmt: skip
+            params["fwd"] = NamedCallable(
+                _batched_fwd(params["fwd"], size, name), str(params["fwd"])
+            )
+            params["bwd"] = NamedCallable(
+                _batched_bwd(params["bwd"], size, name), str(params["bwd"])
+            )
         outs = prim.bind(*extra, *ops, call_jaxpr=j, num_consts=len(extra) + num_consts, **params)
         return outs, [0] * n_out
 
     return rule
 
 
-def _batched_jvp(jvp: Any, arg_avals: Sequence[Any], size: int, name: Any) -> Any:
-    def batched_jvp(primals: Any, tangents: Any) -> Any:
-        p_leaves, p_tree = tree_flatten(primals)
-        t_leaves, t_tree = tree_flatten(tangents)
-        t_axes = [0 if get_aval_of(t).ndim == a.ndim + 1 else None
-                  for t, a in zip(t_leaves, arg_avals, strict=False)]  # fmt: skip
-        in_axes = (tree_unflatten(p_tree, [0] * len(p_leaves)), tree_unflatten(t_tree, t_axes))
-        return vmap(jvp, in_axes=in_axes, axis_name=name, axis_size=size)(primals, tangents)
+def _batched_jvp(jvp: Any, size: int, name: Any) -> Any:
+    """The flat JVP rule mapped over axis 0 of primals and (non-None) tangents."""
+
+    def batched_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
+        f = vmap(lambda p, t: jvp(p, t), axis_name=name, axis_size=size)
+        outs, touts = f(list(primals), list(tangents))
+        return list(outs), list(touts)
 
     return batched_jvp
+
+
+def _batched_fwd(fwd: Any, size: int, name: Any) -> Any:
+    """The flat fwd rule mapped over axis 0 of the primals (residuals batched at 0)."""
+
+    def batched_fwd(primals: Sequence[Any], perturbed: Sequence[bool]) -> list[Any]:
+        f = vmap(lambda *xs: fwd(list(xs), perturbed), axis_name=name, axis_size=size)
+        return list(f(*primals))
+
+    return batched_fwd
+
+
+def _batched_bwd(bwd: Any, size: int, name: Any) -> Any:
+    """The flat bwd rule mapped over axis 0 of residuals and (non-None) cotangents."""
+
+    def batched_bwd(res: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
+        f = vmap(lambda r, c: bwd(r, c), axis_name=name, axis_size=size)
+        return list(f(list(res), list(cts)))
+
+    return batched_bwd
 
 
 register_batching(P.custom_jvp_call_p, _custom_rule("jvp"))
