@@ -1,6 +1,6 @@
 """tessela_tracer: primitives, stackless tracing, jaxprs and lax for Tessela."""
 
-from tessela_tracer import dtypes, errors, extend, lax
+from tessela_tracer import custom_derivatives, dtypes, errors, extend, lax
 from tessela_tracer._array_ops import (
     ARRAY_METHOD_NAMES,
     ArrayOps,
@@ -42,7 +42,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ARRAY_METHOD_NAMES", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
     "Literal", "Primitive", "ShapeDtypeStruct", "ShapedArray", "Trace", "Tracer", "Var",
-    "check_jaxpr", "checkpoint", "config", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
+    "check_jaxpr", "checkpoint", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
     "eval_shape", "extend", "get_aval", "get_current_trace", "jit", "jit_p", "lax",
     "make_jaxpr", "new_trace", "register_abstract_eval", "register_array_methods",
     "register_aval_handler", "register_impl", "registered_array_methods", "remat", "replace_subjaxprs",

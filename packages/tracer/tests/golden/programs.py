@@ -281,6 +281,69 @@ def _remat(ns: Any) -> Any:
     return f, (_x(3), np.float32(2.0))
 
 
+def _custom_pytree(ns: Any) -> Any:
+    lax = ns.lax
+
+    @ns.custom_jvp
+    def g(d):
+        return {"s": lax.mul(d["a"], d["b"][0]), "t": d["b"][1]}
+
+    def g_jvp(primals, tangents):
+        (d,), (t,) = primals, tangents
+        ds = lax.add(lax.mul(t["a"], d["b"][0]), lax.mul(d["a"], t["b"][0]))
+        return g(d), {"s": ds, "t": t["b"][1]}
+
+    g.defjvp(g_jvp)
+    return g, ({"a": _x(3), "b": (_x(3), np.float32(2.0))},)
+
+
+def _custom_nondiff(ns: Any) -> Any:
+    lax = ns.lax
+
+    def clip_fwd(lo, hi, x):
+        return x, None
+
+    def clip_bwd(lo, hi, _, g):
+        return (lax.clamp(lo, g, hi),)
+
+    clip = ns.custom_vjp(lambda lo, hi, x: x, nondiff_argnums=(0, 1))
+    clip.defvjp(clip_fwd, clip_bwd)
+
+    def scale_jvp(k, primals, tangents):
+        return scale(k, *primals), lax.mul(tangents[0], k)
+
+    scale = ns.custom_jvp(lambda k, x: lax.mul(x, k), nondiff_argnums=(0,))
+    scale.defjvp(scale_jvp)
+    return (lambda x: scale(3.0, lax.sin(clip(-0.5, 0.5, x)))), (_x(2),)
+
+
+def _custom_consts(ns: Any) -> Any:
+    lax = ns.lax
+    c = np.arange(3, dtype=F)
+
+    @ns.custom_jvp
+    def f(x):
+        return lax.mul(lax.sin(x), c)
+
+    def f_jvp(p, t):
+        return f(p[0]), lax.mul(t[0], c)
+
+    f.defjvp(f_jvp)
+
+    @ns.custom_vjp
+    def g(x):
+        return lax.add(x, c)
+
+    def g_fwd(x):
+        return g(x), None
+
+    def g_bwd(_, ct):
+        return (ct,)
+
+    g.defvjp(g_fwd, g_bwd)
+    return (lambda x: g(f(x))), (_x(3),)
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -294,6 +357,9 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "loops": _loops,
     "scan_map": _scan_map,
     "custom": _custom,
+    "custom_pytree": _custom_pytree,
+    "custom_nondiff": _custom_nondiff,
+    "custom_consts": _custom_consts,
     "consts": _consts,
     "mlp": _mlp,
     "unrolled": _unrolled,
