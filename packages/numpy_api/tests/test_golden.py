@@ -36,7 +36,6 @@ JAXPR_GAPS = {
     "b_logaddexp2_ff": _ALGO.format("JAX wraps it in custom_jvp"),
     "b_hypot_ff": _ALGO.format("operation order of the scaled form"),
     "b_ldexp": _ALGO.format("JAX goes through frexp"),
-    "b_power_ii": _ALGO.format("JAX loops over exponent bits with _where"),
     "b_gcd_ii": _ALGO.format("loop body layout"),
     "b_lcm_ii": _ALGO.format("loop body layout"),
     "reshape_order_f": _ALGO.format("transposes around the reshape"),

@@ -30,21 +30,28 @@ from ._ufuncs import (
     multiply,
     remainder,
 )
+from ._where import where
 
 __all__ = ["divmod", "gcd", "lcm", "ldexp", "pow", "power", "round"]
 
 
 def _integer_power(x1: Any, x2: Any) -> Any:
-    # Square-and-multiply over the bits of the exponent.
-    acc = full_like(x1, 1)
-    base = x1
-    exp = x2
-    one = convert(1, _dtype(x2))
-    for _ in range(_dt.iinfo(_dtype(x2)).bits):
-        bit = lax.eq(lax.bitwise_and(exp, one), one)
-        acc = select_n(bit, acc, lax.mul(acc, base))
-        base = lax.mul(base, base)
-        exp = lax.shift_right_logical(exp, one)
+    # Square-and-multiply over the low bits of the exponent. An exponent past
+    # 2**(log2(bits) + 1) - 1 overflows any base other than 0 and +-1, so
+    # ceil(log2(bits)) + 1 rounds are enough.
+    dt = _dtype(x2)
+    zero, one = convert(0, dt), convert(1, dt)
+    d1 = _dtype(x1)
+    acc = where(
+        lax.bitwise_and(lax.eq(x1, convert(0, d1)), lax.ne(x2, zero)),
+        convert(0, d1),
+        convert(1, d1),
+    )
+    bits = _dt.iinfo(dt).bits
+    for _ in range(int(np.ceil(np.log2(bits))) + 1):
+        acc = where(lax.bitwise_and(x2, one), lax.mul(acc, x1), acc)
+        x1 = lax.mul(x1, x1)
+        x2 = lax.shift_right_logical(x2, one)
     return acc
 
 
