@@ -60,10 +60,18 @@ def _trace_call(
 
 
 def _resolve_args(fun: Callable[..., Any], kind: str, args: Any, kwargs: Any) -> tuple[Any, ...]:
-    if not kwargs:
+    try:
+        sig = inspect.signature(fun)
+    except (TypeError, ValueError):
+        if kwargs:
+            raise TypeError(
+                f"The input arguments to the custom_{kind}-decorated function {fun_name(fun)} "
+                "could not be resolved to positional-only arguments: its signature is unknown; "
+                "pass them by position."
+            ) from None
         return tuple(args)
     try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
+        bound = sig.bind(*args, **kwargs)
     except (TypeError, ValueError) as e:
         raise TypeError(
             f"The input arguments to the custom_{kind}-decorated function {fun_name(fun)} could "
