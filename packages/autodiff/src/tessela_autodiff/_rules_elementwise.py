@@ -130,7 +130,7 @@ register_transpose(P.mul_p, _mul_transpose)
 defjvp(
     P.div_p,
     lambda g, ans, x, y: lax.div(g, y),
-    lambda g, ans, x, y: lax.mul(lax.neg(g), lax.div(ans, y)),
+    lambda g, ans, x, y: lax.mul(lax.mul(lax.neg(g), x), lax.integer_pow(y, -2)),
 )
 
 
