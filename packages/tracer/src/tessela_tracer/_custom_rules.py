@@ -96,7 +96,7 @@ def zero_from_primal(val: Any, /, symbolic_zeros: bool = False) -> Any:
 
     Example:
         >>> zero_from_primal((np.float32(1.0),))
-        (SymbolicZero(f32[]),)
+        (SymbolicZero(float32[]),)
     """
     leaves, tree = tree_flatten(val)
     return tree_unflatten(tree, [SymbolicZero(tangent_aval(_aval(x))) for x in leaves])
