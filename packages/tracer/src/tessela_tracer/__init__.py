@@ -34,17 +34,18 @@ from tessela_tracer._jaxpr import (
     subjaxprs,
 )
 from tessela_tracer._lax_control import jit
+from tessela_tracer._prims_array import ArrayCopySemantics, to_concrete_array
 from tessela_tracer._remat import checkpoint, remat
 from tessela_tracer._staging import eval_shape, make_jaxpr, trace_pytree_fun, trace_to_jaxpr
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ARRAY_METHOD_NAMES", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
+    "ARRAY_METHOD_NAMES", "ArrayCopySemantics", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
     "Literal", "Primitive", "ShapeDtypeStruct", "ShapedArray", "Trace", "Tracer", "Var",
     "check_jaxpr", "checkpoint", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
     "eval_shape", "extend", "get_aval", "get_current_trace", "jit", "jit_p", "lax",
     "make_jaxpr", "new_trace", "register_abstract_eval", "register_array_methods",
     "register_aval_handler", "register_impl", "registered_array_methods", "remat", "replace_subjaxprs",
-    "set_current_trace", "subjaxprs", "trace_pytree_fun", "trace_to_jaxpr",
+    "set_current_trace", "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr",
 ]  # fmt: skip

@@ -45,6 +45,7 @@ from tessela_tracer._jaxpr import (
     subjaxprs,
 )
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
+from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
 from tessela_tracer._remat import remat_p
 from tessela_tracer._staging import (
     DebugInfo,
@@ -56,12 +57,12 @@ from tessela_tracer._staging import (
 )
 
 __all__ = [
-    "ClosedJaxpr", "DebugInfo", "DropVar", "EvalTrace", "Jaxpr", "JaxprEqn", "JaxprPpContext",
+    "ArrayCopySemantics", "ClosedJaxpr", "DebugInfo", "DropVar", "EvalTrace", "Jaxpr", "JaxprEqn", "JaxprPpContext",
     "JaxprTrace", "JaxprTypeError", "JitTracer", "Literal", "NamedCallable", "Primitive",
     "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "check_jaxpr", "cond_p",
-    "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "eval_jaxpr", "find_impl",
+    "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "device_put_p", "eval_jaxpr", "find_impl",
     "get_aval", "get_aval_of", "get_current_trace", "hoist_consts", "jaxpr_as_fun", "jit_p",
     "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
     "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
-    "subjaxprs", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
+    "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip

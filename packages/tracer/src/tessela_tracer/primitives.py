@@ -19,6 +19,7 @@ from tessela_tracer._control_flow import (
     scan_p,
     while_p,
 )
+from tessela_tracer._prims_array import device_put_p
 from tessela_tracer._prims_elementwise import (
     abs_p,
     acos_p,
@@ -163,6 +164,7 @@ __all__ = [
     "cumsum_p",
     "custom_jvp_call_p",
     "custom_vjp_call_p",
+    "device_put_p",
     "digamma_p",
     "div_p",
     "dot_general_p",
