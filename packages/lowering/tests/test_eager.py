@@ -10,6 +10,7 @@ import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from tessela_tracer import ArrayCopySemantics, make_jaxpr, to_concrete_array
 from tessela_tracer import primitives as lax
 
 FLOAT_SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)
@@ -191,3 +192,28 @@ def test_inputs_committed_to_different_devices_are_rejected() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["cpu:1", "ValueError", "True", "True"]
+
+
+def test_to_concrete_array_places_host_data_only_when_running_eagerly() -> None:
+    host = np.arange(6.0).reshape(2, 3)
+    x = to_concrete_array(host.astype(np.float32))
+    assert isinstance(x, tl.Array) and not x.committed
+    np.testing.assert_array_equal(np.asarray(x), host)
+    weak = to_concrete_array(2.0)
+    assert isinstance(weak, tl.Array) and weak.weak_type and weak.dtype == np.float32
+    assert to_concrete_array(x) is x
+    # Under a trace host data stay constants: a constvar, no equation.
+    text = str(make_jaxpr(lambda: to_concrete_array(np.ones(3, np.float32)))())
+    assert text == "{ lambda a:f32[3]; . let  in (a,) }"
+
+
+def test_device_put_primitive_is_the_identity_under_jit() -> None:
+    def f(a: tl.Array) -> tl.Array:
+        (out,) = lax.device_put_p.bind(
+            a, devices=(None,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
+        )
+        return lax.mul_p.bind(out, out)
+
+    v = np.array([1.0, -2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(np.asarray(tl.jit(f)(v)), v * v)
+    np.testing.assert_array_equal(np.asarray(f(tl.device_put(v))), v * v)

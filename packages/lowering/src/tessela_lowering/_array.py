@@ -9,6 +9,7 @@ move freely.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from tessela_lowering import _xla
 from tessela_lowering._devices import get_default_device
 from tessela_lowering._xla import Buffer, Device, HostArray
 
-__all__ = ["Array", "SingleDeviceSharding", "device_get", "device_put"]
+__all__ = ["Array", "SingleDeviceSharding", "device_get", "device_put", "device_put_impl"]
 
 
 class SingleDeviceSharding:
@@ -276,6 +277,30 @@ def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -
     host = np.asarray(x, dtype=aval.dtype)
     target = get_default_device() if device is None else device
     return Array(_xla.device_put(host, target), aval, device is not None)
+
+
+def device_put_impl(
+    *xs: Any, devices: Sequence[Any], srcs: Sequence[Any], copy_semantics: Sequence[Any]
+) -> list[Array]:
+    """The eager implementation of ``device_put_p``: :func:`device_put` of each operand.
+
+    Args:
+      xs: the operands (arrays, NumPy values, Python scalars).
+      devices: one target device (or ``None``) per operand.
+      srcs: the source devices (unused).
+      copy_semantics: the copy semantics (arrays are immutable: a reused
+        buffer is never observed).
+
+    Returns:
+      One :class:`Array` per operand.
+
+    Example:
+      >>> import numpy as np
+      >>> device_put_impl(np.int8(3), devices=(None,), srcs=(None,), copy_semantics=(None,))
+      [Array(3, dtype=int8)]
+    """
+    del srcs, copy_semantics
+    return [device_put(x, d) for x, d in zip(xs, devices, strict=True)]
 
 
 def device_get(x: Any, /) -> Any:

@@ -9,6 +9,8 @@
 - ``custom_jvp_call`` / ``custom_vjp_call``: the primal ``call_jaxpr`` in
   place (derivative rules matter only to autodiff); ``remat``: its jaxpr in
   place.
+- ``device_put``: the identity inside a program; eagerly it places host data
+  on the device without compiling anything.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ClosedJaxpr, Primitive
+from tessela_tracer import ClosedJaxpr, Primitive, register_impl
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo, _rules, _rules_index, _rules_reduce
+from tessela_lowering._array import device_put_impl
 from tessela_lowering._lowering import (
     LoweringRule,
     LoweringRuleContext,
@@ -165,6 +168,10 @@ def _custom_call(
     return _inline(ctx, call_jaxpr, args)
 
 
+def _device_put(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
+    return list(args)
+
+
 def _remat(ctx: LoweringRuleContext, *args: Value, jaxpr: Any, **_: Any) -> list[Value]:
     return lower_jaxpr(ctx.module_context, jaxpr, [], list(args))
 
@@ -177,6 +184,7 @@ RULES: dict[Primitive, LoweringRule] = {
     P.scan_p: _scan,
     P.custom_jvp_call_p: _custom_call,
     P.custom_vjp_call_p: _custom_call,
+    P.device_put_p: _device_put,
 }
 """The rules of this module, by primitive."""
 
@@ -197,4 +205,6 @@ def register_standard_lowerings() -> list[str]:
         for prim, rule in table.items():
             register_lowering(prim, rule)
             done.append(prim.name)
+    # Eager device_put places host data directly instead of running a program.
+    register_impl(P.device_put_p, device_put_impl)
     return done

@@ -12,7 +12,7 @@ import operator
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, jit, lax
+from tessela_tracer import ArrayOps, jit, lax, to_concrete_array
 from tessela_tracer import dtypes as _dt
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
@@ -130,7 +130,9 @@ def array(
         out = lax.broadcast_in_dim(
             out, (1,) * (ndmin - nd) + shape, tuple(range(ndmin - nd, ndmin))
         )
-    return out
+    # Host data become a concrete array when running eagerly with a backend;
+    # under a trace they stay constants (literals or constvars).
+    return out if isinstance(out, ArrayOps) else to_concrete_array(out)
 
 
 def asarray(

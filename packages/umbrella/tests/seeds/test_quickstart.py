@@ -12,22 +12,6 @@ from tessela import grad, jacfwd, jacobian, jacrev, jit, make_jaxpr, random, vma
 from tessela.errors import NonConcreteBooleanIndexError, TracerBoolConversionError
 
 
-def _array_from_numpy_fails() -> bool:
-    try:
-        return not isinstance(jnp.array(np.ones(2)), tx.Array)
-    except ValueError:
-        return True
-
-
-NUMPY_INPUT = pytest.mark.xfail(
-    _array_from_numpy_fails(),
-    strict=True,
-    reason="tessela_numpy.array(ndarray) does not return a Tessela Array for NumPy input "
-    "(it raised ValueError comparing np_val.dtype with its parameter `object`, then returned "
-    "the NumPy array itself)",
-)
-
-
 def test_linspace_plot_values() -> None:
     x_jnp = jnp.linspace(0, 10, 1000)
     y_jnp = 2 * jnp.sin(x_jnp) * jnp.cos(x_jnp)
@@ -66,14 +50,12 @@ def norm(X):
     return X / X.std(0)
 
 
-@NUMPY_INPUT
 def test_norm_jit_matches_eager() -> None:
     np.random.seed(1701)
     X = jnp.array(np.random.rand(10000, 10))
     assert np.allclose(norm(X), jit(norm)(X), atol=1e-6)
 
 
-@NUMPY_INPUT
 def test_boolean_mask_eager_and_under_jit() -> None:
     def get_negatives(x):
         return x[x < 0]
