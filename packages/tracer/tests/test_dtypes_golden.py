@@ -94,3 +94,23 @@ def test_promotion_is_symmetric(golden_dtypes: dict[str, Any]) -> None:
 def test_promotion_error_names_the_fix() -> None:
     with pytest.raises(dtypes.TypePromotionError, match="astype"):
         dtypes.promote_types(np.dtype("int4"), np.float16)
+
+
+# jnp.issubdtype under JAX 0.10.2 for the ml_dtypes types, against each kind.
+_KINDS = (
+    np.integer, np.floating, np.complexfloating, np.signedinteger, np.unsignedinteger,
+    np.number, np.inexact, np.generic, np.float32,
+)  # fmt: skip
+_JAX_ISSUBDTYPE = {
+    "bfloat16": (False, True, False, False, False, True, True, True, False),
+    "int4": (True, False, False, True, False, True, False, True, False),
+    "uint4": (True, False, False, False, True, True, False, True, False),
+    "float8_e4m3fn": (False, True, False, False, False, True, True, True, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_JAX_ISSUBDTYPE))
+def test_issubdtype_of_ml_dtypes_matches_jax(name: str) -> None:
+    dt = dtypes.dtype(name)
+    assert tuple(dtypes.issubdtype(dt, k) for k in _KINDS) == _JAX_ISSUBDTYPE[name]
+    assert dtypes.issubdtype(dt, dt) and dtypes.issubdtype(name, name)

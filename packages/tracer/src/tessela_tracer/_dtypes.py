@@ -358,6 +358,12 @@ def promote_types(a: DTypeLike, b: DTypeLike, /) -> np.dtype[Any]:
     return found
 
 
+_ABSTRACT_KINDS = (
+    np.generic, np.number, np.integer, np.signedinteger, np.unsignedinteger,
+    np.inexact, np.floating, np.complexfloating, np.flexible, np.character,
+)  # fmt: skip
+
+
 def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
     """``np.issubdtype`` that also knows bfloat16/float8 are floating and int4 integer.
 
@@ -373,13 +379,16 @@ def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
         True
     """
     dt = dtype(a)
-    if dt in _CUSTOM_FLOATS:
-        return b in (np.floating, np.inexact, np.number, np.generic) or dtype(b) == dt
-    if dt in _CUSTOM_INTS:
-        signed = dt == int4
-        kinds: tuple[Any, ...] = (np.integer, np.number, np.generic)
-        kinds += (np.signedinteger,) if signed else (np.unsignedinteger,)
-        return b in kinds or (not isinstance(b, type) and dtype(b) == dt)
+    if dt in _CUSTOM_FLOATS or dt in _CUSTOM_INTS:
+        if dt in _CUSTOM_FLOATS:
+            kinds: tuple[Any, ...] = (np.floating, np.inexact, np.number, np.generic)
+        else:
+            kinds = (np.integer, np.number, np.generic)
+            kinds += (np.signedinteger,) if dt == int4 else (np.unsignedinteger,)
+        if b in kinds:
+            return True
+        # Another abstract kind (np.integer for a float, ...) is never a match.
+        return b not in _ABSTRACT_KINDS and dtype(b) == dt
     if isinstance(b, type) and issubclass(b, np.generic):
         return bool(np.issubdtype(dt, b))
     return bool(np.issubdtype(dt, dtype(b)))
