@@ -113,12 +113,12 @@ def debug_info_for(
 class JitTracer(Tracer):
     """The tracer of a jaxpr-building trace; prints as ``JitTracer<float32[3]>``."""
 
-    __slots__ = ("_aval", "var")
+    __slots__ = ("_aval", "_var")
 
     def __init__(self, trace: JaxprTrace, aval: ShapedArray, var: Var) -> None:
         self._trace = trace
         self._aval = aval
-        self.var = var
+        self._var = var
 
     @property
     def aval(self) -> ShapedArray:
@@ -165,7 +165,7 @@ class JaxprTrace(Trace):
         """Return the jaxpr atom standing for ``x`` (var, literal or constvar)."""
         if isinstance(x, Tracer):
             if isinstance(x, JitTracer) and x._trace is self:
-                return x.var
+                return x._var
             if not x._trace.valid:
                 raise UnexpectedTracerError(x)
             return self._const_var(x, x.aval)
@@ -181,7 +181,7 @@ class JaxprTrace(Trace):
         avals: list[ShapedArray] = []
         for x in args:
             if type(x) is JitTracer and x._trace is self:
-                invars.append(x.var)
+                invars.append(x._var)
                 avals.append(x._aval)
             else:
                 a = self.to_atom(x)
@@ -212,10 +212,9 @@ class JaxprTrace(Trace):
             return ""
         msg = f"The error occurred while tracing the function {d.func_src_info} for {d.traced_for}."
         names = d.arg_names
-        var = getattr(tracer, "var", None)
-        if names is None or var is None or tracer._trace is not self:
+        if names is None or not isinstance(tracer, JitTracer) or tracer._trace is not self:
             return msg
-        deps = self._depends_on(var)
+        deps = self._depends_on(tracer._var)
         idx = [i for i, v in enumerate(self.invars) if id(v) in deps]
         if not idx or len(names) != len(self.invars):
             return msg
