@@ -21,7 +21,7 @@ from tessela_autodiff import (
     vjp,
 )
 from tessela_batching import vmap
-from tessela_lowering import jit
+from tessela_lowering import Array, jit
 from tessela_tracer import checkpoint, custom_jvp, custom_vjp, lax, make_jaxpr
 
 
@@ -250,3 +250,13 @@ def test_checkpoint() -> None:
     _close(grad(f)(0.7), np.cos(np.sin(0.7)) * np.cos(0.7))
     _close(jvp(f, (0.7,), (1.0,))[1], np.cos(np.sin(0.7)) * np.cos(0.7))
     assert "remat2" in str(make_jaxpr(grad(f))(0.7))
+
+
+def test_grad_outputs_are_backend_arrays_with_the_inputs_weak_types() -> None:
+    # JAX returns Array(2., weak_type=True) and Array(0., weak_type=True) here.
+    gx, gy = grad(lambda x, y: x * 2.0, argnums=(0, 1))(1.0, 2.0)
+    for g, want in ((gx, 2.0), (gy, 0.0)):
+        assert type(g) is Array and g.weak_type
+        assert float(g) == want
+    strong = grad(lambda x: x * 2.0)(tnp.ones((), tnp.float32))
+    assert type(strong) is Array and not strong.weak_type

@@ -8,7 +8,7 @@ Example:
   >>> from tessela_tracer import make_jaxpr, lax
   >>> from tessela_autodiff import grad
   >>> make_jaxpr(grad(lax.sin))(1.0).out_avals
-  [ShapedArray(float32[])]
+  [ShapedArray(float32[], weak_type=True)]
 """
 
 from tessela_autodiff import (

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ShapedArray, Tracer, lax
+from tessela_tracer import EvalTrace, ShapedArray, Tracer, get_current_trace, lax
 from tessela_tracer.dtypes import float0, issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.primitives import add_p, broadcast_in_dim_p, convert_element_type_p
@@ -86,7 +86,12 @@ def zeros_like_aval(aval: ShapedArray, /) -> Any:
         return np.zeros(aval.shape, float0)
     zero = np.zeros((), aval.dtype)
     if not aval.shape:
-        return zero
+        if type(get_current_trace()) is not EvalTrace:
+            return zero  # a literal in the jaxpr being built
+        # Eagerly, an array of the backend, as every other gradient is.
+        return convert_element_type_p.bind(
+            zero, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None
+        )
     return broadcast_in_dim_p.bind(
         zero, shape=tuple(aval.shape), broadcast_dimensions=(), sharding=None
     )

@@ -339,7 +339,7 @@ def value_and_grad(
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
         >>> make_jaxpr(value_and_grad(lax.sin))(1.0).out_avals
-        [ShapedArray(float32[], weak_type=True), ShapedArray(float32[])]
+        [ShapedArray(float32[], weak_type=True), ShapedArray(float32[], weak_type=True)]
     """
 
     @functools.wraps(fun)
@@ -361,7 +361,10 @@ def value_and_grad(
             ans, pullback = vjp(f_dyn, *dyn)
         aval = _check_scalar(ans)
         _check_output_dtype(aval, holomorphic)
-        g = pullback(np.ones((), aval.dtype)[()])
+        one = np.ones((), aval.dtype)[()]
+        # A weakly typed output gets a weakly typed seed (a Python scalar), so
+        # gradients of weakly typed inputs stay weakly typed, as in JAX.
+        g = pullback(one.item() if aval.weak_type else one)
         grads = g[0] if isinstance(argnums, int) else g
         if has_aux:
             return (ans, aux), grads
