@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tessela_lowering._lowering import has_lowering
-from tessela_tracer import custom_jvp, custom_vjp, lax
+from tessela_tracer import ShapedArray, custom_jvp, custom_vjp, lax, trace_to_jaxpr
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import find_impl
 
@@ -339,3 +339,27 @@ def test_custom_jvp_vjp_and_remat_lower_their_primal() -> None:
 def test_every_tracer_primitive_has_a_lowering() -> None:
     missing = [n for n in P.__all__ if not has_lowering(getattr(P, n))]
     assert missing == []
+
+
+def test_scatter_applies_its_update_jaxpr_eagerly_and_under_jit() -> None:
+    """``x.at[idx].apply(f)``: scatter's region is ``f(operand element)``."""
+    x = np.linspace(-2.0, 2.0, 5, dtype=np.float32)
+    scale = np.float32(3.0)
+    scalar = ShapedArray((), np.dtype(np.float32))
+    closed = trace_to_jaxpr(lambda a, _: [lax.add(lax.mul(lax.sin(a), scale), 1.0)], [scalar] * 2)
+    sdn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                      scatter_dims_to_operand_dims=(0,))  # fmt: skip
+    idx = np.array([[1], [3], [3], [7]], np.int32)
+
+    def apply(v: object) -> object:
+        return P.scatter_p.bind(
+            v, idx, np.zeros(4, np.float32), dimension_numbers=sdn,
+            indices_are_sorted=False, unique_indices=False, mode=lax.GatherScatterMode.FILL_OR_DROP,
+            update_jaxpr=closed.jaxpr, update_consts=tuple(closed.consts),
+        )  # fmt: skip
+
+    want = x.copy()
+    for i in (1, 3, 3):  # a repeated index applies the function again; 7 is dropped
+        want[i] = np.sin(want[i]) * scale + 1.0
+    np.testing.assert_allclose(np.asarray(apply(tl.device_put(x))), want, atol=2e-6)
+    np.testing.assert_allclose(np.asarray(tl.jit(apply)(x)), want, atol=2e-6)

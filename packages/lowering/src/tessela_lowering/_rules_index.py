@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive
+from tessela_tracer import Jaxpr, Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
+from tessela_lowering._lowering import LoweringRule, LoweringRuleContext, lower_jaxpr
 from tessela_lowering._rules import compare_values, out_type, reduce_region
 from tessela_lowering._xla import DType, Value, ir, stablehlo
 
@@ -149,6 +149,31 @@ _COMBINERS: dict[Primitive, Callable[[Value, Value], Value] | None] = {
 }
 
 
+def _combiner(
+    ctx: LoweringRuleContext,
+    combine: Callable[[Value, Value], Value] | None,
+    update_jaxpr: Jaxpr | None,
+    update_consts: Sequence[Any],
+) -> Callable[[Value, Value], Value]:
+    """How a scatter combines an operand element with an update element.
+
+    ``scatter`` with an ``update_jaxpr`` (``x.at[i].apply(f)``) emits that
+    jaxpr in the region; otherwise the family's combiner, or the update itself.
+    """
+    if combine is None and update_jaxpr is not None:
+        jaxpr = update_jaxpr
+
+        def apply(a: Value, b: Value) -> Value:
+            consts = [
+                _hlo.constant(np.asarray(c, dtype=v.aval.dtype))
+                for v, c in zip(jaxpr.constvars, update_consts, strict=True)
+            ]
+            return lower_jaxpr(ctx.module_context, jaxpr, consts, [a, b])[0]
+
+        return apply
+    return combine if combine is not None else (lambda a, b: b)
+
+
 def _scatter(prim: Primitive) -> LoweringRule:
     combine = _COMBINERS[prim]
 
@@ -162,6 +187,8 @@ def _scatter(prim: Primitive) -> LoweringRule:
         indices_are_sorted: bool,
         unique_indices: bool,
         mode: Any,
+        update_jaxpr: Jaxpr | None = None,
+        update_consts: Sequence[Any] = (),
         **_: Any,
     ) -> list[Value]:
         dn = dimension_numbers
@@ -182,7 +209,7 @@ def _scatter(prim: Primitive) -> LoweringRule:
             [out_type(ctx.avals_out[0])], [x], idx, [updates], dims,
             indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices),
         )  # fmt: skip
-        reduce_region(op, x_aval.dtype, combine if combine is not None else (lambda a, b: b))
+        reduce_region(op, x_aval.dtype, _combiner(ctx, combine, update_jaxpr, update_consts))
         return [op.result]
 
     return rule

@@ -380,12 +380,14 @@ class IndexedRef:
 
         dt = aval_of(self.array).dtype
         scalar = ShapedArray((), dt)
-        update = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar]).jaxpr
+        closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
+        update, consts = closed.jaxpr, tuple(closed.consts)
 
         def op(x: Any, idx: Any, y: Any, dnums: Any, **params: Any) -> Any:
             return scatter_p.bind(
-                x, idx, y, dimension_numbers=dnums, update_consts=(), update_jaxpr=update, **params
-            )
+                x, idx, y, dimension_numbers=dnums, update_consts=consts, update_jaxpr=update,
+                **params,
+            )  # fmt: skip
 
         return self._update(op, convert(0, dt), mode, indices_are_sorted, unique_indices)
 
