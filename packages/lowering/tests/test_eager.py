@@ -217,3 +217,12 @@ def test_device_put_primitive_is_the_identity_under_jit() -> None:
     v = np.array([1.0, -2.0, 3.0], np.float32)
     np.testing.assert_array_equal(np.asarray(tl.jit(f)(v)), v * v)
     np.testing.assert_array_equal(np.asarray(f(tl.device_put(v))), v * v)
+
+
+def test_cpu_sharding_prints_as_the_quickstart_shows() -> None:
+    x = tl.device_put(np.arange(5, dtype=np.int32))
+    cpu = tl.devices()[0]
+    assert x.sharding == tl.SingleDeviceSharding(cpu)
+    assert x.sharding.memory_kind == "unpinned_host"
+    assert repr(x.sharding) == (f"SingleDeviceSharding(device={cpu!r}, memory_kind=unpinned_host)")
+    assert repr(cpu) == "CpuDevice(id=0)"

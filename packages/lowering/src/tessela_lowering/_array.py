@@ -41,8 +41,14 @@ class SingleDeviceSharding:
 
     @property
     def memory_kind(self) -> str:
-        """The kind of memory the array lives in."""
-        return "device"
+        """The kind of memory the array lives in: ``unpinned_host`` on CPU, else ``device``.
+
+        Example:
+          >>> import tessela_lowering as tl
+          >>> tl.device_put(1.0).sharding.memory_kind
+          'unpinned_host'
+        """
+        return "unpinned_host" if self._device.platform == "cpu" else "device"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SingleDeviceSharding) and other._device == self._device
@@ -51,7 +57,7 @@ class SingleDeviceSharding:
         return hash(("SingleDeviceSharding", self._device))
 
     def __repr__(self) -> str:
-        return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
 
 
 def _deleted_error(aval: ShapedArray) -> RuntimeError:

@@ -30,11 +30,6 @@ def test_immutable_arrays_and_at_set(capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().out == "[0 1 2 3 4 5 6 7 8 9]\n[10  1  2  3  4  5  6  7  8  9]\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela_lowering's SingleDeviceSharding repr shows memory_kind=device for CPU; "
-    "the seed shows memory_kind=unpinned_host",
-)
 def test_array_devices_and_sharding() -> None:
     x = jnp.arange(5)
     assert isinstance(x, tx.Array)
