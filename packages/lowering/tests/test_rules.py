@@ -363,3 +363,21 @@ def test_scatter_applies_its_update_jaxpr_eagerly_and_under_jit() -> None:
         want[i] = np.sin(want[i]) * scale + 1.0
     np.testing.assert_allclose(np.asarray(apply(tl.device_put(x))), want, atol=2e-6)
     np.testing.assert_allclose(np.asarray(tl.jit(apply)(x)), want, atol=2e-6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.array_shapes(min_dims=1, max_dims=3, max_side=3), st.data())
+def test_stack_unstack_split_tile_match_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
+    x = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    np.testing.assert_array_equal(
+        np.asarray(lax.stack([x, -x, x], axis)), np.stack([x, -x, x], axis)
+    )
+    for got, want in zip(lax.unstack(x, axis), np.moveaxis(x, axis, 0), strict=True):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    cut = data.draw(st.integers(0, shape[axis]))
+    pieces = tl.jit(lambda v: lax.split(v, (cut, shape[axis] - cut), axis))(x)
+    for got, want in zip(pieces, np.split(x, [cut], axis), strict=True):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    reps = tuple(data.draw(st.lists(st.integers(0, 3), min_size=len(shape), max_size=len(shape))))
+    np.testing.assert_array_equal(np.asarray(lax.tile(x, reps)), np.tile(x, reps))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tessela_tracer import ArrayCopySemantics, make_jaxpr, to_concrete_array
+from tessela_tracer import ArrayCopySemantics, lax, make_jaxpr, to_concrete_array
 from tessela_tracer.extend import device_put_p, find_impl, register_impl
 
 
@@ -70,3 +70,39 @@ def test_to_concrete_array_uses_the_backend_only_outside_traces(
     text = str(make_jaxpr(lambda: to_concrete_array(np.ones(2, np.float32)))())
     assert text == "{ lambda a:f32[2]; . let  in (a,) }"
     assert len(recording_impl) == 1
+
+
+# make_jaxpr texts of JAX 0.10.2 for the same lax calls.
+_F23 = np.ones((2, 3), np.float32)
+JAX_TEXTS = [
+    (lambda a: lax.stack([a, a], axis=-1), _F23,
+     "{ lambda ; a:f32[2,3]. let b:f32[2,3,2] = stack[axis=2] a a in (b,) }"),
+    (lambda a: lax.unstack(a, 1), _F23,
+     "{ lambda ; a:f32[2,3]. let\n    b:f32[2] c:f32[2] d:f32[2] = unstack[axis=1] a\n"
+     "  in (b, c, d) }"),
+    (lambda a: lax.split(a, (1, 2), 1), _F23,
+     "{ lambda ; a:f32[2,3]. let\n    b:f32[2,1] c:f32[2,2] = split[axis=1 sizes=(1, 2)] a\n"
+     "  in (b, c) }"),
+    (lambda a: lax.tile(a, (2, 1)), _F23,
+     "{ lambda ; a:f32[2,3]. let b:f32[4,3] = tile[reps=(2, 1)] a in (b,) }"),
+    (lambda a: lax.stack([a, a]), 1.0,
+     "{ lambda ; a:f32[]. let b:f32[2] = stack[axis=0] a a in (b,) }"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fun", "arg", "want"), JAX_TEXTS)
+def test_assembling_primitives_print_as_jax(fun: Any, arg: Any, want: str) -> None:
+    assert str(make_jaxpr(fun)(arg)) == want
+
+
+def test_assembling_primitives_check_their_operands() -> None:
+    with pytest.raises(TypeError, match="same shape and dtype"):
+        make_jaxpr(lambda a, b: lax.stack([a, b]))(np.ones(3, np.float32), np.ones(2, np.float32))
+    with pytest.raises(ValueError, match="must be equal to dimension 0"):
+        make_jaxpr(lambda a: lax.split(a, (1, 1)))(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="nonnegative"):
+        make_jaxpr(lambda a: lax.split(a, (4, -1)))(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="len\\(reps\\) must equal the operand rank"):
+        make_jaxpr(lambda a: lax.tile(a, (2, 2)))(np.ones(3, np.float32))
+    out = make_jaxpr(lambda a: lax.split(a, (0, 3)))(np.ones(3, np.int8)).out_avals
+    assert [(o.shape, o.dtype) for o in out] == [((0,), np.int8), ((3,), np.int8)]

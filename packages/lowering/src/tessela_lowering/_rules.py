@@ -238,6 +238,48 @@ def _concatenate(ctx: LoweringRuleContext, *xs: Value, dimension: int) -> list[V
     return [stablehlo.ConcatenateOp(list(xs), dimension).result]
 
 
+def _stack(ctx: LoweringRuleContext, *xs: Value, axis: int) -> list[Value]:
+    out = ctx.avals_out[0]
+    piece = _hlo.tensor_type((*out.shape[:axis], 1, *out.shape[axis + 1 :]), out.dtype)
+    parts = [stablehlo.ReshapeOp(piece, x).result for x in xs]
+    return [stablehlo.ConcatenateOp(parts, axis).result]
+
+
+def _slices_along(
+    x: Value, shape: Sequence[int], axis: int, sizes: Sequence[int]
+) -> list[tuple[Value, int]]:
+    """Consecutive slices of ``x`` along ``axis`` with the given sizes, and each size."""
+    out, start = [], 0
+    for size in sizes:
+        lo = [0] * len(shape)
+        hi = list(shape)
+        lo[axis], hi[axis] = start, start + int(size)
+        out.append((stablehlo.SliceOp(x, lo, hi, [1] * len(shape)).result, int(size)))
+        start += int(size)
+    return out
+
+
+def _unstack(ctx: LoweringRuleContext, x: Value, *, axis: int) -> list[Value]:
+    shape = ctx.avals_in[0].shape
+    pieces = _slices_along(x, shape, axis, [1] * shape[axis])
+    return [
+        stablehlo.ReshapeOp(out_type(aval), p).result
+        for (p, _), aval in zip(pieces, ctx.avals_out, strict=True)
+    ]
+
+
+def _split(ctx: LoweringRuleContext, x: Value, *, sizes: Sequence[int], axis: int) -> list[Value]:
+    return [p for p, _ in _slices_along(x, ctx.avals_in[0].shape, axis, sizes)]
+
+
+def _tile(ctx: LoweringRuleContext, x: Value, *, reps: Sequence[int]) -> list[Value]:
+    # Broadcast to (r0, d0, r1, d1, ...) with the operand on the odd axes, then merge pairs.
+    shape = ctx.avals_in[0].shape
+    wide = [n for r, d in zip(reps, shape, strict=True) for n in (int(r), d)]
+    spread = _hlo.broadcast_in_dim(x, wide, [2 * i + 1 for i in range(len(shape))])
+    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), spread).result]
+
+
 def _slice(
     ctx: LoweringRuleContext,
     x: Value,
@@ -363,6 +405,10 @@ _COMPARISONS: dict[Primitive, str] = {
 }  # fmt: skip
 
 _SPECIAL: dict[Primitive, LoweringRule] = {
+    P.stack_p: _stack,
+    P.unstack_p: _unstack,
+    P.split_p: _split,
+    P.tile_p: _tile,
     P.abs_p: _typed_unary(stablehlo.AbsOp),
     P.real_p: _typed_unary(stablehlo.RealOp),
     P.imag_p: _typed_unary(stablehlo.ImagOp),

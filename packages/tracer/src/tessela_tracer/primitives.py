@@ -19,7 +19,7 @@ from tessela_tracer._control_flow import (
     scan_p,
     while_p,
 )
-from tessela_tracer._prims_array import device_put_p
+from tessela_tracer._prims_array import device_put_p, split_p, stack_p, tile_p, unstack_p
 from tessela_tracer._prims_elementwise import (
     abs_p,
     acos_p,
@@ -232,15 +232,19 @@ __all__ = [
     "sinh_p",
     "slice_p",
     "sort_p",
+    "split_p",
     "sqrt_p",
     "square_p",
     "squeeze_p",
+    "stack_p",
     "stop_gradient_p",
     "sub_p",
     "tan_p",
     "tanh_p",
+    "tile_p",
     "top_k_p",
     "transpose_p",
+    "unstack_p",
     "while_p",
     "xor_p",
 ]

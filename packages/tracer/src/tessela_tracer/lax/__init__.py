@@ -111,6 +111,7 @@ from tessela_tracer._lax_shape import (
     squeeze,
     transpose,
 )  # fmt: skip
+from tessela_tracer._prims_array import split, stack, tile, unstack
 from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer._prims_shape import (
     GatherDimensionNumbers,
@@ -132,7 +133,7 @@ __all__ = [
     "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod", "reduce_sum",
     "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "select", "select_n", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "sign", "sin", "sinh", "slice", "sort", "sqrt", "square",
-    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "top_k", "transpose",
-    "while_loop",
+    "shift_right_logical", "sign", "sin", "sinh", "slice", "sort", "split", "sqrt", "square",
+    "squeeze", "stack", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k",
+    "transpose", "unstack", "while_loop",
 ]  # fmt: skip
