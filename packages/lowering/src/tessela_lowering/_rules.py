@@ -249,7 +249,8 @@ def _slices_along(
     x: Value, shape: Sequence[int], axis: int, sizes: Sequence[int]
 ) -> list[tuple[Value, int]]:
     """Consecutive slices of ``x`` along ``axis`` with the given sizes, and each size."""
-    out, start = [], 0
+    out: list[tuple[Value, int]] = []
+    start = 0
     for size in sizes:
         lo = [0] * len(shape)
         hi = list(shape)
