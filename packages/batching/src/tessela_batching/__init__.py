@@ -4,7 +4,13 @@ Importing the package registers a batching rule for every primitive of
 ``tessela_tracer.primitives``; plugins add theirs with :func:`register_batching`.
 """
 
-from tessela_batching import _rules_control, _rules_elementwise, _rules_indexing, _rules_shape
+from tessela_batching import (
+    _rules_array,
+    _rules_control,
+    _rules_elementwise,
+    _rules_indexing,
+    _rules_shape,
+)
 from tessela_batching._api import vmap
 from tessela_batching._collectives import (
     all_gather,
@@ -43,4 +49,4 @@ __all__ = [
     "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching", "vmap",
 ]  # fmt: skip
 
-del _rules_control, _rules_elementwise, _rules_indexing, _rules_shape
+del _rules_array, _rules_control, _rules_elementwise, _rules_indexing, _rules_shape
