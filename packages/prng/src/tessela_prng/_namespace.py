@@ -39,11 +39,25 @@ from typing import Any
 
 import numpy as np
 
-from ._threefry_numpy import parallel_blocks, threefry2x32_iota_numpy, threefry2x32_numpy
+from ._normal_numpy import (
+    BLOCK,
+    ErfInvScratch,
+    erf_inv_f32_block,
+    normal_f32_from_bits,
+    normal_f32_iota,
+)
+from ._threefry_numpy import (
+    parallel_blocks,
+    threefry2x32_iota_numpy,
+    threefry2x32_iota_pairs_numpy,
+    threefry2x32_numpy,
+)
 
 __all__ = [
     "BackendOps",
     "backend_ops",
+    "fused_normal_numpy",
+    "iota_pairs_numpy",
     "namespace_of",
     "numpy_xp",
     "register_backend_ops",
@@ -365,6 +379,10 @@ _GENERIC = BackendOps(
 )
 
 
+def _erf_inv_tail(x: Array) -> Array:
+    return _erf_inv32(numpy_xp, x)
+
+
 def _erf_inv_numpy(x: Array) -> Array:
     """Blocked, multi-threaded NumPy version of :func:`_erf_inv32` (same rounding)."""
     x = np.asarray(x)
@@ -372,35 +390,12 @@ def _erf_inv_numpy(x: Array) -> Array:
         return _erf_inv_generic(x)
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty_like(flat)
-    lt5 = [float(np.float32(c)) for c in _ERFINV_LT5]
-    block = 1 << 14
 
     def work(start: int, stop: int) -> None:
-        w32 = np.empty(block, np.float32)
-        w64 = np.empty(block, np.float64)
-        acc = np.empty(block, np.float64)
-        acc32 = np.empty(block, np.float32)
-        for s in range(start, stop, block):
-            e = min(s + block, stop)
-            n = e - s
-            xs = flat[s:e]
-            w = w32[:n]
-            np.multiply(xs, xs, out=w)
-            np.negative(w, out=w)
-            np.log1p(w, out=w)
-            np.negative(w, out=w)
-            tail = np.nonzero(w >= 5.0)[0]
-            np.subtract(w, np.float32(2.5), out=w)
-            w64[:n] = w
-            a, a32 = acc[:n], acc32[:n]
-            a32.fill(lt5[0])
-            for c in lt5[1:]:
-                # product exact in float64, one rounding of the sum to float32
-                np.multiply(a32, w64[:n], out=a)
-                np.add(a, c, out=a32, casting="same_kind")
-            np.multiply(a32, xs, out=out[s:e])
-            if tail.size:
-                out[s + tail] = _erf_inv32(numpy_xp, xs[tail])
+        scratch = ErfInvScratch()
+        for s in range(start, stop, BLOCK):
+            e = min(s + BLOCK, stop)
+            erf_inv_f32_block(flat[s:e], out[s:e], scratch, _erf_inv_tail)
 
     with np.errstate(all="ignore"):
         parallel_blocks(flat.size, work)
@@ -427,6 +422,45 @@ _REGISTRY: dict[int, tuple[Namespace, BackendOps]] = {
         ),
     )
 }
+
+
+_NUMPY_OPS = _REGISTRY[id(numpy_xp)][1]
+_FUSED_MIN = 4096
+
+
+def fused_normal_numpy(
+    data: Array, shape: tuple[int, ...], bits: Callable[[], Array], *, iota: bool
+) -> Array | None:
+    """``float32`` normal samples for NumPy key data, fused block by block.
+
+    Returns None where the fused kernels do not apply: another namespace,
+    replaced backend ops, or fewer than ``_FUSED_MIN`` samples. With ``iota``
+    the counters are hashed in the same blocks; otherwise ``bits()`` gives
+    the random words, shaped ``(*batch, *shape)``.
+    """
+    if namespace_of(data) is not numpy_xp:
+        return None
+    ops = _REGISTRY[id(numpy_xp)][1]
+    if ops.erf_inv is not _NUMPY_OPS.erf_inv or math.prod(data.shape[:-1] + shape) < _FUSED_MIN:
+        return None
+    lo = np.nextafter(np.float32(-1.0), np.float32(0.0))
+    if iota and ops.threefry2x32_iota is _NUMPY_OPS.threefry2x32_iota:
+        w0 = int(np.asarray(data[0]))
+        w1 = int(np.asarray(data[1]))
+        return normal_f32_iota(w0, w1, math.prod(shape), lo, _erf_inv_tail).reshape(shape)
+    return normal_f32_from_bits(bits(), lo, _erf_inv_tail)
+
+
+def iota_pairs_numpy(data: Array, shape: tuple[int, ...]) -> Array | None:
+    """Stacked ``threefry2x32_iota`` words ``(*shape, 2)`` for one NumPy key, or None.
+
+    None where the key is not a NumPy array or NumPy's hash was replaced.
+    """
+    if namespace_of(data) is not numpy_xp:
+        return None
+    if _REGISTRY[id(numpy_xp)][1].threefry2x32_iota is not _NUMPY_OPS.threefry2x32_iota:
+        return None
+    return threefry2x32_iota_pairs_numpy(data[0], data[1], shape)
 
 
 def register_backend_ops(namespace: Namespace, /, **ops: Callable[..., Any]) -> None:

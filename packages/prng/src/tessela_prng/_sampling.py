@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 from ._config import canonical_dtype, config, default_float, default_int
-from ._namespace import backend_ops, namespace_of
+from ._namespace import backend_ops, fused_normal_numpy, namespace_of
 from ._threefry import random_bits_data, split_data
 
 __all__ = [
@@ -199,6 +199,14 @@ def normal_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array
         cdt = xdtype(xp, dt)
         out = xp.astype(re, cdt) + xp.astype(im, cdt) * 1j
         return out / float(np.sqrt(np.array(2.0, real)))
+    if dt == np.float32:
+        batch = tuple(data.shape[:-1])
+        iota = config.threefry_partitionable and not batch and math.prod(shape) < 2**32
+        fused = fused_normal_numpy(
+            data, shape, lambda: random_bits_data(data, 32, shape), iota=iota
+        )
+        if fused is not None:
+            return fused
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
     u = uniform_data(data, shape, dt, lo, 1.0)
     out = backend_ops(data).erf_inv(u)

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from ._config import config
-from ._namespace import backend_ops, namespace_of
+from ._namespace import backend_ops, iota_pairs_numpy, namespace_of
 
 __all__ = ["fold_in_data", "random_bits_data", "seed_data", "split_data"]
 
@@ -87,6 +87,9 @@ def split_data(data: Array, shape: tuple[int, ...], /) -> Array:
     batch = tuple(data.shape[:-1])
     if config.threefry_partitionable:
         if not batch and math.prod(shape) < 2**32:
+            pairs = iota_pairs_numpy(data, shape)
+            if pairs is not None:
+                return pairs
             y0, y1 = backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
         else:
             hi, lo = _iota_2x32(xp, shape)

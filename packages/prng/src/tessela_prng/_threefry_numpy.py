@@ -15,24 +15,35 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["parallel_blocks", "threefry2x32_iota_numpy", "threefry2x32_numpy"]
+__all__ = [
+    "parallel_blocks",
+    "rounds_scalar_keys",
+    "threefry2x32_iota_numpy",
+    "threefry2x32_iota_pairs_numpy",
+    "threefry2x32_numpy",
+    "threefry_key_schedule",
+]
 
 _U32 = np.uint32
 _PARITY = 0x1BD11BDA
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _BLOCK = 1 << 15
 _PARALLEL_MIN = 1 << 18
+_PAIRS_PARALLEL_MIN = 1 << 16
 _WORKERS = max(1, min(8, os.cpu_count() or 1))
 _POOL: ThreadPoolExecutor | None = None
 
 
-def parallel_blocks(n: int, work: Callable[[int, int], None], /) -> None:
+def parallel_blocks(
+    n: int, work: Callable[[int, int], None], /, *, min_size: int = _PARALLEL_MIN
+) -> None:
     """Run ``work(start, stop)`` over ``range(n)`` in contiguous parts, in threads.
 
-    NumPy's ufuncs release the GIL, so large arrays are processed on every core.
+    NumPy's ufuncs release the GIL, so large arrays are processed on every
+    core; below ``min_size`` elements everything runs in the calling thread.
     """
     global _POOL
-    if n < _PARALLEL_MIN or _WORKERS == 1:
+    if n < min_size or _WORKERS == 1:
         work(0, n)
         return
     if _POOL is None:
@@ -48,7 +59,7 @@ _LEFT = tuple(tuple(_U32(r) for r in rs) for rs in _ROTATIONS)
 _RIGHT = tuple(tuple(_U32(32 - r) for r in rs) for rs in _ROTATIONS)
 
 
-def _rounds_scalar_keys(a: Any, b: Any, t: Any, ks: tuple[int, int, int]) -> None:
+def rounds_scalar_keys(a: Any, b: Any, t: Any, ks: tuple[int, int, int]) -> None:
     add, xor, bor, shl, shr = np.add, np.bitwise_xor, np.bitwise_or, np.left_shift, np.right_shift
     add(a, _U32(ks[0]), out=a)
     add(b, _U32(ks[1]), out=b)
@@ -62,6 +73,11 @@ def _rounds_scalar_keys(a: Any, b: Any, t: Any, ks: tuple[int, int, int]) -> Non
             xor(b, a, out=b)
         add(a, _U32(ks[(i + 1) % 3]), out=a)
         add(b, _U32((ks[(i + 2) % 3] + i + 1) & 0xFFFFFFFF), out=b)
+
+
+def threefry_key_schedule(w0: int, w1: int, /) -> tuple[int, int, int]:
+    """The three key words of the schedule for scalar key words ``(w0, w1)``."""
+    return (w0, w1, w0 ^ w1 ^ _PARITY)
 
 
 def _rounds_array_keys(a: Any, b: Any, t: Any, k0: Any, k1: Any) -> None:
@@ -106,7 +122,7 @@ def threefry2x32_numpy(k0: Any, k1: Any, x0: Any, x1: Any) -> tuple[Any, Any]:
             scratch = np.empty(min(stop - start, _BLOCK), dtype=_U32)
             for s in range(start, stop, _BLOCK):
                 e = min(s + _BLOCK, stop)
-                _rounds_scalar_keys(fa[s:e], fb[s:e], scratch[: e - s], ks)
+                rounds_scalar_keys(fa[s:e], fb[s:e], scratch[: e - s], ks)
 
     else:
         fk0 = np.ascontiguousarray(np.broadcast_to(k0, shape)).reshape(-1)
@@ -139,7 +155,39 @@ def threefry2x32_iota_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> tuple[A
             e = min(s + _BLOCK, stop)
             a[s:e] = 0
             b[s:e] = np.arange(s, e, dtype=_U32)
-            _rounds_scalar_keys(a[s:e], b[s:e], scratch[: e - s], ks)
+            rounds_scalar_keys(a[s:e], b[s:e], scratch[: e - s], ks)
 
     parallel_blocks(n, work)
     return a.reshape(shape), b.reshape(shape)
+
+
+def threefry2x32_iota_pairs_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> Any:
+    """:func:`threefry2x32_iota_numpy` with the two words stacked last: ``(*shape, 2)``.
+
+    Each block is hashed in contiguous scratch buffers and interleaved into
+    the result while still in cache, so no full-size intermediate is built.
+    """
+    n = 1
+    for d in shape:
+        n *= d
+    out = np.empty((n, 2), dtype=_U32)
+    ks = threefry_key_schedule(
+        int(np.asarray(k0).reshape(-1)[0]), int(np.asarray(k1).reshape(-1)[0])
+    )
+
+    def work(start: int, stop: int) -> None:
+        size = min(stop - start, _BLOCK)
+        a_buf = np.empty(size, dtype=_U32)
+        b_buf = np.empty(size, dtype=_U32)
+        scratch = np.empty(size, dtype=_U32)
+        for s in range(start, stop, _BLOCK):
+            e = min(s + _BLOCK, stop)
+            a, b = a_buf[: e - s], b_buf[: e - s]
+            a.fill(0)
+            b[:] = np.arange(s, e, dtype=_U32)
+            rounds_scalar_keys(a, b, scratch[: e - s], ks)
+            out[s:e, 0] = a
+            out[s:e, 1] = b
+
+    parallel_blocks(n, work, min_size=_PAIRS_PARALLEL_MIN)
+    return out.reshape((*shape, 2))
