@@ -11,14 +11,10 @@ from cases import CASES, ERRORS, Case, parse_input
 from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
 
 # Gaps that need tessela_tracer changes (see the package README, "Known gaps").
-_PRIM = "needs the {} primitive in tessela_tracer.lax (JAX 0.10.2 binds it)"
 EVAL_GAPS: dict[str, str] = {}
 _ALGO = "same values, a different primitive sequence than JAX's ({})"
 _HOST = "array() of host data gives a NumPy constant until the tracer has a device-array hook"
 JAXPR_GAPS = {
-    **{n: _PRIM.format("stack") for n in ["stack", "stack_axis"]},
-    **{n: _PRIM.format("split") for n in ["split_n", "split_indices"]},
-    **{n: _PRIM.format("tile") for n in ["tile", "tile_int"]},
     "array_of_tracer": "JAX binds a copy primitive, which tessela_tracer does not define",
     "ix_concrete_list": _HOST,
     **dict.fromkeys(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -301,7 +300,10 @@ def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: Any = None) -> Any:
     if any(shape_of(a) != shape for a in arrs):
         raise ValueError("All input arrays must have the same shape.")
     ax = canonicalize_axis(axis, len(shape) + 1)
-    return concatenate([expand_dims(a, ax) for a in arrs], axis=ax, dtype=dtype)
+    arrs = promote_dtypes(*arrs)
+    if dtype is not None:
+        arrs = [convert(a, np.dtype(dtype)) for a in arrs]
+    return lax.stack(arrs, ax)
 
 
 def _atleast(a: Any, nd: int) -> Any:
@@ -464,14 +466,9 @@ def split(ary: Any, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
     else:
         idx = [min(max(int(i) + (size if int(i) < 0 else 0), 0), size) for i in indices_or_sections]
         bounds = [0, *idx, size]
-    pieces = []
-    for start, stop in itertools.pairwise(bounds):
-        stop = max(start, stop)
-        lo = [0] * len(shape)
-        hi = list(shape)
-        lo[ax], hi[ax] = start, stop
-        pieces.append(lax.slice(ary, tuple(lo), tuple(hi)))
-    return pieces
+    # Sizes as NumPy integers, as JAX passes them (they print as np.int64(n)).
+    sizes = np.diff(np.asarray(bounds, np.int64))
+    return list(lax.split(ary, tuple(sizes), ax))
 
 
 def flip(m: Any, /, axis: int | Sequence[int] | None = None) -> Any:

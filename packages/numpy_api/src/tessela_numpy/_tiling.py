@@ -172,10 +172,7 @@ def tile(A: Any, reps: int | Sequence[int], /) -> Any:
     nd = max(len(shape), len(reps_t))
     shape = (1,) * (nd - len(shape)) + shape
     reps_t = (1,) * (nd - len(reps_t)) + reps_t
-    a = reshape(A, shape)
-    big = tuple(x for r, d in zip(reps_t, shape, strict=True) for x in (r, d))
-    b = lax.broadcast_in_dim(a, big, tuple(range(1, 2 * nd, 2)))
-    return reshape(b, tuple(r * d for r, d in zip(reps_t, shape, strict=True)))
+    return lax.tile(reshape(A, shape), reps_t)
 
 
 def repeat(
