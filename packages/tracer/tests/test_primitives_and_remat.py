@@ -112,3 +112,12 @@ def test_cond_branch_consts_are_joined_once() -> None:
     for branch in eqn.params["branches"]:
         assert [v.aval for v in branch.jaxpr.invars] == [a.aval for a in eqn.invars[1:]]
     tt.check_jaxpr(closed)
+
+
+def test_fori_loop_index_is_weak_for_python_int_bounds() -> None:
+    # JAX: the index carry of fori_loop(0, ...) is ~int32 (weak), so
+    # fori_loop(0, 10, lambda i, x: x + i, 0) returns a weakly typed result.
+    closed = tt.make_jaxpr(lambda: lax.fori_loop(0, 10, lambda i, x: lax.add(x, i), 0))()
+    assert closed.out_avals[0].weak_type
+    strong = tt.make_jaxpr(lambda: lax.fori_loop(np.int32(0), 10, lambda i, x: lax.add(x, i), 0))()
+    assert not strong.out_avals[0].weak_type

@@ -410,14 +410,15 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
     concrete = not hasattr(lower, "_trace") and not hasattr(upper, "_trace")
     if concrete:
         lo, hi = int(lower), int(upper)
-        lo_c = _convert_element_type(lo, dt, weak_type=False)
+        # A Python-int ``lower`` gives a weakly typed index (Python ints stay
+        # weak), as in JAX; otherwise the index has the bounds' dtype.
+        weak = _aval(lower).weak_type
+        lo_c = lo if weak else _convert_element_type(lo, dt, weak_type=False)
+        one = 1 if weak else _convert_element_type(1, dt, weak_type=False)
 
         def step(carry: Any, _: Any) -> Any:
             i, x = carry
-            return (
-                ew.add_p.bind(i, _convert_element_type(1, dt, weak_type=False)),
-                body_fun(i, x),
-            ), None
+            return (ew.add_p.bind(i, one), body_fun(i, x)), None
 
         (_, out), _ = scan(step, (lo_c, init_val), None, length=max(hi - lo, 0))
         return out

@@ -332,11 +332,6 @@ def test_structured_control_flow_while_loop() -> None:
 
 
 # 002 -- "Control Flow" / "Structured control flow primitives" / "fori_loop"
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela_tracer's fori_loop drops the weak type of a Python-int carry: it returns "
-    "Array(45, dtype=int32) where the seed (and JAX 0.10.2) show weak_type=True",
-)
 def test_structured_control_flow_fori_loop() -> None:
     init_val = 0
     start = 0
