@@ -14,6 +14,7 @@ from typing import Any
 from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 from ._registry import (
     _KIND,
+    DATACLASS_GETTERS,
     DICT,
     LIST,
     NAMEDTUPLE,
@@ -38,27 +39,28 @@ _NONE_NODE: Node = (NONE, type(None), None, 0)
 
 def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
     """Flattens node ``x`` of ``kind``, appending its leaves; returns its node."""
+    typ = type(x)
     if kind == DICT:
         aux = _sorted_keys(x)
-        children: Any = [x[k] for k in aux]
-    elif kind in (LIST, TUPLE):
+        children: Any = list(map(x.__getitem__, aux))
+    elif kind in (LIST, TUPLE, NAMEDTUPLE):
         aux = None
         children = x
     elif kind == NONE:
         return _NONE_NODE
-    elif kind == NAMEDTUPLE:
-        aux = None
-        children = x
     else:
-        children, aux = REGISTRY[type(x)].flatten(x)
+        getters = DATACLASS_GETTERS.get(typ)
+        if getters is None:
+            children, aux = REGISTRY[typ].flatten(x)
+        else:
+            children = getters[0](x)
+            aux = getters[1](x)
     start = len(leaves)
     kids: list[Node] | None = None
     append = leaves.append
-    get = _KIND.get
+    kind_of = _KIND  # a missing type is classified on lookup
     for c in children:
-        k = get(type(c))
-        if k is None:
-            k = classify(type(c))
+        k = kind_of[type(c)]
         if k:
             if kids is None:
                 kids = [None] * (len(leaves) - start)
@@ -68,8 +70,8 @@ def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
             if kids is not None:
                 kids.append(None)
     if kids is None:
-        return (kind, type(x), aux, len(leaves) - start)
-    return (kind, type(x), aux, tuple(kids))
+        return (kind, typ, aux, len(leaves) - start)
+    return (kind, typ, aux, tuple(kids))
 
 
 def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:
@@ -86,14 +88,17 @@ def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:
     elif kind in (LIST, TUPLE, NAMEDTUPLE):
         children = x
     else:
-        children, keys = REGISTRY[type(x)].flatten(x)
-    get = _KIND.get
+        getters = DATACLASS_GETTERS.get(type(x))
+        if getters is None:
+            children, keys = REGISTRY[type(x)].flatten(x)
+        else:
+            children = getters[0](x)
+            keys = getters[1](x)
+    kind_of = _KIND  # a missing type is classified on lookup
     out: list[Any] = []
     append = out.append
     for c in children:
-        k = get(type(c))
-        if k is None:
-            k = classify(type(c))
+        k = kind_of[type(c)]
         append(map_node(f, c, k) if k else f(c))
     if kind == LIST:
         return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import keyword
 import operator
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -45,9 +46,13 @@ _NoneType = type(None)
 
 
 class _NodeDef:
-    """How one registered type flattens and unflattens."""
+    """How one registered type flattens and unflattens.
 
-    __slots__ = ("flatten", "flatten_with_keys", "is_dataclass", "type", "unflatten")
+    For ``register_dataclass`` types, ``fields`` holds ``(data, meta)``, the
+    field names, so that the traversals can read the attributes directly.
+    """
+
+    __slots__ = ("fields", "flatten", "flatten_with_keys", "is_dataclass", "type", "unflatten")
 
     def __init__(
         self,
@@ -56,16 +61,28 @@ class _NodeDef:
         unflatten: Callable[[Any, Iterable[Any]], Any],
         flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None,
         is_dataclass: bool,
+        fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
     ) -> None:
         self.type = nodetype
         self.flatten = flatten
         self.unflatten = unflatten
         self.flatten_with_keys = flatten_with_keys
         self.is_dataclass = is_dataclass
+        self.fields = fields
+
+
+class _KindTable(dict[type[Any], int]):
+    """``_KIND``: exact type to kind; a missing type is classified on lookup."""
+
+    def __missing__(self, t: type[Any]) -> int:
+        return classify(t)
 
 
 REGISTRY: dict[type[Any], _NodeDef] = {}
-_KIND: dict[type[Any], int] = {}
+_KIND: dict[type[Any], int] = _KindTable()
+# For registered dataclasses: C-level getters of (children, aux), used by the
+# traversals instead of calling the registered flatten function.
+DATACLASS_GETTERS: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
 _BUILTIN_KINDS: dict[type[Any], int] = {tuple: TUPLE, list: LIST, dict: DICT, _NoneType: NONE}
 _CACHE_LIMIT = 4096
 
@@ -118,6 +135,7 @@ def _add(
     flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None,
     *,
     is_dataclass: bool = False,
+    fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> None:
     if not isinstance(nodetype, type):
         raise TypeError(
@@ -127,8 +145,12 @@ def _add(
     if nodetype in REGISTRY or nodetype in _BUILTIN_KINDS:
         what = "dataclass " if is_dataclass else ""
         raise ValueError(f"Duplicate custom {what}PyTreeDef type registration for {nodetype}.")
-    REGISTRY[nodetype] = _NodeDef(nodetype, flatten, unflatten, flatten_with_keys, is_dataclass)
+    REGISTRY[nodetype] = _NodeDef(
+        nodetype, flatten, unflatten, flatten_with_keys, is_dataclass, fields
+    )
     _KIND[nodetype] = CUSTOM
+    if fields is not None:
+        DATACLASS_GETTERS[nodetype] = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
 
 
 def register_pytree_node(
@@ -380,13 +402,46 @@ def register_dataclass(
         pairs = [(GetAttrKey(n), getattr(obj, n)) for n in data]
         return pairs, tuple([getattr(obj, n) for n in meta])
 
+    _add(
+        nodetype,
+        flatten,
+        _dataclass_unflatten(nodetype, data, meta),
+        flatten_with_keys,
+        is_dataclass=True,
+        fields=(data, meta),
+    )
+    return nodetype
+
+
+def _dataclass_unflatten(
+    nodetype: type[Any], data: tuple[str, ...], meta: tuple[str, ...]
+) -> Callable[[Any, Iterable[Any]], Any]:
+    """``unflatten(aux, children)`` calling ``nodetype(field=value, ...)``.
+
+    When every field name is an identifier the call is compiled once with the
+    names written out (no per-call dict); otherwise values go through ``**``.
+    """
     names = meta + data
+    if all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
+        aux_vars = "".join(f"m{i}, " for i in range(len(meta)))
+        data_vars = "".join(f"d{i}, " for i in range(len(data)))
+        args = ", ".join(
+            [f"{n}=m{i}" for i, n in enumerate(meta)] + [f"{n}=d{i}" for i, n in enumerate(data)]
+        )
+        lines = ["def unflatten(aux, children):"]
+        lines.append(f"    ({aux_vars}) = aux" if meta else "    () = tuple(aux)")
+        lines.append(f"    ({data_vars}) = children" if data else "    () = tuple(children)")
+        lines.append(f"    return nodetype({args})")
+        namespace: dict[str, Any] = {"nodetype": nodetype}
+        exec("\n".join(lines), namespace)
+        fn: Callable[[Any, Iterable[Any]], Any] = namespace["unflatten"]
+        fn.__qualname__ = f"register_dataclass.<unflatten {nodetype.__qualname__}>"
+        return fn
 
     def unflatten(aux: tuple[Any, ...], children: Iterable[Any]) -> Any:
         return nodetype(**dict(zip(names, (*aux, *children), strict=True)))
 
-    _add(nodetype, flatten, unflatten, flatten_with_keys, is_dataclass=True)
-    return nodetype
+    return unflatten
 
 
 def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
