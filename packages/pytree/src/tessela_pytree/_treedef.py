@@ -11,10 +11,11 @@ the int form saves an allocation per leaf on the hot paths.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
+from ._compile import compile_unflatten
 from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from ._registry import (
     DICT,
@@ -103,6 +104,15 @@ def build(node: Node, it: Iterator[Any]) -> Any:
     if kind == NAMEDTUPLE:
         return typ(*vals)
     return REGISTRY[typ].unflatten(aux, tuple(vals))
+
+
+def _generic_builder(node: Node) -> Callable[[list[Any]], Any]:
+    """``build`` over a leaf list, for trees that are not compiled."""
+
+    def rebuild(leaves: list[Any]) -> Any:
+        return build(node, iter(leaves))
+
+    return rebuild
 
 
 def _child_key(node: Node, i: int) -> Any:
@@ -273,7 +283,7 @@ class PyTreeDef:
       {'a': 10, 'b': (20, 30)}
     """
 
-    __slots__ = ("_hash", "_node", "_num_leaves", "_num_nodes")
+    __slots__ = ("_builder", "_hash", "_node", "_num_leaves", "_num_nodes", "_seen")
     _node: Node
     _num_leaves: int
     _num_nodes: int
@@ -284,6 +294,8 @@ class PyTreeDef:
         self._num_leaves = _count_leaves(node) if num_leaves < 0 else num_leaves
         self._num_nodes = -1
         self._hash = None
+        self._seen = False
+        self._builder: Callable[[list[Any]], Any] | None = None
 
     @property
     def num_leaves(self) -> int:
@@ -326,7 +338,14 @@ class PyTreeDef:
         node = self._node
         if node is None:
             return leaves[0]
-        return build(node, iter(leaves))
+        builder = self._builder
+        if builder is None:
+            if not self._seen:
+                # Unflattened once, perhaps never again: compile on the next call.
+                self._seen = True
+                return build(node, iter(leaves))
+            builder = self._builder = compile_unflatten(node) or _generic_builder(node)
+        return builder(leaves if type(leaves) is list else list(leaves))
 
     def flatten_up_to(self, xs: Any, /) -> list[Any]:
         """Flattens ``xs`` only as deep as this structure goes.

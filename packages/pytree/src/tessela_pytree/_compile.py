@@ -1,0 +1,208 @@
+"""Compiled unflattening: one specialised Python function per reused treedef.
+
+``PyTreeDef.unflatten`` on a treedef it has already unflattened generates the
+source of a function ``build(L)`` that returns the whole tree as a single
+expression over the leaf list ``L`` (``[L[0], {'a': L[1]}]``-style), compiles
+it once and keeps it on the treedef. Node dispatch, iterator pulls and the
+per-node Python frames of the generic rebuild disappear; what is left is the
+construction of the containers themselves.
+
+Runs of identical sibling subtrees (lists of equally shaped dicts, a list of
+dataclass instances) become a comprehension over leaf offsets, so the source
+grows with the number of *distinct* subtree shapes rather than with the
+number of nodes. Trees whose source would still be large, or that are nested
+too deeply for the parser, are not compiled (``compile_unflatten`` returns
+None) and keep the generic rebuild.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Callable
+from typing import Any
+
+from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, TUPLE
+
+__all__ = ["compile_unflatten"]
+
+Node = Any
+Builder = Callable[[list[Any]], Any]
+
+_MAX_DEPTH = 30  # tree levels; the parser allows about 200 nested brackets
+_MAX_TERMS = 4096  # emitted expressions per treedef
+_MIN_RUN = 4  # identical siblings that become a comprehension
+_INLINE = 6  # containers of at most this many leaves are written out
+_INLINE_DICT = 64  # a dict display beats dict(zip(keys, values)) up to here
+
+
+class _TooLarge(Exception):
+    """Internal: the generated source would exceed the limits."""
+
+
+def _leaf_count(node: Node) -> int:
+    if node is None:
+        return 1
+    kids = node[3]
+    if type(kids) is int:
+        return kids
+    return sum([_leaf_count(k) for k in kids])
+
+
+def _identifiers(names: tuple[str, ...]) -> bool:
+    return all(n.isidentifier() and not keyword.iskeyword(n) for n in names)
+
+
+class _Writer:
+    """Accumulates the constants and counts the terms of one function."""
+
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {}
+        self.ids: dict[int, str] = {}
+        self.terms = 0
+
+    def const(self, value: Any) -> str:
+        name = self.ids.get(id(value))
+        if name is None:
+            name = f"_c{len(self.consts)}"
+            self.consts[name] = value
+            self.ids[id(value)] = name
+        return name
+
+    def tick(self) -> None:
+        self.terms += 1
+        if self.terms > _MAX_TERMS:
+            raise _TooLarge
+
+    def leaf(self, var: str, off: int) -> str:
+        self.tick()
+        if not var:
+            return f"L[{off}]"
+        return f"L[{var}]" if off == 0 else f"L[{var} + {off}]"
+
+    def span(self, var: str, off: int, n: int) -> str:
+        self.tick()
+        if not var:
+            return f"L[{off}:{off + n}]"
+        return f"L[{var} + {off}:{var} + {off + n}]"
+
+
+def _wrap(w: _Writer, node: Node, items: list[str], spread: bool) -> str:
+    """The container of ``node`` around child expressions (``*x`` when ``spread``)."""
+    kind, typ, aux, _ = node
+    body = ", ".join(items)
+    tup = f"({body},)" if items else "()"
+    if kind == LIST:
+        return f"[{body}]"
+    if kind == TUPLE:
+        return tup
+    if kind == DICT:
+        if spread:
+            return f"dict(zip({w.const(aux)}, {tup}))"
+        pairs = [f"{w.const(k)}: {e}" for k, e in zip(aux, items, strict=True)]
+        return "{" + ", ".join(pairs) + "}"
+    if kind == NAMEDTUPLE:
+        return f"{w.const(typ)}({body})"
+    entry = REGISTRY[typ]
+    fields = entry.fields
+    if (
+        not spread
+        and fields is not None
+        and _identifiers(fields[0] + fields[1])
+        and type(aux) is tuple
+        and len(aux) == len(fields[1])
+        and len(items) == len(fields[0])
+    ):
+        args = [f"{n}={w.const(v)}" for n, v in zip(fields[1], aux, strict=True)]
+        args += [f"{n}={e}" for n, e in zip(fields[0], items, strict=True)]
+        return f"{w.const(typ)}({', '.join(args)})"
+    return f"{w.const(entry.unflatten)}({w.const(aux)}, {tup})"
+
+
+def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
+    """Expression building ``node`` from the leaves at ``L[var + off]`` onwards."""
+    if depth > _MAX_DEPTH:
+        raise _TooLarge
+    kind, typ, aux, kids = node
+    if kind == NONE:
+        return "None"
+    if type(kids) is int:
+        if kind == LIST and kids > _INLINE:
+            return w.span(var, off, kids)
+        if kind in (TUPLE, NAMEDTUPLE) and kids > _INLINE:
+            inner = w.span(var, off, kids)
+            return f"tuple({inner})" if kind == TUPLE else f"{w.const(typ)}(*{inner})"
+        if kind == DICT and kids > _INLINE_DICT:
+            return f"dict(zip({w.const(aux)}, {w.span(var, off, kids)}))"
+        if kind == CUSTOM and kids > _INLINE:
+            unflatten = w.const(REGISTRY[typ].unflatten)
+            return f"{unflatten}({w.const(aux)}, tuple({w.span(var, off, kids)}))"
+        return _wrap(w, node, [w.leaf(var, off + i) for i in range(kids)], False)
+    items: list[str] = []
+    spread = False
+    i = 0
+    n = len(kids)
+    while i < n:
+        kid = kids[i]
+        j = i + 1
+        if kid is not None:
+            while j < n and kids[j] == kid:
+                j += 1
+        if kid is not None and j - i >= _MIN_RUN:
+            size = _leaf_count(kid)
+            loop = f"_i{depth}"
+            inner = _expr(w, kid, loop, 0, depth + 1)
+            start = f"{var} + {off}" if var and off else (var or off)
+            stop = f"{start} + {size * (j - i)}" if var else str(off + size * (j - i))
+            comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
+            if i == 0 and j == n:
+                return _whole_run(w, node, comp)
+            items.append(f"*{comp}")
+            spread = True
+            off += size * (j - i)
+            i = j
+            continue
+        if kid is None:
+            items.append(w.leaf(var, off))
+            off += 1
+        else:
+            items.append(_expr(w, kid, var, off, depth + 1))
+            off += _leaf_count(kid)
+        i += 1
+    return _wrap(w, node, items, spread)
+
+
+def _whole_run(w: _Writer, node: Node, comp: str) -> str:
+    """The container of ``node`` when one comprehension gives all its children."""
+    kind, typ, aux, _ = node
+    if kind == LIST:
+        return comp
+    if kind == TUPLE:
+        return f"tuple({comp})"
+    if kind == DICT:
+        return f"dict(zip({w.const(aux)}, {comp}))"
+    if kind == NAMEDTUPLE:
+        return f"{w.const(typ)}(*{comp})"
+    return f"{w.const(REGISTRY[typ].unflatten)}({w.const(aux)}, tuple({comp}))"
+
+
+def compile_unflatten(node: Node) -> Builder | None:
+    """A function rebuilding the tree of ``node`` from a list of its leaves, or None.
+
+    ``node`` is a non-leaf node in the canonical form of ``_treedef``. The
+    function takes a ``list`` of exactly the right length (unchecked) and
+    constructs the containers in the same order as the generic rebuild.
+    """
+    w = _Writer()
+    try:
+        body = _expr(w, node, "", 0, 0)
+    except _TooLarge:
+        return None
+    source = f"def build(L):\n    return {body}\n"
+    namespace: dict[str, Any] = dict(w.consts)
+    try:
+        code = compile(source, "<tessela_pytree unflatten>", "exec")
+    except (RecursionError, MemoryError, SyntaxError):
+        return None
+    exec(code, namespace)
+    builder: Builder = namespace["build"]
+    return builder
