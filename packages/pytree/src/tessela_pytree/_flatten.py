@@ -9,13 +9,16 @@ a node whose children are all leaves allocates no per-child structure.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain, repeat
 from typing import Any
 
 from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 from ._registry import (
     _KIND,
+    CUSTOM,
     DATACLASS_GETTERS,
     DICT,
+    FLATTEN_OF,
     LIST,
     NAMEDTUPLE,
     NONE,
@@ -49,16 +52,24 @@ def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
     elif kind == NONE:
         return _NONE_NODE
     else:
-        getters = DATACLASS_GETTERS.get(typ)
-        if getters is None:
-            children, aux = REGISTRY[typ].flatten(x)
+        how = FLATTEN_OF[typ]
+        if type(how) is tuple:  # a dataclass: (data getter, meta getter)
+            children = how[0](x)
+            aux = how[1](x)
         else:
-            children = getters[0](x)
-            aux = getters[1](x)
+            children, aux = how(x)
+    kind_of = _KIND  # a missing type is classified on lookup
+    if (
+        (type(children) is list or type(children) is tuple)
+        and len(children) >= _BATCH_MIN
+        and kind_of[type(children[0])] in _BATCH_KINDS
+    ):
+        batch = _flat_siblings(children, leaves)
+        if batch is not None:
+            return (kind, typ, aux, batch)
     start = len(leaves)
     kids: list[Node] | None = None
     append = leaves.append
-    kind_of = _KIND  # a missing type is classified on lookup
     for c in children:
         k = kind_of[type(c)]
         if k:
@@ -72,6 +83,45 @@ def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
     if kids is None:
         return (kind, typ, aux, len(leaves) - start)
     return (kind, typ, aux, tuple(kids))
+
+
+_BATCH_MIN = 8
+_BATCH_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE, CUSTOM))
+
+
+def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> Node | None:
+    """Flattens many sibling nodes of one type whose children are all leaves.
+
+    Wide containers of equally typed small nodes (a list of namedtuples, of
+    registered dataclasses, of lists) are common; here the whole row is taken
+    apart with C-level ``map``/``chain`` calls instead of one Python call per
+    node. Returns the tuple of the siblings' nodes, or None (leaving ``leaves``
+    untouched) when the siblings are mixed or any of them has a non-leaf child.
+    """
+    types = set(map(type, children))
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    k = _KIND[t]
+    auxes: Any
+    if k in (LIST, TUPLE, NAMEDTUPLE):
+        grand: Any = children
+        auxes = repeat(None)
+    elif k == CUSTOM:
+        getters = DATACLASS_GETTERS.get(t)
+        if getters is None:
+            return None
+        grand = list(map(getters[0], children))
+        auxes = list(map(getters[1], children))
+    else:
+        return None
+    row = list(chain.from_iterable(grand))
+    kind_of = _KIND
+    for gt in set(map(type, row)):
+        if kind_of[gt]:
+            return None
+    leaves += row
+    return tuple(zip(repeat(k), repeat(t), auxes, map(len, grand)))
 
 
 def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:

@@ -83,6 +83,8 @@ _KIND: dict[type[Any], int] = _KindTable()
 # For registered dataclasses: C-level getters of (children, aux), used by the
 # traversals instead of calling the registered flatten function.
 DATACLASS_GETTERS: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+# Per registered type: its flatten function, or for dataclasses their getters.
+FLATTEN_OF: dict[type[Any], Any] = {}
 _BUILTIN_KINDS: dict[type[Any], int] = {tuple: TUPLE, list: LIST, dict: DICT, _NoneType: NONE}
 _CACHE_LIMIT = 4096
 
@@ -150,7 +152,11 @@ def _add(
     )
     _KIND[nodetype] = CUSTOM
     if fields is not None:
-        DATACLASS_GETTERS[nodetype] = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
+        getters = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
+        DATACLASS_GETTERS[nodetype] = getters
+        FLATTEN_OF[nodetype] = getters
+    else:
+        FLATTEN_OF[nodetype] = flatten
 
 
 def register_pytree_node(
