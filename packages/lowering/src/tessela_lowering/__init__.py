@@ -31,6 +31,7 @@ from tessela_lowering._lowering import (
     LoweringRuleContext,
     ModuleContext,
     jaxpr_to_module,
+    lower_fun,
     lower_jaxpr,
     register_lowering,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "jit",
     "local_device_count",
     "local_devices",
+    "lower_fun",
     "lower_jaxpr",
     "process_count",
     "process_index",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray
+from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, trace_to_jaxpr
 
 from tessela_lowering import _hlo
 from tessela_lowering._xla import Value, func_dialect, ir
@@ -26,6 +26,7 @@ __all__ = [
     "ModuleContext",
     "has_lowering",
     "jaxpr_to_module",
+    "lower_fun",
     "lower_jaxpr",
     "lowering_rule",
     "register_lowering",
@@ -259,3 +260,42 @@ def jaxpr_to_module(
         return lower_jaxpr(mctx, jaxpr, consts, values)
 
     return _hlo.build_module(args, results, body, name=name)
+
+
+def lower_fun(fun: Callable[..., Any], /, *, multiple_results: bool = False) -> LoweringRule:
+    """A lowering rule that lowers a primitive through existing primitives.
+
+    The rule traces ``fun(*operands, **params)`` on the operands' abstract
+    values and emits the resulting jaxpr in place, so a plugin can give its
+    primitive an XLA lowering without writing StableHLO.
+
+    Args:
+      fun: a Python function of the primitive's operands (and its parameters as
+        keyword arguments) written with ``tessela_tracer.lax``.
+      multiple_results: ``fun`` returns a sequence of outputs.
+
+    Returns:
+      A rule for :func:`register_lowering`.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import lax
+      >>> from tessela_tracer.extend import Primitive, register_abstract_eval
+      >>> import tessela_lowering as tl
+      >>> softplus_p = Primitive("doc_softplus")
+      >>> register_abstract_eval(softplus_p, lambda x: x)
+      >>> tl.register_lowering(softplus_p, tl.lower_fun(lambda x: lax.log1p(lax.exp(x))))
+      >>> float(tl.jit(softplus_p.bind)(np.float32(0.0)))  # log(2)
+      0.6931471824645996
+    """
+
+    def rule(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
+        def flat(*operands: Any) -> list[Any]:
+            out = fun(*operands, **params)
+            return list(out) if multiple_results else [out]
+
+        closed = trace_to_jaxpr(flat, ctx.avals_in)
+        consts = [_hlo.constant(np.asarray(c)) for c in closed.consts]
+        return lower_jaxpr(ctx.module_context, closed.jaxpr, consts, list(args))
+
+    return rule
