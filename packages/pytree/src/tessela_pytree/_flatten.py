@@ -8,6 +8,7 @@ a node whose children are all leaves allocates no per-child structure.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from itertools import chain, repeat
 from typing import Any
@@ -86,7 +87,8 @@ def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
 
 
 _BATCH_MIN = 8
-_BATCH_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE, CUSTOM))
+_BATCH_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE, DICT, CUSTOM))
+_GETITEM = operator.attrgetter("__getitem__")
 
 
 def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> Node | None:
@@ -107,6 +109,18 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
     if k in (LIST, TUPLE, NAMEDTUPLE):
         grand: Any = children
         auxes = repeat(None)
+    elif k == DICT:
+        try:
+            auxes = list(map(tuple, map(sorted, children)))
+        except TypeError:
+            return None  # the per-node path raises the proper error
+        grand = auxes
+        row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
+        for gt in set(map(type, row)):
+            if _KIND[gt]:
+                return None
+        leaves += row
+        return tuple(zip(repeat(DICT), repeat(t), auxes, map(len, auxes)))
     elif k == CUSTOM:
         getters = DATACLASS_GETTERS.get(t)
         if getters is None:
