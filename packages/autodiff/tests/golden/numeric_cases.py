@@ -1,0 +1,596 @@
+"""Programs whose derivatives are compared numerically with the reference.
+
+Shared by ``generate.py`` (run under the reference) and ``test_golden_numeric.py``.
+Each case builds ``(fun, args)`` from an ``api`` namespace (``lax``, ``jit``,
+``checkpoint``, ``custom_jvp``, ``custom_vjp``, ``grad``, ``jvp``, ``vjp``,
+``jacfwd``, ``jacrev``, ``hessian``); :func:`evaluate` runs the same
+derivative computations on either implementation and returns host arrays:
+
+- ``grad``: ``grad(loss, argnums=all)`` with ``loss = sum(fun(*args) * w)``;
+- ``jvp``: the primal output and the output tangent for fixed tangents;
+- ``vjp``: the input cotangents for a fixed output cotangent (non-scalar outputs);
+- ``value``: ``fun(*args)`` itself (used for nested derivatives).
+
+Inputs, weights, tangents and cotangents come from NumPy generators seeded by
+the case name, so both sides see the same numbers.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Fun = Callable[..., Any]
+Spec = tuple[tuple[int, ...], float, float]  # shape, low, high
+
+
+@dataclass(frozen=True)
+class Case:
+    family: str
+    build: Callable[[Any], Fun]
+    specs: tuple[Spec, ...]
+    dtype: str = "float32"
+    modes: tuple[str, ...] = ("grad", "jvp", "vjp")
+
+
+CASES: dict[str, Case] = {}
+M23 = (2, 3)
+
+
+def _add(name: str, family: str, build: Callable[[Any], Fun], *specs: Spec, **kw: Any) -> None:
+    assert name not in CASES, name
+    CASES[name] = Case(family, build, tuple(specs), **kw)
+
+
+def _rng(name: str, tag: str) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(f"{name}/{tag}".encode()))
+
+
+def inputs(name: str) -> tuple[np.ndarray, ...]:
+    case = CASES[name]
+    rng = _rng(name, "args")
+    return tuple(
+        rng.uniform(lo, hi, shape).astype(case.dtype) for shape, lo, hi in case.specs
+    )  # fmt: skip
+
+
+def _draw(name: str, tag: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    return _rng(name, tag).standard_normal(shape).astype(dtype)
+
+
+def _sum_all(lax: Any, y: Any) -> Any:
+    return lax.reduce_sum(y, tuple(range(np.ndim(y))))
+
+
+def evaluate(api: Any, name: str) -> dict[str, np.ndarray]:
+    """Every derivative the case asks for, as ``{"mode:index": array}``."""
+    case = CASES[name]
+    lax = api.lax
+    fun = case.build(api)
+    args = inputs(name)
+    argnums = tuple(range(len(args)))
+    out: dict[str, np.ndarray] = {}
+    if "value" in case.modes:
+        out["value:0"] = np.asarray(fun(*args))
+    if "jvp" in case.modes:
+        tangents = tuple(_draw(name, f"t{i}", a.shape, a.dtype) for i, a in enumerate(args))
+        y, t = api.jvp(fun, args, tangents)
+        out["primal:0"] = np.asarray(y)
+        out["jvp:0"] = np.asarray(t)
+    if "grad" in case.modes or "vjp" in case.modes:
+        y0 = np.asarray(fun(*args))
+        if "grad" in case.modes:
+            w = _draw(name, "w", y0.shape, y0.dtype)
+
+            def loss(*xs: Any) -> Any:
+                return _sum_all(lax, lax.mul(fun(*xs), w))
+
+            for i, g in enumerate(api.grad(loss, argnums=argnums)(*args)):
+                out[f"grad:{i}"] = np.asarray(g)
+        if "vjp" in case.modes and y0.ndim > 0:
+            ct = _draw(name, "ct", y0.shape, y0.dtype)
+            _, pullback = api.vjp(fun, *args)
+            for i, c in enumerate(pullback(ct)):
+                out[f"vjp:{i}"] = np.asarray(c)
+    return out
+
+
+# --- elementwise unary -------------------------------------------------------------------
+
+UNARY: dict[str, tuple[str, float, float]] = {
+    "sin": ("sin", -2, 2), "cos": ("cos", -2, 2), "tan": ("tan", -1, 1),
+    "tanh": ("tanh", -2, 2), "exp": ("exp", -2, 2), "exp2": ("exp2", -2, 2),
+    "log": ("log", 0.5, 3), "log1p": ("log1p", -0.5, 2), "expm1": ("expm1", -2, 2),
+    "logistic": ("logistic", -3, 3), "sqrt": ("sqrt", 0.5, 3), "rsqrt": ("rsqrt", 0.5, 3),
+    "cbrt": ("cbrt", 0.5, 3), "square": ("square", -2, 2), "asin": ("asin", -0.8, 0.8),
+    "acos": ("acos", -0.8, 0.8), "atan": ("atan", -2, 2), "sinh": ("sinh", -2, 2),
+    "cosh": ("cosh", -2, 2), "asinh": ("asinh", -2, 2), "acosh": ("acosh", 1.5, 3),
+    "atanh": ("atanh", -0.8, 0.8), "erf": ("erf", -2, 2), "erfc": ("erfc", -2, 2),
+    "erf_inv": ("erf_inv", -0.8, 0.8), "lgamma": ("lgamma", 0.5, 3),
+    "digamma": ("digamma", 0.5, 3), "abs": ("abs", -2, 2), "neg": ("neg", -2, 2),
+}  # fmt: skip
+
+
+def _unary(op: str) -> Callable[[Any], Fun]:
+    return lambda api: getattr(api.lax, op)
+
+
+for _dt in ("float32", "float64"):
+    _sfx = "" if _dt == "float32" else "_f64"
+    for _name, (_op, _lo, _hi) in UNARY.items():
+        _add(f"unary_{_name}{_sfx}", "unary", _unary(_op), (M23, _lo, _hi), dtype=_dt)
+    _add(
+        f"unary_integer_pow3{_sfx}", "unary",
+        lambda api: lambda x: api.lax.integer_pow(x, 3), (M23, -2, 2), dtype=_dt,
+    )  # fmt: skip
+    _add(
+        f"unary_integer_pow_m2{_sfx}", "unary",
+        lambda api: lambda x: api.lax.integer_pow(x, -2), (M23, 0.5, 2), dtype=_dt,
+    )  # fmt: skip
+
+# --- elementwise binary ------------------------------------------------------------------
+
+BINARY: dict[str, tuple[str, float, float]] = {
+    "add": ("add", -2, 2), "sub": ("sub", -2, 2), "mul": ("mul", -2, 2),
+    "div": ("div", 0.5, 2), "pow": ("pow", 0.5, 2), "atan2": ("atan2", -2, 2),
+    "max": ("max", -2, 2), "min": ("min", -2, 2), "rem": ("rem", 0.5, 2),
+}  # fmt: skip
+
+for _dt in ("float32", "float64"):
+    _sfx = "" if _dt == "float32" else "_f64"
+    for _name, (_op, _lo, _hi) in BINARY.items():
+        _add(f"binary_{_name}{_sfx}", "binary", _unary(_op), (M23, _lo, _hi), (M23, _lo, _hi),
+             dtype=_dt)  # fmt: skip
+_add("binary_mul_bcast_scalar", "binary", _unary("mul"), ((), -2, 2), (M23, -2, 2))
+_add(
+    "binary_max_ties", "binary",
+    lambda api: lambda x: api.lax.max(x, api.lax.round(x)), (M23, -2, 2),
+)  # fmt: skip
+_add(
+    "binary_min_ties", "binary",
+    lambda api: lambda x: api.lax.min(api.lax.floor(x), x), (M23, -2, 2),
+)  # fmt: skip
+_add(
+    "binary_max_equal", "binary",
+    lambda api: lambda x, y: api.lax.max(x, api.lax.mul(y, 0.0)), (M23, -2, 2), (M23, -2, 2),
+)  # fmt: skip
+
+
+def _complex(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any, y: Any) -> Any:
+        z = lax.complex(x, y)
+        w = lax.mul(z, lax.conj(lax.complex(y, lax.sin(x))))
+        return lax.add(lax.real(w), lax.mul(lax.imag(w), 2.0))
+
+    return f
+
+
+_add("complex_real_imag_conj", "complex", _complex, (M23, -2, 2), (M23, -2, 2))
+
+# --- zero-derivative primitives (sign, rounding, comparisons, argmax, stop_gradient) -----
+
+
+def _zero_grad(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        a = lax.mul(lax.sign(x), x)
+        b = lax.mul(lax.add(lax.floor(x), lax.ceil(x)), lax.round(x))
+        return lax.add(a, lax.mul(b, x))
+
+    return f
+
+
+def _compare(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any, y: Any) -> Any:
+        r = lax.select_n(lax.lt(x, y), x, y)
+        r = lax.add(r, lax.select_n(lax.ge(x, 0.0), lax.sin(y), y))
+        r = lax.add(r, lax.select_n(lax.gt(y, 0.5), x, lax.mul(x, y)))
+        r = lax.add(r, lax.select_n(lax.le(x, -0.5), y, lax.exp(x)))
+        r = lax.add(r, lax.select_n(lax.eq(lax.round(x), 0.0), x, y))
+        return lax.add(r, lax.select_n(lax.ne(lax.round(y), 1.0), x, y))
+
+    return f
+
+
+def _argmax(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        i = lax.add(lax.argmax(x, 1, np.int32), lax.argmin(x, 1, np.int32))
+        k = lax.broadcast_in_dim(lax.convert_element_type(i, x.dtype), M23, (0,))
+        return lax.mul(x, k)
+
+    return f
+
+
+def _stop(api: Any) -> Fun:
+    lax = api.lax
+    return lambda x: lax.mul(x, lax.stop_gradient(lax.sin(x)))
+
+
+def _is_finite(api: Any) -> Fun:
+    lax = api.lax
+    return lambda x: lax.select_n(lax.is_finite(lax.log(x)), lax.sin(x), lax.cos(x))
+
+
+_add("zero_sign_floor_ceil_round", "zero-derivative", _zero_grad, (M23, -2, 2))
+_add("zero_comparisons", "zero-derivative", _compare, (M23, -2, 2), (M23, -2, 2))
+_add("zero_argmax_argmin", "zero-derivative", _argmax, (M23, -2, 2))
+_add("zero_stop_gradient", "zero-derivative", _stop, (M23, -2, 2))
+_add("zero_is_finite", "zero-derivative", _is_finite, (M23, -1, 1))
+
+# --- reductions and cumulative ops -------------------------------------------------------
+
+REDUCE: dict[str, Callable[[Any], Fun]] = {
+    "reduce_sum": lambda api: lambda x: api.lax.reduce_sum(x, (1,)),
+    "reduce_sum_all": lambda api: lambda x: api.lax.reduce_sum(x, (0, 1)),
+    "reduce_prod": lambda api: lambda x: api.lax.reduce_prod(x, (1,)),
+    "reduce_max": lambda api: lambda x: api.lax.reduce_max(x, (1,)),
+    "reduce_min": lambda api: lambda x: api.lax.reduce_min(x, (0,)),
+    "reduce_max_ties": lambda api: lambda x: api.lax.reduce_max(api.lax.round(x), (1,)),
+    "reduce_max_ties_x": lambda api: (
+        lambda x: api.lax.reduce_max(
+            api.lax.mul(x, api.lax.stop_gradient(api.lax.div(api.lax.round(x), x))), (1,)
+        )
+    ),
+    "cumsum": lambda api: lambda x: api.lax.cumsum(x, 1),
+    "cumsum_reverse": lambda api: lambda x: api.lax.cumsum(x, 0, reverse=True),
+    "cumprod": lambda api: lambda x: api.lax.cumprod(x, 1),
+    "cumprod_reverse": lambda api: lambda x: api.lax.cumprod(x, 1, reverse=True),
+    "cummax": lambda api: lambda x: api.lax.cummax(x, 1),
+    "cummin": lambda api: lambda x: api.lax.cummin(x, 0),
+    "cumlogsumexp": lambda api: lambda x: api.lax.cumlogsumexp(x, 1),
+}
+for _name, _build in REDUCE.items():
+    _add(f"reduce_{_name}" if not _name.startswith("reduce") else _name, "reduction", _build,
+         (M23, 0.2, 2))  # fmt: skip
+_add("reduce_sum_f64", "reduction", REDUCE["reduce_sum"], (M23, 0.2, 2), dtype="float64")
+_add("reduce_prod_f64", "reduction", REDUCE["reduce_prod"], (M23, 0.2, 2), dtype="float64")
+_add("reduce_cumlogsumexp_f64", "reduction", REDUCE["cumlogsumexp"], (M23, 0.2, 2),
+     dtype="float64")  # fmt: skip
+
+# --- shape and indexing ------------------------------------------------------------------
+
+_GDN = ((1,), (0,), (0,))  # offset_dims, collapsed_slice_dims, start_index_map
+_SDN = ((1,), (0,), (0,))  # update_window_dims, inserted_window_dims, scatter_dims_to_operand
+
+
+def _gather(api: Any) -> Fun:
+    lax = api.lax
+    idx = np.array([[1], [0], [1]], np.int32)
+    return lambda x: lax.gather(x, idx, lax.GatherDimensionNumbers(*_GDN), (1, 3))
+
+
+def _scatter(op: str, unique: bool) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        lax = api.lax
+        idx = np.array([[2], [0]] if unique else [[1], [1]], np.int32)
+        dn = lax.ScatterDimensionNumbers(*_SDN)
+        return lambda x, u: getattr(lax, op)(x, idx, u, dn, unique_indices=unique)
+
+    return build
+
+
+SHAPE: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
+    "broadcast_in_dim": (lambda api: lambda x: api.lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)),
+                         ((M23, -2, 2),)),
+    "reshape": (lambda api: lambda x: api.lax.reshape(x, (3, 2)), ((M23, -2, 2),)),
+    "reshape_dims": (lambda api: lambda x: api.lax.reshape(x, (6,), (1, 0)), ((M23, -2, 2),)),
+    "squeeze": (lambda api: lambda x: api.lax.squeeze(x, (0,)), (((1, 3), -2, 2),)),
+    "expand_dims": (lambda api: lambda x: api.lax.expand_dims(x, (1,)), ((M23, -2, 2),)),
+    "transpose": (lambda api: lambda x: api.lax.transpose(x, (1, 0)), ((M23, -2, 2),)),
+    "rev": (lambda api: lambda x: api.lax.rev(x, (0, 1)), ((M23, -2, 2),)),
+    "concatenate": (lambda api: lambda x, y: api.lax.concatenate([x, y, x], 1),
+                    ((M23, -2, 2), ((2, 2), -2, 2))),
+    "pad": (lambda api: lambda x, v: api.lax.pad(x, v, [(1, -1, 1), (0, 2, 0)]),
+            ((M23, -2, 2), ((), -2, 2))),
+    "slice": (lambda api: lambda x: api.lax.slice(x, (0, 1), (2, 3), (1, 2)), ((M23, -2, 2),)),
+    "dynamic_slice": (lambda api: lambda x: api.lax.dynamic_slice(
+        x, (np.int32(1), np.int32(1)), (1, 2)), ((M23, -2, 2),)),
+    "dynamic_slice_clamped": (lambda api: lambda x: api.lax.dynamic_slice(
+        x, (np.int32(1), np.int32(2)), (2, 2)), ((M23, -2, 2),)),
+    "dynamic_update_slice": (lambda api: lambda x, u: api.lax.dynamic_update_slice(
+        x, u, (np.int32(1), np.int32(0))), ((M23, -2, 2), ((1, 2), -2, 2))),
+    "gather": (_gather, ((M23, -2, 2),)),
+    "scatter": (_scatter("scatter", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "scatter_add": (_scatter("scatter_add", False), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "scatter_mul": (_scatter("scatter_mul", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "scatter_min": (_scatter("scatter_min", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "scatter_max": (_scatter("scatter_max", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "select_n": (lambda api: lambda x, y, z: api.lax.select_n(
+        np.array([[0, 1, 2], [2, 1, 0]], np.int32), x, y, z), ((M23, -2, 2),) * 3),
+    "select_n_bool": (lambda api: lambda x, y: api.lax.select_n(
+        api.lax.gt(x, y), x, api.lax.sin(y)), ((M23, -2, 2),) * 2),
+    "clamp": (lambda api: lambda lo, x, hi: api.lax.clamp(lo, x, hi),
+              ((M23, -1.5, 0), (M23, -2, 2), (M23, 0, 1.5))),
+    "clamp_scalar_bounds": (lambda api: lambda x: api.lax.clamp(-0.5, x, 0.5),
+                            ((M23, -2, 2),)),
+    "sort": (lambda api: lambda x: api.lax.sort(x, 1), ((M23, -2, 2),)),
+    "sort_two_operands": (lambda api: lambda x, y: api.lax.sort((x, y), 0, num_keys=1)[1],
+                          ((M23, -2, 2), (M23, -2, 2))),
+    "top_k": (lambda api: lambda x: api.lax.top_k(x, 2)[0], (((2, 4), -2, 2),)),
+    "dot_general": (lambda api: lambda a, b: api.lax.dot_general(
+        a, b, (((1,), (0,)), ((), ()))), ((M23, -1, 1), ((3, 4), -1, 1))),
+    "dot_general_batched": (lambda api: lambda a, b: api.lax.dot_general(
+        a, b, (((2,), (1,)), ((0,), (0,)))), (((2, 3, 4), -1, 1), ((2, 4, 2), -1, 1))),
+    "convert_element_type": (lambda api: lambda x: api.lax.mul(api.lax.convert_element_type(
+        api.lax.convert_element_type(x, np.float16), np.float32), x), ((M23, -2, 2),)),
+}  # fmt: skip
+for _name, (_build, _specs) in SHAPE.items():
+    _add(f"shape_{_name}", "shape/indexing", _build, *_specs)
+_add("shape_dot_general_f64", "shape/indexing", SHAPE["dot_general"][0],
+     *SHAPE["dot_general"][1], dtype="float64")  # fmt: skip
+
+# --- control flow --------------------------------------------------------------------------
+
+
+def _cond(pred_sign: float) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        lax = api.lax
+
+        def f(x: Any, y: Any) -> Any:
+            p = lax.gt(lax.mul(lax.reduce_sum(x, (0, 1)), pred_sign), -100.0)
+            return lax.cond(
+                p, lambda a, b: lax.mul(lax.sin(a), b), lambda a, b: lax.sub(a, lax.exp(b)), x, y
+            )
+
+        return f
+
+    return build
+
+
+def _switch(index: int) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        lax = api.lax
+        branches = [
+            lambda a, b: lax.mul(a, b),
+            lambda a, b: lax.add(lax.tanh(a), b),
+            lambda a, b: lax.div(lax.cos(a), lax.add(lax.mul(b, b), 1.0)),
+        ]
+        return lambda x, y: lax.switch(np.int32(index), branches, x, y)
+
+    return build
+
+
+def _scan(reverse: bool) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        lax = api.lax
+
+        def f(w: Any, h0: Any, xs: Any) -> Any:
+            def body(h: Any, x: Any) -> tuple[Any, Any]:
+                h = lax.tanh(lax.add(lax.mul(w, h), x))
+                return h, lax.mul(h, lax.sin(x))
+
+            h, ys = lax.scan(body, h0, xs, reverse=reverse)
+            return lax.add(ys, lax.broadcast_in_dim(h, (4, 3), (1,)))
+
+        return f
+
+    return build
+
+
+def _fori(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any, w: Any) -> Any:
+        def body(i: Any, c: Any) -> Any:
+            k = lax.convert_element_type(i, c.dtype)
+            return lax.add(lax.sin(lax.mul(c, w)), lax.mul(k, 0.1))
+
+        return lax.fori_loop(0, 3, body, x)
+
+    return f
+
+
+def _while(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any, w: Any) -> Any:
+        def cond(c: Any) -> Any:
+            return lax.lt(c[0], 4)
+
+        def body(c: Any) -> Any:
+            return (lax.add(c[0], np.int32(1)), lax.mul(lax.cos(c[1]), w))
+
+        return lax.while_loop(cond, body, (np.int32(0), x))[1]
+
+    return f
+
+
+def _while_data(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        def cond(c: Any) -> Any:
+            return lax.lt(lax.reduce_sum(c, (0,)), 10.0)
+
+        return lax.while_loop(cond, lambda c: lax.mul(c, 1.5), x)
+
+    return f
+
+
+def _jit_nested(api: Any) -> Fun:
+    lax = api.lax
+    inner = api.jit(lambda a: lax.mul(lax.sin(a), a))
+
+    @api.jit
+    def f(x: Any, y: Any) -> Any:
+        return lax.add(inner(lax.mul(x, y)), lax.exp(inner(y)))
+
+    return f
+
+
+def _checkpoint(api: Any) -> Fun:
+    lax = api.lax
+
+    @api.checkpoint
+    def g(a: Any, b: Any) -> Any:
+        return lax.sin(lax.mul(lax.cos(a), b))
+
+    return lambda x, y: lax.mul(g(x, y), g(y, x))
+
+
+def _custom_jvp(api: Any) -> Fun:
+    lax = api.lax
+
+    @api.custom_jvp
+    def f(x: Any, y: Any) -> Any:
+        return lax.mul(lax.sin(x), y)
+
+    def rule(primals: Any, tangents: Any) -> Any:
+        x, y = primals
+        tx, ty = tangents
+        # deliberately not the true derivative: the rule must be the one used
+        t = lax.add(lax.mul(lax.mul(tx, 2.0), lax.cos(x)), lax.mul(ty, lax.exp(x)))
+        return f(x, y), t
+
+    f.defjvp(rule)
+    return lambda x, y: lax.mul(f(lax.mul(x, x), y), x)
+
+
+def _custom_vjp(api: Any) -> Fun:
+    lax = api.lax
+
+    @api.custom_vjp
+    def f(x: Any, y: Any) -> Any:
+        return lax.mul(lax.sin(x), y)
+
+    def fwd(x: Any, y: Any) -> Any:
+        return f(x, y), (lax.cos(x), y)
+
+    def bwd(res: Any, ct: Any) -> Any:
+        c, y = res
+        return lax.mul(ct, lax.mul(c, 3.0)), lax.mul(ct, y)
+
+    f.defvjp(fwd, bwd)
+    return lambda x, y: lax.add(f(lax.tanh(x), y), x)
+
+
+CONTROL: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...], tuple[str, ...]]] = {
+    "cond_true": (_cond(1.0), ((M23, -1, 1), (M23, -1, 1)), ("grad", "jvp", "vjp")),
+    "cond_false": (_cond(-1000.0), ((M23, -1, 1), (M23, -1, 1)), ("grad", "jvp", "vjp")),
+    "switch_1": (_switch(1), ((M23, -1, 1),) * 2, ("grad", "jvp", "vjp")),
+    "switch_2_clamped": (_switch(7), ((M23, -1, 1),) * 2, ("grad", "jvp", "vjp")),
+    "scan": (_scan(False), (((3,), -1, 1), ((3,), -1, 1), ((4, 3), -1, 1)),
+             ("grad", "jvp", "vjp")),
+    "scan_reverse": (_scan(True), (((3,), -1, 1), ((3,), -1, 1), ((4, 3), -1, 1)),
+                     ("grad", "jvp", "vjp")),
+    "fori_loop_static": (_fori, ((M23, -1, 1), ((), 0.5, 1.5)), ("grad", "jvp", "vjp")),
+    "while_loop_jvp": (_while, ((M23, -1, 1), ((), 0.5, 1.5)), ("jvp",)),
+    "while_loop_data_jvp": (_while_data, (((3,), 0.5, 1.5),), ("jvp",)),
+    "jit_nested": (_jit_nested, ((M23, -1, 1),) * 2, ("grad", "jvp", "vjp")),
+    "checkpoint": (_checkpoint, ((M23, -1, 1),) * 2, ("grad", "jvp", "vjp")),
+    "custom_jvp": (_custom_jvp, ((M23, -1, 1),) * 2, ("grad", "jvp", "vjp")),
+    "custom_vjp": (_custom_vjp, ((M23, -1, 1),) * 2, ("grad", "vjp")),
+}  # fmt: skip
+for _name, (_build, _specs, _modes) in CONTROL.items():
+    _add(f"control_{_name}", "control flow", _build, *_specs, modes=_modes)
+_add("control_scan_f64", "control flow", _scan(False), *CONTROL["scan"][1], dtype="float64")
+
+# --- nested differentiation ----------------------------------------------------------------
+
+
+def _scalar_fn(lax: Any) -> Fun:
+    return lambda x: lax.mul(lax.sin(x), lax.mul(x, lax.mul(x, x)))
+
+
+def _vec_fn(lax: Any) -> Fun:
+    def f(x: Any) -> Any:
+        a = lax.reduce_sum(lax.mul(lax.sin(x), x), (0,))
+        b = lax.reduce_prod(lax.add(x, 2.0), (0,))
+        return lax.concatenate(
+            [
+                lax.broadcast_in_dim(a, (1,), ()),
+                lax.broadcast_in_dim(b, (1,), ()),
+                lax.exp(lax.slice(x, (0,), (1,))),
+            ],
+            0,
+        )
+
+    return f
+
+
+def _loss_fn(lax: Any) -> Fun:
+    def f(x: Any) -> Any:
+        y = lax.tanh(lax.mul(x, lax.cumsum(x, 0)))
+        return lax.reduce_sum(lax.mul(y, lax.exp(lax.neg(x))), (0,))
+
+    return f
+
+
+def _hvp(api: Any) -> Fun:
+    lax = api.lax
+    v = np.array([0.5, -1.0, 2.0], np.float32)
+
+    def f(x: Any) -> Any:
+        return api.jvp(api.grad(_loss_fn(lax)), (x,), (v,))[1]
+
+    return f
+
+
+def _grad_scan_hessian(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        def body(c: Any, xi: Any) -> tuple[Any, Any]:
+            return lax.add(lax.mul(c, lax.sin(xi)), xi), c
+
+        c, _ = lax.scan(body, lax.reduce_sum(x, (0,)), x)
+        return lax.mul(c, c)
+
+    return api.hessian(f)
+
+
+def _hessian_cond(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        p = lax.gt(lax.reduce_sum(x, (0,)), 0.0)
+        y = lax.cond(p, lambda a: lax.mul(lax.sin(a), a), lambda a: lax.exp(a), x)
+        return lax.reduce_sum(lax.mul(y, y), (0,))
+
+    return api.hessian(f)
+
+
+def _grad_grad_custom_jvp(api: Any) -> Fun:
+    lax = api.lax
+
+    @api.custom_jvp
+    def f(x: Any) -> Any:
+        return lax.sin(x)
+
+    def rule(primals: Any, tangents: Any) -> Any:
+        (x,), (t,) = primals, tangents
+        return f(x), lax.mul(t, lax.mul(lax.cos(x), lax.mul(x, x)))
+
+    f.defjvp(rule)
+    return api.grad(api.grad(lambda x: lax.mul(f(x), x)))
+
+
+NESTED: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
+    "grad_of_grad": (lambda api: api.grad(api.grad(_scalar_fn(api.lax))), (((), -2, 2),)),
+    "grad_of_grad_of_grad": (lambda api: api.grad(api.grad(api.grad(_scalar_fn(api.lax)))),
+                             (((), -2, 2),)),
+    "jacfwd": (lambda api: api.jacfwd(_vec_fn(api.lax)), (((3,), -1, 1),)),
+    "jacrev": (lambda api: api.jacrev(_vec_fn(api.lax)), (((3,), -1, 1),)),
+    "jacfwd_of_jacrev": (lambda api: api.jacfwd(api.jacrev(_vec_fn(api.lax))), (((3,), -1, 1),)),
+    "hessian": (lambda api: api.hessian(_loss_fn(api.lax)), (((3,), -1, 1),)),
+    "hvp_forward_over_reverse": (_hvp, (((3,), -1, 1),)),
+    "hessian_scan": (_grad_scan_hessian, (((3,), -1, 1),)),
+    "hessian_cond": (_hessian_cond, (((3,), -1, 1),)),
+    "grad_of_grad_custom_jvp": (_grad_grad_custom_jvp, (((), -2, 2),)),
+}  # fmt: skip
+for _name, (_build, _specs) in NESTED.items():
+    _modes = ("value", "grad", "jvp") if _specs[0][0] == () else ("value", "grad")
+    _add(f"nested_{_name}", "nested", _build, *_specs, modes=_modes)
+_add("nested_grad_of_grad_f64", "nested", NESTED["grad_of_grad"][0], ((), -2, 2), dtype="float64",
+     modes=("value", "grad", "jvp"))  # fmt: skip
