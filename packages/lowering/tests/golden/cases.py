@@ -1,0 +1,1038 @@
+"""The primitive cases shared by the golden generator (JAX) and the tests (Tessela).
+
+Each case calls a lax-level function on fixed inputs. ``build(ns)`` returns the
+function to run, written against a namespace ``ns`` holding ``lax`` (``jax.lax``
+or ``tessela_tracer.lax``) and the few entry points that live outside ``lax``:
+``jit``, ``custom_jvp``, ``custom_vjp``, ``checkpoint``, ``device_put`` and
+``reduce_xor``. ``make(rng)`` returns the NumPy inputs, drawn from a generator
+seeded by the case's name so that adding a case changes no other case.
+
+``ulps`` is the comparison bound for floating-point outputs: ``0`` means
+bit-exact (NaN positions equal, every other value equal bit for bit), ``n``
+means at most ``n`` units in the last place apart (NaN and infinity positions
+equal). Integer and bool outputs are always compared bit for bit.
+
+This module imports neither JAX nor Tessela.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import ml_dtypes
+import numpy as np
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+F16 = np.dtype(np.float16)
+F32 = np.dtype(np.float32)
+I32 = np.dtype(np.int32)
+U8 = np.dtype(np.uint8)
+U32 = np.dtype(np.uint32)
+C64 = np.dtype(np.complex64)
+BOOL = np.dtype(np.bool_)
+
+# The bound per family (units in the last place of the output dtype).
+EXACT = 0
+TRANSCENDENTAL = 2  # exp, log, trig, tanh, logistic, pow, rsqrt, cbrt
+INVERSE_TRIG = 4  # asin..atanh, sinh, cosh
+SPECIAL = 8  # erf, erfc, erf_inv, lgamma, digamma
+COMPLEX_TRANSCENDENTAL = 4  # per component
+ACCUMULATION = 4  # float sums and products whose association order XLA chooses
+
+
+def dtype_from_name(name: str) -> np.dtype[Any]:
+    """``"bfloat16"`` -> the ml_dtypes dtype; NumPy names as NumPy reads them."""
+    return BF16 if name == "bfloat16" else np.dtype(name)
+
+
+class Case(NamedTuple):
+    name: str
+    prims: tuple[str, ...]  # primitive names the call must bind
+    build: Callable[[Any], Callable[..., Any]]
+    make: Callable[[np.random.Generator], tuple[np.ndarray, ...]]
+    ulps: int = EXACT
+
+
+CASES: list[Case] = []
+
+
+def case(
+    name: str,
+    prims: str | tuple[str, ...],
+    build: Callable[[Any], Callable[..., Any]],
+    make: Callable[[np.random.Generator], tuple[np.ndarray, ...]],
+    ulps: int = EXACT,
+) -> None:
+    assert all(c.name != name for c in CASES), name
+    CASES.append(Case(name, (prims,) if isinstance(prims, str) else prims, build, make, ulps))
+
+
+def inputs(c: Case) -> tuple[np.ndarray, ...]:
+    """The case's inputs (a generator seeded by the case's name)."""
+    return tuple(np.asarray(a) for a in c.make(np.random.default_rng(zlib.crc32(c.name.encode()))))
+
+
+def digest(arrays: tuple[np.ndarray, ...]) -> str:
+    """A short hash of the inputs' dtypes, shapes and bytes."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(f"{a.dtype.name}{a.shape}".encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+# ------------------------------------------------------------------ inputs
+INF, NAN = np.inf, np.nan
+F_SPECIAL = [0.0, -0.0, 1.0, -1.0, INF, -INF, NAN]
+
+
+def floats(
+    rng: np.random.Generator,
+    dtype: np.dtype[Any] = F32,
+    lo: float = -3.0,
+    hi: float = 3.0,
+    n: int = 16,
+    special: list[float] | None = None,
+    shift: int = 0,
+) -> np.ndarray:
+    """``n`` values: the specials (rotated by ``shift``) then uniform draws."""
+    sp = list(F_SPECIAL if special is None else special)
+    sp = sp[shift % len(sp) :] + sp[: shift % len(sp)] if sp else sp
+    body = rng.uniform(lo, hi, n - len(sp))
+    return np.concatenate([np.array(sp, np.float64), body]).astype(dtype)
+
+
+def ints(rng: np.random.Generator, dtype: np.dtype[Any] = I32, n: int = 16) -> np.ndarray:
+    info = np.iinfo(dtype)
+    sp = [0, 1, info.max, info.min] + ([-1] if info.min < 0 else [])
+    body = rng.integers(max(info.min, -100), min(info.max, 100), n - len(sp), endpoint=True)
+    return np.concatenate([np.array(sp, np.int64), body]).astype(dtype)
+
+
+def bools(rng: np.random.Generator, n: int = 16) -> np.ndarray:
+    return rng.random(n) < 0.5
+
+
+def complexes(rng: np.random.Generator, n: int = 12, special: bool = True) -> np.ndarray:
+    sp = [0j, 1 + 0j, -1j, complex(INF, 0.0), complex(0.0, NAN)] if special else []
+    body = rng.uniform(-2, 2, n - len(sp)) + 1j * rng.uniform(-2, 2, n - len(sp))
+    return np.concatenate([np.array(sp, np.complex128), body]).astype(C64)
+
+
+def grid(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any] = F32
+) -> np.ndarray:
+    if dtype.kind in "iu":
+        return rng.integers(-9, 10, shape).astype(dtype)
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    return rng.uniform(-3, 3, shape).astype(dtype)
+
+
+def small_ints_f(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Integer-valued floats: sums and products of them are exact in any order."""
+    return rng.integers(-4, 5, shape).astype(F32)
+
+
+# ----------------------------------------------------------- elementwise
+def _unary(op: str) -> Callable[[Any], Callable[..., Any]]:
+    return lambda ns: getattr(ns.lax, op)
+
+
+def _binary(op: str) -> Callable[[Any], Callable[..., Any]]:
+    return lambda ns: getattr(ns.lax, op)
+
+
+UNARY_FLOAT: list[tuple[str, str, int, float, float]] = [
+    # (lax name, primitive, ulps, lo, hi)
+    ("neg", "neg", EXACT, -3, 3),
+    ("abs", "abs", EXACT, -3, 3),
+    ("sign", "sign", EXACT, -3, 3),
+    ("floor", "floor", EXACT, -3, 3),
+    ("ceil", "ceil", EXACT, -3, 3),
+    ("is_finite", "is_finite", EXACT, -3, 3),
+    ("square", "square", EXACT, -3, 3),
+    ("sqrt", "sqrt", EXACT, 0, 5),
+    ("stop_gradient", "stop_gradient", EXACT, -3, 3),
+    ("rsqrt", "rsqrt", TRANSCENDENTAL, 0, 5),
+    ("cbrt", "cbrt", TRANSCENDENTAL, -5, 5),
+    ("exp", "exp", TRANSCENDENTAL, -5, 5),
+    ("exp2", "exp2", TRANSCENDENTAL, -5, 5),
+    ("expm1", "expm1", TRANSCENDENTAL, -2, 2),
+    ("log", "log", TRANSCENDENTAL, 0, 5),
+    ("log1p", "log1p", TRANSCENDENTAL, -0.9, 3),
+    ("tanh", "tanh", TRANSCENDENTAL, -4, 4),
+    ("logistic", "logistic", TRANSCENDENTAL, -6, 6),
+    ("sin", "sin", TRANSCENDENTAL, -4, 4),
+    ("cos", "cos", TRANSCENDENTAL, -4, 4),
+    ("tan", "tan", TRANSCENDENTAL, -1.5, 1.5),
+    ("asin", "asin", INVERSE_TRIG, -1, 1),
+    ("acos", "acos", INVERSE_TRIG, -1, 1),
+    ("atan", "atan", INVERSE_TRIG, -4, 4),
+    ("sinh", "sinh", INVERSE_TRIG, -3, 3),
+    ("cosh", "cosh", INVERSE_TRIG, -3, 3),
+    ("asinh", "asinh", INVERSE_TRIG, -4, 4),
+    ("acosh", "acosh", INVERSE_TRIG, 1, 5),
+    ("atanh", "atanh", INVERSE_TRIG, -1, 1),
+    ("erf", "erf", SPECIAL, -3, 3),
+    ("erfc", "erfc", SPECIAL, -3, 3),
+    ("erf_inv", "erf_inv", SPECIAL, -1, 1),
+    ("lgamma", "lgamma", SPECIAL, -4.5, 6),
+    ("digamma", "digamma", SPECIAL, -4.5, 6),
+]
+
+for _op, _prim, _ulps, _lo, _hi in UNARY_FLOAT:
+    case(
+        f"{_op}_f32",
+        _prim,
+        _unary(_op),
+        lambda rng, lo=_lo, hi=_hi: (floats(rng, F32, lo, hi),),
+        _ulps,
+    )
+
+# A few elementwise ops in the half-width float types too.
+for _op, _prim, _ulps in [
+    ("neg", "neg", EXACT),
+    ("abs", "abs", EXACT),
+    ("floor", "floor", EXACT),
+    ("sqrt", "sqrt", EXACT),
+    ("exp", "exp", TRANSCENDENTAL),
+    ("log", "log", TRANSCENDENTAL),
+    ("tanh", "tanh", TRANSCENDENTAL),
+    ("sin", "sin", TRANSCENDENTAL),
+]:
+    for _dt in (F16, BF16):
+        case(
+            f"{_op}_{_dt.name}",
+            _prim,
+            _unary(_op),
+            lambda rng, dt=_dt: (floats(rng, dt, 0.0, 4.0),),
+            _ulps,
+        )
+
+case(
+    "round_away_f32",
+    "round",
+    lambda ns: lambda x: ns.lax.round(x, ns.lax.RoundingMethod.AWAY_FROM_ZERO),
+    lambda rng: (np.concatenate([floats(rng), np.array([0.5, -0.5, 1.5, 2.5, -2.5], F32)]),),
+)
+case(
+    "round_even_f32",
+    "round",
+    lambda ns: lambda x: ns.lax.round(x, ns.lax.RoundingMethod.TO_NEAREST_EVEN),
+    lambda rng: (np.concatenate([floats(rng), np.array([0.5, -0.5, 1.5, 2.5, -2.5], F32)]),),
+)
+case(
+    "integer_pow_3_f32",
+    "integer_pow",
+    lambda ns: lambda x: ns.lax.integer_pow(x, 3),
+    lambda rng: (floats(rng),),
+    TRANSCENDENTAL,
+)
+case(
+    "integer_pow_m2_f32",
+    "integer_pow",
+    lambda ns: lambda x: ns.lax.integer_pow(x, -2),
+    lambda rng: (floats(rng),),
+    TRANSCENDENTAL,
+)
+case(
+    "integer_pow_5_i32",
+    "integer_pow",
+    lambda ns: lambda x: ns.lax.integer_pow(x, 5),
+    lambda rng: (ints(rng),),
+)
+case(
+    "integer_pow_0_f32",
+    "integer_pow",
+    lambda ns: lambda x: ns.lax.integer_pow(x, 0),
+    lambda rng: (floats(rng),),
+)
+
+for _op in ("neg", "abs", "sign", "population_count", "clz"):
+    case(f"{_op}_i32", _op, _unary(_op), lambda rng: (ints(rng),))
+case(
+    "population_count_u8",
+    "population_count",
+    _unary("population_count"),
+    lambda rng: (ints(rng, U8),),
+)
+case("clz_u32", "clz", _unary("clz"), lambda rng: (ints(rng, U32),))
+case("not_i32", "not", _unary("bitwise_not"), lambda rng: (ints(rng),))
+case("not_bool", "not", _unary("bitwise_not"), lambda rng: (bools(rng),))
+
+BINARY_FLOAT: list[tuple[str, str, int, float, float]] = [
+    ("add", "add", EXACT, -3, 3),
+    ("sub", "sub", EXACT, -3, 3),
+    ("mul", "mul", EXACT, -3, 3),
+    ("div", "div", EXACT, -3, 3),
+    ("rem", "rem", EXACT, -5, 5),
+    ("max", "max", EXACT, -3, 3),
+    ("min", "min", EXACT, -3, 3),
+    ("nextafter", "nextafter", EXACT, -3, 3),
+    ("pow", "pow", TRANSCENDENTAL, 0, 3),
+    ("atan2", "atan2", TRANSCENDENTAL, -3, 3),
+]
+for _op, _prim, _ulps, _lo, _hi in BINARY_FLOAT:
+    case(
+        f"{_op}_f32",
+        _prim,
+        _binary(_op),
+        lambda rng, lo=_lo, hi=_hi: (floats(rng, F32, lo, hi), floats(rng, F32, lo, hi, shift=3)),
+        _ulps,
+    )
+for _op in ("add", "sub", "mul", "div", "max", "min"):
+    for _dt in (F16, BF16):
+        case(
+            f"{_op}_{_dt.name}",
+            _op,
+            _binary(_op),
+            lambda rng, dt=_dt: (floats(rng, dt), floats(rng, dt, shift=2)),
+        )
+for _op in ("add", "sub", "mul", "div", "rem", "max", "min"):
+    case(f"{_op}_i32", _op, _binary(_op), lambda rng: (ints(rng), ints(rng)[::-1].copy()))
+case(
+    "pow_f32_i32",
+    "pow",
+    _binary("pow"),
+    lambda rng: (floats(rng), ints(rng) % 7 - 3),
+    TRANSCENDENTAL,
+)
+for _op, _prim in (("bitwise_and", "and"), ("bitwise_or", "or"), ("bitwise_xor", "xor")):
+    case(f"{_prim}_i32", _prim, _binary(_op), lambda rng: (ints(rng), ints(rng)[::-1].copy()))
+    case(f"{_prim}_bool", _prim, _binary(_op), lambda rng: (bools(rng), bools(rng)))
+for _op in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
+    case(
+        f"{_op}_i32",
+        _op,
+        _binary(_op),
+        lambda rng: (ints(rng), np.array([0, 1, 5, 31, 32, 33, -1, 2] * 2, I32)),
+    )
+    case(
+        f"{_op}_u8",
+        _op,
+        _binary(_op),
+        lambda rng: (ints(rng, U8), np.array([0, 1, 3, 7, 8, 9, 255, 2] * 2, U8)),
+    )
+for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
+    case(f"{_op}_f32", _op, _binary(_op), lambda rng: (floats(rng), floats(rng, shift=1)))
+    case(f"{_op}_i32", _op, _binary(_op), lambda rng: (ints(rng), ints(rng)[::-1].copy()))
+case("eq_bool", "eq", _binary("eq"), lambda rng: (bools(rng), bools(rng)))
+case("lt_bf16", "lt", _binary("lt"), lambda rng: (floats(rng, BF16), floats(rng, BF16, shift=2)))
+case("eq_c64", "eq", _binary("eq"), lambda rng: (complexes(rng), complexes(rng)[::-1].copy()))
+
+case(
+    "select_n_bool",
+    "select_n",
+    lambda ns: ns.lax.select_n,
+    lambda rng: (bools(rng), floats(rng), floats(rng, shift=2)),
+)
+case(
+    "select_n_i32_3way",
+    "select_n",
+    lambda ns: ns.lax.select_n,
+    lambda rng: (rng.integers(0, 3, 16).astype(I32), ints(rng), ints(rng), ints(rng)),
+)
+case(
+    "clamp_f32",
+    "clamp",
+    lambda ns: ns.lax.clamp,
+    lambda rng: (np.float32(-1.0), floats(rng), np.float32(1.5)),
+)
+case(
+    "clamp_i32_arrays",
+    "clamp",
+    lambda ns: ns.lax.clamp,
+    lambda rng: (ints(rng) // 2, ints(rng), ints(rng)[::-1] // 2 + 50),
+)
+
+# ---------------------------------------------------------------- complex
+case("complex_f32", "complex", _binary("complex"), lambda rng: (floats(rng), floats(rng, shift=3)))
+for _op in ("real", "imag", "conj", "neg"):
+    case(f"{_op}_c64", _op, _unary(_op), lambda rng: (complexes(rng),))
+case("abs_c64", "abs", _unary("abs"), lambda rng: (complexes(rng),), TRANSCENDENTAL)
+case("sign_c64", "sign", _unary("sign"), lambda rng: (complexes(rng),), TRANSCENDENTAL)
+for _op in ("add", "sub", "mul"):
+    case(f"{_op}_c64", _op, _binary(_op), lambda rng: (complexes(rng), complexes(rng)[::-1].copy()))
+case(
+    "div_c64",
+    "div",
+    _binary("div"),
+    lambda rng: (complexes(rng, special=False), complexes(rng, special=False)),
+    COMPLEX_TRANSCENDENTAL,
+)
+for _op in ("exp", "log", "sqrt", "sin", "cos", "tanh", "rsqrt"):
+    case(
+        f"{_op}_c64",
+        _op,
+        _unary(_op),
+        lambda rng: (complexes(rng, special=False),),
+        COMPLEX_TRANSCENDENTAL,
+    )
+case(
+    "pow_c64",
+    "pow",
+    _binary("pow"),
+    lambda rng: (complexes(rng, special=False), complexes(rng, special=False)),
+    COMPLEX_TRANSCENDENTAL,
+)
+
+# ----------------------------------------------------------- conversions
+_WIDE = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3e9, -3e9, INF, -INF, NAN, 65504.0, 7e4, 1e-8, 255.7]
+for _dt in (I32, U8, F16, BF16, BOOL):
+    case(
+        f"convert_f32_to_{_dt.name}",
+        "convert_element_type",
+        lambda ns, dt=_dt: lambda x: ns.lax.convert_element_type(x, dt),
+        lambda rng: (np.array(_WIDE, F32),),
+    )
+for _dt in (F32, U8, BOOL, F16):
+    case(
+        f"convert_i32_to_{_dt.name}",
+        "convert_element_type",
+        lambda ns, dt=_dt: lambda x: ns.lax.convert_element_type(x, dt),
+        lambda rng: (np.concatenate([ints(rng), np.array([16777217, 256, 255, -2], I32)]),),
+    )
+case(
+    "convert_bool_to_f32",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, F32),
+    lambda rng: (bools(rng),),
+)
+case(
+    "convert_bf16_to_f16",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, F16),
+    lambda rng: (floats(rng, BF16, -1e5, 1e5),),
+)
+case(
+    "convert_f32_to_c64",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, C64),
+    lambda rng: (floats(rng),),
+)
+case(
+    "bitcast_f32_to_i32",
+    "bitcast_convert_type",
+    lambda ns: lambda x: ns.lax.bitcast_convert_type(x, I32),
+    lambda rng: (floats(rng),),
+)
+case(
+    "bitcast_i32_to_f32",
+    "bitcast_convert_type",
+    lambda ns: lambda x: ns.lax.bitcast_convert_type(x, F32),
+    lambda rng: (ints(rng),),
+)
+case(
+    "bitcast_f32_to_u8",
+    "bitcast_convert_type",
+    lambda ns: lambda x: ns.lax.bitcast_convert_type(x, U8),
+    lambda rng: (floats(rng, n=8),),
+)
+case(
+    "bitcast_u8_to_bf16",
+    "bitcast_convert_type",
+    lambda ns: lambda x: ns.lax.bitcast_convert_type(x, BF16),
+    lambda rng: (rng.integers(0, 256, (5, 2)).astype(U8),),
+)
+
+# ----------------------------------------------------------------- shapes
+case(
+    "broadcast_in_dim",
+    "broadcast_in_dim",
+    lambda ns: lambda x: ns.lax.broadcast_in_dim(x, (2, 3, 4), (1,)),
+    lambda rng: (grid(rng, (3,)),),
+)
+case(
+    "broadcast_in_dim_scalar_i32",
+    "broadcast_in_dim",
+    lambda ns: lambda x: ns.lax.broadcast_in_dim(x, (2, 2), ()),
+    lambda rng: (np.int32(7),),
+)
+case(
+    "reshape",
+    "reshape",
+    lambda ns: lambda x: ns.lax.reshape(x, (4, 3)),
+    lambda rng: (grid(rng, (2, 6)),),
+)
+case(
+    "reshape_dimensions",
+    "reshape",
+    lambda ns: lambda x: ns.lax.reshape(x, (6, 2), dimensions=(1, 0)),
+    lambda rng: (grid(rng, (3, 4), I32),),
+)
+case(
+    "squeeze",
+    "squeeze",
+    lambda ns: lambda x: ns.lax.squeeze(x, (0, 2)),
+    lambda rng: (grid(rng, (1, 3, 1)),),
+)
+case(
+    "transpose",
+    "transpose",
+    lambda ns: lambda x: ns.lax.transpose(x, (2, 0, 1)),
+    lambda rng: (grid(rng, (2, 3, 4), I32),),
+)
+case("rev", "rev", lambda ns: lambda x: ns.lax.rev(x, (0, 1)), lambda rng: (grid(rng, (3, 4)),))
+case(
+    "concatenate",
+    "concatenate",
+    lambda ns: lambda a, b, c: ns.lax.concatenate([a, b, c], 1),
+    lambda rng: (grid(rng, (2, 1)), grid(rng, (2, 3)), grid(rng, (2, 2))),
+)
+case(
+    "pad_interior_negative",
+    "pad",
+    lambda ns: lambda x, v: ns.lax.pad(x, v, [(1, -1, 1), (-1, 2, 0)]),
+    lambda rng: (grid(rng, (3, 4)), np.float32(-9.0)),
+)
+case(
+    "pad_i32",
+    "pad",
+    lambda ns: lambda x: ns.lax.pad(x, np.int32(5), [(2, 1, 2)]),
+    lambda rng: (grid(rng, (4,), I32),),
+)
+case(
+    "slice_strided",
+    "slice",
+    lambda ns: lambda x: ns.lax.slice(x, (0, 1), (5, 6), (2, 2)),
+    lambda rng: (grid(rng, (5, 6)),),
+)
+case(
+    "dynamic_slice",
+    "dynamic_slice",
+    lambda ns: lambda x, i, j: ns.lax.dynamic_slice(x, (i, j), (2, 3)),
+    lambda rng: (grid(rng, (4, 5)), np.int32(1), np.int32(2)),
+)
+case(
+    "dynamic_slice_clamped",
+    "dynamic_slice",
+    lambda ns: lambda x, i, j: ns.lax.dynamic_slice(x, (i, j), (2, 3)),
+    lambda rng: (grid(rng, (4, 5)), np.int32(7), np.int32(-3)),
+)
+case(
+    "dynamic_update_slice",
+    "dynamic_update_slice",
+    lambda ns: lambda x, u, i: ns.lax.dynamic_update_slice(x, u, (i, np.int32(0))),
+    lambda rng: (grid(rng, (4, 3)), grid(rng, (2, 3)), np.int32(1)),
+)
+case(
+    "dynamic_update_slice_clamped",
+    "dynamic_update_slice",
+    lambda ns: lambda x, u, i: ns.lax.dynamic_update_slice(x, u, (i, np.int32(-2))),
+    lambda rng: (grid(rng, (4, 3), I32), grid(rng, (2, 2), I32), np.int32(9)),
+)
+for _dt in (I32, F32, F16, U8):
+    case(f"iota_{_dt.name}", "iota", lambda ns, dt=_dt: lambda: ns.lax.iota(dt, 6), lambda rng: ())
+case(
+    "broadcasted_iota",
+    "iota",
+    lambda ns: lambda: ns.lax.broadcasted_iota(I32, (2, 3), 1),
+    lambda rng: (),
+)
+case(
+    "split",
+    "split",
+    lambda ns: lambda x: ns.lax.split(x, (1, 3, 0, 2), axis=1),
+    lambda rng: (grid(rng, (2, 6)),),
+)
+case(
+    "stack",
+    "stack",
+    lambda ns: lambda a, b: ns.lax.stack([a, b], axis=1),
+    lambda rng: (grid(rng, (2, 3)), grid(rng, (2, 3))),
+)
+case(
+    "unstack",
+    "unstack",
+    lambda ns: lambda x: ns.lax.unstack(x, axis=1),
+    lambda rng: (grid(rng, (2, 3), I32),),
+)
+case("tile", "tile", lambda ns: lambda x: ns.lax.tile(x, (2, 3)), lambda rng: (grid(rng, (2, 2)),))
+
+
+# --------------------------------------------------------- gather/scatter
+def _take_dnums(ns: Any) -> Any:
+    return ns.lax.GatherDimensionNumbers(
+        offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
+
+
+def _scatter_dnums(ns: Any) -> Any:
+    return ns.lax.ScatterDimensionNumbers(
+        update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+
+
+_ROWS_IN = np.array([[0], [3], [1], [3]], I32)
+_ROWS_OOB = np.array([[0], [9], [-1], [2]], I32)
+
+for _mode in ("clip", "fill", "promise_in_bounds"):
+    case(
+        f"gather_rows_{_mode}",
+        "gather",
+        lambda ns, m=_mode: lambda x, i: ns.lax.gather(x, i, _take_dnums(ns), (1, 3), mode=m),
+        lambda rng, m=_mode: (
+            grid(rng, (4, 3)),
+            _ROWS_IN if m == "promise_in_bounds" else _ROWS_OOB,
+        ),
+    )
+case(
+    "gather_fill_value_i32",
+    "gather",
+    lambda ns: (
+        lambda x, i: ns.lax.gather(x, i, _take_dnums(ns), (1, 3), mode="fill", fill_value=-7)
+    ),
+    lambda rng: (grid(rng, (4, 3), I32), _ROWS_OOB),
+)
+case(
+    "gather_2d_points",
+    "gather",
+    lambda ns: (
+        lambda x, i: ns.lax.gather(
+            x,
+            i,
+            ns.lax.GatherDimensionNumbers(
+                offset_dims=(), collapsed_slice_dims=(0, 1), start_index_map=(0, 1)
+            ),
+            (1, 1),
+            mode="clip",
+        )
+    ),
+    lambda rng: (grid(rng, (3, 4)), np.array([[0, 0], [2, 3], [1, 2], [5, -1]], I32)),
+)
+
+_SCATTERS = [
+    ("scatter", "scatter"),
+    ("scatter_add", "scatter-add"),
+    ("scatter_mul", "scatter-mul"),
+    ("scatter_min", "scatter-min"),
+    ("scatter_max", "scatter-max"),
+]
+for _op, _prim in _SCATTERS:
+    for _mode in ("fill", "clip"):
+        case(
+            f"{_op}_{_mode}_i32",
+            _prim,
+            lambda ns, op=_op, m=_mode: (
+                lambda x, i, u: getattr(ns.lax, op)(x, i, u, _scatter_dnums(ns), mode=m)
+            ),
+            lambda rng: (grid(rng, (4, 3), I32), _ROWS_OOB, grid(rng, (4, 3), I32)),
+        )
+    case(
+        f"{_op}_dupes_f32",
+        _prim,
+        lambda ns, op=_op: (
+            lambda x, i, u: getattr(ns.lax, op)(x, i, u, _scatter_dnums(ns), mode="fill")
+        ),
+        lambda rng: (small_ints_f(rng, (4, 3)), _ROWS_IN, small_ints_f(rng, (4, 3))),
+    )
+case(
+    "scatter_nan_f32",
+    "scatter",
+    lambda ns: lambda x, i, u: ns.lax.scatter(x, i, u, _scatter_dnums(ns), mode="fill"),
+    lambda rng: (
+        grid(rng, (4, 3)),
+        np.array([[2], [0]], I32),
+        np.array([[NAN, INF, -0.0], [1.0, -INF, NAN]], F32),
+    ),
+)
+
+# ------------------------------------------------------------- reductions
+for _op in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min"):
+    case(
+        f"{_op}_i32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, (1,)),
+        lambda rng: (grid(rng, (3, 5), I32),),
+    )
+    case(
+        f"{_op}_exact_f32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, (0, 2)),
+        lambda rng: (small_ints_f(rng, (3, 2, 3)),),
+    )
+    case(
+        f"{_op}_special_f32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, (1,)),
+        lambda rng: (floats(rng).reshape(4, 4),),
+        ACCUMULATION,
+    )
+case(
+    "reduce_sum_random_f32",
+    "reduce_sum",
+    lambda ns: lambda x: ns.lax.reduce_sum(x, (0,)),
+    lambda rng: (grid(rng, (37, 3)),),
+    ACCUMULATION,
+)
+case(
+    "reduce_max_bf16",
+    "reduce_max",
+    lambda ns: lambda x: ns.lax.reduce_max(x, (0,)),
+    lambda rng: (floats(rng, BF16).reshape(4, 4),),
+)
+case(
+    "reduce_sum_c64",
+    "reduce_sum",
+    lambda ns: lambda x: ns.lax.reduce_sum(x, (0,)),
+    lambda rng: (complexes(rng, special=False).reshape(4, 3),),
+    ACCUMULATION,
+)
+for _op in ("reduce_and", "reduce_or"):
+    case(
+        f"{_op}_bool",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, (1,)),
+        lambda rng: (np.array([[1, 1, 1], [0, 1, 0], [0, 0, 0], [1, 0, 1]], bool),),
+    )
+    case(
+        f"{_op}_i32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, (0,)),
+        lambda rng: (ints(rng).reshape(4, 4),),
+    )
+case(
+    "reduce_xor_bool",
+    "reduce_xor",
+    lambda ns: lambda x: ns.reduce_xor(x, (1,)),
+    lambda rng: (np.array([[1, 1, 1], [0, 1, 0], [0, 0, 0], [1, 0, 1]], bool),),
+)
+case(
+    "reduce_xor_i32",
+    "reduce_xor",
+    lambda ns: lambda x: ns.reduce_xor(x, (0,)),
+    lambda rng: (ints(rng).reshape(4, 4),),
+)
+for _op in ("argmax", "argmin"):
+    case(
+        f"{_op}_f32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, 1, I32),
+        lambda rng: (
+            np.array(
+                [[1, 3, 3, 0], [NAN, 2, NAN, 5], [-INF, -INF, 0, -0.0], [2, 1, INF, INF]], F32
+            ),
+        ),
+    )
+    case(
+        f"{_op}_i32_axis0",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, 0, I32),
+        lambda rng: (np.array([[1, 5, 2], [1, -5, 7], [0, 5, 7]], I32),),
+    )
+    case(
+        f"{_op}_bool",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, 0, I32),
+        lambda rng: (np.array([[0, 1], [1, 1], [0, 0]], bool),),
+    )
+for _op in ("cumsum", "cumprod", "cummax", "cummin"):
+    for _rev in (False, True):
+        case(
+            f"{_op}_i32{'_rev' if _rev else ''}",
+            _op,
+            lambda ns, op=_op, r=_rev: lambda x: getattr(ns.lax, op)(x, axis=1, reverse=r),
+            lambda rng: (grid(rng, (3, 5), I32),),
+        )
+    case(
+        f"{_op}_special_f32",
+        _op,
+        lambda ns, op=_op: lambda x: getattr(ns.lax, op)(x, axis=0),
+        lambda rng: (floats(rng, lo=-2, hi=2).reshape(8, 2),),
+        EXACT if _op in ("cummax", "cummin") else ACCUMULATION,
+    )
+case(
+    "cumlogsumexp_f32",
+    "cumlogsumexp",
+    lambda ns: lambda x: ns.lax.cumlogsumexp(x, axis=0),
+    lambda rng: (grid(rng, (6, 3)),),
+    INVERSE_TRIG,
+)
+case(
+    "cumlogsumexp_special_rev_f32",
+    "cumlogsumexp",
+    lambda ns: lambda x: ns.lax.cumlogsumexp(x, axis=0, reverse=True),
+    lambda rng: (floats(rng).reshape(8, 2),),
+    INVERSE_TRIG,
+)
+
+# ------------------------------------------------------------ dot_general
+case(
+    "dot_general_matmul_f32",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ()))),
+    lambda rng: (grid(rng, (3, 5)), grid(rng, (5, 4))),
+    ACCUMULATION,
+)
+case(
+    "dot_general_exact_f32",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ()))),
+    lambda rng: (small_ints_f(rng, (3, 5)), small_ints_f(rng, (5, 4))),
+)
+case(
+    "dot_general_batched_i32",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))),
+    lambda rng: (grid(rng, (2, 3, 4), I32), grid(rng, (2, 4, 2), I32)),
+)
+case(
+    "dot_general_preferred_i8_to_i32",
+    "dot_general",
+    lambda ns: (
+        lambda a, b: ns.lax.dot_general(a, b, (((0,), (0,)), ((), ())), preferred_element_type=I32)
+    ),
+    lambda rng: (
+        rng.integers(-128, 128, (4, 3)).astype(np.int8),
+        rng.integers(-128, 128, (4, 2)).astype(np.int8),
+    ),
+)
+case(
+    "dot_general_bf16_to_f32",
+    "dot_general",
+    lambda ns: (
+        lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=F32)
+    ),
+    lambda rng: (grid(rng, (2, 3)).astype(BF16), grid(rng, (3, 2)).astype(BF16)),
+    ACCUMULATION,
+)
+case(
+    "dot_general_c64",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ()))),
+    lambda rng: (complexes(rng, 6, False).reshape(2, 3), complexes(rng, 6, False).reshape(3, 2)),
+    ACCUMULATION,
+)
+
+# ------------------------------------------------------------ sort, top_k
+_SORT_F = [3.0, -0.0, NAN, 1.0, 0.0, -INF, INF, -1.0, NAN, 0.0, 2.0, -0.0]
+case(
+    "sort_special_f32",
+    "sort",
+    lambda ns: lambda x: ns.lax.sort(x),
+    lambda rng: (np.array(_SORT_F, F32),),
+)
+case(
+    "sort_axis0_i32",
+    "sort",
+    lambda ns: lambda x: ns.lax.sort(x, dimension=0),
+    lambda rng: (grid(rng, (5, 3), I32),),
+)
+case(
+    "sort_key_val_stable",
+    "sort",
+    lambda ns: lambda k, v: ns.lax.sort((k, v), num_keys=1, is_stable=True),
+    lambda rng: (rng.integers(0, 3, 12).astype(I32), np.arange(12, dtype=F32)),
+)
+case(
+    "sort_two_keys",
+    "sort",
+    lambda ns: lambda a, b, c: ns.lax.sort((a, b, c), num_keys=2),
+    lambda rng: (
+        rng.integers(0, 2, 10).astype(I32),
+        np.array(_SORT_F[:10], F32),
+        np.arange(10, dtype=I32),
+    ),
+)
+case("sort_bool", "sort", lambda ns: lambda x: ns.lax.sort(x), lambda rng: (bools(rng),))
+case(
+    "top_k_f32",
+    "top_k",
+    lambda ns: lambda x: ns.lax.top_k(x, 4),
+    lambda rng: (np.array([1.0, 5.0, 3.0, 5.0, -INF, 2.0, 4.0, 0.0], F32),),
+)
+case(
+    "top_k_special_f32",
+    "top_k",
+    lambda ns: lambda x: ns.lax.top_k(x, 5),
+    lambda rng: (np.array(_SORT_F, F32),),
+)
+case(
+    "top_k_2d_i32",
+    "top_k",
+    lambda ns: lambda x: ns.lax.top_k(x, 2),
+    lambda rng: (grid(rng, (3, 5), I32),),
+)
+
+
+# ----------------------------------------------------- higher-order ones
+def _cond_prog(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+    return lambda p, x: lax.cond(p, lambda y: lax.sin(y), lambda y: lax.mul(y, y), x)
+
+
+case("cond_true", "cond", _cond_prog, lambda rng: (np.bool_(True), grid(rng, (4,))), TRANSCENDENTAL)
+case("cond_false", "cond", _cond_prog, lambda rng: (np.bool_(False), grid(rng, (4,))))
+case(
+    "switch_clamped_index",
+    "cond",
+    lambda ns: (
+        lambda i, x: ns.lax.switch(
+            i, [lambda y: ns.lax.neg(y), lambda y: ns.lax.add(y, y), lambda y: ns.lax.floor(y)], x
+        )
+    ),
+    lambda rng: (np.int32(7), grid(rng, (4,))),
+)
+
+
+def _while_prog(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+
+    def f(x: Any) -> Any:
+        def cond(c: Any) -> Any:
+            return lax.lt(c[0], np.int32(5))
+
+        def body(c: Any) -> Any:
+            return (
+                lax.add(c[0], np.int32(1)),
+                lax.add(lax.mul(c[1], np.float32(0.5)), np.float32(1.0)),
+            )
+
+        return lax.while_loop(cond, body, (np.int32(0), x))
+
+    return f
+
+
+case("while_loop", "while", _while_prog, lambda rng: (grid(rng, (3,)),))
+case(
+    "fori_loop_dynamic_bounds",
+    "while",
+    lambda ns: (
+        lambda n, x: ns.lax.fori_loop(
+            np.int32(0), n, lambda i, c: ns.lax.add(c, ns.lax.convert_element_type(i, F32)), x
+        )
+    ),
+    lambda rng: (np.int32(4), grid(rng, (3,))),
+)
+case(
+    "fori_loop_static_bounds",
+    "scan",
+    lambda ns: (
+        lambda x: ns.lax.fori_loop(
+            0, 3, lambda i, c: ns.lax.sub(ns.lax.mul(c, c), ns.lax.convert_element_type(i, F32)), x
+        )
+    ),
+    lambda rng: (grid(rng, (3,)),),
+)
+
+
+def _scan_prog(ns: Any, reverse: bool) -> Callable[..., Any]:
+    lax = ns.lax
+
+    def f(c0: Any, xs: Any) -> Any:
+        def step(c: Any, x: Any) -> Any:
+            c = lax.add(lax.mul(c, np.float32(0.5)), x)
+            return c, lax.tanh(c)
+
+        return lax.scan(step, c0, xs, reverse=reverse)
+
+    return f
+
+
+case(
+    "scan",
+    "scan",
+    lambda ns: _scan_prog(ns, False),
+    lambda rng: (grid(rng, (2,)), grid(rng, (5, 2))),
+    TRANSCENDENTAL,
+)
+case(
+    "scan_reverse",
+    "scan",
+    lambda ns: _scan_prog(ns, True),
+    lambda rng: (grid(rng, (2,)), grid(rng, (5, 2))),
+    TRANSCENDENTAL,
+)
+case(
+    "scan_length_no_xs",
+    "scan",
+    lambda ns: (
+        lambda c: ns.lax.scan(lambda c, _: (ns.lax.mul(c, np.int32(3)), c), c, None, length=4)
+    ),
+    lambda rng: (np.array([1, -2, 5], I32),),
+)
+case(
+    "map",
+    "scan",
+    lambda ns: lambda xs: ns.lax.map(lambda r: ns.lax.reduce_max(r, (0,)), xs),
+    lambda rng: (grid(rng, (4, 3)),),
+)
+case(
+    "jit_nested",
+    "jit",
+    lambda ns: (
+        lambda x, y: ns.lax.add(ns.jit(lambda a, b: ns.lax.mul(ns.jit(ns.lax.sin)(a), b))(x, y), y)
+    ),
+    lambda rng: (grid(rng, (4,)), grid(rng, (4,))),
+    TRANSCENDENTAL,
+)
+
+
+def _custom_jvp_prog(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+
+    @ns.custom_jvp
+    def f(x: Any) -> Any:
+        return lax.mul(lax.exp(x), x)
+
+    @f.defjvp
+    def f_jvp(primals: Any, tangents: Any) -> Any:
+        (x,), (t,) = primals, tangents
+        return f(x), lax.mul(t, x)
+
+    return f
+
+
+def _custom_vjp_prog(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+
+    @ns.custom_vjp
+    def f(x: Any, y: Any) -> Any:
+        return lax.sub(lax.mul(x, y), lax.cos(x))
+
+    def fwd(x: Any, y: Any) -> Any:
+        return f(x, y), (x, y)
+
+    def bwd(res: Any, g: Any) -> Any:
+        return res
+
+    f.defvjp(fwd, bwd)
+    return f
+
+
+case(
+    "custom_jvp_call",
+    "custom_jvp_call",
+    _custom_jvp_prog,
+    lambda rng: (floats(rng),),
+    TRANSCENDENTAL,
+)
+case(
+    "custom_vjp_call",
+    "custom_vjp_call",
+    _custom_vjp_prog,
+    lambda rng: (floats(rng), floats(rng, shift=2)),
+    TRANSCENDENTAL,
+)
+case(
+    "remat",
+    "remat2",
+    lambda ns: lambda x: ns.checkpoint(lambda y: ns.lax.mul(ns.lax.sin(y), ns.lax.sin(y)))(x),
+    lambda rng: (floats(rng),),
+    TRANSCENDENTAL,
+)
+case(
+    "device_put",
+    "device_put",
+    lambda ns: lambda x: ns.lax.add(ns.device_put(x), x),
+    lambda rng: (floats(rng),),
+)
+
+# Primitives of tessela_tracer.primitives with no JAX counterpart compared here:
+# every one of them has a primitive of the same name in JAX 0.10.2, so the
+# list is empty; it stays as the place to record one with its reason.
+NOT_COMPARED: dict[str, str] = {}
