@@ -283,7 +283,7 @@ class PyTreeDef:
       {'a': 10, 'b': (20, 30)}
     """
 
-    __slots__ = ("_builder", "_hash", "_node", "_num_leaves", "_num_nodes", "_seen")
+    __slots__ = ("_builder", "_hash", "_node", "_num_leaves", "_num_nodes")
     _node: Node
     _num_leaves: int
     _num_nodes: int
@@ -294,8 +294,8 @@ class PyTreeDef:
         self._num_leaves = _count_leaves(node) if num_leaves < 0 else num_leaves
         self._num_nodes = -1
         self._hash = None
-        self._seen = False
-        self._builder: Callable[[list[Any]], Any] | None = None
+        # None: never unflattened; False: unflattened once; then the builder.
+        self._builder: Callable[[list[Any]], Any] | bool | None = None
 
     @property
     def num_leaves(self) -> int:
@@ -339,13 +339,13 @@ class PyTreeDef:
         if node is None:
             return leaves[0]
         builder = self._builder
-        if builder is None:
-            if not self._seen:
+        if not builder:
+            if builder is None:
                 # Unflattened once, perhaps never again: compile on the next call.
-                self._seen = True
+                self._builder = False
                 return build(node, iter(leaves))
             builder = self._builder = compile_unflatten(node) or _generic_builder(node)
-        return builder(leaves if type(leaves) is list else list(leaves))
+        return builder(leaves if type(leaves) is list else list(leaves))  # type: ignore[operator]
 
     def flatten_up_to(self, xs: Any, /) -> list[Any]:
         """Flattens ``xs`` only as deep as this structure goes.
