@@ -153,7 +153,10 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
             inner = _expr(w, kid, loop, 0, depth + 1)
             start = f"{var} + {off}" if var and off else (var or off)
             stop = f"{start} + {size * (j - i)}" if var else str(off + size * (j - i))
-            comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
+            if size:
+                comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
+            else:  # empty subtrees (None, [], ...): no leaves to step over
+                comp = f"[{inner} for {loop} in range({j - i})]"
             if i == 0 and j == n:
                 return _whole_run(w, node, comp)
             items.append(f"*{comp}")
