@@ -20,8 +20,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 import tessela_tracer
+import tessela_tracer.primitives as P
 from tessela_autodiff import grad, hessian, jacfwd, jacrev, jvp, vjp
-from tessela_tracer import config, lax
+from tessela_tracer import Jaxpr, config, lax, make_jaxpr, subjaxprs
 
 _HERE = pathlib.Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(_HERE))
@@ -57,6 +58,15 @@ XFAIL = {
     "(transposing a scan whose carry is not entirely linear)",
 }
 XFAIL["unary_digamma_f64"] = XFAIL["unary_digamma"]
+
+
+# Primitives the cases need not reach: not differentiable (integer, boolean or bit-level
+# results), or not part of the reference's ``lax`` (``device_put``).
+NOT_COVERED = {
+    "and", "bitcast_convert_type", "clz", "device_put", "iota", "nextafter", "not", "or",
+    "population_count", "reduce_and", "reduce_or", "reduce_xor", "shift_left",
+    "shift_right_arithmetic", "shift_right_logical", "xor",
+}  # fmt: skip
 
 
 def _params() -> list[object]:
@@ -98,3 +108,23 @@ def test_derivatives_match_reference(name: str) -> None:
         scale = np.spacing(np.max(np.abs(want)).astype(want.dtype))
         err = np.max(np.abs(have.astype(np.float64) - want.astype(np.float64)))
         assert err <= k * scale, f"{key}: {err / scale:.1f} ulps > {k}\n{have}\n{want}"
+
+
+def _primitive_names(jaxpr: Jaxpr) -> set[str]:
+    names: set[str] = set()
+    for eqn in jaxpr.eqns:
+        names.add(eqn.primitive.name)
+        for sub in subjaxprs(eqn):
+            names |= _primitive_names(sub if isinstance(sub, Jaxpr) else sub.jaxpr)
+    return names
+
+
+def test_cases_reach_every_differentiable_primitive() -> None:
+    seen: set[str] = set()
+    for name, case in CASES.items():
+        if case.family != "nested" and case.dtype == "float32":
+            from numeric_cases import inputs
+
+            seen |= _primitive_names(make_jaxpr(case.build(API))(*inputs(name)).jaxpr)
+    every = {getattr(P, n).name for n in P.__all__}
+    assert every - NOT_COVERED - seen == set()

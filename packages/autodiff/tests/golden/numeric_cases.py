@@ -280,6 +280,34 @@ def _scatter(op: str, unique: bool) -> Callable[[Any], Fun]:
     return build
 
 
+def _split(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        a, b, c = lax.split(x, (1, 3, 1), axis=1)
+        return lax.concatenate([lax.mul(c, 2.0), lax.sin(b), a], 1)
+
+    return f
+
+
+def _unstack(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        a, b, c = lax.unstack(x, 0)
+        return lax.add(lax.mul(a, b), lax.exp(c))
+
+    return f
+
+
+def _scatter_mul_operand(api: Any) -> Fun:
+    lax = api.lax
+    idx = np.array([[2], [0]], np.int32)
+    u = np.array([[1.5, -2.0, 0.5], [3.0, 0.25, -1.0]], np.float32)
+    dn = lax.ScatterDimensionNumbers(*_SDN)
+    return lambda x: lax.scatter_mul(x, idx, u, dn)
+
+
 SHAPE: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
     "broadcast_in_dim": (lambda api: lambda x: api.lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)),
                          ((M23, -2, 2),)),
@@ -301,9 +329,14 @@ SHAPE: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
     "dynamic_update_slice": (lambda api: lambda x, u: api.lax.dynamic_update_slice(
         x, u, (np.int32(1), np.int32(0))), ((M23, -2, 2), ((1, 2), -2, 2))),
     "gather": (_gather, ((M23, -2, 2),)),
+    "split": (_split, (((2, 5), -2, 2),)),
+    "stack": (lambda api: lambda x, y: api.lax.stack([x, y, x], 1), ((M23, -2, 2),) * 2),
+    "unstack": (_unstack, (((3, 2, 2), -2, 2),)),
+    "tile": (lambda api: lambda x: api.lax.tile(x, (2, 2)), ((M23, -2, 2),)),
     "scatter": (_scatter("scatter", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
     "scatter_add": (_scatter("scatter_add", False), (((3, 3), -2, 2), ((2, 3), -2, 2))),
     "scatter_mul": (_scatter("scatter_mul", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
+    "scatter_mul_operand": (_scatter_mul_operand, (((3, 3), -2, 2),)),
     "scatter_min": (_scatter("scatter_min", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
     "scatter_max": (_scatter("scatter_max", True), (((3, 3), -2, 2), ((2, 3), -2, 2))),
     "select_n": (lambda api: lambda x, y, z: api.lax.select_n(
