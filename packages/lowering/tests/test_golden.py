@@ -53,6 +53,7 @@ NS = SimpleNamespace(
     custom_vjp=tt.custom_vjp,
     checkpoint=tt.checkpoint,
     device_put=_device_put,
+    device_put_function=tl.device_put,
     reduce_xor=lambda x, axes: P.reduce_xor_p.bind(x, axes=tuple(axes)),
 )
 
@@ -80,16 +81,25 @@ XFAIL: dict[str, str] = {
     ),
 }
 
+# Cases that fail to trace (so under jit, not eagerly): the reason says how.
+XFAIL_TRACED: dict[str, str] = {
+    "device_put_function_under_jit": (
+        "tessela_lowering.device_put on a traced value raises TracerArrayConversionError "
+        "(it converts its operand with np.asarray); jax.device_put binds device_put_p under jit"
+    ),
+}
+
 # The jit comparison compiles the cases CHUNK at a time, as one program each
 # returning every case's outputs (one XLA compilation per chunk, not per case).
 CHUNK = 48
 
 
-def _params() -> list[Any]:
+def _params(*xfails: dict[str, str]) -> list[Any]:
+    reasons = {k: v for x in xfails for k, v in x.items()}
     return [
         pytest.param(
             name,
-            marks=pytest.mark.xfail(strict=True, reason=XFAIL[name]) if name in XFAIL else (),
+            marks=pytest.mark.xfail(strict=True, reason=reasons[name]) if name in reasons else (),
         )
         for name in CASES
     ]
@@ -112,7 +122,7 @@ def _chunk_program(names: list[str]) -> tuple[Any, list[np.ndarray]]:
 @functools.cache
 def _jit_results() -> dict[str, Any]:
     """Every case's outputs under ``tl.jit`` (or the exception it raised)."""
-    names = list(CASES)
+    names = [n for n in CASES if n not in XFAIL_TRACED]
     results: dict[str, Any] = {}
     for i in range(0, len(names), CHUNK):
         chunk = names[i : i + CHUNK]
@@ -125,6 +135,11 @@ def _jit_results() -> dict[str, Any]:
                     results[n] = tl.jit(CASES[n].build(NS))(*cases.inputs(CASES[n]))
                 except Exception as e:
                     results[n] = e
+    for n in XFAIL_TRACED:
+        try:
+            results[n] = tl.jit(CASES[n].build(NS))(*cases.inputs(CASES[n]))
+        except Exception as e:
+            results[n] = e
     return results
 
 
@@ -210,14 +225,14 @@ def test_golden_data_matches_the_cases() -> None:
     assert not stale, f"inputs changed since the golden data was made: {stale}"
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", _params(XFAIL_TRACED))
 def test_case_binds_its_primitives(name: str) -> None:
     c = CASES[name]
     bound = _prim_names(tt.make_jaxpr(c.build(NS))(*cases.inputs(c)).jaxpr)
     assert set(c.prims) <= bound, f"binds {sorted(bound)}"
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", _params(XFAIL, XFAIL_TRACED))
 def test_jit_matches_jax(name: str) -> None:
     out = _jit_results()[name]
     if isinstance(out, Exception):
@@ -225,7 +240,7 @@ def test_jit_matches_jax(name: str) -> None:
     _compare(name, out)
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", _params(XFAIL))
 def test_eager_matches_jax(name: str) -> None:
     c = CASES[name]
     _compare(name, c.build(NS)(*(tl.device_put(x) for x in cases.inputs(c))))

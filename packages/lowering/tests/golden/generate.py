@@ -33,6 +33,7 @@ NS = SimpleNamespace(
     custom_vjp=jax.custom_vjp,
     checkpoint=jax.checkpoint,
     device_put=jax.device_put,
+    device_put_function=jax.device_put,
     reduce_xor=jax.lax.reduce_xor,
 )
 
