@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tessela_tracer import ArrayOps as ndarray
 
+from . import linalg as linalg
 from ._arith import (
     divmod as divmod,
 )
@@ -270,6 +271,13 @@ from ._shape_ops import (
 from ._shape_ops import (
     vstack as vstack,
 )
+from ._sorting import argsort as argsort
+from ._sorting import nanargmax as nanargmax
+from ._sorting import nanargmin as nanargmin
+from ._sorting import searchsorted as searchsorted
+from ._sorting import sort as sort
+from ._take import take as take
+from ._take import take_along_axis as take_along_axis
 from ._tiling import (
     pad as pad,
 )
@@ -565,6 +573,7 @@ __all__ = [
     "arctanh",
     "argmax",
     "argmin",
+    "argsort",
     "array",
     "asarray",
     "astype",
@@ -649,6 +658,7 @@ __all__ = [
     "left_shift",
     "less",
     "less_equal",
+    "linalg",
     "linspace",
     "log",
     "log1p",
@@ -670,6 +680,8 @@ __all__ = [
     "moveaxis",
     "multiply",
     "nan",
+    "nanargmax",
+    "nanargmin",
     "ndarray",
     "negative",
     "newaxis",
@@ -698,11 +710,13 @@ __all__ = [
     "rint",
     "roll",
     "round",
+    "searchsorted",
     "sign",
     "signbit",
     "sin",
     "sinc",
     "sinh",
+    "sort",
     "split",
     "sqrt",
     "square",
@@ -712,6 +726,8 @@ __all__ = [
     "subtract",
     "sum",
     "swapaxes",
+    "take",
+    "take_along_axis",
     "tan",
     "tanh",
     "tensordot",

@@ -1,4 +1,13 @@
-"""Dtype names, constants and dtype utilities re-exported under NumPy's names."""
+"""Scalar types, constants and dtype utilities under NumPy's names.
+
+``float32``, ``int32`` and the other scalar types are dtype names that can be
+called: ``float32(3)`` is an array of dtype ``float32``, as in ``jax.numpy``.
+Under a trace, calling one converts a tracer with ``convert_element_type``.
+
+>>> import numpy as np
+>>> float32 == np.float32, np.dtype(int8)
+(True, dtype('int8'))
+"""
 
 from __future__ import annotations
 
@@ -38,12 +47,62 @@ __all__ = [
     "uint64",
 ]  # fmt: skip
 
-bool_ = np.bool_
-int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
-uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
-float16, float32, float64 = np.float16, np.float32, np.float64
-complex64, complex128 = np.complex64, np.complex128
-bfloat16 = _dt.bfloat16.type
+
+class _ScalarMeta(type):
+    """The metaclass of ``float32`` & co.: a dtype name that is also a constructor.
+
+    A scalar type compares and hashes like the NumPy scalar type it stands
+    for, so it works wherever a dtype is expected (``np.dtype(float32)``,
+    ``zeros(3, float32)``, ``x.astype(float32)``); calling it converts its
+    argument to an array of its dtype, as ``jnp.float32(3)`` does.
+    """
+
+    dtype: np.dtype[Any]
+
+    def __hash__(cls) -> int:
+        return hash(cls.dtype.type)
+
+    def __eq__(cls, other: object) -> bool:
+        return cls is other or cls.dtype.type == other
+
+    def __ne__(cls, other: object) -> bool:
+        return not cls.__eq__(other)
+
+    def __call__(cls, x: Any) -> Any:
+        from ._creation import asarray
+
+        return asarray(x, dtype=cls.dtype)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, cls.dtype.type)
+
+
+def _make_scalar_type(np_type: Any) -> Any:
+    """A scalar type named and typed like ``np_type``.
+
+    Args:
+      np_type: a NumPy scalar type (or ``bfloat16``'s scalar type).
+
+    Returns:
+      A class whose ``dtype`` is ``np.dtype(np_type)``; calling it builds an array.
+
+    >>> f32 = _make_scalar_type(np.float32)
+    >>> f32.dtype, f32 == np.float32, np.dtype(f32)
+    (dtype('float32'), True, dtype('float32'))
+    """
+    dt = np.dtype(np_type)
+    name = np_type.__name__
+    return _ScalarMeta(name, (object,), {"dtype": dt, "__module__": "tessela_numpy"})
+
+
+bool_ = _make_scalar_type(np.bool_)
+int8, int16, int32, int64 = (_make_scalar_type(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (
+    _make_scalar_type(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+)
+float16, float32, float64 = (_make_scalar_type(t) for t in (np.float16, np.float32, np.float64))
+complex64, complex128 = (_make_scalar_type(t) for t in (np.complex64, np.complex128))
+bfloat16 = _make_scalar_type(_dt.bfloat16.type)
 dtype = np.dtype
 finfo = _dt.finfo
 iinfo = _dt.iinfo

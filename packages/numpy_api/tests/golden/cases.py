@@ -627,3 +627,9 @@ error_case("bad_matmul", lambda m: lambda x, y: m.matmul(x, y), "f32[2,3]", "f32
 error_case("bad_concatenate", lambda m: lambda x, y: m.concatenate([x, y]), "f32[2,3]", "f32[2,4]")
 error_case("bad_split", lambda m: lambda x: m.split(x, 4), "f32[6]")
 error_case("at_bad_mode", lambda m: lambda x: x.at[0].set(1.0, mode="wrap"), "f32[3]")
+
+# ----------------------------------------------------------------- sorting and more
+from cases_sorting import SORT_CASES, SORT_ERRORS  # noqa: E402
+
+CASES.extend(SORT_CASES)
+ERRORS.extend(SORT_ERRORS)

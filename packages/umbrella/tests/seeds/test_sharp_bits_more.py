@@ -183,10 +183,6 @@ def test_out_of_bounds_indexing() -> None:
 
 # 002 -- "Out-of-Bounds Indexing" (the text's claim: jnp.nanargmin and jnp.nanargmax
 # return -1 for slices consisting of NaNs)
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela_numpy has no nanargmin / nanargmax",
-)
 def test_out_of_bounds_indexing_nanargmin_all_nan() -> None:
     x = jnp.array([[jnp.nan, jnp.nan], [1.0, 0.0]])
     assert jnp.nanargmin(x, axis=1).tolist() == [-1, 1]

@@ -1,0 +1,184 @@
+"""``tessela_numpy.linalg``: the linear-algebra names of ``jax.numpy.linalg`` built so far.
+
+``norm`` computes every vector norm and the matrix norms that need no
+decomposition (Frobenius, ``1``, ``-1``, ``inf``, ``-inf``), staged in one
+``jit`` named ``norm`` as JAX stages it. The singular-value norms (``2``,
+``-2``, ``"nuc"``) need an SVD, which Tessela does not have yet.
+
+>>> import numpy as np
+>>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+>>> eval_shape(norm, ShapeDtypeStruct((3, 4), "float32")).shape
+()
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from tessela_tracer import dtypes as _dt
+from tessela_tracer import jit
+
+from ._arith import power
+from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._reductions import max as _amax
+from ._reductions import min as _amin
+from ._reductions import sum as _sum
+from ._shapes import canonicalize_axis
+from ._ufuncs import abs as _abs
+from ._ufuncs import conj, real, sqrt
+
+__all__ = ["norm", "vector_norm"]
+
+
+def _hashable_ord(ord: Any) -> Any:
+    if ord is None or isinstance(ord, str):
+        return ord
+    return float(ord) if isinstance(ord, float | np.floating) else operator.index(ord)
+
+
+def norm(
+    x: Any,
+    ord: int | float | str | None = None,
+    axis: tuple[int, ...] | int | None = None,
+    keepdims: bool = False,
+) -> Any:
+    """A vector or matrix norm, as ``numpy.linalg.norm`` computes it.
+
+    Args:
+      x: the array (integers are promoted to the default float dtype).
+      ord: the order. With one axis (or a 1-D ``x``): ``None``/``2``, ``inf``,
+        ``-inf``, ``0``, ``1`` or any other number ``p`` (``sum(|x|**p)**(1/p)``).
+        With two axes: ``None``/``"fro"``/``"f"``, ``1``, ``-1``, ``inf``,
+        ``-inf``.
+      axis: ``None`` (all axes; with ``ord=None`` any rank), one axis (a
+        vector norm) or two axes (a matrix norm).
+      keepdims: keep the reduced axes with size one.
+
+    Returns:
+      The norm, of a real floating dtype.
+
+    Raises:
+      NotImplementedError: a matrix ``ord`` of ``2``, ``-2`` or ``"nuc"``,
+        which needs ``jnp.linalg.svd``.
+      ValueError: an unknown ``ord``, or not one or two axes.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: norm(x, 1, axis=0), ShapeDtypeStruct((3, 4), "float32")).shape
+    (4,)
+    """
+    check_arraylike("jnp.linalg.norm", x)
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    if axis is not None and not isinstance(axis, tuple):
+        axis = operator.index(axis)
+    elif isinstance(axis, tuple):
+        axis = tuple(operator.index(a) for a in axis)
+    return _norm_jit(x, _hashable_ord(ord), axis, bool(keepdims))
+
+
+def _frobenius(x: Any, axis: Any, keepdims: bool) -> Any:
+    return sqrt(_sum(real(x * conj(x)), axis=axis, keepdims=keepdims))
+
+
+def _norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    (x,) = promote_dtypes_inexact(x)
+    ndim = len(shape_of(x))
+    if axis is None:
+        if ord is None:
+            return _frobenius(x, None, keepdims)
+        axis = tuple(range(ndim))
+    elif isinstance(axis, tuple):
+        axis = tuple(canonicalize_axis(a, ndim) for a in axis)
+    else:
+        axis = (canonicalize_axis(axis, ndim),)
+    if len(axis) == 1:
+        return _vector_norm(x, 2 if ord is None else ord, axis, keepdims)
+    if len(axis) != 2:
+        raise ValueError(
+            f"Improper number of axes for norm: {axis=}. Pass one axis to compute a "
+            "vector-norm, or two axes to compute a matrix-norm."
+        )
+    row_axis, col_axis = axis
+    if ord is None or ord in ("f", "fro"):
+        return _frobenius(x, axis, keepdims)
+    if ord in (1, -1):
+        if not keepdims and col_axis > row_axis:
+            col_axis -= 1
+        sums = _sum(_abs(x), axis=row_axis, keepdims=keepdims)
+        if ord == 1:
+            return _amax(sums, axis=col_axis, keepdims=keepdims, initial=0)
+        return _amin(sums, axis=col_axis, keepdims=keepdims)
+    if ord in (np.inf, -np.inf):
+        if not keepdims and row_axis > col_axis:
+            row_axis -= 1
+        sums = _sum(_abs(x), axis=col_axis, keepdims=keepdims)
+        if ord == np.inf:
+            return _amax(sums, axis=row_axis, keepdims=keepdims, initial=0)
+        return _amin(sums, axis=row_axis, keepdims=keepdims)
+    if ord in ("nuc", 2, -2):
+        raise NotImplementedError(
+            f"norm with ord={ord!r} over two axes needs the singular values of x, and "
+            "tessela_numpy.linalg has no svd yet; use ord='fro', 1, -1, inf or -inf."
+        )
+    raise ValueError(f"Invalid order '{ord}' for matrix norm.")
+
+
+_norm.__name__ = _norm.__qualname__ = "norm"
+_norm_jit = jit(_norm, static_argnums=(1, 2, 3))
+
+
+def vector_norm(
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    ord: int | float = 2,
+) -> Any:
+    """The vector norm of ``x`` over ``axis`` (all axes by default).
+
+    Args:
+      x: the array.
+      axis: the axes to reduce; ``None`` reduces the flattened array.
+      keepdims: keep the reduced axes with size one.
+      ord: ``2``, ``inf``, ``-inf``, ``0``, ``1`` or any other number ``p``.
+
+    Returns:
+      The norm.
+
+    Raises:
+      ValueError: ``ord`` is a string.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: vector_norm(x, ord=1), ShapeDtypeStruct((3, 4), "float32")).shape
+    ()
+    """
+    check_arraylike("jnp.linalg.vector_norm", x)
+    return _vector_norm(x, ord, axis, keepdims)
+
+
+def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    if ord is None or ord == 2:
+        return _frobenius(x, axis, keepdims)
+    if isinstance(ord, str):
+        msg = f"Invalid order '{ord}' for vector norm."
+        if ord in ("inf", "-inf"):
+            msg += f" Use '{ord[:-3]}tessela_numpy.inf' instead."
+        raise ValueError(msg)
+    if ord == np.inf:
+        return _amax(_abs(x), axis=axis, keepdims=keepdims, initial=0)
+    if ord == -np.inf:
+        return _amin(_abs(x), axis=axis, keepdims=keepdims)
+    if ord == 0:
+        dt = _dt.finfo(aval_of(x).dtype).dtype
+        return _sum(x != 0, dtype=dt, axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return _sum(_abs(x), axis=axis, keepdims=keepdims)
+    abs_x = _abs(x)
+    dt = aval_of(abs_x).dtype
+    ord_arr = convert(np.asarray(ord), dt)
+    ord_inv = convert(np.asarray(1.0 / ord_arr), dt)
+    out = _sum(abs_x**ord_arr, axis=axis, keepdims=keepdims)
+    return power(out, ord_inv)
