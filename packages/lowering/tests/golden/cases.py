@@ -312,6 +312,26 @@ for _op in ("add", "sub", "mul", "div", "max", "min"):
         )
 for _op in ("add", "sub", "mul", "div", "rem", "max", "min"):
     case(f"{_op}_i32", _op, _binary(_op), lambda rng: (ints(rng), ints(rng)[::-1].copy()))
+_IMIN = np.iinfo(np.int32).min
+for _op in ("div", "rem"):
+    case(
+        f"{_op}_i32_edges",
+        _op,
+        _binary(_op),
+        lambda rng: (
+            np.array([_IMIN, _IMIN, 7, -7, 7, -7, 0, 5, _IMIN, 2**31 - 1], I32),
+            np.array([-1, 1, 0, 0, -2, 2, 0, -3, 3, -1], I32),
+        ),
+    )
+    case(
+        f"{_op}_u32_edges",
+        _op,
+        _binary(_op),
+        lambda rng: (
+            np.array([2**32 - 1, 7, 0, 5, 2**31, 100], U32),
+            np.array([2, 0, 0, 2**32 - 1, 3, 7], U32),
+        ),
+    )
 case(
     "pow_f32_i32",
     "pow",
@@ -414,6 +434,18 @@ for _dt in (F32, U8, BOOL, F16):
         lambda ns, dt=_dt: lambda x: ns.lax.convert_element_type(x, dt),
         lambda rng: (np.concatenate([ints(rng), np.array([16777217, 256, 255, -2], I32)]),),
     )
+case(
+    "convert_u32_to_f32",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, F32),
+    lambda rng: (np.array([0, 1, 2**24 + 1, 2**31, 2**32 - 1, 2**32 - 129, 3000000001], U32),),
+)
+case(
+    "convert_f32_to_u32",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, U32),
+    lambda rng: (np.array(_WIDE, F32),),
+)
 case(
     "convert_bool_to_f32",
     "convert_element_type",
