@@ -59,9 +59,21 @@ def same(a: Any, b: Any, *, ordered: bool = True) -> bool:
     return bool(a == b)
 
 
+def calls_to_compile(treedef: tp.PyTreeDef) -> int:
+    """Enough unflatten calls for the treedef to switch to its compiled builder."""
+    return max(2, -(-4096 // max(treedef.num_leaves, 1)))
+
+
 def unflatten_three_times(tree: Any) -> list[Any]:
+    """The generic rebuild, the compiled builder, and unflatten after many calls."""
     leaves, treedef = tp.tree_flatten(tree)
-    return [treedef.unflatten(leaves) for _ in range(3)]
+    first = treedef.unflatten(leaves)
+    node = treedef._node
+    builder = compile_unflatten(node) if node is not None else None
+    direct = builder(list(leaves)) if builder is not None else first
+    for _ in range(calls_to_compile(treedef)):
+        last = treedef.unflatten(leaves)
+    return [first, direct, last]
 
 
 TREES: list[Any] = [
@@ -97,16 +109,19 @@ def test_compiled_rebuild_equals_tree(tree: Any) -> None:
 
 def test_compiled_builder_is_kept_and_used() -> None:
     leaves, treedef = tp.tree_flatten([{"a": 1, "b": 2}] * 8)
+    for _ in range(calls_to_compile(treedef) - 1):
+        treedef.unflatten(leaves)
+    assert isinstance(treedef._builder, int)  # not compiled yet
     treedef.unflatten(leaves)
-    treedef.unflatten(leaves)
-    assert treedef._builder is not None
+    assert callable(treedef._builder)
     assert treedef.unflatten(tuple(x * 10 for x in leaves)) == [{"a": 10, "b": 20}] * 8
 
 
 def test_leaf_count_is_still_checked() -> None:
     leaves, treedef = tp.tree_flatten([1, (2, 3)])
-    for _ in range(3):
+    for _ in range(calls_to_compile(treedef)):
         assert treedef.unflatten(leaves) == [1, (2, 3)]
+    assert callable(treedef._builder)
     with pytest.raises(ValueError, match="Too few leaves"):
         treedef.unflatten(leaves[:-1])
     with pytest.raises(ValueError, match="Too many leaves"):
@@ -126,11 +141,12 @@ def test_custom_unflatten_called_in_the_same_order() -> None:
     tree = Tag("root", [Tag("a", [1]), 2, Tag("b", [Tag("c", [3])])])
     leaves, treedef = tp.tree_flatten(tree)
     orders = []
-    for _ in range(3):
+    for _ in range(calls_to_compile(treedef)):
         calls.clear()
         treedef.unflatten(leaves)
         orders.append(list(calls))
-    assert orders[0] == orders[1] == orders[2] == ["a", "c", "b", "root"]
+    assert callable(treedef._builder)
+    assert all(order == ["a", "c", "b", "root"] for order in orders)
 
 
 def test_deep_trees_fall_back_to_the_generic_rebuild() -> None:
@@ -139,16 +155,12 @@ def test_deep_trees_fall_back_to_the_generic_rebuild() -> None:
         tree = [tree, 1]
     leaves, treedef = tp.tree_flatten(tree)
     assert compile_unflatten(treedef._node) is None
-    assert [treedef.unflatten(leaves) for _ in range(3)] == [tree] * 3
+    assert all(treedef.unflatten(leaves) == tree for _ in range(calls_to_compile(treedef)))
 
 
 @settings(max_examples=80, deadline=None)
 @given(pytrees(custom=(Bag,)))
 def test_compiled_rebuild_of_random_trees(tree: Any) -> None:
-    leaves, treedef = tp.tree_flatten(tree)
-    builder = compile_unflatten(treedef._node) if treedef._node is not None else None
-    if builder is not None:
-        assert same(builder(list(leaves)), tp.tree_unflatten(treedef, leaves))
     first, *compiled = unflatten_three_times(tree)
     assert same(first, tree, ordered=False)
     for got in compiled:

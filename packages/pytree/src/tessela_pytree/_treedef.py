@@ -106,6 +106,9 @@ def build(node: Node, it: Iterator[Any]) -> Any:
     return REGISTRY[typ].unflatten(aux, tuple(vals))
 
 
+_COMPILE_AFTER_LEAVES = 4096
+
+
 def _generic_builder(node: Node) -> Callable[[list[Any]], Any]:
     """``build`` over a leaf list, for trees that are not compiled."""
 
@@ -294,8 +297,8 @@ class PyTreeDef:
         self._num_leaves = _count_leaves(node) if num_leaves < 0 else num_leaves
         self._num_nodes = -1
         self._hash = None
-        # None: never unflattened; False: unflattened once; then the builder.
-        self._builder: Callable[[list[Any]], Any] | bool | None = None
+        # The number of unflatten calls so far, until it is replaced by the builder.
+        self._builder: Callable[[list[Any]], Any] | int = 0
 
     @property
     def num_leaves(self) -> int:
@@ -339,10 +342,13 @@ class PyTreeDef:
         if node is None:
             return leaves[0]
         builder = self._builder
-        if not builder:
-            if builder is None:
-                # Unflattened once, perhaps never again: compile on the next call.
-                self._builder = False
+        if type(builder) is int:
+            # Compiling costs about as much as 50-100 generic rebuilds of a small
+            # tree and a few of a large one: compile once the calls so far have
+            # rebuilt enough leaves, and never for a treedef used only once.
+            builder += 1
+            if builder < 2 or builder * n < _COMPILE_AFTER_LEAVES:
+                self._builder = builder
                 return build(node, iter(leaves))
             builder = self._builder = compile_unflatten(node) or _generic_builder(node)
         return builder(leaves if type(leaves) is list else list(leaves))  # type: ignore[operator]
