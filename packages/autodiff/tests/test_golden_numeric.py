@@ -49,9 +49,6 @@ ULPS = {
 XFAIL = {
     "unary_digamma": "digamma has no JVP rule (it needs a polygamma primitive); the "
     "reference differentiates it as polygamma(1, x)",
-    "shape_reshape_dims": "reshape with `dimensions` ignores the permutation: the eager "
-    "result reads the operand in row-major order instead of transposed first, and the "
-    "transpose rule reshapes the cotangent without permuting it back",
     "shape_scatter_mul": "scatter_mul raises NotImplementedError when `updates` is "
     "differentiated; the reference differentiates it when unique_indices=True",
     "nested_hessian_scan": "reverse-over-reverse through scan raises NotImplementedError "

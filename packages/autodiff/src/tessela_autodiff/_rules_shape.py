@@ -41,7 +41,19 @@ def _broadcast_in_dim_transpose(
 
 
 deflinear2(P.broadcast_in_dim_p, _broadcast_in_dim_transpose)
-deflinear2(P.reshape_p, lambda ct, x, **params: [lax.reshape(ct, tuple(x.aval.shape))])
+
+
+def _reshape_transpose(ct: Any, x: Any, *, dimensions: Any, **params: Any) -> list[Any]:
+    shape = tuple(x.aval.shape)
+    if dimensions is None:
+        return [lax.reshape(ct, shape)]
+    # The forward pass transposed by ``dimensions`` first: undo that last.
+    permuted = tuple(shape[d] for d in dimensions)
+    inverse = tuple(int(i) for i in np.argsort(dimensions))
+    return [lax.transpose(lax.reshape(ct, permuted), inverse)]
+
+
+deflinear2(P.reshape_p, _reshape_transpose)
 deflinear2(P.squeeze_p, lambda ct, x, **params: [lax.reshape(ct, tuple(x.aval.shape))])
 deflinear2(
     P.transpose_p,

@@ -53,7 +53,8 @@ register_batching(P.broadcast_in_dim_p, _front_rule(
 register_batching(P.reshape_p, _front_rule(
     P.reshape_p,
     lambda n, *, new_sizes, dimensions, sharding: {
-        "new_sizes": (n, *new_sizes), "dimensions": None, "sharding": sharding},
+        "new_sizes": (n, *new_sizes), "sharding": sharding,
+        "dimensions": None if dimensions is None else (0, *(d + 1 for d in dimensions))},
 ))  # fmt: skip
 register_batching(P.squeeze_p, _front_rule(
     P.squeeze_p, lambda n, *, dimensions: {"dimensions": tuple(d + 1 for d in dimensions)},

@@ -106,7 +106,11 @@ def _broadcast_in_dim(
     return [_hlo.broadcast_in_dim(x, tuple(shape), list(broadcast_dimensions))]
 
 
-def _reshape(ctx: LoweringRuleContext, x: Value, *dyn: Value, **_: Any) -> list[Value]:
+def _reshape(
+    ctx: LoweringRuleContext, x: Value, *dyn: Value, dimensions: Any = None, **_: Any
+) -> list[Value]:
+    if dimensions is not None:  # a transpose comes first
+        x = stablehlo.TransposeOp(x, [int(d) for d in dimensions]).result
     return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), x).result]
 
 
