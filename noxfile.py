@@ -211,7 +211,7 @@ def plugins(session: nox.Session, plugin: str) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check over the whole tree."""
-    session.install("ruff")
+    session.install("ruff==0.17.6")
     session.run("ruff", "check", str(ROOT))
     session.run("ruff", "format", "--check", str(ROOT))
 
