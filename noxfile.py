@@ -223,7 +223,7 @@ def typecheck(session: nox.Session, package: str) -> None:
     pkg = PACKAGES[package]
     # Optional modules (e.g. a hypothesis-based ``testing`` module) are typed too.
     _install_from_repo(session, pkg, extras=("test", "testing"))
-    session.install("mypy")
+    session.install("mypy==2.4.1")
     session.chdir(pkg.path)
     session.run("mypy", "--strict", f"src/{pkg.import_name}")
 
