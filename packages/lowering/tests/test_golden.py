@@ -59,10 +59,6 @@ NS = SimpleNamespace(
 
 # Cases whose Tessela result differs from JAX's (under jit and eagerly alike).
 XFAIL: dict[str, str] = {
-    "reshape_dimensions": (
-        "the reshape lowering ignores dimensions=(1, 0): it emits stablehlo.reshape of the "
-        "operand without the transpose JAX applies first"
-    ),
     "dynamic_slice_clamped": (
         "lax.dynamic_slice clamps a negative start index to 0; JAX first wraps it (index + dim) "
         "and then clamps, so start (7, -3) on f32[4,5] is (2, 2) in JAX and (2, 0) here"
