@@ -86,3 +86,31 @@ def test_samplers_needing_missing_ops_explain_under_jit() -> None:
     np.testing.assert_array_equal(
         np.asarray(eager), tessela_prng.permutation(tessela_prng.key(0), 6)
     )
+
+
+def test_permutation_and_choice_under_jit_and_vmap_match_standalone() -> None:
+    key, std = random.key(3), tessela_prng.key(3)
+    x = np.arange(10, dtype=np.float32)
+    np.testing.assert_array_equal(
+        np.asarray(tx.jit(lambda k: random.permutation(k, 10))(key)),
+        tessela_prng.permutation(std, 10),
+    )
+    np.testing.assert_array_equal(
+        np.asarray(tx.jit(lambda k: random.permutation(k, x))(key)),
+        tessela_prng.permutation(std, x),
+    )
+    for replace in (True, False):
+        got = tx.jit(lambda k, r=replace: random.choice(k, x, (4,), replace=r))(key)
+        np.testing.assert_array_equal(
+            np.asarray(got), tessela_prng.choice(std, x, (4,), replace=replace)
+        )
+    p = np.linspace(1.0, 2.0, 10, dtype=np.float32)
+    p = p / p.sum()
+    got = tx.jit(lambda k: random.choice(k, x, (3,), p=p, replace=False))(key)
+    np.testing.assert_array_equal(
+        np.asarray(got), tessela_prng.choice(std, x, (3,), p=p, replace=False)
+    )
+    keys = random.split(key, 3)
+    batched = tx.vmap(lambda k: random.permutation(k, 10))(keys)
+    for i, k in enumerate(tessela_prng.split(std, 3)):
+        np.testing.assert_array_equal(np.asarray(batched[i]), tessela_prng.permutation(k, 10))

@@ -181,17 +181,6 @@ def _boxing(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def _argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
-    axis = axis % x.ndim
-    idx = lax.broadcasted_iota(np.int32, tuple(x.shape), axis)
-    if descending:
-        flipped = tnp.flip(x, axis=axis)
-        _, order = lax.sort((flipped, idx), dimension=axis, num_keys=1)
-        return tnp.flip(x.shape[axis] - 1 - order, axis=axis)
-    _, order = lax.sort((x, idx), dimension=axis, num_keys=1)
-    return order
-
-
 def _isdtype(dtype: Any, kind: Any, /) -> bool:
     if isinstance(kind, tuple):
         return any(_isdtype(dtype, k) for k in kind)
@@ -217,9 +206,10 @@ _OVERRIDES: dict[str, Any] = {
     "bitwise_invert": tnp.invert,
     "cumulative_sum": tnp.cumsum,
     "matrix_transpose": lambda x, /: tnp.swapaxes(x, -1, -2),
-    "argsort": _argsort,
 }
-_UNSUPPORTED = frozenset({"take", "take_along_axis", "searchsorted", "linalg"})
+# Samplers that need a QR or Cholesky factorisation (orthogonal,
+# multivariate_normal) reach for ``linalg``, which lacks them so far.
+_UNSUPPORTED = frozenset({"linalg"})
 _DTYPES = {
     name: getattr(np, name)
     for name in (
@@ -244,8 +234,9 @@ class _Namespace:
             return _isdtype
         if name in _UNSUPPORTED:
             raise NotImplementedError(
-                f"this sampler needs tessela.numpy.{name}, which does not exist yet, when its "
-                "key is traced; call it with a concrete key (outside jit/vmap) instead."
+                f"this sampler needs tessela.numpy.{name} factorisations (qr, cholesky), which "
+                "do not exist yet, when its key is traced; call it with a concrete key "
+                "(outside jit/vmap) instead."
             )
         target = _OVERRIDES.get(name)
         if target is None:
