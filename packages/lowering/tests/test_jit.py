@@ -14,7 +14,7 @@ import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from tessela_tracer import ShapeDtypeStruct, config, lax, make_jaxpr
+from tessela_tracer import ShapeDtypeStruct, config, eval_jaxpr, lax, make_jaxpr
 
 
 @pytest.fixture
@@ -172,6 +172,25 @@ def test_donated_buffers_are_reused_and_deleted() -> None:
         np.asarray(y)
 
 
+def test_using_a_donated_array_says_what_xla_says_and_how_to_fix_it() -> None:
+    add = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(1,))
+    x = tl.device_put(np.ones((2, 3), np.float32))
+    y = tl.device_put(np.ones((2, 3), np.float32))
+    add(x, y)
+    for use in (lambda: lax.add(y, 1.0), lambda: np.asarray(y), lambda: add(x, y),
+                lambda: str(y), lambda: y.block_until_ready()):  # fmt: skip
+        with pytest.raises(RuntimeError) as info:
+            use()
+        message = str(info.value)
+        assert message.startswith(
+            "Invalid argument: CopyToHostAsync() called on invalid buffer: "
+            "Array has been deleted with shape=float32[2,3]."
+        )
+        assert "donated" in message and "Use the value the call returned" in message
+        assert "don't donate this argument" in message
+    assert not x.is_deleted()
+
+
 def test_unusable_donations_warn() -> None:
     add = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=(0, 1))
     x = tl.device_put(np.ones((2, 3), np.float32))
@@ -227,6 +246,87 @@ def test_debug_nans_names_the_primitive(flag: Any) -> None:
     flag("jax_debug_infs", True)
     with pytest.raises(FloatingPointError, match=r"\(inf\) encountered in div"):
         tl.jit(lambda x: lax.div(1.0, x))(np.zeros(2, np.float32))
+
+
+def _nan_body(x: Any, y: Any) -> Any:
+    a = lax.mul(x, y)
+    b = lax.div(lax.add(x, y), lax.sub(x, y))  # the line that makes the NaN
+    return lax.add(a, b)
+
+
+_NAN_LINE = _nan_body.__code__.co_firstlineno + 2
+_DEOPT = (
+    "Invalid value encountered in the output of a jit function. Calling the de-optimized version."
+)
+
+
+def _raises_at_user_line(call: Any) -> None:
+    with pytest.raises(
+        FloatingPointError, match=r"^invalid value \(nan\) encountered in div$"
+    ) as info:
+        call()
+    lines = [e.lineno + 1 for e in info.traceback if e.frame.code.raw is _nan_body.__code__]
+    assert lines == [_NAN_LINE]
+    assert info.value.__context__ is None
+
+
+def test_debug_nans_reruns_the_python_function_without_jit(flag: Any, capsys: Any) -> None:
+    flag("jax_debug_nans", True)
+    x = tl.device_put(np.array([2.0, 0.0], np.float32))
+    y = tl.device_put(np.array([3.0, 0.0], np.float32))
+    calls: list[int] = []
+
+    def f(x: Any, y: Any) -> Any:
+        calls.append(1)
+        return _nan_body(x, y)
+
+    _raises_at_user_line(lambda: tl.jit(f)(x, y))
+    assert capsys.readouterr().out == _DEOPT + "\n"
+    assert len(calls) == 2  # traced once, then called again without jit
+
+    # Nested jitted calls check their own outputs: one level of jit at a time,
+    # the primitive (not jit) is named.
+    inner = tl.jit(_nan_body)
+    outer = tl.jit(lambda x, y: lax.add(inner(x, y), 1.0))
+    _raises_at_user_line(lambda: outer(x, y))
+    assert capsys.readouterr().out == (_DEOPT + "\n") * 2
+
+    # Static arguments and keywords reach the re-run as they were passed.
+    g = tl.jit(lambda x, y, *, scale: lax.mul(_nan_body(x, y), scale), static_argnames="scale")
+    _raises_at_user_line(lambda: g(x, y=y, scale=2.0))
+    assert capsys.readouterr().out == _DEOPT + "\n"
+
+    # No NaN anywhere: nothing printed, the value comes back.
+    np.testing.assert_allclose(np.asarray(outer(x, lax.add(y, 1.0))), [6.0, 0.0], rtol=1e-6)
+    assert capsys.readouterr().out == ""
+
+
+def test_debug_nans_when_the_rerun_finds_nothing(flag: Any, capsys: Any) -> None:
+    flag("jax_debug_nans", True)
+    nan_in = np.array([np.nan], np.float32)
+    with pytest.raises(FloatingPointError) as info:
+        tl.jit(lambda x: x)(nan_in)
+    message = str(info.value)
+    assert message.startswith("invalid value (nan) encountered in jit(<lambda>). Because")
+    assert "the de-optimized function did not produce invalid values" in message
+    assert capsys.readouterr().out == _DEOPT + "\n"
+    # Donated arguments are gone after the compiled run: say so instead.
+    x = tl.device_put(np.zeros(2, np.float32))
+    with pytest.raises(FloatingPointError, match="donated and have been deleted"):
+        tl.jit(lambda x: lax.div(x, x), donate_argnums=0)(x)
+
+
+def test_debug_nans_inside_an_eager_jit_equation_names_the_primitive(flag: Any) -> None:
+    inner = tl.jit(_nan_body)
+    closed = make_jaxpr(lambda x, y: lax.neg(inner(x, y)))(
+        np.ones(2, np.float32), np.ones(2, np.float32)
+    )
+    assert "jit" in str(closed)
+    flag("jax_debug_nans", True)
+    x = tl.device_put(np.array([2.0, 0.0], np.float32))
+    y = tl.device_put(np.array([3.0, 0.0], np.float32))
+    with pytest.raises(FloatingPointError, match=r"^invalid value \(nan\) encountered in div$"):
+        eval_jaxpr(closed.jaxpr, closed.consts, x, y)
 
 
 def test_log_compiles_and_cache_miss_explanations(flag: Any, caplog: Any) -> None:

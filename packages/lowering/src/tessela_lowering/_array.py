@@ -60,11 +60,17 @@ class SingleDeviceSharding:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
 
 
+INVALID_BUFFER = "Invalid argument: CopyToHostAsync() called on invalid buffer"
+"""What XLA reports when a deleted (donated) buffer is read; every error about one says it."""
+
+
 def _deleted_error(aval: ShapedArray) -> RuntimeError:
     return RuntimeError(
-        f"Array has been deleted with shape={aval.str_short()}. It was donated to a "
-        f"jitted computation or deleted with .delete(); keep a copy (x.copy()) if it "
-        f"is needed after the call."
+        f"{INVALID_BUFFER}: Array has been deleted with shape={aval.str_short()}. It was "
+        f"donated to a jitted computation (donate_argnums / donate_argnames), whose output "
+        f"now owns its buffer, or deleted with .delete(). Use the value the call returned "
+        f"instead, don't donate this argument, or keep a copy (x.copy()) if it is needed "
+        f"after the call."
     )
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, ShapedArray, get_aval
 
 from tessela_lowering import _xla
-from tessela_lowering._array import Array, _deleted_error
+from tessela_lowering._array import INVALID_BUFFER, Array, _deleted_error
 from tessela_lowering._flags import logger, state
 from tessela_lowering._lowering import jaxpr_to_module
 from tessela_lowering._xla import Buffer, Device
@@ -215,8 +215,9 @@ class Executable:
                     raise _deleted_error(x.aval) from None
             if any(b.is_deleted() for b in bufs):
                 raise RuntimeError(
-                    "an argument's buffer has been deleted (donated to an earlier call); "
-                    "pass a fresh array, or keep a copy (x.copy()) before donating it."
+                    f"{INVALID_BUFFER}: an argument's buffer has been deleted (donated to "
+                    f"an earlier call). Use the value that call returned, don't donate the "
+                    f"argument, or keep a copy (x.copy()) before donating it."
                 ) from err
             raise
 

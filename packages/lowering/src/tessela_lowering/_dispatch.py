@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive, ShapedArray, get_aval, register_impl
+from tessela_tracer import (
+    ClosedJaxpr,
+    Primitive,
+    ShapedArray,
+    eval_jaxpr,
+    get_aval,
+    jit_p,
+    register_impl,
+)
 
 from tessela_lowering import _devices, _hlo, _xla
 from tessela_lowering._array import Array
@@ -176,8 +184,27 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
     outs = _xla.execute(entry.executable, buffers, entry.handlers)
     results = [Array(b, aval, committed) for b, aval in zip(outs, entry.out_avals, strict=True)]
     if state.check_values:
-        check_finite(prim.name, results)
+        if prim is jit_p:
+            _check_jit_results(results, arrays, params)
+        else:
+            check_finite(prim.name, results)
     return results if prim.multiple_results else results[0]
+
+
+def _check_jit_results(results: list[Array], arrays: list[Array], params: dict[str, Any]) -> None:
+    try:
+        check_finite(jit_p.name, results)
+    except FloatingPointError as err:
+        error = err
+    else:
+        return
+    jaxpr = params.get("jaxpr")
+    if isinstance(jaxpr, ClosedJaxpr):
+        # A jit equation evaluated eagerly (e.g. under grad): run its body op by
+        # op, so the error names the primitive inside it; nested jit equations
+        # come back here and do the same.
+        eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *arrays)
+    raise error
 
 
 def cache_size() -> int:

@@ -5,8 +5,10 @@ environment once at import (``JAX_DEBUG_NANS=1`` or ``TESSELA_DEBUG_NANS=1``):
 
 - ``jax_disable_jit``: ``jit`` calls the Python function directly.
 - ``jax_debug_nans`` / ``jax_debug_infs``: check every result; on a NaN (or
-  inf) re-run a jitted function op by op and raise ``FloatingPointError``
-  naming the primitive that produced it.
+  inf) out of a jitted function, call the Python function again without that
+  level of ``jit`` (nested jitted calls check themselves the same way), so
+  that ``FloatingPointError`` names the primitive that produced it and the
+  traceback passes through the line of user code that bound it.
 - ``jax_log_compiles``: log each compilation at WARNING level.
 - ``jax_explain_cache_misses``: log why a jitted function was traced again.
 - ``jax_compilation_cache_dir``: a folder where compiled executables are kept
@@ -19,12 +21,13 @@ the config object.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 import numpy as np
 from tessela_tracer import config
 
-__all__ = ["check_finite", "logger", "state"]
+__all__ = ["DEOPTIMIZED_MESSAGE", "check_finite", "logger", "rerun_deoptimized", "state"]
 
 logger = logging.getLogger("tessela_lowering")
 
@@ -138,3 +141,71 @@ def check_finite(name: str, values: list[Any]) -> None:
             raise FloatingPointError(f"invalid value (nan) encountered in {name}")
         if state.debug_infs and np.isinf(host).any():
             raise FloatingPointError(f"invalid value (inf) encountered in {name}")
+
+
+DEOPTIMIZED_MESSAGE = (
+    "Invalid value encountered in the output of a jit function. Calling the de-optimized version."
+)
+"""Printed before a jitted function that produced a NaN (or inf) runs again without ``jit``."""
+
+
+def rerun_deoptimized(
+    error: FloatingPointError,
+    fun: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    flat: Sequence[Any] = (),
+) -> NoReturn:
+    """Call ``fun`` again without ``jit`` so that the primitive making a NaN raises.
+
+    The compiled function's output held an invalid value (``error``). The
+    Python function runs again on the same arguments: its primitives run one
+    by one and are checked as they go, and the jitted functions it calls
+    check their own outputs and re-run the same way, one level of ``jit`` at
+    a time. The ``FloatingPointError`` of the re-run propagates unchanged, so
+    its traceback passes through the user's line that produced the value.
+
+    Args:
+      error: what the check of the compiled outputs raised.
+      fun: the Python function under ``jit`` (static arguments included in
+        ``args``/``kwargs``).
+      args: the positional arguments of the call.
+      kwargs: the keyword arguments of the call.
+      flat: the call's flattened array arguments, to tell whether some were
+        donated (and so deleted) by the compiled run.
+
+    Returns:
+      Never: it raises ``FloatingPointError``.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_lowering._flags import rerun_deoptimized
+      >>> def f(x):
+      ...     raise FloatingPointError("invalid value (nan) encountered in div")
+      >>> try:
+      ...     rerun_deoptimized(FloatingPointError("nan in jit(f)"), f, (1.0,), {})
+      ... except FloatingPointError as e:
+      ...     print(e)
+      Invalid value encountered in the output of a jit function. Calling the de-optimized version.
+      invalid value (nan) encountered in div
+    """
+    print(DEOPTIMIZED_MESSAGE)
+    donated = [x for x in flat if getattr(x, "is_deleted", None) is not None and x.is_deleted()]
+    if donated:
+        raise FloatingPointError(
+            f"{error}. The de-optimized function (the function as if the `jit` decorator "
+            f"were removed) could not be called to find the primitive that produced it: "
+            f"{len(donated)} argument(s) were donated and have been deleted. Call the "
+            f"function without donate_argnums/donate_argnames while debugging."
+        ) from None
+    fun(*args, **kwargs)
+    raise FloatingPointError(
+        f"{error}. Because jax_debug_nans and/or jax_debug_infs is set, the de-optimized "
+        f"function (i.e., the function as if the `jit` decorator were removed) was called "
+        f"in an attempt to get a more precise error message. However, the de-optimized "
+        f"function did not produce invalid values during its execution. This behavior can "
+        f"result from `jit` optimizations causing the invalid value to be produced. It may "
+        f"also arise from having nan/inf literals as inputs or outputs, like "
+        f"`jit(lambda ...: numpy.nan)(...)`.\n\nIt may be possible to avoid the invalid "
+        f"value by removing the `jit` decorator, at the cost of losing optimizations."
+    ) from None

@@ -27,7 +27,6 @@ from tessela_tracer import (
     EvalTrace,
     Tracer,
     config,
-    eval_jaxpr,
     get_aval,
     get_current_trace,
     jit_p,
@@ -40,7 +39,7 @@ from tessela_lowering._aot import Lowered, Traced
 from tessela_lowering._array import Array
 from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
 from tessela_lowering._dispatch import pick_device
-from tessela_lowering._flags import check_finite, logger, state
+from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
 from tessela_lowering._xla import Device
 
 __all__ = ["JitWrapped", "jit"]
@@ -214,7 +213,7 @@ class JitWrapped:
         exe, flat = self._executable(args, kwargs, static, flat, in_tree)
         res = exe.run(flat)
         if state.check_values:
-            self._check(exe, flat, res)
+            self._check(flat, res, args, kwargs)
         return tree_unflatten(exe.plan.out_tree, res)
 
     def _split(
@@ -354,16 +353,18 @@ class JitWrapped:
                     reasons.append(f"{name} changed from {old} to {new}")
         logger.warning("TRACING CACHE MISS for %s because:\n  %s", self._name, "\n  ".join(reasons))
 
-    def _check(self, exe: Executable, flat: Sequence[Any], res: list[Any]) -> None:
+    def _check(
+        self, flat: Sequence[Any], res: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
         try:
             check_finite(f"jit({self._name})", res)
-        except FloatingPointError:
-            # Re-run op by op: the eager dispatch checks each primitive's results
-            # and raises naming the first primitive that made a NaN/inf.
-            plan = exe.plan
-            args = [flat[i] for i in plan.kept]
-            eval_jaxpr(plan.closed.jaxpr, (), *plan.consts, *args)
-            raise
+        except FloatingPointError as err:
+            error = err
+        else:
+            return
+        # Outside the ``except`` block, so that the error of the re-run is not
+        # chained to this one and its traceback runs through the user's code.
+        rerun_deoptimized(error, self._fun, args, kwargs, flat)
 
     # ----------------------------------------------------------- stages
 

@@ -336,12 +336,6 @@ def test_different_kinds_of_jax_values(capsys: pytest.CaptureFixture[str]) -> No
 
 
 # 001, 003 -- "Buffer donation" (reusing a donated buffer)
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela_lowering: using a donated Array raises RuntimeError('Array has been "
-    "deleted with shape=float32[2,3]. ...'); the FAQ shows 'Invalid argument: "
-    "CopyToHostAsync() called on invalid buffer'",
-)
 def test_buffer_donation_reuse_is_an_error() -> None:
     def add(x, y):
         return x + y

@@ -382,13 +382,6 @@ def test_debugging_nans_op_by_op() -> None:
 
 # 002 -- "NaNs" / "Debugging NaNs" (under @jit: the message, then the de-optimized
 # re-run whose traceback reaches the line of f that made the NaN)
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela_lowering raises FloatingPointError for a NaN out of a jit function by "
-    "evaluating its jaxpr op by op, without printing 'Invalid value encountered in the "
-    "output of a jit function. Calling the de-optimized version.' and without calling f "
-    "again, so the traceback does not reach the line b = (x + y) / (x - y)",
-)
 @pytest.mark.usefixtures("debug_nans")
 def test_debugging_nans_under_jit(capsys: pytest.CaptureFixture[str]) -> None:
     def f(x, y):
