@@ -59,14 +59,6 @@ NS = SimpleNamespace(
 
 # Cases whose Tessela result differs from JAX's (under jit and eagerly alike).
 XFAIL: dict[str, str] = {
-    "dynamic_slice_clamped": (
-        "lax.dynamic_slice clamps a negative start index to 0; JAX first wraps it (index + dim) "
-        "and then clamps, so start (7, -3) on f32[4,5] is (2, 2) in JAX and (2, 0) here"
-    ),
-    "dynamic_update_slice_clamped": (
-        "lax.dynamic_update_slice clamps a negative start index to 0; JAX first wraps it "
-        "(index + dim) and then clamps, so start (9, -2) on i32[4,3] is (2, 1) in JAX, (2, 0) here"
-    ),
     "sort_special_f32": (
         "sort orders -0.0 before 0.0; JAX's comparator treats them as equal, so a stable sort "
         "keeps their input order ([-0., 0., 0., -0.] in JAX, [-0., -0., 0., 0.] here)"
@@ -78,12 +70,7 @@ XFAIL: dict[str, str] = {
 }
 
 # Cases that fail to trace (so under jit, not eagerly): the reason says how.
-XFAIL_TRACED: dict[str, str] = {
-    "device_put_function_under_jit": (
-        "tessela_lowering.device_put on a traced value raises TracerArrayConversionError "
-        "(it converts its operand with np.asarray); jax.device_put binds device_put_p under jit"
-    ),
-}
+XFAIL_TRACED: dict[str, str] = {}
 
 # The jit comparison compiles the cases CHUNK at a time, as one program each
 # returning every case's outputs (one XLA compilation per chunk, not per case).

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, ShapedArray, get_aval, register_aval_handler
+from tessela_tracer import (
+    ArrayCopySemantics,
+    ArrayOps,
+    ShapedArray,
+    Tracer,
+    get_aval,
+    register_aval_handler,
+)
+from tessela_tracer.primitives import device_put_p
 
 from tessela_lowering import _xla
 from tessela_lowering._devices import get_default_device
@@ -279,6 +287,15 @@ def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -
             f"device_put(x, device): device must be a Device such as tessela.devices()[0], "
             f"got {type(device).__name__}."
         )
+    if isinstance(x, Tracer):
+        # Under a trace, placement is an equation of the program, as in JAX.
+        (out,) = device_put_p.bind(
+            x,
+            devices=(device,),
+            srcs=(None,),
+            copy_semantics=(ArrayCopySemantics.REUSE_INPUT,),
+        )
+        return out  # type: ignore[no-any-return]
     if isinstance(x, Array):
         if device is None:
             return x

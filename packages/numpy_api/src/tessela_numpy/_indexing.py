@@ -67,15 +67,11 @@ def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
             starts = [convert(s, _I32) for s in starts]
         else:
             starts = [convert(s, _I32) if isinstance(s, int) else s for s in starts]
-        # Negative starts count from the end, as in NumPy; dynamic_slice clamps the rest.
-        shape = shape_of(x)
-        wrapped = []
-        for s, size in zip(starts, shape, strict=True):
-            dt = aval_of(s).dtype
-            wrapped.append(
-                lax.select_n(lax.lt(s, convert(0, dt)), s, lax.add(s, convert(size, dt)))
-            )
-        out = lax.dynamic_slice(x, wrapped, plan.slice_sizes)
+        # lax.dynamic_slice counts negative starts from the end and clamps the rest.
+        # Converted starts are arrays, so that wrapping is staged as JAX stages it
+        # (lax wraps bare integers in Python).
+        starts = [np.asarray(s) if isinstance(s, np.integer) else s for s in starts]
+        out = lax.dynamic_slice(x, starts, plan.slice_sizes)
     if plan.rev_axes:
         out = lax.rev(out, plan.rev_axes)
     if plan.squeeze_axes:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from tessela_tracer import _dtypes
+from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
@@ -275,10 +276,36 @@ def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
     return out
 
 
+def _wrapped_starts(operand: ArrayLike, start_indices: Sequence[ArrayLike]) -> list[Any]:
+    """Start indices with negatives counted from the end, as JAX's lax does.
+
+    Concrete integers are wrapped in Python; traced ones get ``i < 0`` /
+    ``i + size`` / ``select_n``. ``dynamic_slice`` then clamps into bounds.
+    """
+    shape = _aval(operand).shape
+    if len(start_indices) != len(shape):
+        raise TypeError(
+            f"start_indices must have one index per dimension of the operand: got "
+            f"{len(start_indices)} for an operand of shape {tuple(shape)}"
+        )
+    out: list[Any] = []
+    for i, size in zip(_index_operands(start_indices), shape, strict=True):
+        if isinstance(i, (int, np.integer)):
+            out.append(i + size if i < 0 else i)
+            continue
+        dt = _aval(i).dtype
+        negative = ew.lt_p.bind(i, np.zeros((), dt))
+        out.append(ew.select_n_p.bind(negative, i, ew.add_p.bind(i, np.asarray(size, dt))))
+    return out
+
+
 def dynamic_slice(
     operand: ArrayLike, start_indices: Sequence[ArrayLike], slice_sizes: Sequence[int]
 ) -> Array:
-    """Slice of static size at traced start indices (clamped into bounds).
+    """Slice of static size at traced start indices.
+
+    A negative start counts from the end; then starts are clamped so the slice
+    stays in bounds (as in JAX).
 
     Args:
       operand: the array.
@@ -295,7 +322,7 @@ def dynamic_slice(
         [ShapedArray(float32[2])]
     """
     return sh.dynamic_slice_p.bind(
-        operand, *_index_operands(start_indices), slice_sizes=_ints(slice_sizes)
+        operand, *_wrapped_starts(operand, start_indices), slice_sizes=_ints(slice_sizes)
     )
 
 
@@ -318,7 +345,7 @@ def dynamic_update_slice(
         >>> eval_shape(lambda x: lax.dynamic_update_slice(x, x, (0,)), s).shape
         (4,)
     """
-    return sh.dynamic_update_slice_p.bind(operand, update, *_index_operands(start_indices))
+    return sh.dynamic_update_slice_p.bind(operand, update, *_wrapped_starts(operand, start_indices))
 
 
 def iota(dtype: Any, size: int) -> Array:
