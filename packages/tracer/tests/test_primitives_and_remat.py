@@ -121,3 +121,40 @@ def test_fori_loop_index_is_weak_for_python_int_bounds() -> None:
     assert closed.out_avals[0].weak_type
     strong = tt.make_jaxpr(lambda: lax.fori_loop(np.int32(0), 10, lambda i, x: lax.add(x, i), 0))()
     assert not strong.out_avals[0].weak_type
+
+
+def test_checkpoint_name_stages_a_name_equation() -> None:
+    closed = tt.make_jaxpr(lambda x: tt.checkpoint_name({"h": lax.sin(x)}, "h"))(X)
+    assert "c:f32[3] = name[name=h] b" in str(closed)
+    (eqn,) = [e for e in closed.eqns if e.primitive is primitives.name_p]
+    assert eqn.params == {"name": "h"}
+    np.testing.assert_array_equal(find_impl(primitives.name_p)(X, name="h"), X)
+    assert tt.checkpoint_name(X, "h") is X
+    with pytest.raises(TypeError, match="name must be a str"):
+        tt.checkpoint_name(X, 3)  # type: ignore[arg-type]
+
+
+def test_checkpoint_policies() -> None:
+    cp = tt.checkpoint_policies
+    f32 = tt.ShapedArray((3,), np.dtype("float32"))
+    plain = (((1,), (0,)), ((), ()))
+    batched = (((2,), (1,)), ((0,), (0,)))
+    dot, sin, name = primitives.dot_general_p, primitives.sin_p, primitives.name_p
+    assert cp.everything_saveable(sin, f32) is True
+    assert cp.nothing_saveable(dot, f32, f32, dimension_numbers=plain) is False
+    assert cp.dots_saveable(dot, f32, f32, dimension_numbers=batched) is True
+    assert cp.checkpoint_dots is cp.dots_saveable
+    assert cp.dots_saveable(sin, f32) is False
+    nb = cp.dots_with_no_batch_dims_saveable
+    assert nb is cp.checkpoint_dots_with_no_batch_dims
+    assert nb(dot, f32, f32, dimension_numbers=plain) is True
+    assert nb(dot, f32, f32, dimension_numbers=batched) is False
+    only = cp.save_only_these_names("a", "b")
+    assert only(name, f32, name="a") and not only(name, f32, name="c") and not only(sin, f32)
+    but = cp.save_any_names_but_these("a")
+    assert but(name, f32, name="c") and not but(name, f32, name="a") and not but(sin, f32)
+    # As in JAX, this policy saves everything (the names are not consulted).
+    assert cp.save_anything_except_these_names("a")(name, f32, name="a") is True
+    assert repr(cp.dots_saveable) == "DotsSaveable(only_if_no_batch_dims=False)"
+    closed = tt.make_jaxpr(tt.checkpoint(lax.sin, policy=cp.dots_saveable))(X)
+    assert closed.eqns[0].params["policy"] is cp.dots_saveable

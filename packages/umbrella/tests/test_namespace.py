@@ -28,6 +28,7 @@ TOP_LEVEL = {
     "custom_jvp": tessela_tracer.custom_jvp,
     "custom_vjp": tessela_tracer.custom_vjp,
     "checkpoint": tessela_tracer.checkpoint,
+    "checkpoint_policies": tessela_tracer.checkpoint_policies,
     "devices": tessela_lowering.devices,
     "device_put": tessela_lowering.device_put,
     "device_get": tessela_lowering.device_get,
@@ -47,6 +48,23 @@ def test_all_lists_only_existing_names() -> None:
     for name in tx.__all__:
         assert hasattr(tx, name), name
     assert callable(tx.block_until_ready)
+
+
+def test_checkpoint_policies_has_jax_names() -> None:
+    cp = tx.checkpoint_policies
+    for name in [
+        "everything_saveable",
+        "nothing_saveable",
+        "dots_saveable",
+        "checkpoint_dots",
+        "dots_with_no_batch_dims_saveable",
+        "checkpoint_dots_with_no_batch_dims",
+        "save_anything_except_these_names",
+        "save_any_names_but_these",
+        "save_only_these_names",
+    ]:
+        assert callable(getattr(cp, name)), name
+    assert cp.checkpoint_dots is cp.dots_saveable
 
 
 def test_submodules_reexport_sibling_namespaces() -> None:

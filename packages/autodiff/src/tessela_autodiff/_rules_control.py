@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import ClosedJaxpr, ShapedArray, Var
+from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, ShapedArray, Var
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import eval_jaxpr, hoist_consts
+from tessela_tracer.extend import eval_jaxpr, hoist_consts, set_current_trace
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
@@ -505,19 +505,102 @@ def _remat_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
     return outs[:nout], touts
 
 
+def _nothing_saveable(*_: Any, **__: Any) -> bool:
+    return False
+
+
+def _dce(eqns: Sequence[JaxprEqn], outs: Sequence[Any]) -> tuple[list[JaxprEqn], set[Var]]:
+    # Keep the equations the outputs depend on; also return every variable read.
+    live = {v for v in outs if isinstance(v, Var)}
+    kept = []
+    for eqn in reversed(eqns):
+        if any(v in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(v for v in eqn.invars if isinstance(v, Var))
+    kept.reverse()
+    return kept, live
+
+
+def _split_remat_body(
+    jaxpr: Jaxpr, uk: Sequence[bool], policy: Any
+) -> tuple[Jaxpr, Jaxpr, list[bool], list[int], int]:
+    # Split a remat body given unknown inputs into ``known`` (known inputs to
+    # known outputs then residuals) and ``staged`` (residuals then the inputs
+    # listed in ``used`` to unknown outputs). Known equations the policy calls
+    # saveable may have their results saved as residuals; the others are also
+    # copied into ``staged`` and recomputed there.
+    unknown = {v for v, u in zip(jaxpr.invars, uk, strict=True) if u}
+    saved: set[Var] = set()
+    known_eqns: list[JaxprEqn] = []
+    staged_eqns: list[JaxprEqn] = []
+    for eqn in jaxpr.eqns:
+        eqn_uk = [isinstance(v, Var) and v in unknown for v in eqn.invars]
+        after: list[JaxprEqn] = []
+        if any(eqn_uk) and eqn.primitive is P.remat_p:
+            # A nested remat splits the same way under its own policy.
+            sub = eqn.params
+            k, st, sub_out_uk, used, nres = _split_remat_body(
+                sub["jaxpr"], eqn_uk, sub["policy"] or _nothing_saveable
+            )
+            res = [Var(v.aval) for v in k.outvars[len(k.outvars) - nres :]]
+            k_ins = [v for v, u in zip(eqn.invars, eqn_uk, strict=True) if not u]
+            k_outs = [v for v, u in zip(eqn.outvars, sub_out_uk, strict=True) if not u]
+            s_outs = [v for v, u in zip(eqn.outvars, sub_out_uk, strict=True) if u]
+            unknown.update(s_outs)
+            known_eqn = eqn.replace(
+                invars=k_ins, outvars=[*k_outs, *res], params={**sub, "jaxpr": k}
+            )
+            after.append(
+                eqn.replace(
+                    invars=[*res, *[eqn.invars[i] for i in used]],
+                    outvars=s_outs,
+                    params={**sub, "jaxpr": st, "differentiated": True},
+                )
+            )
+            eqn = known_eqn
+        elif any(eqn_uk):
+            staged_eqns.append(eqn)
+            unknown.update(eqn.outvars)
+            continue
+        known_eqns.append(eqn)
+        if policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
+            saved.update(eqn.outvars)
+        else:
+            staged_eqns.append(eqn)
+        staged_eqns.extend(after)
+    out_uk = [isinstance(v, Var) and v in unknown for v in jaxpr.outvars]
+    staged_outs = [v for v, u in zip(jaxpr.outvars, out_uk, strict=True) if u]
+    staged_eqns, staged_reads = _dce(staged_eqns, staged_outs)
+    residuals = [v for e in known_eqns for v in e.outvars if v in saved and v in staged_reads]
+    known_outs = [v for v, u in zip(jaxpr.outvars, out_uk, strict=True) if not u]
+    known_eqns, _ = _dce(known_eqns, [*known_outs, *residuals])
+    known_in = [v for v, u in zip(jaxpr.invars, uk, strict=True) if not u]
+    known = Jaxpr((), known_in, [*known_outs, *residuals], known_eqns)
+    used = [i for i, v in enumerate(jaxpr.invars) if v in staged_reads]
+    staged_in = [*residuals, *[jaxpr.invars[i] for i in used]]
+    staged = Jaxpr((), staged_in, staged_outs, staged_eqns)
+    return known, staged, out_uk, used, len(residuals)
+
+
 def _remat_partial_eval(
     trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]
 ) -> Any:
-    # The primal runs now; the staged equation recomputes it from the operands
-    # (the residuals are the inputs, not the intermediates).
-    closed = ClosedJaxpr(params["jaxpr"], ())
+    # The known part runs now, outside any remat; the staged remat recomputes
+    # what the policy did not let the known part save.
     uk = [trace.is_unknown(a) for a in args]
-    known, _, out_uk, nres = partial_eval_jaxpr(closed, uk, False)
-    known, kconsts = hoist_consts(drop_outputs(known, len(known.out_avals) - nres))
-    k_in, _ = _split_by(args, uk)
-    k_outs = trace.known(P.remat_p, [*kconsts, *k_in], {**params, "jaxpr": known.jaxpr})
-    staged = trace.stage(P.remat_p, args, {**params, "differentiated": True})
-    return _merge(out_uk, k_outs, [o for o, u in zip(staged, out_uk, strict=True) if u])
+    policy = params["policy"] or _nothing_saveable
+    known, staged, out_uk, used, nres = _split_remat_body(params["jaxpr"], uk, policy)
+    parent = trace.parent
+    assert parent is not None
+    with set_current_trace(parent):
+        vals = eval_jaxpr(known, (), *[a for a, u in zip(args, uk, strict=True) if not u])
+    nk = len(vals) - nres
+    k_outs, res_vals = vals[:nk], vals[nk:]
+    if not staged.outvars:
+        return k_outs
+    new_params = {**params, "jaxpr": staged, "differentiated": True}
+    outs = trace.stage(P.remat_p, [*res_vals, *[args[i] for i in used]], new_params)
+    return _merge(out_uk, k_outs, outs)
 
 
 def _remat_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
@@ -533,3 +616,19 @@ def _remat_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]
 register_jvp(P.remat_p, _remat_jvp)
 register_partial_eval(P.remat_p, _remat_partial_eval)
 register_transpose(P.remat_p, _remat_transpose)
+
+
+# ------------------------------------------------------------------ checkpoint_name
+
+
+def _name_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, name: str) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    return P.name_p.bind(x, name=name), t  # the tangent stays unnamed
+
+
+def _name_transpose(ct: Any, x: Any, *, name: str) -> list[Any]:
+    return [None if type(ct) is Zero else ct]
+
+
+register_jvp(P.name_p, _name_jvp)
+register_transpose(P.name_p, _name_transpose)

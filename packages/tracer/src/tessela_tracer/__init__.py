@@ -1,6 +1,6 @@
 """tessela_tracer: primitives, stackless tracing, jaxprs and lax for Tessela."""
 
-from tessela_tracer import custom_derivatives, dtypes, errors, extend, lax
+from tessela_tracer import checkpoint_policies, custom_derivatives, dtypes, errors, extend, lax
 from tessela_tracer._array_ops import (
     ARRAY_METHOD_NAMES,
     ArrayOps,
@@ -35,7 +35,7 @@ from tessela_tracer._jaxpr import (
 )
 from tessela_tracer._lax_control import jit
 from tessela_tracer._prims_array import ArrayCopySemantics, to_concrete_array
-from tessela_tracer._remat import checkpoint, remat
+from tessela_tracer._remat import checkpoint, checkpoint_name, remat
 from tessela_tracer._staging import eval_shape, make_jaxpr, trace_pytree_fun, trace_to_jaxpr
 
 __version__ = "0.1.0"
@@ -43,7 +43,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ARRAY_METHOD_NAMES", "ArrayCopySemantics", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
     "Literal", "Primitive", "ShapeDtypeStruct", "ShapedArray", "Trace", "Tracer", "Var",
-    "check_jaxpr", "checkpoint", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
+    "check_jaxpr", "checkpoint", "checkpoint_name", "checkpoint_policies", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "dtypes", "errors", "eval_jaxpr",
     "eval_shape", "extend", "get_aval", "get_current_trace", "jit", "jit_p", "lax",
     "make_jaxpr", "new_trace", "register_abstract_eval", "register_array_methods",
     "register_aval_handler", "register_impl", "registered_array_methods", "remat", "replace_subjaxprs",

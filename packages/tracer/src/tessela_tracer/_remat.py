@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tessela_pytree import tree_flatten, tree_unflatten
+from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._control_flow import hoist_consts
@@ -26,7 +26,7 @@ from tessela_tracer._staging import (
     trace_to_jaxpr,
 )
 
-__all__ = ["checkpoint", "remat", "remat_p"]
+__all__ = ["checkpoint", "checkpoint_name", "name_p", "remat", "remat_p"]
 
 remat_p = Primitive("remat2", multiple_results=True)
 """The rematerialization primitive.
@@ -181,3 +181,45 @@ def checkpoint(
 
 
 remat = checkpoint
+
+
+name_p = Primitive("name")
+"""Names a value for checkpoint policies; an identity with parameter ``name`` (str)."""
+
+
+def _name_abstract_eval(x: ShapedArray, *, name: str) -> ShapedArray:
+    return x
+
+
+register_abstract_eval(name_p, _name_abstract_eval)
+
+
+def _name_impl(x: Any, *, name: str) -> Any:
+    return x
+
+
+register_impl(name_p, _name_impl)
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """Give ``x`` (an array or a pytree of arrays) a name that checkpoint policies can see.
+
+    At run time this is the identity. Traced, it records a ``name`` equation
+    whose ``name`` parameter policies such as
+    :func:`~tessela_tracer.checkpoint_policies.save_only_these_names` test.
+
+    Args:
+      x: the value or pytree of values to name.
+      name: the name (a string).
+
+    Returns:
+      ``x``, unchanged.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda x: checkpoint_name(lax.sin(x), "h"))(1.0))
+        { lambda ; a:f32[]. let b:f32[] = sin a; c:f32[] = name[name=h] b in (c,) }
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"checkpoint_name: name must be a str, got {name!r}")
+    return tree_map(lambda v: name_p.bind(v, name=name), x)

@@ -46,7 +46,7 @@ from tessela_tracer._jaxpr import (
 )
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
-from tessela_tracer._remat import remat_p
+from tessela_tracer._remat import name_p, remat_p
 from tessela_tracer._staging import (
     DebugInfo,
     JaxprTrace,
@@ -62,7 +62,7 @@ __all__ = [
     "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "check_jaxpr", "cond_p",
     "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "device_put_p", "eval_jaxpr", "find_impl",
     "get_aval", "get_aval_of", "get_current_trace", "hoist_consts", "jaxpr_as_fun", "jit_p",
-    "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
+    "name_p", "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
     "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
     "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip

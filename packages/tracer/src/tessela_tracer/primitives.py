@@ -129,7 +129,7 @@ from tessela_tracer._prims_shape import (
     squeeze_p,
     transpose_p,
 )
-from tessela_tracer._remat import remat_p
+from tessela_tracer._remat import name_p, remat_p
 
 __all__ = [
     "abs_p",
@@ -195,6 +195,7 @@ __all__ = [
     "max_p",
     "min_p",
     "mul_p",
+    "name_p",
     "ne_p",
     "neg_p",
     "nextafter_p",

@@ -39,6 +39,7 @@ from tessela_lowering import (
 from tessela_tracer import (
     ShapeDtypeStruct,
     checkpoint,
+    checkpoint_policies,
     custom_jvp,
     custom_vjp,
     eval_shape,
@@ -57,6 +58,7 @@ __all__ = [
     "ShapeDtypeStruct",
     "block_until_ready",
     "checkpoint",
+    "checkpoint_policies",
     "config",
     "custom_jvp",
     "custom_vjp",
