@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-import tessela_lowering  # noqa: F401  (eager numerics)
 import tessela_numpy as tnp
 from tessela_autodiff import grad, jvp, vjp
+from tessela_batching import vmap
+from tessela_lowering import jit
 from tessela_tracer import ClosedJaxpr, checkpoint, checkpoint_name, checkpoint_policies, make_jaxpr
 from tessela_tracer.primitives import name_p, remat_p
 
@@ -124,18 +125,11 @@ def test_name_policies_match_jax(
     assert _structure(closed) == (outer, inner)
 
 
-_NO_NAME_LOWERING = pytest.mark.xfail(
-    strict=True,
-    raises=NotImplementedError,
-    reason="name_p has no lowering rule yet, so a compiled remat body holding it fails",
-)
-
-
 @pytest.mark.parametrize(
     "policy",
     [
-        pytest.param(cp.save_only_these_names("a"), id="only_a", marks=_NO_NAME_LOWERING),
-        pytest.param(cp.save_any_names_but_these("a"), id="any_but_a", marks=_NO_NAME_LOWERING),
+        pytest.param(cp.save_only_these_names("a"), id="only_a"),
+        pytest.param(cp.save_any_names_but_these("a"), id="any_but_a"),
         pytest.param(cp.save_anything_except_these_names("a"), id="anything_except"),
     ],
 )
@@ -145,19 +139,11 @@ def test_name_policy_gradients_match_plain_grad(policy: Callable[..., bool]) -> 
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-6)
 
 
-@_NO_NAME_LOWERING
 def test_checkpoint_name_under_jit() -> None:
-    from tessela_lowering import jit
-
     np.testing.assert_array_equal(np.asarray(jit(lambda x: checkpoint_name(x, "y"))(X)), X)
 
 
-@pytest.mark.xfail(
-    strict=True, raises=NotImplementedError, reason="name_p has no batching rule yet"
-)
 def test_checkpoint_name_under_vmap() -> None:
-    from tessela_batching import vmap
-
     np.testing.assert_array_equal(np.asarray(vmap(lambda x: checkpoint_name(x, "y"))(X)), X)
 
 

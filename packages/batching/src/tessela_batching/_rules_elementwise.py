@@ -60,7 +60,7 @@ for _p in (
     P.asin_p, P.acos_p, P.atan_p, P.sinh_p, P.cosh_p, P.asinh_p, P.acosh_p, P.atanh_p,
     P.sqrt_p, P.rsqrt_p, P.cbrt_p, P.square_p, P.erf_p, P.erfc_p, P.erf_inv_p, P.lgamma_p,
     P.digamma_p, P.not_p, P.population_count_p, P.clz_p, P.real_p, P.imag_p, P.conj_p,
-    P.integer_pow_p, P.stop_gradient_p, P.convert_element_type_p,
+    P.integer_pow_p, P.stop_gradient_p, P.name_p, P.convert_element_type_p,
 ):  # fmt: skip
     defvectorized(_p)
 

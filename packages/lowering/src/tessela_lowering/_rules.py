@@ -422,6 +422,7 @@ _SPECIAL: dict[Primitive, LoweringRule] = {
     P.round_p: _round,
     P.conj_p: _conj,
     P.stop_gradient_p: _identity,
+    P.name_p: _identity,
     P.bitcast_convert_type_p: _bitcast,
     P.convert_element_type_p: _convert_element_type,
     P.broadcast_in_dim_p: _broadcast_in_dim,
