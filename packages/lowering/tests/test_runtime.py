@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from typing import Any
 
 import numpy as np
+import pytest
 import tessela_lowering as tl
 from tessela_lowering import _xla
 from tessela_tracer import lax
@@ -47,9 +49,34 @@ def test_many_jitted_calls_do_not_leak_buffers() -> None:
         lax.neg(x)
     gc.collect()
     before = _xla.live_array_count(device)
-    for _ in range(500):
+    for i in range(100_000):
         x = f(x)[0]
-        lax.neg(x)
+        if i % 100 == 0:
+            lax.neg(x)
     gc.collect()
     assert _xla.live_array_count(device) <= before
-    assert float(np.asarray(x)[0]) == 520.0
+    assert float(np.asarray(x)[0]) == 100_020.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="resident memory still grows by about 70 bytes per jitted call after warm-up "
+    "(about 3.5 MB per 50,000 calls, with no growth in live buffers); not yet traced to "
+    "the dispatch path or to jaxlib",
+)
+def test_many_jitted_calls_do_not_grow_memory() -> None:
+    f = tl.jit(lambda x: lax.add(x, 1.0))
+    x: Any = tl.device_put(np.zeros(8, np.float32))
+    for _ in range(50_000):  # warm-up: caches and allocator pools fill here
+        x = f(x)
+    gc.collect()
+    rss_before = _resident_bytes()
+    for _ in range(100_000):
+        x = f(x)
+    gc.collect()
+    assert _resident_bytes() - rss_before < 2**20
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
