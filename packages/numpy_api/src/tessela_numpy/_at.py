@@ -185,6 +185,27 @@ class IndexedRef:
             unique_indices=unique_indices,
         )
 
+    def _combine(
+        self,
+        combine: Callable[[Any, Any], Any],
+        values: Any,
+        mode: Any,
+        indices_are_sorted: bool,
+        unique_indices: bool,
+    ) -> Any:
+        # ``combine(x, m)`` where ``m`` is ones with ``values`` multiplied in at
+        # the index (repeated indices multiply), as JAX computes divide and power.
+        factors = _scatter(
+            full_like(self.array, 1),
+            self.index,
+            values,
+            lax.scatter_mul,
+            mode=mode,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+        )
+        return combine(self.array, factors)
+
     def set(
         self,
         values: Any,
@@ -269,19 +290,7 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        ones = full_like(self.array, 1)
-        return _divide(
-            self.array,
-            _scatter(
-                ones,
-                self.index,
-                values,
-                lax.scatter_mul,
-                mode=mode,
-                indices_are_sorted=indices_are_sorted,
-                unique_indices=unique_indices,
-            ),
-        )
+        return self._combine(_divide, values, mode, indices_are_sorted, unique_indices)
 
     def power(
         self,
@@ -302,19 +311,7 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        ones = full_like(self.array, 1)
-        return _power(
-            self.array,
-            _scatter(
-                ones,
-                self.index,
-                values,
-                lax.scatter_mul,
-                mode=mode,
-                indices_are_sorted=indices_are_sorted,
-                unique_indices=unique_indices,
-            ),
-        )
+        return self._combine(_power, values, mode, indices_are_sorted, unique_indices)
 
     def min(
         self,
