@@ -41,7 +41,7 @@ JAXPR_GAPS = {
 
 def _gap(cases: list[Case], gaps: dict[str, str]) -> list[Any]:
     return [
-        pytest.param(c, id=c.name, marks=pytest.mark.xfail(reason=gaps[c.name]))
+        pytest.param(c, id=c.name, marks=pytest.mark.xfail(strict=True, reason=gaps[c.name]))
         if c.name in gaps
         else pytest.param(c, id=c.name)
         for c in cases
