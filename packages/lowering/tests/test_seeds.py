@@ -12,9 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 import tessela_lowering as tl
+import tessela_numpy as tnp
 from tessela_lowering import jit
-
-tnp = pytest.importorskip("tessela_numpy")
 
 
 def test_impure_print_side_effect(capsys: Any) -> None:
