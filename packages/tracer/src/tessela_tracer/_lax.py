@@ -130,6 +130,50 @@ complex = _binary(ew.complex_p)
 pow = _binary(ew.pow_p)
 
 
+def polygamma(m: ArrayLike, x: ArrayLike, /) -> Array:
+    r"""Elementwise polygamma function :math:`\psi^{(m)}(x)`, the ``m``-th derivative of digamma.
+
+    ``m`` holds whole numbers stored as floats of ``x``'s dtype (``m = 0`` is
+    digamma); a fractional or negative ``m`` gives NaN. Its derivative with
+    respect to ``x`` is ``polygamma(m + 1, x)``; ``m`` is not differentiable.
+
+    Args:
+      m: the order, a floating array or scalar of ``x``'s dtype.
+      x: a floating array or scalar.
+
+    Returns:
+      :math:`\psi^{(m)}(x)`, of the broadcast shape of ``m`` and ``x``.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.polygamma)(1.0, 2.0))
+        { lambda ; a:f32[] b:f32[]. let c:f32[] = polygamma a b in (c,) }
+    """
+    return ew.polygamma_p.bind(m, x)
+
+
+def zeta(x: ArrayLike, q: ArrayLike, /) -> Array:
+    r"""Elementwise Hurwitz zeta function :math:`\zeta(x, q) = \sum_{n \ge 0} (n + q)^{-x}`.
+
+    Defined for ``x > 1`` (infinity at ``x = 1``, NaN below). It is
+    differentiable with respect to ``q`` (``-x * zeta(x + 1, q)``) but not
+    with respect to ``x``.
+
+    Args:
+      x: the exponent, a floating array or scalar.
+      q: the shift, a floating array or scalar of ``x``'s dtype.
+
+    Returns:
+      :math:`\zeta(x, q)`, of the broadcast shape of ``x`` and ``q``.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lax.zeta)(2.0, 1.0))
+        { lambda ; a:f32[] b:f32[]. let c:f32[] = zeta a b in (c,) }
+    """
+    return ew.zeta_p.bind(x, q)
+
+
 def real(x: ArrayLike, /) -> Array:
     """Real part of a complex array.
 

@@ -225,6 +225,10 @@ max_p = nary_primitive("max", _ANY)
 min_p = nary_primitive("min", _ANY)
 atan2_p = nary_primitive("atan2", _REAL_FLOAT)
 nextafter_p = nary_primitive("nextafter", _REAL_FLOAT)
+# The special functions of two real operands, beside lgamma/digamma above:
+# polygamma(m, x) is the m-th derivative of digamma; zeta(x, q) is Hurwitz's zeta.
+polygamma_p = nary_primitive("polygamma", _REAL_FLOAT)
+zeta_p = nary_primitive("zeta", _REAL_FLOAT)
 and_p = nary_primitive("and", _INT_BOOL)
 or_p = nary_primitive("or", _INT_BOOL)
 xor_p = nary_primitive("xor", _INT_BOOL)

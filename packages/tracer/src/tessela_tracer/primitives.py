@@ -70,6 +70,7 @@ from tessela_tracer._prims_elementwise import (
     nextafter_p,
     not_p,
     or_p,
+    polygamma_p,
     population_count_p,
     pow_p,
     real_p,
@@ -90,6 +91,7 @@ from tessela_tracer._prims_elementwise import (
     tan_p,
     tanh_p,
     xor_p,
+    zeta_p,
 )
 from tessela_tracer._prims_reduce import (
     argmax_p,
@@ -202,6 +204,7 @@ __all__ = [
     "not_p",
     "or_p",
     "pad_p",
+    "polygamma_p",
     "population_count_p",
     "pow_p",
     "real_p",
@@ -248,4 +251,5 @@ __all__ = [
     "unstack_p",
     "while_p",
     "xor_p",
+    "zeta_p",
 ]

@@ -50,6 +50,18 @@ def _elementwise(ns: Any) -> Any:
     return f, (_x(2, 3), np.ones((2, 3), I32))
 
 
+def _special(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(m, x):
+        return (
+            lax.polygamma(m, x), lax.polygamma(1.0, x), lax.polygamma(m, 2.5),
+            lax.zeta(lax.add(m, 2.0), x), lax.zeta(3.0, x), lax.zeta(2.0, 1.5),
+        )  # fmt: skip
+
+    return f, (np.array([0.0, 1.0, 2.0], F), np.array([0.5, 1.5, 4.0], F))
+
+
 def _complex(ns: Any) -> Any:
     lax = ns.lax
 
@@ -347,6 +359,7 @@ def _custom_consts(ns: Any) -> Any:
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
+    "special": _special,
     "complex": _complex,
     "shapes": _shapes,
     "reductions": _reductions,

@@ -53,6 +53,7 @@ from tessela_tracer._lax import (
     neg,
     nextafter,
     not_,
+    polygamma,
     population_count,
     pow,
     real,
@@ -73,6 +74,7 @@ from tessela_tracer._lax import (
     sub,
     tan,
     tanh,
+    zeta,
 )  # fmt: skip
 from tessela_tracer._lax_control import cond, fori_loop, map, scan, switch, while_loop
 from tessela_tracer._lax_reduce import (
@@ -129,11 +131,11 @@ __all__ = [
     "dot_general", "dynamic_slice", "dynamic_update_slice", "eq", "erf", "erf_inv", "erfc",
     "exp", "exp2", "expand_dims", "expm1", "floor", "fori_loop", "gather", "ge", "gt", "imag",
     "integer_pow", "iota", "is_finite", "le", "lgamma", "log", "log1p", "logistic", "lt", "map",
-    "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "population_count", "pow",
-    "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod", "reduce_sum",
-    "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
+    "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "polygamma", "population_count",
+    "pow", "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod",
+    "reduce_sum", "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "select", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "sinh", "slice", "sort", "split", "sqrt", "square",
     "squeeze", "stack", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k",
-    "transpose", "unstack", "while_loop",
+    "transpose", "unstack", "while_loop", "zeta",
 ]  # fmt: skip
