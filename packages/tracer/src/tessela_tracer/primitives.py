@@ -93,6 +93,7 @@ from tessela_tracer._prims_elementwise import (
     xor_p,
     zeta_p,
 )
+from tessela_tracer._prims_linalg import cholesky_p, lu_p, qr_p, triangular_solve_p
 from tessela_tracer._prims_reduce import (
     argmax_p,
     argmin_p,
@@ -150,6 +151,7 @@ __all__ = [
     "broadcast_in_dim_p",
     "cbrt_p",
     "ceil_p",
+    "cholesky_p",
     "clamp_p",
     "clz_p",
     "complex_p",
@@ -194,6 +196,7 @@ __all__ = [
     "log_p",
     "logistic_p",
     "lt_p",
+    "lu_p",
     "max_p",
     "min_p",
     "mul_p",
@@ -207,6 +210,7 @@ __all__ = [
     "polygamma_p",
     "population_count_p",
     "pow_p",
+    "qr_p",
     "real_p",
     "reduce_and_p",
     "reduce_max_p",
@@ -248,6 +252,7 @@ __all__ = [
     "tile_p",
     "top_k_p",
     "transpose_p",
+    "triangular_solve_p",
     "unstack_p",
     "while_p",
     "xor_p",

@@ -120,6 +120,7 @@ from tessela_tracer._prims_shape import (
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
+from tessela_tracer.lax import linalg as linalg
 
 __all__ = [
     "GatherDimensionNumbers", "GatherScatterMode", "RoundingMethod", "ScatterDimensionNumbers",
@@ -130,8 +131,8 @@ __all__ = [
     "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "digamma", "div", "dot",
     "dot_general", "dynamic_slice", "dynamic_update_slice", "eq", "erf", "erf_inv", "erfc",
     "exp", "exp2", "expand_dims", "expm1", "floor", "fori_loop", "gather", "ge", "gt", "imag",
-    "integer_pow", "iota", "is_finite", "le", "lgamma", "log", "log1p", "logistic", "lt", "map",
-    "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "polygamma", "population_count",
+    "integer_pow", "iota", "is_finite", "le", "lgamma", "linalg", "log", "log1p", "logistic", "lt",
+    "map", "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "polygamma", "population_count",
     "pow", "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod",
     "reduce_sum", "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "select", "select_n", "shift_left", "shift_right_arithmetic",

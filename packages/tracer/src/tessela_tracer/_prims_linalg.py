@@ -1,0 +1,151 @@
+"""Linear-algebra primitives: ``cholesky``, ``triangular_solve``, ``lu`` and ``qr``.
+
+Each operates on the last two axes of its operands and maps over any leading
+batch axes, as JAX's ``lax.linalg`` primitives do. Operands must be floating
+or complex; the results keep the operand's dtype, except LU's pivots and
+permutation, which are ``int32``. The lax-level wrappers are in
+:mod:`tessela_tracer.lax.linalg`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tessela_tracer import _dtypes
+from tessela_tracer._avals import ShapedArray
+from tessela_tracer._core import Primitive, register_abstract_eval
+
+__all__ = ["cholesky_p", "lu_p", "qr_p", "triangular_solve_p"]
+
+_INT32 = np.dtype(np.int32)
+
+
+def _check_inexact(name: str, *avals: ShapedArray) -> None:
+    for aval in avals:
+        if not (
+            _dtypes.issubdtype(aval.dtype, np.floating)
+            or _dtypes.issubdtype(aval.dtype, np.complexfloating)
+        ):
+            raise TypeError(
+                f"{name} does not accept dtype {aval.dtype.name}. Accepted dtypes are subtypes "
+                "of floating, complexfloating; convert the operand with "
+                "lax.convert_element_type (or tessela_numpy's astype) first."
+            )
+    if any(a.dtype != avals[0].dtype for a in avals[1:]):
+        raise TypeError(
+            f"{name} requires arguments to have the same dtypes, got "
+            f"{', '.join(a.dtype.name for a in avals)}."
+        )
+
+
+def _split_batch(name: str, *avals: ShapedArray) -> tuple[int, ...]:
+    """The shared leading batch shape of matrix operands (rank 2 and up)."""
+    for i, aval in enumerate(avals):
+        if aval.ndim < 2:
+            raise TypeError(
+                f"Input {i} to {name} must have rank at least 2, but got shape={aval.shape}"
+            )
+    batches = [tuple(a.shape[:-2]) for a in avals]
+    if any(b != batches[0] for b in batches[1:]):
+        raise TypeError(
+            f"All inputs to {name} must have the same batch dimensions, but got "
+            f"{batches}; broadcast them to one batch shape first."
+        )
+    return batches[0]
+
+
+def _weak(*avals: ShapedArray) -> bool:
+    return all(a.weak_type for a in avals)
+
+
+# --------------------------------------------------------------------- cholesky
+
+
+def _cholesky_rule(x: ShapedArray) -> ShapedArray:
+    _check_inexact("cholesky", x)
+    _split_batch("cholesky", x)
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(
+            f"The input to cholesky must be a square matrix. Got shape {x.shape[-2:]}."
+        )
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+cholesky_p = Primitive("cholesky")
+register_abstract_eval(cholesky_p, _cholesky_rule)
+
+
+# ------------------------------------------------------------- triangular_solve
+
+
+def _triangular_solve_rule(
+    a: ShapedArray,
+    b: ShapedArray,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> ShapedArray:
+    _check_inexact("triangular_solve", a, b)
+    _split_batch("triangular_solve", a, b)
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError(
+            "The first input to triangular_solve must be a square matrix. Got "
+            f"shape {a.shape[-2:]}."
+        )
+    common = -2 if left_side else -1
+    if a.shape[-1] != b.shape[common]:
+        raise ValueError(
+            f"Incompatible shapes for arguments to triangular_solve: {a.shape[-2:]} and "
+            f"{b.shape[-2:]} (left_side={left_side})."
+        )
+    return ShapedArray(b.shape, b.dtype, _weak(a, b))
+
+
+triangular_solve_p = Primitive("triangular_solve")
+register_abstract_eval(triangular_solve_p, _triangular_solve_rule)
+
+
+# --------------------------------------------------------------------------- lu
+
+
+def _lu_rule(x: ShapedArray) -> list[ShapedArray]:
+    _check_inexact("lu", x)
+    batch = _split_batch("lu", x)
+    m, n = x.shape[-2:]
+    return [
+        ShapedArray(x.shape, x.dtype, x.weak_type),
+        ShapedArray((*batch, min(m, n)), _INT32, False),
+        ShapedArray((*batch, m), _INT32, False),
+    ]
+
+
+lu_p = Primitive("lu", multiple_results=True)
+register_abstract_eval(lu_p, _lu_rule)
+
+
+# --------------------------------------------------------------------------- qr
+
+
+def _qr_rule(
+    x: ShapedArray, *, pivoting: bool, full_matrices: bool, use_magma: Any
+) -> list[ShapedArray]:
+    _check_inexact("qr", x)
+    batch = _split_batch("qr", x)
+    m, n = x.shape[-2:]
+    k = m if full_matrices else min(m, n)
+    outs = [
+        ShapedArray((*batch, m, k), x.dtype, x.weak_type),
+        ShapedArray((*batch, k, n), x.dtype, x.weak_type),
+    ]
+    if pivoting:
+        outs.append(ShapedArray((*batch, n), _INT32, False))
+    return outs
+
+
+qr_p = Primitive("qr", multiple_results=True)
+register_abstract_eval(qr_p, _qr_rule)

@@ -1,0 +1,181 @@
+"""``tessela_tracer.lax.linalg``: JAX's ``lax.linalg`` factorisations and solves.
+
+Every function works on the last two axes and maps over leading batch axes.
+
+Example:
+    >>> import numpy as np
+    >>> from tessela_tracer import make_jaxpr
+    >>> from tessela_tracer.lax import linalg
+    >>> a = np.eye(2, dtype=np.float32)
+    >>> print(make_jaxpr(linalg.lu)(a))
+    { lambda ; a:f32[2,2]. let b:f32[2,2] c:i32[2] d:i32[2] = lu a in (b, c, d) }
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tessela_tracer import _dtypes, _lax, _lax_shape
+from tessela_tracer._core import get_aval_of
+from tessela_tracer._prims_linalg import cholesky_p, lu_p, qr_p, triangular_solve_p
+
+__all__ = ["cholesky", "lu", "qr", "triangular_solve"]
+
+Array = Any
+ArrayLike = Any
+
+
+def _is_complex(x: ArrayLike) -> bool:
+    return bool(_dtypes.issubdtype(get_aval_of(x).dtype, np.complexfloating))
+
+
+def _adjoint(x: ArrayLike) -> Array:
+    nd = get_aval_of(x).ndim
+    xt = _lax_shape.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
+    return _lax.conj(xt) if _is_complex(x) else xt
+
+
+def _tril(x: ArrayLike) -> Array:
+    aval = get_aval_of(x)
+    shape = aval.shape
+    rows = _lax_shape.broadcasted_iota(np.int32, shape[-2:], 0)
+    cols = _lax_shape.broadcasted_iota(np.int32, shape[-2:], 1)
+    mask = _lax_shape.broadcast_in_dim(_lax.ge(rows, cols), shape, (len(shape) - 2, len(shape) - 1))
+    zeros = _lax_shape.broadcast_in_dim(np.zeros((), aval.dtype), shape, ())
+    return _lax.select(mask, x, zeros)
+
+
+def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
+    """The lower Cholesky factor ``L`` of Hermitian positive-definite matrices, ``x = L L^H``.
+
+    Args:
+      x: matrices of shape ``[..., n, n]``, floating or complex.
+      symmetrize_input: use ``(x + x^H) / 2``; with ``False`` only the lower
+        triangle of ``x`` is read.
+
+    Returns:
+      ``L`` with zeros above the diagonal; a matrix of NaNs where ``x`` is not
+      positive definite.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> eqns = make_jaxpr(cholesky)(np.eye(2, dtype=np.float32)).eqns
+        >>> [e.primitive.name for e in eqns][:4]
+        ['transpose', 'add', 'div', 'cholesky']
+    """
+    if symmetrize_input and get_aval_of(x).ndim >= 2:
+        x = _lax.div(_lax.add(x, _adjoint(x)), 2.0)
+    return _tril(cholesky_p.bind(x))
+
+
+def triangular_solve(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    left_side: bool = False,
+    lower: bool = False,
+    transpose_a: bool = False,
+    conjugate_a: bool = False,
+    unit_diagonal: bool = False,
+) -> Array:
+    """Solve ``op(a) @ x = b`` (``left_side``) or ``x @ op(a) = b`` for triangular ``a``.
+
+    Args:
+      a: triangular matrices ``[..., m, m]``; only the triangle named by
+        ``lower`` is read.
+      b: ``[..., m, n]`` with ``left_side``, else ``[..., n, m]``; a batch of
+        vectors ``[..., m]`` (one rank below ``a``) is solved as one column.
+      left_side: which side ``a`` multiplies ``x`` from.
+      lower: read the lower (else upper) triangle of ``a``.
+      transpose_a: use the transpose of ``a``.
+      conjugate_a: use the complex conjugate of ``a`` (no effect on real ``a``).
+      unit_diagonal: take the diagonal of ``a`` as ones without reading it.
+
+    Returns:
+      ``x``, with the shape and dtype of ``b``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> a = ShapeDtypeStruct((3, 3), "float32")
+        >>> b = ShapeDtypeStruct((3, 2), "float32")
+        >>> eval_shape(lambda a, b: triangular_solve(a, b, left_side=True), a, b).shape
+        (3, 2)
+    """
+    conjugate_a = bool(conjugate_a) and _is_complex(a)
+    a_nd, b_nd = get_aval_of(a).ndim, get_aval_of(b).ndim
+    singleton = b_nd == a_nd - 1
+    if singleton:
+        b = _lax_shape.expand_dims(b, (b_nd if left_side else b_nd - 1,))
+    out = triangular_solve_p.bind(
+        a,
+        b,
+        left_side=bool(left_side),
+        lower=bool(lower),
+        transpose_a=bool(transpose_a),
+        conjugate_a=conjugate_a,
+        unit_diagonal=bool(unit_diagonal),
+    )
+    if singleton:
+        out = _lax_shape.squeeze(out, (a_nd - 1 if left_side else a_nd - 2,))
+    return out
+
+
+def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
+    """LU decomposition with partial pivoting: ``P @ x = L @ U``.
+
+    Args:
+      x: matrices ``[..., m, n]``, floating or complex.
+
+    Returns:
+      ``(lu, pivots, permutation)``: ``lu`` holds ``U`` in its upper triangle
+      and ``L`` (unit diagonal, not stored) below it; ``pivots`` (int32,
+      ``[..., min(m, n)]``) are the row swaps made at each step; and
+      ``permutation`` (int32, ``[..., m]``) is the same as a permutation, so
+      that ``x[..., permutation, :] == L @ U``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> [o.shape for o in eval_shape(lu, ShapeDtypeStruct((4, 3), "float32"))]
+        [(4, 3), (3,), (4,)]
+    """
+    out = lu_p.bind(x)
+    return out[0], out[1], out[2]
+
+
+def qr(
+    x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True, use_magma: Any = None
+) -> tuple[Array, Array]:
+    """Householder QR decomposition ``x = Q @ R``, with LAPACK's sign convention.
+
+    Args:
+      x: matrices ``[..., m, n]``, floating or complex.
+      pivoting: column pivoting; not supported (raises ``NotImplementedError``).
+      full_matrices: ``Q`` is ``[..., m, m]`` and ``R`` ``[..., m, n]``; with
+        ``False``, ``[..., m, k]`` and ``[..., k, n]`` for ``k = min(m, n)``.
+      use_magma: accepted for JAX compatibility; ignored.
+
+    Returns:
+      ``(q, r)``: ``q`` with orthonormal columns, ``r`` upper triangular.
+
+    Raises:
+      NotImplementedError: ``pivoting=True``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> x = ShapeDtypeStruct((4, 3), "float32")
+        >>> [o.shape for o in eval_shape(lambda x: qr(x, full_matrices=False), x)]
+        [(4, 3), (3, 3)]
+    """
+    if pivoting:
+        raise NotImplementedError(
+            "lax.linalg.qr(pivoting=True) (column-pivoted QR) is not implemented in "
+            "Tessela; call it with pivoting=False."
+        )
+    q, r = qr_p.bind(x, pivoting=False, full_matrices=bool(full_matrices), use_magma=use_magma)
+    return q, r
