@@ -399,6 +399,8 @@ _ELEMENTWISE: dict[Primitive, Callable[..., Any]] = {
     P.erf_inv_p: chlo.ErfInvOp,
     P.lgamma_p: chlo.LgammaOp,
     P.digamma_p: chlo.DigammaOp,
+    P.polygamma_p: chlo.PolygammaOp,
+    P.zeta_p: chlo.ZetaOp,
     P.is_finite_p: stablehlo.IsFiniteOp,
     P.complex_p: stablehlo.ComplexOp,
     P.population_count_p: stablehlo.PopulationCountOp,

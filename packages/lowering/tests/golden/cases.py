@@ -302,6 +302,28 @@ for _op, _prim, _ulps, _lo, _hi in BINARY_FLOAT:
         lambda rng, lo=_lo, hi=_hi: (floats(rng, F32, lo, hi), floats(rng, F32, lo, hi, shift=3)),
         _ulps,
     )
+# The special functions of two operands: polygamma's order m holds whole numbers
+# (plus a fraction, a negative order and NaN), zeta is defined for x > 1.
+case(
+    "polygamma_f32",
+    "polygamma",
+    _binary("polygamma"),
+    lambda rng: (
+        np.concatenate([rng.integers(0, 5, 12), [1.5, -1.0, NAN, 2.0]]).astype(F32),
+        floats(rng, F32, -4.5, 6.0, special=[0.0, -1.0, INF, NAN]),
+    ),
+    SPECIAL,
+)
+case(
+    "zeta_f32",
+    "zeta",
+    _binary("zeta"),
+    lambda rng: (
+        floats(rng, F32, 0.5, 6.0, special=[1.0, 2.0, INF, NAN]),
+        floats(rng, F32, -3.0, 5.0, special=[0.0, 1.0, -2.0, INF], shift=1),
+    ),
+    SPECIAL,
+)
 for _op in ("add", "sub", "mul", "div", "max", "min"):
     for _dt in (F16, BF16):
         case(
