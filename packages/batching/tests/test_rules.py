@@ -60,6 +60,36 @@ def test_binary(op, shape, ax, scalar_y):
     check(op, ax, x, y)
 
 
+def _pos(*shape: int) -> np.ndarray:
+    return rng.uniform(0.5, 4.0, shape).astype(np.float32)
+
+
+SPECIAL = [
+    lambda m, x: lax.polygamma(lax.floor(m), x),  # whole-number orders 0..3
+    lambda x, q: lax.zeta(lax.add(x, 1.0), q),  # exponents above 1
+]
+
+
+@pytest.mark.parametrize("op", SPECIAL, ids=["polygamma", "zeta"])
+@given(
+    shape=st.lists(st.integers(1, 3), min_size=0, max_size=2),
+    ax=st.sampled_from([(0, 0), (0, None), (None, 0), (1, 0), (0, -1)]),
+)
+def test_special_binary(op, shape, ax):
+    if not shape and (ax[0] == 1 or ax[1] == -1):
+        return
+    x, y = _pos(3, *shape), _pos(3, *shape)
+    if ax[0] == 1:
+        x = np.moveaxis(x, 0, 1)
+    if ax[0] is None:
+        x = x[0]
+    if ax[1] == -1:
+        y = np.moveaxis(y, 0, -1)
+    if ax[1] is None:
+        y = y[0]
+    check(op, ax, x, y)
+
+
 def test_integer_ops():
     x, y = i32(4, 3), i32(4, 3, hi=3)
     for op in (lax.bitwise_and, lax.bitwise_or, lax.bitwise_xor, lax.shift_left, lax.rem):
