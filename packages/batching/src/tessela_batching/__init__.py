@@ -9,6 +9,7 @@ from tessela_batching import (
     _rules_control,
     _rules_elementwise,
     _rules_indexing,
+    _rules_linalg,
     _rules_shape,
 )
 from tessela_batching._api import vmap
@@ -49,4 +50,4 @@ __all__ = [
     "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching", "vmap",
 ]  # fmt: skip
 
-del _rules_array, _rules_control, _rules_elementwise, _rules_indexing, _rules_shape
+del _rules_array, _rules_control, _rules_elementwise, _rules_indexing, _rules_linalg, _rules_shape

@@ -1,0 +1,64 @@
+"""Batching rules of the linear-algebra primitives.
+
+``cholesky``, ``lu``, ``qr`` and ``triangular_solve`` map over leading batch
+axes natively, so their rules move the batch axis to the front (broadcasting
+an unbatched operand of ``triangular_solve``) and bind the primitive once.
+When only the right-hand side of ``triangular_solve`` is batched, the batch
+is folded into its free axis instead, so one solve with a wider right-hand
+side serves every member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tessela_tracer import lax
+from tessela_tracer import primitives as P
+from tessela_tracer.extend import Primitive, get_aval_of
+
+from tessela_batching._core import NotMapped, bdim_at_front, moveaxis, register_batching
+
+__all__: list[str] = []
+
+
+def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
+    for x, d in zip(args, dims, strict=True):
+        if not isinstance(d, NotMapped):
+            return int(get_aval_of(x).shape[d])
+    raise ValueError("a batching rule ran with no batched operand")
+
+
+def _front_batcher(prim: Primitive) -> Any:
+    def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+        size = _size(args, dims)
+        xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+        out = prim.bind(*xs, **params)
+        return (out, [0] * len(out)) if prim.multiple_results else (out, 0)
+
+    return rule
+
+
+def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    a, b = args
+    da, db = dims
+    if isinstance(da, NotMapped) and get_aval_of(a).ndim == 2:
+        # One matrix for every member: stack the members' right-hand sides side by side.
+        left_side = params["left_side"]
+        nd = get_aval_of(b).ndim
+        b = moveaxis(b, db, nd - 1 if left_side else nd - 2)
+        shape = get_aval_of(b).shape
+        if left_side:
+            flat = lax.reshape(b, (*shape[:-2], shape[-2] * shape[-1]))
+        else:
+            flat = lax.reshape(b, (*shape[:-3], shape[-3] * shape[-2], shape[-1]))
+        out = P.triangular_solve_p.bind(a, flat, **params)
+        return lax.reshape(out, shape), (nd - 1 if left_side else nd - 2)
+    size = _size(args, dims)
+    a, b = bdim_at_front(a, da, size), bdim_at_front(b, db, size)
+    return P.triangular_solve_p.bind(a, b, **params), 0
+
+
+for _prim in (P.cholesky_p, P.lu_p, P.qr_p):
+    register_batching(_prim, _front_batcher(_prim))
+register_batching(P.triangular_solve_p, _triangular_solve)
