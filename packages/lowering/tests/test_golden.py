@@ -58,16 +58,7 @@ NS = SimpleNamespace(
 )
 
 # Cases whose Tessela result differs from JAX's (under jit and eagerly alike).
-XFAIL: dict[str, str] = {
-    "sort_special_f32": (
-        "sort orders -0.0 before 0.0; JAX's comparator treats them as equal, so a stable sort "
-        "keeps their input order ([-0., 0., 0., -0.] in JAX, [-0., -0., 0., 0.] here)"
-    ),
-    "sin_c64": (
-        "sin on complex64 lowers to stablehlo.sine, which XLA expands differently from JAX's "
-        "sin(a)cosh(b) + i cos(a)sinh(b) with expm1: imaginary parts up to 6 ulps from JAX's"
-    ),
-}
+XFAIL: dict[str, str] = {}
 
 # Cases that fail to trace (so under jit, not eagerly): the reason says how.
 XFAIL_TRACED: dict[str, str] = {}

@@ -4,8 +4,11 @@
 index) pairs: NaN wins over every number, ties go to the lower index, so the
 result is NumPy's. Cumulative reductions are ``stablehlo.reduce_window`` with
 a window as long as the axis, padded on the leading (or, reversed, the
-trailing) side. ``sort`` compares keys in IEEE total order, which puts NaNs
-last as NumPy does.
+trailing) side. ``sort`` compares its keys as JAX does: lexicographically over
+the first ``num_keys`` operands, a complex key by real then imaginary part, a
+float key in total order after making -0.0 equal to 0.0 and every NaN equal
+to every other, placed after +inf (NumPy's order, so a stable sort matches
+NumPy's ``kind="stable"``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import issubdtype
 
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
@@ -26,7 +30,7 @@ __all__ = ["RULES"]
 
 
 def _is_float(dtype: DType) -> bool:
-    return dtype.kind in "fcV"
+    return issubdtype(dtype, np.inexact)
 
 
 def _arg_reduction(direction: str) -> LoweringRule:
@@ -113,25 +117,58 @@ def _cumulative(prim: Primitive) -> LoweringRule:
 
 
 def _sort_comparator(op: Any, dtypes: Sequence[DType], num_keys: int) -> None:
+    """Fill ``op``'s comparator: "less than" on the first ``num_keys`` operands, in order."""
     types = [_hlo.tensor_type((), d) for d in dtypes for _ in (0, 1)]
     block: Any = op.regions[0].blocks.append(*types)
     with ir.InsertionPoint(block):
         args = list(block.arguments)
+        lhs_keys: list[tuple[Value, DType]] = []
+        rhs_keys: list[tuple[Value, DType]] = []
+        for k in range(num_keys):
+            lhs_keys += _sort_keys(args[2 * k], dtypes[k])
+            rhs_keys += _sort_keys(args[2 * k + 1], dtypes[k])
         result: Value | None = None
-        for k in reversed(range(num_keys)):
-            a, b, dt = args[2 * k], args[2 * k + 1], dtypes[k]
-            less = _total_compare(a, b, "LT", dt)
+        for (a, dt), (b, _) in zip(reversed(lhs_keys), reversed(rhs_keys), strict=True):
+            less = _key_compare(a, b, "LT", dt)
             if result is None:
                 result = less
             else:
-                equal = _total_compare(a, b, "EQ", dt)
+                equal = _key_compare(a, b, "EQ", dt)
                 result = stablehlo.OrOp(less, stablehlo.AndOp(equal, result).result).result
         assert result is not None
         stablehlo.ReturnOp([result])
 
 
-def _total_compare(a: Value, b: Value, direction: str, dtype: DType) -> Value:
-    if dtype.kind == "f" or dtype.kind == "V":
+def _sort_keys(x: Value, dtype: DType) -> list[tuple[Value, DType]]:
+    """The scalar keys ``x`` sorts by, most significant first, each with its dtype.
+
+    A complex number sorts by its real part, then its imaginary part (NumPy's
+    lexicographic order); a float by itself with -0.0 made 0.0 and every NaN
+    the same NaN, so that a total-order comparison keeps zeros of either sign
+    (and NaNs of either sign, all placed last) in their input order.
+    """
+    if issubdtype(dtype, np.complexfloating):
+        part = np.dtype(np.finfo(dtype).dtype)
+        return [
+            (_canonical_float(stablehlo.RealOp(x).result, part), part),
+            (_canonical_float(stablehlo.ImagOp(x).result, part), part),
+        ]
+    if issubdtype(dtype, np.floating):
+        return [(_canonical_float(x, dtype), dtype)]
+    return [(x, dtype)]
+
+
+def _canonical_float(x: Value, dtype: DType) -> Value:
+    zero = _hlo.constant(np.zeros((), dtype))
+    nan = _hlo.constant(np.array(np.nan).astype(dtype))
+    is_zero = compare_values(x, zero, "EQ", dtype)
+    is_nan = compare_values(x, x, "NE", dtype)
+    x = stablehlo.SelectOp(is_zero, zero, x).result
+    return stablehlo.SelectOp(is_nan, nan, x).result
+
+
+def _key_compare(a: Value, b: Value, direction: str, dtype: DType) -> Value:
+    if issubdtype(dtype, np.floating):
         return stablehlo.CompareOp(
             a, b, stablehlo.ComparisonDirectionAttr.get(direction),
             compare_type=stablehlo.ComparisonTypeAttr.get("TOTALORDER"),

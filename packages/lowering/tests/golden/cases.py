@@ -432,6 +432,30 @@ for _op in ("exp", "log", "sqrt", "sin", "cos", "tanh", "rsqrt"):
         lambda rng: (complexes(rng, special=False),),
         COMPLEX_TRANSCENDENTAL,
     )
+for _op in (
+    "tan", "expm1", "log1p", "exp2", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh",
+    "atanh",
+):  # fmt: skip
+    case(
+        f"{_op}_c64",
+        _op,
+        _unary(_op),
+        lambda rng: (complexes(rng, special=False),),
+        COMPLEX_TRANSCENDENTAL,
+    )
+for _op in ("sin", "cos"):  # the real part zero, the imaginary part large or infinite
+    case(
+        f"{_op}_special_c64",
+        _op,
+        _unary(_op),
+        lambda rng: (
+            np.concatenate([
+                complexes(rng),
+                np.array([1j * 100, -100j, complex(0, INF), complex(-0.0, 90), complex(2, 89)]),
+            ]).astype(C64),
+        ),
+        COMPLEX_TRANSCENDENTAL,
+    )  # fmt: skip
 case(
     "pow_c64",
     "pow",
@@ -911,6 +935,55 @@ case(
     ),
 )
 case("sort_bool", "sort", lambda ns: lambda x: ns.lax.sort(x), lambda rng: (bools(rng),))
+# JAX's comparator: -0.0 equals 0.0, NaNs of either sign are equal and last, so a stable
+# sort keeps each group in input order (the iota operand shows the permutation).
+_SORT_NAN = [1.0, NAN, -0.0, -NAN, 0.0, -INF, NAN, -0.0, INF, -NAN, 0.0, -1.0]
+_SORT_C = [
+    complex(1, 2), complex(NAN, 0), complex(-0.0, 1), complex(1, NAN), complex(0.0, 1),
+    complex(1, -INF), complex(-NAN, -1), complex(1, 2), complex(0.0, -0.0), complex(INF, 0),
+    complex(NAN, NAN), complex(-0.0, 0.0), complex(1, -0.0), complex(-1, 5),
+]  # fmt: skip
+
+
+def _argsort_like(ns: Any) -> Callable[..., Any]:
+    return lambda *ops: ns.lax.sort(ops, num_keys=len(ops) - 1, is_stable=True)
+
+
+for _dt in (F32, BF16):
+    case(
+        f"sort_nan_zero_argsort_{'f32' if _dt == F32 else 'bf16'}",
+        "sort",
+        _argsort_like,
+        lambda rng, dt=_dt: (np.array(_SORT_NAN).astype(dt), np.arange(12, dtype=I32)),
+    )
+case(
+    "sort_c64_argsort",
+    "sort",
+    _argsort_like,
+    lambda rng: (np.array(_SORT_C, C64), np.arange(len(_SORT_C), dtype=I32)),
+)
+case(
+    "sort_c64_f32_two_keys",
+    "sort",
+    _argsort_like,
+    lambda rng: (
+        np.array([1 + 1j, 2j, 1 + 1j, -0.0 + 0j, 2j, 0j, 1 + 1j, 0j, 2j, -0.0 + 0j], C64),
+        np.array(_SORT_NAN[:10], F32),
+        np.arange(10, dtype=I32),
+    ),
+)
+case(
+    "sort_c64_axis0",
+    "sort",
+    lambda ns: lambda x: ns.lax.sort(x, dimension=0),
+    lambda rng: (np.array(_SORT_C[:12], C64).reshape(4, 3),),
+)
+case(
+    "sort_c64_random_unstable",
+    "sort",
+    lambda ns: lambda x: ns.lax.sort(x, is_stable=False),
+    lambda rng: (complexes(rng, 16) + rng.integers(-1, 2, 16).astype(C64),),
+)
 case(
     "top_k_f32",
     "top_k",
