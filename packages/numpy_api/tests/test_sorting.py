@@ -125,12 +125,56 @@ def test_searchsorted_sorter_ints_and_complex(method: str) -> None:
     s = np.argsort(a).astype(np.int32)
     got = tnp.searchsorted(tnp.asarray(a), tnp.asarray(v), sorter=tnp.asarray(s), method=method)
     np.testing.assert_array_equal(np.asarray(got), np.searchsorted(a, v, sorter=s))
-    if method == "sort":
-        return  # the backend's sort comparator has no complex keys yet
     c = np.sort(np.array([1 + 2j, 1 + 1j, 0 + 5j, 2 + 0j], np.complex64))
     q = np.array([1 + 1j, 1 + 1.5j, 3 + 0j], np.complex64)
     got = tnp.searchsorted(tnp.asarray(c), tnp.asarray(q), side="right", method=method)
     np.testing.assert_array_equal(np.asarray(got), np.searchsorted(c, q, side="right"))
+
+
+SPECIAL_PARTS = [-1.5, -0.0, 0.0, 1.0, 2.0, np.inf, -np.inf, np.nan, -np.nan]
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from(SPECIAL_PARTS), max_size=10),
+    st.sampled_from([np.float32, np.float16]),
+)
+def test_sort_argsort_of_special_floats_match_numpy_stable(
+    values: list[float], dtype: type[np.floating[Any]]
+) -> None:
+    # -0.0 equals 0.0 and NaNs of either sign are equal and last, so the stable
+    # sort's permutation, and the sorted values bit for bit, are NumPy's.
+    x = np.array(values, dtype)
+    got = np.asarray(tnp.argsort(tnp.asarray(x)))
+    np.testing.assert_array_equal(got, np.argsort(x, kind="stable"))
+    got_sorted = np.asarray(tnp.sort(tnp.asarray(x)))
+    np.testing.assert_array_equal(_bits(got_sorted), _bits(np.sort(x, kind="stable")))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(SPECIAL_PARTS), st.sampled_from(SPECIAL_PARTS)), max_size=10)
+)
+def test_sort_argsort_of_complex_match_numpy_lexicographic(
+    parts: list[tuple[float, float]],
+) -> None:
+    x = np.array([complex(re, im) for re, im in parts], np.complex64)
+    # Real part, then imaginary part, each with NumPy's float order.
+    want = np.lexsort((x.imag, x.real))
+    got = np.asarray(tnp.argsort(tnp.asarray(x)))
+    np.testing.assert_array_equal(got, want)
+    got_sorted = np.asarray(tnp.sort(tnp.asarray(x)))
+    np.testing.assert_array_equal(
+        _bits(got_sorted.view(np.float32)), _bits(x[want].view(np.float32))
+    )
+    if not (~np.isnan(x.real) & np.isnan(x.imag)).any():
+        # NumPy's own complex order puts ``r + nan j`` after every number with both
+        # parts defined; without such entries it is the lexicographic order.
+        np.testing.assert_array_equal(got, np.argsort(x, kind="stable"))
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1])
