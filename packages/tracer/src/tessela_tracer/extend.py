@@ -6,6 +6,20 @@ CHANGELOG entry.
 """
 
 from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler
+from tessela_tracer._callback import (
+    Effect,
+    FlatCallback,
+    call_host_callback,
+    debug_effect,
+    eqn_effects,
+    format_print_callback,
+    has_effects,
+    io_effect,
+    jaxpr_effects,
+    ordered_debug_effect,
+    ordered_io_effect,
+    register_effects,
+)
 from tessela_tracer._control_flow import (
     NamedCallable,
     cond_p,
@@ -57,12 +71,13 @@ from tessela_tracer._staging import (
 )
 
 __all__ = [
-    "ArrayCopySemantics", "ClosedJaxpr", "DebugInfo", "DropVar", "EvalTrace", "Jaxpr", "JaxprEqn", "JaxprPpContext",
+    "ArrayCopySemantics", "ClosedJaxpr", "DebugInfo", "DropVar", "Effect", "EvalTrace", "FlatCallback", "Jaxpr", "JaxprEqn", "JaxprPpContext",
     "JaxprTrace", "JaxprTypeError", "JitTracer", "Literal", "NamedCallable", "Primitive",
-    "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "check_jaxpr", "cond_p",
-    "custom_jvp_call_p", "custom_vjp_call_p", "debug_info_for", "device_put_p", "eval_jaxpr", "find_impl",
-    "get_aval", "get_aval_of", "get_current_trace", "hoist_consts", "jaxpr_as_fun", "jit_p",
-    "name_p", "new_trace", "pp_eqn_default", "register_abstract_eval", "register_aval_handler",
-    "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
+    "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "call_host_callback", "check_jaxpr", "cond_p",
+    "custom_jvp_call_p", "custom_vjp_call_p", "debug_effect", "debug_info_for", "device_put_p", "eqn_effects",
+    "eval_jaxpr", "find_impl", "format_print_callback", "get_aval", "get_aval_of", "get_current_trace",
+    "has_effects", "hoist_consts", "io_effect", "jaxpr_as_fun", "jaxpr_effects", "jit_p",
+    "name_p", "new_trace", "ordered_debug_effect", "ordered_io_effect", "pp_eqn_default",
+    "register_abstract_eval", "register_aval_handler", "register_effects", "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
     "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip

@@ -11,6 +11,12 @@ Example:
   'add'
 """
 
+from tessela_tracer._callback import (
+    debug_callback_p,
+    debug_print_p,
+    io_callback_p,
+    pure_callback_p,
+)
 from tessela_tracer._control_flow import (
     cond_p,
     custom_jvp_call_p,
@@ -168,6 +174,8 @@ __all__ = [
     "cumsum_p",
     "custom_jvp_call_p",
     "custom_vjp_call_p",
+    "debug_callback_p",
+    "debug_print_p",
     "device_put_p",
     "digamma_p",
     "div_p",
@@ -187,6 +195,7 @@ __all__ = [
     "gt_p",
     "imag_p",
     "integer_pow_p",
+    "io_callback_p",
     "iota_p",
     "is_finite_p",
     "jit_p",
@@ -210,6 +219,7 @@ __all__ = [
     "polygamma_p",
     "population_count_p",
     "pow_p",
+    "pure_callback_p",
     "qr_p",
     "real_p",
     "reduce_and_p",
