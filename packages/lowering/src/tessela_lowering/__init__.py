@@ -35,11 +35,13 @@ from tessela_lowering._lowering import (
     lower_jaxpr,
     register_lowering,
 )
+from tessela_lowering._rules_callback import effects_barrier, register_callback_lowerings
 from tessela_lowering._rules_control import register_standard_lowerings
 
 __version__ = "0.1.0"
 
 register_standard_lowerings()
+register_callback_lowerings()
 
 __all__ = [
     "Array",
@@ -60,6 +62,7 @@ __all__ = [
     "device_put",
     "devices",
     "eager_cache_size",
+    "effects_barrier",
     "get_default_device",
     "jaxpr_to_module",
     "jit",

@@ -15,7 +15,7 @@ import hashlib
 import os
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,12 +81,19 @@ class Plan:
 
     def module_text(self) -> str:
         """The StableHLO module of the plan."""
-        return jaxpr_to_module(
+        return self.lower()[0]
+
+    def lower(self) -> tuple[str, list[Callable[..., Any]]]:
+        """The StableHLO module of the plan and the host callbacks it calls."""
+        callbacks: list[Callable[..., Any]] = []
+        text = jaxpr_to_module(
             self.closed,
             platform=_xla.device_platform(self.device),
             name=self.name,
             donated_outputs=self.aliases,
+            host_callbacks=callbacks,
         )
+        return text, callbacks
 
 
 def _used_inputs(jaxpr: Jaxpr) -> set[Any]:
@@ -174,14 +181,26 @@ class Executable:
       plan: what was compiled.
       executable: the loaded XLA executable.
       text: the StableHLO module it was compiled from.
+      host_callbacks: the Python functions the program calls; a program with
+        any runs synchronously (the call returns after every callback ran).
     """
 
-    __slots__ = ("const_bufs", "executable", "handlers", "kept", "out_avals", "plan", "text")
+    __slots__ = (
+        "const_bufs", "executable", "handlers", "host_callbacks", "kept", "out_avals", "plan",
+        "text",
+    )  # fmt: skip
 
-    def __init__(self, plan: Plan, text: str, executable: Any) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        text: str,
+        executable: Any,
+        host_callbacks: Sequence[Callable[..., Any]] = (),
+    ) -> None:
         self.plan = plan
         self.text = text
         self.executable = executable
+        self.host_callbacks = list(host_callbacks)
         self.out_avals = [v.aval for v in plan.closed.jaxpr.outvars]
         self.handlers = [_xla.result_handler(a, plan.device) for a in self.out_avals]
         self.const_bufs = [_const_buffer(c, plan.device) for c in plan.consts]
@@ -208,6 +227,8 @@ class Executable:
     def execute(self, bufs: list[Buffer], flat: Sequence[Any]) -> list[Buffer]:
         """Run on buffers; a deleted (donated) argument raises RuntimeError."""
         try:
+            if self.host_callbacks:
+                return _xla.execute_and_wait(self.executable, bufs, self.handlers)
             return _xla.execute(self.executable, bufs, self.handlers)
         except Exception as err:
             for x in flat:
@@ -251,15 +272,16 @@ def compile_plan(plan: Plan) -> Executable:
       The executable.
     """
     start = time.perf_counter()
-    text = plan.module_text()
+    text, callbacks = plan.lower()
     device = plan.device
-    path = _cache_path(text, device)
+    # Python callbacks cannot be serialized: such programs skip the persistent cache.
+    path = None if callbacks else _cache_path(text, device)
     exe = None
     if path is not None and os.path.exists(path):
         with open(path, "rb") as fh:
             exe = _xla.deserialize(fh.read(), [device])
     if exe is None:
-        exe = _xla.compile_module(text, [device])
+        exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
         if path is not None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"
@@ -272,4 +294,4 @@ def compile_plan(plan: Plan) -> Executable:
             "Finished XLA compilation of jit(%s) for arguments (%s) in %.3f sec",
             plan.name, args, time.perf_counter() - start,
         )  # fmt: skip
-    return Executable(plan, text, exe)
+    return Executable(plan, text, exe, callbacks)

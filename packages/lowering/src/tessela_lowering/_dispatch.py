@@ -41,7 +41,7 @@ __all__ = ["apply_primitive", "cache_size", "clear_cache", "pick_device"]
 
 
 class _Compiled:
-    __slots__ = ("executable", "handlers", "out_avals")
+    __slots__ = ("executable", "handlers", "host_callbacks", "out_avals")
 
     def __init__(
         self,
@@ -52,6 +52,7 @@ class _Compiled:
         self.executable = executable
         self.out_avals = out_avals
         self.handlers = handlers
+        self.host_callbacks: list[Any] = []
 
 
 _cache: dict[tuple[Any, ...], _Compiled] = {}
@@ -114,8 +115,10 @@ def _compile(
             f"register one with tessela_lowering.register_lowering."
         )
 
+    callbacks: list[Any] = []
+
     def body(module: ir.Module, args: list[Value]) -> list[Value]:
-        mctx = ModuleContext(module, platform)
+        mctx = ModuleContext(module, platform, callbacks)
         mctx.unique_name("main")
         ctx = LoweringRuleContext(mctx, prim, avals, out_avals)
         return list(rule(ctx, *args, **params))
@@ -126,9 +129,11 @@ def _compile(
         body,
         name=prim.name,
     )
-    exe = _xla.compile_module(text, [device])
+    exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
     handlers = [_xla.result_handler(a, device) for a in out_avals]
-    return _Compiled(exe, out_avals, handlers)
+    compiled = _Compiled(exe, out_avals, handlers)
+    compiled.host_callbacks = callbacks
+    return compiled
 
 
 def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
@@ -172,6 +177,7 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         and not committed
         and single_device()
         and all(type(a) is Array and not a._committed for a in args)
+        and not entry.host_callbacks
     ):
         with _cache_lock:
             _fast[fast_key] = entry
@@ -181,7 +187,8 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         if _xla.buffer_device(buf) != device:
             buf = _xla.copy_to_device(buf, device)
         buffers.append(buf)
-    outs = _xla.execute(entry.executable, buffers, entry.handlers)
+    run = _xla.execute_and_wait if entry.host_callbacks else _xla.execute
+    outs = run(entry.executable, buffers, entry.handlers)
     results = [Array(b, aval, committed) for b, aval in zip(outs, entry.out_avals, strict=True)]
     if state.check_values:
         if prim is jit_p:

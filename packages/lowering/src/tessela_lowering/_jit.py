@@ -324,7 +324,8 @@ class JitWrapped:
                     self._cache[key] = exe
                     self._caches.last_key = key
         if (self._simple and not kwargs and not committed and len(flat) == len(args)
-                and all(type(a) is Array for a in args) and _devices.single_device()):  # fmt: skip
+                and all(type(a) is Array for a in args) and _devices.single_device()
+                and not exe.host_callbacks):  # fmt: skip
             plan = exe.plan
             single = plan.out_tree == _LEAF
             fast = (exe.executable, exe.handlers, exe.out_avals, exe.const_bufs, exe.kept,

@@ -44,13 +44,23 @@ class ModuleContext:
     Attributes:
       module: the MLIR module.
       platform: the platform compiled for ("cpu", "cuda", "rocm", "tpu").
+      host_callbacks: the Python functions that callback custom calls of the
+        module name by index; compile the module with them.
     """
 
-    __slots__ = ("_functions", "_names", "module", "platform")
+    __slots__ = ("_functions", "_names", "host_callbacks", "module", "platform")
 
-    def __init__(self, module: ir.Module, platform: str) -> None:
+    def __init__(
+        self,
+        module: ir.Module,
+        platform: str,
+        host_callbacks: list[Callable[..., Any]] | None = None,
+    ) -> None:
         self.module = module
         self.platform = platform
+        self.host_callbacks: list[Callable[..., Any]] = (
+            [] if host_callbacks is None else host_callbacks
+        )
         self._names: dict[str, int] = {}
         self._functions: dict[int, tuple[ClosedJaxpr, str]] = {}
 
@@ -219,6 +229,7 @@ def jaxpr_to_module(
     name: str = "main",
     donated_outputs: Sequence[int | None] | None = None,
     donors: Sequence[bool] | None = None,
+    host_callbacks: list[Callable[..., Any]] | None = None,
 ) -> str:
     """Lower a closed jaxpr to a StableHLO module with entry ``@main``.
 
@@ -228,6 +239,8 @@ def jaxpr_to_module(
       name: the module's name.
       donated_outputs: per input, the output index that reuses its buffer.
       donors: per input, whether it is donated without a chosen output.
+      host_callbacks: a list that receives the module's host callbacks, to
+        pass to the compiler with the module text.
 
     Returns:
       The module text.
@@ -250,8 +263,10 @@ def jaxpr_to_module(
     ]
     results = [(v.aval.shape, v.aval.dtype) for v in jaxpr.outvars]
 
+    callbacks: list[Callable[..., Any]] = [] if host_callbacks is None else host_callbacks
+
     def body(module: ir.Module, values: list[Value]) -> list[Value]:
-        mctx = ModuleContext(module, platform)
+        mctx = ModuleContext(module, platform, callbacks)
         mctx.unique_name("main")
         consts = [
             _hlo.constant(np.asarray(c, dtype=v.aval.dtype))

@@ -58,6 +58,7 @@ __all__ = [
     "device_put",
     "entry_function",
     "execute",
+    "execute_and_wait",
     "fresh_ir_context",
     "func_dialect",
     "ir",
@@ -67,6 +68,7 @@ __all__ = [
     "memory_analysis",
     "module_text",
     "plugin_libraries",
+    "python_callback_op",
     "result_handler",
     "serialize",
     "stablehlo",
@@ -443,12 +445,19 @@ def ir_element_type(dtype: np.dtype[Any]) -> ir.Type:
 # Compile and run.
 
 
-def compile_module(module: str | bytes, devices: Sequence[Device]) -> Executable:
+def compile_module(
+    module: str | bytes,
+    devices: Sequence[Device],
+    *,
+    host_callbacks: Sequence[Callable[..., Any]] = (),
+) -> Executable:
     """Compile StableHLO (text or bytecode) for ``devices`` and load it.
 
     Args:
       module: the module, as MLIR text or bytecode; the entry is ``@main``.
       devices: the devices it runs on (one for a single-device program).
+      host_callbacks: the Python functions the module's callback custom calls
+        name by index (see :func:`python_callback_op`).
 
     Returns:
       The loaded executable.
@@ -461,9 +470,77 @@ def compile_module(module: str | bytes, devices: Sequence[Device]) -> Executable
     assignment = np.array([[d.id for d in devices]], dtype=np.int64)
     build.device_assignment = _xla_client.DeviceAssignment.create(assignment)
     device_list = _jax.DeviceList(tuple(devices))
+    if host_callbacks:
+        return _compile_with_callbacks(client, module, device_list, options, host_callbacks)
     if hasattr(client, "compile_and_load"):
         return client.compile_and_load(module, device_list, options)
     return client.compile(module, device_list, options)  # pragma: no cover
+
+
+def _compile_with_callbacks(
+    client: Client,
+    module: str | bytes,
+    device_list: Any,
+    options: Any,
+    host_callbacks: Sequence[Callable[..., Any]],
+) -> Executable:
+    # jaxlib takes host callbacks only with a parsed MLIR module object.
+    parsed = ir.Module.parse(module, context=make_ir_context())
+    compile_fn = getattr(client, "compile_and_load", None) or client.compile
+    return compile_fn(parsed, device_list, options, host_callbacks=list(host_callbacks))
+
+
+_PYTHON_CALLBACK_TARGETS = {
+    "cpu": "xla_ffi_python_cpu_callback",
+    "gpu": "xla_ffi_python_gpu_callback",
+    "cuda": "xla_ffi_python_gpu_callback",
+    "rocm": "xla_ffi_python_gpu_callback",
+}
+
+
+def python_callback_op(
+    platform: str,
+    index: int,
+    operands: Sequence[Value],
+    result_types: Sequence[ir.Type],
+    *,
+    has_side_effect: bool,
+) -> list[Value]:
+    """Emit a call of host callback number ``index`` (needs an insertion point).
+
+    jaxlib's FFI handler (``xla_ffi_python_cpu_callback``, or the GPU one)
+    calls ``host_callbacks[index]`` of :func:`compile_module` with the operands
+    as NumPy arrays and expects a tuple of NumPy results.
+
+    Args:
+      platform: the platform compiled for ("cpu", "gpu", "cuda", "rocm").
+      index: the callback's position in the module's host-callback list.
+      operands: the values passed to the callback.
+      result_types: the tensor types of its results.
+      has_side_effect: keep the call even when its results are unused.
+
+    Returns:
+      The call's results.
+
+    Raises:
+      NotImplementedError: the platform has no Python-callback handler here.
+    """
+    target = _PYTHON_CALLBACK_TARGETS.get(platform)
+    if target is None:
+        raise NotImplementedError(
+            f"host callbacks (debug.print, pure_callback, io_callback) are not supported on "
+            f"{platform!r} devices; run the function on CPU or GPU."
+        )
+    u64 = ir.IntegerType.get_unsigned(64)
+    op = stablehlo.CustomCallOp(
+        list(result_types),
+        list(operands),
+        call_target_name=ir.StringAttr.get(target),
+        has_side_effect=ir.BoolAttr.get(has_side_effect),
+        api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
+        backend_config=ir.DictAttr.get({"index": ir.IntegerAttr.get(u64, index)}),
+    )
+    return list(op.results)
 
 
 def result_handler(aval: AvalLike, device: Device) -> ResultHandler:
@@ -476,6 +553,16 @@ def execute(
 ) -> list[Buffer]:
     """Run ``exe`` on buffers; returns one buffer per output (asynchronously)."""
     results = exe.execute_sharded(args)
+    out: list[Buffer] = results.consume_with_handlers(handlers)
+    return out
+
+
+def execute_and_wait(
+    exe: Executable, args: Sequence[Buffer], handlers: Sequence[ResultHandler]
+) -> list[Buffer]:
+    """Run ``exe`` and wait until it has finished, host callbacks included."""
+    results = exe.execute_sharded(args, with_tokens=True)
+    results.consume_token().block_until_ready()
     out: list[Buffer] = results.consume_with_handlers(handlers)
     return out
 

@@ -1,0 +1,194 @@
+"""Host callbacks: eager implementations and the lowering of the callback primitives.
+
+Eagerly (outside ``jit``) binding ``debug_callback``, ``debug_print``,
+``pure_callback`` or ``io_callback`` calls the Python function at once: its
+array arguments arrive as :class:`Array` values, its results (for pure and
+IO callbacks) are checked against the declared shapes and dtypes and placed
+on the default device.
+
+Inside a compiled program each such equation becomes a custom call to jaxlib's
+Python-callback FFI handler (``xla_ffi_python_cpu_callback`` on CPU,
+``xla_ffi_python_gpu_callback`` on CUDA/ROCm) whose ``index`` names the
+function in the module's list of host callbacks; that list is handed to the
+compiler with the module (see :class:`~tessela_lowering.ModuleContext`).
+A program with host callbacks runs synchronously: every callback has run when
+the call returns. Ordered callbacks (``ordered=True``) are not supported in
+compiled programs yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ShapedArray, get_aval, register_impl
+from tessela_tracer import primitives as P
+from tessela_tracer.extend import FlatCallback, call_host_callback, format_print_callback
+
+from tessela_lowering import _hlo, _xla
+from tessela_lowering._array import Array
+from tessela_lowering._devices import devices, get_default_device
+from tessela_lowering._lowering import LoweringRuleContext, register_lowering
+from tessela_lowering._xla import Value
+
+__all__ = ["effects_barrier", "register_callback_lowerings"]
+
+
+def _host_array(x: Any) -> Any:
+    """The value a callback receives for one operand: an Array on the CPU."""
+    if isinstance(x, Array):
+        return x
+    aval = get_aval(x)
+    host = np.asarray(x, dtype=aval.dtype)
+    if isinstance(x, np.ndarray):
+        aval = ShapedArray(host.shape, host.dtype)
+    return Array(_xla.device_put(host, devices("cpu")[0]), aval, False)
+
+
+def _device_array(value: np.ndarray[Any, Any]) -> Array:
+    return Array(
+        _xla.device_put(value, get_default_device()), ShapedArray(value.shape, value.dtype), False
+    )
+
+
+def _check_unordered(ordered: bool, what: str) -> None:
+    if ordered:
+        raise NotImplementedError(
+            f"{what}(..., ordered=True) is not supported inside compiled programs (jit, or "
+            f"a transformation evaluated by XLA) yet; pass ordered=False: the callbacks then "
+            f"run when the program runs, in an order XLA chooses."
+        )
+
+
+# ------------------------------------------------------------------ eager
+
+
+def _debug_callback_impl(*args: Any, callback: FlatCallback, **params: Any) -> list[Any]:
+    callback(*[_host_array(a) for a in args])
+    return []
+
+
+def _debug_print_impl(*args: Any, **params: Any) -> list[Any]:
+    format_print_callback(**params)(*[_host_array(a) for a in args])
+    return []
+
+
+def _returning_impl(
+    *args: Any, callback: FlatCallback, result_avals: Sequence[ShapedArray], **params: Any
+) -> list[Any]:
+    outs = call_host_callback(callback, [_host_array(a) for a in args], result_avals)
+    return [_device_array(v) for v in outs]
+
+
+# ------------------------------------------------------------------ lowering
+
+
+def _host_entry(
+    callback: Callable[..., Any], result_avals: Sequence[ShapedArray] | None
+) -> Callable[..., tuple[Any, ...]]:
+    """The function jaxlib calls with NumPy operands; returns NumPy results."""
+
+    def entry(*operands: Any) -> tuple[Any, ...]:
+        args = [_host_array(np.asarray(a)) for a in operands]
+        if result_avals is None:
+            callback(*args)
+            return ()
+        return tuple(call_host_callback(callback, args, result_avals))
+
+    return entry
+
+
+def _emit_callback(
+    ctx: LoweringRuleContext,
+    entry: Callable[..., Any],
+    operands: Sequence[Value],
+    *,
+    has_side_effect: bool,
+) -> list[Value]:
+    mctx = ctx.module_context
+    index = len(mctx.host_callbacks)
+    mctx.host_callbacks.append(entry)
+    result_types = [_hlo.tensor_type(a.shape, a.dtype) for a in ctx.avals_out]
+    return _xla.python_callback_op(
+        ctx.platform, index, list(operands), result_types, has_side_effect=has_side_effect
+    )
+
+
+def _debug_callback_lowering(
+    ctx: LoweringRuleContext, *args: Value, callback: FlatCallback, effect: Any, partitioned: bool
+) -> list[Value]:
+    _check_unordered(bool(getattr(effect, "ordered", False)), "debug.callback")
+    return _emit_callback(ctx, _host_entry(callback, None), args, has_side_effect=True)
+
+
+def _debug_print_lowering(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
+    _check_unordered(bool(params["ordered"]), "debug.print")
+    entry = _host_entry(format_print_callback(**params), None)
+    return _emit_callback(ctx, entry, args, has_side_effect=True)
+
+
+def _pure_callback_lowering(
+    ctx: LoweringRuleContext,
+    *args: Value,
+    callback: FlatCallback,
+    result_avals: Sequence[ShapedArray],
+    **params: Any,
+) -> list[Value]:
+    entry = _host_entry(callback, result_avals)
+    return _emit_callback(ctx, entry, args, has_side_effect=False)
+
+
+def _io_callback_lowering(
+    ctx: LoweringRuleContext,
+    *args: Value,
+    callback: FlatCallback,
+    result_avals: Sequence[ShapedArray],
+    ordered: bool,
+    **params: Any,
+) -> list[Value]:
+    _check_unordered(ordered, "io_callback")
+    entry = _host_entry(callback, result_avals)
+    return _emit_callback(ctx, entry, args, has_side_effect=True)
+
+
+def register_callback_lowerings() -> list[str]:
+    """Attach the lowering rules and eager implementations of the callback primitives.
+
+    Returns:
+      The names of the primitives that received a rule.
+
+    Example:
+      >>> from tessela_lowering._rules_callback import register_callback_lowerings
+      >>> "debug_print" in register_callback_lowerings()
+      True
+    """
+    table: list[tuple[Any, Any, Any]] = [
+        (P.debug_callback_p, _debug_callback_lowering, _debug_callback_impl),
+        (P.debug_print_p, _debug_print_lowering, _debug_print_impl),
+        (P.pure_callback_p, _pure_callback_lowering, _returning_impl),
+        (P.io_callback_p, _io_callback_lowering, _returning_impl),
+    ]
+    for prim, rule, impl in table:
+        register_lowering(prim, rule)
+        # After register_lowering, whose hook installs the compiled eager path:
+        # eagerly a callback is a plain Python call.
+        register_impl(prim, impl)
+    return [prim.name for prim, _, _ in table]
+
+
+def effects_barrier() -> None:
+    """Wait until every host callback of the programs already started has run.
+
+    Programs with host callbacks run synchronously in Tessela, so when a call
+    returns its callbacks have run; this function exists so that code written
+    for JAX (``jax.effects_barrier()``) ports unchanged.
+
+    Returns:
+      None.
+
+    Example:
+      >>> from tessela_lowering import effects_barrier
+      >>> effects_barrier()
+    """
+    return None
