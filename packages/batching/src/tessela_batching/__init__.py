@@ -6,6 +6,7 @@ Importing the package registers a batching rule for every primitive of
 
 from tessela_batching import (
     _rules_array,
+    _rules_callback,
     _rules_control,
     _rules_elementwise,
     _rules_indexing,
@@ -50,4 +51,12 @@ __all__ = [
     "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching", "vmap",
 ]  # fmt: skip
 
-del _rules_array, _rules_control, _rules_elementwise, _rules_indexing, _rules_linalg, _rules_shape
+del (
+    _rules_array,
+    _rules_callback,
+    _rules_control,
+    _rules_elementwise,
+    _rules_indexing,
+    _rules_linalg,
+    _rules_shape,
+)
