@@ -13,6 +13,7 @@ Example:
 
 from tessela_autodiff import (
     _rules_array,
+    _rules_callback,
     _rules_control,
     _rules_custom,
     _rules_elementwise,
@@ -36,7 +37,15 @@ from tessela_autodiff._transpose import register_transpose
 
 __version__ = "0.1.0"
 
-del _rules_array, _rules_control, _rules_custom, _rules_elementwise, _rules_reduce, _rules_shape
+del (
+    _rules_array,
+    _rules_callback,
+    _rules_control,
+    _rules_custom,
+    _rules_elementwise,
+    _rules_reduce,
+    _rules_shape,
+)
 
 __all__ = [
     "UndefinedPrimal",

@@ -7,7 +7,7 @@ from typing import Any
 
 from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, ShapedArray, Var
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import eval_jaxpr, hoist_consts, set_current_trace
+from tessela_tracer.extend import eval_jaxpr, has_effects, hoist_consts, set_current_trace
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
@@ -510,11 +510,12 @@ def _nothing_saveable(*_: Any, **__: Any) -> bool:
 
 
 def _dce(eqns: Sequence[JaxprEqn], outs: Sequence[Any]) -> tuple[list[JaxprEqn], set[Var]]:
-    # Keep the equations the outputs depend on; also return every variable read.
+    # Keep the equations the outputs depend on, and those with effects (a
+    # debug print); also return every variable read.
     live = {v for v in outs if isinstance(v, Var)}
     kept = []
     for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outvars):
+        if any(v in live for v in eqn.outvars) or has_effects(eqn):
             kept.append(eqn)
             live.update(v for v in eqn.invars if isinstance(v, Var))
     kept.reverse()
