@@ -22,7 +22,7 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Primitive, register_impl
 from tessela_tracer import primitives as P
 
-from tessela_lowering import _hlo, _rules, _rules_index, _rules_reduce
+from tessela_lowering import _hlo, _rules, _rules_index, _rules_linalg, _rules_reduce
 from tessela_lowering._array import device_put_impl
 from tessela_lowering._lowering import (
     LoweringRule,
@@ -201,7 +201,13 @@ def register_standard_lowerings() -> list[str]:
       True
     """
     done: list[str] = []
-    for table in (_rules.RULES, _rules_index.RULES, _rules_reduce.RULES, RULES):
+    for table in (
+        _rules.RULES,
+        _rules_index.RULES,
+        _rules_reduce.RULES,
+        _rules_linalg.RULES,
+        RULES,
+    ):
         for prim, rule in table.items():
             register_lowering(prim, rule)
             done.append(prim.name)

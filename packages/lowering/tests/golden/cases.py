@@ -1184,6 +1184,95 @@ case(
     lambda rng: (floats(rng),),
 )
 
+# ------------------------------------------------------------------ linear algebra
+LINALG = 256  # factorisations: LAPACK (JAX on CPU) and XLA order their sums differently
+
+
+def _spd(rng: np.random.Generator, batch: tuple[int, ...], n: int, dtype: Any = F32) -> Any:
+    a = rng.uniform(-1, 1, (*batch, n, n))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.uniform(-1, 1, (*batch, n, n))
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def _lower_tri(rng: np.random.Generator, batch: tuple[int, ...], n: int) -> Any:
+    return (np.tril(rng.uniform(-1, 1, (*batch, n, n))) + 3 * np.eye(n)).astype(F32)
+
+
+case(
+    "cholesky",
+    "cholesky",
+    lambda ns: ns.lax.linalg.cholesky,
+    lambda rng: (_spd(rng, (2,), 4),),
+    LINALG,
+)
+case(
+    "cholesky_not_positive_definite",
+    "cholesky",
+    lambda ns: ns.lax.linalg.cholesky,
+    lambda rng: (np.stack([_spd(rng, (), 3), -_spd(rng, (), 3)]),),
+    LINALG,
+)
+case(
+    "cholesky_c64",
+    "cholesky",
+    lambda ns: ns.lax.linalg.cholesky,
+    lambda rng: (_spd(rng, (), 3, C64),),
+    LINALG,
+)
+for _left, _lower, _trans in ((True, True, False), (True, False, True), (False, True, True),
+                              (False, False, False)):  # fmt: skip
+    case(
+        f"triangular_solve_{'left' if _left else 'right'}_{'lower' if _lower else 'upper'}"
+        f"{'_transposed' if _trans else ''}",
+        "triangular_solve",
+        lambda ns, _left=_left, _lower=_lower, _trans=_trans: (
+            lambda a, b: ns.lax.linalg.triangular_solve(
+                a, b, left_side=_left, lower=_lower, transpose_a=_trans
+            )
+        ),
+        lambda rng, _lower=_lower, _left=_left: (
+            _lower_tri(rng, (2,), 4) if _lower else np.swapaxes(_lower_tri(rng, (2,), 4), 1, 2),
+            grid(rng, (2, 4, 3) if _left else (2, 3, 4)),
+        ),
+        LINALG,
+    )
+case(
+    "triangular_solve_unit_diagonal",
+    "triangular_solve",
+    lambda ns: (
+        lambda a, b: ns.lax.linalg.triangular_solve(
+            a, b, left_side=True, lower=True, unit_diagonal=True
+        )
+    ),
+    lambda rng: (grid(rng, (4, 4)), grid(rng, (4, 2))),
+    LINALG,
+)
+for _shape in ((4, 4), (2, 5, 3), (3, 5)):
+    case(
+        f"lu_{'x'.join(map(str, _shape))}",
+        "lu",
+        lambda ns: ns.lax.linalg.lu,
+        lambda rng, _shape=_shape: (grid(rng, _shape),),
+        LINALG,
+    )
+for _shape in ((4, 4), (2, 5, 3), (3, 5)):
+    for _full in (True, False):
+        case(
+            f"qr_{'x'.join(map(str, _shape))}{'' if _full else '_reduced'}",
+            "qr",
+            lambda ns, _full=_full: lambda x: ns.lax.linalg.qr(x, full_matrices=_full),
+            lambda rng, _shape=_shape: (grid(rng, _shape),),
+            LINALG,
+        )
+case(
+    "qr_c64",
+    "qr",
+    lambda ns: ns.lax.linalg.qr,
+    lambda rng: (complexes(rng, n=12, special=False).reshape(4, 3),),
+    LINALG,
+)
+
 # Primitives of tessela_tracer.primitives not compared here, with the reason.
 # Every one of them has a JAX 0.10.2 primitive of the same name, so the list is
 # empty. Most are reached through the jax.lax function of the same name; the

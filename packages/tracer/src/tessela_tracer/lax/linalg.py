@@ -67,7 +67,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
         ['transpose', 'add', 'div', 'cholesky']
     """
     if symmetrize_input and get_aval_of(x).ndim >= 2:
-        x = _lax.div(_lax.add(x, _adjoint(x)), 2.0)
+        x = _lax.div(_lax.add(x, _adjoint(x)), np.asarray(2, get_aval_of(x).dtype))
     return _tril(cholesky_p.bind(x))
 
 

@@ -1,0 +1,330 @@
+"""Lowering rules for the linear-algebra primitives.
+
+``cholesky`` and ``triangular_solve`` are StableHLO ops. A Cholesky factor of
+a matrix that is not positive definite is replaced by NaNs, as JAX's LAPACK
+path reports a failed ``potrf``. StableHLO has no LU or QR op, so ``lu`` and
+``qr`` lower through :func:`lower_fun` as loops over columns written with
+``tessela_tracer.lax``, vectorised over the leading batch axes, which run on
+every platform:
+
+- LU is the unblocked right-looking algorithm with partial pivoting (the row
+  of largest magnitude, ``|re| + |im|`` for complex, first on ties), as
+  LAPACK's ``getrf`` chooses its pivots.
+- QR applies Householder reflectors built as LAPACK's ``larfg`` builds them
+  (``beta = -sign(alpha) * norm``, no reflection where the column below the
+  diagonal is already zero), then accumulates ``Q`` as ``orgqr`` does, so the
+  signs of ``Q``'s columns and ``R``'s rows are LAPACK's (and JAX's on CPU).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import Primitive, lax
+from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import issubdtype
+from tessela_tracer.extend import get_aval_of
+
+from tessela_lowering._lowering import LoweringRule, LoweringRuleContext, lower_fun
+from tessela_lowering._xla import Value, chlo, stablehlo
+
+__all__ = ["RULES"]
+
+_I32 = np.dtype(np.int32)
+
+
+def _is_complex(dtype: Any) -> bool:
+    return bool(issubdtype(dtype, np.complexfloating))
+
+
+def _real_dtype(dtype: Any) -> np.dtype[Any]:
+    return (
+        np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+        if _is_complex(dtype)
+        else np.dtype(dtype)
+    )
+
+
+def _full(shape: Sequence[int], value: Any, dtype: Any) -> Any:
+    return lax.broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
+
+
+def _bcast(x: Any, shape: Sequence[int], dims: Sequence[int]) -> Any:
+    return lax.broadcast_in_dim(x, tuple(shape), tuple(dims))
+
+
+def _iota(shape: Sequence[int], dim: int) -> Any:
+    return lax.broadcasted_iota(_I32, tuple(shape), dim)
+
+
+def _conj(x: Any) -> Any:
+    return lax.conj(x) if _is_complex(get_aval_of(x).dtype) else x
+
+
+def _abs2(x: Any) -> Any:
+    if _is_complex(get_aval_of(x).dtype):
+        re, im = lax.real(x), lax.imag(x)
+        return lax.add(lax.mul(re, re), lax.mul(im, im))
+    return lax.mul(x, x)
+
+
+def _column(a: Any, j: Any) -> Any:
+    """``a[..., :, j]`` for a traced ``j``."""
+    *batch, m, _ = get_aval_of(a).shape
+    nb = len(batch)
+    col = lax.dynamic_slice(a, [0] * (nb + 1) + [j], (*batch, m, 1))
+    return lax.squeeze(col, (nb + 1,))
+
+
+def _row(a: Any, j: Any) -> Any:
+    """``a[..., j, :]`` for a traced ``j``."""
+    *batch, _, n = get_aval_of(a).shape
+    nb = len(batch)
+    row = lax.dynamic_slice(a, [0] * nb + [j, 0], (*batch, 1, n))
+    return lax.squeeze(row, (nb,))
+
+
+def _entry(v: Any, j: Any) -> Any:
+    """``v[..., j]`` for a traced ``j``."""
+    *batch, _ = get_aval_of(v).shape
+    return lax.squeeze(lax.dynamic_slice(v, [0] * len(batch) + [j], (*batch, 1)), (len(batch),))
+
+
+def _pick(v: Any, hit: Any, axis: int) -> Any:
+    """Sum of the entries of ``v`` along ``axis`` where ``hit`` (exactly one entry)."""
+    zeros = _full(get_aval_of(v).shape, 0, get_aval_of(v).dtype)
+    return lax.reduce_sum(lax.select(hit, v, zeros), (axis,))
+
+
+# ------------------------------------------------------------------ cholesky
+
+
+def _nan_unless_positive_definite(factor: Any) -> Any:
+    shape = get_aval_of(factor).shape
+    dtype = get_aval_of(factor).dtype
+    nb = len(shape) - 2
+    eye = _bcast(lax.eq(_iota(shape[-2:], 0), _iota(shape[-2:], 1)), shape, (nb, nb + 1))
+    diag = _pick(factor, eye, nb + 1)
+    if _is_complex(dtype):
+        # The diagonal of a Hermitian factor is real (XLA leaves rounding noise there).
+        diag = lax.real(diag)
+        real_diag = lax.complex(lax.real(factor), _full(shape, 0, _real_dtype(dtype)))
+        factor = lax.select(eye, real_diag, factor)
+    ok = lax.reduce_and(lax.gt(diag, _full(shape[:-1], 0, get_aval_of(diag).dtype)), (nb,))
+    return lax.select(_bcast(ok, shape, range(nb)), factor, _full(shape, np.nan, dtype))
+
+
+_cholesky_check = lower_fun(_nan_unless_positive_definite)
+
+
+def _cholesky(ctx: LoweringRuleContext, x: Value) -> Sequence[Value]:
+    factor = stablehlo.CholeskyOp(x, lower=True).result
+    check_ctx = LoweringRuleContext(ctx.module_context, ctx.primitive, ctx.avals_out, ctx.avals_out)
+    return _cholesky_check(check_ctx, factor)
+
+
+# ------------------------------------------------------------ triangular_solve
+
+
+def _triangular_solve(
+    ctx: LoweringRuleContext,
+    a: Value,
+    b: Value,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> Sequence[Value]:
+    conjugate_a = conjugate_a and _is_complex(ctx.avals_in[0].dtype)
+    if conjugate_a and not transpose_a:
+        a = chlo.ConjOp(a).result
+        conjugate_a = False
+    mode = "NO_TRANSPOSE" if not transpose_a else ("ADJOINT" if conjugate_a else "TRANSPOSE")
+    op = stablehlo.TriangularSolveOp(
+        a, b, left_side, lower, unit_diagonal, stablehlo.TransposeAttr.get(mode)
+    )
+    return [op.result]
+
+
+# ------------------------------------------------------------------------ lu
+
+
+def _lu_python(a: Any) -> list[Any]:
+    shape = get_aval_of(a).shape
+    dtype = get_aval_of(a).dtype
+    *batch, m, n = shape
+    nb = len(batch)
+    k = min(m, n)
+    perm = _iota((*batch, m), nb)
+    pivots = _full((*batch, k), 0, _I32)
+    if k == 0:
+        return [a, pivots, perm]
+    rows_m = _iota((*batch, m), nb)
+    rows, cols = _iota(shape, nb), _iota(shape, nb + 1)
+    steps = _iota((*batch, k), nb)
+    mag_dtype = _real_dtype(dtype)
+    neg_inf = _full((*batch, m), -np.inf, mag_dtype)
+
+    def body(j: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        a, pivots, perm = state
+        col = _column(a, j)
+        if _is_complex(dtype):
+            mag = lax.add(lax.abs(lax.real(col)), lax.abs(lax.imag(col)))
+        else:
+            mag = lax.abs(col)
+        mag = lax.select(lax.ge(rows_m, _bcast(j, (*batch, m), ())), mag, neg_inf)
+        i = lax.argmax(mag, nb, _I32)
+        pivots = lax.select(
+            lax.eq(steps, _bcast(j, (*batch, k), ())), _bcast(i, (*batch, k), range(nb)), pivots
+        )
+        # Swap rows j and i of a and of perm.
+        is_i_m = lax.eq(rows_m, _bcast(i, (*batch, m), range(nb)))
+        is_j_m = lax.eq(rows_m, _bcast(j, (*batch, m), ()))
+        row_j = _row(a, j)
+        row_i = _pick(a, _bcast(is_i_m, shape, range(nb + 1)), nb)
+        is_j = _bcast(is_j_m, shape, range(nb + 1))
+        is_i = _bcast(is_i_m, shape, range(nb + 1))
+        a = lax.select(is_j, _bcast(row_i, shape, (*range(nb), nb + 1)),
+                       lax.select(is_i, _bcast(row_j, shape, (*range(nb), nb + 1)), a))  # fmt: skip
+        perm_j, perm_i = _entry(perm, j), _pick(perm, is_i_m, nb)
+        perm = lax.select(is_j_m, _bcast(perm_i, (*batch, m), range(nb)),
+                          lax.select(is_i_m, _bcast(perm_j, (*batch, m), range(nb)), perm))  # fmt: skip
+        # Scale the column below the pivot, then update the trailing block.
+        x = _entry(row_i, j)
+        col = _column(a, j)
+        below = lax.gt(rows_m, _bcast(j, (*batch, m), ()))
+        nonzero = lax.ne(x, _full(batch, 0, dtype))
+        scale = lax.bitwise_and(below, _bcast(nonzero, (*batch, m), range(nb)))
+        col = lax.select(scale, lax.div(col, _bcast(x, (*batch, m), range(nb))), col)
+        a = lax.select(lax.eq(cols, _bcast(j, shape, ())), _bcast(col, shape, range(nb + 1)), a)
+        outer = lax.mul(
+            _bcast(col, shape, range(nb + 1)), _bcast(row_i, shape, (*range(nb), nb + 1))
+        )
+        trailing = lax.bitwise_and(
+            lax.gt(rows, _bcast(j, shape, ())), lax.gt(cols, _bcast(j, shape, ()))
+        )
+        a = lax.sub(a, lax.select(trailing, outer, _full(shape, 0, dtype)))
+        return a, pivots, perm
+
+    a, pivots, perm = lax.fori_loop(0, k, body, (a, pivots, perm))
+    return [a, pivots, perm]
+
+
+# ------------------------------------------------------------------------ qr
+
+
+def _householder(a: Any, j: Any) -> tuple[Any, Any, Any]:
+    """LAPACK's ``larfg`` on column ``j`` of ``a`` at the diagonal: ``(v, tau, beta)``."""
+    shape = get_aval_of(a).shape
+    dtype = get_aval_of(a).dtype
+    *batch, m, _ = shape
+    nb = len(batch)
+    rdt = _real_dtype(dtype)
+    rows_m = _iota((*batch, m), nb)
+    col = _column(a, j)
+    alpha = _entry(col, j)
+    below = lax.gt(rows_m, _bcast(j, (*batch, m), ()))
+    tail = lax.select(below, col, _full((*batch, m), 0, dtype))
+    xnorm = lax.sqrt(lax.reduce_sum(_abs2(tail), (nb,)))
+    if _is_complex(dtype):
+        alpha_r, alpha_i = lax.real(alpha), lax.imag(alpha)
+    else:
+        alpha_r, alpha_i = alpha, _full(batch, 0, rdt)
+    norm = lax.sqrt(lax.add(lax.add(lax.mul(alpha_r, alpha_r), lax.mul(alpha_i, alpha_i)),
+                            lax.mul(xnorm, xnorm)))  # fmt: skip
+    zero_r = _full(batch, 0, rdt)
+    beta = lax.select(lax.ge(alpha_r, zero_r), lax.neg(norm), norm)
+    trivial = lax.bitwise_and(lax.eq(xnorm, zero_r), lax.eq(alpha_i, zero_r))
+    beta_c = lax.complex(beta, zero_r) if _is_complex(dtype) else beta
+    if _is_complex(dtype):
+        tau = lax.complex(lax.div(lax.sub(beta, alpha_r), beta), lax.div(lax.neg(alpha_i), beta))
+    else:
+        tau = lax.div(lax.sub(beta, alpha_r), beta)
+    recip = lax.div(_full(batch, 1, dtype), lax.sub(alpha, beta_c))
+    unit = lax.eq(rows_m, _bcast(j, (*batch, m), ()))
+    v = lax.select(
+        below,
+        lax.mul(col, _bcast(recip, (*batch, m), range(nb))),
+        lax.select(unit, _full((*batch, m), 1, dtype), _full((*batch, m), 0, dtype)),
+    )
+    tau = lax.select(trivial, _full(batch, 0, dtype), tau)
+    beta_c = lax.select(trivial, alpha, beta_c)
+    return v, tau, beta_c
+
+
+def _reflect(a: Any, v: Any, tau: Any, cols_mask: Any) -> Any:
+    """``a - tau v (v^H a)`` on the columns where ``cols_mask``."""
+    shape = get_aval_of(a).shape
+    nb = len(shape) - 2
+    vb = _bcast(v, shape, range(nb + 1))
+    w = lax.reduce_sum(lax.mul(_conj(vb), a), (nb,))
+    upd = lax.mul(
+        lax.mul(vb, _bcast(w, shape, (*range(nb), nb + 1))), _bcast(tau, shape, range(nb))
+    )
+    return lax.sub(a, lax.select(cols_mask, upd, _full(shape, 0, get_aval_of(a).dtype)))
+
+
+def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -> list[Any]:
+    del pivoting, use_magma  # pivoting is refused by lax.linalg.qr
+    shape = get_aval_of(x).shape
+    dtype = get_aval_of(x).dtype
+    *batch, m, n = shape
+    nb = len(batch)
+    k = min(m, n)
+    kq = m if full_matrices else k
+    eye = _bcast(lax.eq(_iota((m, kq), 0), _iota((m, kq), 1)), (*batch, m, kq), (nb, nb + 1))
+    q = lax.select(eye, _full((*batch, m, kq), 1, dtype), _full((*batch, m, kq), 0, dtype))
+    if k == 0:
+        return [q, _full((*batch, kq, n), 0, dtype)]
+    rows, cols = _iota(shape, nb), _iota(shape, nb + 1)
+    steps = _iota((*batch, k), nb)
+
+    def factor(j: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
+        a, taus = state
+        v, tau, beta = _householder(a, j)
+        a = _reflect(a, v, _conj(tau), lax.gt(cols, _bcast(j, shape, ())))
+        on_col = lax.eq(cols, _bcast(j, shape, ()))
+        below = lax.gt(rows, _bcast(j, shape, ()))
+        diag = lax.bitwise_and(on_col, lax.eq(rows, _bcast(j, shape, ())))
+        a = lax.select(lax.bitwise_and(on_col, below), _bcast(v, shape, range(nb + 1)), a)
+        a = lax.select(diag, _bcast(beta, shape, range(nb)), a)
+        taus = lax.select(
+            lax.eq(steps, _bcast(j, (*batch, k), ())), _bcast(tau, (*batch, k), range(nb)), taus
+        )
+        return a, taus
+
+    a, taus = lax.fori_loop(0, k, factor, (x, _full((*batch, k), 0, dtype)))
+    qshape = (*batch, m, kq)
+    rows_m = _iota((*batch, m), nb)
+    qcols = _iota(qshape, nb + 1)
+
+    def accumulate(t: Any, q: Any) -> Any:
+        j = lax.sub(np.int32(k - 1), t)
+        col = _column(a, j)
+        below = lax.gt(rows_m, _bcast(j, (*batch, m), ()))
+        unit = lax.eq(rows_m, _bcast(j, (*batch, m), ()))
+        v = lax.select(
+            below, col, lax.select(unit, _full((*batch, m), 1, dtype), _full((*batch, m), 0, dtype))
+        )
+        tau = _entry(taus, j)
+        return _reflect(q, v, tau, lax.ge(qcols, _bcast(j, qshape, ())))
+
+    q = lax.fori_loop(0, k, accumulate, q)
+    upper = lax.le(rows, cols)
+    r = lax.select(upper, a, _full(shape, 0, dtype))
+    if kq < m:
+        r = lax.slice(r, (0,) * (nb + 2), (*batch, kq, n))
+    return [q, r]
+
+
+RULES: dict[Primitive, LoweringRule] = {
+    P.cholesky_p: _cholesky,
+    P.triangular_solve_p: _triangular_solve,
+    P.lu_p: lower_fun(_lu_python, multiple_results=True),
+    P.qr_p: lower_fun(_qr_python, multiple_results=True),
+}
+"""The rules of this module, by primitive."""
