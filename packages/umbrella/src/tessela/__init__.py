@@ -32,6 +32,7 @@ from tessela_lowering import (
     device_get,
     device_put,
     devices,
+    effects_barrier,
     jit,
     local_device_count,
     local_devices,
@@ -44,10 +45,11 @@ from tessela_tracer import (
     custom_vjp,
     eval_shape,
     make_jaxpr,
+    pure_callback,
     remat,
 )
 
-from . import errors, lax, nn, numpy, random, tree, tree_util
+from . import debug, errors, experimental, lax, nn, numpy, random, tree, tree_util
 from ._api import block_until_ready, load_plugins, plugins
 from ._config import config
 
@@ -62,14 +64,17 @@ __all__ = [
     "config",
     "custom_jvp",
     "custom_vjp",
+    "debug",
     "default_backend",
     "default_device",
     "device_count",
     "device_get",
     "device_put",
     "devices",
+    "effects_barrier",
     "errors",
     "eval_shape",
+    "experimental",
     "grad",
     "hessian",
     "jacfwd",
@@ -87,6 +92,7 @@ __all__ = [
     "nn",
     "numpy",
     "plugins",
+    "pure_callback",
     "random",
     "remat",
     "tree",

@@ -1,0 +1,19 @@
+"""``tessela.experimental``: what JAX 0.10.2 keeps under ``jax.experimental`` (``io_callback``).
+
+Example:
+    >>> import numpy as np
+    >>> import tessela as tx
+    >>> from tessela.experimental import io_callback
+    >>> log = []
+    >>> def save(x):
+    ...     log.append(np.asarray(x).tolist())
+    ...     return x
+    >>> _ = tx.jit(lambda x: io_callback(save, tx.ShapeDtypeStruct((2,), np.float32), x))(
+    ...     np.ones(2, np.float32))
+    >>> log
+    [[1.0, 1.0]]
+"""
+
+from tessela_tracer import io_callback
+
+__all__ = ["io_callback"]
