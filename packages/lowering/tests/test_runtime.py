@@ -8,7 +8,6 @@ import threading
 from typing import Any
 
 import numpy as np
-import pytest
 import tessela_lowering as tl
 from tessela_lowering import _xla
 from tessela_tracer import lax
@@ -58,16 +57,13 @@ def test_many_jitted_calls_do_not_leak_buffers() -> None:
     assert float(np.asarray(x)[0]) == 100_020.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="resident memory still grows by about 70 bytes per jitted call after warm-up "
-    "(about 3.5 MB per 50,000 calls, with no growth in live buffers); not yet traced to "
-    "the dispatch path or to jaxlib",
-)
 def test_many_jitted_calls_do_not_grow_memory() -> None:
+    # jaxlib keeps about 60 bytes per ``execute_sharded`` call while its Python
+    # tracebacks are enabled (its default; benchmarks/bench_memory.py measures
+    # the bare jaxlib loop); the runtime turns them off, so nothing may grow.
     f = tl.jit(lambda x: lax.add(x, 1.0))
     x: Any = tl.device_put(np.zeros(8, np.float32))
-    for _ in range(50_000):  # warm-up: caches and allocator pools fill here
+    for _ in range(20_000):  # warm-up: caches and allocator pools fill here
         x = f(x)
     gc.collect()
     rss_before = _resident_bytes()
@@ -75,6 +71,21 @@ def test_many_jitted_calls_do_not_grow_memory() -> None:
         x = f(x)
     gc.collect()
     assert _resident_bytes() - rss_before < 2**20
+    assert float(np.asarray(x)[0]) == 120_000.0
+
+
+def test_many_eager_ops_do_not_grow_memory() -> None:
+    x: Any = tl.device_put(np.zeros(8, np.float32))
+    one = tl.device_put(np.ones(8, np.float32))
+    for _ in range(20_000):
+        x = lax.add(x, one)
+    gc.collect()
+    rss_before = _resident_bytes()
+    for _ in range(100_000):
+        x = lax.add(x, one)
+    gc.collect()
+    assert _resident_bytes() - rss_before < 2**20
+    assert float(np.asarray(x)[0]) == 120_000.0
 
 
 def _resident_bytes() -> int:
