@@ -348,13 +348,40 @@ defjvp(
 )
 
 
-def _digamma_jvp(g: Any, ans: Any, x: Any) -> Any:
-    raise NotImplementedError(
-        "Differentiation rule for 'digamma' not implemented: it needs the trigamma "
-        "function (polygamma), which has no primitive yet"
+# ----------------------------------------------------------- special functions
+# digamma' = polygamma(1, .), polygamma(m, .)' = polygamma(m + 1, .) and
+# d zeta(x, q) / dq = -x zeta(x + 1, q); the order m and zeta's exponent x are not
+# differentiable (as in JAX, whose lax.zeta has no derivative rule at all).
+
+defjvp(P.digamma_p, lambda g, ans, x: lax.mul(g, lax.polygamma(const(x, 1), x)))
+
+
+def _polygamma_jvp_m(g: Any, ans: Any, m: Any, x: Any) -> Any:
+    raise ValueError(
+        "polygamma gradient with respect to m is not supported: differentiate with "
+        "respect to x only (pass m as a constant, or through lax.stop_gradient)"
     )
 
 
-defjvp(P.digamma_p, _digamma_jvp)
+def _polygamma_jvp_x(g: Any, ans: Any, m: Any, x: Any) -> Any:
+    return lax.mul(g, lax.polygamma(lax.add(m, const(m, 1)), x))
+
+
+defjvp(P.polygamma_p, _polygamma_jvp_m, _polygamma_jvp_x)
+
+
+def _zeta_jvp_x(g: Any, ans: Any, x: Any, q: Any) -> Any:
+    raise NotImplementedError(
+        "Differentiation rule for 'zeta' with respect to x not implemented (JAX's lax.zeta "
+        "has none either): differentiate with respect to q only (pass x as a constant, or "
+        "through lax.stop_gradient)"
+    )
+
+
+def _zeta_jvp_q(g: Any, ans: Any, x: Any, q: Any) -> Any:
+    return lax.mul(g, lax.neg(lax.mul(x, lax.zeta(lax.add(x, const(x, 1)), q))))
+
+
+defjvp(P.zeta_p, _zeta_jvp_x, _zeta_jvp_q)
 
 del UndefinedPrimal

@@ -11,6 +11,7 @@ from tessela_tracer import primitives as P
 
 from tessela_autodiff._ad_util import (
     Zero,
+    add_tangents,
     aval_of,
     instantiate,
     is_undefined,
@@ -246,12 +247,10 @@ def _gather_dn(dn: Any) -> Any:
 
 
 def _gather_updates(ct: Any, idx: Any, u_aval: Any, params: dict[str, Any]) -> Any:
+    # The scatter's mode, but not its index promises: JAX's transposes gather without them.
     dn = params["dimension_numbers"]
     sizes = _scatter_slice_sizes(aval_of(ct).shape, u_aval.shape, dn)
-    return lax.gather(
-        ct, idx, _gather_dn(dn), sizes, indices_are_sorted=params["indices_are_sorted"],
-        unique_indices=params["unique_indices"], mode=params["mode"], fill_value=0,
-    )  # fmt: skip
+    return lax.gather(ct, idx, _gather_dn(dn), sizes, mode=params["mode"], fill_value=0)
 
 
 def _scatter_linear_jvp(prim: Any) -> Any:
@@ -289,26 +288,43 @@ register_jvp(P.scatter_p, _scatter_linear_jvp(P.scatter_p))
 register_transpose(P.scatter_p, _scatter_transpose)
 
 
+_SCATTER_MUL_UNIQUE = "scatter_mul gradients are only implemented if `unique_indices=True`"
+
+
 def _scatter_mul_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], **params: Any
 ) -> tuple[Any, Any]:
+    # out = x * u at the scattered positions (each written once: unique indices), x
+    # elsewhere; so d out = scatter_mul(dx, idx, u) + x * scatter_add(0, idx, du).
     x, idx, u = primals
+    tx, tu = tangents[0], tangents[2]
     ans = P.scatter_mul_p.bind(x, idx, u, **params)
-    if type(tangents[2]) is not Zero:
-        raise NotImplementedError(
-            "scatter_mul gradients are only implemented if `updates` is not differentiable"
-        )
-    if type(tangents[0]) is Zero:
-        return ans, Zero(aval_of(ans))
-    return ans, P.scatter_mul_p.bind(tangents[0], idx, u, **params)
+    out: Any = Zero(aval_of(ans))
+    if type(tx) is not Zero:
+        out = P.scatter_mul_p.bind(tx, idx, u, **params)
+    if type(tu) is not Zero:
+        if not params["unique_indices"]:
+            raise NotImplementedError(_SCATTER_MUL_UNIQUE)
+        spread = lax.scatter_add(
+            zeros_like_aval(aval_of(x)), idx, tu, params["dimension_numbers"],
+            indices_are_sorted=params["indices_are_sorted"], unique_indices=True,
+            mode=params["mode"],
+        )  # fmt: skip
+        out = add_tangents(out, lax.mul(x, spread))
+    return ans, out
 
 
 def _scatter_mul_transpose(ct: Any, x: Any, idx: Any, u: Any, **params: Any) -> list[Any]:
-    if is_undefined(u):
-        raise NotImplementedError("scatter_mul is not linear in its updates")
     if type(ct) is Zero:
         return [None, None, None]
-    return [P.scatter_mul_p.bind(ct, idx, u, **params), None, None]
+    t_x = t_u = None
+    if is_undefined(x):
+        t_x = P.scatter_mul_p.bind(ct, idx, u, **params)
+    if is_undefined(u):
+        if not params["unique_indices"]:
+            raise NotImplementedError(_SCATTER_MUL_UNIQUE)
+        t_u = _gather_updates(lax.mul(ct, x), idx, u.aval, params)
+    return [t_x, None, t_u]
 
 
 register_jvp(P.scatter_mul_p, _scatter_mul_jvp)

@@ -16,6 +16,7 @@ import sys
 import types
 
 import jax
+import jax.scipy.special
 import numpy as np
 from jax import lax
 
@@ -43,6 +44,7 @@ def write_numeric(out: pathlib.Path) -> None:
         lax=lax, jit=jax.jit, checkpoint=jax.checkpoint, custom_jvp=jax.custom_jvp,
         custom_vjp=jax.custom_vjp, grad=jax.grad, jvp=jax.jvp, vjp=jax.vjp,
         jacfwd=jax.jacfwd, jacrev=jax.jacrev, hessian=jax.hessian,
+        zeta=jax.scipy.special.zeta,
     )  # fmt: skip
     arrays: dict[str, np.ndarray] = {}
     for x64 in (False, True):

@@ -3,7 +3,8 @@
 Shared by ``generate.py`` (run under the reference) and ``test_golden_numeric.py``.
 Each case builds ``(fun, args)`` from an ``api`` namespace (``lax``, ``jit``,
 ``checkpoint``, ``custom_jvp``, ``custom_vjp``, ``grad``, ``jvp``, ``vjp``,
-``jacfwd``, ``jacrev``, ``hessian``); :func:`evaluate` runs the same
+``jacfwd``, ``jacrev``, ``hessian``, ``zeta``: a Hurwitz zeta differentiable in
+``q``); :func:`evaluate` runs the same
 derivative computations on either implementation and returns host arrays:
 
 - ``grad``: ``grad(loss, argnums=all)`` with ``loss = sum(fun(*args) * w)``;
@@ -158,6 +159,28 @@ _add(
     "binary_max_equal", "binary",
     lambda api: lambda x, y: api.lax.max(x, api.lax.mul(y, 0.0)), (M23, -2, 2), (M23, -2, 2),
 )  # fmt: skip
+
+# --- special functions of two operands ---------------------------------------------------
+# polygamma in x with whole-number orders held fixed (the order is not differentiable), and
+# zeta in q with exponents held fixed: the reference's lax.zeta has no derivative rule, so
+# ``api.zeta`` is its differentiable Hurwitz zeta (jax.scipy.special.zeta), on Tessela lax.zeta.
+
+_ORDERS = np.array([[0, 1, 2], [3, 1, 0]])
+_EXPONENTS = np.array([[1.5, 2.0, 2.5], [3.0, 4.0, 1.75]])
+
+
+def _polygamma_x(api: Any) -> Fun:
+    return lambda x: api.lax.polygamma(_ORDERS.astype(x.dtype), x)
+
+
+def _zeta_q(api: Any) -> Fun:
+    return lambda q: api.zeta(_EXPONENTS.astype(q.dtype), q)
+
+
+for _dt in ("float32", "float64"):
+    _sfx = "" if _dt == "float32" else "_f64"
+    _add(f"special_polygamma{_sfx}", "special", _polygamma_x, (M23, 0.5, 3), dtype=_dt)
+    _add(f"special_zeta_q{_sfx}", "special", _zeta_q, (M23, 0.5, 3), dtype=_dt)
 
 
 def _complex(api: Any) -> Fun:
@@ -621,6 +644,7 @@ NESTED: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
     "hessian_scan": (_grad_scan_hessian, (((3,), -1, 1),)),
     "hessian_cond": (_hessian_cond, (((3,), -1, 1),)),
     "grad_of_grad_custom_jvp": (_grad_grad_custom_jvp, (((), -2, 2),)),
+    "grad_of_grad_digamma": (lambda api: api.grad(api.grad(api.lax.digamma)), (((), 0.5, 3),)),
 }  # fmt: skip
 for _name, (_build, _specs) in NESTED.items():
     _modes = ("value", "grad", "jvp") if _specs[0][0] == () else ("value", "grad")

@@ -36,10 +36,31 @@ def matvec(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return f, (np.ones((2, 3), np.float32), np.ones(3, np.float32))
 
 
+def digamma(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return lax.digamma, (np.float32(1.5),)
+
+
+def polygamma(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    return (lambda x: lax.polygamma(np.float32(2.0), x)), (np.float32(1.5),)
+
+
+def scatter_mul_updates(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    x, idx = np.array([1.0, 2.0, 3.0], np.float32), np.array([[2], [0]], np.int32)
+    dn = lax.ScatterDimensionNumbers((), (0,), (0,))
+
+    def f(u: Any) -> Any:
+        return lax.reduce_sum(lax.scatter_mul(x, idx, u, dn, unique_indices=True), (0,))
+
+    return f, (np.array([3.0, 4.0], np.float32),)
+
+
 CASES: dict[str, Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...]]]] = {
     "sin": sin,
     "sin_times_x": sin_times_x,
     "tanh_sum": tanh_sum,
     "exp_log": exp_log,
     "matvec": matvec,
+    "digamma": digamma,
+    "polygamma": polygamma,
+    "scatter_mul_updates": scatter_mul_updates,
 }
