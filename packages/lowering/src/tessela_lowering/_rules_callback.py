@@ -35,15 +35,24 @@ from tessela_lowering._xla import Value
 __all__ = ["effects_barrier", "register_callback_lowerings"]
 
 
+def _callback_device() -> Any:
+    # Callbacks compute on the host, as in JAX; without a CPU backend (e.g.
+    # TESSELA_PLATFORMS=cuda) their arguments stay on the default device.
+    try:
+        return devices("cpu")[0]
+    except RuntimeError:
+        return get_default_device()
+
+
 def _host_array(x: Any) -> Any:
-    """The value a callback receives for one operand: an Array on the CPU."""
+    """The value a callback receives for one operand: an uncommitted Array on the CPU."""
     if isinstance(x, Array):
         return x
     aval = get_aval(x)
     host = np.asarray(x, dtype=aval.dtype)
     if isinstance(x, np.ndarray):
         aval = ShapedArray(host.shape, host.dtype)
-    return Array(_xla.device_put(host, devices("cpu")[0]), aval, False)
+    return Array(_xla.device_put(host, _callback_device()), aval, False)
 
 
 def _device_array(value: np.ndarray[Any, Any]) -> Array:

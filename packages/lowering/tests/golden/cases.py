@@ -1284,4 +1284,9 @@ NOT_COMPARED: dict[str, str] = {
     "name": "the identity marker of checkpoint_name (for checkpoint policies), added after "
     "this golden set; its compiled result is its operand, tested under jit, vmap and grad "
     "in tessela-autodiff's test_remat_policies.py",
+    **dict.fromkeys(
+        ("debug_callback", "debug_print", "io_callback", "pure_callback"),
+        "a host callback: its compiled result is whatever the Python function returns; "
+        "tested eagerly and under jit in tests/test_callback.py",
+    ),
 }
