@@ -51,7 +51,10 @@ def test_callback_params_print_like_jax() -> None:
         return io_callback(lambda a: a, F32, y, ordered=True)
 
     text = str(make_jaxpr(f)(np.ones(3, np.float32)))
-    assert "debug_callback[\n      callback=_FlatCallback(callback_func=<built-in function print>" in text
+    assert (
+        "debug_callback[\n      callback=_FlatCallback(callback_func=<built-in function print>"
+        in text
+    )
     assert "      effect=Debug\n      partitioned=False\n    ] a" in text
     assert "      result_avals=(ShapedArray(float32[3]),)\n      sharding=None\n" in text
     assert "      vmap_method=None\n    ] a" in text
@@ -67,7 +70,10 @@ def test_effects_of_each_callback() -> None:
 
     eqns = make_jaxpr(f)(np.ones(3, np.float32)).eqns
     assert [sorted(map(str, eqn_effects(e))) for e in eqns] == [
-        ["Debug"], ["OrderedDebug"], [], ["IO"]
+        ["Debug"],
+        ["OrderedDebug"],
+        [],
+        ["IO"],
     ]
     assert [has_effects(e) for e in eqns] == [True, True, False, True]
 

@@ -16,6 +16,9 @@ NS = types.SimpleNamespace(
     custom_jvp=tt.custom_jvp,
     custom_vjp=tt.custom_vjp,
     checkpoint=tt.checkpoint,
+    pure_callback=tt.pure_callback,
+    io_callback=tt.io_callback,
+    ShapeDtypeStruct=tt.ShapeDtypeStruct,
 )
 
 

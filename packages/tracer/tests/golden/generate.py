@@ -18,6 +18,7 @@ import types
 import warnings
 
 import jax
+import jax.experimental
 import jax.numpy as jnp
 import numpy as np
 
@@ -45,6 +46,9 @@ def _jaxprs() -> dict[str, object]:
         custom_jvp=jax.custom_jvp,
         custom_vjp=jax.custom_vjp,
         checkpoint=jax.checkpoint,
+        pure_callback=jax.pure_callback,
+        io_callback=jax.experimental.io_callback,
+        ShapeDtypeStruct=jax.ShapeDtypeStruct,
     )
     out = {}
     for name, build in PROGRAMS.items():

@@ -2,7 +2,8 @@
 generator (run with JAX) and the printer tests (run with tessela_tracer).
 
 Each entry maps a name to ``build(ns) -> (fun, args)`` where ``ns`` has the
-attributes ``lax``, ``jit``, ``custom_jvp``, ``custom_vjp`` and ``checkpoint``.
+attributes ``lax``, ``jit``, ``custom_jvp``, ``custom_vjp``, ``checkpoint``,
+``pure_callback``, ``io_callback`` and ``ShapeDtypeStruct``.
 """
 
 from __future__ import annotations
@@ -356,6 +357,21 @@ def _custom_consts(ns: Any) -> Any:
     return (lambda x: g(f(x))), (_x(3),)
 
 
+def _host_callbacks(ns: Any) -> Any:
+    # debug_print's parameters include NumPy's print options, which vary with
+    # the NumPy version: tests/test_callback.py checks its text instead.
+    lax = ns.lax
+    spec = ns.ShapeDtypeStruct((3,), F)
+
+    def f(x, y):
+        s = ns.pure_callback(np.sin, spec, x, vmap_method="sequential")
+        c = ns.io_callback(np.cos, spec, s)
+        ns.io_callback(np.tanh, (), c, ordered=True)
+        return lax.add(c, y)
+
+    return f, (_x(3), np.float32(2.0))
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -378,4 +394,5 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "unrolled": _unrolled,
     "cond_closures": _cond_closures,
     "remat": _remat,
+    "host_callbacks": _host_callbacks,
 }
