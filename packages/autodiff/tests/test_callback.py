@@ -53,13 +53,15 @@ def test_jvp_calls_back_with_primals_only() -> None:
     assert seen == [3.0, 2.0]
 
 
-def test_checkpoint_keeps_the_print_in_the_recomputation(capsys: pytest.CaptureFixture[str]) -> None:
+def test_checkpoint_keeps_the_print_in_the_recomputation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # As in JAX 0.10.2: printed by the forward pass and by the recomputation.
     grad(checkpoint(_printing_sin))(np.float32(1.0))
     assert capsys.readouterr().out == "x=1.0\nx=1.0\n"
     closed = make_jaxpr(grad(checkpoint(_printing_sin)))(np.float32(1.0))
     (remat,) = [e for e in closed.eqns if e.primitive.name == "remat2"]
-    assert [e.primitive.name for e in closed.eqns][0] == "debug_print"
+    assert closed.eqns[0].primitive.name == "debug_print"
     assert has_effects(remat)
 
 
@@ -79,7 +81,7 @@ def test_pure_and_io_callbacks_refuse_differentiation() -> None:
     def pure(x: Any) -> Any:
         return pure_callback(np.sin, SCALAR, x)
 
-    with pytest.raises(ValueError, match="Pure callbacks do not support JVP.*custom_jvp"):
+    with pytest.raises(ValueError, match=r"Pure callbacks do not support JVP.*custom_jvp"):
         grad(pure)(np.float32(1.0))
     with pytest.raises(ValueError, match="IO callbacks do not support JVP"):
         jvp(lambda x: io_callback(np.sin, SCALAR, x), (np.float32(1.0),), (np.float32(1.0),))
