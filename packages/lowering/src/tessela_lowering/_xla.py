@@ -13,6 +13,7 @@ moved between those releases is looked up once, at import, with a fallback.
 
 from __future__ import annotations
 
+import functools
 import glob
 import importlib
 import importlib.metadata
@@ -225,7 +226,8 @@ def make_client(platform: str, *, num_cpu_devices: int | None = None) -> Client:
             f"from the available platforms: {['cpu', *sorted(libraries)]}."
         )
     if not _xla_client.pjrt_plugin_loaded(platform):
-        _xla_client.load_pjrt_plugin_dynamically(platform, libraries[platform])
+        c_api = _xla_client.load_pjrt_plugin_dynamically(platform, libraries[platform])
+        _register_gpu_ffi_handlers(platform, c_api)
     if not _xla_client.pjrt_plugin_initialized(platform):
         _xla_client.initialize_pjrt_plugin(platform)
     options: dict[str, Any] = {}
@@ -234,6 +236,35 @@ def make_client(platform: str, *, num_cpu_devices: int | None = None) -> Client:
         if make_opts is not None:
             options = dict(make_opts())
     return _xla_client.make_c_api_client(platform, options, None)
+
+
+_GPU_EXTENSION_PACKAGES = {
+    "cuda": ("jax_cuda13_plugin", "jax_cuda12_plugin", "jaxlib.cuda"),
+    "rocm": ("jax_rocm7_plugin", "jax_rocm60_plugin", "jaxlib.rocm"),
+}
+
+
+def _register_gpu_ffi_handlers(platform: str, c_api: Any) -> None:
+    # As JAX's GPU plugins do when they load: hand XLA the plugin extension's
+    # FFI handlers (``xla_ffi_python_gpu_callback`` for host callbacks among
+    # them). Without the extension, GPU programs without callbacks still run.
+    if platform not in _GPU_EXTENSION_PACKAGES or c_api is None:
+        return
+    extension = None
+    for package in _GPU_EXTENSION_PACKAGES[platform]:
+        try:
+            extension = importlib.import_module(f"{package}.{platform}_plugin_extension")
+        except ImportError:
+            continue
+        break
+    if extension is None:
+        return
+    xla_platform = platform.upper()
+    _xla_client.register_custom_call_handler(
+        xla_platform, functools.partial(extension.register_custom_call_target, c_api)
+    )
+    for name, handler in extension.ffi_registrations().items():
+        _xla_client.register_custom_call_target(name, handler, platform=xla_platform, api_version=1)
 
 
 def device_platform(device: Device) -> str:
