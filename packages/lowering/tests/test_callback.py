@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tessela_tracer import (
     ShapeDtypeStruct,
+    config,
     debug_callback,
     debug_print,
     io_callback,
@@ -141,3 +143,24 @@ def test_jit_pure_callback_matches_numpy(values: list[float]) -> None:
 
 def test_effects_barrier_returns() -> None:
     assert tl.effects_barrier() is None
+
+
+def test_persistent_cache_skips_programs_with_callbacks(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.update("jax_compilation_cache_dir", str(tmp_path))
+    try:
+        for _ in range(2):  # two jit objects of fresh lambdas: compiled twice, never cached
+            tl.jit(lambda x: (debug_print("cached? {}", x), lax.neg(x))[1])(_x())
+    finally:
+        config.update("jax_compilation_cache_dir", None)
+    assert os.listdir(tmp_path) == []
+    assert capsys.readouterr().out == "cached? [0. 1. 2.]\n" * 2
+
+
+def test_aot_compiled_program_calls_back(capsys: pytest.CaptureFixture[str]) -> None:
+    compiled = tl.jit(lambda x: (debug_print("aot {}", x), x)[1]).lower(_x()).compile()
+    assert capsys.readouterr().out == ""  # lowering and compiling run nothing
+    compiled(_x())
+    compiled(_x())
+    assert capsys.readouterr().out == "aot [0. 1. 2.]\n" * 2
