@@ -326,7 +326,29 @@ def format_print_callback(
     static_args: tuple[tuple[int, Any], ...],
     **_: Any,
 ) -> FlatCallback:
-    """The flat callback that prints what a ``debug_print`` equation says."""
+    """The flat callback that prints what a ``debug_print`` equation says.
+
+    Args:
+      fmt: the format string.
+      has_placeholders: whether ``fmt`` has replacement fields; without them the
+        arguments are appended, separated by spaces.
+      in_tree: the structure of ``(args, kwargs)`` of the print.
+      np_printoptions: NumPy print options in force while formatting.
+      static_args: ``(flat position, value)`` of the non-array leaves.
+      **_: the equation's other parameters (ignored).
+
+    Returns:
+      A :class:`FlatCallback` taking the flat array arguments.
+
+    Example:
+        >>> from tessela_pytree import tree_flatten
+        >>> tree = tree_flatten(((0,), {}))[1]
+        >>> cb = format_print_callback(fmt="v={}", has_placeholders=True, in_tree=tree,
+        ...                            np_printoptions=(), static_args=())
+        >>> cb(np.arange(2))
+        v=[0 1]
+        []
+    """
 
     def write(*args: Any, **kwargs: Any) -> None:
         if has_placeholders:
