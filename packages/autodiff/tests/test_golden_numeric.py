@@ -46,6 +46,8 @@ ULPS = {
     "reduction": 4, "control flow": 4, "nested": 4,
     # polygamma, and zeta in q, which the reference differentiates through a series expansion
     "special": 4,
+    # factorisations and solves: XLA's loops and LAPACK (the reference on CPU) round differently
+    "linalg": 32,
 }  # fmt: skip
 
 XFAIL = {

@@ -17,6 +17,7 @@ from tessela_autodiff import (
     _rules_control,
     _rules_custom,
     _rules_elementwise,
+    _rules_linalg,
     _rules_reduce,
     _rules_shape,
 )
@@ -43,6 +44,7 @@ del (
     _rules_control,
     _rules_custom,
     _rules_elementwise,
+    _rules_linalg,
     _rules_reduce,
     _rules_shape,
 )

@@ -281,6 +281,64 @@ _add("reduce_prod_f64", "reduction", REDUCE["reduce_prod"], (M23, 0.2, 2), dtype
 _add("reduce_cumlogsumexp_f64", "reduction", REDUCE["cumlogsumexp"], (M23, 0.2, 2),
      dtype="float64")  # fmt: skip
 
+# --- linear algebra ------------------------------------------------------------------------
+
+
+def _gram(lax: Any, x: Any) -> Any:
+    """``x @ x.T + n I``: symmetric positive definite for the Cholesky cases."""
+    n = x.shape[-1]
+    xxt = lax.dot_general(x, x, (((1,), (1,)), ((), ())))
+    return lax.add(xxt, np.asarray(n * np.eye(n), x.dtype))
+
+
+def _cholesky(api: Any) -> Fun:
+    return lambda x: api.lax.linalg.cholesky(_gram(api.lax, x))
+
+
+def _tri_solve(left_side: bool, lower: bool, transpose_a: bool) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        def f(a: Any, b: Any) -> Any:
+            n = a.shape[-1]
+            a = api.lax.add(a, np.broadcast_to(3 * np.eye(n), a.shape).astype(a.dtype))
+            return api.lax.linalg.triangular_solve(
+                a, b, left_side=left_side, lower=lower, transpose_a=transpose_a
+            )
+
+        return f
+
+    return build
+
+
+def _lu_factors(api: Any) -> Fun:
+    return lambda x: api.lax.linalg.lu(x)[0]
+
+
+def _qr_stacked(full: bool, axis: int) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        def f(x: Any) -> Any:
+            q, r = api.lax.linalg.qr(x, full_matrices=full)
+            return api.lax.concatenate([q, r], axis)
+
+        return f
+
+    return build
+
+
+_add("linalg_cholesky", "linalg", _cholesky, ((4, 4), -1, 1))
+_add("linalg_cholesky_f64", "linalg", _cholesky, ((4, 4), -1, 1), dtype="float64")
+_add("linalg_triangular_solve_left_lower", "linalg", _tri_solve(True, True, False),
+     ((3, 3), -1, 1), ((3, 2), -1, 1))  # fmt: skip
+_add("linalg_triangular_solve_right_upper_transposed", "linalg", _tri_solve(False, False, True),
+     ((2, 3, 3), -1, 1), ((2, 2, 3), -1, 1))  # fmt: skip
+_add("linalg_lu", "linalg", _lu_factors, ((4, 4), -1, 1))
+_add("linalg_lu_wide_f64", "linalg", _lu_factors, ((3, 5), -1, 1), dtype="float64")
+_add("linalg_qr_square", "linalg", _qr_stacked(True, 1), ((4, 4), -1, 1))
+_add("linalg_qr_tall_complete", "linalg", _qr_stacked(True, 1), ((5, 3), -1, 1))
+_add("linalg_qr_tall_reduced", "linalg", _qr_stacked(False, 0), ((5, 3), -1, 1))
+_add("linalg_qr_wide", "linalg", _qr_stacked(True, 1), ((3, 5), -1, 1))
+_add("linalg_qr_tall_complete_f64", "linalg", _qr_stacked(True, 1), ((5, 3), -1, 1),
+     dtype="float64")  # fmt: skip
+
 # --- shape and indexing ------------------------------------------------------------------
 
 _GDN = ((1,), (0,), (0,))  # offset_dims, collapsed_slice_dims, start_index_map

@@ -1,0 +1,319 @@
+"""JVP and transpose rules of the linear-algebra primitives, with JAX's formulas.
+
+- ``cholesky``: ``L' = L phi(L^-1 A' L^-H)`` where ``phi`` keeps the lower
+  triangle and halves the diagonal (Murray, arXiv:1602.07527).
+- ``triangular_solve``: linear in ``b`` (its JVP solves with the tangent and
+  its transpose solves with ``a`` transposed); in ``a`` the tangent is
+  ``-op(a)^-1 op(a') x`` (or the right-side analogue), ordered as the cheaper
+  product.
+- ``lu``: ``L' = L tril(L^-1 P A' U^-1, -1)``, ``U' = triu(L^-1 P A' U^-1) U``
+  (de Hoog, Anderssen and Lukas).
+- ``qr``: the thin-QR rule for tall and square inputs, its block form for
+  wide ones, and the completion of ``Q`` for ``full_matrices`` with ``m > n``
+  (arXiv:2409.13374), as JAX 0.10.2 computes them.
+
+Every rule works on leading batch axes directly (batched ``dot_general``,
+batched triangular solves, a one-hot matrix for row permutations), so
+differentiation needs no ``vmap``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax
+from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import issubdtype
+from tessela_tracer.lax import linalg
+
+from tessela_autodiff._ad_util import Zero, aval_of
+from tessela_autodiff._jvp import register_jvp
+from tessela_autodiff._rules_util import defjvp
+from tessela_autodiff._transpose import register_transpose
+
+__all__: list[str] = []
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _is_complex(x: Any) -> bool:
+    return bool(issubdtype(aval_of(x).dtype, np.complexfloating))
+
+
+def _nb(x: Any) -> int:
+    return aval_of(x).ndim - 2
+
+
+def _mT(x: Any) -> Any:
+    nd = aval_of(x).ndim
+    return lax.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
+
+
+def _H(x: Any) -> Any:
+    xt = _mT(x)
+    return lax.conj(xt) if _is_complex(x) else xt
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    nb = _nb(a)
+    batch = tuple(range(nb))
+    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)))
+
+
+def _mask(x: Any, k: int, *, lower: bool) -> Any:
+    """``tril(x, k)`` (``lower``) or ``triu(x, k)``."""
+    shape = aval_of(x).shape
+    nb = len(shape) - 2
+    rows = lax.broadcasted_iota(np.int32, shape[-2:], 0)
+    cols = lax.broadcasted_iota(np.int32, shape[-2:], 1)
+    diff = lax.sub(cols, rows)
+    keep = lax.le(diff, np.int32(k)) if lower else lax.ge(diff, np.int32(k))
+    keep = lax.broadcast_in_dim(keep, shape, (nb, nb + 1))
+    return lax.select(keep, x, _zeros(shape, aval_of(x).dtype))
+
+
+def _tril(x: Any, k: int = 0) -> Any:
+    return _mask(x, k, lower=True)
+
+
+def _triu(x: Any, k: int = 0) -> Any:
+    return _mask(x, k, lower=False)
+
+
+def _zeros(shape: Sequence[int], dtype: Any) -> Any:
+    return lax.broadcast_in_dim(np.zeros((), dtype), tuple(shape), ())
+
+
+def _eye(batch: Sequence[int], n: int, dtype: Any) -> Any:
+    eye = np.eye(n, dtype=dtype)
+    return lax.broadcast_in_dim(eye, (*batch, n, n), (len(batch), len(batch) + 1))
+
+
+def _block(x: Any, rows: tuple[int, int] | None, cols: tuple[int, int] | None) -> Any:
+    """``x[..., r0:r1, c0:c1]`` (``None`` keeps the whole axis)."""
+    shape = aval_of(x).shape
+    r0, r1 = rows if rows is not None else (0, shape[-2])
+    c0, c1 = cols if cols is not None else (0, shape[-1])
+    nb = len(shape) - 2
+    return lax.slice(x, (0,) * nb + (r0, c0), (*shape[:-2], r1, c1))
+
+
+def _pad_last2(x: Any, rows: tuple[int, int], cols: tuple[int, int]) -> Any:
+    nb = _nb(x)
+    config = [(0, 0, 0)] * nb + [(rows[0], rows[1], 0), (cols[0], cols[1], 0)]
+    return lax.pad(x, np.zeros((), aval_of(x).dtype), config)
+
+
+def _permute_rows(perm: Any, x: Any) -> Any:
+    """``x[..., perm, :]`` as a product with a one-hot matrix (linear in ``x``)."""
+    shape = aval_of(x).shape
+    nb = len(shape) - 2
+    m = shape[-2]
+    batch = tuple(shape[:-2])
+    hit = lax.eq(
+        lax.broadcast_in_dim(perm, (*batch, m, m), (*range(nb), nb)),
+        lax.broadcasted_iota(np.int32, (*batch, m, m), nb + 1),
+    )
+    onehot = lax.convert_element_type(hit, aval_of(x).dtype)
+    return _matmul(onehot, x)
+
+
+def _unpermute_rows(perm: Any, x: Any) -> Any:
+    """The inverse of :func:`_permute_rows`."""
+    shape = aval_of(x).shape
+    nb = len(shape) - 2
+    m = shape[-2]
+    batch = tuple(shape[:-2])
+    hit = lax.eq(
+        lax.broadcast_in_dim(perm, (*batch, m, m), (*range(nb), nb)),
+        lax.broadcasted_iota(np.int32, (*batch, m, m), nb + 1),
+    )
+    onehot = lax.convert_element_type(hit, aval_of(x).dtype)
+    return _matmul(_mT(onehot), x)
+
+
+# ------------------------------------------------------------------ cholesky
+
+
+def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    (x,), (sigma_dot,) = primals, tangents
+    factor = _tril(P.cholesky_p.bind(x))
+    if type(sigma_dot) is Zero:
+        return factor, Zero(sigma_dot.aval)
+    tmp = linalg.triangular_solve(
+        factor, sigma_dot, left_side=False, transpose_a=True, conjugate_a=True, lower=True
+    )
+    inner = linalg.triangular_solve(factor, tmp, left_side=True, transpose_a=False, lower=True)
+    shape = aval_of(inner).shape
+    halve = lax.add(
+        np.ones((), aval_of(inner).dtype), _eye(shape[:-2], shape[-1], aval_of(inner).dtype)
+    )
+    return factor, _matmul(factor, lax.div(_tril(inner), halve))
+
+
+register_jvp(P.cholesky_p, _cholesky_jvp)
+
+
+# ----------------------------------------------------------- triangular_solve
+
+
+def _triangular_solve_jvp_a(
+    g_a: Any,
+    ans: Any,
+    a: Any,
+    b: Any,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> Any:
+    m, n = aval_of(b).shape[-2:]
+    k = 1 if unit_diagonal else 0
+    g_a = _tril(g_a, -k) if lower else _triu(g_a, k)
+    g_a = lax.neg(g_a)
+    g_a = _mT(g_a) if transpose_a else g_a
+    g_a = lax.conj(g_a) if conjugate_a else g_a
+
+    def a_inverse(rhs: Any) -> Any:
+        return P.triangular_solve_p.bind(
+            a, rhs, left_side=left_side, lower=lower, transpose_a=transpose_a,
+            conjugate_a=conjugate_a, unit_diagonal=unit_diagonal,
+        )  # fmt: skip
+
+    if left_side:
+        return a_inverse(_matmul(g_a, ans)) if m > n else _matmul(a_inverse(g_a), ans)
+    return a_inverse(_matmul(ans, g_a)) if m < n else _matmul(ans, a_inverse(g_a))
+
+
+def _triangular_solve_jvp_b(g_b: Any, ans: Any, a: Any, b: Any, **params: Any) -> Any:
+    return P.triangular_solve_p.bind(a, g_b, **params)
+
+
+def _triangular_solve_transpose(
+    ct: Any,
+    a: Any,
+    b: Any,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> list[Any]:
+    if type(ct) is Zero:
+        return [None, None]
+    ct_b = P.triangular_solve_p.bind(
+        a, ct, left_side=left_side, lower=lower, transpose_a=not transpose_a,
+        conjugate_a=conjugate_a, unit_diagonal=unit_diagonal,
+    )  # fmt: skip
+    return [None, ct_b]
+
+
+defjvp(P.triangular_solve_p, _triangular_solve_jvp_a, _triangular_solve_jvp_b)
+register_transpose(P.triangular_solve_p, _triangular_solve_transpose)
+
+
+# ------------------------------------------------------------------------ lu
+
+
+def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    (a,), (a_dot,) = primals, tangents
+    lu, pivots, perm = P.lu_p.bind(a)
+    zero_ints = [Zero.from_primal(pivots), Zero.from_primal(perm)]
+    if type(a_dot) is Zero:
+        return [lu, pivots, perm], [Zero(a_dot.aval), *zero_ints]
+    shape = aval_of(a).shape
+    dtype = aval_of(a).dtype
+    batch, (m, n) = tuple(shape[:-2]), shape[-2:]
+    k = min(m, n)
+    lower = _pad_last2(_tril(_block(lu, None, (0, k)), -1), (0, 0), (0, m - k))
+    lower = lax.add(lower, _eye(batch, m, dtype))
+    u_eye = _pad_last2(_eye(batch, n - k, dtype), (k, 0), (k, 0))
+    upper = lax.add(_pad_last2(_triu(_block(lu, (0, k), None)), (0, n - k), (0, 0)), u_eye)
+    la = linalg.triangular_solve(
+        lower, _permute_rows(perm, a_dot), left_side=True, lower=True, unit_diagonal=True
+    )
+    lau = linalg.triangular_solve(upper, la, left_side=False, lower=False)
+    lu_dot = lax.add(_matmul(lower, _tril(lau, -1)), _matmul(_triu(lau), upper))
+    return [lu, pivots, perm], [lu_dot, *zero_ints]
+
+
+register_jvp(P.lu_p, _lu_jvp)
+
+
+# ------------------------------------------------------------------------ qr
+
+
+def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple[Any, Any]:
+    """JVP of ``x = q r`` for ``[..., m, n]`` with ``m >= n``."""
+    dx_rinv = linalg.triangular_solve(r, dx)
+    qt_dx_rinv = _matmul(_H(q), dx_rinv)
+    lower = _tril(qt_dx_rinv, -1)
+    do = lax.sub(lower, _H(lower))  # skew-Hermitian
+    if _is_complex(qt_dx_rinv):
+        shape = aval_of(qt_dx_rinv).shape
+        dtype = aval_of(qt_dx_rinv).dtype
+        imag_part = lax.sub(qt_dx_rinv, lax.convert_element_type(lax.real(qt_dx_rinv), dtype))
+        do = lax.add(do, lax.mul(_eye(shape[:-2], shape[-1], dtype), imag_part))
+    dq = lax.add(_matmul(q, lax.sub(do, qt_dx_rinv)), dx_rinv)
+    dr = _matmul(lax.sub(qt_dx_rinv, do), r)
+    return dq, dr
+
+
+def _lu_solve_adjoint(lu: Any, perm: Any, b: Any) -> Any:
+    """Solve ``a^H x = b`` from ``lu(a)``."""
+    x = linalg.triangular_solve(
+        lu, b, left_side=True, lower=False, transpose_a=True, conjugate_a=True
+    )
+    x = linalg.triangular_solve(
+        lu, x, left_side=True, lower=True, unit_diagonal=True, transpose_a=True,
+        conjugate_a=True,
+    )  # fmt: skip
+    return _unpermute_rows(perm, x)
+
+
+def _qr_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, pivoting: bool, full_matrices: bool,
+    use_magma: Any,
+) -> tuple[Any, Any]:  # fmt: skip
+    (x,), (dx,) = primals, tangents
+    q, r = P.qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
+    if type(dx) is Zero:
+        return [q, r], [Zero.from_primal(q), Zero.from_primal(r)]
+    m, n = aval_of(x).shape[-2:]
+    nb = _nb(x)
+    if m < n:
+        # x = [x1 x2] with x1 square: (q, r1) is the QR of x1 and r2 = q^H x2.
+        dq, dr1 = _thin_qr_jvp(q, _block(r, None, (0, m)), _block(dx, None, (0, m)))
+        dr2 = lax.add(
+            _matmul(_H(dq), _block(x, None, (m, n))), _matmul(_H(q), _block(dx, None, (m, n)))
+        )
+        return [q, r], [dq, lax.concatenate([dr1, dr2], nb + 1)]
+    q_mn = _block(q, None, (0, n)) if full_matrices else q
+    r_nn = _block(r, (0, n), (0, n)) if full_matrices else r
+    dq_mn, dr_nn = _thin_qr_jvp(q_mn, r_nn, dx)
+    if not full_matrices or m == n:
+        return [q, r], [dq_mn, dr_nn]
+    # The completion q_mp of the thin Q, after arXiv:2409.13374 (eqs. 32-33).
+    q_nn, q_pn = _block(q_mn, (0, n), None), _block(q_mn, (n, m), None)
+    q_mp = _block(q, None, (n, m))
+    dq_nn, dq_pn = _block(dq_mn, (0, n), None), _block(dq_mn, (n, m), None)
+    batch, dtype = tuple(aval_of(x).shape[:-2]), aval_of(x).dtype
+    lu, _, perm = linalg.lu(lax.sub(q_nn, _eye(batch, n, dtype)))
+    z_pn_h = _lu_solve_adjoint(lu, perm, _H(q_pn))
+    z_pn = _H(z_pn_h)
+    correction = _matmul(
+        lax.add(q_mn, _matmul(q_mp, z_pn)), _H(lax.sub(dq_pn, _matmul(z_pn, dq_nn)))
+    )
+    dq_mp = lax.sub(_matmul(dq_mn, z_pn_h), correction)
+    dq = lax.concatenate([dq_mn, dq_mp], nb + 1)
+    dr = lax.concatenate([dr_nn, _zeros((*batch, m - n, n), dtype)], nb)
+    return [q, r], [dq, dr]
+
+
+register_jvp(P.qr_p, _qr_jvp)
