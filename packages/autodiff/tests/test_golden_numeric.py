@@ -50,10 +50,7 @@ ULPS = {
     "linalg": 32,
 }  # fmt: skip
 
-XFAIL = {
-    "nested_hessian_scan": "reverse-over-reverse through scan raises NotImplementedError "
-    "(transposing a scan whose carry is not entirely linear)",
-}
+XFAIL: dict[str, str] = {}
 
 
 # Primitives the cases need not reach: not differentiable (integer, boolean or bit-level

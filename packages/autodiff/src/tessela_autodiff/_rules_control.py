@@ -351,8 +351,11 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     body = params["jaxpr"]
     nc, ncarry = params["num_consts"], params["num_carry"]
     consts, init, xs = args[:nc], args[nc : nc + ncarry], args[nc + ncarry :]
-    if not all(is_undefined(c) for c in init):
-        raise NotImplementedError("transposing a scan whose carry is not entirely linear")
+    # Every carry is transposed as linear. A carry whose initial value is known
+    # (not an UndefinedPrimal) is one partial evaluation forced into the linear
+    # part, such as the zeros that instantiate a symbolic-zero tangent: the body
+    # is still linear in it, and its cotangent is dropped.
+    lin_init = [is_undefined(c) for c in init]
     lin_c = [is_undefined(c) for c in consts]
     lin_x = [is_undefined(x) for x in xs]
     res_c, _ = _split_by(consts, lin_c)
@@ -396,7 +399,7 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     ct_consts, ct_init, ct_xs = outs[:nlc], outs[nlc : nlc + ncarry], outs[nlc + ncarry :]
     return [
         *_merge(lin_c, [None] * nrc, ct_consts),
-        *ct_init,
+        *[c if m else None for c, m in zip(ct_init, lin_init, strict=True)],
         *_merge(lin_x, [None] * nrx, ct_xs),
     ]
 
