@@ -173,6 +173,12 @@ def test_qr_column_already_reduced_is_not_reflected() -> None:
     np.testing.assert_array_equal(r, x)
 
 
+def test_qr_of_a_zero_matrix_makes_no_reflections() -> None:
+    q, r = (np.asarray(o) for o in lax.linalg.qr(np.zeros((2, 4, 3), np.float32)))
+    np.testing.assert_array_equal(q, np.broadcast_to(np.eye(4, dtype=np.float32), (2, 4, 4)))
+    np.testing.assert_array_equal(r, 0)
+
+
 def test_qr_of_empty_matrices() -> None:
     q, r = (np.asarray(o) for o in lax.linalg.qr(np.zeros((3, 0), np.float32)))
     np.testing.assert_array_equal(q, np.eye(3))

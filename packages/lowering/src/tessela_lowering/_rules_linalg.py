@@ -210,7 +210,7 @@ def _lu_python(a: Any) -> list[Any]:
         a = lax.sub(a, lax.select(trailing, outer, _full(shape, 0, dtype)))
         return a, pivots, perm
 
-    a, pivots, perm = lax.fori_loop(0, k, body, (a, pivots, perm))
+    a, pivots, perm = lax.fori_loop(np.int32(0), np.int32(k), body, (a, pivots, perm))
     return [a, pivots, perm]
 
 
@@ -252,6 +252,11 @@ def _householder(a: Any, j: Any) -> tuple[Any, Any, Any]:
         lax.select(unit, _full((*batch, m), 1, dtype), _full((*batch, m), 0, dtype)),
     )
     tau = lax.select(trivial, _full(batch, 0, dtype), tau)
+    v = lax.select(
+        _bcast(trivial, (*batch, m), range(nb)),
+        lax.select(unit, _full((*batch, m), 1, dtype), _full((*batch, m), 0, dtype)),
+        v,
+    )
     beta_c = lax.select(trivial, alpha, beta_c)
     return v, tau, beta_c
 
@@ -297,7 +302,7 @@ def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -
         )
         return a, taus
 
-    a, taus = lax.fori_loop(0, k, factor, (x, _full((*batch, k), 0, dtype)))
+    a, taus = lax.fori_loop(np.int32(0), np.int32(k), factor, (x, _full((*batch, k), 0, dtype)))
     qshape = (*batch, m, kq)
     rows_m = _iota((*batch, m), nb)
     qcols = _iota(qshape, nb + 1)
@@ -313,7 +318,7 @@ def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -
         tau = _entry(taus, j)
         return _reflect(q, v, tau, lax.ge(qcols, _bcast(j, qshape, ())))
 
-    q = lax.fori_loop(0, k, accumulate, q)
+    q = lax.fori_loop(np.int32(0), np.int32(k), accumulate, q)
     upper = lax.le(rows, cols)
     r = lax.select(upper, a, _full(shape, 0, dtype))
     if kq < m:

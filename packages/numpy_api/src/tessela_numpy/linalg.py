@@ -5,6 +5,13 @@ decomposition (Frobenius, ``1``, ``-1``, ``inf``, ``-inf``), staged in one
 ``jit`` named ``norm`` as JAX stages it. The singular-value norms (``2``,
 ``-2``, ``"nuc"``) need an SVD, which Tessela does not have yet.
 
+The factorisations and solvers (``cholesky``, ``qr``, ``solve``, ``inv``,
+``det``, ``slogdet``, ``matrix_power``, ``diagonal``) are built on
+``tessela_tracer.lax.linalg`` (``cholesky``, ``lu``, ``qr``,
+``triangular_solve``) as JAX builds them, and map over leading batch axes.
+``svd``, ``eigh``, ``pinv`` and ``matrix_rank`` need eigen/singular-value
+decompositions, which Tessela does not have yet.
+
 >>> import numpy as np
 >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
 >>> eval_shape(norm, ShapeDtypeStruct((3, 4), "float32")).shape
@@ -22,6 +29,18 @@ from tessela_tracer import jit
 
 from ._arith import power
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._linalg import (
+    QRResult,
+    SlogdetResult,
+    cholesky,
+    det,
+    diagonal,
+    inv,
+    matrix_power,
+    qr,
+    slogdet,
+    solve,
+)
 from ._reductions import max as _amax
 from ._reductions import min as _amin
 from ._reductions import sum as _sum
@@ -29,7 +48,10 @@ from ._shapes import canonicalize_axis
 from ._ufuncs import abs as _abs
 from ._ufuncs import conj, real, sqrt
 
-__all__ = ["norm", "vector_norm"]
+__all__ = [
+    "QRResult", "SlogdetResult", "cholesky", "det", "diagonal", "inv", "matrix_power", "norm",
+    "qr", "slogdet", "solve", "vector_norm",
+]  # fmt: skip
 
 
 def _hashable_ord(ord: Any) -> Any:

@@ -1,0 +1,167 @@
+"""``linalg`` factorisations, solvers and determinants against NumPy, eagerly and under jit.
+
+Matrices are drawn by hypothesis and made well conditioned in the strategy
+(symmetric positive definite, or diagonally dominant), so NumPy's LAPACK
+results are a fair oracle. Derivatives and ``vmap`` are tested in the
+umbrella package, which has the transformations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+import tessela_numpy as tnp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+ELEMS = st.floats(-1.0, 1.0, width=32)
+
+
+def _mats(shape: tuple[int, ...]) -> Any:
+    return hnp.arrays(np.float32, shape, elements=ELEMS)
+
+
+def _dominant(a: np.ndarray) -> np.ndarray:
+    n = a.shape[-1]
+    return (a + n * np.eye(n)).astype(np.float32)
+
+
+def _spd(a: np.ndarray) -> np.ndarray:
+    n = a.shape[-1]
+    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(np.float32)
+
+
+def _close(got: Any, want: Any, tol: float = 2e-5) -> None:
+    got = np.asarray(got)
+    assert got.dtype == np.asarray(want).dtype or np.asarray(want).dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=tol * 10, atol=tol)
+
+
+@settings(max_examples=10)
+@given(_mats((2, 4, 4)))
+def test_cholesky_lower_and_upper(a: np.ndarray) -> None:
+    spd = _spd(a)
+    _close(tnp.linalg.cholesky(spd), np.linalg.cholesky(spd))
+    _close(tnp.linalg.cholesky(spd, upper=True), np.swapaxes(np.linalg.cholesky(spd), -1, -2))
+
+
+@settings(max_examples=10)
+@given(_mats((5, 3)), st.sampled_from(["reduced", "complete", "r"]))
+def test_qr_matches_numpy_in_every_mode(a: np.ndarray, mode: str) -> None:
+    for x in (a, a.T):
+        got = tnp.linalg.qr(x, mode=mode)
+        want = np.linalg.qr(x, mode=mode)
+        if mode == "r":
+            _close(got, want)
+        else:
+            assert isinstance(got, tnp.linalg.QRResult)
+            _close(got.Q, want.Q)
+            _close(got.R, want.R)
+
+
+@settings(max_examples=10)
+@given(_mats((3, 4, 4)), _mats((4,)), _mats((3, 4, 2)))
+def test_solve_and_inv(a: np.ndarray, v: np.ndarray, b: np.ndarray) -> None:
+    a = _dominant(a)
+    _close(tnp.linalg.solve(a, v), np.linalg.solve(a, v))
+    _close(tnp.linalg.solve(a, b), np.linalg.solve(a, b))
+    # Batch axes broadcast: one matrix, a batch of right-hand sides.
+    _close(tnp.linalg.solve(a[0], b), np.linalg.solve(a[0], b))
+    _close(tnp.linalg.inv(a), np.linalg.inv(a))
+
+
+@settings(max_examples=10)
+@given(_mats((2, 5, 5)), st.sampled_from([1, 2, 3, 5]))
+def test_det_and_slogdet(a: np.ndarray, n: int) -> None:
+    x = _dominant(a[..., :n, :n])
+    x[1, 0] *= -1  # a determinant of each sign
+    _close(tnp.linalg.det(x), np.linalg.det(x), 1e-4)
+    sign, logabsdet = tnp.linalg.slogdet(x)
+    want = np.linalg.slogdet(x)
+    _close(sign, want.sign)
+    _close(logabsdet, want.logabsdet, 1e-4)
+
+
+def test_singular_matrices() -> None:
+    z = np.zeros((4, 4), np.float32)
+    sign, logabsdet = tnp.linalg.slogdet(z)
+    assert float(sign) == 0.0 and float(logabsdet) == -np.inf
+    assert float(tnp.linalg.det(z)) == 0.0
+
+
+def test_complex_inputs() -> None:
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))).astype(np.complex64)
+    a = a + 4 * np.eye(4, dtype=np.complex64)
+    b = rng.standard_normal(4).astype(np.complex64)
+    _close(tnp.linalg.solve(a, b), np.linalg.solve(a, b), 1e-4)
+    _close(tnp.linalg.det(a), np.linalg.det(a), 1e-3)
+    sign, logabsdet = tnp.linalg.slogdet(a)
+    _close(sign, np.linalg.slogdet(a).sign, 1e-4)
+    _close(logabsdet, np.linalg.slogdet(a).logabsdet, 1e-4)
+    h = a @ a.conj().T
+    _close(tnp.linalg.cholesky(h), np.linalg.cholesky(h), 1e-4)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, -1, -3])
+def test_matrix_power(n: int) -> None:
+    a = _dominant(np.random.default_rng(2).uniform(-1, 1, (2, 3, 3)))
+    want = np.linalg.matrix_power(a.astype(np.float64), n)
+    _close(tnp.linalg.matrix_power(a, n), want.astype(np.float32), 1e-4)
+
+
+def test_diagonal_matches_numpy() -> None:
+    x = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    for offset in (-3, -1, 0, 2, 5):
+        _close(tnp.linalg.diagonal(x, offset=offset), np.linalg.diagonal(x, offset=offset))
+
+
+def test_integer_inputs_are_promoted() -> None:
+    a = np.array([[2, 1], [1, 3]])
+    assert np.asarray(tnp.linalg.inv(a)).dtype == np.float32
+    assert np.asarray(tnp.linalg.cholesky(a)).dtype == np.float32
+
+
+def test_jit_matches_eager() -> None:
+    a = _dominant(np.random.default_rng(3).uniform(-1, 1, (4, 4)))
+    b = np.ones((4, 2), np.float32)
+    for fn, args in (
+        (tnp.linalg.cholesky, (_spd(a),)), (tnp.linalg.solve, (a, b)), (tnp.linalg.inv, (a,)),
+        (tnp.linalg.det, (a,)), (lambda x: tuple(tnp.linalg.slogdet(x)), (a,)),
+        (lambda x: tuple(tnp.linalg.qr(x)), (a,)),
+    ):  # fmt: skip
+        eager = fn(*args)
+        jitted = tl.jit(fn)(*args)
+        for e, j in zip(_leaves(eager), _leaves(jitted), strict=True):
+            np.testing.assert_array_equal(e, j)
+
+
+def _leaves(out: Any) -> list[np.ndarray]:
+    return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
+
+
+@pytest.mark.parametrize(
+    ("call", "err", "match"),
+    [
+        (lambda: tnp.linalg.cholesky(np.ones((2, 3))), ValueError, r"shape \[\.\.\., n, n\]"),
+        (lambda: tnp.linalg.inv(np.ones((2, 3))), ValueError, "Argument to inv"),
+        (lambda: tnp.linalg.det(np.ones(3)), ValueError, "Argument to det"),
+        (lambda: tnp.linalg.slogdet(np.ones((2, 3))), ValueError, "Argument to slogdet"),
+        (lambda: tnp.linalg.solve(np.ones((2, 3)), np.ones(2)), ValueError, "solve requires"),
+        (lambda: tnp.linalg.solve(np.ones(3), np.ones(3)), ValueError, "two dimensional"),
+        (lambda: tnp.linalg.solve(np.ones((2, 3, 3)), np.ones((2, 3))), ValueError,
+         r"b\[\.\.\., None\]"),
+        (lambda: tnp.linalg.matrix_power(np.ones((2, 3)), 2), TypeError, "square"),
+        (lambda: tnp.linalg.matrix_power(np.ones((2, 2)), 1.5), TypeError, "integer"),
+        (lambda: tnp.linalg.qr(np.ones((2, 2)), mode="raw"), ValueError, "mode 'raw'"),
+        (lambda: tnp.linalg.qr(np.ones(3)), TypeError, "rank at least 2"),
+        (lambda: tnp.linalg.slogdet(np.eye(3), method="qr"), NotImplementedError, "method='lu'"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_argument_and_the_fix(call: Any, err: type, match: str) -> None:
+    with pytest.raises(err, match=match):
+        call()
