@@ -80,8 +80,13 @@ def test_seed_can_be_traced_and_keys_print_like_jax() -> None:
 
 
 def test_samplers_needing_missing_ops_explain_under_jit() -> None:
-    with pytest.raises(NotImplementedError, match="concrete key"):
-        tx.jit(lambda k: random.multivariate_normal(k, tnp.zeros(2), tnp.eye(2)))(random.key(0))
+    for method in ("eigh", "svd"):
+        with pytest.raises(NotImplementedError, match="method='cholesky'"):
+            tx.jit(
+                lambda k, m=method: random.multivariate_normal(
+                    k, tnp.zeros(2), tnp.eye(2), method=m
+                )
+            )(random.key(0))
     eager = random.permutation(random.key(0), 6)
     np.testing.assert_array_equal(
         np.asarray(eager), tessela_prng.permutation(tessela_prng.key(0), 6)
@@ -114,3 +119,59 @@ def test_permutation_and_choice_under_jit_and_vmap_match_standalone() -> None:
     batched = tx.vmap(lambda k: random.permutation(k, 10))(keys)
     for i, k in enumerate(tessela_prng.split(std, 3)):
         np.testing.assert_array_equal(np.asarray(batched[i]), tessela_prng.permutation(k, 10))
+
+
+MEAN = np.array([1.0, -2.0, 0.5], np.float32)
+COV = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]], np.float32)
+
+
+@pytest.mark.parametrize("shape", [(), (4,)])
+def test_multivariate_normal_under_jit_and_vmap_matches_standalone(shape: tuple[int, ...]) -> None:
+    key, std = random.key(7), tessela_prng.key(7)
+    want = tessela_prng.multivariate_normal(std, MEAN, COV, shape)
+    eager = random.multivariate_normal(key, MEAN, COV, shape)
+    np.testing.assert_array_equal(np.asarray(eager), want)
+    # Under jit the normals are the standalone bits; the Cholesky factor is XLA's
+    # rather than LAPACK's, equal to rounding.
+    jitted = tx.jit(lambda k: random.multivariate_normal(k, MEAN, COV, shape))(key)
+    np.testing.assert_allclose(np.asarray(jitted), want, rtol=1e-5, atol=1e-6)
+    keys = random.split(key, 3)
+    batched = tx.vmap(lambda k: random.multivariate_normal(k, MEAN, COV, shape))(keys)
+    for i, k in enumerate(tessela_prng.split(std, 3)):
+        np.testing.assert_allclose(
+            np.asarray(batched[i]), tessela_prng.multivariate_normal(k, MEAN, COV, shape),
+            rtol=1e-5, atol=1e-6,
+        )  # fmt: skip
+
+
+def test_multivariate_normal_is_differentiable_in_mean_and_cov() -> None:
+    key = random.key(1)
+
+    def loss(mean, cov):
+        return tnp.sum(random.multivariate_normal(key, mean, cov, (8,)))
+
+    g_mean, g_cov = tx.jit(tx.grad(loss, argnums=(0, 1)))(MEAN, COV)
+    np.testing.assert_allclose(np.asarray(g_mean), np.full(3, 8.0), rtol=1e-6)
+    assert np.isfinite(np.asarray(g_cov)).all()
+
+
+@pytest.mark.parametrize(("n", "m", "shape"), [(3, None, ()), (4, 2, (2,)), (2, 5, ())])
+def test_orthogonal_under_jit_and_vmap_matches_standalone(
+    n: int, m: int | None, shape: tuple[int, ...]
+) -> None:
+    key, std = random.key(5), tessela_prng.key(5)
+    want = tessela_prng.orthogonal(std, n, shape, m=m)
+    got = np.asarray(tx.jit(lambda k: random.orthogonal(k, n, shape, m=m))(key))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    cols = n if m is None else m
+    small = min(n, cols)
+    np.testing.assert_allclose(
+        np.swapaxes(got, -1, -2) @ got if n >= cols else got @ np.swapaxes(got, -1, -2),
+        np.broadcast_to(np.eye(small), (*shape, small, small)), atol=1e-5,
+    )  # fmt: skip
+    keys = random.split(key, 2)
+    batched = tx.vmap(lambda k: random.orthogonal(k, n, shape, m=m))(keys)
+    for i, k in enumerate(tessela_prng.split(std, 2)):
+        np.testing.assert_allclose(
+            np.asarray(batched[i]), tessela_prng.orthogonal(k, n, shape, m=m), atol=1e-5
+        )

@@ -207,9 +207,6 @@ _OVERRIDES: dict[str, Any] = {
     "cumulative_sum": tnp.cumsum,
     "matrix_transpose": lambda x, /: tnp.swapaxes(x, -1, -2),
 }
-# Samplers that need a QR or Cholesky factorisation (orthogonal,
-# multivariate_normal) reach for ``linalg``, which lacks them so far.
-_UNSUPPORTED = frozenset({"linalg"})
 _DTYPES = {
     name: getattr(np, name)
     for name in (
@@ -232,12 +229,8 @@ class _Namespace:
             return _DTYPES[name]
         if name == "isdtype":
             return _isdtype
-        if name in _UNSUPPORTED:
-            raise NotImplementedError(
-                f"this sampler needs tessela.numpy.{name} factorisations (qr, cholesky), which "
-                "do not exist yet, when its key is traced; call it with a concrete key "
-                "(outside jit/vmap) instead."
-            )
+        if name == "linalg":
+            return _linalg
         target = _OVERRIDES.get(name)
         if target is None:
             target = getattr(tnp, name, None)
@@ -247,6 +240,33 @@ class _Namespace:
 
 
 namespace: Any = _Namespace()
+
+# Decompositions tessela.numpy.linalg does not have yet, with the sampler option that avoids them.
+_MISSING_LINALG = frozenset({"svd", "eigh"})
+
+
+class _LinalgNamespace:
+    """``tessela_numpy.linalg`` under the array API names (``qr``, ``cholesky``, ``diagonal``)."""
+
+    __name__ = "tessela.numpy.linalg"
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name in _MISSING_LINALG:
+            raise NotImplementedError(
+                f"tessela.numpy.linalg has no {name} yet, so a sampler that needs it (such as "
+                f"multivariate_normal(method={name!r})) cannot run with a traced "
+                "key; pass method='cholesky' (the default), or call it with a concrete key "
+                "outside jit/vmap."
+            )
+        target = getattr(tnp.linalg, name, None)
+        if target is None:
+            raise AttributeError(f"tessela.numpy.linalg has no array API function {name!r}")
+        return _boxing(target)
+
+
+_linalg: Any = _LinalgNamespace()
 
 
 def _while_loop(

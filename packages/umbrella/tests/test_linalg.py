@@ -1,0 +1,100 @@
+"""tessela.numpy.linalg under grad, vmap and jit: finite differences, a Python loop, eager values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela as tx
+import tessela.numpy as tnp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+RNG = np.random.default_rng(0)
+A = (RNG.uniform(-1, 1, (4, 4)) + 4 * np.eye(4)).astype(np.float64)
+B = RNG.uniform(-1, 1, (4, 2))
+SPD = A @ A.T
+
+
+def _spd_of(x: Any) -> Any:
+    return x @ x.T + 4 * tnp.eye(4, dtype=x.dtype)
+
+
+FUNCTIONS: dict[str, tuple[Callable[..., Any], tuple[np.ndarray, ...]]] = {
+    "det": (lambda a: tnp.linalg.det(a), (A,)),
+    "det_3x3": (lambda a: tnp.linalg.det(a[:3, :3]), (A,)),
+    "slogdet": (lambda a: tnp.linalg.slogdet(a)[1], (A,)),
+    "solve": (lambda a, b: tnp.linalg.solve(a, b), (A, B)),
+    "solve_vector": (lambda a, b: tnp.linalg.solve(a, b[:, 0]), (A, B)),
+    "inv": (lambda a: tnp.linalg.inv(a), (A,)),
+    "cholesky": (lambda a: tnp.linalg.cholesky(_spd_of(a)), (A,)),
+    "qr": (lambda a: tnp.linalg.qr(a[:, :3])[1], (A,)),
+}
+
+
+@pytest.fixture
+def x64() -> Any:
+    tx.config.update("jax_enable_x64", True)
+    try:
+        yield
+    finally:
+        tx.config.update("jax_enable_x64", False)
+
+
+@pytest.mark.usefixtures("x64")
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_grad_matches_central_differences(name: str) -> None:
+    fn, args = FUNCTIONS[name]
+    rng = np.random.default_rng(1)
+    out = np.asarray(fn(*args))
+    w = rng.standard_normal(out.shape)
+
+    def loss(*xs: Any) -> Any:
+        return tnp.sum(fn(*xs) * w)
+
+    grads = tx.jit(tx.grad(loss, argnums=tuple(range(len(args)))))(*args)
+    dirs = [rng.standard_normal(a.shape) for a in args]
+    eps = 1e-6
+    plus = float(loss(*(a + eps * d for a, d in zip(args, dirs, strict=True))))
+    minus = float(loss(*(a - eps * d for a, d in zip(args, dirs, strict=True))))
+    want = (plus - minus) / (2 * eps)
+    got = sum(float(np.sum(np.asarray(g) * d)) for g, d in zip(grads, dirs, strict=True))
+    assert np.isclose(got, want, rtol=1e-6, atol=1e-8), (got, want)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_vmap_matches_a_python_loop_and_jit_matches_eager(name: str) -> None:
+    fn, args = FUNCTIONS[name]
+    batch = [np.stack([a, a * 1.5 + 0.1 * np.eye(*a.shape)]).astype(np.float32) for a in args]
+    got = np.asarray(tx.vmap(fn)(*batch))
+    want = np.stack([np.asarray(fn(*(b[i] for b in batch))) for i in range(2)])
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    eager = np.asarray(fn(*(b[0] for b in batch)))
+    np.testing.assert_allclose(np.asarray(tx.jit(fn)(*(b[0] for b in batch))), eager,
+                               rtol=1e-6, atol=1e-6)  # fmt: skip
+
+
+def _block_diag_det(m: Any) -> Any:
+    """``det(diag(m, m)) = det(m)**2`` through the LU path (6 x 6)."""
+    z = tnp.zeros((3, 3), dtype=m.dtype)
+    top = tnp.concatenate([m, z], axis=1)
+    bottom = tnp.concatenate([z, m], axis=1)
+    return tnp.linalg.det(tnp.concatenate([top, bottom], axis=0))
+
+
+@settings(max_examples=5, deadline=None, derandomize=True)
+@given(hnp.arrays(np.float64, (3, 3), elements=st.floats(-1, 1)))
+def test_grad_of_det_is_the_cofactor_matrix(x: np.ndarray) -> None:
+    a = x + 3 * np.eye(3)
+    d, cof = np.linalg.det(a), np.linalg.det(a) * np.linalg.inv(a).T
+    tx.config.update("jax_enable_x64", True)
+    try:
+        got = np.asarray(tx.grad(tnp.linalg.det)(a))
+        np.testing.assert_allclose(got, cof, rtol=1e-8, atol=1e-10)
+        got = np.asarray(tx.grad(_block_diag_det)(a))
+        np.testing.assert_allclose(got, 2 * d * cof, rtol=1e-8, atol=1e-10)
+    finally:
+        tx.config.update("jax_enable_x64", False)
