@@ -709,3 +709,81 @@ for _name, (_build, _specs) in NESTED.items():
     _add(f"nested_{_name}", "nested", _build, *_specs, modes=_modes)
 _add("nested_grad_of_grad_f64", "nested", NESTED["grad_of_grad"][0], ((), -2, 2), dtype="float64",
      modes=("value", "grad", "jvp"))  # fmt: skip
+
+# --- nested differentiation through control flow -----------------------------------------------
+
+
+def _hessian_switch(api: Any) -> Fun:
+    lax = api.lax
+    branches = [
+        lambda a: lax.mul(lax.sin(a), a),
+        lambda a: lax.exp(lax.mul(a, 0.5)),
+        lambda a: lax.cos(lax.mul(a, a)),
+    ]
+
+    def f(x: Any) -> Any:
+        i = lax.convert_element_type(lax.floor(lax.mul(lax.abs(lax.slice(x, (0,), (1,))), 3.0)),
+                                     np.int32)  # fmt: skip
+        y = lax.switch(lax.reshape(i, ()), branches, x)
+        return lax.reduce_sum(lax.mul(y, y), (0,))
+
+    return api.hessian(f)
+
+
+def _hessian_fori(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        def body(i: Any, c: Any) -> Any:
+            k = lax.convert_element_type(i, c.dtype)
+            return lax.add(lax.sin(lax.mul(c, x)), lax.mul(k, 0.25))
+
+        return lax.reduce_sum(lax.mul(lax.fori_loop(0, 3, body, x), x), (0,))
+
+    return api.hessian(f)
+
+
+def _grad_of_grad_scan(api: Any) -> Fun:
+    # The carry enters the body non-linearly (c * c), and a closed-over value is a const.
+    lax = api.lax
+    xs = np.array([0.5, -1.25, 0.75, 1.5], np.float32)
+
+    def f(s: Any) -> Any:
+        def body(c: Any, xi: Any) -> tuple[Any, Any]:
+            c2 = lax.add(lax.mul(lax.mul(c, c), lax.mul(xi, 0.25)), lax.sin(lax.mul(s, xi)))
+            return c2, lax.mul(c2, s)
+
+        c, ys = lax.scan(body, s, xs.astype(s.dtype))
+        return lax.add(c, lax.reduce_sum(ys, (0,)))
+
+    return api.grad(api.grad(f))
+
+
+def _jacrev_jacrev_scan_of_cond(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        def body(c: Any, xi: Any) -> tuple[Any, Any]:
+            c2 = lax.cond(lax.gt(xi, 0.0), lambda a: lax.mul(lax.sin(a), xi),
+                          lambda a: lax.mul(lax.mul(a, a), xi), c)  # fmt: skip
+            return c2, lax.mul(c2, c)
+
+        c, ys = lax.scan(body, lax.reduce_sum(x, (0,)), x)
+        return lax.add(c, lax.reduce_sum(lax.tanh(ys), (0,)))
+
+    return api.jit(api.jacrev(api.jacrev(f)))
+
+
+NESTED_CONTROL: dict[str, tuple[Callable[[Any], Fun], tuple[Spec, ...]]] = {
+    "hessian_switch": (_hessian_switch, (((3,), -1, 1),)),
+    "hessian_fori_loop": (_hessian_fori, (((3,), -1, 1),)),
+    "grad_of_grad_scan": (_grad_of_grad_scan, (((), -1, 1),)),
+}  # fmt: skip
+for _name, (_build, _specs) in NESTED_CONTROL.items():
+    _modes = ("value", "grad", "jvp") if _specs[0][0] == () else ("value", "grad")
+    _add(f"nested_{_name}", "nested", _build, *_specs, modes=_modes)
+# Second order only: one compiled program (a third derivative of it takes seconds to compile).
+_add("nested_jit_jacrev_of_jacrev_scan_of_cond", "nested", _jacrev_jacrev_scan_of_cond,
+     ((4,), -1, 1), modes=("value",))  # fmt: skip
+_add("nested_hessian_cond_f64", "nested", NESTED["hessian_cond"][0], ((3,), -1, 1),
+     dtype="float64", modes=("value", "grad"))  # fmt: skip
