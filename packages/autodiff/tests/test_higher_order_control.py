@@ -10,6 +10,7 @@ Everything runs in float64.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from tessela_autodiff import grad, hessian, jacfwd, jacrev, jvp, linear_transpose
 from tessela_batching import vmap
 from tessela_lowering import jit
-from tessela_tracer import config, lax, make_jaxpr
+from tessela_tracer import checkpoint, config, lax, make_jaxpr
 
 SETTINGS = settings(max_examples=2, deadline=None, derandomize=True)
 seeds = st.integers(0, 2**16)
@@ -242,6 +243,44 @@ def test_reverse_over_reverse_stays_a_scan() -> None:
     # transposed scan and the transpose of its linearization).
     jaxpr = make_jaxpr(grad(grad(lambda s: scan_nonlinear_carry(np.ones(3) * s))))(1.0)
     assert sum(e.primitive.name == "scan" for e in jaxpr.eqns) >= 3
+
+
+def remat_of_scan(x: Any) -> Any:
+    @checkpoint
+    def g(a: Any) -> Any:
+        c, ys = lax.scan(lambda c, ai: (lax.sin(c * ai), c * c), _rs(a), a)
+        return c + _rs(ys)
+
+    return g(x) * x[0]
+
+
+def remat_of_cond_and_jit(x: Any) -> Any:
+    h = jit(lambda a, b: lax.exp(a) * b)
+
+    @checkpoint
+    def g(a: Any) -> Any:
+        y = lax.cond(a[0] < 5.0, lambda b: lax.sin(b) * b, lambda b: b, a)
+        return _rs(h(y, a) * y)
+
+    return g(x) * x[1]
+
+
+@pytest.mark.parametrize("f", [remat_of_scan, remat_of_cond_and_jit], ids=lambda f: f.__name__)
+def test_checkpointed_control_flow_to_third_order(f: Callable[[Any], Any]) -> None:
+    # checkpoint stages its body equation by equation: a scan, cond or jit in it
+    # must still be split into its known and linear halves.
+    x = _point(11)
+
+    def along(s: Any) -> Any:
+        return f(x * s)
+
+    eps, s = 1e-5, 1.1
+    derivs = [jit(along)]
+    for _ in range(3):
+        derivs.append(jit(grad(derivs[-1])))
+    for lower, higher in itertools.pairwise(derivs):
+        fd = (float(lower(s + eps)) - float(lower(s - eps))) / (2 * eps)
+        _close(higher(s), fd, 1e-5)
 
 
 def _while_fun(x: Any) -> Any:

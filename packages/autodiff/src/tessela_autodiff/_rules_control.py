@@ -7,7 +7,13 @@ from typing import Any
 
 from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, ShapedArray, Var
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import eval_jaxpr, has_effects, hoist_consts, set_current_trace
+from tessela_tracer.extend import (
+    eval_jaxpr,
+    has_effects,
+    hoist_consts,
+    set_current_trace,
+    trace_to_jaxpr,
+)
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
@@ -525,6 +531,42 @@ def _dce(eqns: Sequence[JaxprEqn], outs: Sequence[Any]) -> tuple[list[JaxprEqn],
     return kept, live
 
 
+def _call_params(jaxpr: ClosedJaxpr, name: str, nargs: int) -> dict[str, Any]:
+    return {
+        "jaxpr": jaxpr, "name": name, "donated_invars": (False,) * nargs,
+        "keep_unused": False, "inline": False,
+    }  # fmt: skip
+
+
+def _split_call(eqn: JaxprEqn, eqn_uk: Sequence[bool]) -> tuple[JaxprEqn, JaxprEqn] | None:
+    # Split a scan, cond or jit equation of a remat body whose operands are
+    # partly unknown into a known call (known outputs, then residuals) and a
+    # staged call (residuals and unknown operands to unknown outputs), as the
+    # partial evaluation of the primitive would. Staged whole instead, its
+    # primal outputs would count as unknown: a scan would carry recomputed
+    # primal values beside tangents into the linear program.
+    if eqn.primitive not in (P.scan_p, P.cond_p, P.jit_p) or all(eqn_uk) or has_effects(eqn):
+        return None
+    prim, params = eqn.primitive, eqn.params
+    one = trace_to_jaxpr(lambda *xs: prim.bind(*xs, **params), [v.aval for v in eqn.invars])
+    known, staged, out_uk, nres = partial_eval_jaxpr(one, eqn_uk, False)
+    if known.consts:
+        return None
+    res = [Var(a) for a in known.out_avals[len(known.out_avals) - nres :]]
+    k_ins, u_ins = _split_by(eqn.invars, eqn_uk)
+    k_outs, u_outs = _split_by(eqn.outvars, out_uk)
+    name = f"{prim.name}_known"
+    known_eqn = eqn.replace(
+        primitive=P.jit_p, invars=k_ins, outvars=[*k_outs, *res],
+        params=_call_params(known, name, len(k_ins)),
+    )  # fmt: skip
+    staged_eqn = eqn.replace(
+        primitive=P.jit_p, invars=[*res, *u_ins], outvars=u_outs,
+        params=_call_params(staged, f"{prim.name}_staged", len(res) + len(u_ins)),
+    )  # fmt: skip
+    return known_eqn, staged_eqn
+
+
 def _split_remat_body(
     jaxpr: Jaxpr, uk: Sequence[bool], policy: Any
 ) -> tuple[Jaxpr, Jaxpr, list[bool], list[int], int]:
@@ -562,6 +604,10 @@ def _split_remat_body(
                 )
             )
             eqn = known_eqn
+        elif any(eqn_uk) and (split := _split_call(eqn, eqn_uk)) is not None:
+            eqn, staged_eqn = split
+            unknown.update(staged_eqn.outvars)
+            after.append(staged_eqn)
         elif any(eqn_uk):
             staged_eqns.append(eqn)
             unknown.update(eqn.outvars)
