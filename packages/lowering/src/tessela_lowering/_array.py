@@ -9,6 +9,7 @@ move freely.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,7 +28,15 @@ from tessela_lowering import _xla
 from tessela_lowering._devices import get_default_device
 from tessela_lowering._xla import Buffer, Device, HostArray
 
-__all__ = ["Array", "SingleDeviceSharding", "device_get", "device_put", "device_put_impl"]
+__all__ = [
+    "Array",
+    "SingleDeviceSharding",
+    "device_get",
+    "device_put",
+    "device_put_impl",
+    "signature",
+    "uncommitted_array",
+]
 
 
 class SingleDeviceSharding:
@@ -82,6 +91,38 @@ def _deleted_error(aval: ShapedArray) -> RuntimeError:
     )
 
 
+_signatures: dict[ShapedArray, int] = {}
+_next_signature = itertools.count().__next__  # atomic under the GIL
+
+
+def signature(aval: ShapedArray, /) -> int:
+    """A small integer naming ``aval``: equal avals get the same number.
+
+    The dispatch fast paths key their caches on these numbers, which hash and
+    compare in C, instead of on avals, whose ``__hash__``/``__eq__`` run in
+    Python. The table holds one entry per distinct aval the process has seen.
+
+    Args:
+      aval: the abstract value.
+
+    Returns:
+      Its number (0 or more).
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import ShapedArray
+      >>> a = ShapedArray((3,), np.float32)
+      >>> signature(a) == signature(ShapedArray((3,), np.float32))
+      True
+      >>> signature(a) == signature(ShapedArray((3,), np.float32, weak_type=True))
+      False
+    """
+    sig = _signatures.get(aval)
+    if sig is None:
+        sig = _signatures.setdefault(aval, _next_signature())
+    return sig
+
+
 class Array(ArrayOps):
     """An immutable array on one device.
 
@@ -99,18 +140,20 @@ class Array(ArrayOps):
       ((3,), False)
     """
 
-    __slots__ = ("_buf", "_committed", "_npy", "aval")
+    __slots__ = ("_buf", "_committed", "_npy", "_sig", "aval")
 
     aval: ShapedArray
     _buf: Buffer
     _committed: bool
     _npy: HostArray | None
+    _sig: int  # signature(aval) when uncommitted, else -1: the dispatch caches' key
 
     def __init__(self, buf: Buffer, aval: ShapedArray, committed: bool) -> None:
         self._buf = buf
         self.aval = aval
         self._committed = committed
         self._npy = None
+        self._sig = -1 if committed else signature(aval)
 
     # -- placement -------------------------------------------------------
 
@@ -231,6 +274,36 @@ class Array(ArrayOps):
         if self._buf.is_deleted():
             return f"Array(<deleted>, shape={self.aval.shape}, dtype={self.aval.dtype.name})"
         return _format_repr(self._value, self.aval)
+
+
+_new = object.__new__
+
+
+def uncommitted_array(buf: Buffer, aval: ShapedArray, sig: int, /) -> Array:
+    """``Array(buf, aval, False)`` for a caller that already knows ``signature(aval)``.
+
+    Args:
+      buf: the device buffer.
+      aval: its abstract value.
+      sig: ``signature(aval)``.
+
+    Returns:
+      The uncommitted :class:`Array`.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> x = tl.device_put(np.float32(2))
+      >>> uncommitted_array(x._buf, x.aval, signature(x.aval))
+      Array(2., dtype=float32)
+    """
+    out: Array = _new(Array)
+    out._buf = buf
+    out.aval = aval
+    out._committed = False
+    out._npy = None
+    out._sig = sig
+    return out
 
 
 def _format_repr(value: HostArray, aval: ShapedArray) -> str:

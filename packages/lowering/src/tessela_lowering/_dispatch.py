@@ -10,6 +10,7 @@ are an error.
 from __future__ import annotations
 
 import functools
+import operator
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from tessela_tracer import (
 )
 
 from tessela_lowering import _devices, _hlo, _xla
-from tessela_lowering._array import Array
+from tessela_lowering._array import Array, signature, uncommitted_array
 from tessela_lowering._devices import get_default_device, single_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
@@ -55,10 +56,26 @@ class _Compiled:
         self.host_callbacks: list[Any] = []
 
 
+class _Fast:
+    """A cached executable ready to run on uncommitted :class:`Array` operands."""
+
+    __slots__ = ("out_avals", "out_sigs", "run")
+
+    def __init__(self, entry: _Compiled) -> None:
+        self.run = _xla.runner(entry.executable, entry.handlers)
+        self.out_avals = entry.out_avals
+        self.out_sigs = [signature(a) for a in entry.out_avals]
+
+
 _cache: dict[tuple[Any, ...], _Compiled] = {}
-_fast: dict[tuple[Any, ...], _Compiled] = {}  # one device, uncommitted Array operands only
+# The fast path's table, for one device and uncommitted Array operands only:
+# keyed on (primitive, default-device setting, *parameter items, *operand
+# signatures), all of which hash and compare in C.
+_fast: dict[tuple[Any, ...], _Fast] = {}
 _default_device_var = _devices._default_device
 _cache_lock = threading.Lock()
+_sig_of = operator.attrgetter("_sig")
+_buf_of = operator.attrgetter("_buf")
 
 
 def _freeze(value: Any) -> Any:
@@ -149,19 +166,33 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
     """
     fast_key: tuple[Any, ...] | None = None
     if state.fast:
-        fast_key = (prim, *[a.aval if type(a) is Array and not a._committed else None for a in args],
-                    _default_device_var.get(), _freeze(params) if params else ())  # fmt: skip
-        fast = _fast.get(fast_key)
+        # Unary and binary operations without parameters spelled out: about
+        # 0.3 us cheaper than the general key.
+        n = len(args)
+        try:
+            if n == 2 and not params:
+                a, b = args
+                fast_key = (prim, _default_device_var.get(), a._sig, b._sig)
+                bufs = [a._buf, b._buf]
+            elif n == 1 and not params:
+                (a,) = args
+                fast_key = (prim, _default_device_var.get(), a._sig)
+                bufs = [a._buf]
+            else:
+                fast_key = (prim, _default_device_var.get(), *params.items(), *map(_sig_of, args))
+                bufs = list(map(_buf_of, args))
+            fast = _fast.get(fast_key)
+        except (AttributeError, TypeError):  # an operand that is no Array; an unhashable param
+            fast_key = fast = None
         if fast is not None:
             try:
-                outs = fast.executable.execute_sharded([a._buf for a in args])
-                outs = outs.consume_with_handlers(fast.handlers)
+                outs = fast.run(bufs)
             except Exception:
                 pass  # e.g. a deleted operand: the slow path below says what went wrong
             else:
                 if prim.multiple_results:
-                    return [Array(b, a, False) for b, a in zip(outs, fast.out_avals, strict=True)]
-                return Array(outs[0], fast.out_avals[0], False)
+                    return list(map(uncommitted_array, outs, fast.out_avals, fast.out_sigs))
+                return uncommitted_array(outs[0], fast.out_avals[0], fast.out_sigs[0])
     committed_arrays = [a for a in args if isinstance(a, Array)]
     device, committed = pick_device(committed_arrays)
     arrays = [_as_array(a, device) for a in args]
@@ -180,7 +211,7 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         and not entry.host_callbacks
     ):
         with _cache_lock:
-            _fast[fast_key] = entry
+            _fast[fast_key] = _Fast(entry)
     buffers = []
     for a in arrays:
         buf = a._live_buffer()

@@ -20,7 +20,7 @@ import operator
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import (
@@ -34,18 +34,50 @@ from tessela_tracer import (
 )
 from tessela_tracer.extend import hoist_consts
 
-from tessela_lowering import _devices
+from tessela_lowering import _devices, _xla
 from tessela_lowering._aot import Lowered, Traced
-from tessela_lowering._array import Array
+from tessela_lowering._array import Array, signature, uncommitted_array
 from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
 from tessela_lowering._dispatch import pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
-from tessela_lowering._xla import Device
+from tessela_lowering._xla import Buffer, Device, Runner
 
 __all__ = ["JitWrapped", "jit"]
 
 _default_device_var = _devices._default_device
 _LEAF = tree_flatten(0)[1]
+_sig_of = operator.attrgetter("_sig")
+_buf_of = operator.attrgetter("_buf")
+
+
+class _FastCall(NamedTuple):
+    """What a call on the fast path needs, unpacked in one step.
+
+    Attributes:
+      run: runs the executable on buffers.
+      consts: buffers of the hoisted constants, passed first.
+      kept: indices of the arguments the program takes; ``None`` when all,
+        in order.
+      out_tree: the output structure; ``None`` for a single array.
+      out_avals: the output avals.
+      out_sigs: their signatures.
+    """
+
+    run: Runner
+    consts: list[Buffer]
+    kept: list[int] | None
+    out_tree: Any
+    out_avals: list[Any]
+    out_sigs: list[int]
+
+
+def _fast_call(exe: Executable, n_args: int) -> _FastCall:
+    kept = None if exe.kept == list(range(n_args)) else list(exe.kept)
+    out_tree = None if exe.plan.out_tree == _LEAF else exe.plan.out_tree
+    return _FastCall(
+        _xla.runner(exe.executable, exe.handlers), list(exe.const_bufs), kept, out_tree,
+        list(exe.out_avals), [signature(a) for a in exe.out_avals],
+    )  # fmt: skip
 
 
 def _argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
@@ -105,13 +137,24 @@ def _hashable(value: Any, where: str) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+def _run_fast(fast: _FastCall, bufs: list[Buffer]) -> Any:
+    run, consts, kept, out_tree, out_avals, out_sigs = fast
+    if kept is not None:
+        bufs = [bufs[i] for i in kept]
+    outs = run(consts + bufs if consts else bufs)
+    if out_tree is None:
+        return uncommitted_array(outs[0], out_avals[0], out_sigs[0])
+    return tree_unflatten(out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs)))
+
+
 class _Caches:
     """Compiled executables of one function under one set of jit options."""
 
-    __slots__ = ("__weakref__", "fast", "full", "last_key", "lock", "traced")
+    __slots__ = ("__weakref__", "fast", "fast_tree", "full", "last_key", "lock", "traced")
 
     def __init__(self) -> None:
-        self.fast: dict[Any, tuple[Any, ...]] = {}
+        self.fast: dict[Any, _FastCall] = {}
+        self.fast_tree: dict[Any, _FastCall] = {}
         self.full: dict[Any, Executable] = {}
         self.traced: dict[Any, tuple[Any, list[Any], Any]] = {}
         self.last_key: Any = None
@@ -175,6 +218,7 @@ class JitWrapped:
         caches = _caches_for(fun, options)
         self._caches = caches
         self._fast = caches.fast
+        self._fast_tree = caches.fast_tree
         self._cache = caches.full
         self._traced = caches.traced
         self._lock = caches.lock
@@ -187,21 +231,59 @@ class JitWrapped:
     # ----------------------------------------------------------- calling
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._simple and not kwargs and state.fast:
-            key = (*[a.aval if type(a) is Array and not a._committed else None for a in args],
-                   _default_device_var.get(), config.x64_enabled)  # fmt: skip
+        # The fast path: positional, uncommitted Arrays whose signatures (and
+        # the default device and x64 setting) name a compiled call seen before.
+        # Its table is filled by ``_executable`` for simple jits only. One and
+        # two arguments are spelled out: about 0.3 us cheaper than map().
+        if not kwargs and state.fast:
+            n = len(args)
+            key: tuple[Any, ...]
+            try:
+                if n == 2:
+                    a, b = args
+                    key = (_default_device_var.get(), config.x64_enabled, a._sig, b._sig)
+                    bufs = [a._buf, b._buf]
+                elif n == 1:
+                    (a,) = args
+                    key = (_default_device_var.get(), config.x64_enabled, a._sig)
+                    bufs = [a._buf]
+                else:
+                    key = (_default_device_var.get(), config.x64_enabled, *map(_sig_of, args))
+                    bufs = list(map(_buf_of, args))
+            except AttributeError:  # an argument that is no Array: a pytree of them?
+                return self._call_tree(args, kwargs)
             fast = self._fast.get(key)
             if fast is not None and type(get_current_trace()) is EvalTrace:
-                exe, handlers, out_avals, bufs, kept, single, _ = fast
+                run, consts, kept, out_tree, out_avals, out_sigs = fast
+                if kept is not None:
+                    bufs = [bufs[i] for i in kept]
                 try:
-                    outs = exe.execute_sharded([*bufs, *[args[i]._buf for i in kept]])
-                    outs = outs.consume_with_handlers(handlers)
-                except Exception:
+                    outs = run(consts + bufs if consts else bufs)
+                except Exception:  # e.g. a deleted argument: the full path says so
                     return self._call_slow(args, kwargs)
-                if single:
-                    return Array(outs[0], out_avals[0], False)
-                res = [Array(b, a, False) for b, a in zip(outs, out_avals, strict=True)]
-                return tree_unflatten(self._cache[fast[6]].plan.out_tree, res)
+                if out_tree is None:
+                    return uncommitted_array(outs[0], out_avals[0], out_sigs[0])
+                return tree_unflatten(
+                    out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs))
+                )
+        return self._call_slow(args, kwargs)
+
+    def _call_tree(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # The fast path for pytrees (lists, dicts, ...) of uncommitted Arrays:
+        # the same table keyed on the argument structure too.
+        if self._fast_tree:
+            leaves, treedef = tree_flatten(args)
+            try:
+                key = (treedef, _default_device_var.get(), config.x64_enabled,
+                       *map(_sig_of, leaves))  # fmt: skip
+            except AttributeError:  # a leaf that is no Array: the full path
+                return self._call_slow(args, kwargs)
+            fast = self._fast_tree.get(key)
+            if fast is not None and type(get_current_trace()) is EvalTrace:
+                try:
+                    return _run_fast(fast, list(map(_buf_of, leaves)))
+                except Exception:  # e.g. a deleted argument: the full path says so
+                    return self._call_slow(args, kwargs)
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -323,14 +405,17 @@ class JitWrapped:
                     exe = compile_plan(plan)
                     self._cache[key] = exe
                     self._caches.last_key = key
-        if (self._simple and not kwargs and not committed and len(flat) == len(args)
-                and all(type(a) is Array for a in args) and _devices.single_device()
-                and not exe.host_callbacks):  # fmt: skip
-            plan = exe.plan
-            single = plan.out_tree == _LEAF
-            fast = (exe.executable, exe.handlers, exe.out_avals, exe.const_bufs, exe.kept,
-                    single, key)  # fmt: skip
-            self._fast[(*avals, _default_device_var.get(), config.x64_enabled)] = fast
+        if (self._simple and not kwargs and not committed and _devices.single_device()
+                and not exe.host_callbacks and all(type(x) is Array for x in flat)):  # fmt: skip
+            sigs = map(signature, avals)
+            if len(flat) == len(args) and all(type(a) is Array for a in args):
+                self._fast[(_default_device_var.get(), config.x64_enabled, *sigs)] = _fast_call(
+                    exe, len(flat)
+                )
+            else:
+                treedef = tree_flatten(args)[1]
+                tree_key = (treedef, _default_device_var.get(), config.x64_enabled, *sigs)
+                self._fast_tree[tree_key] = _fast_call(exe, len(flat))
         return exe, flat
 
     def _explain(self, key: Any) -> None:

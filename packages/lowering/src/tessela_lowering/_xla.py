@@ -49,6 +49,7 @@ __all__ = [
     "Executable",
     "HostArray",
     "ResultHandler",
+    "Runner",
     "Value",
     "XlaRuntimeError",
     "chlo",
@@ -71,6 +72,7 @@ __all__ = [
     "plugin_libraries",
     "python_callback_op",
     "result_handler",
+    "runner",
     "serialize",
     "stablehlo",
     "to_numpy",
@@ -593,6 +595,34 @@ def execute(
     results = exe.execute_sharded(args)
     out: list[Buffer] = results.consume_with_handlers(handlers)
     return out
+
+
+Runner: TypeAlias = Callable[[list[Buffer]], list[Buffer]]
+"""Runs one executable on a list of buffers; returns its output buffers."""
+
+
+def runner(exe: Executable, handlers: Sequence[ResultHandler]) -> Runner:
+    """:func:`execute` bound to one executable and its result handlers.
+
+    The dispatch fast paths call it once per call: it is one Python frame
+    around ``execute_sharded`` and ``consume_with_handlers``, with nothing
+    looked up per call.
+
+    Args:
+      exe: the loaded executable (compiled without host callbacks).
+      handlers: one result handler per output.
+
+    Returns:
+      ``run(buffers) -> output buffers``; it runs asynchronously.
+    """
+    execute_sharded = exe.execute_sharded
+    handler_list = list(handlers)
+
+    def run(args: list[Buffer]) -> list[Buffer]:
+        out: list[Buffer] = execute_sharded(args).consume_with_handlers(handler_list)
+        return out
+
+    return run
 
 
 def execute_and_wait(
