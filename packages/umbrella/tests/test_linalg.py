@@ -98,3 +98,22 @@ def test_grad_of_det_is_the_cofactor_matrix(x: np.ndarray) -> None:
         np.testing.assert_allclose(got, 2 * d * cof, rtol=1e-8, atol=1e-10)
     finally:
         tx.config.update("jax_enable_x64", False)
+
+
+def _cofactors(a: np.ndarray) -> np.ndarray:
+    n = a.shape[0]
+    out = np.zeros_like(a)
+    for i in range(n):
+        for j in range(n):
+            minor = np.delete(np.delete(a, i, 0), j, 1)
+            out[i, j] = (-1) ** (i + j) * np.linalg.det(minor)
+    return out
+
+
+@pytest.mark.usefixtures("x64")
+def test_grad_of_det_at_a_singular_matrix_is_the_finite_cofactor_matrix() -> None:
+    a = np.random.default_rng(4).standard_normal((5, 5))
+    a[:, 4] = a[:, 0] + a[:, 1]  # rank 4: det is 0, its gradient is not
+    got = np.asarray(tx.jit(tx.grad(tnp.linalg.det))(a))
+    np.testing.assert_allclose(got, _cofactors(a), atol=1e-12)
+    assert np.abs(got).max() > 0.1

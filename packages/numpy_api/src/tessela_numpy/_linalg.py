@@ -2,8 +2,8 @@
 
 Built on ``tessela_tracer.lax.linalg`` as JAX builds ``jax.numpy.linalg``:
 ``solve`` and ``inv`` through LU with partial pivoting, ``det`` through
-closed forms for 2x2 and 3x3 and LU beyond, ``slogdet`` through LU with a
-custom JVP (``d log|det a| = trace(a^-1 da)``). Each public function is staged
+closed forms for 2x2 and 3x3 and LU beyond (its JVP through the adjugate,
+finite at singular matrices), ``slogdet`` through LU with a custom JVP (``d log|det a| = trace(a^-1 da)``). Each public function is staged
 in one ``jit`` named after it.
 """
 
@@ -25,7 +25,7 @@ from ._reductions import sum as _sum
 from ._shapes import broadcast_shapes
 from ._take import take_along_axis
 from ._ufuncs import abs as _abs
-from ._ufuncs import conj, exp, log, real
+from ._ufuncs import conj, exp, isinf, isnan, log, real
 from ._where import where
 
 __all__ = [
@@ -419,18 +419,48 @@ def _det_from_slogdet(a: Any) -> Any:
 _det_lu = custom_jvp(_det_from_slogdet)
 
 
+def _cofactor_solve(a: Any, b: Any) -> tuple[Any, Any]:
+    """``(det(a), adj(a) @ b)``, finite for singular ``a`` (JAX's construction).
+
+    With ``p a = l u``, ``det(a) solve(a, b)`` is ``u^-1 l^-1 p b`` scaled by
+    ``det(a)``. Replacing ``u``'s last diagonal entry by ``1 / prod(u_ii, i < n)``
+    keeps the last row finite when ``a`` has rank ``n - 1`` (the others are
+    scaled by ``det(a) = 0``); a matrix of lower rank has a zero adjugate.
+    """
+    shape = shape_of(a)
+    n = shape[-1]
+    dtype = aval_of(a).dtype
+    lu, pivots, perm = lax_linalg.lu(a)
+    d = diagonal(lu)
+    swaps = _sum(pivots != np.arange(n, dtype=np.int32), axis=-1)
+    sgn = (1 - 2 * (swaps % 2)).astype(dtype)
+    partial_det = lax.cumprod(d, axis=len(shape) - 2) * lax.expand_dims(sgn, (len(shape) - 2,))
+    lu = lu.at[..., -1, -1].set(1 / partial_det[..., -2])
+    ones = lax.broadcast_in_dim(np.ones((), dtype), shape[:-1], ())
+    probe = lax_linalg.triangular_solve(lu, ones, left_side=True, lower=False)
+    rank_deficient = _any(isnan(probe) | isinf(probe), axis=-1)[..., None, None]
+    x = where(rank_deficient, np.zeros((), dtype), b)
+    x = take_along_axis(x, lax.expand_dims(perm, (len(shape) - 1,)), axis=-2)
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
+    scaled = x[..., :-1, :] * partial_det[..., -1, None, None]
+    x = lax.concatenate([scaled, x[..., -1:, :]], len(shape) - 2)
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
+    return partial_det[..., -1], where(rank_deficient, np.zeros((), dtype), x)
+
+
 @_det_lu.defjvp
 def _det_lu_jvp(primals: Any, tangents: Any) -> Any:
     (x,), (g,) = primals, tangents
-    y = _det_lu(x)
-    return y, y * _trace(_solve(x, g))
+    y, z = _cofactor_solve(x, g)
+    return y, _trace(z)
 
 
 def det(a: Any) -> Any:
     """The determinant of square matrices.
 
     ``2 x 2`` and ``3 x 3`` matrices use the closed forms (as JAX does); larger
-    ones the LU decomposition, differentiated as ``det(a) trace(a^-1 da)``.
+    ones the LU decomposition, differentiated as ``trace(adj(a) da)`` (finite where
+    ``a`` is singular).
 
     Args:
       a: matrices ``(..., n, n)``.
