@@ -245,6 +245,24 @@ def test_reverse_over_reverse_stays_a_scan() -> None:
     assert sum(e.primitive.name == "scan" for e in jaxpr.eqns) >= 3
 
 
+def test_scan_residual_that_is_a_const_stays_a_const() -> None:
+    # The linear body needs w, a const of the scan: the transposed scan takes it
+    # as its own const, not as a copy stacked once per iteration.
+    def f(c0: Any, w: Any) -> Any:
+        c, ys = lax.scan(lambda c, xi: (lax.sin(c) * w + xi, c), c0, np.arange(4.0))
+        return c + _rs(ys)
+
+    c0, w = np.float64(0.5), np.float64(1.5)  # strong types: no conversion in the body
+    jaxpr = make_jaxpr(grad(f))(c0, w)
+    forward, backward = [e for e in jaxpr.eqns if e.primitive.name == "scan"]
+    assert backward.params["num_consts"] == 1
+    assert backward.invars[0] is jaxpr.jaxpr.invars[1]
+    # what the forward scan stacks: the carry's cos, once (besides the carry and ys)
+    assert len(forward.outvars) == 3
+    eps = 1e-6
+    _close(grad(f)(c0, w), (float(f(c0 + eps, w)) - float(f(c0 - eps, w))) / (2 * eps), 1e-7)
+
+
 def remat_of_scan(x: Any) -> Any:
     @checkpoint
     def g(a: Any) -> Any:

@@ -333,22 +333,42 @@ def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     kc, uc = _split_by(consts, uk_c)
     kinit, uinit = _split_by(init, uk_carry)
     kx, ux = _split_by(xs, uk_x)
+    k_args = [*kconsts, *kc, *kinit, *kx]
+    n_kc, n_kcarry = len(kconsts) + len(kc), len(kinit)
+    # A residual that is a known const or xs of the body is forwarded to the
+    # staged scan as it is (a const stays a const instead of being stacked once
+    # per iteration; an xs is not copied); the others the known scan stacks.
+    kj = known.jaxpr
+    nk = len(kj.outvars) - nres
+    where = {v: i for i, v in enumerate(kj.invars)}
+    fwd_c: dict[int, Any] = {}
+    fwd_x: dict[int, Any] = {}
+    for k, v in enumerate(kj.outvars[nk:]):
+        i = where.get(v) if isinstance(v, Var) else None
+        if i is not None and i < n_kc:
+            fwd_c[k] = k_args[i]
+        elif i is not None and i >= n_kc + n_kcarry:
+            fwd_x[k] = k_args[i]
+    stacked = [k for k in range(nres) if k not in fwd_c and k not in fwd_x]
+    known = ClosedJaxpr(
+        kj.replace(outvars=[*kj.outvars[:nk], *[kj.outvars[nk + k] for k in stacked]]),
+        known.consts,
+    )
     k_outs = trace.known(
-        P.scan_p, [*kconsts, *kc, *kinit, *kx],
-        {**params, "jaxpr": known, "num_consts": len(kconsts) + len(kc), "num_carry": len(kinit)},
+        P.scan_p, k_args,
+        {**params, "jaxpr": known, "num_consts": n_kc, "num_carry": n_kcarry},
     )  # fmt: skip
-    nk = len(k_outs) - nres
-    res = k_outs[nk:]
-    # staged body takes (res, uk consts, uk carry, uk xs); the scan wants res among the xs
+    # The staged body takes (res, uk consts, uk carry, uk xs); the scan wants
+    # the forwarded consts among its consts and the other residuals among its xs.
     nuc, nucarry = len(uc), len(uinit)
     order = [
-        *range(nres, nres + nuc + nucarry), *range(nres),
-        *range(nres + nuc + nucarry, len(staged.in_avals)),
+        *range(nres, nres + nuc), *fwd_c, *range(nres + nuc, nres + nuc + nucarry),
+        *stacked, *fwd_x, *range(nres + nuc + nucarry, len(staged.in_avals)),
     ]  # fmt: skip
     staged = permute_inputs(staged, order)
     u_outs = trace.stage(
-        P.scan_p, [*uc, *uinit, *res, *ux],
-        {**params, "jaxpr": staged, "num_consts": nuc, "num_carry": nucarry},
+        P.scan_p, [*uc, *fwd_c.values(), *uinit, *k_outs[nk:], *fwd_x.values(), *ux],
+        {**params, "jaxpr": staged, "num_consts": nuc + len(fwd_c), "num_carry": nucarry},
     )  # fmt: skip
     return _merge(out_uk, k_outs[:nk], u_outs)
 
