@@ -319,6 +319,37 @@ def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) ->
     return [*carry, *ys], touts
 
 
+def _hoist_invariant_residuals(
+    trace: PartialEvalTrace,
+    known: ClosedJaxpr,
+    k_args: list[Any],
+    n_kc: int,
+    nk: int,
+    stacked: list[int],
+    res_c: dict[int, Any],
+) -> tuple[ClosedJaxpr, list[Any], int, list[int]]:
+    # Residuals of the known scan computed from its consts alone are the same
+    # at every iteration: compute them once before the loop (into ``res_c``)
+    # and keep only the others stacked. Returns the known body, its operands,
+    # its number of consts and the residuals it still stacks. A body with
+    # effects keeps every equation in the loop.
+    if not stacked or any(has_effects(e) for e in known.jaxpr.eqns):
+        return known, k_args, n_kc, stacked
+    loop_uk = [False] * n_kc + [True] * (len(k_args) - n_kc)
+    hoist, loop, h_uk, _ = partial_eval_jaxpr(known, loop_uk, [True] * nk + [False] * len(stacked))
+    invariant = [k for k, u in zip(stacked, h_uk[nk:], strict=True) if not u]
+    if not invariant:
+        return known, k_args, n_kc, stacked
+    parent = trace.parent
+    assert parent is not None
+    with set_current_trace(parent):
+        vals = eval_jaxpr(hoist.jaxpr, hoist.consts, *k_args[:n_kc])
+    res_c.update(zip(invariant, vals[: len(invariant)], strict=True))
+    inner = vals[len(invariant) :]  # loop-invariant values the loop body reads
+    variant = [k for k, u in zip(stacked, h_uk[nk:], strict=True) if u]
+    return loop, [*inner, *k_args[n_kc:]], len(inner), variant
+
+
 def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
     body = params["jaxpr"]
     nc, ncarry = params["num_consts"], params["num_carry"]
@@ -335,40 +366,42 @@ def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     kx, ux = _split_by(xs, uk_x)
     k_args = [*kconsts, *kc, *kinit, *kx]
     n_kc, n_kcarry = len(kconsts) + len(kc), len(kinit)
-    # A residual that is a known const or xs of the body is forwarded to the
-    # staged scan as it is (a const stays a const instead of being stacked once
-    # per iteration; an xs is not copied); the others the known scan stacks.
+    # Each residual reaches the staged scan as a const or as an xs. One that is
+    # a known const or xs of the body is forwarded as it is (a const is not
+    # stacked once per iteration; an xs is not copied).
     kj = known.jaxpr
     nk = len(kj.outvars) - nres
     where = {v: i for i, v in enumerate(kj.invars)}
-    fwd_c: dict[int, Any] = {}
+    res_c: dict[int, Any] = {}
     fwd_x: dict[int, Any] = {}
     for k, v in enumerate(kj.outvars[nk:]):
         i = where.get(v) if isinstance(v, Var) else None
         if i is not None and i < n_kc:
-            fwd_c[k] = k_args[i]
+            res_c[k] = k_args[i]
         elif i is not None and i >= n_kc + n_kcarry:
             fwd_x[k] = k_args[i]
-    stacked = [k for k in range(nres) if k not in fwd_c and k not in fwd_x]
+    stacked = [k for k in range(nres) if k not in res_c and k not in fwd_x]
     known = ClosedJaxpr(
         kj.replace(outvars=[*kj.outvars[:nk], *[kj.outvars[nk + k] for k in stacked]]),
         known.consts,
     )
+    known, k_args, n_kc, stacked = _hoist_invariant_residuals(
+        trace, known, k_args, n_kc, nk, stacked, res_c
+    )
     k_outs = trace.known(
-        P.scan_p, k_args,
-        {**params, "jaxpr": known, "num_consts": n_kc, "num_carry": n_kcarry},
-    )  # fmt: skip
-    # The staged body takes (res, uk consts, uk carry, uk xs); the scan wants
-    # the forwarded consts among its consts and the other residuals among its xs.
+        P.scan_p, k_args, {**params, "jaxpr": known, "num_consts": n_kc, "num_carry": n_kcarry}
+    )
+    res_x = {**dict(zip(stacked, k_outs[nk:], strict=True)), **fwd_x}
+    # The staged body takes (res, uk consts, uk carry, uk xs).
     nuc, nucarry = len(uc), len(uinit)
     order = [
-        *range(nres, nres + nuc), *fwd_c, *range(nres + nuc, nres + nuc + nucarry),
-        *stacked, *fwd_x, *range(nres + nuc + nucarry, len(staged.in_avals)),
+        *range(nres, nres + nuc), *res_c, *range(nres + nuc, nres + nuc + nucarry),
+        *res_x, *range(nres + nuc + nucarry, len(staged.in_avals)),
     ]  # fmt: skip
     staged = permute_inputs(staged, order)
     u_outs = trace.stage(
-        P.scan_p, [*uc, *fwd_c.values(), *uinit, *k_outs[nk:], *fwd_x.values(), *ux],
-        {**params, "jaxpr": staged, "num_consts": nuc + len(fwd_c), "num_carry": nucarry},
+        P.scan_p, [*uc, *res_c.values(), *uinit, *res_x.values(), *ux],
+        {**params, "jaxpr": staged, "num_consts": nuc + len(res_c), "num_carry": nucarry},
     )  # fmt: skip
     return _merge(out_uk, k_outs[:nk], u_outs)
 
