@@ -3,7 +3,8 @@
 ``stack``, ``unstack``, ``split`` and ``tile`` are linear: each JVP applies
 the primitive to the tangents, and the transposes pair up (``stack`` with
 ``unstack``, ``split`` with ``concatenate``, ``tile`` with a sum over the
-repetitions).
+repetitions). ``device_put`` moves tangents as it moves primals; its
+transpose sends cotangents back to the sources.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import lax
+from tessela_tracer import ArrayCopySemantics, lax
 from tessela_tracer import primitives as P
 
 from tessela_autodiff._ad_util import Zero, aval_of, instantiate, is_undefined
@@ -67,3 +68,35 @@ def _tile_transpose(ct: Any, x: Any, *, reps: Sequence[int]) -> list[Any]:
 
 
 deflinear2(P.tile_p, _tile_transpose)
+
+
+def _pick(params: dict[str, Any], keep: Sequence[int]) -> dict[str, Any]:
+    return {k: tuple(v[i] for i in keep) for k, v in params.items()}
+
+
+def _device_put_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
+    outs = P.device_put_p.bind(*primals, **params)
+    keep = [i for i, t in enumerate(tangents) if type(t) is not Zero]
+    moved = iter(P.device_put_p.bind(*(tangents[i] for i in keep), **_pick(params, keep)))
+    return outs, [next(moved) if i in keep else t for i, t in enumerate(tangents)]
+
+
+def _device_put_transpose(
+    cts: Sequence[Any], *xs: Any, devices: Sequence[Any], srcs: Sequence[Any], **params: Any
+) -> list[Any]:
+    keep = [i for i, c in enumerate(cts) if type(c) is not Zero]
+    back = iter(
+        P.device_put_p.bind(
+            *(cts[i] for i in keep),
+            devices=tuple(srcs[i] for i in keep),
+            srcs=tuple(devices[i] for i in keep),
+            copy_semantics=(ArrayCopySemantics.ALWAYS_COPY,) * len(keep),
+        )
+    )
+    return [next(back) if i in keep else None for i in range(len(cts))]
+
+
+register_jvp(P.device_put_p, _device_put_jvp)
+register_transpose(P.device_put_p, _device_put_transpose)

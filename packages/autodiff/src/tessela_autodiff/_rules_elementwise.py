@@ -286,7 +286,7 @@ def _integer_pow_jvp(g: Any, ans: Any, x: Any, *, y: int) -> Any:
         return lax.mul(g, const(x, 0))
     if y == 1:
         return g
-    return lax.mul(g, lax.mul(const(x, y), lax.integer_pow(x, y - 1)))
+    return lax.mul(g, lax.mul(const(x, y), x if y == 2 else lax.integer_pow(x, y - 1)))
 
 
 defjvp(P.integer_pow_p, _integer_pow_jvp)

@@ -52,3 +52,11 @@ register_batching(P.stack_p, _stack)
 register_batching(P.unstack_p, _unstack)
 register_batching(P.split_p, _split)
 register_batching(P.tile_p, _tile)
+
+
+def _device_put(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    # Placement moves whole arrays: batch axes stay where they are.
+    return P.device_put_p.bind(*args, **params), list(dims)
+
+
+register_batching(P.device_put_p, _device_put)

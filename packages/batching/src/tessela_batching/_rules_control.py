@@ -14,6 +14,7 @@ from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     ClosedJaxpr,
+    Jaxpr,
     NamedCallable,
     Var,
     get_aval_of,
@@ -77,6 +78,20 @@ def _jit_rule(
 
 
 register_batching(P.jit_p, _jit_rule)
+
+
+def _remat_rule(args: Sequence[Any], dims: Sequence[Any], *, jaxpr: Jaxpr, **params: Any) -> Any:
+    size = _size(args, dims)
+    in_b = _batched(dims)
+    new, consts, out_b = batch_jaxpr(ClosedJaxpr(jaxpr, ()), size, in_b,
+                                     [False] * len(jaxpr.outvars), rule_axis_name())  # fmt: skip
+    body, hoisted = hoist_consts(new)
+    outs = P.remat_p.bind(*hoisted, *consts, *_front(args, dims, in_b, size),
+                          jaxpr=body.jaxpr, **params)  # fmt: skip
+    return outs, _out_dims(out_b)
+
+
+register_batching(P.remat_p, _remat_rule)
 
 
 # ----------------------------------------------------------------- cond
