@@ -38,6 +38,7 @@ __all__ = [
     "NotMapped",
     "axis_frame",
     "batch_jaxpr",
+    "batch_size",
     "batched_eval",
     "bdim_at_front",
     "broadcast",
@@ -196,6 +197,27 @@ def broadcast(x: Any, size: int, axis: int, /) -> Any:
     shape.insert(axis, size)
     dims = [i for i in range(len(shape)) if i != axis]
     return lax.broadcast_in_dim(x, shape, dims)
+
+
+def batch_size(args: Sequence[Any], dims: Sequence[BDim], /) -> int:
+    """The batch size of a rule's operands: the length of the first mapped axis.
+
+    Args:
+      args: the operands a batching rule received.
+      dims: their batch dimensions (``not_mapped`` for unbatched ones).
+
+    Returns:
+      The size of the batch axis.
+
+    Example:
+        >>> import numpy as np
+        >>> batch_size([np.zeros(3), np.zeros((2, 5))], [not_mapped, 1])
+        5
+    """
+    for x, d in zip(args, dims, strict=True):
+        if not isinstance(d, NotMapped):
+            return int(get_aval_of(x).shape[d])
+    raise ValueError("a batching rule ran with no batched operand")
 
 
 def bdim_at_front(x: Any, bdim: BDim, size: int, /) -> Any:

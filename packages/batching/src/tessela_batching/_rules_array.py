@@ -11,41 +11,33 @@ from collections.abc import Sequence
 from typing import Any
 
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import get_aval_of
 
-from tessela_batching._core import NotMapped, bdim_at_front, register_batching
+from tessela_batching._core import batch_size, bdim_at_front, register_batching
 
 __all__: list[str] = []
 
 
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return int(get_aval_of(x).shape[d])
-    raise ValueError("a batching rule ran with no batched operand")
-
-
 def _stack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
     return P.stack_p.bind(*xs, axis=axis + 1), 0
 
 
 def _unstack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
     (x,), (d,) = args, dims
-    outs = P.unstack_p.bind(bdim_at_front(x, d, _size(args, dims)), axis=axis + 1)
+    outs = P.unstack_p.bind(bdim_at_front(x, d, batch_size(args, dims)), axis=axis + 1)
     return outs, [0] * len(outs)
 
 
 def _split(args: Sequence[Any], dims: Sequence[Any], *, sizes: Sequence[int], axis: int) -> Any:
     (x,), (d,) = args, dims
-    outs = P.split_p.bind(bdim_at_front(x, d, _size(args, dims)), sizes=sizes, axis=axis + 1)
+    outs = P.split_p.bind(bdim_at_front(x, d, batch_size(args, dims)), sizes=sizes, axis=axis + 1)
     return outs, [0] * len(outs)
 
 
 def _tile(args: Sequence[Any], dims: Sequence[Any], *, reps: Sequence[int]) -> Any:
     (x,), (d,) = args, dims
-    return P.tile_p.bind(bdim_at_front(x, d, _size(args, dims)), reps=(1, *reps)), 0
+    return P.tile_p.bind(bdim_at_front(x, d, batch_size(args, dims)), reps=(1, *reps)), 0
 
 
 register_batching(P.stack_p, _stack)

@@ -18,23 +18,15 @@ from typing import Any
 
 from tessela_tracer import Primitive, ShapedArray, lax
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import get_aval_of
 
-from tessela_batching._core import NotMapped, moveaxis, register_batching
+from tessela_batching._core import NotMapped, batch_size, moveaxis, register_batching
 
 __all__: list[str] = []
 
 
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    sizes = {int(get_aval_of(x).shape[d]) for x, d in zip(args, dims, strict=True)
-             if not isinstance(d, NotMapped)}  # fmt: skip
-    (size,) = sizes
-    return size
-
-
 def _debug_rule(prim: Primitive) -> Any:
     def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-        size = _size(args, dims)
+        size = batch_size(args, dims)
         per_arg = [
             [x] * size if isinstance(d, NotMapped) else list(lax.unstack(x, d))
             for x, d in zip(args, dims, strict=True)
@@ -85,7 +77,7 @@ def _pure_callback_rule(
     result_avals: tuple[ShapedArray, ...],
     **params: Any,
 ) -> tuple[Any, Any]:
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     moved = [
         x if isinstance(d, NotMapped) else moveaxis(x, d, 0)
         for x, d in zip(args, dims, strict=True)

@@ -26,6 +26,7 @@ from tessela_batching._api import vmap
 from tessela_batching._core import (
     NotMapped,
     batch_jaxpr,
+    batch_size,
     batched_eval,
     bdim_at_front,
     moveaxis,
@@ -35,13 +36,6 @@ from tessela_batching._core import (
 )
 
 __all__: list[str] = []
-
-
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return get_aval_of(x).shape[d]  # type: ignore[no-any-return]
-    raise ValueError("no batched argument")
 
 
 def _batched(dims: Sequence[Any]) -> list[bool]:
@@ -66,7 +60,7 @@ def _out_dims(flags: Sequence[bool], at: int = 0) -> list[Any]:
 def _jit_rule(
     args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
 ) -> Any:
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     in_b = _batched(dims)
     new, consts, out_b = batch_jaxpr(jaxpr, size, in_b, [False] * len(jaxpr.out_avals),
                                      rule_axis_name())  # fmt: skip
@@ -81,7 +75,7 @@ register_batching(P.jit_p, _jit_rule)
 
 
 def _remat_rule(args: Sequence[Any], dims: Sequence[Any], *, jaxpr: Jaxpr, **params: Any) -> Any:
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     in_b = _batched(dims)
     new, consts, out_b = batch_jaxpr(ClosedJaxpr(jaxpr, ()), size, in_b,
                                      [False] * len(jaxpr.outvars), rule_axis_name())  # fmt: skip
@@ -101,7 +95,7 @@ def _cond_rule(
     args: Sequence[Any], dims: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
 ) -> Any:
     (index, *ops), (di, *dops) = args, dims
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     in_b = _batched(dops)
     if not isinstance(di, NotMapped):
         index = moveaxis(index, di, 0)
@@ -156,7 +150,7 @@ def _while_rule(
     args: Sequence[Any], dims: Sequence[Any], *, cond_jaxpr: ClosedJaxpr,
     body_jaxpr: ClosedJaxpr, cond_nconsts: int, body_nconsts: int,
 ) -> Any:  # fmt: skip
-    size, name = _size(args, dims), rule_axis_name()
+    size, name = batch_size(args, dims), rule_axis_name()
     nc, nb = cond_nconsts, body_nconsts
     cc, bc, carry = args[:nc], args[nc : nc + nb], args[nc + nb :]
     dcc, dbc, dcarry = dims[:nc], dims[nc : nc + nb], dims[nc + nb :]
@@ -219,7 +213,7 @@ def _scan_rule(
     args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, num_consts: int,
     num_carry: int, **params: Any,
 ) -> Any:  # fmt: skip
-    size, name = _size(args, dims), rule_axis_name()
+    size, name = batch_size(args, dims), rule_axis_name()
     n1, n2 = num_consts, num_consts + num_carry
     const_b, carry_b, xs_b = _batched(dims[:n1]), _batched(dims[n1:n2]), _batched(dims[n2:])
     n_ys = len(jaxpr.out_avals) - num_carry
@@ -258,7 +252,7 @@ def _custom_rule(kind: str) -> Any:
         args: Sequence[Any], dims: Sequence[Any], *, call_jaxpr: ClosedJaxpr, num_consts: int,
         **params: Any,
     ) -> Any:  # fmt: skip
-        size, name = _size(args, dims), rule_axis_name()
+        size, name = batch_size(args, dims), rule_axis_name()
         const_b = _batched(dims[:num_consts])
         n_args, n_out = len(args) - num_consts, len(call_jaxpr.out_avals)
         j, extra, _ = batch_jaxpr(call_jaxpr, size, const_b + [True] * n_args, [True] * n_out, name)

@@ -12,6 +12,7 @@ from tessela_tracer.extend import Primitive, get_aval_of
 
 from tessela_batching._core import (
     NotMapped,
+    batch_size,
     bdim_at_front,
     broadcast,
     moveaxis,
@@ -19,13 +20,6 @@ from tessela_batching._core import (
 )
 
 __all__ = ["defbroadcasting", "defvectorized"]
-
-
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return get_aval_of(x).shape[d]  # type: ignore[no-any-return]
-    raise ValueError("no batched argument")
 
 
 # ----------------------------------------------------------------- unary
@@ -163,7 +157,7 @@ def _full_operand(x: Any, d: Any, size: int, shape: tuple[int, ...]) -> Any:
 def _select_n_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
     which, *cases = args
     wdim, *cdims = dims
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     case_shape = next(
         (c.shape if isinstance(d, NotMapped) else c.shape[:d] + c.shape[d + 1 :])
         for c, d in ((get_aval_of(c), d) for c, d in zip(cases, cdims, strict=True))
@@ -184,7 +178,7 @@ register_batching(P.select_n_p, _select_n_rule)
 def _clamp_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
     lo, x, hi = args
     dlo, dx, dhi = dims
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     xa = get_aval_of(x)
     shape = xa.shape if isinstance(dx, NotMapped) else xa.shape[:dx] + xa.shape[dx + 1 :]
     unbatched_bounds = isinstance(dlo, NotMapped) and isinstance(dhi, NotMapped)

@@ -20,16 +20,9 @@ from tessela_tracer.lax import (
     ScatterDimensionNumbers,
 )
 
-from tessela_batching._core import NotMapped, bdim_at_front, moveaxis, register_batching
+from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
 
 __all__: list[str] = []
-
-
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return get_aval_of(x).shape[d]  # type: ignore[no-any-return]
-    raise ValueError("no batched argument")
 
 
 def _plus1(dims: Sequence[int]) -> tuple[int, ...]:
@@ -93,7 +86,7 @@ def _scatter_rule(prim: Primitive) -> Any:
         dimension_numbers: ScatterDimensionNumbers, **params: Any,
     ) -> Any:  # fmt: skip
         (x, idx, upd), (dx, di, du) = args, dims
-        size = _size(args, dims)
+        size = batch_size(args, dims)
         dn = dimension_numbers
         x = bdim_at_front(x, dx, size)
         upd = bdim_at_front(upd, du, size)
@@ -146,7 +139,7 @@ def _dynamic_slice_rule(
         starts = [*idx[:dx], zero, *idx[dx:]]
         sizes = (*slice_sizes[:dx], size, *slice_sizes[dx:])
         return P.dynamic_slice_p.bind(x, *starts, slice_sizes=sizes), dx
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     nd = len(idx)
     dn = GatherDimensionNumbers(
         offset_dims=tuple(range(nd)), collapsed_slice_dims=(), start_index_map=tuple(range(nd))
@@ -163,7 +156,7 @@ register_batching(P.dynamic_slice_p, _dynamic_slice_rule)
 
 def _dynamic_update_slice_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
     (x, upd, *idx), (dx, du, *di) = args, dims
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     if all(isinstance(d, NotMapped) for d in di):
         x = bdim_at_front(x, dx, size)
         upd = bdim_at_front(upd, du, size)

@@ -17,21 +17,14 @@ from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
 
-from tessela_batching._core import NotMapped, bdim_at_front, moveaxis, register_batching
+from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
 
 __all__: list[str] = []
 
 
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return int(get_aval_of(x).shape[d])
-    raise ValueError("a batching rule ran with no batched operand")
-
-
 def _front_batcher(prim: Primitive) -> Any:
     def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
-        size = _size(args, dims)
+        size = batch_size(args, dims)
         xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
         out = prim.bind(*xs, **params)
         return (out, [0] * len(out)) if prim.multiple_results else (out, 0)
@@ -54,7 +47,7 @@ def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -
             flat = lax.reshape(b, (*shape[:-3], shape[-3] * shape[-2], shape[-1]))
         out = P.triangular_solve_p.bind(a, flat, **params)
         return lax.reshape(out, shape), (nd - 1 if left_side else nd - 2)
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     a, b = bdim_at_front(a, da, size), bdim_at_front(b, db, size)
     return P.triangular_solve_p.bind(a, b, **params), 0
 

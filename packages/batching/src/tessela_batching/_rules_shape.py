@@ -12,6 +12,7 @@ from tessela_tracer.extend import Primitive, get_aval_of
 
 from tessela_batching._core import (
     NotMapped,
+    batch_size,
     bdim_at_front,
     broadcast,
     moveaxis,
@@ -26,18 +27,11 @@ def _bump(axes: Sequence[int], d: int) -> tuple[int, ...]:
     return tuple(a + (a >= d) for a in axes)
 
 
-def _size(args: Sequence[Any], dims: Sequence[Any]) -> int:
-    for x, d in zip(args, dims, strict=True):
-        if not isinstance(d, NotMapped):
-            return get_aval_of(x).shape[d]  # type: ignore[no-any-return]
-    raise ValueError("no batched argument")
-
-
 def _front_rule(prim: Primitive, update: Any) -> Any:
     """A rule that moves the batch to axis 0 and rewrites params with ``update``."""
 
     def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
-        size = _size(args, dims)
+        size = batch_size(args, dims)
         xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
         return prim.bind(*xs, **update(size, **params)), 0
 
@@ -65,7 +59,7 @@ register_batching(P.concatenate_p, _front_rule(
 
 
 def _sort_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
     params = {**params, "dimension": params["dimension"] + 1}
     return P.sort_p.bind(*xs, **params), [0] * len(xs)
@@ -108,7 +102,7 @@ register_batching(P.slice_p, _slice_rule)
 
 def _pad_rule(args: Sequence[Any], dims: Sequence[Any], *, padding_config: Any) -> Any:
     (x, pv), (dx, dpv) = args, dims
-    size = _size(args, dims)
+    size = batch_size(args, dims)
     config = ((0, 0, 0), *padding_config)
     x = bdim_at_front(x, dx, size)
     if isinstance(dpv, NotMapped):
