@@ -19,6 +19,7 @@ from tessela_autodiff import (
     _rules_elementwise,
     _rules_linalg,
     _rules_reduce,
+    _rules_remat,
     _rules_shape,
 )
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
@@ -46,6 +47,7 @@ del (
     _rules_elementwise,
     _rules_linalg,
     _rules_reduce,
+    _rules_remat,
     _rules_shape,
 )
 

@@ -129,6 +129,19 @@ def partial_eval_jaxpr(
     return known, staged_jaxpr, out_uk, num_res
 
 
+def split_by(xs: Sequence[Any], mask: Sequence[bool], /) -> tuple[list[Any], list[Any]]:
+    """``(unflagged, flagged)``: the items of ``xs`` whose flag is False, then those whose flag is True."""
+    yes = [x for x, m in zip(xs, mask, strict=True) if m]
+    no = [x for x, m in zip(xs, mask, strict=True) if not m]
+    return no, yes
+
+
+def merge_by(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any], /) -> list[Any]:
+    """The inverse of :func:`split_by`: interleave two lists by the flags."""
+    it_no, it_yes = iter(no), iter(yes)
+    return [next(it_yes) if m else next(it_no) for m in mask]
+
+
 def const_free(closed: ClosedJaxpr, /) -> tuple[ClosedJaxpr, list[Any]]:
     """``hoist_consts``: constvars become leading inputs, values returned beside."""
     return hoist_consts(closed)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, ShapedArray, Var
+from tessela_tracer import ClosedJaxpr, ShapedArray, Var
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     eval_jaxpr,
     has_effects,
     hoist_consts,
     set_current_trace,
-    trace_to_jaxpr,
 )
 
 from tessela_autodiff._ad_util import (
@@ -32,10 +31,12 @@ from tessela_autodiff._partial_eval import (
     add_unused_inputs,
     drop_outputs,
     join_consts,
+    merge_by,
     partial_eval_jaxpr,
     permute_inputs,
     permute_outputs,
     register_partial_eval,
+    split_by,
     trace_flat,
 )
 from tessela_autodiff._transpose import backward_pass, register_transpose, transpose_jaxpr
@@ -82,17 +83,6 @@ def jvp_jaxpr(
     return jaxpr, consts, box[0]
 
 
-def _split_by(xs: Sequence[Any], mask: Sequence[bool]) -> tuple[list[Any], list[Any]]:
-    yes = [x for x, m in zip(xs, mask, strict=True) if m]
-    no = [x for x, m in zip(xs, mask, strict=True) if not m]
-    return no, yes
-
-
-def _merge(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any]) -> list[Any]:
-    it_no, it_yes = iter(no), iter(yes)
-    return [next(it_yes) if m else next(it_no) for m in mask]
-
-
 # ------------------------------------------------------------------ jit
 
 
@@ -122,14 +112,14 @@ def _jit_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict
     uk = [trace.is_unknown(a) for a in args]
     known, staged, out_uk, nres = partial_eval_jaxpr(jaxpr, uk, False)
     known, kconsts = hoist_consts(known)
-    k_in, u_in = _split_by(args, uk)
+    k_in, u_in = split_by(args, uk)
     k_args = [*kconsts, *k_in]
     k_outs = trace.known(P.jit_p, k_args, _jit_params(params, known, len(k_args), params["name"]))
     nk = len(k_outs) - nres
     res = k_outs[nk:]
     u_args = [*res, *u_in]
     u_outs = trace.stage(P.jit_p, u_args, _jit_params(params, staged, len(u_args), params["name"]))
-    return _merge(out_uk, k_outs[:nk], u_outs)
+    return merge_by(out_uk, k_outs[:nk], u_outs)
 
 
 def _jit_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
@@ -142,7 +132,7 @@ def _jit_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     outs = P.jit_p.bind(
         *t_args, **_jit_params(params, tj, len(t_args), f"transpose({params['name']})")
     )
-    return _merge(linear, [None] * len(res), outs)
+    return merge_by(linear, [None] * len(res), outs)
 
 
 register_jvp(P.jit_p, _jit_jvp)
@@ -209,7 +199,7 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     res_avals = [list(k.out_avals[nk:]) for k, _, _, _ in splits]
     known = _pad_residuals([hoist_consts(k) for k, _, _, _ in splits], nk, res_avals)
     known_j, kconsts = join_consts(known)
-    k_in, u_in = _split_by(ops, uk)
+    k_in, u_in = split_by(ops, uk)
     k_outs = trace.known(P.cond_p, [index, *kconsts, *k_in], {"branches": tuple(known_j)})
     all_res = k_outs[nk:]
     staged = []
@@ -225,7 +215,7 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
         staged.append(ClosedJaxpr(sj.replace(invars=invars), s.consts))
         offset += nres
     u_outs = trace.stage(P.cond_p, [index, *all_res, *u_in], {"branches": tuple(staged)})
-    return _merge(out_uk, k_outs[:nk], u_outs)
+    return merge_by(out_uk, k_outs[:nk], u_outs)
 
 
 def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: Any) -> list[Any]:
@@ -235,7 +225,7 @@ def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: Any) ->
     tjs, consts = join_consts([transpose_jaxpr(b, linear) for b in branches])
     res = [a for a in ops if not is_undefined(a)]
     outs = P.cond_p.bind(index, *consts, *res, *[instantiate(c) for c in cts], branches=tuple(tjs))
-    return [None, *_merge(linear, [None] * len(res), outs)]
+    return [None, *merge_by(linear, [None] * len(res), outs)]
 
 
 register_jvp(P.cond_p, _cond_jvp)
@@ -361,9 +351,9 @@ def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     known, kconsts = hoist_consts(known)
     consts, init, xs = args[:nc], args[nc : nc + ncarry], args[nc + ncarry :]
     uk_c, uk_carry, uk_x = uk[:nc], uk[nc : nc + ncarry], uk[nc + ncarry :]
-    kc, uc = _split_by(consts, uk_c)
-    kinit, uinit = _split_by(init, uk_carry)
-    kx, ux = _split_by(xs, uk_x)
+    kc, uc = split_by(consts, uk_c)
+    kinit, uinit = split_by(init, uk_carry)
+    kx, ux = split_by(xs, uk_x)
     k_args = [*kconsts, *kc, *kinit, *kx]
     n_kc, n_kcarry = len(kconsts) + len(kc), len(kinit)
     # Each residual reaches the staged scan as a const or as an xs. One that is
@@ -403,7 +393,7 @@ def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
         P.scan_p, [*uc, *res_c.values(), *uinit, *res_x.values(), *ux],
         {**params, "jaxpr": staged, "num_consts": nuc + len(res_c), "num_carry": nucarry},
     )  # fmt: skip
-    return _merge(out_uk, k_outs[:nk], u_outs)
+    return merge_by(out_uk, k_outs[:nk], u_outs)
 
 
 def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
@@ -417,8 +407,8 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     lin_init = [is_undefined(c) for c in init]
     lin_c = [is_undefined(c) for c in consts]
     lin_x = [is_undefined(x) for x in xs]
-    res_c, _ = _split_by(consts, lin_c)
-    res_x, _ = _split_by(xs, lin_x)
+    res_c, _ = split_by(consts, lin_c)
+    res_x, _ = split_by(xs, lin_x)
     body_avals = body.in_avals
     c_avals, carry_avals = body_avals[:nc], body_avals[nc : nc + ncarry]
     x_avals = body_avals[nc + ncarry :]
@@ -431,9 +421,9 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
         ctc = a[nrc + nlc : nrc + nlc + ncarry]
         rx, cty = a[nrc + nlc + ncarry : nrc + nlc + ncarry + nrx], a[nrc + nlc + ncarry + nrx :]
         ins = [
-            *_merge(lin_c, rc, [UndefinedPrimal(v) for v in lc_avals]),
+            *merge_by(lin_c, rc, [UndefinedPrimal(v) for v in lc_avals]),
             *[UndefinedPrimal(v) for v in carry_avals],
-            *_merge(lin_x, rx, [UndefinedPrimal(v) for v, m in zip(x_avals, lin_x, strict=True) if m]),
+            *merge_by(lin_x, rx, [UndefinedPrimal(v) for v, m in zip(x_avals, lin_x, strict=True) if m]),
         ]  # fmt: skip
         cts_in = backward_pass(body.jaxpr, body.consts, ins, [*ctc, *cty])
         ct_c = [instantiate(c) for c, m in zip(cts_in[:nc], lin_c, strict=True) if m]
@@ -457,9 +447,9 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     )  # fmt: skip
     ct_consts, ct_init, ct_xs = outs[:nlc], outs[nlc : nlc + ncarry], outs[nlc + ncarry :]
     return [
-        *_merge(lin_c, [None] * nrc, ct_consts),
+        *merge_by(lin_c, [None] * nrc, ct_consts),
         *[c if m else None for c, m in zip(ct_init, lin_init, strict=True)],
-        *_merge(lin_x, [None] * nrx, ct_xs),
+        *merge_by(lin_x, [None] * nrx, ct_xs),
     ]
 
 
@@ -520,9 +510,9 @@ def _while_partial_eval(
     if any(cond_uk) or any(uk[:cn]):
         return trace.stage(P.while_p, args, params)
     staged_outs = trace.stage(P.while_p, args, params)
-    kc, _ = _split_by(args[:cn], uk[:cn])
-    kb, _ = _split_by(args[cn : cn + bn], uk[cn : cn + bn])
-    kinit, _ = _split_by(args[cn + bn :], carry_uk)
+    kc, _ = split_by(args[:cn], uk[:cn])
+    kb, _ = split_by(args[cn : cn + bn], uk[cn : cn + bn])
+    kinit, _ = split_by(args[cn + bn :], carry_uk)
     nk = carry_uk.count(False)
     kcond, kcc = hoist_consts(
         drop_outputs(partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[0], 1)
@@ -535,7 +525,7 @@ def _while_partial_eval(
         {"cond_jaxpr": kcond, "body_jaxpr": kbody, "cond_nconsts": len(kcc) + len(kc),
          "body_nconsts": len(kbc) + len(kb)},
     )  # fmt: skip
-    return _merge(carry_uk, k_outs, [o for o, m in zip(staged_outs, carry_uk, strict=True) if m])
+    return merge_by(carry_uk, k_outs, [o for o, m in zip(staged_outs, carry_uk, strict=True) if m])
 
 
 def _while_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
@@ -549,189 +539,3 @@ def _while_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]
 register_jvp(P.while_p, _while_jvp)
 register_partial_eval(P.while_p, _while_partial_eval)
 register_transpose(P.while_p, _while_transpose)
-
-
-# ------------------------------------------------------------------ remat
-
-
-def _remat_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    closed = ClosedJaxpr(params["jaxpr"], ())
-    nz = [type(t) is not Zero for t in tangents]
-    nout = len(closed.out_avals)
-    jj, consts, out_nz = jvp_jaxpr(closed, nz, [False] * nout)
-    args = [*consts, *primals, *[t for t in tangents if type(t) is not Zero]]
-    outs = P.remat_p.bind(*args, **{**params, "jaxpr": jj.jaxpr})
-    it = iter(outs[nout:])
-    avals = closed.out_avals
-    touts = [next(it) if m else Zero(tangent_aval(a)) for m, a in zip(out_nz, avals, strict=True)]
-    return outs[:nout], touts
-
-
-def _nothing_saveable(*_: Any, **__: Any) -> bool:
-    return False
-
-
-def _dce(eqns: Sequence[JaxprEqn], outs: Sequence[Any]) -> tuple[list[JaxprEqn], set[Var]]:
-    # Keep the equations the outputs depend on, and those with effects (a
-    # debug print); also return every variable read.
-    live = {v for v in outs if isinstance(v, Var)}
-    kept = []
-    for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outvars) or has_effects(eqn):
-            kept.append(eqn)
-            live.update(v for v in eqn.invars if isinstance(v, Var))
-    kept.reverse()
-    return kept, live
-
-
-def _call_params(jaxpr: ClosedJaxpr, name: str, nargs: int) -> dict[str, Any]:
-    return {
-        "jaxpr": jaxpr, "name": name, "donated_invars": (False,) * nargs,
-        "keep_unused": False, "inline": False,
-    }  # fmt: skip
-
-
-def _split_call(eqn: JaxprEqn, eqn_uk: Sequence[bool]) -> tuple[JaxprEqn, JaxprEqn] | None:
-    # Split a scan, cond or jit equation of a remat body whose operands are
-    # partly unknown into a known call (known outputs, then residuals) and a
-    # staged call (residuals and unknown operands to unknown outputs), as the
-    # partial evaluation of the primitive would. Staged whole instead, its
-    # primal outputs would count as unknown: a scan would carry recomputed
-    # primal values beside tangents into the linear program.
-    if eqn.primitive not in (P.scan_p, P.cond_p, P.jit_p) or all(eqn_uk) or has_effects(eqn):
-        return None
-    prim, params = eqn.primitive, eqn.params
-    one = trace_to_jaxpr(lambda *xs: prim.bind(*xs, **params), [v.aval for v in eqn.invars])
-    known, staged, out_uk, nres = partial_eval_jaxpr(one, eqn_uk, False)
-    if known.consts:
-        return None
-    res = [Var(a) for a in known.out_avals[len(known.out_avals) - nres :]]
-    k_ins, u_ins = _split_by(eqn.invars, eqn_uk)
-    k_outs, u_outs = _split_by(eqn.outvars, out_uk)
-    name = f"{prim.name}_known"
-    known_eqn = eqn.replace(
-        primitive=P.jit_p, invars=k_ins, outvars=[*k_outs, *res],
-        params=_call_params(known, name, len(k_ins)),
-    )  # fmt: skip
-    staged_eqn = eqn.replace(
-        primitive=P.jit_p, invars=[*res, *u_ins], outvars=u_outs,
-        params=_call_params(staged, f"{prim.name}_staged", len(res) + len(u_ins)),
-    )  # fmt: skip
-    return known_eqn, staged_eqn
-
-
-def _split_remat_body(
-    jaxpr: Jaxpr, uk: Sequence[bool], policy: Any
-) -> tuple[Jaxpr, Jaxpr, list[bool], list[int], int]:
-    # Split a remat body given unknown inputs into ``known`` (known inputs to
-    # known outputs then residuals) and ``staged`` (residuals then the inputs
-    # listed in ``used`` to unknown outputs). Known equations the policy calls
-    # saveable may have their results saved as residuals; the others are also
-    # copied into ``staged`` and recomputed there.
-    unknown = {v for v, u in zip(jaxpr.invars, uk, strict=True) if u}
-    saved: set[Var] = set()
-    known_eqns: list[JaxprEqn] = []
-    staged_eqns: list[JaxprEqn] = []
-    for eqn in jaxpr.eqns:
-        eqn_uk = [isinstance(v, Var) and v in unknown for v in eqn.invars]
-        after: list[JaxprEqn] = []
-        if any(eqn_uk) and eqn.primitive is P.remat_p:
-            # A nested remat splits the same way under its own policy.
-            sub = eqn.params
-            k, st, sub_out_uk, used, nres = _split_remat_body(
-                sub["jaxpr"], eqn_uk, sub["policy"] or _nothing_saveable
-            )
-            res = [Var(v.aval) for v in k.outvars[len(k.outvars) - nres :]]
-            k_ins = [v for v, u in zip(eqn.invars, eqn_uk, strict=True) if not u]
-            k_outs = [v for v, u in zip(eqn.outvars, sub_out_uk, strict=True) if not u]
-            s_outs = [v for v, u in zip(eqn.outvars, sub_out_uk, strict=True) if u]
-            unknown.update(s_outs)
-            known_eqn = eqn.replace(
-                invars=k_ins, outvars=[*k_outs, *res], params={**sub, "jaxpr": k}
-            )
-            after.append(
-                eqn.replace(
-                    invars=[*res, *[eqn.invars[i] for i in used]],
-                    outvars=s_outs,
-                    params={**sub, "jaxpr": st, "differentiated": True},
-                )
-            )
-            eqn = known_eqn
-        elif any(eqn_uk) and (split := _split_call(eqn, eqn_uk)) is not None:
-            eqn, staged_eqn = split
-            unknown.update(staged_eqn.outvars)
-            after.append(staged_eqn)
-        elif any(eqn_uk):
-            staged_eqns.append(eqn)
-            unknown.update(eqn.outvars)
-            continue
-        known_eqns.append(eqn)
-        if policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
-            saved.update(eqn.outvars)
-        else:
-            staged_eqns.append(eqn)
-        staged_eqns.extend(after)
-    out_uk = [isinstance(v, Var) and v in unknown for v in jaxpr.outvars]
-    staged_outs = [v for v, u in zip(jaxpr.outvars, out_uk, strict=True) if u]
-    staged_eqns, staged_reads = _dce(staged_eqns, staged_outs)
-    residuals = [v for e in known_eqns for v in e.outvars if v in saved and v in staged_reads]
-    known_outs = [v for v, u in zip(jaxpr.outvars, out_uk, strict=True) if not u]
-    known_eqns, _ = _dce(known_eqns, [*known_outs, *residuals])
-    known_in = [v for v, u in zip(jaxpr.invars, uk, strict=True) if not u]
-    known = Jaxpr((), known_in, [*known_outs, *residuals], known_eqns)
-    used = [i for i, v in enumerate(jaxpr.invars) if v in staged_reads]
-    staged_in = [*residuals, *[jaxpr.invars[i] for i in used]]
-    staged = Jaxpr((), staged_in, staged_outs, staged_eqns)
-    return known, staged, out_uk, used, len(residuals)
-
-
-def _remat_partial_eval(
-    trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]
-) -> Any:
-    # The known part runs now, outside any remat; the staged remat recomputes
-    # what the policy did not let the known part save.
-    uk = [trace.is_unknown(a) for a in args]
-    policy = params["policy"] or _nothing_saveable
-    known, staged, out_uk, used, nres = _split_remat_body(params["jaxpr"], uk, policy)
-    parent = trace.parent
-    assert parent is not None
-    with set_current_trace(parent):
-        vals = eval_jaxpr(known, (), *[a for a, u in zip(args, uk, strict=True) if not u])
-    nk = len(vals) - nres
-    k_outs, res_vals = vals[:nk], vals[nk:]
-    if not staged.outvars:
-        return k_outs
-    new_params = {**params, "jaxpr": staged, "differentiated": True}
-    outs = trace.stage(P.remat_p, [*res_vals, *[args[i] for i in used]], new_params)
-    return _merge(out_uk, k_outs, outs)
-
-
-def _remat_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
-    linear = [is_undefined(a) for a in args]
-    tj, consts = transpose_jaxpr(ClosedJaxpr(params["jaxpr"], ()), linear)
-    res = [a for a in args if not is_undefined(a)]
-    outs = P.remat_p.bind(
-        *consts, *res, *[instantiate(c) for c in cts], **{**params, "jaxpr": tj.jaxpr}
-    )
-    return _merge(linear, [None] * len(res), outs)
-
-
-register_jvp(P.remat_p, _remat_jvp)
-register_partial_eval(P.remat_p, _remat_partial_eval)
-register_transpose(P.remat_p, _remat_transpose)
-
-
-# ------------------------------------------------------------------ checkpoint_name
-
-
-def _name_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, name: str) -> tuple[Any, Any]:
-    (x,), (t,) = primals, tangents
-    return P.name_p.bind(x, name=name), t  # the tangent stays unnamed
-
-
-def _name_transpose(ct: Any, x: Any, *, name: str) -> list[Any]:
-    return [None if type(ct) is Zero else ct]
-
-
-register_jvp(P.name_p, _name_jvp)
-register_transpose(P.name_p, _name_transpose)
