@@ -33,6 +33,7 @@ from tessela_batching._core import (
     BatchTracer,
     NotMapped,
     batch_jaxpr,
+    batch_size,
     bdim_at_front,
     broadcast,
     moveaxis,
@@ -46,7 +47,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AxisPrimitive", "BatchTrace", "BatchTracer", "NotMapped", "all_gather", "all_gather_p",
-    "axis_index", "axis_index_p", "batch_jaxpr", "bdim_at_front", "broadcast",
+    "axis_index", "axis_index_p", "batch_jaxpr", "batch_size", "bdim_at_front", "broadcast",
     "defbroadcasting", "defreducer", "defvectorized", "moveaxis", "not_mapped", "pmax",
     "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching", "vmap",
 ]  # fmt: skip
