@@ -336,6 +336,21 @@ def test_checkpointed_control_flow_to_third_order(f: Callable[[Any], Any]) -> No
         _close(higher(s), fd, 1e-5)
 
 
+def scan_of_checkpointed_body(x: Any) -> Any:
+    body = checkpoint(lambda c, xi: (lax.sin(c * xi) + c * c * 0.1, c * xi))
+    c, ys = lax.scan(body, _rs(x), x)
+    return c + _rs(ys * ys)
+
+
+@pytest.mark.parametrize("f", [remat_of_scan, scan_of_checkpointed_body], ids=lambda f: f.__name__)
+def test_checkpointed_control_flow_hessian(f: Callable[[Any], Any]) -> None:
+    x, d, eps = _point(13), np.array([0.5, -1.0, 0.25]), 1e-6
+    h = np.asarray(jit(hessian(f))(x))
+    g = jit(grad(f))
+    _close(h @ d, (np.asarray(g(x + eps * d)) - np.asarray(g(x - eps * d))) / (2 * eps), 1e-6)
+    _close(jit(jacrev(jacrev(f)))(x), h)
+
+
 def _while_fun(x: Any) -> Any:
     def body(c: Any) -> Any:
         i, v = c
