@@ -10,6 +10,11 @@ from tessela_autodiff import grad, jvp, vjp
 from tessela_tracer import lax
 
 
+def draw(shape: tuple[int, ...], seed: int, lo: float, hi: float) -> np.ndarray:
+    """Uniform float64 values in ``[lo, hi)``, reproducible from ``seed``."""
+    return np.random.RandomState(seed).uniform(lo, hi, shape)
+
+
 def _vdot(a: Any, b: Any) -> float:
     return float(np.sum(np.asarray(a, np.float64) * np.asarray(b, np.float64)))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,19 +22,13 @@ from hypothesis import strategies as st
 from tessela_autodiff import grad, hessian, jacfwd, jacrev, jvp, linear_transpose
 from tessela_batching import vmap
 from tessela_lowering import jit
-from tessela_tracer import checkpoint, config, debug_callback, lax, make_jaxpr
+from tessela_tracer import checkpoint, debug_callback, lax, make_jaxpr
 
 SETTINGS = settings(max_examples=2, deadline=None, derandomize=True)
 seeds = st.integers(0, 2**16)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _x64() -> Iterator[None]:
-    config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", False)
+pytestmark = pytest.mark.usefixtures("x64_module")
 
 
 def _rs(x: Any) -> Any:

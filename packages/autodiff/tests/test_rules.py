@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
-from _checks import check_grads
+from _checks import check_grads, draw
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 SETTINGS = settings(max_examples=3, deadline=None, derandomize=True)
 shapes = st.sampled_from([(), (3,), (2, 3)])
 seeds = st.integers(0, 2**16)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _x64() -> Iterator[None]:
-    config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", False)
-
-
-def _draw(shape: tuple[int, ...], seed: int, lo: float, hi: float) -> np.ndarray:
-    return np.random.RandomState(seed).uniform(lo, hi, shape).astype(np.float64)
+pytestmark = pytest.mark.usefixtures("x64_module")
 
 
 UNARY: dict[str, tuple[Callable[[Any], Any], float, float]] = {
@@ -50,7 +40,7 @@ UNARY: dict[str, tuple[Callable[[Any], Any], float, float]] = {
 @SETTINGS
 def test_unary(name: str, shape: tuple[int, ...], seed: int) -> None:
     f, lo, hi = UNARY[name]
-    check_grads(f, [_draw(shape, seed, lo, hi)], seed=seed)
+    check_grads(f, [draw(shape, seed, lo, hi)], seed=seed)
 
 
 BINARY: dict[str, tuple[Callable[[Any, Any], Any], float, float]] = {
@@ -65,12 +55,12 @@ BINARY: dict[str, tuple[Callable[[Any, Any], Any], float, float]] = {
 @SETTINGS
 def test_binary(name: str, shape: tuple[int, ...], seed: int) -> None:
     f, lo, hi = BINARY[name]
-    check_grads(f, [_draw(shape, seed, lo, hi), _draw(shape, seed + 1, lo, hi)], seed=seed)
+    check_grads(f, [draw(shape, seed, lo, hi), draw(shape, seed + 1, lo, hi)], seed=seed)
 
 
 def test_binary_broadcasts_scalar() -> None:
-    check_grads(lax.mul, [np.float64(1.5), _draw((2, 3), 0, -1, 1)])
-    check_grads(lax.add, [_draw((2, 1), 1, -1, 1), _draw((2, 3), 0, -1, 1)])
+    check_grads(lax.mul, [np.float64(1.5), draw((2, 3), 0, -1, 1)])
+    check_grads(lax.add, [draw((2, 1), 1, -1, 1), draw((2, 3), 0, -1, 1)])
 
 
 ARRAY_OPS: dict[str, Callable[[Any], Any]] = {
@@ -126,20 +116,20 @@ ARRAY_OPS: dict[str, Callable[[Any], Any]] = {
 @settings(max_examples=2, deadline=None, derandomize=True)
 def test_array_ops(name: str, seed: int) -> None:
     rtol = 1e-2 if name == "convert" else 1e-4
-    check_grads(ARRAY_OPS[name], [_draw((2, 3), seed, 0.2, 2.0)], seed=seed, rtol=rtol)
+    check_grads(ARRAY_OPS[name], [draw((2, 3), seed, 0.2, 2.0)], seed=seed, rtol=rtol)
 
 
 def test_dot_general_both_operands() -> None:
     dn = (((1,), (0,)), ((), ()))
     check_grads(
-        lambda a, b: lax.dot_general(a, b, dn), [_draw((2, 3), 0, -1, 1), _draw((3, 4), 1, -1, 1)]
+        lambda a, b: lax.dot_general(a, b, dn), [draw((2, 3), 0, -1, 1), draw((3, 4), 1, -1, 1)]
     )
 
 
 def test_sort_order_primitives_have_zero_gradient() -> None:
     from tessela_autodiff import grad
 
-    x = _draw((4,), 3, -1, 1)
+    x = draw((4,), 3, -1, 1)
     g = grad(lambda x: lax.convert_element_type(lax.argmax(x, 0, np.int32), np.float64))(x)
     np.testing.assert_array_equal(np.asarray(g), np.zeros(4))
     g = grad(

@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 import tessela_lowering as tl
-from _checks import check_grads
+from _checks import check_grads, draw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tessela_autodiff import grad, jvp
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True)
 shapes = st.sampled_from([(), (3,), (2, 3)])
 seeds = st.integers(0, 2**16)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _x64() -> Iterator[None]:
-    config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", False)
-
-
-def _draw(shape: tuple[int, ...], seed: int, lo: float, hi: float) -> np.ndarray:
-    return np.random.RandomState(seed).uniform(lo, hi, shape)
+pytestmark = pytest.mark.usefixtures("x64_module")
 
 
 def _orders(shape: tuple[int, ...], seed: int) -> np.ndarray:
@@ -47,20 +37,20 @@ SPECIAL: dict[str, Callable[[np.ndarray, np.ndarray], Callable[[Any], Any]]] = {
 @given(shape=shapes, seed=seeds)
 @SETTINGS
 def test_grad_matches_finite_differences(name: str, shape: tuple[int, ...], seed: int) -> None:
-    m, e = _orders(shape, seed), _draw(shape, seed + 2, 1.5, 4.0)
-    check_grads(SPECIAL[name](m, e), [_draw(shape, seed, 0.5, 3.0)], eps=1e-6, rtol=1e-5)
+    m, e = _orders(shape, seed), draw(shape, seed + 2, 1.5, 4.0)
+    check_grads(SPECIAL[name](m, e), [draw(shape, seed, 0.5, 3.0)], eps=1e-6, rtol=1e-5)
 
 
 @given(seed=seeds)
 @SETTINGS
 def test_second_derivative_of_digamma_is_polygamma_2(seed: int) -> None:
-    x = _draw((), seed, 0.5, 3.0)
+    x = draw((), seed, 0.5, 3.0)
     got = grad(grad(lax.digamma))(x)
     np.testing.assert_allclose(np.asarray(got), np.asarray(lax.polygamma(2.0, x)), rtol=1e-12)
 
 
 def test_grad_under_jit_equals_eager() -> None:
-    x = _draw((4,), 0, 0.5, 3.0)
+    x = draw((4,), 0, 0.5, 3.0)
 
     def loss(m: Any, x: Any) -> Any:
         return lax.reduce_sum(lax.mul(lax.polygamma(m, x), lax.zeta(3.0, x)), (0,))
@@ -109,7 +99,7 @@ def test_scatter_mul_grad_with_unique_indices(
     def f(x: Any, u: Any) -> Any:
         return lax.scatter_mul(x, idx, u, dn, unique_indices=True)
 
-    check_grads(f, [_draw(x_shape, seed, -2, 2), _draw(u_shape, seed + 1, -2, 2)], eps=1e-6)
+    check_grads(f, [draw(x_shape, seed, -2, 2), draw(u_shape, seed + 1, -2, 2)], eps=1e-6)
 
 
 def test_scatter_mul_updates_need_unique_indices() -> None:
