@@ -107,8 +107,8 @@ def _pad_last2(x: Any, rows: tuple[int, int], cols: tuple[int, int]) -> Any:
     return lax.pad(x, np.zeros((), aval_of(x).dtype), config)
 
 
-def _permute_rows(perm: Any, x: Any) -> Any:
-    """``x[..., perm, :]`` as a product with a one-hot matrix (linear in ``x``)."""
+def _perm_onehot(perm: Any, x: Any) -> Any:
+    """The one-hot matrix ``P`` with ``P @ x == x[..., perm, :]``, in ``x``'s dtype."""
     shape = aval_of(x).shape
     nb = len(shape) - 2
     m = shape[-2]
@@ -117,22 +117,17 @@ def _permute_rows(perm: Any, x: Any) -> Any:
         lax.broadcast_in_dim(perm, (*batch, m, m), (*range(nb), nb)),
         lax.broadcasted_iota(np.int32, (*batch, m, m), nb + 1),
     )
-    onehot = lax.convert_element_type(hit, aval_of(x).dtype)
-    return _matmul(onehot, x)
+    return lax.convert_element_type(hit, aval_of(x).dtype)
+
+
+def _permute_rows(perm: Any, x: Any) -> Any:
+    """``x[..., perm, :]`` as a product with a one-hot matrix (linear in ``x``)."""
+    return _matmul(_perm_onehot(perm, x), x)
 
 
 def _unpermute_rows(perm: Any, x: Any) -> Any:
     """The inverse of :func:`_permute_rows`."""
-    shape = aval_of(x).shape
-    nb = len(shape) - 2
-    m = shape[-2]
-    batch = tuple(shape[:-2])
-    hit = lax.eq(
-        lax.broadcast_in_dim(perm, (*batch, m, m), (*range(nb), nb)),
-        lax.broadcasted_iota(np.int32, (*batch, m, m), nb + 1),
-    )
-    onehot = lax.convert_element_type(hit, aval_of(x).dtype)
-    return _matmul(_mT(onehot), x)
+    return _matmul(_mT(_perm_onehot(perm, x)), x)
 
 
 # ------------------------------------------------------------------ cholesky
