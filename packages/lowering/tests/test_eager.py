@@ -71,6 +71,20 @@ def test_device_put_commits_only_with_a_device() -> None:
     assert isinstance(got["a"], np.ndarray) and got["b"][1] == 3
 
 
+def test_device_put_places_every_leaf_of_a_pytree() -> None:
+    dev = tl.devices()[0]
+    tree = {"w": np.ones((2, 2), np.float32), "b": [0.5, np.int8(3)], "none": None}
+    out = tl.device_put(tree, device=dev)
+    assert sorted(out) == ["b", "none", "w"] and out["none"] is None
+    leaves = [out["w"], *out["b"]]
+    assert all(isinstance(a, tl.Array) and a.committed for a in leaves)
+    assert [a.dtype for a in leaves] == [np.float32, np.float32, np.int8]
+    np.testing.assert_array_equal(np.asarray(out["w"]), tree["w"])
+    assert not tl.device_put((np.zeros(1),))[0].committed
+    with pytest.raises(TypeError, match="device must be a Device"):
+        tl.device_put([1.0], device="cpu")
+
+
 def test_deleted_arrays_raise_a_clear_error() -> None:
     x = tl.device_put(np.ones(3, np.float32))
     x.delete()

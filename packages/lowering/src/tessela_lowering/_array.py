@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from tessela_pytree import tree_map
 from tessela_tracer import (
     ArrayCopySemantics,
     ArrayOps,
@@ -334,24 +335,27 @@ def _unpickle(value: HostArray, weak_type: bool) -> Array:
 register_aval_handler(Array, lambda a: a.aval)
 
 
-def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -> Array:
-    """Place a value on a device.
+def device_put(x: Any, /, device: Device | SingleDeviceSharding | None = None) -> Any:
+    """Place a value, or every leaf of a pytree, on a device.
 
     Args:
-      x: an :class:`Array`, a NumPy array or scalar, or a Python scalar.
+      x: an :class:`Array`, a NumPy array or scalar, a Python scalar, or a
+        pytree of them.
       device: the target device (or a :class:`SingleDeviceSharding`). When
-        given, the result is *committed* to it. When ``None``, values from the
-        host go uncommitted to the default device and arrays stay where they
-        are.
+        given, the results are *committed* to it. When ``None``, values from
+        the host go uncommitted to the default device and arrays stay where
+        they are.
 
     Returns:
-      The :class:`Array`.
+      An :class:`Array` for each leaf, in ``x``'s structure.
 
     Example:
       >>> import tessela_lowering as tl
       >>> y = tl.device_put(1.5, tl.devices()[0])
       >>> y, y.committed
       (Array(1.5, dtype=float32, weak_type=True), True)
+      >>> tl.device_put({"b": 2, "w": [1.0]}, device=tl.devices()[0])["w"]
+      [Array(1., dtype=float32, weak_type=True)]
     """
     if isinstance(device, SingleDeviceSharding):
         device = device._device
@@ -360,6 +364,12 @@ def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -
             f"device_put(x, device): device must be a Device such as tessela.devices()[0], "
             f"got {type(device).__name__}."
         )
+    if isinstance(x, (Array, Tracer, np.ndarray, np.generic, int, float, complex, bool)):
+        return _put_one(x, device)
+    return tree_map(lambda leaf: _put_one(leaf, device), x)
+
+
+def _put_one(x: Any, device: Device | None) -> Any:
     if isinstance(x, Tracer):
         # Under a trace, placement is an equation of the program, as in JAX.
         (out,) = device_put_p.bind(
@@ -368,7 +378,7 @@ def device_put(x: Any, device: Device | SingleDeviceSharding | None = None, /) -
             srcs=(None,),
             copy_semantics=(ArrayCopySemantics.REUSE_INPUT,),
         )
-        return out  # type: ignore[no-any-return]
+        return out
     if isinstance(x, Array):
         if device is None:
             return x
@@ -402,7 +412,7 @@ def device_put_impl(
       [Array(3, dtype=int8)]
     """
     del srcs, copy_semantics
-    return [device_put(x, d) for x, d in zip(xs, devices, strict=True)]
+    return [_put_one(x, d) for x, d in zip(xs, devices, strict=True)]
 
 
 def device_get(x: Any, /) -> Any:
