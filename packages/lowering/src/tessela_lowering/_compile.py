@@ -1,8 +1,8 @@
 """From a traced function to a loaded executable, and running it.
 
 A :class:`Plan` is everything known after tracing one call of a jitted
-function: the jaxpr (constants hoisted to leading inputs, unused inputs
-pruned unless ``keep_unused``), the argument avals, which inputs are donated
+function: the jaxpr (constants embedded in the program as JAX embeds them,
+unused inputs pruned unless ``keep_unused``), the argument avals, which inputs are donated
 and to which outputs, and where it runs. :func:`compile_plan` lowers and
 compiles it (through the persistent cache when
 ``jax_compilation_cache_dir`` is set) into an :class:`Executable` that
@@ -43,8 +43,8 @@ class Plan:
 
     Attributes:
       name: the function's name.
-      closed: the jaxpr; its inputs are the hoisted consts then the kept flat args.
-      consts: values of the hoisted consts.
+      closed: the jaxpr; its consts are embedded as constants, its inputs are
+        the kept flat args.
       kept: indices of the flat arguments the jaxpr takes.
       in_avals: avals of all flat arguments.
       out_tree: the output pytree structure.
@@ -53,7 +53,7 @@ class Plan:
     """
 
     __slots__ = (
-        "aliases", "closed", "committed", "consts", "device", "in_avals", "kept", "name",
+        "aliases", "closed", "committed", "device", "in_avals", "kept", "name",
         "out_tree",
     )  # fmt: skip
 
@@ -61,7 +61,6 @@ class Plan:
         self,
         name: str,
         closed: ClosedJaxpr,
-        consts: list[Any],
         kept: list[int],
         in_avals: Sequence[ShapedArray],
         out_tree: Any,
@@ -71,7 +70,6 @@ class Plan:
     ) -> None:
         self.name = name
         self.closed = closed
-        self.consts = consts
         self.kept = kept
         self.in_avals = list(in_avals)
         self.out_tree = out_tree
@@ -139,13 +137,14 @@ def make_plan(
     arg_vars = invars[n_consts:]
     kept = [i for i, v in enumerate(arg_vars) if keep_unused or v in used or donated[i]]
     const_keep = [i for i, v in enumerate(invars[:n_consts]) if v in used]
-    new_invars = [invars[i] for i in const_keep] + [arg_vars[i] for i in kept]
-    if len(new_invars) != len(invars):
-        jaxpr = Jaxpr((), new_invars, jaxpr.outvars, jaxpr.eqns)
-        closed = ClosedJaxpr(jaxpr, ())
-        consts = [consts[i] for i in const_keep]
+    # The used consts are embedded in the program as constants (as JAX does), so
+    # XLA can fold them; only the kept arguments remain inputs.
+    jaxpr = Jaxpr(
+        [invars[i] for i in const_keep], [arg_vars[i] for i in kept], jaxpr.outvars, jaxpr.eqns
+    )
+    closed = ClosedJaxpr(jaxpr, [consts[i] for i in const_keep])
     free = {i: v.aval for i, v in enumerate(jaxpr.outvars)}
-    aliases: list[int | None] = [None] * len(consts)
+    aliases: list[int | None] = []
     unusable: list[str] = []
     for i in kept:
         if not donated[i]:
@@ -171,7 +170,7 @@ def make_plan(
             UserWarning,
             stacklevel=4,
         )
-    return Plan(name, closed, consts, kept, in_avals, out_tree, aliases, device, committed)
+    return Plan(name, closed, kept, in_avals, out_tree, aliases, device, committed)
 
 
 class Executable:
@@ -186,7 +185,7 @@ class Executable:
     """
 
     __slots__ = (
-        "const_bufs", "executable", "handlers", "host_callbacks", "kept", "out_avals", "plan",
+        "executable", "handlers", "host_callbacks", "kept", "out_avals", "plan",
         "text",
     )  # fmt: skip
 
@@ -203,13 +202,12 @@ class Executable:
         self.host_callbacks = list(host_callbacks)
         self.out_avals = [v.aval for v in plan.closed.jaxpr.outvars]
         self.handlers = [_xla.result_handler(a, plan.device) for a in self.out_avals]
-        self.const_bufs = [_const_buffer(c, plan.device) for c in plan.consts]
         self.kept = plan.kept
 
     def run(self, flat: Sequence[Any]) -> list[Array]:
         """Run on the flat arguments (Arrays, NumPy values or scalars)."""
         device = self.plan.device
-        bufs: list[Buffer] = list(self.const_bufs)
+        bufs: list[Buffer] = []
         for i in self.kept:
             x = flat[i]
             if type(x) is Array:
@@ -241,14 +239,6 @@ class Executable:
                     f"argument, or keep a copy (x.copy()) before donating it."
                 ) from err
             raise
-
-
-def _const_buffer(value: Any, device: Device) -> Buffer:
-    if isinstance(value, Array):
-        buf = value._live_buffer()
-        return buf if _xla.buffer_device(buf) == device else _xla.copy_to_device(buf, device)
-    aval = get_aval(value)
-    return _xla.device_put(np.asarray(value, dtype=aval.dtype), device)
 
 
 def _cache_path(text: str, device: Device) -> str | None:

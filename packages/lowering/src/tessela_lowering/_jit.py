@@ -55,7 +55,6 @@ class _FastCall(NamedTuple):
 
     Attributes:
       run: runs the executable on buffers.
-      consts: buffers of the hoisted constants, passed first.
       kept: indices of the arguments the program takes; ``None`` when all,
         in order.
       out_tree: the output structure; ``None`` for a single array.
@@ -64,7 +63,6 @@ class _FastCall(NamedTuple):
     """
 
     run: Runner
-    consts: list[Buffer]
     kept: list[int] | None
     out_tree: Any
     out_avals: list[Any]
@@ -75,8 +73,8 @@ def _fast_call(exe: Executable, n_args: int) -> _FastCall:
     kept = None if exe.kept == list(range(n_args)) else list(exe.kept)
     out_tree = None if exe.plan.out_tree == _LEAF else exe.plan.out_tree
     return _FastCall(
-        _xla.runner(exe.executable, exe.handlers), list(exe.const_bufs), kept, out_tree,
-        list(exe.out_avals), [signature(a) for a in exe.out_avals],
+        _xla.runner(exe.executable, exe.handlers), kept, out_tree, list(exe.out_avals),
+        [signature(a) for a in exe.out_avals],
     )  # fmt: skip
 
 
@@ -138,10 +136,10 @@ def _hashable(value: Any, where: str) -> Hashable:
 
 
 def _run_fast(fast: _FastCall, bufs: list[Buffer]) -> Any:
-    run, consts, kept, out_tree, out_avals, out_sigs = fast
+    run, kept, out_tree, out_avals, out_sigs = fast
     if kept is not None:
         bufs = [bufs[i] for i in kept]
-    outs = run(consts + bufs if consts else bufs)
+    outs = run(bufs)
     if out_tree is None:
         return uncommitted_array(outs[0], out_avals[0], out_sigs[0])
     return tree_unflatten(out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs)))
@@ -254,11 +252,11 @@ class JitWrapped:
                 return self._call_tree(args, kwargs)
             fast = self._fast.get(key)
             if fast is not None and type(get_current_trace()) is EvalTrace:
-                run, consts, kept, out_tree, out_avals, out_sigs = fast
+                run, kept, out_tree, out_avals, out_sigs = fast
                 if kept is not None:
                     bufs = [bufs[i] for i in kept]
                 try:
-                    outs = run(consts + bufs if consts else bufs)
+                    outs = run(bufs)
                 except Exception:  # e.g. a deleted argument: the full path says so
                     return self._call_slow(args, kwargs)
                 if out_tree is None:

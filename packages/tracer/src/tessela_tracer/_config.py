@@ -62,6 +62,7 @@ class Config:
 
     _flags: dict[str, _Flag]
     _aliases: dict[str, str]
+    _x64: _Flag  # read on every dispatch: kept at hand
 
     def __init__(self) -> None:
         object.__setattr__(self, "_flags", {})
@@ -224,7 +225,7 @@ class Config:
     @property
     def x64_enabled(self) -> bool:
         """Whether 64-bit types are enabled."""
-        return bool(self._flag("jax_enable_x64").value)
+        return self._x64.value  # type: ignore[no-any-return]
 
 
 config = Config()
@@ -235,3 +236,4 @@ config.define_bool(
     env=("TESSELA_ENABLE_X64", "JAX_ENABLE_X64"),
     help="Enable 64-bit types (int64, float64, complex128) by default.",
 )
+object.__setattr__(config, "_x64", config._flag("jax_enable_x64"))

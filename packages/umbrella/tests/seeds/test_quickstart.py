@@ -157,12 +157,6 @@ def test_grad_finite_differences_and_nesting(capsys: pytest.CaptureFixture[str])
     np.testing.assert_allclose(np.asarray(fd), [0.24998187, 0.1965761, 0.10502338], atol=2e-4)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="one float32 ulp apart in two entries (-0.09085775 for -0.09085776): the jaxpr's "
-    "arithmetic is the same as JAX's equation for equation; the compiled program differs "
-    "(JAX computes the identity seeds inside the program, Tessela passes them as constants)",
-)
 def test_hessian_from_jacfwd_of_jacrev(capsys: pytest.CaptureFixture[str]) -> None:
     def hessian(fun):
         return jit(jacfwd(jacrev(fun)))

@@ -20,7 +20,7 @@ repeated here:
 - "Taking derivatives with jax.grad": ``grad(sum_logistic)``, the finite differences,
   ``grad(jit(grad(jit(grad(sum_logistic)))))(1.0)`` and ``jacobian(jnp.exp)``
   (``test_grad_finite_differences_and_nesting``); the Hessian from
-  ``jacfwd(jacrev(...))`` (``test_hessian_from_jacfwd_of_jacrev``, xfail).
+  ``jacfwd(jacrev(...))`` (``test_hessian_from_jacfwd_of_jacrev``).
 - "Auto-vectorization with jax.vmap()": the three batchings agree
   (``test_vmap_matches_naive_and_manual_batching``).
 - "Pseudorandom numbers": the key, its reuse and three draws (``test_random_keys``).
