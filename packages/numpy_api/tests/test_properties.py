@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tessela_lowering  # noqa: F401  (eager execution)
 import tessela_numpy as tnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -183,3 +184,37 @@ def test_matmul_shapes_match_numpy(
             eval_shape(tnp.matmul, _sds(sa, "float32"), _sds(sb, "float32"))
         return
     assert eval_shape(tnp.matmul, _sds(sa, "float32"), _sds(sb, "float32")).shape == expected
+
+
+SAME_AVAL_FUNCTIONS = [
+    tnp.add, tnp.subtract, tnp.multiply, tnp.true_divide, tnp.maximum, tnp.arctan2,
+    tnp.less, tnp.equal, tnp.bitwise_and, tnp.logaddexp, tnp.power, tnp.hypot,
+]  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes, dtypes, st.sampled_from(range(len(SAME_AVAL_FUNCTIONS))), st.integers(0, 2**16))
+def test_same_aval_operands_take_the_same_result_as_mixed_ones(
+    shape: tuple[int, ...], dtype: str, k: int, seed: int
+) -> None:
+    # Two arrays of one aval skip promotion; the result must be what promotion gives.
+    fn = SAME_AVAL_FUNCTIONS[k]
+    rng = np.random.default_rng(seed)
+    a, b = (rng.uniform(1, 4, shape).astype(dtype) for _ in range(2))
+    try:
+        want = fn(tnp.asarray(a), b)
+    except TypeError as err:  # e.g. bitwise_and of floats: the same error either way
+        with pytest.raises(TypeError, match=str(err)[:30]):
+            fn(tnp.asarray(a), tnp.asarray(b))
+        return
+    got = fn(tnp.asarray(a), tnp.asarray(b))
+    assert (got.dtype, got.weak_type, got.shape) == (want.dtype, want.weak_type, want.shape)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_same_aval_weak_operands_stay_weak() -> None:
+    w = tnp.asarray(2.0)
+    assert w.weak_type and tnp.add(w, w).weak_type and (w * w).weak_type
+    i = tnp.asarray(3)
+    q = tnp.true_divide(i, i)
+    assert q.dtype == np.float32 and q.weak_type == tnp.true_divide(i, 3).weak_type

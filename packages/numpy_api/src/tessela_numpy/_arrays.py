@@ -46,7 +46,7 @@ _PY_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 def is_arraylike(x: object, /) -> bool:
     """Whether ``x`` is an array, a tracer, a NumPy value or a Python scalar."""
-    return isinstance(x, ArrayOps | np.ndarray | np.generic) or is_python_scalar(x)
+    return isinstance(x, (ArrayOps, np.ndarray, np.generic)) or is_python_scalar(x)
 
 
 def check_arraylike(fun_name: str, /, *args: Any) -> None:

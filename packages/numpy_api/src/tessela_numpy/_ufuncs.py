@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import jit, lax
 
 from ._arrays import (
     aval_of,
@@ -230,8 +230,15 @@ def _binary(
 
     run.__name__ = run.__qualname__ = name
     staged_run = jit(run) if staged else run
+    # Kinds whose operands need no promotion when both have the same aval.
+    same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
 
     def fn(x1: Any, x2: Any, /) -> Any:
+        if not staged and isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
+            a1, a2 = x1.aval, x2.aval
+            if (a1.shape == a2.shape and a1.dtype == a2.dtype and a1.weak_type == a2.weak_type
+                    and a1.dtype.kind in same_aval_kinds):  # fmt: skip
+                return op(x1, x2)  # promotion and broadcasting are the identity here
         check_arraylike(name, x1, x2)
         return staged_run(x1, x2)
 
