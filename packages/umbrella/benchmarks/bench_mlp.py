@@ -6,12 +6,14 @@ per-example gradients (jit of vmap of grad). Prints one table with the
 Tessela/JAX ratio of the median times.
 
 Run: python packages/umbrella/benchmarks/bench_mlp.py  (JAX 0.10.2 installed
-beside Tessela for the oracle column; it runs in its own process).
+beside Tessela for the oracle column, or the interpreter that has it named by
+``TESSELA_BENCH_JAX_PYTHON``; it runs in its own process).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -85,13 +87,14 @@ TARGETS = {
 }
 
 
-def _run(prelude: str) -> dict[str, float]:
+def _run(prelude: str, python: str = sys.executable) -> dict[str, float]:
     code = prelude + PROGRAM.format(sizes=SIZES, batch=BATCH)
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout
     result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
     return result
+
+
+JAX_PYTHON = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
 
 
 def _best(runs: list[dict[str, float]], name: str) -> float:
@@ -104,7 +107,7 @@ def main(repeats: int = 2) -> None:
     jax_runs: list[dict[str, float]] = []
     runners: list[tuple[Callable[[], dict[str, float]], list[dict[str, float]]]] = [
         (lambda: _run(TESSELA_PRELUDE), tessela_runs),
-        (lambda: _run(JAX_PRELUDE), jax_runs),
+        (lambda: _run(JAX_PRELUDE, JAX_PYTHON), jax_runs),
     ]
     for _ in range(repeats):
         for run, sink in runners:
