@@ -112,7 +112,10 @@ def test_pure_callback_vmap_method_doc_example(capsys: pytest.CaptureFixture[str
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)
-@given(st.lists(st.floats(-10, 10, width=32), min_size=1, max_size=6))
+@given(
+    # XLA's CPU kernels flush subnormal floats to zero (JAX's do too): normal values only.
+    st.lists(st.floats(-10, 10, width=32, allow_subnormal=False), min_size=1, max_size=6)
+)
 def test_jit_pure_callback_values_match_numpy(values: list[float]) -> None:
     x = tnp.asarray(np.asarray(values, np.float32))
     spec = tx.ShapeDtypeStruct(x.shape, x.dtype)
