@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-ELEMS = st.floats(-1.0, 1.0, width=32)
+# Normal floats only: XLA flushes subnormals to zero where LAPACK keeps them, which
+# flips a Householder sign on matrices of subnormal entries.
+ELEMS = st.floats(-1.0, 1.0, width=32, allow_subnormal=False)
 
 
 def _mats(shape: tuple[int, ...]) -> Any:
