@@ -123,3 +123,91 @@ def test_triangular_solve_checks_shapes_and_dtypes() -> None:
     with pytest.raises(TypeError, match="same batch dimensions"):
         eval_shape(lambda a, b: lax.linalg.triangular_solve(a, b),
                    ShapeDtypeStruct((2, 3, 3), F32), ShapeDtypeStruct((4, 3, 3), F32))  # fmt: skip
+
+
+# ------------------------------------------------------------------ eigh, svd
+
+
+@pytest.mark.parametrize("batch", [(), (3,), (2, 4)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_eigh_and_svd_shapes_and_real_dtypes(batch: tuple[int, ...], dtype: str) -> None:
+    real = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+    sq = ShapeDtypeStruct((*batch, 4, 4), dtype)
+    assert _shapes(lax.linalg.eigh, sq) == [((*batch, 4, 4), dtype), ((*batch, 4), real)]
+    tall = ShapeDtypeStruct((*batch, 5, 3), dtype)
+    assert _shapes(lax.linalg.svd, tall) == [
+        ((*batch, 5, 5), dtype), ((*batch, 3), real), ((*batch, 3, 3), dtype)
+    ]  # fmt: skip
+    wide = ShapeDtypeStruct((*batch, 3, 5), dtype)
+    assert _shapes(lambda x: lax.linalg.svd(x, full_matrices=False), wide) == [
+        ((*batch, 3, 3), dtype), ((*batch, 3), real), ((*batch, 3, 5), dtype)
+    ]  # fmt: skip
+    assert _shapes(lambda x: lax.linalg.svd(x, compute_uv=False), wide) == [((*batch, 3), real)]
+
+
+def test_eigh_symmetrizes_unless_told_and_binds_jax_params() -> None:
+    x = np.eye(3, dtype=np.float32)
+    names = [e.primitive.name for e in make_jaxpr(lax.linalg.eigh)(x).eqns]
+    assert names == ["transpose", "add", "div", "eigh"]
+    (eqn,) = make_jaxpr(lambda x: lax.linalg.eigh(x, lower=False, symmetrize_input=False))(x).eqns
+    assert eqn.primitive is P.eigh_p
+    assert eqn.params == {
+        "lower": False, "sort_eigenvalues": True, "subset_by_index": None, "algorithm": None
+    }  # fmt: skip
+    assert [v.aval.shape for v in eqn.outvars] == [(3, 3), (3,)]
+
+
+def test_svd_binds_jax_params_and_returns_u_s_vh() -> None:
+    x = np.ones((4, 3), np.float32)
+    closed = make_jaxpr(lax.linalg.svd)(x)
+    (eqn,) = closed.eqns
+    assert eqn.params == {
+        "full_matrices": True, "compute_uv": True, "subset_by_index": None, "algorithm": None
+    }  # fmt: skip
+    # The primitive's results are (s, u, vt); the wrapper returns (u, s, vt).
+    assert [v.aval.shape for v in eqn.outvars] == [(3,), (4, 4), (3, 3)]
+    assert closed.jaxpr.outvars == [eqn.outvars[1], eqn.outvars[0], eqn.outvars[2]]
+
+
+def test_subset_by_index_shapes_and_checks() -> None:
+    sq = ShapeDtypeStruct((5, 5), F32)
+    assert _shapes(lambda x: lax.linalg.eigh(x, subset_by_index=(1, 4)), sq) == [
+        ((5, 3), F32), ((3,), F32)
+    ]  # fmt: skip
+    tall = ShapeDtypeStruct((6, 4), F32)
+    subset = _shapes(lambda x: lax.linalg.svd(x, full_matrices=False, subset_by_index=(0, 2)), tall)
+    assert subset == [((6, 2), F32), ((2,), F32), ((2, 4), F32)]
+    with pytest.raises(ValueError, match="full_matrices=False"):
+        eval_shape(lambda x: lax.linalg.svd(x, subset_by_index=(0, 2)), tall)
+    with pytest.raises(ValueError, match="0 <= start <= end <= 5"):
+        eval_shape(lambda x: lax.linalg.eigh(x, subset_by_index=(3, 9)), sq)
+    with pytest.raises(TypeError, match="pair of integers"):
+        eval_shape(lambda x: lax.linalg.eigh(x, subset_by_index=3), sq)
+
+
+def test_algorithm_enums_print_like_jax_and_are_checked() -> None:
+    x = np.ones((4, 3), np.float32)
+    alg = lax.linalg.SvdAlgorithm.QR
+    text = str(make_jaxpr(lambda x: lax.linalg.svd(x, algorithm=alg))(x))
+    assert "algorithm=SvdAlgorithm.QR" in text
+    impl = lax.linalg.EighImplementation.JACOBI
+    text = str(make_jaxpr(lambda x: lax.linalg.eigh(x, implementation=impl))(np.eye(2)))
+    assert "algorithm=EighImplementation.JACOBI" in text
+    with pytest.raises(TypeError, match="SvdAlgorithm"):
+        lax.linalg.svd(x, algorithm="QR")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fn", "shape", "dtype", "err", "match"),
+    [
+        (lax.linalg.eigh, (3, 4), F32, ValueError, r"shape \[\.\.\., n, n\]"),
+        (lambda x: lax.linalg.eigh(x, symmetrize_input=False), (3, 4), F32, ValueError, "square"),
+        (lax.linalg.eigh, (3,), F32, TypeError, "rank at least 2"),
+        (lax.linalg.eigh, (3, 3), "int32", TypeError, "does not accept dtype int32"),
+        (lax.linalg.svd, (3,), F32, TypeError, "rank at least 2"),
+        (lax.linalg.svd, (3, 3), "bool", TypeError, "does not accept dtype bool"),
+    ],
+)
+def test_invalid_decomposition_operands_raise(fn, shape, dtype, err, match) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(err, match=match):
+        eval_shape(fn, ShapeDtypeStruct(shape, dtype))

@@ -1,14 +1,17 @@
-"""Linear-algebra primitives: ``cholesky``, ``triangular_solve``, ``lu`` and ``qr``.
+"""Linear-algebra primitives: cholesky, triangular_solve, lu, qr, eigh and svd.
 
 Each operates on the last two axes of its operands and maps over any leading
 batch axes, as JAX's ``lax.linalg`` primitives do. Operands must be floating
 or complex; the results keep the operand's dtype, except LU's pivots and
-permutation, which are ``int32``. The lax-level wrappers are in
-:mod:`tessela_tracer.lax.linalg`.
+permutation, which are ``int32``, and the eigenvalues and singular values of
+``eigh`` and ``svd``, which are real. The results of ``eigh`` are ordered
+``(v, w)`` and those of ``svd`` ``(s, u, vt)``, as JAX orders them. The
+lax-level wrappers are in :mod:`tessela_tracer.lax.linalg`.
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -17,7 +20,10 @@ from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 
-__all__ = ["cholesky_p", "lu_p", "qr_p", "triangular_solve_p"]
+__all__ = [
+    "EighImplementation", "SvdAlgorithm", "cholesky_p", "eigh_p", "lu_p", "qr_p", "svd_p",
+    "triangular_solve_p",
+]  # fmt: skip
 
 _INT32 = np.dtype(np.int32)
 
@@ -149,3 +155,103 @@ def _qr_rule(
 
 qr_p = Primitive("qr", multiple_results=True)
 register_abstract_eval(qr_p, _qr_rule)
+
+
+# ------------------------------------------------------------------------- eigh
+
+
+class EighImplementation(enum.Enum):
+    """The algorithm of a symmetric/Hermitian eigendecomposition (``eigh``'s ``algorithm``)."""
+
+    QR = "qr"
+    JACOBI = "jacobi"
+    QDWH = "qdwh"
+
+
+class SvdAlgorithm(enum.Enum):
+    """The algorithm of a singular value decomposition (``svd``'s ``algorithm``)."""
+
+    DEFAULT = "default"
+    QR = "QR"
+    JACOBI = "Jacobi"
+    POLAR = "polar"
+    DIVIDE_AND_CONQUER = "divide_and_conquer"
+
+
+def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    if _dtypes.issubdtype(dtype, np.complexfloating):
+        return np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+    return np.dtype(dtype)
+
+
+def _check_subset(name: str, subset_by_index: Any, limit: int) -> None:
+    if subset_by_index is None:
+        return
+    start, end = subset_by_index
+    if not 0 <= start <= end <= limit:
+        raise ValueError(
+            f"{name}: subset_by_index={subset_by_index} must be a pair (start, end) with "
+            f"0 <= start <= end <= {limit}; pass None for every index."
+        )
+
+
+def _eigh_rule(
+    x: ShapedArray,
+    *,
+    lower: bool,
+    sort_eigenvalues: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: EighImplementation | None,
+) -> list[ShapedArray]:
+    _check_inexact("eigh", x)
+    batch = _split_batch("eigh", x)
+    n = x.shape[-1]
+    if x.shape[-2] != n:
+        raise ValueError(
+            "Argument to symmetric eigendecomposition must have shape [..., n, n], got "
+            f"shape {x.shape}; pass a (batch of) square matrices."
+        )
+    _check_subset("eigh", subset_by_index, n)
+    d = n if subset_by_index is None else subset_by_index[1] - subset_by_index[0]
+    return [
+        ShapedArray((*batch, n, d), x.dtype, x.weak_type),
+        ShapedArray((*batch, d), _real_dtype(x.dtype), x.weak_type),
+    ]
+
+
+eigh_p = Primitive("eigh", multiple_results=True)
+register_abstract_eval(eigh_p, _eigh_rule)
+
+
+# -------------------------------------------------------------------------- svd
+
+
+def _svd_rule(
+    x: ShapedArray,
+    *,
+    full_matrices: bool,
+    compute_uv: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: SvdAlgorithm | None,
+) -> list[ShapedArray]:
+    _check_inexact("svd", x)
+    batch = _split_batch("svd", x)
+    m, n = x.shape[-2:]
+    rank = min(m, n)
+    if subset_by_index is not None:
+        if full_matrices and tuple(subset_by_index) != (0, rank):
+            raise ValueError(
+                "full_matrices and subset_by_index cannot both be set; pass "
+                "full_matrices=False to compute a subset of the singular vectors."
+            )
+        _check_subset("svd", subset_by_index, rank)
+        rank = min(rank, subset_by_index[1] - subset_by_index[0])
+    outs = [ShapedArray((*batch, rank), _real_dtype(x.dtype), x.weak_type)]
+    if compute_uv:
+        outs.append(ShapedArray((*batch, m, m if full_matrices else rank), x.dtype, x.weak_type))
+        outs.append(ShapedArray((*batch, n if full_matrices else rank, n), x.dtype, x.weak_type))
+    return outs
+
+
+svd_p = Primitive("svd", multiple_results=True)
+register_abstract_eval(svd_p, _svd_rule)

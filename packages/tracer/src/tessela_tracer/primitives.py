@@ -99,7 +99,14 @@ from tessela_tracer._prims_elementwise import (
     xor_p,
     zeta_p,
 )
-from tessela_tracer._prims_linalg import cholesky_p, lu_p, qr_p, triangular_solve_p
+from tessela_tracer._prims_linalg import (
+    cholesky_p,
+    eigh_p,
+    lu_p,
+    qr_p,
+    svd_p,
+    triangular_solve_p,
+)
 from tessela_tracer._prims_reduce import (
     argmax_p,
     argmin_p,
@@ -182,6 +189,7 @@ __all__ = [
     "dot_general_p",
     "dynamic_slice_p",
     "dynamic_update_slice_p",
+    "eigh_p",
     "eq_p",
     "erf_inv_p",
     "erf_p",
@@ -257,6 +265,7 @@ __all__ = [
     "stack_p",
     "stop_gradient_p",
     "sub_p",
+    "svd_p",
     "tan_p",
     "tanh_p",
     "tile_p",

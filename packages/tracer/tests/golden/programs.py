@@ -372,6 +372,21 @@ def _host_callbacks(ns: Any) -> Any:
     return f, (_x(3), np.float32(2.0))
 
 
+def _decompositions(ns: Any) -> Any:
+    linalg = ns.lax.linalg
+
+    def f(x, c, t):
+        v, w = linalg.eigh(x)
+        vu, wu = linalg.eigh(c, lower=False, symmetrize_input=False)
+        u, s, vt = linalg.svd(t)
+        ur, sr, vtr = linalg.svd(t, full_matrices=False, algorithm=linalg.SvdAlgorithm.QR)
+        sv = linalg.svd(c, compute_uv=False)
+        return v, w, vu, wu, u, s, vt, ur, sr, vtr, sv
+
+    c = (np.eye(3) + 1j * np.ones((3, 3))).astype(np.complex64)
+    return f, (_x(2, 3, 3), c, _x(4, 3))
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -395,4 +410,5 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "cond_closures": _cond_closures,
     "remat": _remat,
     "host_callbacks": _host_callbacks,
+    "decompositions": _decompositions,
 }

@@ -13,15 +13,28 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+import enum
+import operator
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from tessela_tracer import _dtypes, _lax, _lax_shape
 from tessela_tracer._core import get_aval_of
-from tessela_tracer._prims_linalg import cholesky_p, lu_p, qr_p, triangular_solve_p
+from tessela_tracer._prims_linalg import (
+    EighImplementation,
+    SvdAlgorithm,
+    cholesky_p,
+    eigh_p,
+    lu_p,
+    qr_p,
+    svd_p,
+    triangular_solve_p,
+)
 
-__all__ = ["cholesky", "lu", "qr", "triangular_solve"]
+__all__ = [
+    "EighImplementation", "SvdAlgorithm", "cholesky", "eigh", "lu", "qr", "svd", "triangular_solve",
+]  # fmt: skip
 
 Array = Any
 ArrayLike = Any
@@ -47,6 +60,11 @@ def _tril(x: ArrayLike) -> Array:
     return _lax.select(mask, x, zeros)
 
 
+def _symmetrize(x: ArrayLike) -> Array:
+    """``(x + x^H) / 2``: the Hermitian part of (a batch of) square matrices."""
+    return _lax.div(_lax.add(x, _adjoint(x)), np.asarray(2, get_aval_of(x).dtype))
+
+
 def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
     """The lower Cholesky factor ``L`` of Hermitian positive-definite matrices, ``x = L L^H``.
 
@@ -67,7 +85,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
         ['transpose', 'add', 'div', 'cholesky']
     """
     if symmetrize_input and get_aval_of(x).ndim >= 2:
-        x = _lax.div(_lax.add(x, _adjoint(x)), np.asarray(2, get_aval_of(x).dtype))
+        x = _symmetrize(x)
     return _tril(cholesky_p.bind(x))
 
 
@@ -179,3 +197,161 @@ def qr(
         )
     q, r = qr_p.bind(x, pivoting=False, full_matrices=bool(full_matrices), use_magma=use_magma)
     return q, r
+
+
+def _subset(name: str, subset_by_index: Any) -> tuple[int, int] | None:
+    if subset_by_index is None:
+        return None
+    try:
+        start, end = subset_by_index
+        return operator.index(start), operator.index(end)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name}: subset_by_index must be None or a pair of integers (start, end), got "
+            f"{subset_by_index!r}."
+        ) from None
+
+
+def _check_enum(name: str, arg: str, value: Any, kind: type[enum.Enum]) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise TypeError(
+            f"{name}: {arg} must be None or a member of {kind.__name__} "
+            f"(e.g. {kind.__name__}.{next(iter(kind.__members__))}), got {value!r}."
+        )
+
+
+def eigh(
+    x: ArrayLike,
+    *,
+    lower: bool = True,
+    symmetrize_input: bool = True,
+    sort_eigenvalues: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    implementation: EighImplementation | None = None,
+) -> tuple[Array, Array]:
+    """Eigendecomposition of Hermitian (real symmetric) matrices: ``x = v diag(w) v^H``.
+
+    Args:
+      x: matrices ``[..., n, n]``, floating or complex.
+      lower: with ``symmetrize_input=False``, read only the lower (else the
+        upper) triangle of ``x``.
+      symmetrize_input: decompose ``(x + x^H) / 2``.
+      sort_eigenvalues: return the eigenvalues in ascending order (the CPU
+        implementation always does).
+      subset_by_index: ``(start, end)``: only the eigenpairs ``start`` to
+        ``end - 1`` (in ascending order); not supported when compiling for CPU.
+      implementation: an :class:`EighImplementation`, or ``None`` for the
+        platform's default.
+
+    Returns:
+      ``(v, w)``: ``v[..., :, i]`` is the unit eigenvector of the eigenvalue
+      ``w[..., i]``; ``w`` has the real dtype of ``x``.
+
+    Raises:
+      TypeError: ``x`` has rank below 2 or is not floating or complex.
+      ValueError: ``x`` is not square.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> x = ShapeDtypeStruct((2, 3, 3), "complex64")
+        >>> [(o.shape, o.dtype.name) for o in eval_shape(eigh, x)]
+        [((2, 3, 3), 'complex64'), ((2, 3), 'float32')]
+    """
+    _check_enum("eigh", "implementation", implementation, EighImplementation)
+    subset = _subset("eigh", subset_by_index)
+    if symmetrize_input:
+        aval = get_aval_of(x)
+        if aval.ndim >= 2 and aval.shape[-1] == aval.shape[-2]:
+            x = _symmetrize(x)
+    v, w = eigh_p.bind(
+        x,
+        lower=bool(lower),
+        sort_eigenvalues=bool(sort_eigenvalues),
+        subset_by_index=subset,
+        algorithm=implementation,
+    )
+    return v, w
+
+
+@overload
+def svd(
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: Literal[True] = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: SvdAlgorithm | None = None,
+) -> tuple[Array, Array, Array]: ...
+
+
+@overload
+def svd(
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: Literal[False],
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: SvdAlgorithm | None = None,
+) -> Array: ...
+
+
+@overload
+def svd(
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: SvdAlgorithm | None = None,
+) -> Array | tuple[Array, Array, Array]: ...
+
+
+def svd(
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: SvdAlgorithm | None = None,
+) -> Array | tuple[Array, Array, Array]:
+    """Singular value decomposition ``x = u diag(s) vh``.
+
+    Args:
+      x: matrices ``[..., m, n]``, floating or complex.
+      full_matrices: ``u`` is ``[..., m, m]`` and ``vh`` ``[..., n, n]``; with
+        ``False``, ``[..., m, k]`` and ``[..., k, n]`` for ``k = min(m, n)``.
+      compute_uv: return ``(u, s, vh)``; with ``False`` only ``s``.
+      subset_by_index: ``(start, end)``: only the singular triplets ``start``
+        to ``end - 1`` (needs ``full_matrices=False``; not supported when
+        compiling for CPU).
+      algorithm: an :class:`SvdAlgorithm`, or ``None`` for the platform's
+        default (divide and conquer, LAPACK's ``gesdd``, on CPU).
+
+    Returns:
+      ``(u, s, vh)``, or ``s`` alone with ``compute_uv=False``; ``s`` holds the
+      singular values in descending order, in the real dtype of ``x``.
+
+    Raises:
+      TypeError: ``x`` has rank below 2 or is not floating or complex.
+      ValueError: ``subset_by_index`` with ``full_matrices=True``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> x = ShapeDtypeStruct((5, 3), "float32")
+        >>> [o.shape for o in eval_shape(lambda x: svd(x, full_matrices=False), x)]
+        [(5, 3), (3,), (3, 3)]
+    """
+    _check_enum("svd", "algorithm", algorithm, SvdAlgorithm)
+    out = svd_p.bind(
+        x,
+        full_matrices=bool(full_matrices),
+        compute_uv=bool(compute_uv),
+        subset_by_index=_subset("svd", subset_by_index),
+        algorithm=algorithm,
+    )
+    if compute_uv:
+        s, u, vt = out
+        return u, s, vt
+    return out[0]
