@@ -1,7 +1,7 @@
 """Batching rules of the linear-algebra primitives.
 
-``cholesky``, ``lu``, ``qr`` and ``triangular_solve`` map over leading batch
-axes natively, so their rules move the batch axis to the front (broadcasting
+``cholesky``, ``lu``, ``qr``, ``eigh``, ``svd`` and ``triangular_solve`` map
+over leading batch axes natively, so their rules move the batch axis to the front (broadcasting
 an unbatched operand of ``triangular_solve``) and bind the primitive once.
 When only the right-hand side of ``triangular_solve`` is batched, the batch
 is folded into its free axis instead, so one solve with a wider right-hand
@@ -52,6 +52,6 @@ def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -
     return P.triangular_solve_p.bind(a, b, **params), 0
 
 
-for _prim in (P.cholesky_p, P.lu_p, P.qr_p):
+for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p):
     register_batching(_prim, _front_batcher(_prim))
 register_batching(P.triangular_solve_p, _triangular_solve)

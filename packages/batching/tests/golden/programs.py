@@ -52,4 +52,18 @@ def nested(ns: Any) -> tuple[Any, tuple[Any, ...]]:
     return f, (_f32(3), _f32(4))
 
 
-CASES = [mul_add_in_axes, sin_reduce, matvec, both_batched_dot, transpose_out_axes, nested]
+def decompositions(ns: Any) -> tuple[Any, tuple[Any, ...]]:
+    linalg = ns.lax.linalg
+
+    def f(x: Any) -> Any:
+        v, w = linalg.eigh(x, symmetrize_input=False)
+        u, s, vt = linalg.svd(x, full_matrices=False)
+        return v, w, u, s, vt
+
+    return ns.vmap(f, in_axes=1), (_f32(3, 2, 3),)
+
+
+CASES = [
+    mul_add_in_axes, sin_reduce, matvec, both_batched_dot, transpose_out_axes, nested,
+    decompositions,
+]  # fmt: skip
