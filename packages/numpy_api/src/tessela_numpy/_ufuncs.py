@@ -219,28 +219,44 @@ def _binary(
     op: Callable[[Any, Any], Any],
     what: str,
     *,
+    bool_op: Callable[[Any, Any], Any] | None = None,
     inexact: bool = False,
     staged: bool = False,
 ) -> Callable[[Any, Any], Any]:
+    """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools)."""
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
     def run(x1: Any, x2: Any, /) -> Any:
         x1, x2 = promote_shapes(name, *promote(x1, x2))
+        if bool_op is not None and aval_of(x1).dtype.kind == "b":
+            return bool_op(x1, x2)
         return op(x1, x2)
 
     run.__name__ = run.__qualname__ = name
-    staged_run = jit(run) if staged else run
-    # Kinds whose operands need no promotion when both have the same aval.
-    same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+    if staged:
+        staged_run = jit(run)
 
-    def fn(x1: Any, x2: Any, /) -> Any:
-        if not staged and isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
-            a1, a2 = x1.aval, x2.aval
-            if (a1.shape == a2.shape and a1.dtype == a2.dtype and a1.weak_type == a2.weak_type
-                    and a1.dtype.kind in same_aval_kinds):  # fmt: skip
-                return op(x1, x2)  # promotion and broadcasting are the identity here
-        check_arraylike(name, x1, x2)
-        return staged_run(x1, x2)
+        def fn(x1: Any, x2: Any, /) -> Any:
+            check_arraylike(name, x1, x2)
+            return staged_run(x1, x2)
+
+    else:
+        # Kinds whose operands need no promotion when both have the same aval.
+        same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+
+        def fn(x1: Any, x2: Any, /) -> Any:
+            if isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
+                a1, a2 = x1.aval, x2.aval
+                dtype = a1.dtype
+                if a1.shape == a2.shape and dtype == a2.dtype and a1.weak_type == a2.weak_type:
+                    # Promotion and broadcasting are the identity here.
+                    kind = dtype.kind
+                    if kind in same_aval_kinds:
+                        if bool_op is not None and kind == "b":
+                            return bool_op(x1, x2)
+                        return op(x1, x2)
+            check_arraylike(name, x1, x2)
+            return run(x1, x2)
 
     fn.__name__ = fn.__qualname__ = name
     return _binary_doc(fn, what)
@@ -251,12 +267,6 @@ def _identity_for_ints(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return x if not _is(x, np.inexact) else op(x)
 
     return run
-
-
-def _bool_or(
-    op: Callable[[Any, Any], Any], bool_op: Callable[[Any, Any], Any]
-) -> Callable[[Any, Any], Any]:
-    return lambda a, b: bool_op(a, b) if _dtype(a) == np.bool_ else op(a, b)
 
 
 def _abs(x: Any) -> Any:
@@ -599,54 +609,42 @@ conj = _numeric_unary("conj", _conj, "Complex conjugate")
 real = _numeric_unary("real", _real, "Real part")
 imag = _numeric_unary("imag", _imag, "Imaginary part")
 
-add = _binary(
-    "add", _bool_or(lambda a, b: lax.add(a, b), lambda a, b: lax.bitwise_or(a, b)), "Addition"
-)
-subtract = _binary("subtract", lambda a, b: lax.sub(a, b), "Subtraction")
-multiply = _binary(
-    "multiply",
-    _bool_or(lambda a, b: lax.mul(a, b), lambda a, b: lax.bitwise_and(a, b)),
-    "Multiplication",
-)
+add = _binary("add", lax.add, "Addition", bool_op=lax.bitwise_or)
+subtract = _binary("subtract", lax.sub, "Subtraction")
+multiply = _binary("multiply", lax.mul, "Multiplication", bool_op=lax.bitwise_and)
 divide = _binary("divide", _true_divide, "True division", inexact=True)
 true_divide = _binary("true_divide", _true_divide, "True division", inexact=True)
 floor_divide = _binary("floor_divide", _floor_divide, "Floor division", staged=True)
-float_power = _binary(
-    "float_power", lambda a, b: lax.pow(a, b), "Power in floating point", inexact=True
-)
+float_power = _binary("float_power", lax.pow, "Power in floating point", inexact=True)
 remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
 mod = remainder
-fmod = _binary(
-    "fmod", lambda a, b: lax.rem(a, b), "Remainder with the dividend's sign", staged=True
-)
-maximum = _binary("maximum", lambda a, b: lax.max(a, b), "Maximum (NaN-propagating)")
-minimum = _binary("minimum", lambda a, b: lax.min(a, b), "Minimum (NaN-propagating)")
-arctan2 = _binary(
-    "arctan2", lambda a, b: lax.atan2(a, b), "Quadrant-aware arctangent", inexact=True
-)
+fmod = _binary("fmod", lax.rem, "Remainder with the dividend's sign", staged=True)
+maximum = _binary("maximum", lax.max, "Maximum (NaN-propagating)")
+minimum = _binary("minimum", lax.min, "Minimum (NaN-propagating)")
+arctan2 = _binary("arctan2", lax.atan2, "Quadrant-aware arctangent", inexact=True)
 hypot = _binary("hypot", _hypot, "Hypotenuse", inexact=True, staged=True)
 copysign = _binary(
     "copysign", _copysign, "Magnitude of x1 with the sign of x2", inexact=True, staged=True
 )
 nextafter = _binary(
     "nextafter",
-    lambda a, b: lax.nextafter(a, b),
+    lax.nextafter,
     "Next representable value toward x2",
     inexact=True,
 )
 logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
 logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
-equal = _binary("equal", lambda a, b: lax.eq(a, b), "Equality test")
-not_equal = _binary("not_equal", lambda a, b: lax.ne(a, b), "Inequality test")
-less = _binary("less", lambda a, b: lax.lt(a, b), "Less-than test")
-less_equal = _binary("less_equal", lambda a, b: lax.le(a, b), "Less-or-equal test")
-greater = _binary("greater", lambda a, b: lax.gt(a, b), "Greater-than test")
-greater_equal = _binary("greater_equal", lambda a, b: lax.ge(a, b), "Greater-or-equal test")
-logical_and = _binary("logical_and", _logical(lambda a, b: lax.bitwise_and(a, b)), "Logical AND")
-logical_or = _binary("logical_or", _logical(lambda a, b: lax.bitwise_or(a, b)), "Logical OR")
-logical_xor = _binary("logical_xor", _logical(lambda a, b: lax.bitwise_xor(a, b)), "Logical XOR")
-bitwise_and = _binary("bitwise_and", lambda a, b: lax.bitwise_and(a, b), "Bitwise AND")
-bitwise_or = _binary("bitwise_or", lambda a, b: lax.bitwise_or(a, b), "Bitwise OR")
-bitwise_xor = _binary("bitwise_xor", lambda a, b: lax.bitwise_xor(a, b), "Bitwise XOR")
-left_shift = _binary("left_shift", lambda a, b: lax.shift_left(a, b), "Left shift")
+equal = _binary("equal", lax.eq, "Equality test")
+not_equal = _binary("not_equal", lax.ne, "Inequality test")
+less = _binary("less", lax.lt, "Less-than test")
+less_equal = _binary("less_equal", lax.le, "Less-or-equal test")
+greater = _binary("greater", lax.gt, "Greater-than test")
+greater_equal = _binary("greater_equal", lax.ge, "Greater-or-equal test")
+logical_and = _binary("logical_and", _logical(lax.bitwise_and), "Logical AND")
+logical_or = _binary("logical_or", _logical(lax.bitwise_or), "Logical OR")
+logical_xor = _binary("logical_xor", _logical(lax.bitwise_xor), "Logical XOR")
+bitwise_and = _binary("bitwise_and", lax.bitwise_and, "Bitwise AND")
+bitwise_or = _binary("bitwise_or", lax.bitwise_or, "Bitwise OR")
+bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor, "Bitwise XOR")
+left_shift = _binary("left_shift", lax.shift_left, "Left shift")
 right_shift = _binary("right_shift", _shift_right, "Right shift")
