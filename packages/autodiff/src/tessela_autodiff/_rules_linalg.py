@@ -11,6 +11,14 @@
 - ``qr``: the thin-QR rule for tall and square inputs, its block form for
   wide ones, and the completion of ``Q`` for ``full_matrices`` with ``m > n``
   (arXiv:2409.13374), as JAX 0.10.2 computes them.
+- ``eigh``: nondegenerate perturbation theory, ``w' = real(diag(V^H A' V))``
+  and ``V' = V (F * (V^H A' V))`` with ``F[i, j] = 1 / (w_j - w_i)`` off the
+  diagonal and zero on it (Giles, NA-08-01); the primal is the decomposition
+  of the Hermitian part of ``A``, as in JAX.
+- ``svd``: JAX's rule from the thin SVD (``ds = real(diag(U^H A' V))``, then
+  ``dU`` and ``dV`` through ``F[i, j] = 1 / (s_j^2 - s_i^2)``, plus the
+  components outside the column spaces for non-square inputs); the
+  ``full_matrices=True`` JVP of a non-square matrix is not implemented.
 
 Every rule works on leading batch axes directly (batched ``dot_general``,
 batched triangular solves, a one-hot matrix for row permutations), so
@@ -312,3 +320,135 @@ def _qr_jvp(
 
 
 register_jvp(P.qr_p, _qr_jvp)
+
+
+# ---------------------------------------------------------------------- eigh
+
+
+def _diag(x: Any) -> Any:
+    """The diagonals ``x[..., i, i]`` of square matrices."""
+    shape = aval_of(x).shape
+    nb = len(shape) - 2
+    eye = lax.broadcast_in_dim(np.eye(shape[-1], dtype=bool), shape, (nb, nb + 1))
+    return lax.reduce_sum(lax.select(eye, x, _zeros(shape, aval_of(x).dtype)), (nb + 1,))
+
+
+def _across(v: Any, n_rows: int, *, along_rows: bool) -> Any:
+    """Vectors ``v[..., k]`` spread to ``[..., n_rows, k]`` (``v[j]`` in column ``j``),
+    or, ``along_rows=False``, to ``[..., k, k]`` with ``v[i]`` in row ``i``."""
+    shape = aval_of(v).shape
+    nb = len(shape) - 1
+    k = shape[-1]
+    if along_rows:
+        return lax.broadcast_in_dim(v, (*shape[:-1], n_rows, k), (*range(nb), nb + 1))
+    return lax.broadcast_in_dim(v, (*shape[:-1], k, k), (*range(nb), nb))
+
+
+def _real(x: Any) -> Any:
+    return lax.real(x) if _is_complex(x) else x
+
+
+def _as(x: Any, like: Any) -> Any:
+    return lax.convert_element_type(x, aval_of(like).dtype)
+
+
+def _eigh_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    lower: bool,
+    sort_eigenvalues: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: Any,
+) -> tuple[Any, Any]:
+    (a,), (a_dot,) = primals, tangents
+    shape = aval_of(a).shape
+    n = shape[-1]
+    if subset_by_index is not None and tuple(subset_by_index) != (0, n):
+        raise NotImplementedError(
+            "Derivatives not defined for partial eigen decomposition; differentiate eigh "
+            "with subset_by_index=None."
+        )
+    sym = lax.div(lax.add(a, _H(a)), np.asarray(2, aval_of(a).dtype))
+    v, w_real = P.eigh_p.bind(
+        sym, lower=lower, sort_eigenvalues=sort_eigenvalues,
+        subset_by_index=subset_by_index, algorithm=algorithm,
+    )  # fmt: skip
+    if type(a_dot) is Zero:
+        return [v, w_real], [Zero.from_primal(v), Zero.from_primal(w_real)]
+    w = _as(w_real, a)
+    eye = _eye(shape[:-2], n, aval_of(a).dtype)
+    # F[i, j] = 1 / (w_j - w_i) off the diagonal, 0 on it (no division by zero there).
+    gaps = lax.sub(lax.add(eye, _across(w, n, along_rows=True)), _across(w, n, along_rows=False))
+    f = lax.sub(lax.integer_pow(gaps, -1), eye)
+    vdag_adot_v = _matmul(_matmul(_H(v), a_dot), v)
+    dv = _matmul(v, lax.mul(f, vdag_adot_v))
+    dw = _real(_diag(vdag_adot_v))
+    return [v, w_real], [dv, dw]
+
+
+register_jvp(P.eigh_p, _eigh_jvp)
+
+
+# ----------------------------------------------------------------------- svd
+
+
+def _svd_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    full_matrices: bool,
+    compute_uv: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: Any,
+) -> tuple[Any, Any]:
+    (a,), (da,) = primals, tangents
+    m, n = aval_of(a).shape[-2:]
+    if type(da) is Zero:
+        outs = P.svd_p.bind(
+            a, full_matrices=full_matrices, compute_uv=compute_uv,
+            subset_by_index=subset_by_index, algorithm=algorithm,
+        )  # fmt: skip
+        return outs, [Zero.from_primal(o) for o in outs]
+    s, u, vt = P.svd_p.bind(
+        a, full_matrices=False, compute_uv=True, subset_by_index=subset_by_index,
+        algorithm=algorithm,
+    )  # fmt: skip
+    if compute_uv and full_matrices and m != n:
+        raise NotImplementedError(
+            "Singular value decomposition JVP not implemented for full matrices; "
+            "differentiate svd with full_matrices=False (or of a square matrix)."
+        )
+    ut, v = _H(u), _H(vt)
+    ds_mat = _matmul(_matmul(ut, da), v)
+    ds = _real(_diag(ds_mat))
+    if not compute_uv:
+        return [s], [ds]
+    k = aval_of(s).shape[-1]
+    real_dt = aval_of(s).dtype
+    eye = _eye(aval_of(s).shape[:-1], k, real_dt)
+    s_cols = _across(s, k, along_rows=True)  # s_j in column j
+    s_rows = _across(s, k, along_rows=False)  # s_i in row i
+    s_diffs = lax.mul(lax.add(s_cols, s_rows), lax.sub(s_cols, s_rows))
+    f = _as(lax.sub(lax.div(np.ones((), real_dt), lax.add(s_diffs, eye)), eye), a)
+    dss = lax.mul(_as(s_cols, a), ds_mat)
+    sds = lax.mul(_as(s_rows, a), ds_mat)
+    s_zeros = _as(lax.eq(s, _zeros(aval_of(s).shape, real_dt)), s)
+    s_inv = lax.sub(lax.div(np.ones((), real_dt), lax.add(s, s_zeros)), s_zeros)
+    s_inv_mat = lax.mul(eye, _across(s_inv, k, along_rows=True))
+    half = np.asarray(0.5, aval_of(a).dtype)
+    dudv_diag = lax.mul(lax.mul(half, lax.sub(ds_mat, _H(ds_mat))), _as(s_inv_mat, a))
+    du = _matmul(u, lax.add(lax.mul(f, lax.add(dss, _H(dss))), dudv_diag))
+    dv = _matmul(v, lax.mul(f, lax.add(sds, _H(sds))))
+    if m > n:
+        dav = _matmul(da, v)
+        du = lax.add(du, lax.div(lax.sub(dav, _matmul(u, _matmul(ut, dav))),
+                                 _as(_across(s, m, along_rows=True), a)))  # fmt: skip
+    if n > m:
+        dahu = _matmul(_H(da), u)
+        dv = lax.add(dv, lax.div(lax.sub(dahu, _matmul(v, _matmul(vt, dahu))),
+                                 _as(_across(s, n, along_rows=True), a)))  # fmt: skip
+    return [s, u, vt], [ds, du, _H(dv)]
+
+
+register_jvp(P.svd_p, _svd_jvp)

@@ -339,6 +339,58 @@ _add("linalg_qr_wide", "linalg", _qr_stacked(True, 1), ((3, 5), -1, 1))
 _add("linalg_qr_tall_complete_f64", "linalg", _qr_stacked(True, 1), ((5, 3), -1, 1),
      dtype="float64")  # fmt: skip
 
+
+def _spread(lax: Any, x: Any, diag: tuple[float, ...]) -> Any:
+    """``x`` plus a fixed diagonal that keeps its eigen/singular values apart."""
+    m, n = x.shape[-2:]
+    d = np.zeros((m, n))
+    d[range(len(diag)), range(len(diag))] = diag
+    return lax.add(x, np.broadcast_to(d, x.shape).astype(x.dtype))
+
+
+def _eigh(vectors: bool) -> Callable[[Any], Fun]:
+    # Squared entries of the eigenvectors: independent of each vector's sign.
+    def build(api: Any) -> Fun:
+        def f(x: Any) -> Any:
+            v, w = api.lax.linalg.eigh(_spread(api.lax, x, (0.0, 4.0, 8.0, 12.0)))
+            return api.lax.mul(v, v) if vectors else w
+
+        return f
+
+    return build
+
+
+def _svd(shape_diag: tuple[float, ...], vectors: bool) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        def f(x: Any) -> Any:
+            x = _spread(api.lax, x, shape_diag)
+            if not vectors:
+                return api.lax.linalg.svd(x, compute_uv=False)
+            u, s, vt = api.lax.linalg.svd(x, full_matrices=False)
+            uu, vv = api.lax.mul(u, u), api.lax.mul(vt, vt)
+            nd = len(x.shape)
+            # One output: u*u, s and vt*vt side by side (u is m x k, vt k x n).
+            uu_t = api.lax.transpose(uu, (*range(nd - 2), nd - 1, nd - 2))
+            s_col = api.lax.broadcast_in_dim(s, (*s.shape, 1), tuple(range(nd - 1)))
+            return api.lax.concatenate([uu_t, s_col, vv], nd - 1)
+
+        return f
+
+    return build
+
+
+_add("linalg_eigh_values", "linalg", _eigh(False), ((4, 4), -1, 1))
+_add("linalg_eigh_vectors", "linalg", _eigh(True), ((2, 4, 4), -1, 1))
+_add("linalg_eigh_vectors_f64", "linalg", _eigh(True), ((4, 4), -1, 1), dtype="float64")
+_add("linalg_svd_values_tall", "linalg", _svd((6.0, 3.0), False), ((5, 3), -1, 1))
+_add("linalg_svd_values_wide_f64", "linalg", _svd((6.0, 3.0), False), ((3, 5), -1, 1),
+     dtype="float64")  # fmt: skip
+_add("linalg_svd_vectors_tall", "linalg", _svd((6.0, 3.0), True), ((5, 3), -1, 1))
+_add("linalg_svd_vectors_wide", "linalg", _svd((6.0, 3.0), True), ((2, 3, 5), -1, 1))
+_add("linalg_svd_vectors_square_f64", "linalg", _svd((6.0, 3.0, 1.5), True), ((3, 3), -1, 1),
+     dtype="float64")  # fmt: skip
+
+
 # --- shape and indexing ------------------------------------------------------------------
 
 _GDN = ((1,), (0,), (0,))  # offset_dims, collapsed_slice_dims, start_index_map
