@@ -22,7 +22,14 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Primitive, register_impl
 from tessela_tracer import primitives as P
 
-from tessela_lowering import _hlo, _rules, _rules_index, _rules_linalg, _rules_reduce
+from tessela_lowering import (
+    _hlo,
+    _rules,
+    _rules_index,
+    _rules_linalg,
+    _rules_linalg_lapack,
+    _rules_reduce,
+)
 from tessela_lowering._array import device_put_impl
 from tessela_lowering._lowering import (
     LoweringRule,
@@ -206,6 +213,7 @@ def register_standard_lowerings() -> list[str]:
         _rules_index.RULES,
         _rules_reduce.RULES,
         _rules_linalg.RULES,
+        _rules_linalg_lapack.RULES,
         RULES,
     ):
         for prim, rule in table.items():

@@ -71,6 +71,7 @@ __all__ = [
     "module_text",
     "plugin_libraries",
     "python_callback_op",
+    "register_lapack_targets",
     "result_handler",
     "runner",
     "serialize",
@@ -581,6 +582,37 @@ def python_callback_op(
         backend_config=ir.DictAttr.get({"index": ir.IntegerAttr.get(u64, index)}),
     )
     return list(op.results)
+
+
+_lapack_lock = threading.Lock()
+_lapack_targets: list[str] = []
+
+
+def register_lapack_targets() -> list[str]:
+    """Make jaxlib's LAPACK kernels callable as CPU custom calls; idempotent, thread-safe.
+
+    Binds the kernels to SciPy's LAPACK (``jaxlib.cpu._lapack.initialize``) and
+    registers each of them with XLA under its jaxlib name (``lapack_ssyevd_ffi``,
+    ``lapack_zgesdd_ffi``, ...): the ``*_ffi`` names as typed FFI handlers
+    (``api_version=1``), the older ones with the legacy calling convention.
+
+    Returns:
+      The registered target names.
+    """
+    if _lapack_targets:
+        return list(_lapack_targets)
+    with _lapack_lock:
+        if not _lapack_targets:
+            lapack = importlib.import_module("jaxlib.cpu._lapack")
+            lapack.initialize()
+            names = sorted(lapack.registrations().items())
+            for name, capsule in names:
+                version = 1 if name.endswith("_ffi") else 0
+                _xla_client.register_custom_call_target(
+                    name, capsule, platform="cpu", api_version=version
+                )
+            _lapack_targets.extend(name for name, _ in names)
+    return list(_lapack_targets)
 
 
 def result_handler(aval: AvalLike, device: Device) -> ResultHandler:

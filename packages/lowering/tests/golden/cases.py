@@ -1273,6 +1273,111 @@ case(
     LINALG,
 )
 
+
+def _hermitian(rng: np.random.Generator, batch: tuple[int, ...], n: int, dtype: Any = F32) -> Any:
+    """``Q diag(w) Q^H`` with eigenvalues ``w`` spread over [-4, 4] (gaps of at least 0.5)."""
+    a = rng.normal(size=(*batch, n, n))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.normal(size=(*batch, n, n))
+    q, _ = np.linalg.qr(a)
+    w = np.linspace(-4, 4, n) + rng.uniform(-0.2, 0.2, (*batch, n))
+    return ((q * w[..., None, :]) @ np.conj(np.swapaxes(q, -1, -2))).astype(dtype)
+
+
+def _fixing_phase(lax: Any, row: Any) -> Any:
+    """Per column, the unit factor that makes ``row`` (one entry per column) real and >= 0."""
+    if np.dtype(row.dtype).kind != "c":
+        return lax.sign(row)
+    return lax.conj(lax.div(row, lax.convert_element_type(lax.abs(row), row.dtype)))
+
+
+def _take(lax: Any, x: Any, start: int, stop: int, axis: int) -> Any:
+    """``x[start:stop]`` along ``axis`` (``lax.slice_in_dim`` without that helper)."""
+    limit = list(x.shape)
+    limit[axis] = stop
+    begin = [0] * len(x.shape)
+    begin[axis] = start
+    return lax.slice(x, tuple(begin), tuple(limit))
+
+
+def _first(lax: Any, x: Any, axis: int) -> Any:
+    return lax.squeeze(_take(lax, x, 0, 1, axis), (axis,))
+
+
+def _scale_columns(lax: Any, v: Any, factor: Any) -> Any:
+    nd = len(v.shape)
+    return lax.mul(v, lax.broadcast_in_dim(factor, v.shape, (*range(nd - 2), nd - 1)))
+
+
+def _eigh_case(lower: bool, symmetrize: bool) -> Callable[[Any], Callable[..., Any]]:
+    def build(ns: Any) -> Callable[..., Any]:
+        def f(x: Any) -> Any:
+            v, w = ns.lax.linalg.eigh(x, lower=lower, symmetrize_input=symmetrize)
+            row0 = _first(ns.lax, v, len(v.shape) - 2)
+            return w, _scale_columns(ns.lax, v, _fixing_phase(ns.lax, row0))
+
+        return f
+
+    return build
+
+
+def _svd_case(full: bool, algorithm: str | None) -> Callable[[Any], Callable[..., Any]]:
+    def build(ns: Any) -> Callable[..., Any]:
+        def f(x: Any) -> Any:
+            lax = ns.lax
+            alg = None if algorithm is None else getattr(lax.linalg.SvdAlgorithm, algorithm)
+            u, s, vt = lax.linalg.svd(x, full_matrices=full, algorithm=alg)
+            nd = len(x.shape)
+            k = s.shape[-1]
+            # Singular vectors beyond min(m, n) are not unique: keep the first k, and
+            # scale each pair (u_j, v_j) by the one phase that makes v_j's first entry real.
+            u = _take(lax, u, 0, k, nd - 1)
+            v = lax.transpose(_take(lax, vt, 0, k, nd - 2),
+                              (*range(nd - 2), nd - 1, nd - 2))  # fmt: skip
+            v = lax.conj(v) if np.dtype(x.dtype).kind == "c" else v
+            phase = _fixing_phase(lax, _first(lax, v, nd - 2))
+            u, v = _scale_columns(lax, u, phase), _scale_columns(lax, v, phase)
+            return s, u, v, lax.linalg.svd(x, compute_uv=False)
+
+        return f
+
+    return build
+
+
+case("eigh", "eigh", _eigh_case(True, True), lambda rng: (_hermitian(rng, (2,), 4),), LINALG)
+case(
+    "eigh_upper_unsymmetrized",
+    "eigh",
+    _eigh_case(False, False),
+    lambda rng: (np.triu(_hermitian(rng, (), 5)) + np.tril(grid(rng, (5, 5)), -1),),
+    LINALG,
+)
+case(
+    "eigh_c64",
+    "eigh",
+    _eigh_case(True, True),
+    lambda rng: (_hermitian(rng, (2,), 3, C64),),
+    LINALG,
+)
+for _shape, _full, _alg in (((2, 5, 3), True, None), ((3, 5), False, None),
+                            ((4, 4), True, "QR"), ((5, 3), False, "QR")):  # fmt: skip
+    case(
+        f"svd_{'x'.join(map(str, _shape))}{'' if _full else '_reduced'}"
+        f"{'' if _alg is None else '_' + _alg}",
+        "svd",
+        _svd_case(_full, _alg),
+        lambda rng, _shape=_shape: (grid(rng, _shape),),
+        LINALG,
+    )
+case(
+    "svd_c64",
+    "svd",
+    _svd_case(False, None),
+    lambda rng: (complexes(rng, n=12, special=False).reshape(4, 3),),
+    LINALG,
+)
+
+
 # Primitives of tessela_tracer.primitives not compared here, with the reason.
 # Every one of them has a JAX 0.10.2 primitive of the same name, so the list is
 # empty. Most are reached through the jax.lax function of the same name; the
