@@ -18,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-# Normal floats only: XLA flushes subnormals to zero where LAPACK keeps them, which
-# flips a Householder sign on matrices of subnormal entries.
-ELEMS = st.floats(-1.0, 1.0, width=32, allow_subnormal=False)
+# Normal floats only, and none so small that their squares underflow: XLA flushes
+# subnormals to zero where LAPACK keeps them (or scales them, in its norms), which
+# flips a Householder sign on matrices of tiny entries.
+ELEMS = st.floats(-1.0, 1.0, width=32, allow_subnormal=False).map(
+    lambda x: 0.0 if abs(x) < 1e-18 else x
+)
 
 
 def _mats(shape: tuple[int, ...]) -> Any:
@@ -169,8 +172,88 @@ def _leaves(out: Any) -> list[np.ndarray]:
         (lambda: tnp.linalg.qr(np.ones((2, 2)), mode="raw"), ValueError, "mode 'raw'"),
         (lambda: tnp.linalg.qr(np.ones(3)), TypeError, "rank at least 2"),
         (lambda: tnp.linalg.slogdet(np.eye(3), method="qr"), NotImplementedError, "method='lu'"),
+        (lambda: tnp.linalg.eigh(np.eye(2), UPLO="X"), ValueError, "UPLO must be one of"),
+        (lambda: tnp.linalg.eigvalsh(np.eye(2), UPLO="l"), ValueError, "UPLO must be one of"),
+        (lambda: tnp.linalg.eigh(np.ones((2, 3))), ValueError, r"shape \[\.\.\., n, n\]"),
+        (lambda: tnp.linalg.svd(np.ones(3)), TypeError, "rank at least 2"),
+        (lambda: tnp.linalg.pinv(np.eye(2), rtol=0.1, rcond=0.1), ValueError, "pass rtol"),
+        (lambda: tnp.linalg.pinv(np.ones(3)), ValueError, "at least 2D"),
+        (lambda: tnp.linalg.matrix_rank(np.eye(2), 0.1, tol=0.1), ValueError, "only one of"),
+        (lambda: tnp.linalg.cond(np.ones(3)), ValueError, "at least 2D"),
+        (lambda: tnp.linalg.cond(np.ones((0, 2))), ValueError, "must not be empty"),
+        (lambda: tnp.linalg.cond(np.ones((2, 3)), 1), ValueError, "must be square"),
     ],
 )  # fmt: skip
 def test_errors_name_the_argument_and_the_fix(call: Any, err: type, match: str) -> None:
     with pytest.raises(err, match=match):
         call()
+
+
+# ------------------------------------------------------- eigen and singular values
+
+
+@settings(max_examples=10)
+@given(_mats((3, 4, 4)))
+def test_eigh_and_svd_match_numpy(a: np.ndarray) -> None:
+    sym = (a + np.swapaxes(a, -1, -2)) / 2
+    w, v = tnp.linalg.eigh(a)
+    _close(w, np.linalg.eigvalsh(sym), 1e-5)
+    _close(tnp.linalg.eigvalsh(a), np.linalg.eigvalsh(sym), 1e-5)
+    v = np.asarray(v)
+    _close((v * np.asarray(w)[..., None, :]) @ np.swapaxes(v, -1, -2), sym, 1e-5)
+    u, s, vh = tnp.linalg.svd(a[..., :3])
+    _close(s, np.linalg.svd(a[..., :3], compute_uv=False), 1e-5)
+    u, vh = np.asarray(u), np.asarray(vh)
+    _close((u[..., :3] * np.asarray(s)[..., None, :]) @ vh, a[..., :3], 1e-5)
+    _close(tnp.linalg.svdvals(a), np.linalg.svd(a, compute_uv=False), 1e-5)
+    _close(tnp.linalg.cond(_dominant(a[0])), np.linalg.cond(_dominant(a[0])), 1e-4)
+
+
+def test_hermitian_svd_sorts_absolute_eigenvalues() -> None:
+    rng = np.random.default_rng(4)
+    q, _ = np.linalg.qr(rng.standard_normal((4, 4)))
+    h = ((q * np.array([-5.0, 1.0, -0.5, 3.0])) @ q.T).astype(np.float32)
+    u, s, vh = (np.asarray(o) for o in tnp.linalg.svd(h, hermitian=True))
+    _close(s, [5.0, 3.0, 1.0, 0.5], 1e-5)
+    _close((u * s) @ vh, h, 1e-5)
+    _close(tnp.linalg.svd(h, hermitian=True, compute_uv=False), s, 1e-6)
+    _close(tnp.linalg.pinv(h, hermitian=True), np.linalg.pinv(h), 1e-5)
+
+
+def test_complex_spectral_functions() -> None:
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))).astype(np.complex64)
+    h = a + a.conj().T
+    w, v = tnp.linalg.eigh(h, UPLO="U", symmetrize_input=False)
+    assert np.asarray(w).dtype == np.float32 and np.asarray(v).dtype == np.complex64
+    _close(w, np.linalg.eigvalsh(h), 1e-5)
+    s = tnp.linalg.svd(a, full_matrices=False).S
+    _close(s, np.linalg.svd(a, compute_uv=False), 1e-5)
+    _close(tnp.linalg.pinv(a), np.linalg.pinv(a), 1e-4)
+    _close(tnp.linalg.norm(a, "nuc"), np.linalg.norm(a, "nuc"), 1e-5)
+    assert np.asarray(tnp.linalg.matrix_rank(a)) == 3
+
+
+def test_pinv_matrix_rank_and_cond_edge_cases() -> None:
+    assert np.asarray(tnp.linalg.pinv(np.ones((2, 0, 3)))).shape == (2, 3, 0)
+    low = np.outer([1.0, 2.0, 3.0], [1.0, -1.0]).astype(np.float32)
+    _close(tnp.linalg.pinv(low), np.linalg.pinv(low), 1e-6)
+    assert int(tnp.linalg.matrix_rank(low)) == 1
+    assert int(tnp.linalg.matrix_rank(low, rtol=100.0)) == 0
+    assert int(tnp.linalg.matrix_rank(np.float32(0.0))) == 0
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)
+    assert float(tnp.linalg.cond(singular, 1)) == np.inf
+    assert float(tnp.linalg.cond(singular, -2)) < 1e-6
+    _close(tnp.linalg.cond(singular.T + np.eye(2), "fro"), np.linalg.cond(singular.T + np.eye(2),
+                                                                          "fro"), 1e-5)  # fmt: skip
+
+
+def test_spectral_jit_matches_eager() -> None:
+    a = _dominant(np.random.default_rng(6).uniform(-1, 1, (4, 4)))
+    for fn in (
+        lambda x: tuple(tnp.linalg.eigh(x)), lambda x: tuple(tnp.linalg.svd(x)),
+        tnp.linalg.pinv, tnp.linalg.matrix_rank, tnp.linalg.cond,
+        lambda x: tnp.linalg.norm(x, 2),
+    ):  # fmt: skip
+        for e, j in zip(_leaves(fn(a)), _leaves(tl.jit(fn)(a)), strict=True):
+            np.testing.assert_array_equal(e, j)

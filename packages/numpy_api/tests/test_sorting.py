@@ -225,10 +225,14 @@ def test_norm_of_complex_and_int_and_any_rank() -> None:
     _close(tnp.linalg.norm(tnp.asarray(i)), np.linalg.norm(i.astype(np.float64)))
 
 
+@pytest.mark.parametrize("keepdims", [False, True])
 @pytest.mark.parametrize("ord", [2, -2, "nuc"])
-def test_singular_value_norms_name_what_is_missing(ord: Any) -> None:
-    with pytest.raises(NotImplementedError, match="svd"):
-        tnp.linalg.norm(tnp.asarray(X), ord=ord)
+def test_singular_value_norms_match_numpy(ord: Any, keepdims: bool) -> None:
+    _close(tnp.linalg.norm(tnp.asarray(X), ord=ord), np.linalg.norm(X, ord=ord))
+    x3 = np.stack([X, X * X - 1, X[::-1] + 0.5])  # full rank along every pair of axes
+    for axis in ((1, 2), (2, 0)):
+        got = tnp.linalg.norm(tnp.asarray(x3), ord=ord, axis=axis, keepdims=keepdims)
+        _close(got, np.linalg.norm(x3, ord=ord, axis=axis, keepdims=keepdims))
 
 
 @pytest.mark.parametrize(

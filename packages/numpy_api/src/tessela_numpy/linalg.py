@@ -1,16 +1,17 @@
 """``tessela_numpy.linalg``: the linear-algebra names of ``jax.numpy.linalg`` built so far.
 
-``norm`` computes every vector norm and the matrix norms that need no
-decomposition (Frobenius, ``1``, ``-1``, ``inf``, ``-inf``), staged in one
-``jit`` named ``norm`` as JAX stages it. The singular-value norms (``2``,
-``-2``, ``"nuc"``) need an SVD, which Tessela does not have yet.
+``norm`` computes every vector norm and every matrix norm of NumPy
+(Frobenius, ``1``, ``-1``, ``inf``, ``-inf``, and through the singular values
+``2``, ``-2`` and ``"nuc"``), staged in one ``jit`` named ``norm`` as JAX
+stages it; ``cond`` is built on it and on ``svdvals``.
 
 The factorisations and solvers (``cholesky``, ``qr``, ``solve``, ``inv``,
-``det``, ``slogdet``, ``matrix_power``, ``diagonal``) are built on
-``tessela_tracer.lax.linalg`` (``cholesky``, ``lu``, ``qr``,
-``triangular_solve``) as JAX builds them, and map over leading batch axes.
-``svd``, ``eigh``, ``pinv`` and ``matrix_rank`` need eigen/singular-value
-decompositions, which Tessela does not have yet.
+``det``, ``slogdet``, ``matrix_power``, ``diagonal``) and the spectral
+functions (``eigh``, ``eigvalsh``, ``svd``, ``svdvals``, ``pinv``,
+``matrix_rank``) are built on ``tessela_tracer.lax.linalg`` (``cholesky``,
+``lu``, ``qr``, ``triangular_solve``, ``eigh``, ``svd``) as JAX builds them,
+and map over leading batch axes. Compiled for CPU, ``eigh`` and ``svd`` call
+LAPACK.
 
 >>> import numpy as np
 >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
@@ -41,16 +42,30 @@ from ._linalg import (
     slogdet,
     solve,
 )
+from ._linalg_spectral import (
+    EighResult,
+    SVDResult,
+    eigh,
+    eigvalsh,
+    matrix_rank,
+    pinv,
+    svd,
+    svdvals,
+)
+from ._reductions import any as _any
 from ._reductions import max as _amax
 from ._reductions import min as _amin
 from ._reductions import sum as _sum
+from ._shape_ops import expand_dims, moveaxis
 from ._shapes import canonicalize_axis
 from ._ufuncs import abs as _abs
-from ._ufuncs import conj, real, sqrt
+from ._ufuncs import conj, isnan, real, sqrt
+from ._where import where
 
 __all__ = [
-    "QRResult", "SlogdetResult", "cholesky", "det", "diagonal", "inv", "matrix_power", "norm",
-    "qr", "slogdet", "solve", "vector_norm",
+    "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "det",
+    "diagonal", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "norm", "pinv", "qr",
+    "slogdet", "solve", "svd", "svdvals", "vector_norm",
 ]  # fmt: skip
 
 
@@ -73,7 +88,8 @@ def norm(
       ord: the order. With one axis (or a 1-D ``x``): ``None``/``2``, ``inf``,
         ``-inf``, ``0``, ``1`` or any other number ``p`` (``sum(|x|**p)**(1/p)``).
         With two axes: ``None``/``"fro"``/``"f"``, ``1``, ``-1``, ``inf``,
-        ``-inf``.
+        ``-inf``, ``2`` (largest singular value), ``-2`` (smallest) or
+        ``"nuc"`` (their sum).
       axis: ``None`` (all axes; with ``ord=None`` any rank), one axis (a
         vector norm) or two axes (a matrix norm).
       keepdims: keep the reduced axes with size one.
@@ -82,8 +98,6 @@ def norm(
       The norm, of a real floating dtype.
 
     Raises:
-      NotImplementedError: a matrix ``ord`` of ``2``, ``-2`` or ``"nuc"``,
-        which needs ``jnp.linalg.svd``.
       ValueError: an unknown ``ord``, or not one or two axes.
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
@@ -140,15 +154,71 @@ def _norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
             return _amax(sums, axis=row_axis, keepdims=keepdims, initial=0)
         return _amin(sums, axis=row_axis, keepdims=keepdims)
     if ord in ("nuc", 2, -2):
-        raise NotImplementedError(
-            f"norm with ord={ord!r} over two axes needs the singular values of x, and "
-            "tessela_numpy.linalg has no svd yet; use ord='fro', 1, -1, inf or -inf."
-        )
+        x = moveaxis(x, axis, (-2, -1))
+        s = svd(x, compute_uv=False)
+        if ord == 2:
+            y = _amax(s, axis=-1, initial=0)
+        elif ord == -2:
+            y = _amin(s, axis=-1)
+        else:
+            y = _sum(s, axis=-1)
+        return expand_dims(y, axis) if keepdims else y
     raise ValueError(f"Invalid order '{ord}' for matrix norm.")
 
 
 _norm.__name__ = _norm.__qualname__ = "norm"
 _norm_jit = jit(_norm, static_argnums=(1, 2, 3))
+
+
+def cond(x: Any, p: int | float | str | None = None) -> Any:
+    """The condition number ``norm(x, p) * norm(inv(x), p)`` of matrices.
+
+    Args:
+      x: matrices ``(..., m, n)``; square unless ``p`` is ``None``, ``2`` or ``-2``.
+      p: ``None``/``2`` (largest over smallest singular value), ``-2``, ``1``,
+        ``-1``, ``inf``, ``-inf`` or ``"fro"``.
+
+    Returns:
+      The condition numbers, of shape ``x.shape[:-2]``; ``inf`` for a singular
+      matrix without NaNs (except with ``p=None`` or ``2``, as in JAX).
+
+    Raises:
+      ValueError: ``x`` has fewer than two dimensions, is empty, or is not
+        square for a ``p`` that needs the inverse.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: cond(x, "fro"), ShapeDtypeStruct((2, 3, 3), "float32")).shape
+    (2,)
+    """
+    check_arraylike("jnp.linalg.cond", x)
+    shape = shape_of(x)
+    if len(shape) < 2:
+        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got shape {shape}.")
+    if shape[-1] == 0 or shape[-2] == 0:
+        raise ValueError(f"jnp.linalg.cond: input array must not be empty; got shape {shape}.")
+    if p not in (None, 2, -2) and shape[-2] != shape[-1]:
+        raise ValueError(
+            f"jnp.linalg.cond: for p={p!r}, the array must be square; got shape {shape} "
+            "(p=None, 2 and -2 accept non-square matrices)."
+        )
+    return _cond_jit(x, _hashable_ord(p))
+
+
+def _cond(x: Any, p: Any) -> Any:
+    if p is None or p == 2:
+        s = svdvals(x)
+        return s[..., 0] / s[..., -1]
+    if p == -2:
+        s = svdvals(x)
+        r = s[..., -1] / s[..., 0]
+    else:
+        r = norm(x, ord=p, axis=(-2, -1)) * norm(inv(x), ord=p, axis=(-2, -1))
+    # NaNs from a singular matrix become inf, unless x itself has NaNs.
+    return where(isnan(r) & ~_any(isnan(x), axis=(-2, -1)), np.inf, r)
+
+
+_cond.__name__ = _cond.__qualname__ = "cond"
+_cond_jit = jit(_cond, static_argnums=(1,))
 
 
 def vector_norm(

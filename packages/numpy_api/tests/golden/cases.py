@@ -573,6 +573,29 @@ case(
 case("at_set_int_value", lambda m: lambda x: x.at[0].set(10), "i32[10]", numpy=False)
 case("at_add_promote", lambda m: lambda x, v: x.at[0].add(v), "f16[3]", "f32[]", numpy=False)
 
+# ------------------------------------------------- linalg: eigen and singular values
+case("linalg_eigh", lambda m: m.linalg.eigh, "f32[2,3,3]", numpy=False)
+case("linalg_eigh_upper", lambda m: lambda a: m.linalg.eigh(a, UPLO="U"), "c64[3,3]",
+     numpy=False)  # fmt: skip
+case("linalg_eigvalsh", lambda m: m.linalg.eigvalsh, "f32[4,4]")
+case("linalg_svd", lambda m: m.linalg.svd, "f32[5,3]")
+case("linalg_svd_reduced", lambda m: lambda a: m.linalg.svd(a, full_matrices=False), "c64[2,3,5]")
+case("linalg_svd_values", lambda m: lambda a: m.linalg.svd(a, compute_uv=False), "f32[4,6]")
+case("linalg_svd_hermitian", lambda m: lambda a: m.linalg.svd(a, hermitian=True), "f32[3,3]",
+     numpy=False)  # fmt: skip
+case("linalg_svdvals", lambda m: m.linalg.svdvals, "f32[3,4]", numpy=False)
+case("linalg_norm_2", lambda m: lambda a: m.linalg.norm(a, 2), "f32[3,4]")
+case("linalg_norm_nuc_axes", lambda m: lambda a: m.linalg.norm(a, "nuc", axis=(0, 2)),
+     "f32[3,2,4]")  # fmt: skip
+case("linalg_norm_neg2_keepdims",
+     lambda m: lambda a: m.linalg.norm(a, -2, axis=(1, 0), keepdims=True), "f32[3,4,2]")  # fmt: skip
+# pinv: same values and shapes; its jaxpr names the staged function differently.
+case("linalg_pinv", lambda m: m.linalg.pinv, "f32[4,3]", jaxpr=False)
+case("linalg_matrix_rank", lambda m: m.linalg.matrix_rank, "f32[4,3]")
+case("linalg_cond", lambda m: m.linalg.cond, "f32[3,3]")
+# cond(a, 1) goes through inv, whose LU solve is staged differently from JAX's.
+case("linalg_cond_1", lambda m: lambda a: m.linalg.cond(a, 1), "f32[2,3,3]", jaxpr=False)
+
 # ----------------------------------------------------------------- programs
 case(
     "mlp",
