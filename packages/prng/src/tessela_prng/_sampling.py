@@ -135,6 +135,14 @@ def check_shape(name: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...
         )
 
 
+def _static_span(lo: Array, hi: Array) -> float:
+    """``hi - lo`` as a Python float, or NaN when the bounds are traced values."""
+    try:
+        return float(hi - lo)
+    except TypeError:  # bounds computed under jit (truncated_normal's erf) are abstract
+        return math.nan
+
+
 def _is_pow2(v: float) -> bool:
     if not math.isfinite(v) or v <= 0.0:
         return False
@@ -166,7 +174,7 @@ def uniform_data(
     lo = as_param(xp, minval, dt)
     hi = as_param(xp, maxval, dt)
     unit = float(2.0**-nmant)
-    if len(lo.shape) == 0 and len(hi.shape) == 0 and _is_pow2(float(hi - lo)):
+    if len(lo.shape) == 0 and len(hi.shape) == 0 and _is_pow2(_static_span(lo, hi)):
         # The product by a power of two is exact, so fused and unfused agree.
         # With a positive span the result cannot fall below ``lo``.
         floats *= unit * float(hi - lo)
