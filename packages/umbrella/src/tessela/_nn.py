@@ -1,4 +1,4 @@
-"""``tessela.nn``: activation functions and friends, as in ``jax.nn``.
+"""``tessela.nn``'s activation functions, as in ``jax.nn``.
 
 Everything is written with ``tessela_numpy`` and ``tessela_tracer.lax``, so it
 traces, batches, differentiates and compiles. Where JAX gives a function a
@@ -10,18 +10,34 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 
 __all__ = [
     "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
-    "leaky_relu", "log_sigmoid", "log_softmax", "logsumexp", "one_hot", "relu", "relu6",
-    "selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus", "sparse_plus",
-    "squareplus", "standardize", "swish",
+    "identity", "leaky_relu", "log1mexp", "log_sigmoid", "mish", "relu", "relu6", "selu",
+    "sigmoid", "silu", "soft_sign", "softplus", "sparse_plus", "sparse_sigmoid",
+    "squareplus", "swish", "tanh",
 ]  # fmt: skip
 
-Axis = int | tuple[int, ...] | None
+tanh = tnp.tanh  # the same object as ``tessela.numpy.tanh``, as in JAX
+
+
+def identity(x: Any, /) -> Any:
+    """The identity activation: ``x`` unchanged, as an array.
+
+    Args:
+        x: an array or scalar.
+
+    Returns:
+        ``x`` as a Tessela array.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(identity(tnp.array([-1.0, 2.0])))
+        [-1.  2.]
+    """
+    return tnp.asarray(x)
 
 
 def _relu(x: Any) -> Any:
@@ -52,20 +68,32 @@ def _relu_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any,
 relu.defjvp(_relu_jvp)
 
 
-def relu6(x: Any, /) -> Any:
-    """``min(max(x, 0), 6)``.
-
-    Args:
-        x: an array.
-
-    Returns:
-        The clipped array.
-
-    Example:
-        >>> print(relu6(7.0))
-        6.0
-    """
+def _relu6(x: Any) -> Any:
     return tnp.minimum(tnp.maximum(x, 0), 6.0)
+
+
+relu6 = custom_jvp(_relu6)
+relu6.__doc__ = """``min(max(x, 0), 6)``; its derivative is 0 at 0 and at 6.
+
+Args:
+    x: an array.
+
+Returns:
+    The clipped array.
+
+Example:
+    >>> print(relu6(7.0))
+    6.0
+"""
+
+
+def _relu6_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    inside = (x > 0) & (x < 6)
+    return _relu6(x), tnp.where(inside, t, tnp.zeros_like(t))
+
+
+relu6.defjvp(_relu6_jvp)
 
 
 def sigmoid(x: Any, /) -> Any:
@@ -168,6 +196,72 @@ def soft_sign(x: Any, /) -> Any:
     return x / (tnp.abs(x) + 1)
 
 
+def sparse_sigmoid(x: Any, /) -> Any:
+    """0 below -1, 1 above 1, ``(x + 1) / 2`` between (the derivative of ``sparse_plus``).
+
+    Args:
+        x: an array.
+
+    Returns:
+        Values in ``[0, 1]``.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(sparse_sigmoid(tnp.array([-2.0, 0.0, 0.5, 3.0])))
+        [0.   0.5  0.75 1.  ]
+    """
+    return 0.5 * tnp.clip(tnp.asarray(x) + 1.0, 0.0, 2.0)
+
+
+def mish(x: Any, /) -> Any:
+    """``x * tanh(softplus(x))``.
+
+    Args:
+        x: an array.
+
+    Returns:
+        The activation.
+
+    Example:
+        >>> print(round(float(mish(1.0)), 6))
+        0.865098
+    """
+    x = tnp.asarray(x)
+    return x * tnp.tanh(softplus(x))
+
+
+def _log1mexp(x: Any) -> Any:
+    x = tnp.asarray(x)
+    # log(-expm1(-x)) is accurate for small x, log1p(-exp(-x)) for large x.
+    return tnp.where(x < math.log(2.0), tnp.log(-tnp.expm1(-x)), tnp.log1p(-tnp.exp(-x)))
+
+
+log1mexp = custom_jvp(_log1mexp)
+log1mexp.__doc__ = """``log(1 - exp(-x))`` for ``x >= 0``, accurate at both ends of the range.
+
+Negative ``x`` gives NaN; ``x = 0`` gives ``-inf``. The derivative is
+``1 / expm1(x)``.
+
+Args:
+    x: a non-negative array.
+
+Returns:
+    Non-positive values.
+
+Example:
+    >>> print(round(float(log1mexp(1.0)), 6))
+    -0.458675
+"""
+
+
+def _log1mexp_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    return _log1mexp(x), t / tnp.expm1(x)
+
+
+log1mexp.defjvp(_log1mexp_jvp)
+
+
 def silu(x: Any, /) -> Any:
     """``x * sigmoid(x)`` (also called swish).
 
@@ -225,7 +319,7 @@ hard_swish = hard_silu
 
 
 def hard_tanh(x: Any, /) -> Any:
-    """``x`` clipped to ``[-1, 1]``.
+    """``x`` clipped to ``[-1, 1]`` (derivative 1 at the ends, as in JAX).
 
     Args:
         x: an array.
@@ -237,7 +331,8 @@ def hard_tanh(x: Any, /) -> Any:
         >>> print(hard_tanh(-3.0))
         -1.0
     """
-    return tnp.clip(x, -1.0, 1.0)
+    x = tnp.asarray(x)
+    return tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype)
 
 
 def elu(x: Any, /, alpha: Any = 1.0) -> Any:
@@ -331,7 +426,7 @@ def gelu(x: Any, /, approximate: bool = True) -> Any:
     if approximate:
         c = math.sqrt(2 / math.pi)
         return 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3)))
-    return 0.5 * x * (1 + lax.erf(x / math.sqrt(2)))
+    return 0.5 * x * lax.erfc(-x * math.sqrt(0.5))
 
 
 def glu(x: Any, /, axis: int = -1) -> Any:
@@ -355,128 +450,3 @@ def glu(x: Any, /, axis: int = -1) -> Any:
         raise ValueError(f"glu: axis {axis} of x must have even length, got {size}; pad it.")
     a, b = tnp.split(x, 2, axis=axis)
     return a * sigmoid(b)
-
-
-def logsumexp(a: Any, /, axis: Axis = None, *, keepdims: bool = False) -> Any:
-    """``log(sum(exp(a)))`` along ``axis``, computed stably.
-
-    Args:
-        a: an array.
-        axis: the axes to reduce (all by default).
-        keepdims: keep reduced axes with length one.
-
-    Returns:
-        The reduced array.
-
-    Example:
-        >>> import tessela.numpy as tnp
-        >>> print(round(float(logsumexp(tnp.array([0.0, 0.0]))), 6))
-        0.693147
-    """
-    a = tnp.asarray(a)
-    peak = lax.stop_gradient(tnp.max(a, axis=axis, keepdims=True))
-    peak = tnp.where(tnp.isfinite(peak), peak, 0.0)
-    out = tnp.log(tnp.sum(tnp.exp(a - peak), axis=axis, keepdims=True)) + peak
-    if keepdims:
-        return out
-    return tnp.squeeze(out, axis=axis)
-
-
-def log_softmax(x: Any, /, axis: Axis = -1) -> Any:
-    """``x - logsumexp(x, axis)``.
-
-    Args:
-        x: an array.
-        axis: the axes normalised over.
-
-    Returns:
-        Log-probabilities.
-
-    Example:
-        >>> import tessela.numpy as tnp
-        >>> print(tnp.exp(log_softmax(tnp.array([1.0, 1.0]))))
-        [0.5 0.5]
-    """
-    x = tnp.asarray(x)
-    shifted = x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True))
-    return shifted - tnp.log(tnp.sum(tnp.exp(shifted), axis=axis, keepdims=True))
-
-
-def softmax(x: Any, /, axis: Axis = -1) -> Any:
-    """``exp(x) / sum(exp(x), axis)``, computed stably.
-
-    Args:
-        x: an array.
-        axis: the axes normalised over.
-
-    Returns:
-        Probabilities that sum to one along ``axis``.
-
-    Example:
-        >>> import tessela.numpy as tnp
-        >>> print(softmax(tnp.array([0.0, 0.0])))
-        [0.5 0.5]
-    """
-    x = tnp.asarray(x)
-    unnormalized = tnp.exp(x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True)))
-    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
-
-
-def standardize(
-    x: Any, /, axis: Axis = -1, mean: Any = None, variance: Any = None, epsilon: float = 1e-5
-) -> Any:
-    """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``.
-
-    Args:
-        x: an array.
-        axis: the axes the statistics are taken over.
-        mean: a precomputed mean (computed when None).
-        variance: a precomputed variance (computed when None).
-        epsilon: added to the variance.
-
-    Returns:
-        The standardised array.
-
-    Example:
-        >>> import tessela.numpy as tnp
-        >>> print(standardize(tnp.array([1.0, 3.0]), epsilon=0.0))
-        [-1.  1.]
-    """
-    x = tnp.asarray(x)
-    if mean is None:
-        mean = tnp.mean(x, axis=axis, keepdims=True)
-    if variance is None:
-        variance = tnp.mean(tnp.square(x), axis=axis, keepdims=True) - tnp.square(mean)
-    return (x - mean) * lax.rsqrt(variance + epsilon)
-
-
-def one_hot(x: Any, num_classes: int, /, *, dtype: Any = np.float32, axis: int = -1) -> Any:
-    """One-hot encode integer labels into a new axis of length ``num_classes``.
-
-    Args:
-        x: integer labels; out-of-range labels give all-zero rows.
-        num_classes: the length of the new axis.
-        dtype: the result dtype.
-        axis: where the new axis goes.
-
-    Returns:
-        An array of shape ``x.shape`` with ``num_classes`` inserted at ``axis``.
-
-    Example:
-        >>> import tessela.numpy as tnp
-        >>> print(one_hot(tnp.array([0, 2]), 3))
-        [[1. 0. 0.]
-         [0. 0. 1.]]
-    """
-    if not isinstance(num_classes, int) or isinstance(num_classes, bool):
-        raise TypeError(
-            f"one_hot: num_classes must be a static Python int, got {type(num_classes).__name__};"
-            " pass it as a constant (mark it static under jit)."
-        )
-    x = tnp.asarray(x)
-    out_axis = axis % (x.ndim + 1)
-    labels = tnp.expand_dims(x, out_axis)
-    shape = [1] * (x.ndim + 1)
-    shape[out_axis] = num_classes
-    classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
-    return (labels == classes).astype(dtype)

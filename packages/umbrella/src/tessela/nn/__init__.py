@@ -1,4 +1,7 @@
-"""``tessela.nn``: the ``jax.nn`` activations, written with ``tessela.numpy``.
+"""``tessela.nn``: ``jax.nn`` written with ``tessela.numpy``.
+
+Activations, the softmax family, ``one_hot``, ``standardize``,
+``dot_product_attention`` and the ``initializers`` submodule.
 
 Example:
     >>> import tessela.nn as nn
@@ -6,7 +9,8 @@ Example:
     0.0
 """
 
-from ._nn import (
+from .._attention import dot_product_attention
+from .._nn import (
     celu,
     elu,
     gelu,
@@ -15,27 +19,30 @@ from ._nn import (
     hard_silu,
     hard_swish,
     hard_tanh,
+    identity,
     leaky_relu,
+    log1mexp,
     log_sigmoid,
-    log_softmax,
-    logsumexp,
-    one_hot,
+    mish,
     relu,
     relu6,
     selu,
     sigmoid,
     silu,
     soft_sign,
-    softmax,
     softplus,
     sparse_plus,
+    sparse_sigmoid,
     squareplus,
-    standardize,
     swish,
+    tanh,
 )
+from .._nn_reduce import log_softmax, logmeanexp, logsumexp, one_hot, softmax, standardize
+from . import initializers
 
 __all__ = [
     "celu",
+    "dot_product_attention",
     "elu",
     "gelu",
     "glu",
@@ -43,10 +50,15 @@ __all__ = [
     "hard_silu",
     "hard_swish",
     "hard_tanh",
+    "identity",
+    "initializers",
     "leaky_relu",
+    "log1mexp",
     "log_sigmoid",
     "log_softmax",
+    "logmeanexp",
     "logsumexp",
+    "mish",
     "one_hot",
     "relu",
     "relu6",
@@ -57,7 +69,9 @@ __all__ = [
     "softmax",
     "softplus",
     "sparse_plus",
+    "sparse_sigmoid",
     "squareplus",
     "standardize",
     "swish",
+    "tanh",
 ]

@@ -1,0 +1,176 @@
+"""Reductions and encodings of ``tessela.nn``: the softmax family, ``standardize``, ``one_hot``.
+
+Written with ``tessela_numpy`` and ``tessela_tracer.lax`` like the activations
+in :mod:`tessela._nn`, so everything here traces, batches, differentiates and
+compiles. The maximum subtracted for stability is a ``stop_gradient``, as in JAX.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import tessela_numpy as tnp
+from tessela_tracer import lax
+
+__all__ = [
+    "log_softmax", "logmeanexp", "logsumexp", "one_hot", "softmax", "standardize",
+]  # fmt: skip
+
+Axis = int | tuple[int, ...] | None
+
+
+def logsumexp(a: Any, /, axis: Axis = None, *, keepdims: bool = False) -> Any:
+    """``log(sum(exp(a)))`` along ``axis``, computed stably.
+
+    Args:
+        a: an array.
+        axis: the axes to reduce (all by default).
+        keepdims: keep reduced axes with length one.
+
+    Returns:
+        The reduced array.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(round(float(logsumexp(tnp.array([0.0, 0.0]))), 6))
+        0.693147
+    """
+    a = tnp.asarray(a)
+    peak = lax.stop_gradient(tnp.max(a, axis=axis, keepdims=True))
+    peak = tnp.where(tnp.isfinite(peak), peak, 0.0)
+    out = tnp.log(tnp.sum(tnp.exp(a - peak), axis=axis, keepdims=True)) + peak
+    if keepdims:
+        return out
+    return tnp.squeeze(out, axis=axis)
+
+
+def logmeanexp(x: Any, /, axis: Axis = None, where: Any = None, keepdims: bool = False) -> Any:
+    """``log(mean(exp(x)))`` along ``axis``: ``logsumexp(x) - log(n)``.
+
+    Args:
+        x: an array.
+        axis: the axes to reduce (all by default).
+        where: a boolean array broadcastable to ``x``; only its true entries
+            count (in the sum and in ``n``). A slice with none gives NaN.
+        keepdims: keep reduced axes with length one.
+
+    Returns:
+        The reduced array.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(round(float(logmeanexp(tnp.array([0.0, 0.0]))), 6))
+        0.0
+    """
+    x = tnp.asarray(x)
+    if where is None:
+        lse = logsumexp(x, axis=axis, keepdims=keepdims)
+        axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        count = math.prod(x.shape[a] for a in axes)
+        return lse - tnp.log(tnp.asarray(count, dtype=lse.dtype))
+    keep = tnp.broadcast_to(tnp.asarray(where, dtype=bool), x.shape)
+    lse = logsumexp(tnp.where(keep, x, -tnp.inf), axis=axis, keepdims=keepdims)
+    count = tnp.sum(keep, axis=axis, keepdims=keepdims).astype(lse.dtype)
+    return lse - tnp.log(count)
+
+
+def log_softmax(x: Any, /, axis: Axis = -1) -> Any:
+    """``x - logsumexp(x, axis)``.
+
+    Args:
+        x: an array.
+        axis: the axes normalised over.
+
+    Returns:
+        Log-probabilities.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(tnp.exp(log_softmax(tnp.array([1.0, 1.0]))))
+        [0.5 0.5]
+    """
+    x = tnp.asarray(x)
+    shifted = x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True))
+    return shifted - tnp.log(tnp.sum(tnp.exp(shifted), axis=axis, keepdims=True))
+
+
+def softmax(x: Any, /, axis: Axis = -1) -> Any:
+    """``exp(x) / sum(exp(x), axis)``, computed stably.
+
+    Args:
+        x: an array.
+        axis: the axes normalised over.
+
+    Returns:
+        Probabilities that sum to one along ``axis``.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(softmax(tnp.array([0.0, 0.0])))
+        [0.5 0.5]
+    """
+    x = tnp.asarray(x)
+    unnormalized = tnp.exp(x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True)))
+    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
+
+
+def standardize(
+    x: Any, /, axis: Axis = -1, mean: Any = None, variance: Any = None, epsilon: float = 1e-5
+) -> Any:
+    """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``.
+
+    Args:
+        x: an array.
+        axis: the axes the statistics are taken over.
+        mean: a precomputed mean (computed when None).
+        variance: a precomputed variance (computed when None).
+        epsilon: added to the variance.
+
+    Returns:
+        The standardised array.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(standardize(tnp.array([1.0, 3.0]), epsilon=0.0))
+        [-1.  1.]
+    """
+    x = tnp.asarray(x)
+    if mean is None:
+        mean = tnp.mean(x, axis=axis, keepdims=True)
+    if variance is None:
+        variance = tnp.mean(tnp.square(x), axis=axis, keepdims=True) - tnp.square(mean)
+    return (x - mean) * lax.rsqrt(variance + epsilon)
+
+
+def one_hot(x: Any, num_classes: int, /, *, dtype: Any = np.float32, axis: int = -1) -> Any:
+    """One-hot encode integer labels into a new axis of length ``num_classes``.
+
+    Args:
+        x: integer labels; out-of-range labels give all-zero rows.
+        num_classes: the length of the new axis.
+        dtype: the result dtype.
+        axis: where the new axis goes.
+
+    Returns:
+        An array of shape ``x.shape`` with ``num_classes`` inserted at ``axis``.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(one_hot(tnp.array([0, 2]), 3))
+        [[1. 0. 0.]
+         [0. 0. 1.]]
+    """
+    if not isinstance(num_classes, int) or isinstance(num_classes, bool):
+        raise TypeError(
+            f"one_hot: num_classes must be a static Python int, got {type(num_classes).__name__};"
+            " pass it as a constant (mark it static under jit)."
+        )
+    x = tnp.asarray(x)
+    out_axis = axis % (x.ndim + 1)
+    labels = tnp.expand_dims(x, out_axis)
+    shape = [1] * (x.ndim + 1)
+    shape[out_axis] = num_classes
+    classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
+    return (labels == classes).astype(dtype)
