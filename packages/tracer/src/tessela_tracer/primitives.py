@@ -26,6 +26,7 @@ from tessela_tracer._control_flow import (
     while_p,
 )
 from tessela_tracer._prims_array import device_put_p, split_p, stack_p, tile_p, unstack_p
+from tessela_tracer._prims_conv import conv_general_dilated_p
 from tessela_tracer._prims_elementwise import (
     abs_p,
     acos_p,
@@ -145,6 +146,13 @@ from tessela_tracer._prims_shape import (
     squeeze_p,
     transpose_p,
 )
+from tessela_tracer._prims_window import (
+    reduce_window_max_p,
+    reduce_window_min_p,
+    reduce_window_sum_p,
+    select_and_gather_add_p,
+    select_and_scatter_add_p,
+)
 from tessela_tracer._remat import name_p, remat_p
 
 __all__ = [
@@ -171,6 +179,7 @@ __all__ = [
     "concatenate_p",
     "cond_p",
     "conj_p",
+    "conv_general_dilated_p",
     "convert_element_type_p",
     "cos_p",
     "cosh_p",
@@ -236,6 +245,9 @@ __all__ = [
     "reduce_or_p",
     "reduce_prod_p",
     "reduce_sum_p",
+    "reduce_window_max_p",
+    "reduce_window_min_p",
+    "reduce_window_sum_p",
     "reduce_xor_p",
     "rem_p",
     "remat_p",
@@ -249,6 +261,8 @@ __all__ = [
     "scatter_min_p",
     "scatter_mul_p",
     "scatter_p",
+    "select_and_gather_add_p",
+    "select_and_scatter_add_p",
     "select_n_p",
     "shift_left_p",
     "shift_right_arithmetic_p",

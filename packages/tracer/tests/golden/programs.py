@@ -387,6 +387,46 @@ def _decompositions(ns: Any) -> Any:
     return f, (_x(2, 3, 3), c, _x(4, 3))
 
 
+def _conv(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, w, g):
+        return (
+            lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+            lax.conv_general_dilated(
+                lax.transpose(x, (0, 3, 1, 2)), g, (2, 1), ((1, 0), (2, 2)), lhs_dilation=(1, 2),
+                rhs_dilation=(2, 1), feature_group_count=3,
+            ),
+            lax.conv(lax.transpose(x, (0, 3, 1, 2)), lax.transpose(w, (3, 2, 0, 1)), (1, 1), "VALID"),
+            lax.conv_with_general_padding(
+                lax.transpose(x, (0, 3, 1, 2)), lax.transpose(w, (3, 2, 0, 1)), (1, 2), "SAME_LOWER",
+                None, (1, 2),
+            ),
+            lax.conv_general_dilated(
+                x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                precision=lax.Precision.HIGHEST, preferred_element_type=F,
+            ),
+            lax.conv_transpose(x, w, (2, 2), "SAME"),
+        )  # fmt: skip
+
+    return f, (_x(2, 5, 5, 3), _x(3, 3, 3, 4), _x(6, 1, 3, 2))
+
+
+def _windows(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, i):
+        return (
+            lax.reduce_window(x, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "SAME"),
+            lax.reduce_window(x, -np.inf, lax.max, (1, 2, 2, 1), (1, 1, 1, 1), "VALID",
+                              base_dilation=(1, 2, 1, 1), window_dilation=(1, 1, 2, 1)),
+            lax.reduce_window(x, np.inf, lax.min, (1, 2, 2, 1), None, ((0, 0), (1, 1), (0, 1), (0, 0))),
+            lax.reduce_window(i, np.int32(np.iinfo(np.int32).min), lax.max, (2, 2), (1, 1), "VALID"),
+        )  # fmt: skip
+
+    return f, (_x(2, 5, 5, 3), np.ones((3, 4), I32))
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -411,4 +451,6 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "remat": _remat,
     "host_callbacks": _host_callbacks,
     "decompositions": _decompositions,
+    "conv": _conv,
+    "windows": _windows,
 }

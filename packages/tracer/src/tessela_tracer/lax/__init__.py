@@ -77,6 +77,15 @@ from tessela_tracer._lax import (
     zeta,
 )  # fmt: skip
 from tessela_tracer._lax_control import cond, fori_loop, map, scan, switch, while_loop
+from tessela_tracer._lax_conv import (
+    conv,
+    conv_dimension_numbers,
+    conv_general_dilated,
+    conv_general_permutations,
+    conv_transpose,
+    conv_with_general_padding,
+    padtype_to_pads,
+)
 from tessela_tracer._lax_reduce import (
     argmax,
     argmin,
@@ -114,27 +123,32 @@ from tessela_tracer._lax_shape import (
     transpose,
 )  # fmt: skip
 from tessela_tracer._prims_array import split, stack, tile, unstack
+from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
 from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer._prims_shape import (
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
+from tessela_tracer._prims_window import reduce_window
 from tessela_tracer.lax import linalg as linalg
 
 __all__ = [
-    "GatherDimensionNumbers", "GatherScatterMode", "RoundingMethod", "ScatterDimensionNumbers",
+    "ConvDimensionNumbers", "GatherDimensionNumbers", "GatherScatterMode", "Precision",
+    "RoundingMethod", "ScatterDimensionNumbers",
     "abs", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "atanh",
     "bitcast_convert_type", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
     "broadcast", "broadcast_in_dim", "broadcasted_iota", "cbrt", "ceil", "clamp", "clz",
-    "complex", "concatenate", "cond", "conj", "convert_element_type", "cos", "cosh",
+    "complex", "concatenate", "cond", "conj", "conv", "conv_dimension_numbers",
+    "conv_general_dilated", "conv_general_permutations", "conv_transpose",
+    "conv_with_general_padding", "convert_element_type", "cos", "cosh",
     "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "digamma", "div", "dot",
     "dot_general", "dynamic_slice", "dynamic_update_slice", "eq", "erf", "erf_inv", "erfc",
     "exp", "exp2", "expand_dims", "expm1", "floor", "fori_loop", "gather", "ge", "gt", "imag",
     "integer_pow", "iota", "is_finite", "le", "lgamma", "linalg", "log", "log1p", "logistic", "lt",
-    "map", "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "polygamma", "population_count",
+    "map", "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad", "padtype_to_pads", "polygamma", "population_count",
     "pow", "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod",
-    "reduce_sum", "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
+    "reduce_sum", "reduce_window", "rem", "reshape", "rev", "round", "rsqrt", "scan", "scatter", "scatter_add", "scatter_max",
     "scatter_min", "scatter_mul", "select", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "sinh", "slice", "sort", "split", "sqrt", "square",
     "squeeze", "stack", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k",
