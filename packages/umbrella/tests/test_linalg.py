@@ -17,6 +17,9 @@ RNG = np.random.default_rng(0)
 A = (RNG.uniform(-1, 1, (4, 4)) + 4 * np.eye(4)).astype(np.float64)
 B = RNG.uniform(-1, 1, (4, 2))
 SPD = A @ A.T
+_Q, _ = np.linalg.qr(RNG.standard_normal((4, 4)))
+SYM = (_Q * np.array([-2.0, 1.0, 3.0, 6.0])) @ _Q.T  # eigenvalues well apart
+SPREAD = A * np.array([1.0, 2.0, 3.5, 5.5])  # singular values well apart
 
 
 def _spd_of(x: Any) -> Any:
@@ -32,6 +35,21 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], tuple[np.ndarray, ...]]] = {
     "inv": (lambda a: tnp.linalg.inv(a), (A,)),
     "cholesky": (lambda a: tnp.linalg.cholesky(_spd_of(a)), (A,)),
     "qr": (lambda a: tnp.linalg.qr(a[:, :3])[1], (A,)),
+    "eigh_values": (lambda a: tnp.linalg.eigh(a).eigenvalues, (SYM,)),
+    # Squared entries: independent of each vector's sign.
+    "eigh_vectors": (lambda a: tnp.linalg.eigh(a, UPLO="U").eigenvectors ** 2, (SYM,)),
+    "eigvalsh": (lambda a: tnp.linalg.eigvalsh(a), (SYM,)),
+    "svd_values": (lambda a: tnp.linalg.svd(a[:, :3], compute_uv=False), (SPREAD,)),
+    "svd_u": (lambda a: tnp.linalg.svd(a[:, :3], full_matrices=False).U ** 2, (SPREAD,)),
+    "svd_vh_wide": (lambda a: tnp.linalg.svd(a[:3], full_matrices=False).Vh ** 2, (SPREAD,)),
+    "svd_hermitian": (lambda a: tnp.linalg.svd(a, hermitian=True).S, (SYM,)),
+    "svdvals": (lambda a: tnp.linalg.svdvals(a), (SPREAD,)),
+    "pinv_tall": (lambda a: tnp.linalg.pinv(a[:, :3]), (SPREAD,)),
+    "pinv_wide": (lambda a: tnp.linalg.pinv(a[:3]), (SPREAD,)),
+    "pinv_hermitian": (lambda a: tnp.linalg.pinv(a, hermitian=True), (SYM,)),
+    "norm_2": (lambda a: tnp.linalg.norm(a, 2), (SPREAD,)),
+    "norm_nuc": (lambda a: tnp.linalg.norm(a, "nuc"), (SPREAD,)),
+    "cond": (lambda a: tnp.linalg.cond(a), (SPREAD,)),
 }
 
 
@@ -117,3 +135,52 @@ def test_grad_of_det_at_a_singular_matrix_is_the_finite_cofactor_matrix() -> Non
     got = np.asarray(tx.jit(tx.grad(tnp.linalg.det))(a))
     np.testing.assert_allclose(got, _cofactors(a), atol=1e-12)
     assert np.abs(got).max() > 0.1
+
+
+@settings(max_examples=5, deadline=None, derandomize=True)
+@given(hnp.arrays(np.float64, (4, 3), elements=st.floats(-1, 1, allow_subnormal=False)))
+def test_pinv_gradient_is_jaxs_custom_jvp_and_pinv_matches_numpy(x: np.ndarray) -> None:
+    a = x + np.eye(4, 3) * np.array([3.0, 2.0, 1.0])
+    tx.config.update("jax_enable_x64", True)
+    try:
+        p = np.asarray(tx.jit(tnp.linalg.pinv)(a))
+        np.testing.assert_allclose(p, np.linalg.pinv(a), atol=1e-12)
+        # Full column rank: pinv(a) = (a^T a)^-1 a^T, whose derivative is known.
+        d = np.random.default_rng(0).standard_normal(a.shape)
+        _, p_dot = tx.jvp(tnp.linalg.pinv, (a,), (d,))
+        inv_ata = np.linalg.inv(a.T @ a)
+        want = -inv_ata @ (d.T @ a + a.T @ d) @ inv_ata @ a.T + inv_ata @ d.T
+        np.testing.assert_allclose(np.asarray(p_dot), want, atol=1e-10)
+    finally:
+        tx.config.update("jax_enable_x64", False)
+
+
+@settings(max_examples=5, deadline=None, derandomize=True)
+@given(hnp.arrays(np.float32, (2, 3, 4), elements=st.floats(-1, 1, width=32,
+                                                          allow_subnormal=False)))  # fmt: skip
+def test_spectral_functions_match_numpy(x: np.ndarray) -> None:
+    sym = x[..., :3] + np.swapaxes(x[..., :3], -1, -2)
+    w, v = (np.asarray(o) for o in tnp.linalg.eigh(sym))
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(sym), atol=1e-5)
+    np.testing.assert_allclose((v * w[..., None, :]) @ np.swapaxes(v, -1, -2), sym, atol=1e-5)
+    s = np.asarray(tnp.linalg.svdvals(x))
+    np.testing.assert_allclose(s, np.linalg.svd(x, compute_uv=False), atol=1e-5)
+    for ord in (2, -2, "nuc"):
+        np.testing.assert_allclose(
+            np.asarray(tnp.linalg.norm(x, ord, axis=(1, 2))),
+            np.linalg.norm(x, ord, axis=(1, 2)), rtol=1e-5, atol=1e-5,
+        )  # fmt: skip
+    np.testing.assert_array_equal(np.asarray(tnp.linalg.matrix_rank(x)), np.linalg.matrix_rank(x))
+    low_rank = x[..., :1] * x[..., :1, :]  # rank <= 1
+    np.testing.assert_array_equal(
+        np.asarray(tnp.linalg.matrix_rank(low_rank)), np.linalg.matrix_rank(low_rank)
+    )
+
+
+def test_the_spectral_names_are_in_tessela_numpy_linalg() -> None:
+    names = {"eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "cond",
+             "EighResult", "SVDResult"}  # fmt: skip
+    assert names <= set(tnp.linalg.__all__)
+    assert all(callable(getattr(tnp.linalg, n)) for n in names)
+    assert tnp.linalg.eigh(np.eye(2)).eigenvalues.shape == (2,)
+    assert tnp.linalg.svd(np.eye(2)).Vh.shape == (2, 2)

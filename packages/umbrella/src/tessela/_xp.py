@@ -241,25 +241,15 @@ class _Namespace:
 
 namespace: Any = _Namespace()
 
-# Decompositions tessela.numpy.linalg does not have yet, with the sampler option that avoids them.
-_MISSING_LINALG = frozenset({"svd", "eigh"})
-
 
 class _LinalgNamespace:
-    """``tessela_numpy.linalg`` under the array API names (``qr``, ``cholesky``, ``diagonal``)."""
+    """``tessela_numpy.linalg`` under the array API names (``qr``, ``cholesky``, ``eigh``, ...)."""
 
     __name__ = "tessela.numpy.linalg"
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        if name in _MISSING_LINALG:
-            raise NotImplementedError(
-                f"tessela.numpy.linalg has no {name} yet, so a sampler that needs it (such as "
-                f"multivariate_normal(method={name!r})) cannot run with a traced "
-                "key; pass method='cholesky' (the default), or call it with a concrete key "
-                "outside jit/vmap."
-            )
         target = getattr(tnp.linalg, name, None)
         if target is None:
             raise AttributeError(f"tessela.numpy.linalg has no array API function {name!r}")
