@@ -293,9 +293,13 @@ def _wrapped_starts(operand: ArrayLike, start_indices: Sequence[ArrayLike]) -> l
         if isinstance(i, (int, np.integer)):
             out.append(i + size if i < 0 else i)
             continue
-        dt = _aval(i).dtype
+        aval = _aval(i)
+        dt = aval.dtype
         negative = ew.lt_p.bind(i, np.zeros((), dt))
-        out.append(ew.select_n_p.bind(negative, i, ew.add_p.bind(i, np.asarray(size, dt))))
+        # A weakly typed index is made strong before the shift, as JAX does.
+        base = (ew.convert_element_type_p.bind(i, new_dtype=dt, weak_type=False, sharding=None)
+                if aval.weak_type else i)  # fmt: skip
+        out.append(ew.select_n_p.bind(negative, i, ew.add_p.bind(base, np.asarray(size, dt))))
     return out
 
 

@@ -387,6 +387,31 @@ def _decompositions(ns: Any) -> Any:
     return f, (_x(2, 3, 3), c, _x(4, 3))
 
 
+def _composites(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, i, v):
+        return (
+            lax.full((2, 3), 1.0),
+            lax.full((2,), 1, I32),
+            lax.full_like(x, 2),
+            lax.full_like(x, 2, shape=(4,)),
+            lax.full_like(x, 2, dtype=I32),
+            lax.slice_in_dim(x, 1, None, axis=1),
+            lax.index_in_dim(x, -1, 1, False),
+            lax.dynamic_slice_in_dim(x, i, 2, axis=1),
+            lax.dynamic_index_in_dim(x, i, axis=0, keepdims=False),
+            lax.dynamic_update_slice_in_dim(x, lax.slice_in_dim(x, 0, 1, axis=1), i, axis=1),
+            lax.dynamic_update_index_in_dim(x, v, i, 0),
+            lax.sort_key_val(x, lax.neg(x)),
+            lax.batch_matmul(lax.broadcast(x, (1,)), lax.broadcast(lax.transpose(x, (1, 0)), (1,))),
+            lax.associative_scan(lax.add, lax.index_in_dim(x, 0, 0, False)),
+            lax.associative_scan(lax.max, x, reverse=True, axis=1),
+        )
+
+    return f, (_x(2, 3), np.int32(1), _x(3))
+
+
 def _conv(ns: Any) -> Any:
     lax = ns.lax
 
@@ -451,6 +476,7 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "remat": _remat,
     "host_callbacks": _host_callbacks,
     "decompositions": _decompositions,
+    "composites": _composites,
     "conv": _conv,
     "windows": _windows,
 }
