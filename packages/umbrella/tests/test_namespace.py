@@ -70,7 +70,6 @@ def test_checkpoint_policies_has_jax_names() -> None:
 def test_submodules_reexport_sibling_namespaces() -> None:
     for module, sibling in [
         (tx.numpy, tessela_numpy),
-        (tx.lax, tessela_tracer.lax),
         (tx.tree_util, tessela_pytree),
         (tx.tree, tessela_pytree.tree),
         (tx.errors, tessela_tracer.errors),
@@ -87,3 +86,17 @@ def test_arrays_are_tessela_arrays_on_a_device() -> None:
     assert x.devices() == {tx.devices()[0]}
     assert tx.block_until_ready({"x": x})["x"] is x
     assert tx.device_get(x).tolist() == [0, 1, 2, 3, 4]
+
+
+def test_lax_holds_the_collectives_and_the_tracer_lax() -> None:
+    tlax = tx.lax
+    for name in ["psum", "pmean", "pmax", "pmin", "all_gather", "axis_index"]:
+        assert getattr(tlax, name) is getattr(tessela_batching, name), name
+        assert name in tlax.__all__, name
+    for name in tessela_tracer.lax.__all__:
+        assert getattr(tlax, name) is getattr(tessela_tracer.lax, name), name
+    x = tnp.arange(4.0)
+    normalised = tx.vmap(lambda v: v / tlax.psum(v, "i"), axis_name="i")(x)
+    assert normalised.tolist() == (x / x.sum()).tolist()
+    ranks = tx.vmap(lambda v: tlax.axis_index("i"), axis_name="i")(x)
+    assert ranks.tolist() == [0, 1, 2, 3]

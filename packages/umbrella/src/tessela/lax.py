@@ -1,10 +1,26 @@
-"""``tessela.lax``: the ``jax.lax`` names, from ``tessela_tracer.lax``.
+"""``tessela.lax``: the ``jax.lax`` names, from ``tessela_tracer.lax``, with the
+collectives of ``tessela_batching`` (``psum``, ``pmean``, ``pmax``, ``pmin``,
+``all_gather``, ``axis_index``) that ``jax.lax`` also holds.
 
 Example:
     >>> import tessela.lax as lax
     >>> print(lax.add(1.0, 2.0))
     3.0
+    >>> from tessela import vmap
+    >>> print(vmap(lambda x: x / lax.psum(x, "i"), axis_name="i")(lax.full((4,), 2.0)))
+    [0.25 0.25 0.25 0.25]
 """
 
+from tessela_batching import all_gather as all_gather
+from tessela_batching import axis_index as axis_index
+from tessela_batching import pmax as pmax
+from tessela_batching import pmean as pmean
+from tessela_batching import pmin as pmin
+from tessela_batching import psum as psum
 from tessela_tracer.lax import *  # noqa: F403
-from tessela_tracer.lax import __all__ as __all__
+from tessela_tracer.lax import __all__ as _tracer_all
+
+__all__ = sorted(
+    [*_tracer_all, "all_gather", "axis_index", "pmax", "pmean", "pmin", "psum"],
+    key=lambda name: (name[0].islower(), name),
+)
