@@ -77,8 +77,32 @@ from ._creation import (
 from ._creation import (
     zeros_like as zeros_like,
 )
+from ._matrix_ops import cross as cross
+from ._matrix_ops import diag as diag
+from ._matrix_ops import diagflat as diagflat
+from ._matrix_ops import diagonal as diagonal
+from ._matrix_ops import fliplr as fliplr
+from ._matrix_ops import flipud as flipud
+from ._matrix_ops import kron as kron
+from ._matrix_ops import rot90 as rot90
+from ._matrix_ops import trace as trace
+from ._matrix_ops import tri as tri
+from ._matrix_ops import tril as tril
+from ._matrix_ops import triu as triu
 from ._methods import astype as astype
 from ._methods import install as _install
+from ._misc_math import allclose as allclose
+from ._misc_math import around as around
+from ._misc_math import array_equal as array_equal
+from ._misc_math import array_equiv as array_equiv
+from ._misc_math import count_nonzero as count_nonzero
+from ._misc_math import frexp as frexp
+from ._misc_math import i0 as i0
+from ._misc_math import isclose as isclose
+from ._misc_math import modf as modf
+from ._misc_math import nan_to_num as nan_to_num
+from ._misc_math import piecewise as piecewise
+from ._misc_math import select as select
 from ._products import (
     dot as dot,
 )
@@ -223,6 +247,17 @@ from ._scalar_types import (
 from ._scalar_types import (
     uint64 as uint64,
 )
+from ._sequences import array_split as array_split
+from ._sequences import column_stack as column_stack
+from ._sequences import diff as diff
+from ._sequences import dsplit as dsplit
+from ._sequences import dstack as dstack
+from ._sequences import ediff1d as ediff1d
+from ._sequences import geomspace as geomspace
+from ._sequences import hsplit as hsplit
+from ._sequences import logspace as logspace
+from ._sequences import meshgrid as meshgrid
+from ._sequences import vsplit as vsplit
 from ._shape_ops import (
     atleast_1d as atleast_1d,
 )
@@ -562,6 +597,7 @@ __all__ = [
     "absolute",
     "add",
     "all",
+    "allclose",
     "any",
     "arange",
     "arccos",
@@ -574,7 +610,11 @@ __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "around",
     "array",
+    "array_equal",
+    "array_equiv",
+    "array_split",
     "asarray",
     "astype",
     "atleast_1d",
@@ -592,6 +632,7 @@ __all__ = [
     "cbrt",
     "ceil",
     "clip",
+    "column_stack",
     "complex64",
     "complex128",
     "concatenate",
@@ -600,15 +641,24 @@ __all__ = [
     "copysign",
     "cos",
     "cosh",
+    "count_nonzero",
+    "cross",
     "cumprod",
     "cumsum",
     "deg2rad",
     "degrees",
+    "diag",
+    "diagflat",
+    "diagonal",
+    "diff",
     "divide",
     "divmod",
     "dot",
+    "dsplit",
+    "dstack",
     "dtype",
     "e",
+    "ediff1d",
     "einsum",
     "empty",
     "empty_like",
@@ -622,6 +672,8 @@ __all__ = [
     "fabs",
     "finfo",
     "flip",
+    "fliplr",
+    "flipud",
     "float16",
     "float32",
     "float64",
@@ -631,14 +683,18 @@ __all__ = [
     "fmax",
     "fmin",
     "fmod",
+    "frexp",
     "full",
     "full_like",
     "gcd",
+    "geomspace",
     "greater",
     "greater_equal",
     "heaviside",
+    "hsplit",
     "hstack",
     "hypot",
+    "i0",
     "identity",
     "iinfo",
     "imag",
@@ -649,10 +705,12 @@ __all__ = [
     "int32",
     "int64",
     "invert",
+    "isclose",
     "isfinite",
     "isinf",
     "isnan",
     "issubdtype",
+    "kron",
     "lcm",
     "ldexp",
     "left_shift",
@@ -670,16 +728,20 @@ __all__ = [
     "logical_not",
     "logical_or",
     "logical_xor",
+    "logspace",
     "matmul",
     "max",
     "maximum",
     "mean",
+    "meshgrid",
     "min",
     "minimum",
     "mod",
+    "modf",
     "moveaxis",
     "multiply",
     "nan",
+    "nan_to_num",
     "nanargmax",
     "nanargmin",
     "ndarray",
@@ -692,6 +754,7 @@ __all__ = [
     "outer",
     "pad",
     "pi",
+    "piecewise",
     "positive",
     "pow",
     "power",
@@ -709,8 +772,10 @@ __all__ = [
     "right_shift",
     "rint",
     "roll",
+    "rot90",
     "round",
     "searchsorted",
+    "select",
     "sign",
     "signbit",
     "sin",
@@ -732,7 +797,11 @@ __all__ = [
     "tanh",
     "tensordot",
     "tile",
+    "trace",
     "transpose",
+    "tri",
+    "tril",
+    "triu",
     "true_divide",
     "trunc",
     "uint8",
@@ -741,6 +810,7 @@ __all__ = [
     "uint64",
     "var",
     "vdot",
+    "vsplit",
     "vstack",
     "where",
     "zeros",

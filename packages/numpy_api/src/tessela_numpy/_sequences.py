@@ -1,0 +1,372 @@
+"""Joining, splitting, grids and differences: ``dstack`` ... ``dsplit``, ``meshgrid``,
+``logspace``, ``geomspace``, ``diff``, ``ediff1d``.
+
+Everything here is a composition of the shape functions of :mod:`._shape_ops`
+and element-wise functions; sizes and split points are static.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import dtypes as _dt
+
+from ._arith import power
+from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
+from ._creation import linspace
+from ._indexing import getitem
+from ._shape_ops import (
+    _check_sequence,
+    atleast_3d,
+    concatenate,
+    ravel,
+    reshape,
+    split,
+)
+from ._shapes import canonicalize_axis
+from ._ufuncs import log10, multiply, not_equal, sign, subtract, true_divide
+from ._where import broadcast_to
+
+__all__ = [
+    "array_split", "column_stack", "diff", "dsplit", "dstack", "ediff1d", "geomspace",
+    "hsplit", "logspace", "meshgrid", "vsplit",
+]  # fmt: skip
+
+
+def dstack(tup: Sequence[Any], dtype: Any = None) -> Any:
+    """Join arrays along the third axis (1-D and 2-D inputs become ``(1, n, 1)``/``(m, n, 1)``).
+
+    Args:
+      tup: a sequence of array-likes.
+      dtype: the dtype of the result.
+
+    Returns:
+      The joined array of at least three dimensions.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: dstack([np.ones(3), np.zeros(3)])).shape
+    (1, 3, 2)
+    """
+    arrs = _check_sequence("dstack", tup)
+    arrs = [atleast_3d(a) for a in arrs]
+    return concatenate(arrs, axis=2, dtype=dtype)
+
+
+def column_stack(tup: Sequence[Any]) -> Any:
+    """Join 1-D arrays as columns (and 2-D arrays as they are) into a 2-D array.
+
+    Args:
+      tup: a sequence of array-likes.
+
+    Returns:
+      The 2-D array.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: column_stack([np.arange(3), np.ones((3, 2))])).shape
+    (3, 3)
+    """
+    arrs = _check_sequence("column_stack", tup)
+    cols = [reshape(a, (-1, 1)) if len(shape_of(a)) < 2 else a for a in arrs]
+    return concatenate(cols, axis=1)
+
+
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+    """Split into ``n`` nearly equal sections (the first ones one longer), or at indices.
+
+    Args:
+      ary: an array-like.
+      indices_or_sections: a number of sections, or a sequence of split indices.
+      axis: the axis to split.
+
+    Returns:
+      The list of pieces.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> [p.shape for p in eval_shape(lambda: array_split(np.arange(7), 3))]
+    [(3,), (2,), (2,)]
+    """
+    check_arraylike("array_split", ary)
+    if isinstance(indices_or_sections, int | np.integer):
+        shape = shape_of(ary)
+        size = shape[canonicalize_axis(axis, len(shape))]
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise ValueError(f"array_split: number of sections must be positive, got {n}")
+        each, extra = divmod(size, n)
+        sizes = [each + 1] * extra + [each] * (n - extra)
+        points = list(np.cumsum(sizes[:-1]).astype(int))
+        return split(ary, points, axis=axis)
+    return split(ary, [operator.index(i) for i in indices_or_sections], axis=axis)
+
+
+def _split_n(name: str, ary: Any, indices_or_sections: Any, axis: int, min_nd: int) -> list[Any]:
+    check_arraylike(name, ary)
+    nd = len(shape_of(ary))
+    if nd < min_nd:
+        raise ValueError(f"{name} only works on arrays of {min_nd} or more dimensions, got {nd}")
+    if not isinstance(indices_or_sections, int | np.integer):
+        indices_or_sections = [operator.index(i) for i in indices_or_sections]
+    return split(ary, indices_or_sections, axis=axis)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """Split column-wise (axis 1; axis 0 for 1-D arrays) into equal sections or at indices.
+
+    Args:
+      ary: an array of at least one dimension.
+      indices_or_sections: a number of equal sections, or split indices.
+
+    Returns:
+      The list of pieces.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> [p.shape for p in eval_shape(lambda: hsplit(np.ones((2, 4)), 2))]
+    [(2, 2), (2, 2)]
+    """
+    nd = len(shape_of(ary)) if hasattr(ary, "shape") or np.isscalar(ary) else 0
+    return _split_n("hsplit", ary, indices_or_sections, 0 if nd == 1 else 1, 1)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """Split row-wise (axis 0) into equal sections or at indices.
+
+    Args:
+      ary: an array of at least two dimensions.
+      indices_or_sections: a number of equal sections, or split indices.
+
+    Returns:
+      The list of pieces.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> [p.shape for p in eval_shape(lambda: vsplit(np.ones((4, 2)), [1]))]
+    [(1, 2), (3, 2)]
+    """
+    return _split_n("vsplit", ary, indices_or_sections, 0, 2)
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """Split depth-wise (axis 2) into equal sections or at indices.
+
+    Args:
+      ary: an array of at least three dimensions.
+      indices_or_sections: a number of equal sections, or split indices.
+
+    Returns:
+      The list of pieces.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> [p.shape for p in eval_shape(lambda: dsplit(np.ones((1, 2, 4)), 2))]
+    [(1, 2, 2), (1, 2, 2)]
+    """
+    return _split_n("dsplit", ary, indices_or_sections, 2, 3)
+
+
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list[Any]:
+    """Coordinate grids from 1-D coordinate vectors.
+
+    Args:
+      *xi: 1-D array-likes.
+      copy: ignored (arrays are immutable).
+      sparse: return broadcastable arrays with size-1 axes instead of full grids.
+      indexing: ``"xy"`` (Cartesian: the first two axes swapped) or ``"ij"`` (matrix).
+
+    Returns:
+      One array per input.
+
+    Raises:
+      ValueError: an input is not 1-D, or ``indexing`` is neither ``"xy"`` nor ``"ij"``.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> [g.shape for g in eval_shape(lambda: meshgrid(np.arange(2), np.arange(3)))]
+    [(3, 2), (3, 2)]
+    """
+    check_arraylike("meshgrid", *xi)
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
+    for x in xi:
+        if len(shape_of(x)) != 1:
+            raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shape {shape_of(x)}")
+    n = len(xi)
+    sizes = [shape_of(x)[0] for x in xi]
+    axes = list(range(n))
+    if indexing == "xy" and n >= 2:
+        axes[0], axes[1] = 1, 0
+    full = [0] * n
+    for x_pos, ax in enumerate(axes):
+        full[ax] = sizes[x_pos]
+    out = []
+    for x, ax in zip(xi, axes, strict=True):
+        shape = [1] * n
+        shape[ax] = full[ax]
+        v = reshape(x, tuple(shape))
+        out.append(v if sparse else broadcast_to(v, tuple(full)))
+    return out
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    base: Any = 10.0,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Any:
+    """``base`` raised to ``num`` evenly spaced exponents from ``start`` to ``stop``.
+
+    Args:
+      start: the first exponent (a scalar).
+      stop: the last exponent (included when ``endpoint``).
+      num: the number of samples.
+      endpoint: whether ``base ** stop`` is the last sample.
+      base: the base of the powers.
+      dtype: the result dtype (default the promoted floating dtype).
+      axis: where the samples go (only 0, as for :func:`linspace`).
+
+    Returns:
+      The 1-D array of samples.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: logspace(0, 2, 3)).shape
+    (3,)
+    """
+    check_arraylike("logspace", start, stop, base)
+    out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
+    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
+    lin = linspace(start, stop, num, endpoint=endpoint, dtype=comp, axis=axis)
+    return convert(power(convert(base, comp), lin), out_dt)
+
+
+def geomspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Any:
+    """``num`` samples from ``start`` to ``stop`` spaced evenly on a log scale.
+
+    Args:
+      start: the first sample (non-zero; its sign is kept).
+      stop: the last sample (same sign as ``start``).
+      num: the number of samples.
+      endpoint: whether ``stop`` is the last sample.
+      dtype: the result dtype (default the promoted floating dtype).
+      axis: where the samples go (only 0).
+
+    Returns:
+      The 1-D array of samples.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: geomspace(1, 1000, 4)).shape
+    (4,)
+    """
+    check_arraylike("geomspace", start, stop)
+    out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
+    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
+    start_c, stop_c = convert(start, comp), convert(stop, comp)
+    sgn = sign(start_c)
+    lo, hi = log10(true_divide(start_c, sgn)), log10(true_divide(stop_c, sgn))
+    res = multiply(sgn, logspace(lo, hi, num, endpoint=endpoint, base=10.0, dtype=comp, axis=axis))
+    return convert(res, out_dt)
+
+
+def _edge(value: Any, shape: tuple[int, ...], ax: int) -> Any:
+    if len(shape_of(value)) == 0:
+        edge_shape = list(shape)
+        edge_shape[ax] = 1
+        return broadcast_to(value, tuple(edge_shape))
+    return value
+
+
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
+    """The ``n``-th discrete difference along an axis (``not_equal`` for booleans).
+
+    Args:
+      a: an array of at least one dimension.
+      n: how many times to difference.
+      axis: the axis.
+      prepend: values joined before ``a`` along ``axis`` first (scalars are broadcast).
+      append: values joined after ``a`` along ``axis`` first.
+
+    Returns:
+      An array with ``n`` fewer entries along ``axis`` (after joining).
+
+    Raises:
+      ValueError: ``n`` is negative or ``a`` is 0-d.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: diff(np.array([1, 4, 9, 16]), n=2)).shape
+    (2,)
+    """
+    check_arraylike("diff", a)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return a
+    shape = shape_of(a)
+    if not shape:
+        raise ValueError("diff requires input that is at least one dimensional; got a 0-d array")
+    ax = canonicalize_axis(axis, len(shape))
+    parts = []
+    if prepend is not None:
+        check_arraylike("diff", prepend)
+        parts.append(_edge(prepend, shape, ax))
+    parts.append(a)
+    if append is not None:
+        check_arraylike("diff", append)
+        parts.append(_edge(append, shape, ax))
+    if len(parts) > 1:
+        parts = promote_dtypes(*parts)
+        a = concatenate(parts, axis=ax)
+    is_bool = aval_of(a).dtype == np.bool_
+    for _ in range(n):
+        length = shape_of(a)[ax]
+        hi = tuple(slice(1, None) if i == ax else slice(None) for i in range(len(shape)))
+        lo = tuple(slice(None, length - 1) if i == ax else slice(None) for i in range(len(shape)))
+        op = not_equal if is_bool else subtract
+        a = op(getitem(a, hi), getitem(a, lo))
+    return a
+
+
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    """Differences of consecutive elements of the flattened array.
+
+    Args:
+      ary: an array-like.
+      to_end: values appended to the differences (cast to their dtype).
+      to_begin: values prepended to the differences (cast to their dtype).
+
+    Returns:
+      A 1-D array.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: ediff1d(np.array([1, 2, 4, 7]), to_begin=np.array([0]))).shape
+    (4,)
+    """
+    check_arraylike("ediff1d", ary)
+    flat = ravel(ary)
+    result = subtract(getitem(flat, slice(1, None)), getitem(flat, slice(None, -1)))
+    dt = aval_of(result).dtype
+    parts = [result]
+    if to_begin is not None:
+        check_arraylike("ediff1d", to_begin)
+        parts.insert(0, convert(ravel(to_begin), dt))
+    if to_end is not None:
+        check_arraylike("ediff1d", to_end)
+        parts.append(convert(ravel(to_end), dt))
+    return concatenate(parts) if len(parts) > 1 else result
