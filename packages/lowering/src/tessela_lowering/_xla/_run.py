@@ -1,0 +1,350 @@
+"""Compiling and running executables (host callbacks, LAPACK kernels, results,
+analyses) and moving buffers between host and device."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
+
+import numpy as np
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import func as func_dialect
+from jaxlib.mlir.dialects import stablehlo
+
+from tessela_lowering._xla._jaxlib import (
+    AvalLike,
+    Buffer,
+    Client,
+    Device,
+    Executable,
+    ResultHandler,
+    Value,
+    _Aval,
+    _ensure_process_state,
+    _jax,
+    _xla_client,
+)
+from tessela_lowering._xla._mlir import (
+    _BITCAST_AS,
+    _needs_bitcast,
+    entry_function,
+    ir_element_type,
+    make_ir_context,
+    module_text,
+)
+
+# --------------------------------------------------------------------------
+# Compile and run.
+
+
+def compile_module(
+    module: str | bytes,
+    devices: Sequence[Device],
+    *,
+    host_callbacks: Sequence[Callable[..., Any]] = (),
+) -> Executable:
+    """Compile StableHLO (text or bytecode) for ``devices`` and load it.
+
+    Args:
+      module: the module, as MLIR text or bytecode; the entry is ``@main``.
+      devices: the devices it runs on (one for a single-device program).
+      host_callbacks: the Python functions the module's callback custom calls
+        name by index (see :func:`python_callback_op`).
+
+    Returns:
+      The loaded executable.
+    """
+    client = devices[0].client
+    options = _xla_client.CompileOptions()
+    build = options.executable_build_options
+    build.num_replicas = 1
+    build.num_partitions = len(devices)
+    assignment = np.array([[d.id for d in devices]], dtype=np.int64)
+    build.device_assignment = _xla_client.DeviceAssignment.create(assignment)
+    device_list = _jax.DeviceList(tuple(devices))
+    if host_callbacks:
+        return _compile_with_callbacks(client, module, device_list, options, host_callbacks)
+    if hasattr(client, "compile_and_load"):
+        return client.compile_and_load(module, device_list, options)
+    return client.compile(module, device_list, options)  # pragma: no cover
+
+
+def _compile_with_callbacks(
+    client: Client,
+    module: str | bytes,
+    device_list: Any,
+    options: Any,
+    host_callbacks: Sequence[Callable[..., Any]],
+) -> Executable:
+    # jaxlib takes host callbacks only with a parsed MLIR module object.
+    parsed = ir.Module.parse(module, context=make_ir_context())
+    compile_fn = getattr(client, "compile_and_load", None) or client.compile
+    return compile_fn(parsed, device_list, options, host_callbacks=list(host_callbacks))
+
+
+_PYTHON_CALLBACK_TARGETS = {
+    "cpu": "xla_ffi_python_cpu_callback",
+    "gpu": "xla_ffi_python_gpu_callback",
+    "cuda": "xla_ffi_python_gpu_callback",
+    "rocm": "xla_ffi_python_gpu_callback",
+}
+
+
+def python_callback_op(
+    platform: str,
+    index: int,
+    operands: Sequence[Value],
+    result_types: Sequence[ir.Type],
+    *,
+    has_side_effect: bool,
+) -> list[Value]:
+    """Emit a call of host callback number ``index`` (needs an insertion point).
+
+    jaxlib's FFI handler (``xla_ffi_python_cpu_callback``, or the GPU one)
+    calls ``host_callbacks[index]`` of :func:`compile_module` with the operands
+    as NumPy arrays and expects a tuple of NumPy results.
+
+    Args:
+      platform: the platform compiled for ("cpu", "gpu", "cuda", "rocm").
+      index: the callback's position in the module's host-callback list.
+      operands: the values passed to the callback.
+      result_types: the tensor types of its results.
+      has_side_effect: keep the call even when its results are unused.
+
+    Returns:
+      The call's results.
+
+    Raises:
+      NotImplementedError: the platform has no Python-callback handler here.
+    """
+    target = _PYTHON_CALLBACK_TARGETS.get(platform)
+    if target is None:
+        raise NotImplementedError(
+            f"host callbacks (debug.print, pure_callback, io_callback) are not supported on "
+            f"{platform!r} devices; run the function on CPU or GPU."
+        )
+    u64 = ir.IntegerType.get_unsigned(64)
+    op = stablehlo.CustomCallOp(
+        list(result_types),
+        list(operands),
+        call_target_name=ir.StringAttr.get(target),
+        has_side_effect=ir.BoolAttr.get(has_side_effect),
+        api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
+        backend_config=ir.DictAttr.get({"index": ir.IntegerAttr.get(u64, index)}),
+    )
+    return list(op.results)
+
+
+_lapack_lock = threading.Lock()
+_lapack_targets: list[str] = []
+
+
+def register_lapack_targets() -> list[str]:
+    """Make jaxlib's LAPACK kernels callable as CPU custom calls; idempotent, thread-safe.
+
+    Binds the kernels to SciPy's LAPACK (``jaxlib.cpu._lapack.initialize``) and
+    registers each of them with XLA under its jaxlib name (``lapack_ssyevd_ffi``,
+    ``lapack_zgesdd_ffi``, ...): the ``*_ffi`` names as typed FFI handlers
+    (``api_version=1``), the older ones with the legacy calling convention.
+
+    Returns:
+      The registered target names.
+    """
+    if _lapack_targets:
+        return list(_lapack_targets)
+    with _lapack_lock:
+        if not _lapack_targets:
+            lapack = importlib.import_module("jaxlib.cpu._lapack")
+            lapack.initialize()
+            names = sorted(lapack.registrations().items())
+            for name, capsule in names:
+                version = 1 if name.endswith("_ffi") else 0
+                _xla_client.register_custom_call_target(
+                    name, capsule, platform="cpu", api_version=version
+                )
+            _lapack_targets.extend(name for name, _ in names)
+    return list(_lapack_targets)
+
+
+def result_handler(aval: AvalLike, device: Device) -> ResultHandler:
+    """A handler turning one raw output into a buffer of ``aval`` on ``device``."""
+    return _jax.array_result_handler(aval, _jax.SingleDeviceSharding(device), True, True)
+
+
+def execute(
+    exe: Executable, args: Sequence[Buffer], handlers: Sequence[ResultHandler]
+) -> list[Buffer]:
+    """Run ``exe`` on buffers; returns one buffer per output (asynchronously)."""
+    results = exe.execute_sharded(args)
+    out: list[Buffer] = results.consume_with_handlers(handlers)
+    return out
+
+
+Runner: TypeAlias = Callable[[list[Buffer]], list[Buffer]]
+"""Runs one executable on a list of buffers; returns its output buffers."""
+
+
+def runner(exe: Executable, handlers: Sequence[ResultHandler]) -> Runner:
+    """:func:`execute` bound to one executable and its result handlers.
+
+    The dispatch fast paths call it once per call: it is one Python frame
+    around ``execute_sharded`` and ``consume_with_handlers``, with nothing
+    looked up per call.
+
+    Args:
+      exe: the loaded executable (compiled without host callbacks).
+      handlers: one result handler per output.
+
+    Returns:
+      ``run(buffers) -> output buffers``; it runs asynchronously.
+    """
+    execute_sharded = exe.execute_sharded
+    handler_list = list(handlers)
+
+    def run(args: list[Buffer]) -> list[Buffer]:
+        out: list[Buffer] = execute_sharded(args).consume_with_handlers(handler_list)
+        return out
+
+    return run
+
+
+def execute_and_wait(
+    exe: Executable, args: Sequence[Buffer], handlers: Sequence[ResultHandler]
+) -> list[Buffer]:
+    """Run ``exe`` and wait until it has finished, host callbacks included."""
+    results = exe.execute_sharded(args, with_tokens=True)
+    results.consume_token().block_until_ready()
+    out: list[Buffer] = results.consume_with_handlers(handlers)
+    return out
+
+
+def cost_analysis(exe: Executable) -> dict[str, float]:
+    """XLA's cost estimate for a compiled executable (flops, bytes accessed, ...)."""
+    raw = exe.cost_analysis()
+    if isinstance(raw, list):  # older jaxlib returned one dict per program
+        raw = raw[0] if raw else {}
+    return {str(k): float(v) for k, v in dict(raw).items()}
+
+
+def memory_analysis(exe: Executable) -> Any:
+    """XLA's memory statistics for a compiled executable."""
+    return exe.get_compiled_memory_stats()
+
+
+def live_array_count(device: Device) -> int:
+    """How many arrays are alive on ``device``'s client (for leak checks)."""
+    return len(device.client.live_arrays())
+
+
+def serialize(exe: Executable) -> bytes:
+    """The executable as bytes, for :func:`deserialize` in a later process."""
+    data: bytes = exe.serialize()
+    return data
+
+
+def deserialize(data: bytes, devices: Sequence[Device]) -> Executable | None:
+    """Load an executable serialized by :func:`serialize`; ``None`` if it cannot be."""
+    client = devices[0].client
+    try:
+        return client.deserialize_executable(
+            data, _jax.DeviceList(tuple(devices)), _xla_client.CompileOptions()
+        )
+    except Exception:  # stale or foreign cache entry: compile afresh
+        return None
+
+
+def hlo_text(exe: Executable) -> str:
+    """The optimized HLO text of a compiled executable."""
+    modules = exe.hlo_modules()
+    return "\n".join(m.to_string() for m in modules)
+
+
+# --------------------------------------------------------------------------
+# Host <-> device.
+
+_bitcast_cache: dict[tuple[Any, ...], Executable] = {}
+_bitcast_lock = threading.Lock()
+
+
+def _bitcast_executable(
+    shape: tuple[int, ...], src: np.dtype[Any], dst: np.dtype[Any], device: Device
+) -> Executable:
+    key = (shape, src, dst, device)
+    exe = _bitcast_cache.get(key)
+    if exe is not None:
+        return exe
+    with make_ir_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        in_type = ir.RankedTensorType.get(shape, ir_element_type(src))
+        out_type = ir.RankedTensorType.get(shape, ir_element_type(dst))
+        block = entry_function(module, [in_type], [out_type], [])
+        with ir.InsertionPoint(block):
+            out = stablehlo.BitcastConvertOp(out_type, block.arguments[0]).result
+            func_dialect.ReturnOp([out])
+        text = module_text(module)
+    exe = compile_module(text, [device])
+    with _bitcast_lock:
+        _bitcast_cache[key] = exe
+    return exe
+
+
+def device_put(value: np.ndarray[Any, Any] | np.generic, device: Device) -> Buffer:
+    """Copy a host array onto ``device``.
+
+    Args:
+      value: a NumPy array of any dtype Tessela supports (ml_dtypes included).
+      device: the target device.
+
+    Returns:
+      A single-device :data:`Buffer` holding a copy of ``value``.
+    """
+    _ensure_process_state()
+    if not isinstance(value, np.ndarray):
+        value = np.asarray(value)
+    dtype = value.dtype
+    if not _needs_bitcast(dtype):
+        arr = value if value.flags.c_contiguous else np.ascontiguousarray(value)
+        if not arr.flags.writeable:  # DLPack 0.x cannot export read-only arrays
+            arr = arr.copy()
+        return _jax.dlpack_managed_tensor_to_buffer(arr.__dlpack__(), device, None, copy=True)
+    carrier = _BITCAST_AS[dtype.itemsize]
+    raw = np.ascontiguousarray(value).view(carrier)
+    raw_buf = _jax.dlpack_managed_tensor_to_buffer(raw.__dlpack__(), device, None, copy=True)
+    exe = _bitcast_executable(tuple(value.shape), carrier, dtype, device)
+    (out,) = execute(exe, [raw_buf], [result_handler(_Aval(value.shape, dtype), device)])
+    return out
+
+
+def to_numpy(buf: Buffer) -> np.ndarray[Any, Any]:
+    """Copy a buffer to a new read-only host NumPy array (blocks until ready)."""
+    out, _ = buf._single_device_array_to_np_array_did_copy()
+    return np.asarray(out)
+
+
+def buffer_device(buf: Buffer) -> Device:
+    """The device a buffer lives on."""
+    return buf._sharding._device
+
+
+def copy_to_device(buf: Buffer, device: Device) -> Buffer:
+    """Copy a buffer to another device (through the host)."""
+    return device_put(to_numpy(buf), device)
+
+
+def to_dlpack(buf: Buffer) -> Any:
+    """A DLPack capsule for ``buf`` (shares the device memory)."""
+    return _jax.buffer_to_dlpack_managed_tensor(buf, stream=None)
+
+
+def block_until_ready(buffers: Sequence[Buffer]) -> None:
+    """Wait until every buffer in ``buffers`` is computed."""
+    batched = getattr(_jax, "batched_block_until_ready", None)
+    if batched is not None:
+        batched(list(buffers))
+    else:
+        for b in buffers:
+            b.block_until_ready()
