@@ -25,6 +25,7 @@ from tessela_tracer import primitives as P
 from tessela_lowering import (
     _hlo,
     _rules,
+    _rules_conv,
     _rules_index,
     _rules_linalg,
     _rules_linalg_lapack,
@@ -214,6 +215,7 @@ def register_standard_lowerings() -> list[str]:
         _rules_reduce.RULES,
         _rules_linalg.RULES,
         _rules_linalg_lapack.RULES,
+        _rules_conv.RULES,
         RULES,
     ):
         for prim, rule in table.items():

@@ -1385,6 +1385,67 @@ case(
 # bitwise_*, while through while_loop/fori_loop, cond through cond/switch,
 # jit through jit, custom_jvp_call/custom_vjp_call through custom_jvp/custom_vjp,
 # remat2 through checkpoint, device_put through device_put inside jit.
+# ------------------------------------------------------- convolution, windows
+case(
+    "conv_nhwc_same_f32",
+    "conv_general_dilated",
+    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+    ),
+    lambda rng: (grid(rng, (2, 5, 5, 3)), grid(rng, (3, 3, 3, 4))),
+    ACCUMULATION,
+)
+case(
+    "conv_dilated_groups_exact_f32",
+    "conv_general_dilated",
+    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
+        x, w, (2, 1), ((1, 0), (2, -1)), (1, 2), (2, 1), feature_group_count=2
+    ),
+    lambda rng: (small_ints_f(rng, (2, 4, 6, 5)), small_ints_f(rng, (6, 2, 2, 3))),
+)
+case(
+    "conv_batch_groups_exact_f32",
+    "conv_general_dilated",
+    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
+        x, w, (1,), "VALID", batch_group_count=2, dimension_numbers=("NWC", "WIO", "NWC")
+    ),
+    lambda rng: (small_ints_f(rng, (4, 5, 3)), small_ints_f(rng, (2, 3, 4))),
+)
+case(
+    "conv_i32",
+    "conv_general_dilated",
+    lambda ns: lambda x, w: ns.lax.conv(x, w, (1,), "SAME"),
+    lambda rng: (grid(rng, (1, 2, 6), I32), grid(rng, (3, 2, 3), I32)),
+)
+case(
+    "conv_transpose_exact_f32",
+    "conv_general_dilated",
+    lambda ns: lambda x, w: ns.lax.conv_transpose(x, w, (2, 2), "SAME"),
+    lambda rng: (small_ints_f(rng, (1, 3, 3, 2)), small_ints_f(rng, (3, 3, 2, 2))),
+)
+case(
+    "reduce_window_sum_f32",
+    "reduce_window_sum",
+    lambda ns: lambda x: ns.lax.reduce_window(
+        x, 0.0, ns.lax.add, (2, 3), (1, 2), ((1, 0), (0, 2)), (2, 1), (1, 2)
+    ),
+    lambda rng: (small_ints_f(rng, (4, 7)),),
+)
+case(
+    "reduce_window_max_f32",
+    "reduce_window_max",
+    lambda ns: lambda x: ns.lax.reduce_window(x, -np.inf, ns.lax.max, (1, 2, 2), (1, 2, 2), "SAME"),
+    lambda rng: (grid(rng, (2, 5, 5)),),
+)
+case(
+    "reduce_window_min_i32",
+    "reduce_window_min",
+    lambda ns: lambda x: ns.lax.reduce_window(
+        x, np.int32(np.iinfo(np.int32).max), ns.lax.min, (3, 2), (1, 1), "VALID", None, (1, 2)
+    ),
+    lambda rng: (grid(rng, (5, 6), I32),),
+)
+
 NOT_COMPARED: dict[str, str] = {
     "name": "the identity marker of checkpoint_name (for checkpoint policies), added after "
     "this golden set; its compiled result is its operand, tested under jit, vmap and grad "
@@ -1393,5 +1454,11 @@ NOT_COMPARED: dict[str, str] = {
         ("debug_callback", "debug_print", "io_callback", "pure_callback"),
         "a host callback: its compiled result is whatever the Python function returns; "
         "tested eagerly and under jit in tests/test_callback.py",
+    ),
+    **dict.fromkeys(
+        ("select_and_gather_add", "select_and_scatter_add"),
+        "JAX binds it only inside its derivatives of max/min pooling; compared with JAX "
+        "through grad and jvp of reduce_window_max/min in tessela-autodiff's golden data "
+        "and against NumPy in tests/test_conv_window.py",
     ),
 }
