@@ -9,6 +9,7 @@ except ImportError:  # installed without the eager runtime: jaxpr-level tests on
         "test_control_and_api.py",
         "test_seeds.py",
         "test_rules_linalg.py",
+        "test_rules_conv.py",
     ]
 
 settings.register_profile(

@@ -8,6 +8,7 @@ from tessela_batching import (
     _rules_array,
     _rules_callback,
     _rules_control,
+    _rules_conv,
     _rules_elementwise,
     _rules_indexing,
     _rules_linalg,

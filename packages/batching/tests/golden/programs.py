@@ -63,7 +63,37 @@ def decompositions(ns: Any) -> tuple[Any, tuple[Any, ...]]:
     return ns.vmap(f, in_axes=1), (_f32(3, 2, 3),)
 
 
+def conv_batched(ns: Any) -> tuple[Any, tuple[Any, ...]]:
+    lax = ns.lax
+
+    def f(x: Any, w: Any) -> Any:
+        return lax.conv_general_dilated(
+            x, w, (1, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=2
+        )
+
+    both = ns.vmap(f, in_axes=(1, 0))
+    lhs_only = ns.vmap(f, in_axes=(0, None))
+    rhs_only = ns.vmap(f, in_axes=(None, 4))
+    w = _f32(3, 3, 1, 4)
+    return (
+        lambda x, w4, xb: (both(x, _f32(3, *w.shape)), lhs_only(xb, w), rhs_only(xb[0], w4)),
+        (_f32(2, 3, 5, 6, 2), _f32(3, 3, 1, 4, 5), _f32(3, 2, 5, 6, 2)),
+    )
+
+
+def windows_batched(ns: Any) -> tuple[Any, tuple[Any, ...]]:
+    lax = ns.lax
+
+    def f(x: Any) -> Any:
+        return (
+            lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 2), "SAME"),
+            lax.reduce_window(x, -np.inf, lax.max, (2, 2), (2, 2), "VALID"),
+        )
+
+    return ns.vmap(f, in_axes=1), (_f32(4, 3, 5),)
+
+
 CASES = [
     mul_add_in_axes, sin_reduce, matvec, both_batched_dot, transpose_out_axes, nested,
-    decompositions,
+    decompositions, conv_batched, windows_batched,
 ]  # fmt: skip
