@@ -103,6 +103,15 @@ from ._misc_math import modf as modf
 from ._misc_math import nan_to_num as nan_to_num
 from ._misc_math import piecewise as piecewise
 from ._misc_math import select as select
+from ._nan_reductions import nancumprod as nancumprod
+from ._nan_reductions import nancumsum as nancumsum
+from ._nan_reductions import nanmax as nanmax
+from ._nan_reductions import nanmean as nanmean
+from ._nan_reductions import nanmin as nanmin
+from ._nan_reductions import nanprod as nanprod
+from ._nan_reductions import nanstd as nanstd
+from ._nan_reductions import nansum as nansum
+from ._nan_reductions import nanvar as nanvar
 from ._products import (
     dot as dot,
 )
@@ -311,6 +320,15 @@ from ._sorting import nanargmax as nanargmax
 from ._sorting import nanargmin as nanargmin
 from ._sorting import searchsorted as searchsorted
 from ._sorting import sort as sort
+from ._statistics import average as average
+from ._statistics import corrcoef as corrcoef
+from ._statistics import cov as cov
+from ._statistics import median as median
+from ._statistics import nanmedian as nanmedian
+from ._statistics import nanpercentile as nanpercentile
+from ._statistics import nanquantile as nanquantile
+from ._statistics import percentile as percentile
+from ._statistics import quantile as quantile
 from ._take import take as take
 from ._take import take_along_axis as take_along_axis
 from ._tiling import (
@@ -620,6 +638,7 @@ __all__ = [
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "average",
     "bfloat16",
     "bitwise_and",
     "bitwise_not",
@@ -639,9 +658,11 @@ __all__ = [
     "conj",
     "conjugate",
     "copysign",
+    "corrcoef",
     "cos",
     "cosh",
     "count_nonzero",
+    "cov",
     "cross",
     "cumprod",
     "cumsum",
@@ -733,6 +754,7 @@ __all__ = [
     "max",
     "maximum",
     "mean",
+    "median",
     "meshgrid",
     "min",
     "minimum",
@@ -744,6 +766,18 @@ __all__ = [
     "nan_to_num",
     "nanargmax",
     "nanargmin",
+    "nancumprod",
+    "nancumsum",
+    "nanmax",
+    "nanmean",
+    "nanmedian",
+    "nanmin",
+    "nanpercentile",
+    "nanprod",
+    "nanquantile",
+    "nanstd",
+    "nansum",
+    "nanvar",
     "ndarray",
     "negative",
     "newaxis",
@@ -753,6 +787,7 @@ __all__ = [
     "ones_like",
     "outer",
     "pad",
+    "percentile",
     "pi",
     "piecewise",
     "positive",
@@ -760,6 +795,7 @@ __all__ = [
     "power",
     "prod",
     "promote_types",
+    "quantile",
     "rad2deg",
     "radians",
     "ravel",

@@ -1,0 +1,352 @@
+"""NaN-ignoring reductions: ``nansum`` ... ``nancumprod``.
+
+NaNs are replaced with the reduction's identity before reducing (integer
+inputs have no NaNs and reduce as they are); ``nanmax``/``nanmin`` give NaN
+where a slice holds only NaNs, ``nanvar`` where the divisor is not positive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from tessela_tracer import dtypes as _dt
+from tessela_tracer import lax
+
+from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._reductions import any as _any
+from ._reductions import cumprod, cumsum, mean
+from ._reductions import max as _max
+from ._reductions import min as _min
+from ._reductions import prod as _prod
+from ._reductions import sum as _sum
+from ._ufuncs import (
+    conj,
+    isnan,
+    logical_not,
+    real,
+    sqrt,
+    true_divide,
+)
+from ._where import broadcast_to
+from ._where import where as _sel
+
+__all__ = [
+    "nancumprod",
+    "nancumsum",
+    "nanmax",
+    "nanmean",
+    "nanmin",
+    "nanprod",
+    "nanstd",
+    "nansum",
+    "nanvar",
+]
+
+
+def _inexact(a: Any) -> bool:
+    return bool(_dt.issubdtype(aval_of(a).dtype, np.inexact))
+
+
+def _nan_replaced(a: Any, value: Any) -> Any:
+    return _sel(isnan(a), convert(value, aval_of(a).dtype), a) if _inexact(a) else a
+
+
+def nansum(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Sum treating NaNs as zero.
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: the accumulation and result dtype.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      initial: a starting value added to the sum.
+      where: a boolean mask of the elements to include.
+
+    Returns:
+      The sums.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nansum(x, axis=0), S((2, 3), "float32")).shape
+    (3,)
+    """
+    check_arraylike("nansum", a)
+    return _sum(_nan_replaced(a, 0), axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Product treating NaNs as one.
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: the accumulation and result dtype.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      initial: a starting value multiplied in.
+      where: a boolean mask of the elements to include.
+
+    Returns:
+      The products.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nanprod(x, axis=1), S((2, 3), "float32")).shape
+    (2,)
+    """
+    check_arraylike("nanprod", a)
+    return _prod(_nan_replaced(a, 1), axis, dtype, out, keepdims, initial, where)
+
+
+def _nan_extreme(
+    name: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where_: Any
+) -> Any:
+    check_arraylike(name, a)
+    fn = _max if name == "nanmax" else _min
+    if not _inexact(a):
+        return fn(a, axis, out, keepdims, initial, where_)
+    fill = -np.inf if name == "nanmax" else np.inf
+    result = fn(_nan_replaced(a, fill), axis, out, keepdims, initial, where_)
+    nan_mask = isnan(a) if where_ is None else lax.bitwise_or(isnan(a), logical_not(where_))
+    all_nan = logical_not(_any(logical_not(nan_mask), axis=axis, keepdims=keepdims))
+    if initial is not None:
+        return result
+    return _sel(all_nan, convert(np.nan, aval_of(result).dtype), result)
+
+
+def nanmax(
+    a: Any,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Maximum ignoring NaNs (NaN where a slice holds only NaNs).
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      initial: a lower bound of the result.
+      where: a boolean mask of the elements to include.
+
+    Returns:
+      The maxima.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nanmax(x, axis=1, keepdims=True), S((2, 3), "float32")).shape
+    (2, 1)
+    """
+    return _nan_extreme("nanmax", a, axis, out, keepdims, initial, where)
+
+
+def nanmin(
+    a: Any,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Minimum ignoring NaNs (NaN where a slice holds only NaNs).
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      initial: an upper bound of the result.
+      where: a boolean mask of the elements to include.
+
+    Returns:
+      The minima.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(nanmin, S((2, 3), "float32")).shape
+    ()
+    """
+    return _nan_extreme("nanmin", a, axis, out, keepdims, initial, where)
+
+
+def _valid(a: Any, where_: Any) -> Any:
+    valid = logical_not(isnan(a))
+    if where_ is not None:
+        valid = lax.bitwise_and(valid, broadcast_to(where_, shape_of(a)))
+    return valid
+
+
+def nanmean(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    where: Any = None,
+) -> Any:
+    """Mean of the non-NaN elements (NaN where there are none).
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: the result dtype.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+      where: a boolean mask of the elements to include.
+
+    Returns:
+      The means, of a floating dtype.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nanmean(x, 0), S((2, 3), "int32")).dtype
+    dtype('float32')
+    """
+    check_arraylike("nanmean", a)
+    if out is not None:
+        raise NotImplementedError("nanmean: the out argument is not supported")
+    if not _inexact(a):
+        return mean(a, axis, dtype, keepdims=keepdims, where=where)
+    valid = _valid(a, where)
+    (a,) = promote_dtypes_inexact(a)
+    dt = aval_of(a).dtype if dtype is None else np.dtype(dtype)
+    count = _sum(valid, axis, dtype=dt, keepdims=keepdims)
+    total = _sum(_nan_replaced(a, 0), axis, dtype=dt, keepdims=keepdims, where=where)
+    return true_divide(total, count)
+
+
+def nanvar(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    where: Any = None,
+    mean: Any = None,
+) -> Any:
+    """Variance of the non-NaN elements, with ``ddof`` delta degrees of freedom.
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: the result dtype.
+      out: unsupported; must be ``None``.
+      ddof: subtracted from the count of non-NaN elements in the divisor.
+      keepdims: keep reduced axes as size-1 axes.
+      where: a boolean mask of the elements to include.
+      mean: a precomputed :func:`nanmean` with ``keepdims=True``.
+
+    Returns:
+      The variances; NaN where the divisor is not positive.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nanvar(x, 1, ddof=1), S((2, 3), "float32")).shape
+    (2,)
+    """
+    check_arraylike("nanvar", a)
+    if out is not None:
+        raise NotImplementedError("nanvar: the out argument is not supported")
+    (a,) = promote_dtypes_inexact(a)
+    valid = _valid(a, where)
+    center = nanmean(a, axis, keepdims=True, where=where) if mean is None else mean
+    centered = lax.sub(a, center)
+    if _dt.issubdtype(aval_of(centered).dtype, np.complexfloating):
+        sq = real(lax.mul(centered, conj(centered)))
+    else:
+        sq = lax.square(centered)
+    rdt = aval_of(sq).dtype
+    sq = _sel(valid, sq, convert(0, rdt))
+    count = _sum(valid, axis, dtype=rdt, keepdims=keepdims)
+    norm = lax.sub(count, convert(ddof, rdt))
+    result = true_divide(_sum(sq, axis, keepdims=keepdims), norm)
+    result = _sel(lax.le(norm, convert(0, rdt)), convert(np.nan, rdt), result)
+    return result if dtype is None else convert(result, np.dtype(dtype))
+
+
+def nanstd(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    where: Any = None,
+    mean: Any = None,
+) -> Any:
+    """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`.
+
+    Args:
+      a: an array-like.
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      dtype: the result dtype.
+      out: unsupported; must be ``None``.
+      ddof: subtracted from the count of non-NaN elements in the divisor.
+      keepdims: keep reduced axes as size-1 axes.
+      where: a boolean mask of the elements to include.
+      mean: a precomputed :func:`nanmean` with ``keepdims=True``.
+
+    Returns:
+      The standard deviations.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(nanstd, S((2, 3), "float32")).shape
+    ()
+    """
+    return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean))
+
+
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    """Cumulative sum treating NaNs as zero.
+
+    Args:
+      a: an array-like.
+      axis: the axis (``None`` flattens first).
+      dtype: the accumulation and result dtype.
+      out: unsupported; must be ``None``.
+
+    Returns:
+      The running sums.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(nancumsum, S((2, 3), "float32")).shape
+    (6,)
+    """
+    check_arraylike("nancumsum", a)
+    return cumsum(_nan_replaced(a, 0), axis, dtype, out)
+
+
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    """Cumulative product treating NaNs as one.
+
+    Args:
+      a: an array-like.
+      axis: the axis (``None`` flattens first).
+      dtype: the accumulation and result dtype.
+      out: unsupported; must be ``None``.
+
+    Returns:
+      The running products.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x: nancumprod(x, 1), S((2, 3), "float32")).shape
+    (2, 3)
+    """
+    check_arraylike("nancumprod", a)
+    return cumprod(_nan_replaced(a, 1), axis, dtype, out)
