@@ -15,6 +15,7 @@ from tessela_autodiff import (
     _rules_array,
     _rules_callback,
     _rules_control,
+    _rules_conv,
     _rules_custom,
     _rules_elementwise,
     _rules_linalg,

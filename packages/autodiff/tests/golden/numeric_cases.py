@@ -839,3 +839,157 @@ _add("nested_jit_jacrev_of_jacrev_scan_of_cond", "nested", _jacrev_jacrev_scan_o
      ((4,), -1, 1), modes=("value",))  # fmt: skip
 _add("nested_hessian_cond_f64", "nested", NESTED["hessian_cond"][0], ((3,), -1, 1),
      dtype="float64", modes=("value", "grad"))  # fmt: skip
+
+
+# --- convolution and windowed reductions -------------------------------------------------
+
+NHWC = ("NHWC", "HWIO", "NHWC")
+
+
+def _conv_case(**kw: Any) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        return lambda x, w: api.lax.conv_general_dilated(x, w, **kw)
+
+    return build
+
+
+def _pool(api: Any, kind: str, x: Any, **kw: Any) -> Any:
+    lax = api.lax
+    op, init = {"sum": (lax.add, 0.0), "max": (lax.max, -np.inf), "min": (lax.min, np.inf)}[kind]
+    return lax.reduce_window(x, init, op, **kw)
+
+
+def _window_case(kind: str, **kw: Any) -> Callable[[Any], Fun]:
+    return lambda api: lambda x: _pool(api, kind, x, **kw)
+
+
+_POOL = {"window_dimensions": (1, 2, 2), "window_strides": (1, 2, 1), "padding": "SAME"}
+
+
+def _pool_jvp_ties(api: Any) -> Fun:
+    # rounded inputs: many ties inside a window
+    def f(x: Any, t: Any) -> Any:
+        pool = lambda v: _pool(api, "max", v, **_POOL)  # noqa: E731
+        return api.jvp(pool, (api.lax.round(x),), (t,))[1]
+
+    return f
+
+
+def _pool_vjp_ties(kind: str) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        def f(x: Any, c: Any) -> Any:
+            pool = lambda v: _pool(api, kind, v, **_POOL)  # noqa: E731
+            return api.vjp(pool, api.lax.round(x))[1](c)[0]
+
+        return f
+
+    return build
+
+
+def _tiny_cnn(api: Any) -> Fun:
+    """Loss values of three gradient steps of conv + relu + max pool + dense."""
+    lax = api.lax
+
+    def loss(params: Any, x: Any, y: Any) -> Any:
+        w1, w2 = params
+        h = lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=NHWC)
+        h = lax.max(h, 0.0)
+        h = lax.reduce_window(h, -np.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        h = lax.reshape(h, (4, 36))
+        out = lax.dot_general(h, w2, (((1,), (0,)), ((), ())))
+        d = lax.sub(out, y)
+        return lax.div(lax.reduce_sum(lax.mul(d, d), (0, 1)), 12.0)
+
+    def train(x: Any, y: Any, w1: Any, w2: Any) -> Any:
+        params, losses = (w1, w2), []
+        for _ in range(3):
+            value = loss(params, x, y)
+            g1, g2 = api.grad(loss)(params, x, y)
+            params = (lax.sub(params[0], lax.mul(g1, 0.1)), lax.sub(params[1], lax.mul(g2, 0.1)))
+            losses.append(lax.reshape(value, (1,)))
+        losses.append(lax.reshape(loss(params, x, y), (1,)))
+        return lax.concatenate(losses, 0)
+
+    return train
+
+
+_add(
+    "conv_nchw_same",
+    "conv",
+    _conv_case(window_strides=(1, 1), padding="SAME"),
+    ((2, 3, 5, 5), -1, 1),
+    ((4, 3, 3, 3), -1, 1),
+)
+_add(
+    "conv_nhwc_dilated_groups",
+    "conv",
+    _conv_case(
+        window_strides=(2, 1),
+        padding=((1, 0), (0, 2)),
+        lhs_dilation=(1, 2),
+        rhs_dilation=(2, 1),
+        dimension_numbers=NHWC,
+        feature_group_count=2,
+    ),
+    ((2, 5, 6, 4), -1, 1),
+    ((2, 3, 2, 6), -1, 1),
+)
+_add(
+    "conv_batch_groups",
+    "conv",
+    _conv_case(
+        window_strides=(2,),
+        padding="VALID",
+        dimension_numbers=("NWC", "WIO", "NWC"),
+        batch_group_count=2,
+    ),
+    ((4, 6, 3), -1, 1),
+    ((2, 3, 4), -1, 1),
+)
+_add(
+    "conv_f64",
+    "conv",
+    _conv_case(window_strides=(1,), padding=((2, -1),), rhs_dilation=(2,)),
+    ((2, 2, 7), -1, 1),
+    ((3, 2, 3), -1, 1),
+    dtype="float64",
+)
+_add(
+    "reduce_window_sum_strided",
+    "conv",
+    _window_case(
+        "sum",
+        window_dimensions=(2, 3),
+        window_strides=(2, 1),
+        padding=((1, 0), (0, 2)),
+        base_dilation=(1, 2),
+        window_dilation=(1, 2),
+    ),
+    ((5, 4), -1, 1),
+)
+_add("max_pool_same", "conv", _window_case("max", **_POOL), ((2, 5, 5), -1, 1))
+_add(
+    "min_pool_base_dilated",
+    "conv",
+    _window_case(
+        "min",
+        window_dimensions=(2, 2),
+        window_strides=(1, 2),
+        padding="VALID",
+        base_dilation=(2, 1),
+    ),
+    ((3, 5), -1, 1),
+)
+_add("max_pool_jvp_ties", "conv", _pool_jvp_ties, ((2, 5, 5), -2, 2), ((2, 5, 5), -1, 1))
+_add("max_pool_vjp_ties", "conv", _pool_vjp_ties("max"), ((2, 5, 5), -2, 2), ((2, 3, 5), -1, 1))
+_add("min_pool_vjp_ties", "conv", _pool_vjp_ties("min"), ((2, 5, 5), -2, 2), ((2, 3, 5), -1, 1))
+_add(
+    "tiny_cnn_training",
+    "conv",
+    _tiny_cnn,
+    ((4, 6, 6, 2), -1, 1),
+    ((4, 3), -1, 1),
+    ((3, 3, 2, 4), -0.5, 0.5),
+    ((36, 3), -0.3, 0.3),
+    modes=("value",),
+)

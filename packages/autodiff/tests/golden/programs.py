@@ -54,6 +54,25 @@ def scatter_mul_updates(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return f, (np.array([3.0, 4.0], np.float32),)
 
 
+def conv_grad(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def f(x: Any, w: Any) -> Any:
+        y = lax.conv_general_dilated(
+            x, w, (2, 1), "SAME", rhs_dilation=(1, 2), dimension_numbers=("NHWC", "HWIO", "NHWC"),
+            feature_group_count=2,
+        )  # fmt: skip
+        return lax.reduce_sum(y, (0, 1, 2, 3))
+
+    return f, (np.ones((2, 5, 5, 4), np.float32), np.ones((3, 3, 2, 6), np.float32))
+
+
+def max_pool_grad(lax: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def f(x: Any) -> Any:
+        y = lax.reduce_window(x, -np.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "SAME")
+        return lax.reduce_sum(y, (0, 1, 2, 3))
+
+    return f, (np.ones((1, 5, 5, 3), np.float32),)
+
+
 CASES: dict[str, Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...]]]] = {
     "sin": sin,
     "sin_times_x": sin_times_x,
@@ -63,4 +82,6 @@ CASES: dict[str, Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...]]]] = 
     "digamma": digamma,
     "polygamma": polygamma,
     "scatter_mul_updates": scatter_mul_updates,
+    "conv_grad": conv_grad,
+    "max_pool_grad": max_pool_grad,
 }
