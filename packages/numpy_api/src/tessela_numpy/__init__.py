@@ -35,6 +35,8 @@ from ._arith import (
 from ._arith import (
     round as round,
 )
+from ._convolve import convolve as convolve
+from ._convolve import correlate as correlate
 from ._creation import (
     arange as arange,
 )
@@ -267,6 +269,15 @@ from ._sequences import hsplit as hsplit
 from ._sequences import logspace as logspace
 from ._sequences import meshgrid as meshgrid
 from ._sequences import vsplit as vsplit
+from ._setops import argwhere as argwhere
+from ._setops import bincount as bincount
+from ._setops import flatnonzero as flatnonzero
+from ._setops import nonzero as nonzero
+from ._setops import unique as unique
+from ._setops import unique_all as unique_all
+from ._setops import unique_counts as unique_counts
+from ._setops import unique_inverse as unique_inverse
+from ._setops import unique_values as unique_values
 from ._shape_ops import (
     atleast_1d as atleast_1d,
 )
@@ -628,6 +639,7 @@ __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "argwhere",
     "around",
     "array",
     "array_equal",
@@ -640,6 +652,7 @@ __all__ = [
     "atleast_3d",
     "average",
     "bfloat16",
+    "bincount",
     "bitwise_and",
     "bitwise_not",
     "bitwise_or",
@@ -657,8 +670,10 @@ __all__ = [
     "concatenate",
     "conj",
     "conjugate",
+    "convolve",
     "copysign",
     "corrcoef",
+    "correlate",
     "cos",
     "cosh",
     "count_nonzero",
@@ -692,6 +707,7 @@ __all__ = [
     "eye",
     "fabs",
     "finfo",
+    "flatnonzero",
     "flip",
     "fliplr",
     "flipud",
@@ -782,6 +798,7 @@ __all__ = [
     "negative",
     "newaxis",
     "nextafter",
+    "nonzero",
     "not_equal",
     "ones",
     "ones_like",
@@ -844,6 +861,11 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
     "var",
     "vdot",
     "vsplit",
