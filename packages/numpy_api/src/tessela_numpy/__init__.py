@@ -35,6 +35,8 @@ from ._arith import (
 from ._arith import (
     round as round,
 )
+from ._convolve import convolve as convolve
+from ._convolve import correlate as correlate
 from ._creation import (
     arange as arange,
 )
@@ -668,8 +670,10 @@ __all__ = [
     "concatenate",
     "conj",
     "conjugate",
+    "convolve",
     "copysign",
     "corrcoef",
+    "correlate",
     "cos",
     "cosh",
     "count_nonzero",

@@ -596,6 +596,16 @@ case("linalg_cond", lambda m: m.linalg.cond, "f32[3,3]")
 # cond(a, 1) goes through inv, whose LU solve is staged differently from JAX's.
 case("linalg_cond_1", lambda m: lambda a: m.linalg.cond(a, 1), "f32[2,3,3]", jaxpr=False)
 
+# ----------------------------------------------------------------- convolve / correlate
+case("convolve_full", lambda m: m.convolve, "f32[5]", "f32[3]")
+case(
+    "convolve_same_short_first", lambda m: lambda a, v: m.convolve(a, v, "same"), "f32[2]", "f32[4]"
+)
+case("convolve_valid_ints", lambda m: lambda a, v: m.convolve(a, v, "valid"), "i32[6]", "i32[3]")
+case("correlate_valid", lambda m: m.correlate, "f32[6]", "f32[3]")
+case("correlate_same_long_v", lambda m: lambda a, v: m.correlate(a, v, "same"), "f32[2]", "f32[3]")
+case("correlate_full_complex", lambda m: lambda a, v: m.correlate(a, v, "full"), "c64[4]", "c64[3]")
+
 # ----------------------------------------------------------------- programs
 case(
     "mlp",
