@@ -79,6 +79,11 @@ from ._creation import (
 from ._creation import (
     zeros_like as zeros_like,
 )
+from ._histograms import digitize as digitize
+from ._histograms import histogram as histogram
+from ._histograms import histogram_bin_edges as histogram_bin_edges
+from ._histograms import interp as interp
+from ._histograms import polyval as polyval
 from ._matrix_ops import cross as cross
 from ._matrix_ops import diag as diag
 from ._matrix_ops import diagflat as diagflat
@@ -258,6 +263,11 @@ from ._scalar_types import (
 from ._scalar_types import (
     uint64 as uint64,
 )
+from ._selection import argpartition as argpartition
+from ._selection import lexsort as lexsort
+from ._selection import partition as partition
+from ._selection import put as put
+from ._selection import put_along_axis as put_along_axis
 from ._sequences import array_split as array_split
 from ._sequences import column_stack as column_stack
 from ._sequences import diff as diff
@@ -638,6 +648,7 @@ __all__ = [
     "arctanh",
     "argmax",
     "argmin",
+    "argpartition",
     "argsort",
     "argwhere",
     "around",
@@ -687,6 +698,7 @@ __all__ = [
     "diagflat",
     "diagonal",
     "diff",
+    "digitize",
     "divide",
     "divmod",
     "dot",
@@ -728,6 +740,8 @@ __all__ = [
     "greater",
     "greater_equal",
     "heaviside",
+    "histogram",
+    "histogram_bin_edges",
     "hsplit",
     "hstack",
     "hypot",
@@ -741,6 +755,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "interp",
     "invert",
     "isclose",
     "isfinite",
@@ -753,6 +768,7 @@ __all__ = [
     "left_shift",
     "less",
     "less_equal",
+    "lexsort",
     "linalg",
     "linspace",
     "log",
@@ -804,14 +820,18 @@ __all__ = [
     "ones_like",
     "outer",
     "pad",
+    "partition",
     "percentile",
     "pi",
     "piecewise",
+    "polyval",
     "positive",
     "pow",
     "power",
     "prod",
     "promote_types",
+    "put",
+    "put_along_axis",
     "quantile",
     "rad2deg",
     "radians",

@@ -58,6 +58,21 @@ CASES: list[dict[str, Any]] = [
     {"fn": "bincount", "args": [B], "kw": {}},
     {"fn": "bincount", "args": [B, W], "kw": {"minlength": 10}},
     {"fn": "bincount", "args": [B], "kw": {"length": 4}},
+    {"fn": "digitize", "args": [X, XP], "kw": {}},
+    {"fn": "digitize", "args": [X, XP], "kw": {"right": True}},
+    {"fn": "histogram", "args": [X], "kw": {"bins": 4}},
+    {"fn": "histogram", "args": [B], "kw": {"bins": 3, "range": (0, 6), "density": True}},
+    {"fn": "histogram_bin_edges", "args": [B], "kw": {"bins": 5}},
+    {"fn": "interp", "args": [X, XP, FP], "kw": {}},
+    {"fn": "interp", "args": [X, XP, FP], "kw": {"left": -5.0, "right": "extrapolate"}},
+    {"fn": "interp", "args": [X, XP, FP], "kw": {"period": 2.5}},
+    {"fn": "polyval", "args": [FP, X], "kw": {}},
+    {"fn": "partition", "args": [P, 2], "kw": {}},
+    {"fn": "argpartition", "args": [P, 1], "kw": {"axis": 0}},
+    {"fn": "argpartition", "args": [P, -2], "kw": {}},
+    {"fn": "lexsort", "args": [P], "kw": {}},
+    {"fn": "put", "args": [P, B, 9], "kw": {"inplace": False}},
+    {"fn": "put", "args": [P, B, -1], "kw": {"mode": "wrap", "inplace": False}},
 ]
 
 
