@@ -35,6 +35,10 @@ TOP_LEVEL = {
     "default_device": tessela_lowering.default_device,
     "Array": tessela_lowering.Array,
     "ShapeDtypeStruct": tessela_tracer.ShapeDtypeStruct,
+    "process_index": tessela_lowering.process_index,
+    "process_count": tessela_lowering.process_count,
+    "local_device_count": tessela_lowering.local_device_count,
+    "device_count": tessela_lowering.device_count,
 }
 
 
@@ -100,3 +104,20 @@ def test_lax_holds_the_collectives_and_the_tracer_lax() -> None:
     assert normalised.tolist() == (x / x.sum()).tolist()
     ranks = tx.vmap(lambda v: tlax.axis_index("i"), axis_name="i")(x)
     assert ranks.tolist() == [0, 1, 2, 3]
+
+
+def test_jax_top_level_helpers_and_submodules_exist() -> None:
+    for name in [
+        "disable_jit", "ensure_compile_time_eval", "named_call", "named_scope",
+        "print_environment_info", "dtypes", "typing", "ops", "scipy",
+    ]:  # fmt: skip
+        assert name in tx.__all__ and hasattr(tx, name), name
+    import tessela.scipy.special
+    import tessela.scipy.stats.norm
+
+    assert tessela.scipy.stats.norm.logpdf is tx.scipy.stats.norm.logpdf
+    for module in [tx.scipy, tx.scipy.special, tx.scipy.stats, tx.ops, tx.dtypes, tx.typing]:
+        for name in module.__all__:
+            assert hasattr(module, name), (module.__name__, name)
+    for name in ["canonicalize_dtype", "float0", "bfloat16", "finfo", "iinfo", "result_type"]:
+        assert getattr(tx.dtypes, name) is getattr(tessela_tracer.dtypes, name), name

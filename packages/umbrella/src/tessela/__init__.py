@@ -36,6 +36,8 @@ from tessela_lowering import (
     jit,
     local_device_count,
     local_devices,
+    process_count,
+    process_index,
 )
 from tessela_tracer import (
     ShapeDtypeStruct,
@@ -49,9 +51,30 @@ from tessela_tracer import (
     remat,
 )
 
-from . import debug, errors, experimental, lax, nn, numpy, random, tree, tree_util
+from . import (
+    debug,
+    dtypes,
+    errors,
+    experimental,
+    lax,
+    nn,
+    numpy,
+    ops,
+    random,
+    scipy,
+    tree,
+    tree_util,
+    typing,
+)
 from ._api import block_until_ready, load_plugins, plugins
 from ._config import config
+from ._toplevel import (
+    disable_jit,
+    ensure_compile_time_eval,
+    named_call,
+    named_scope,
+    print_environment_info,
+)
 
 __version__ = "0.1.0"
 
@@ -71,7 +94,10 @@ __all__ = [
     "device_get",
     "device_put",
     "devices",
+    "disable_jit",
+    "dtypes",
     "effects_barrier",
+    "ensure_compile_time_eval",
     "errors",
     "eval_shape",
     "experimental",
@@ -89,14 +115,22 @@ __all__ = [
     "local_device_count",
     "local_devices",
     "make_jaxpr",
+    "named_call",
+    "named_scope",
     "nn",
     "numpy",
+    "ops",
     "plugins",
+    "print_environment_info",
+    "process_count",
+    "process_index",
     "pure_callback",
     "random",
     "remat",
+    "scipy",
     "tree",
     "tree_util",
+    "typing",
     "value_and_grad",
     "vjp",
     "vmap",
