@@ -73,7 +73,6 @@ def test_checkpoint_policies_has_jax_names() -> None:
 
 def test_submodules_reexport_sibling_namespaces() -> None:
     for module, sibling in [
-        (tx.numpy, tessela_numpy),
         (tx.tree_util, tessela_pytree),
         (tx.tree, tessela_pytree.tree),
         (tx.errors, tessela_tracer.errors),
@@ -82,6 +81,13 @@ def test_submodules_reexport_sibling_namespaces() -> None:
         for name in module.__all__:
             assert getattr(module, name) is getattr(sibling, name), (module.__name__, name)
     assert tnp is tx.numpy
+
+
+def test_numpy_is_tessela_numpy_plus_the_vmap_helpers() -> None:
+    assert sorted(tnp.__all__) == sorted([*tessela_numpy.__all__, "apply_along_axis", "vectorize"])
+    for name in tessela_numpy.__all__:
+        assert getattr(tnp, name) is getattr(tessela_numpy, name), name
+    assert not hasattr(tessela_numpy, "vectorize")
 
 
 def test_arrays_are_tessela_arrays_on_a_device() -> None:

@@ -1,4 +1,5 @@
-"""``tessela.numpy``: the ``jax.numpy`` names, from ``tessela_numpy``.
+"""``tessela.numpy``: the ``jax.numpy`` names, from ``tessela_numpy``, with
+``vectorize`` and ``apply_along_axis``, which need ``vmap`` (see ``_vectorize``).
 
 Example:
     >>> import tessela.numpy as tnp
@@ -7,4 +8,9 @@ Example:
 """
 
 from tessela_numpy import *  # noqa: F403
-from tessela_numpy import __all__ as __all__
+from tessela_numpy import __all__ as _numpy_all
+
+from tessela._vectorize import apply_along_axis as apply_along_axis
+from tessela._vectorize import vectorize as vectorize
+
+__all__ = sorted([*_numpy_all, "apply_along_axis", "vectorize"])
