@@ -366,3 +366,25 @@ def test_jit_matches_eager(x: np.ndarray) -> None:
 
 
 _JF = tl.jit(lambda v: lax.add(lax.tanh(v), lax.mul(v, v)))
+
+
+def test_clear_caches_drops_jit_and_eager_executables() -> None:
+    traces: list[int] = []
+
+    @tl.jit
+    def f(x):
+        traces.append(1)
+        return lax.mul(x, x)
+
+    x = np.float32(3)
+    f(x)
+    f(x)
+    assert len(traces) == 1
+    lax.add(tl.device_put(np.float32(1)), tl.device_put(np.float32(2)))
+    assert tl.eager_cache_size() > 0
+    tl.clear_caches()
+    assert tl.eager_cache_size() == 0
+    assert float(f(x)) == 9.0
+    assert len(traces) == 2  # traced and compiled again
+    f(x)
+    assert len(traces) == 2

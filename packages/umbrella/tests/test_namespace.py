@@ -39,6 +39,7 @@ TOP_LEVEL = {
     "process_count": tessela_lowering.process_count,
     "local_device_count": tessela_lowering.local_device_count,
     "device_count": tessela_lowering.device_count,
+    "clear_caches": tessela_lowering.clear_caches,
 }
 
 

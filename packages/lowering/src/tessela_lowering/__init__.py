@@ -25,7 +25,7 @@ from tessela_lowering._devices import (
 )
 from tessela_lowering._dispatch import apply_primitive
 from tessela_lowering._dispatch import cache_size as eager_cache_size
-from tessela_lowering._jit import JitWrapped, jit
+from tessela_lowering._jit import JitWrapped, clear_caches, jit
 from tessela_lowering._lowering import (
     LoweringRule,
     LoweringRuleContext,
@@ -55,6 +55,7 @@ __all__ = [
     "Traced",
     "__version__",
     "apply_primitive",
+    "clear_caches",
     "default_backend",
     "default_device",
     "device_count",

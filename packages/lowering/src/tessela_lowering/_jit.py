@@ -38,6 +38,7 @@ from tessela_lowering import _devices, _xla
 from tessela_lowering._aot import Lowered, Traced
 from tessela_lowering._array import Array, signature, uncommitted_array
 from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
+from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
 from tessela_lowering._xla import Buffer, Device, Runner
@@ -162,6 +163,7 @@ class _Caches:
 # Like JAX, ``jit(f)`` made twice shares one cache: keyed weakly on ``f``.
 _shared: weakref.WeakKeyDictionary[Any, dict[Any, _Caches]] = weakref.WeakKeyDictionary()
 _shared_lock = threading.Lock()
+_every_cache: weakref.WeakSet[_Caches] = weakref.WeakSet()  # for clear_caches
 
 
 def _caches_for(fun: Callable[..., Any], options: tuple[Any, ...]) -> _Caches:
@@ -171,9 +173,46 @@ def _caches_for(fun: Callable[..., Any], options: tuple[Any, ...]) -> _Caches:
             caches = per_fun.get(options)
             if caches is None:
                 caches = per_fun[options] = _Caches()
+                _every_cache.add(caches)
             return caches
     except TypeError:  # not weakly referenceable or not hashable: a private cache
-        return _Caches()
+        caches = _Caches()
+        with _shared_lock:
+            _every_cache.add(caches)
+        return caches
+
+
+def clear_caches() -> None:
+    """Drop every compiled executable: those of ``jit`` and of eager operations.
+
+    The next call of each jitted function traces and compiles again, as after
+    ``jax.clear_caches()``. The persistent compilation cache on disk is kept.
+
+    Returns:
+      None.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_tracer import lax
+      >>> traces = []
+      >>> f = tl.jit(lambda x: traces.append(1) or lax.neg(x))
+      >>> _ = f(np.float32(1)); _ = f(np.float32(2)); len(traces)
+      1
+      >>> tl.clear_caches()
+      >>> _ = f(np.float32(3)); len(traces)
+      2
+    """
+    with _shared_lock:
+        every = list(_every_cache)
+    for caches in every:
+        with caches.lock:
+            caches.fast.clear()
+            caches.fast_tree.clear()
+            caches.full.clear()
+            caches.traced.clear()
+            caches.last_key = None
+    _clear_eager_cache()
 
 
 class JitWrapped:

@@ -26,6 +26,7 @@ from tessela_autodiff import (
 from tessela_batching import vmap
 from tessela_lowering import (
     Array,
+    clear_caches,
     default_backend,
     default_device,
     device_count,
@@ -84,6 +85,7 @@ __all__ = [
     "block_until_ready",
     "checkpoint",
     "checkpoint_policies",
+    "clear_caches",
     "config",
     "custom_jvp",
     "custom_vjp",
