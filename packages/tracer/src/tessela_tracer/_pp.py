@@ -243,7 +243,7 @@ def _jaxprs_in_params(params: dict[str, Any]) -> Iterator[Jaxpr]:
             yield v.jaxpr
         elif isinstance(v, Jaxpr):
             yield v
-        elif type(v) is tuple:
+        elif isinstance(v, tuple):  # named tuples too (custom_linear_solve's jaxprs)
             for j in v:
                 if isinstance(j, ClosedJaxpr):
                     yield j.jaxpr

@@ -61,6 +61,7 @@ from tessela_tracer._jaxpr import (
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
 from tessela_tracer._remat import name_p, remat_p
+from tessela_tracer._solves import LinearSolveTuple, register_solve_transforms, split_solve_args
 from tessela_tracer._staging import (
     DebugInfo,
     JaxprTrace,
@@ -81,3 +82,4 @@ __all__ = [
     "register_abstract_eval", "register_aval_handler", "register_effects", "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
     "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip
+__all__ += ["LinearSolveTuple", "register_solve_transforms", "split_solve_args"]

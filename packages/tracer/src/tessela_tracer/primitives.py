@@ -108,6 +108,7 @@ from tessela_tracer._prims_linalg import (
     svd_p,
     triangular_solve_p,
 )
+from tessela_tracer._prims_misc import optimization_barrier_p, reduce_p, reduce_precision_p
 from tessela_tracer._prims_reduce import (
     argmax_p,
     argmin_p,
@@ -154,6 +155,7 @@ from tessela_tracer._prims_window import (
     select_and_scatter_add_p,
 )
 from tessela_tracer._remat import name_p, remat_p
+from tessela_tracer._solves import custom_linear_solve_p
 
 __all__ = [
     "abs_p",
@@ -189,6 +191,7 @@ __all__ = [
     "cumprod_p",
     "cumsum_p",
     "custom_jvp_call_p",
+    "custom_linear_solve_p",
     "custom_vjp_call_p",
     "debug_callback_p",
     "debug_print_p",
@@ -231,6 +234,7 @@ __all__ = [
     "neg_p",
     "nextafter_p",
     "not_p",
+    "optimization_barrier_p",
     "or_p",
     "pad_p",
     "polygamma_p",
@@ -243,6 +247,8 @@ __all__ = [
     "reduce_max_p",
     "reduce_min_p",
     "reduce_or_p",
+    "reduce_p",
+    "reduce_precision_p",
     "reduce_prod_p",
     "reduce_sum_p",
     "reduce_window_max_p",

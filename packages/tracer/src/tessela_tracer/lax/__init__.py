@@ -138,12 +138,14 @@ from tessela_tracer._lax_shape import (
 from tessela_tracer._prims_array import split, stack, tile, unstack
 from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
 from tessela_tracer._prims_elementwise import RoundingMethod
+from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
 from tessela_tracer._prims_shape import (
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
 from tessela_tracer._prims_window import reduce_window
+from tessela_tracer._solves import custom_linear_solve, custom_root
 from tessela_tracer.lax import linalg as linalg
 
 __all__ = [
@@ -169,3 +171,5 @@ __all__ = [
     "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "sub", "switch", "tan", "tanh",
     "tile", "top_k", "transpose", "unstack", "while_loop", "zeta"
 ]  # fmt: skip
+__all__ += ["custom_linear_solve", "custom_root", "optimization_barrier", "reduce"]
+__all__ += ["reduce_precision"]

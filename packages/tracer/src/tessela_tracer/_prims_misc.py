@@ -1,0 +1,285 @@
+"""``reduce_precision_p``, ``optimization_barrier_p`` and the generic ``reduce_p``.
+
+- ``reduce_precision`` rounds a floating-point array to the values a format
+  with ``exponent_bits`` exponent and ``mantissa_bits`` mantissa bits holds
+  (rounding to nearest even, overflowing to infinity, flushing what falls
+  below the format's range), keeping the operand's dtype.
+- ``optimization_barrier`` returns its operands unchanged; the compiler may
+  not move computations across it.
+- ``reduce`` reduces operands (and one scalar initial value each) over
+  ``dimensions`` with a traced ``computation``; ``lax.add`` / ``mul`` /
+  ``max`` / ``min`` / ``bitwise_*`` with their identities become
+  ``reduce_sum`` and its siblings instead, as in JAX.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_pytree import tree_flatten, tree_unflatten
+
+from tessela_tracer import _dtypes
+from tessela_tracer import _lax as L
+from tessela_tracer import _lax_reduce as R
+from tessela_tracer._avals import ShapedArray
+from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
+from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._jaxpr import ClosedJaxpr
+from tessela_tracer._prims_window import _identity_of
+from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
+
+__all__ = [
+    "optimization_barrier",
+    "optimization_barrier_p",
+    "reduce",
+    "reduce_p",
+    "reduce_precision",
+    "reduce_precision_p",
+]
+
+Array = Any
+
+
+# ------------------------------------------------------------------ reduce_precision
+
+
+def _reduce_precision_abstract_eval(
+    x: ShapedArray, *, exponent_bits: int, mantissa_bits: int
+) -> ShapedArray:
+    if not _dtypes.issubdtype(x.dtype, np.floating):
+        raise TypeError(
+            f"reduce_precision does not accept dtype {x.dtype.name}. Accepted dtypes are "
+            "subtypes of floating."
+        )
+    if operator.index(exponent_bits) < 1:
+        raise ValueError(f"reduce_precision: exponent_bits must be positive; got {exponent_bits}")
+    if operator.index(mantissa_bits) < 0:
+        raise ValueError(
+            f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}"
+        )
+    return x
+
+
+reduce_precision_p = Primitive("reduce_precision")
+register_abstract_eval(reduce_precision_p, _reduce_precision_abstract_eval)
+
+
+def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Array:
+    """Round ``operand`` to a narrower floating-point format, keeping its dtype.
+
+    Args:
+      operand: a floating-point array or scalar.
+      exponent_bits: the target format's exponent bits (8 for bfloat16, 5 for
+        float16).
+      mantissa_bits: its explicit mantissa bits (7 for bfloat16, 10 for float16).
+
+    Returns:
+      The rounded array, of ``operand``'s dtype and shape.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> make_jaxpr(lambda x: reduce_precision(x, 8, 7))(np.float32(1)).eqns[0].params
+        {'exponent_bits': 8, 'mantissa_bits': 7}
+    """
+    e = _concrete_index(exponent_bits, "exponent_bits")
+    m = _concrete_index(mantissa_bits, "mantissa_bits")
+    return reduce_precision_p.bind(operand, exponent_bits=e, mantissa_bits=m)
+
+
+def _concrete_index(v: Any, what: str) -> int:
+    if isinstance(v, Tracer):
+        raise TypeError(
+            f"Abstract tracer value encountered where concrete value is expected: the {what} "
+            "argument of lax.reduce_precision must be a Python integer."
+        )
+    return operator.index(v)
+
+
+# ------------------------------------------------------------------ optimization_barrier
+
+
+def _barrier_abstract_eval(*avals: ShapedArray) -> list[ShapedArray]:
+    return list(avals)
+
+
+optimization_barrier_p = Primitive("optimization_barrier", multiple_results=True)
+register_abstract_eval(optimization_barrier_p, _barrier_abstract_eval)
+register_impl(optimization_barrier_p, lambda *args: list(args))
+
+
+def optimization_barrier(operand: Any, /) -> Any:
+    """Return ``operand`` (a pytree of arrays) unchanged, as an optimization barrier.
+
+    The compiler keeps every computation an output depends on from moving
+    across the barrier, for instance to control rematerialization.
+
+    Args:
+      operand: a pytree of arrays.
+
+    Returns:
+      The same pytree, its leaves passed through the barrier.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> make_jaxpr(lambda x, y: optimization_barrier((x, y)))(1.0, 2.0).eqns[0].primitive
+        optimization_barrier
+    """
+    flat, tree = tree_flatten(operand)
+    if not flat:
+        return operand
+    return tree_unflatten(tree, optimization_barrier_p.bind(*flat))
+
+
+# ------------------------------------------------------------------ reduce
+
+
+class ReduceComputation:
+    """The ``computation`` parameter of ``reduce``: prints as JAX prints a function."""
+
+    __slots__ = ("fun",)
+
+    def __init__(self, fun: Callable[..., Any]) -> None:
+        self.fun = fun
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ReduceComputation) and other.fun is self.fun
+
+    def __hash__(self) -> int:
+        return hash(id(self.fun))
+
+    def __str__(self) -> str:
+        name = getattr(self.fun, "__qualname__", None) or type(self.fun).__name__
+        return f"<function {name} at {hex(id(self.fun))}>"
+
+    __repr__ = __str__
+
+
+def _reduce_abstract_eval(
+    *avals: ShapedArray, computation: Any, jaxpr: ClosedJaxpr, dimensions: tuple[int, ...]
+) -> list[ShapedArray]:
+    n = len(avals) // 2
+    ops, inits = avals[:n], avals[n:]
+    if any(a.shape != () for a in inits):
+        raise ValueError(f"reduce found non-scalar initial value: {[a.shape for a in inits]}")
+    if [a.dtype for a in ops] != [a.dtype for a in inits]:
+        raise TypeError(
+            "reduce operand dtypes should match corresponding initial value dtypes, got "
+            f"operands={list(ops)} and initial_values={list(inits)}"
+        )
+    shapes = {a.shape for a in ops}
+    if len(shapes) != 1:
+        raise ValueError(f"reduce operands must have the same shape, got {sorted(shapes)}")
+    for d in dimensions:
+        if not 0 <= d < len(ops[0].shape):
+            raise ValueError(f"reduce dimension {d} out of range for shape {ops[0].shape}")
+    out = []
+    for a, i in zip(ops, inits, strict=True):
+        shape = tuple(s for k, s in enumerate(a.shape) if k not in dimensions)
+        out.append(ShapedArray(shape, a.dtype, a.weak_type and i.weak_type))
+    return out
+
+
+reduce_p = Primitive("reduce", multiple_results=True)
+register_abstract_eval(reduce_p, _reduce_abstract_eval)
+
+
+def _is_concrete_scalar(x: Any) -> bool:
+    return not isinstance(x, Tracer) and np.shape(x) == ()
+
+
+def _monoid_reducer(computation: Any, inits: Sequence[Any]) -> Callable[..., Any] | None:
+    if len(inits) != 1 or not _is_concrete_scalar(inits[0]):
+        return None
+    dt = _aval(inits[0]).dtype
+    val = np.asarray(inits[0])
+    intlike = dt == np.bool_ or _dtypes.issubdtype(dt, np.integer)
+    table: list[tuple[Any, Any, bool, Callable[..., Any]]] = [
+        (L.add, lambda: 0, True, R.reduce_sum),
+        (L.mul, lambda: 1, True, R.reduce_prod),
+        (L.bitwise_or, lambda: np.array(0, dt), intlike, R.reduce_or),
+        (L.bitwise_and, lambda: np.array(-1).astype(dt), intlike, R.reduce_and),
+        (L.max, lambda: _identity_of("max", dt), True, R.reduce_max),
+        (L.min, lambda: _identity_of("min", dt), True, R.reduce_min),
+    ]
+    for op, identity, ok, reducer in table:
+        if computation is op and ok:
+            return reducer if bool(np.equal(val, identity())) else None
+    return None
+
+
+def reduce(
+    operands: Any,
+    init_values: Any,
+    computation: Callable[[Any, Any], Any],
+    dimensions: Sequence[int],
+) -> Any:
+    """Reduce ``operands`` over ``dimensions`` with ``computation``.
+
+    Args:
+      operands: an array or a pytree of arrays of one shape.
+      init_values: scalars with ``operands``' tree structure: the identity of
+        ``computation``.
+      computation: ``(accumulated, element) -> accumulated`` on pytrees of
+        scalars; it must be associative (XLA reorders it).
+      dimensions: the axes to reduce.
+
+    Returns:
+      The reduced pytree.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> f = lambda x: reduce(x, np.float32(0), lambda a, b: lax.add(a, lax.mul(b, b)), (0,))
+        >>> make_jaxpr(f)(np.ones((2, 3), np.float32)).eqns[0].primitive
+        reduce
+    """
+    flat_ops, op_tree = tree_flatten(operands)
+    flat_inits, init_tree = tree_flatten(init_values)
+    if op_tree != init_tree:
+        raise ValueError(
+            f"Operands must have the same tree structure as init_values: {op_tree} vs. {init_tree}"
+        )
+    if len(flat_ops) != len(flat_inits):
+        raise ValueError(
+            "Must have same total number of operands as init_values:  "
+            f"{len(flat_ops)} vs. {len(flat_inits)}"
+        )
+    dims = tuple(operator.index(d) for d in dimensions)
+    reducer = _monoid_reducer(computation, flat_inits)
+    if reducer is not None:
+        weak = all(_aval(x).weak_type for x in (*flat_ops, *flat_inits))
+        out = reducer(flat_ops[0], dims)
+        return L._convert_element_type(out, None, weak_type=weak)
+    init_avals = [_aval(x) for x in flat_inits]
+    jaxpr, out_tree = _reduction_jaxpr(computation, init_avals, init_tree)
+    outs = reduce_p.bind(
+        *flat_ops, *flat_inits, computation=ReduceComputation(computation), jaxpr=jaxpr,
+        dimensions=dims,
+    )  # fmt: skip
+    return tree_unflatten(out_tree, outs)
+
+
+def _reduction_jaxpr(
+    computation: Callable[[Any, Any], Any], avals: list[ShapedArray], tree: Any
+) -> tuple[ClosedJaxpr, Any]:
+    n = len(avals)
+    box: list[Any] = []
+
+    def flat(*args: Any) -> list[Any]:
+        xs = tree_unflatten(tree, list(args[:n]))
+        ys = tree_unflatten(tree, list(args[n:]))
+        out, out_tree = tree_flatten(computation(xs, ys))
+        box.append(out_tree)
+        return out
+
+    closed = trace_to_jaxpr(
+        flat, [*avals, *avals], debug_info=DebugInfo("reduce", _fun_src_info(computation))
+    )
+    if any(isinstance(c, Tracer) for c in closed.consts):
+        raise NotImplementedError("Reduction computations can't close over Tracers.")
+    return closed, box[0]

@@ -1,0 +1,129 @@
+"""reduce_precision, optimization_barrier, the general reduce and custom_linear_solve: JAX's jaxpr text (recorded from JAX 0.10.2) and argument checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from tessela_tracer import check_jaxpr, lax, make_jaxpr
+from tessela_tracer import primitives as P
+
+F = np.float32
+DN = (((1,), (0,)), ((), ()))
+
+
+def test_reduce_precision_text_and_checks() -> None:
+    closed = make_jaxpr(lambda x: lax.reduce_precision(x, 8, 7))(np.ones(3, F))
+    assert str(closed) == (
+        "{ lambda ; a:f32[3]. let\n"
+        "    b:f32[3] = reduce_precision[exponent_bits=8 mantissa_bits=7] a\n"
+        "  in (b,) }"
+    )
+    assert make_jaxpr(lambda x: lax.reduce_precision(x, 5, 10))(1.0).out_avals[0].weak_type
+    with pytest.raises(TypeError, match="does not accept dtype int32"):
+        make_jaxpr(lambda x: lax.reduce_precision(x, 8, 7))(np.ones(3, np.int32))
+    with pytest.raises(ValueError, match="exponent_bits must be positive; got 0"):
+        make_jaxpr(lambda x: lax.reduce_precision(x, 0, 7))(np.ones(3, F))
+    with pytest.raises(ValueError, match="mantissa_bits must be non-negative"):
+        make_jaxpr(lambda x: lax.reduce_precision(x, 5, -1))(np.ones(3, F))
+
+
+def test_optimization_barrier_text_on_a_pytree() -> None:
+    f = lambda x, y: lax.optimization_barrier((x, {"a": y}))  # noqa: E731
+    closed = make_jaxpr(f)(np.ones(3, F), np.ones(3, F))
+    assert str(closed) == (
+        "{ lambda ; a:f32[3] b:f32[3]. let\n"
+        "    c:f32[3] d:f32[3] = optimization_barrier a b\n"
+        "  in (c, d) }"
+    )
+
+
+def _argmax(x: Any, i: Any) -> Any:
+    def comp(a: Any, b: Any) -> Any:
+        (av, ai), (bv, bi) = a, b
+        p = lax.gt(av, bv)
+        return lax.select(p, av, bv), lax.select(p, ai, bi)
+
+    return lax.reduce((x, i), (F(-np.inf), np.int32(0)), comp, (0,))
+
+
+def test_variadic_reduce_text() -> None:
+    closed = make_jaxpr(_argmax)(np.ones((3, 4), F), np.ones((3, 4), np.int32))
+    check_jaxpr(closed)
+    assert str(closed) == (
+        "{ lambda ; a:f32[3,4] b:i32[3,4]. let\n"
+        "    c:f32[4] d:i32[4] = reduce[\n"
+        "      computation=<function _argmax.<locals>.comp at 0xXXXXXXXXXXXX>\n"
+        "      dimensions=(0,)\n"
+        "      jaxpr={ lambda ; e:f32[] f:i32[] g:f32[] h:i32[]. let\n"
+        "          i:bool[] = gt e g\n"
+        "          j:f32[] = select_n i g e\n"
+        "          k:i32[] = select_n i h f\n"
+        "        in (j, k) }\n"
+        "    ] a b -inf:f32[] 0:i32[]\n"
+        "  in (c, d) }"
+    )
+
+
+@pytest.mark.parametrize(
+    ("op", "init", "prim"),
+    [(lax.add, 0.0, P.reduce_sum_p), (lax.mul, 1.0, P.reduce_prod_p),
+     (lax.max, -np.inf, P.reduce_max_p), (lax.min, np.inf, P.reduce_min_p)],
+)  # fmt: skip
+def test_reduce_with_a_monoid_binds_its_reducer(op: Any, init: float, prim: Any) -> None:
+    closed = make_jaxpr(lambda x: lax.reduce(x, init, op, (1,)))(np.ones((3, 4), F))
+    assert [e.primitive for e in closed.eqns] == [prim]
+
+
+def test_reduce_checks_its_arguments() -> None:
+    x = np.ones((2, 3), F)
+    with pytest.raises(ValueError, match="same tree structure"):
+        make_jaxpr(lambda x: lax.reduce((x, x), F(0), lax.add, (0,)))(x)
+    with pytest.raises(ValueError, match="non-scalar initial value"):
+        sq = lambda a, b: lax.add(a, lax.mul(b, b))  # noqa: E731
+        make_jaxpr(lambda x: lax.reduce(x, np.zeros(2, F), sq, (0,)))(x)
+    with pytest.raises(TypeError, match="dtypes should match"):
+        make_jaxpr(lambda x: lax.reduce(x, np.int32(0), lambda a, b: a, (0,)))(x)
+
+
+def test_custom_linear_solve_symmetric_text() -> None:
+    a = np.eye(3, dtype=F) * 2
+
+    def f(b: Any) -> Any:
+        mv = lambda v: lax.dot_general(a, v, DN, preferred_element_type=F)  # noqa: E731
+        return lax.custom_linear_solve(mv, b, lambda m, r: lax.div(r, 2.0), symmetric=True)
+
+    closed = make_jaxpr(f)(np.ones(3, F))
+    check_jaxpr(closed)
+    mv = (
+        "{ lambda ; a:f32[3,3] b:f32[3]. let\n"
+        "    c:f32[3] = dot_general[\n"
+        "      dimension_numbers=(([1], [0]), ([], []))\n"
+        "      preferred_element_type=float32\n"
+        "    ] a b\n"
+        "  in (c,) }"
+    )
+    solve = "{ lambda ; a:f32[3]. let b:f32[3] = div a 2.0:f32[] in (b,) }"
+    assert str(closed) == (
+        f"let jaxpr = {mv} in\n"
+        "{ lambda d:f32[3,3]; e:f32[3]. let\n"
+        "    f:f32[3] = custom_linear_solve[\n"
+        "      const_lengths=_LinearSolveTuple(matvec=1, vecmat=1, solve=0, transpose_solve=0)\n"
+        f"      jaxprs=_LinearSolveTuple(matvec={mv}, vecmat={mv}, solve={solve}, "
+        f"transpose_solve={solve})\n"
+        "    ] d d e\n"
+        "  in (f,) }"
+    )
+
+
+def test_custom_linear_solve_checks_shapes_and_trees() -> None:
+    b = np.ones(3, F)
+    cls = lax.custom_linear_solve
+    with pytest.raises(ValueError, match="matvec\\(\\) output shapes must match b"):
+        make_jaxpr(lambda b: cls(lambda v: lax.reduce_sum(v, (0,)), b, lambda m, r: r))(b)
+    with pytest.raises(TypeError, match="solve\\(\\) output pytree structure"):
+        make_jaxpr(lambda b: cls(lambda v: v, b, lambda m, r: [r]))(b)
+    aux_solve = lambda m, r: (r, lax.reduce_sum(r, (0,)))  # noqa: E731
+    closed = make_jaxpr(lambda b: cls(lambda v: v, b, aux_solve, has_aux=True))(b)
+    assert [a.shape for a in closed.out_avals] == [(3,), ()]
