@@ -29,6 +29,7 @@ from tessela_lowering import (
     _rules_index,
     _rules_linalg,
     _rules_linalg_lapack,
+    _rules_misc,
     _rules_reduce,
 )
 from tessela_lowering._array import device_put_impl
@@ -216,6 +217,7 @@ def register_standard_lowerings() -> list[str]:
         _rules_linalg.RULES,
         _rules_linalg_lapack.RULES,
         _rules_conv.RULES,
+        _rules_misc.RULES,
         RULES,
     ):
         for prim, rule in table.items():

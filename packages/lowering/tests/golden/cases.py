@@ -1462,3 +1462,70 @@ NOT_COMPARED: dict[str, str] = {
         "and against NumPy in tests/test_conv_window.py",
     ),
 }
+
+# ------------------------------------------------ reduce_precision, barrier, reduce, solves
+_RP_SPECIAL = [0.0, -0.0, INF, -INF, NAN, 1e-40, -1e-45, 6e-8, 3e-5, 65504.0, 65520.0, 3.4e38,
+               1.00390625, 1.005859375, 1.0009765625, 1.00048828125]  # fmt: skip
+for _e, _m in ((8, 7), (5, 10), (4, 3)):
+    case(
+        f"reduce_precision_e{_e}m{_m}_f32",
+        "reduce_precision",
+        lambda ns, e=_e, m=_m: lambda x: ns.lax.reduce_precision(x, e, m),
+        lambda rng: (floats(rng, F32, -70000.0, 70000.0, 32, _RP_SPECIAL),),
+    )
+case(
+    "reduce_precision_e5m2_f16",
+    "reduce_precision",
+    lambda ns: lambda x: ns.lax.reduce_precision(x, 5, 2),
+    lambda rng: (floats(rng, F16, -300.0, 300.0, 24),),
+)
+case(
+    "optimization_barrier_pytree",
+    "optimization_barrier",
+    lambda ns: lambda x, i: ns.lax.optimization_barrier((ns.lax.mul(x, 2.0), {"i": i})),
+    lambda rng: (grid(rng, (3, 4)), grid(rng, (5,), I32)),
+)
+
+
+def _argmax_pair(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+
+    def comp(a: Any, b: Any) -> Any:
+        (av, ai), (bv, bi) = a, b
+        pick = lax.bitwise_or(lax.gt(av, bv), lax.bitwise_and(lax.eq(av, bv), lax.lt(ai, bi)))
+        return lax.select(pick, av, bv), lax.select(pick, ai, bi)
+
+    return lambda x, i: lax.reduce((x, i), (np.float32(-np.inf), np.int32(2**31 - 1)), comp, (1,))
+
+
+case("reduce_variadic_argmax_f32", "reduce", _argmax_pair,
+     lambda rng: (small_ints_f(rng, (4, 6)), np.tile(np.arange(6, dtype=I32), (4, 1))))  # fmt: skip
+case(
+    "reduce_sum_of_squares_f32",
+    "reduce",
+    lambda ns: lambda x: ns.lax.reduce(
+        x, np.float32(0), lambda a, b: ns.lax.add(a, ns.lax.mul(b, b)), (0, 2)
+    ),
+    lambda rng: (small_ints_f(rng, (2, 3, 4)),),
+)
+
+
+def _solve_prog(ns: Any) -> Callable[..., Any]:
+    lax = ns.lax
+    dn = (((1,), (0,)), ((), ()))
+
+    def f(a: Any, d: Any, b: Any) -> Any:
+        matvec = lambda v: lax.dot_general(a, v, dn)  # noqa: E731
+        # Jacobi-preconditioned: a is diagonal, so one division solves it.
+        return lax.custom_linear_solve(matvec, b, lambda mv, r: lax.div(r, d))
+
+    return f
+
+
+case(
+    "custom_linear_solve_f32",
+    "custom_linear_solve",
+    _solve_prog,
+    lambda rng: (np.diag([2.0, 4.0, 0.5]).astype(F32), np.array([2.0, 4.0, 0.5], F32),
+                 small_ints_f(rng, (3,))),
+)  # fmt: skip
