@@ -19,9 +19,11 @@ from tessela_autodiff import (
     _rules_custom,
     _rules_elementwise,
     _rules_linalg,
+    _rules_misc,
     _rules_reduce,
     _rules_remat,
     _rules_shape,
+    _rules_solves,
 )
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
 from tessela_autodiff._api import (
@@ -47,9 +49,11 @@ del (
     _rules_custom,
     _rules_elementwise,
     _rules_linalg,
+    _rules_misc,
     _rules_reduce,
     _rules_remat,
     _rules_shape,
+    _rules_solves,
 )
 
 __all__ = [
