@@ -12,6 +12,7 @@ from tessela_batching import (
     _rules_elementwise,
     _rules_indexing,
     _rules_linalg,
+    _rules_misc,
     _rules_shape,
 )
 from tessela_batching._api import vmap
