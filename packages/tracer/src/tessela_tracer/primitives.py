@@ -100,6 +100,7 @@ from tessela_tracer._prims_elementwise import (
     xor_p,
     zeta_p,
 )
+from tessela_tracer._prims_fft import fft_p
 from tessela_tracer._prims_linalg import (
     cholesky_p,
     eigh_p,
@@ -209,6 +210,7 @@ __all__ = [
     "exp2_p",
     "exp_p",
     "expm1_p",
+    "fft_p",
     "floor_p",
     "gather_p",
     "ge_p",

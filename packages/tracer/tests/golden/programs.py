@@ -452,6 +452,20 @@ def _windows(ns: Any) -> Any:
     return f, (_x(2, 5, 5, 3), np.ones((3, 4), I32))
 
 
+def _fft(ns: Any) -> Any:
+    lax = ns.lax
+
+    def f(x, c, i):
+        return (
+            lax.fft(c, lax.FftType.FFT, (3, 8)), lax.fft(c, "ifft", (8,)),
+            lax.fft(x, "rfft", (8,)), lax.fft(i, lax.FftType.RFFT, (3, 8)),
+            lax.fft(c, "IRFFT", (3, 14)), lax.fft(x, lax.FftType.IFFT, (8,)),
+            lax.fft(i, "fft", ()),
+        )  # fmt: skip
+
+    return f, (_x(2, 3, 8), np.ones((2, 3, 8), np.complex64), np.ones((3, 8), I32))
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "quickstart": _quickstart,
     "elementwise": _elementwise,
@@ -479,4 +493,5 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
     "composites": _composites,
     "conv": _conv,
     "windows": _windows,
+    "fft": _fft,
 }

@@ -138,6 +138,7 @@ from tessela_tracer._lax_shape import (
 from tessela_tracer._prims_array import split, stack, tile, unstack
 from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
 from tessela_tracer._prims_elementwise import RoundingMethod
+from tessela_tracer._prims_fft import FftType, fft
 from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
 from tessela_tracer._prims_shape import (
     GatherDimensionNumbers,
@@ -149,7 +150,7 @@ from tessela_tracer._solves import custom_linear_solve, custom_root
 from tessela_tracer.lax import linalg as linalg
 
 __all__ = [
-    "ConvDimensionNumbers", "GatherDimensionNumbers", "GatherScatterMode", "Precision",
+    "ConvDimensionNumbers", "FftType", "GatherDimensionNumbers", "GatherScatterMode", "Precision",
     "RoundingMethod", "ScatterDimensionNumbers", "abs", "acos", "acosh", "add", "argmax", "argmin",
     "asin", "asinh", "associative_scan", "atan", "atan2", "atanh", "batch_matmul",
     "bitcast_convert_type", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "broadcast",
@@ -160,7 +161,7 @@ __all__ = [
     "digamma", "div", "dot", "dot_general", "dynamic_index_in_dim", "dynamic_slice",
     "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice",
     "dynamic_update_slice_in_dim", "eq", "erf", "erf_inv", "erfc", "exp", "exp2", "expand_dims",
-    "expm1", "floor", "fori_loop", "full", "full_like", "gather", "ge", "gt", "imag",
+    "expm1", "fft", "floor", "fori_loop", "full", "full_like", "gather", "ge", "gt", "imag",
     "index_in_dim", "integer_pow", "iota", "is_finite", "le", "lgamma", "linalg", "log", "log1p",
     "logistic", "lt", "map", "max", "min", "mul", "ne", "neg", "nextafter", "not_", "pad",
     "padtype_to_pads", "polygamma", "population_count", "pow", "real", "reduce_and", "reduce_max",
