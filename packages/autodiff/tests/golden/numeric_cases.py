@@ -993,3 +993,63 @@ _add(
     ((36, 3), -0.3, 0.3),
     modes=("value",),
 )
+
+
+# --- reduce_precision, optimization_barrier, general reduce, linear solves --------------
+_add("reduce_precision_bf16", "unary",
+     lambda api: lambda x: api.lax.mul(api.lax.reduce_precision(x, 8, 7), x), (M23, -2, 2))  # fmt: skip
+_add("optimization_barrier_pair", "binary", lambda api: lambda x, y: api.lax.mul(
+    *api.lax.optimization_barrier((api.lax.sin(x), api.lax.mul(x, y)))), (M23, -2, 2), (M23, -2, 2))  # fmt: skip
+
+
+def _general_reduce(api: Any) -> Fun:
+    lax = api.lax
+
+    def comp(a: Any, b: Any) -> Any:  # (1 + a)(1 + b) - 1: associative, identity 0
+        return lax.add(lax.add(a, b), lax.mul(a, b))
+
+    return lambda x: lax.reduce(lax.mul(x, 0.3), np.float32(0), comp, (1,))
+
+
+_add("reduce_general_product", "reduction", _general_reduce, ((3, 5), -1, 1))
+
+
+def _linear_solve(api: Any) -> Fun:
+    lax = api.lax
+    dn = (((1,), (0,)), ((), ()))
+
+    def f(a: Any, b: Any) -> Any:
+        a = lax.add(a, lax.mul(np.eye(3, dtype=np.float32), 4.0))
+        d = lax.reduce_sum(lax.mul(a, np.eye(3, dtype=np.float32)), (1,))
+
+        def jacobi(apply: Any, r: Any) -> Any:
+            x = lax.div(r, d)
+            for _ in range(30):
+                x = lax.add(x, lax.div(lax.sub(r, apply(x)), d))
+            return x
+
+        return lax.custom_linear_solve(lambda v: lax.dot_general(a, v, dn), b, jacobi, jacobi)
+
+    return f
+
+
+_add("custom_linear_solve_jacobi", "linalg", _linear_solve, ((3, 3), -0.5, 0.5), ((3,), -1, 1))
+
+
+def _root(api: Any) -> Fun:
+    lax = api.lax
+
+    def f(x: Any) -> Any:
+        def newton(g: Any, y0: Any) -> Any:
+            for _ in range(8):
+                y0 = lax.sub(y0, lax.div(g(y0), lax.mul(2.0, y0)))
+            return y0
+
+        c = lax.add(lax.mul(x, x), 1.0)
+        g = lambda y: lax.sub(lax.mul(y, y), c)  # noqa: E731
+        return lax.custom_root(g, lax.full_like(x, 1.5), newton, lambda h, y: lax.div(y, h(1.0)))
+
+    return f
+
+
+_add("custom_root_sqrt", "linalg", _root, ((), -1, 1), modes=("grad", "jvp"))
