@@ -10,6 +10,7 @@ from tessela_batching import (
     _rules_control,
     _rules_conv,
     _rules_elementwise,
+    _rules_fft,
     _rules_indexing,
     _rules_linalg,
     _rules_misc,

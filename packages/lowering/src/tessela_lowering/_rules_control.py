@@ -26,6 +26,7 @@ from tessela_lowering import (
     _hlo,
     _rules,
     _rules_conv,
+    _rules_fft,
     _rules_index,
     _rules_linalg,
     _rules_linalg_lapack,
@@ -217,6 +218,7 @@ def register_standard_lowerings() -> list[str]:
         _rules_linalg.RULES,
         _rules_linalg_lapack.RULES,
         _rules_conv.RULES,
+        _rules_fft.RULES,
         _rules_misc.RULES,
         RULES,
     ):

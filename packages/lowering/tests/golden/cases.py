@@ -1446,6 +1446,54 @@ case(
     lambda rng: (grid(rng, (5, 6), I32),),
 )
 
+# ------------------------------------------------------------------- fft
+def _cgrid(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    return (rng.uniform(-3, 3, shape) + 1j * rng.uniform(-3, 3, shape)).astype(C64)
+
+
+case(
+    "fft_c64",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, ns.lax.FftType.FFT, (8,)),
+    lambda rng: (_cgrid(rng, (3, 8)),),
+    ACCUMULATION,
+)
+case(
+    "ifft_2d_c64",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, "ifft", (3, 5)),
+    lambda rng: (_cgrid(rng, (2, 3, 5)),),
+    ACCUMULATION,
+)
+case(
+    "rfft_2d_f32",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, "rfft", (4, 7)),
+    lambda rng: (grid(rng, (2, 4, 7)),),
+    ACCUMULATION,
+)
+case(
+    "irfft_2d_f32",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, "irfft", (3, 6)),
+    lambda rng: (_cgrid(rng, (2, 3, 4)),),
+    ACCUMULATION,
+)
+case(
+    "irfft_odd_f32",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, ns.lax.FftType.IRFFT, (9,)),
+    lambda rng: (_cgrid(rng, (2, 5)),),
+    ACCUMULATION,
+)
+case(
+    "rfft_i32",
+    "fft",
+    lambda ns: lambda x: ns.lax.fft(x, "rfft", (6,)),
+    lambda rng: (grid(rng, (6,), I32),),
+    ACCUMULATION,
+)
+
 NOT_COMPARED: dict[str, str] = {
     "name": "the identity marker of checkpoint_name (for checkpoint policies), added after "
     "this golden set; its compiled result is its operand, tested under jit, vmap and grad "
