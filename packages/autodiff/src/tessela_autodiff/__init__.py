@@ -18,6 +18,7 @@ from tessela_autodiff import (
     _rules_conv,
     _rules_custom,
     _rules_elementwise,
+    _rules_fft,
     _rules_linalg,
     _rules_misc,
     _rules_reduce,

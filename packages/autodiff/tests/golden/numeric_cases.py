@@ -995,6 +995,34 @@ _add(
 )
 
 
+# --- fft ---------------------------------------------------------------------------------
+
+
+def _fft_parts(api: Any, y: Any) -> Any:
+    return api.lax.concatenate([api.lax.real(y), api.lax.imag(y)], 0)
+
+
+def _fft_case(kind: str, lengths: tuple[int, ...]) -> Callable[[Any], Fun]:
+    def build(api: Any) -> Fun:
+        lax = api.lax
+        if kind == "rfft":
+            return lambda a: _fft_parts(api, lax.fft(a, kind, lengths))
+        if kind == "irfft":
+            return lambda a, b: lax.fft(lax.complex(a, b), kind, lengths)
+        return lambda a, b: _fft_parts(api, lax.fft(lax.complex(a, b), kind, lengths))
+
+    return build
+
+
+_add("fft_c2c", "fft", _fft_case("fft", (3, 4)), ((2, 3, 4), -1, 1), ((2, 3, 4), -1, 1))
+_add("ifft_c2c", "fft", _fft_case("ifft", (5,)), ((2, 5), -1, 1), ((2, 5), -1, 1))
+_add("rfft_even", "fft", _fft_case("rfft", (3, 8)), ((2, 3, 8), -1, 1))
+_add("rfft_odd", "fft", _fft_case("rfft", (7,)), ((3, 7), -1, 1))
+_add("irfft_even", "fft", _fft_case("irfft", (3, 6)), ((2, 3, 4), -1, 1), ((2, 3, 4), -1, 1))
+_add("irfft_odd_f64", "fft", _fft_case("irfft", (5,)), ((2, 3), -1, 1), ((2, 3), -1, 1),
+     dtype="float64")  # fmt: skip
+
+
 # --- reduce_precision, optimization_barrier, general reduce, linear solves --------------
 _add("reduce_precision_bf16", "unary",
      lambda api: lambda x: api.lax.mul(api.lax.reduce_precision(x, 8, 7), x), (M23, -2, 2))  # fmt: skip
