@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tessela_tracer import ArrayOps as ndarray
 
+from . import fft as fft
 from . import linalg as linalg
 from ._arith import (
     divmod as divmod,
@@ -718,6 +719,7 @@ __all__ = [
     "expm1",
     "eye",
     "fabs",
+    "fft",
     "finfo",
     "flatnonzero",
     "flip",
