@@ -305,11 +305,17 @@ def _golden_packages() -> list[Package]:
 @nox.session
 @nox.parametrize("package", [p.folder for p in _golden_packages()])
 def golden(session: nox.Session, package: str) -> None:
-    """Regenerate a package's committed golden data with JAX 0.10.2."""
+    """Regenerate a package's committed golden data with JAX 0.10.2.
+
+    Runs ``tests/golden/generate.py --out tests/golden``, then every
+    ``generate_*.py`` beside it (each writes its own file next to itself).
+    """
     pkg = PACKAGES[package]
     session.install(*ORACLE, "numpy")
     golden_dir = pkg.path / "tests" / "golden"
     session.run("python", str(golden_dir / "generate.py"), "--out", str(golden_dir))
+    for extra in sorted(golden_dir.glob("generate_*.py")):
+        session.run("python", str(extra))
 
 
 @nox.session
