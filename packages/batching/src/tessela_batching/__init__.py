@@ -59,8 +59,11 @@ del (
     _rules_array,
     _rules_callback,
     _rules_control,
+    _rules_conv,
     _rules_elementwise,
+    _rules_fft,
     _rules_indexing,
     _rules_linalg,
+    _rules_misc,
     _rules_shape,
 )

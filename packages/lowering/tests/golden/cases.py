@@ -1389,8 +1389,10 @@ case(
 case(
     "conv_nhwc_same_f32",
     "conv_general_dilated",
-    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
-        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+    lambda ns: (
+        lambda x, w: ns.lax.conv_general_dilated(
+            x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
     ),
     lambda rng: (grid(rng, (2, 5, 5, 3)), grid(rng, (3, 3, 3, 4))),
     ACCUMULATION,
@@ -1398,16 +1400,20 @@ case(
 case(
     "conv_dilated_groups_exact_f32",
     "conv_general_dilated",
-    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
-        x, w, (2, 1), ((1, 0), (2, -1)), (1, 2), (2, 1), feature_group_count=2
+    lambda ns: (
+        lambda x, w: ns.lax.conv_general_dilated(
+            x, w, (2, 1), ((1, 0), (2, -1)), (1, 2), (2, 1), feature_group_count=2
+        )
     ),
     lambda rng: (small_ints_f(rng, (2, 4, 6, 5)), small_ints_f(rng, (6, 2, 2, 3))),
 )
 case(
     "conv_batch_groups_exact_f32",
     "conv_general_dilated",
-    lambda ns: lambda x, w: ns.lax.conv_general_dilated(
-        x, w, (1,), "VALID", batch_group_count=2, dimension_numbers=("NWC", "WIO", "NWC")
+    lambda ns: (
+        lambda x, w: ns.lax.conv_general_dilated(
+            x, w, (1,), "VALID", batch_group_count=2, dimension_numbers=("NWC", "WIO", "NWC")
+        )
     ),
     lambda rng: (small_ints_f(rng, (4, 5, 3)), small_ints_f(rng, (2, 3, 4))),
 )
@@ -1426,8 +1432,10 @@ case(
 case(
     "reduce_window_sum_f32",
     "reduce_window_sum",
-    lambda ns: lambda x: ns.lax.reduce_window(
-        x, 0.0, ns.lax.add, (2, 3), (1, 2), ((1, 0), (0, 2)), (2, 1), (1, 2)
+    lambda ns: (
+        lambda x: ns.lax.reduce_window(
+            x, 0.0, ns.lax.add, (2, 3), (1, 2), ((1, 0), (0, 2)), (2, 1), (1, 2)
+        )
     ),
     lambda rng: (small_ints_f(rng, (4, 7)),),
 )
@@ -1440,11 +1448,14 @@ case(
 case(
     "reduce_window_min_i32",
     "reduce_window_min",
-    lambda ns: lambda x: ns.lax.reduce_window(
-        x, np.int32(np.iinfo(np.int32).max), ns.lax.min, (3, 2), (1, 1), "VALID", None, (1, 2)
+    lambda ns: (
+        lambda x: ns.lax.reduce_window(
+            x, np.int32(np.iinfo(np.int32).max), ns.lax.min, (3, 2), (1, 1), "VALID", None, (1, 2)
+        )
     ),
     lambda rng: (grid(rng, (5, 6), I32),),
 )
+
 
 # ------------------------------------------------------------------- fft
 def _cgrid(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
@@ -1551,8 +1562,10 @@ case("reduce_variadic_argmax_f32", "reduce", _argmax_pair,
 case(
     "reduce_sum_of_squares_f32",
     "reduce",
-    lambda ns: lambda x: ns.lax.reduce(
-        x, np.float32(0), lambda a, b: ns.lax.add(a, ns.lax.mul(b, b)), (0, 2)
+    lambda ns: (
+        lambda x: ns.lax.reduce(
+            x, np.float32(0), lambda a, b: ns.lax.add(a, ns.lax.mul(b, b)), (0, 2)
+        )
     ),
     lambda rng: (small_ints_f(rng, (2, 3, 4)),),
 )
