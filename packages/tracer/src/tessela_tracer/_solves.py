@@ -364,6 +364,7 @@ def custom_root(
       ``f`` closes over.
 
     Example:
+        >>> import tessela_autodiff  # registers the linearize custom_root needs
         >>> from tessela_tracer import make_jaxpr, lax
         >>> g = lambda x: custom_root(lambda y: lax.sub(lax.mul(y, y), x), 1.0,
         ...                           lambda f, y0: y0, lambda g, y: lax.div(y, g(1.0)))
