@@ -10,7 +10,7 @@ move freely.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -305,6 +305,32 @@ def uncommitted_array(buf: Buffer, aval: ShapedArray, sig: int, /) -> Array:
     out._npy = None
     out._sig = sig
     return out
+
+
+def uncommitted_result(aval: ShapedArray, /) -> Callable[[list[Buffer]], Array]:
+    """A function making the uncommitted :class:`Array` of ``aval`` from ``[buf]``.
+
+    The jit fast path hands it to :func:`_xla.runner`, so that running and
+    wrapping the single output cost one Python call.
+
+    Args:
+      aval: the output's abstract value.
+
+    Returns:
+      ``finish(outs) -> Array`` for a one-element list of buffers.
+    """
+    sig = signature(aval)
+
+    def finish(outs: list[Buffer]) -> Array:
+        out: Array = _new(Array)
+        out._buf = outs[0]
+        out.aval = aval
+        out._committed = False
+        out._npy = None
+        out._sig = sig
+        return out
+
+    return finish
 
 
 def _format_repr(value: HostArray, aval: ShapedArray) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from tessela_tracer import (
 )
 
 from tessela_lowering import _devices, _hlo, _xla
-from tessela_lowering._array import Array, signature, uncommitted_array
+from tessela_lowering._array import Array, signature, uncommitted_array, uncommitted_result
 from tessela_lowering._devices import get_default_device, single_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
@@ -36,7 +36,7 @@ from tessela_lowering._lowering import (
     _on_register,
     lowering_rule,
 )
-from tessela_lowering._xla import Device, Executable, ResultHandler, Value, ir
+from tessela_lowering._xla import Buffer, Device, Executable, ResultHandler, Value, ir
 
 __all__ = ["apply_primitive", "cache_size", "clear_cache", "pick_device"]
 
@@ -56,15 +56,20 @@ class _Compiled:
         self.host_callbacks: list[Any] = []
 
 
-class _Fast:
-    """A cached executable ready to run on uncommitted :class:`Array` operands."""
+_Fast = Callable[[list[Buffer]], Any]
+"""A cached executable run on uncommitted operands' buffers, returning the result."""
 
-    __slots__ = ("out_avals", "out_sigs", "run")
 
-    def __init__(self, entry: _Compiled) -> None:
-        self.run = _xla.runner(entry.executable, entry.handlers)
-        self.out_avals = entry.out_avals
-        self.out_sigs = [signature(a) for a in entry.out_avals]
+def _fast_run(entry: _Compiled, multiple_results: bool) -> _Fast:
+    if not multiple_results:
+        return _xla.runner(entry.executable, entry.handlers, uncommitted_result(entry.out_avals[0]))
+    avals = list(entry.out_avals)
+    sigs = [signature(a) for a in avals]
+
+    def finish(outs: list[Buffer]) -> list[Array]:
+        return list(map(uncommitted_array, outs, avals, sigs))
+
+    return _xla.runner(entry.executable, entry.handlers, finish)
 
 
 _cache: dict[tuple[Any, ...], _Compiled] = {}
@@ -186,13 +191,9 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
             fast_key = fast = None
         if fast is not None:
             try:
-                outs = fast.run(bufs)
+                return fast(bufs)
             except Exception:
                 pass  # e.g. a deleted operand: the slow path below says what went wrong
-            else:
-                if prim.multiple_results:
-                    return list(map(uncommitted_array, outs, fast.out_avals, fast.out_sigs))
-                return uncommitted_array(outs[0], fast.out_avals[0], fast.out_sigs[0])
     committed_arrays = [a for a in args if isinstance(a, Array)]
     device, committed = pick_device(committed_arrays)
     arrays = [_as_array(a, device) for a in args]
@@ -211,7 +212,7 @@ def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
         and not entry.host_callbacks
     ):
         with _cache_lock:
-            _fast[fast_key] = _Fast(entry)
+            _fast[fast_key] = _fast_run(entry, prim.multiple_results)
     buffers = []
     for a in arrays:
         buf = a._live_buffer()

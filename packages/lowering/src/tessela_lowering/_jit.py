@@ -20,7 +20,7 @@ import operator
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import (
@@ -36,12 +36,12 @@ from tessela_tracer.extend import hoist_consts
 
 from tessela_lowering import _devices, _xla
 from tessela_lowering._aot import Lowered, Traced
-from tessela_lowering._array import Array, signature, uncommitted_array
+from tessela_lowering._array import Array, signature, uncommitted_array, uncommitted_result
 from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
-from tessela_lowering._xla import Buffer, Device, Runner
+from tessela_lowering._xla import Buffer, Device
 
 __all__ = ["JitWrapped", "jit"]
 
@@ -51,32 +51,30 @@ _sig_of = operator.attrgetter("_sig")
 _buf_of = operator.attrgetter("_buf")
 
 
-class _FastCall(NamedTuple):
-    """What a call on the fast path needs, unpacked in one step.
-
-    Attributes:
-      run: runs the executable on buffers.
-      kept: indices of the arguments the program takes; ``None`` when all,
-        in order.
-      out_tree: the output structure; ``None`` for a single array.
-      out_avals: the output avals.
-      out_sigs: their signatures.
-    """
-
-    run: Runner
-    kept: list[int] | None
-    out_tree: Any
-    out_avals: list[Any]
-    out_sigs: list[int]
+_FastCall = Callable[[list[Buffer]], Any]
+"""A compiled call on the fast path: argument buffers in, the call's result out."""
 
 
 def _fast_call(exe: Executable, n_args: int) -> _FastCall:
-    kept = None if exe.kept == list(range(n_args)) else list(exe.kept)
-    out_tree = None if exe.plan.out_tree == _LEAF else exe.plan.out_tree
-    return _FastCall(
-        _xla.runner(exe.executable, exe.handlers), kept, out_tree, list(exe.out_avals),
-        [signature(a) for a in exe.out_avals],
-    )  # fmt: skip
+    out_avals = list(exe.out_avals)
+    if exe.plan.out_tree == _LEAF:
+        finish = uncommitted_result(out_avals[0])
+    else:
+        out_tree = exe.plan.out_tree
+        out_sigs = [signature(a) for a in out_avals]
+
+        def finish(outs: list[Buffer]) -> Any:
+            return tree_unflatten(out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs)))
+
+    run = _xla.runner(exe.executable, exe.handlers, finish)
+    if exe.kept == list(range(n_args)):
+        return run
+    kept = list(exe.kept)
+
+    def run_kept(bufs: list[Buffer]) -> Any:
+        return run([bufs[i] for i in kept])
+
+    return run_kept
 
 
 def _argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
@@ -134,16 +132,6 @@ def _hashable(value: Any, where: str) -> Hashable:
             f"hashable value (a tuple instead of a list or array)."
         ) from None
     return value  # type: ignore[no-any-return]
-
-
-def _run_fast(fast: _FastCall, bufs: list[Buffer]) -> Any:
-    run, kept, out_tree, out_avals, out_sigs = fast
-    if kept is not None:
-        bufs = [bufs[i] for i in kept]
-    outs = run(bufs)
-    if out_tree is None:
-        return uncommitted_array(outs[0], out_avals[0], out_sigs[0])
-    return tree_unflatten(out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs)))
 
 
 class _Caches:
@@ -291,18 +279,10 @@ class JitWrapped:
                 return self._call_tree(args, kwargs)
             fast = self._fast.get(key)
             if fast is not None and type(get_current_trace()) is EvalTrace:
-                run, kept, out_tree, out_avals, out_sigs = fast
-                if kept is not None:
-                    bufs = [bufs[i] for i in kept]
                 try:
-                    outs = run(bufs)
+                    return fast(bufs)
                 except Exception:  # e.g. a deleted argument: the full path says so
                     return self._call_slow(args, kwargs)
-                if out_tree is None:
-                    return uncommitted_array(outs[0], out_avals[0], out_sigs[0])
-                return tree_unflatten(
-                    out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs))
-                )
         return self._call_slow(args, kwargs)
 
     def _call_tree(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -318,7 +298,7 @@ class JitWrapped:
             fast = self._fast_tree.get(key)
             if fast is not None and type(get_current_trace()) is EvalTrace:
                 try:
-                    return _run_fast(fast, list(map(_buf_of, leaves)))
+                    return fast(list(map(_buf_of, leaves)))
                 except Exception:  # e.g. a deleted argument: the full path says so
                     return self._call_slow(args, kwargs)
         return self._call_slow(args, kwargs)

@@ -188,7 +188,11 @@ Runner: TypeAlias = Callable[[list[Buffer]], list[Buffer]]
 """Runs one executable on a list of buffers; returns its output buffers."""
 
 
-def runner(exe: Executable, handlers: Sequence[ResultHandler]) -> Runner:
+def runner(
+    exe: Executable,
+    handlers: Sequence[ResultHandler],
+    finish: Callable[[list[Buffer]], Any] | None = None,
+) -> Callable[[list[Buffer]], Any]:
     """:func:`execute` bound to one executable and its result handlers.
 
     The dispatch fast paths call it once per call: it is one Python frame
@@ -198,18 +202,27 @@ def runner(exe: Executable, handlers: Sequence[ResultHandler]) -> Runner:
     Args:
       exe: the loaded executable (compiled without host callbacks).
       handlers: one result handler per output.
+      finish: applied to the output buffers before they are returned (the
+        jit fast path wraps them as arrays there).
 
     Returns:
-      ``run(buffers) -> output buffers``; it runs asynchronously.
+      ``run(buffers)``: the output buffers, or ``finish`` of them; it runs
+      asynchronously.
     """
     execute_sharded = exe.execute_sharded
     handler_list = list(handlers)
 
-    def run(args: list[Buffer]) -> list[Buffer]:
-        out: list[Buffer] = execute_sharded(args).consume_with_handlers(handler_list)
-        return out
+    if finish is None:
 
-    return run
+        def run(args: list[Buffer]) -> Any:
+            return execute_sharded(args).consume_with_handlers(handler_list)
+
+        return run
+
+    def run_and_finish(args: list[Buffer]) -> Any:
+        return finish(execute_sharded(args).consume_with_handlers(handler_list))
+
+    return run_and_finish
 
 
 def execute_and_wait(
