@@ -280,3 +280,35 @@ def test_vmap_of_new_functions_matches_a_loop() -> None:
     for fn in (lambda a: tnp.triu(a, 1), lambda a: tnp.diff(a, axis=0), tnp.trace, tnp.fliplr):
         got = batching.vmap(fn)(x)
         _close(got, np.stack([np.asarray(fn(x[i])) for i in range(2)]))
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=5),
+               elements=st.floats(-3, 3, width=32, allow_subnormal=False)),
+    st.floats(0.5, 2.0),
+)  # fmt: skip
+def test_gradient_matches_numpy(f: np.ndarray, h: float) -> None:
+    want = np.gradient(f.astype(np.float64), h)
+    got = tnp.gradient(f, h)
+    want = want if isinstance(want, list | tuple) else [want]
+    got = got if isinstance(got, list) else [got]
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-4, atol=1e-4)
+    # Coordinates along the last axis: the non-uniform formula.
+    n = f.shape[-1]
+    x = np.cumsum(np.linspace(0.5, 1.5, n)).astype(np.float32)
+    got_last = tnp.gradient(f, x, axis=-1)
+    np.testing.assert_allclose(np.asarray(got_last), np.gradient(f.astype(np.float64), x, axis=-1),
+                               rtol=1e-4, atol=1e-4)  # fmt: skip
+
+
+def test_gradient_errors() -> None:
+    with pytest.raises(NotImplementedError, match="edge_order"):
+        tnp.gradient(np.ones(3), edge_order=1)
+    with pytest.raises(ValueError, match="at least 2 elements"):
+        tnp.gradient(np.ones((3, 1)))
+    with pytest.raises(TypeError, match="spacings"):
+        tnp.gradient(np.ones((3, 3)), 1.0, 2.0, 3.0)
+    assert tnp.gradient(np.arange(4)).dtype == np.float32

@@ -276,6 +276,7 @@ from ._sequences import dsplit as dsplit
 from ._sequences import dstack as dstack
 from ._sequences import ediff1d as ediff1d
 from ._sequences import geomspace as geomspace
+from ._sequences import gradient as gradient
 from ._sequences import hsplit as hsplit
 from ._sequences import logspace as logspace
 from ._sequences import meshgrid as meshgrid
@@ -739,6 +740,7 @@ __all__ = [
     "full_like",
     "gcd",
     "geomspace",
+    "gradient",
     "greater",
     "greater_equal",
     "heaviside",

@@ -1,5 +1,5 @@
 """Joining, splitting, grids and differences: ``dstack`` ... ``dsplit``, ``meshgrid``,
-``logspace``, ``geomspace``, ``diff``, ``ediff1d``.
+``logspace``, ``geomspace``, ``diff``, ``ediff1d``, ``gradient``.
 
 Everything here is a composition of the shape functions of :mod:`._shape_ops`
 and element-wise functions; sizes and split points are static.
@@ -15,7 +15,15 @@ import numpy as np
 from tessela_tracer import dtypes as _dt
 
 from ._arith import power
-from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    dtype_or,
+    promote_dtypes,
+    promote_dtypes_inexact,
+    shape_of,
+)
 from ._creation import linspace
 from ._indexing import getitem
 from ._shape_ops import (
@@ -32,7 +40,7 @@ from ._where import broadcast_to
 
 __all__ = [
     "array_split", "column_stack", "diff", "dsplit", "dstack", "ediff1d", "geomspace",
-    "hsplit", "logspace", "meshgrid", "vsplit",
+    "gradient", "hsplit", "logspace", "meshgrid", "vsplit",
 ]  # fmt: skip
 
 
@@ -370,3 +378,98 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
         check_arraylike("ediff1d", to_end)
         parts.append(convert(ravel(to_end), dt))
     return concatenate(parts) if len(parts) > 1 else result
+
+
+def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
+    """One axis of :func:`gradient`: central differences, one-sided at the ends."""
+    n = aval_of(f).shape[ax]
+
+    def part(start: int, stop: int) -> Any:
+        index: list[Any] = [slice(None)] * aval_of(f).ndim
+        index[ax] = slice(start, stop)
+        return getitem(f, tuple(index))
+
+    if aval_of(spacing).ndim == 0:
+        inner = true_divide(subtract(part(2, n), part(0, n - 2)), multiply(spacing, 2))
+        first = true_divide(subtract(part(1, 2), part(0, 1)), spacing)
+        last = true_divide(subtract(part(n - 1, n), part(n - 2, n - 1)), spacing)
+        return concatenate([first, inner, last], axis=ax)
+    if aval_of(spacing).shape != (n,):
+        raise ValueError(
+            f"gradient: the coordinates along axis {ax} must be 1-D of length {n} (the axis "
+            f"length), got shape {aval_of(spacing).shape}."
+        )
+    dx = diff(spacing)
+    shape = [1] * aval_of(f).ndim
+    shape[ax] = n - 2
+
+    def along(v: Any) -> Any:
+        return reshape(v, shape)
+
+    dx1, dx2 = getitem(dx, slice(0, n - 2)), getitem(dx, slice(1, n - 1))
+    total = multiply(dx1, dx1 + dx2)
+    a = along(true_divide(-dx2, total))
+    b = along(true_divide(dx2 - dx1, multiply(dx1, dx2)))
+    c = along(true_divide(dx1, multiply(dx2, dx1 + dx2)))
+    inner = a * part(0, n - 2) + b * part(1, n - 1) + c * part(2, n)
+    first = true_divide(subtract(part(1, 2), part(0, 1)), getitem(dx, 0))
+    last = true_divide(subtract(part(n - 1, n), part(n - 2, n - 1)), getitem(dx, n - 2))
+    return concatenate([first, inner, last], axis=ax)
+
+
+def gradient(
+    f: Any,
+    *varargs: Any,
+    axis: int | Sequence[int] | None = None,
+    edge_order: int | None = None,
+) -> Any:
+    """The gradient of sampled values: central differences inside, one-sided at the ends.
+
+    Args:
+      f: the samples.
+      *varargs: the spacing: nothing (1), one scalar for every axis, or one
+        scalar or 1-D coordinate array per axis.
+      axis: the axes differentiated (by default all).
+      edge_order: unsupported, as in JAX; must be None.
+
+    Returns:
+      One array when one axis is differentiated, else a list, one array per axis.
+
+    Raises:
+      NotImplementedError: ``edge_order`` is given.
+      ValueError: an axis has fewer than two samples.
+      TypeError: the number of spacings matches neither one nor the axes.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> [g.shape for g in eval_shape(gradient, S((3, 4), "float32"))]
+    [(3, 4), (3, 4)]
+    """
+    if edge_order is not None:
+        raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
+    check_arraylike("gradient", f, *varargs)
+    (f,) = promote_dtypes_inexact(f)
+    ndim = aval_of(f).ndim
+    if axis is None:
+        axes = tuple(range(ndim))
+    elif isinstance(axis, int):
+        axes = (canonicalize_axis(axis, ndim),)
+    else:
+        axes = tuple(canonicalize_axis(ax, ndim) for ax in axis)
+    if any(aval_of(f).shape[ax] < 2 for ax in axes):
+        raise ValueError(
+            "Shape of array too small to calculate a numerical gradient, at least 2 elements "
+            "are required."
+        )
+    if not varargs:
+        spacings: list[Any] = [1.0] * len(axes)
+    elif len(varargs) == 1 and aval_of(varargs[0]).ndim == 0:
+        spacings = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError(
+            f"gradient: got {len(varargs)} spacings for {len(axes)} axes; pass none, one "
+            "scalar, or one per axis."
+        )
+    grads = [_axis_gradient(f, h, ax) for h, ax in zip(spacings, axes, strict=True)]
+    return grads[0] if len(grads) == 1 else grads
