@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from _checks import check_grads
 from tessela_autodiff import grad, jvp
+from tessela_batching import vmap
 from tessela_tracer import lax, make_jaxpr
 
 F = np.float32
@@ -133,6 +134,22 @@ def test_custom_linear_solve_grads_against_closed_forms() -> None:
     _, tout = jvp(lambda a, b: _solve(a, b), (A, B), (ta, tb[0]))
     np.testing.assert_allclose(np.asarray(tout), np.linalg.solve(A, tb[0] - ta @ x), rtol=1e-10)
     check_grads(lambda a, b: _solve(a, b), (A, B))
+
+
+@pytest.mark.usefixtures("x64")
+def test_vmap_of_grad_through_custom_linear_solve_matches_a_loop() -> None:
+    rng = np.random.default_rng(0)
+    a_batch = rng.normal(size=(4, 3, 3)) + 5 * np.eye(3)
+    b_batch = rng.normal(size=(4, 3))
+    loss = lambda a, b: lax.reduce_sum(_solve(a, b), (0,))  # noqa: E731
+    per_example = vmap(grad(loss, argnums=(0, 1)))(a_batch, b_batch)
+    ga_all, gb_all = np.asarray(per_example[0]), np.asarray(per_example[1])
+    for i in range(4):
+        ga, gb = grad(loss, argnums=(0, 1))(a_batch[i], b_batch[i])
+        np.testing.assert_allclose(ga_all[i], np.asarray(ga), rtol=1e-9)
+        np.testing.assert_allclose(gb_all[i], np.asarray(gb), rtol=1e-9)
+        lam = np.linalg.solve(a_batch[i].T, np.ones(3))
+        np.testing.assert_allclose(np.asarray(gb), lam, rtol=1e-8)
 
 
 @pytest.mark.usefixtures("x64")
