@@ -274,14 +274,6 @@ def test_i0_matches_numpy() -> None:
     assert tnp.i0(np.arange(3)).dtype == np.float32
 
 
-def test_vmap_of_new_functions_matches_a_loop() -> None:
-    batching = pytest.importorskip("tessela_batching")
-    x = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
-    for fn in (lambda a: tnp.triu(a, 1), lambda a: tnp.diff(a, axis=0), tnp.trace, tnp.fliplr):
-        got = batching.vmap(fn)(x)
-        _close(got, np.stack([np.asarray(fn(x[i])) for i in range(2)]))
-
-
 @settings(max_examples=10, deadline=None)
 @given(
     hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=5),

@@ -97,3 +97,11 @@ def test_apply_along_axis_passes_extra_arguments_and_composes_with_grad() -> Non
     np.testing.assert_allclose(np.asarray(out), (x**2).sum(-1) * 2.0)
     g = tx.grad(lambda y: tnp.apply_along_axis(lambda v: (v**2).sum(), 0, y).sum())(x)
     np.testing.assert_allclose(np.asarray(g), 2 * x)
+
+
+def test_vmap_of_numpy_shape_functions_matches_a_loop() -> None:
+    x = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    for fn in (lambda a: tnp.triu(a, 1), lambda a: tnp.diff(a, axis=0), tnp.trace, tnp.fliplr):
+        got = tx.vmap(fn)(x)
+        want = np.stack([np.asarray(fn(x[i])) for i in range(2)])
+        np.testing.assert_allclose(np.asarray(got), want)
