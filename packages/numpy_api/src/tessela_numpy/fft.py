@@ -40,9 +40,13 @@ _NORMS = (None, "backward", "ortho", "forward")
 _INVERSE = (FftType.IFFT, FftType.IRFFT)
 
 
-def _scale(out: Any, lengths: Sequence[int], norm: str | None, typ: FftType) -> Any:
+def _check_norm(norm: str | None) -> None:
     if norm not in _NORMS:
         raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+
+
+def _scale(out: Any, lengths: Sequence[int], norm: str | None, typ: FftType) -> Any:
+    _check_norm(norm)
     n = math.prod(lengths)
     if norm in (None, "backward") or n == 0:
         return out
@@ -191,8 +195,7 @@ _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "b
 
 
 def _swapped(norm: str | None) -> str:
-    if norm not in _SWAP:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+    _check_norm(norm)
     return _SWAP[norm]
 
 
