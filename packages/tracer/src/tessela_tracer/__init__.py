@@ -10,7 +10,6 @@ from tessela_tracer._array_ops import (
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval, register_aval_handler
 from tessela_tracer._callback_api import debug_callback, debug_print, io_callback, pure_callback
 from tessela_tracer._config import Config, config
-from tessela_tracer._control_flow import jit_p
 from tessela_tracer._core import (
     EvalTrace,
     Primitive,
@@ -36,7 +35,8 @@ from tessela_tracer._jaxpr import (
 )
 from tessela_tracer._lax_control import jit
 from tessela_tracer._prims_array import ArrayCopySemantics, to_concrete_array
-from tessela_tracer._remat import checkpoint, checkpoint_name, remat
+from tessela_tracer._prims_control import jit_p
+from tessela_tracer._prims_remat import checkpoint, checkpoint_name, remat
 from tessela_tracer._staging import eval_shape, make_jaxpr, trace_pytree_fun, trace_to_jaxpr
 
 __version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """The user-facing callbacks: ``debug_callback``, ``debug_print``, ``pure_callback``, ``io_callback``.
 
 Each flattens its arguments, keeps non-array leaves aside as static values and
-binds its primitive (see :mod:`tessela_tracer._callback`). Eagerly the
+binds its primitive (see :mod:`tessela_tracer._prims_callback`). Eagerly the
 function runs at once; staged, it runs each time the compiled program runs.
 """
 
@@ -15,7 +15,8 @@ import numpy as np
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._callback import (
+from tessela_tracer._dtypes import canonicalize_dtype
+from tessela_tracer._prims_callback import (
     FlatCallback,
     _split_args,
     debug_callback_p,
@@ -25,7 +26,6 @@ from tessela_tracer._callback import (
     ordered_debug_effect,
     pure_callback_p,
 )
-from tessela_tracer._dtypes import canonicalize_dtype
 
 __all__ = ["debug_callback", "debug_print", "io_callback", "pure_callback"]
 

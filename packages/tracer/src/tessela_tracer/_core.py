@@ -37,12 +37,20 @@ __all__ = [
     "register_abstract_eval",
     "register_impl",
     "set_current_trace",
+    "set_eager_backend",
 ]
 
 AbstractEvalRule = Callable[..., Any]
 
 _abstract_eval_rules: dict[Primitive, AbstractEvalRule] = {}
 _impl_rules: dict[Primitive, Callable[..., Any]] = {}
+
+EagerBackend = Callable[["Primitive", Sequence[Any], dict[str, Any]], Any]
+"""``backend(prim, args, params)``: run ``prim`` on concrete operands."""
+
+# The one backend that runs primitives without a registered implementation
+# (tessela_lowering installs XLA here), and the test of which it can run.
+_eager_backend: tuple[EagerBackend, Callable[[Primitive], bool]] | None = None
 
 
 class Primitive:
@@ -135,7 +143,14 @@ def abstract_eval_rule(prim: Primitive, /) -> AbstractEvalRule | None:
 
 
 def register_impl(prim: Primitive, rule: Callable[..., Any], /) -> None:
-    """Register the eager implementation of a primitive (filled by the lowering package).
+    """Register the eager implementation of a primitive.
+
+    A primitive has one owner of its eager implementation. Bound on concrete
+    operands it runs, in this order: the rule registered here; else the eager
+    backend (:func:`set_eager_backend`, installed by tessela-lowering, which
+    compiles the one equation with XLA) when that backend can run it; else it
+    raises. Registering a second, different rule for the same primitive is an
+    error, so a plugin's implementation is never replaced silently.
 
     Args:
       prim: the primitive.
@@ -144,13 +159,41 @@ def register_impl(prim: Primitive, rule: Callable[..., Any], /) -> None:
     Returns:
       None.
 
+    Raises:
+      ValueError: ``prim`` already has a different implementation.
+
     Example:
         >>> p = Primitive("twice_example")
         >>> register_impl(p, lambda x: 2 * x)
         >>> p.bind(3)
         6
     """
+    old = _impl_rules.get(prim)
+    if old is not None and old is not rule:
+        raise ValueError(
+            f"primitive {prim.name!r} already has an eager implementation ({old!r}); "
+            "a primitive has one owner of its implementation. Define a new primitive "
+            "instead of replacing the implementation of an existing one."
+        )
     _impl_rules[prim] = rule
+
+
+def set_eager_backend(backend: EagerBackend, handles: Callable[[Primitive], bool], /) -> None:
+    """Install the backend that runs primitives without their own implementation.
+
+    tessela-lowering installs XLA here when imported: a primitive bound on
+    concrete operands, with no :func:`register_impl` rule, is compiled as one
+    equation when ``handles(prim)`` is true (it has a lowering rule).
+
+    Args:
+      backend: ``backend(prim, args, params)`` returning the outputs.
+      handles: ``handles(prim)``, whether the backend can run ``prim``.
+
+    Returns:
+      None.
+    """
+    global _eager_backend
+    _eager_backend = (backend, handles)
 
 
 def find_impl(prim: Primitive, /) -> Callable[..., Any] | None:
@@ -230,14 +273,24 @@ class EvalTrace(Trace):
             if isinstance(a, Tracer):
                 raise UnexpectedTracerError(a)
         rule = _impl_rules.get(prim)
-        if rule is None:
-            raise RuntimeError(
-                f"no eager implementation is registered for primitive {prim.name!r}. "
+        if rule is not None:
+            return rule(*args, **params)
+        if _eager_backend is not None and _eager_backend[1](prim):
+            return _eager_backend[0](prim, args, params)
+        if _eager_backend is None:
+            fix = (
                 "Install tessela-lowering and `import tessela_lowering` (or `import tessela`) "
                 "to run operations on concrete arrays, or trace the function with "
                 "make_jaxpr / eval_shape instead."
             )
-        return rule(*args, **params)
+        else:
+            fix = (
+                "Give it an implementation with register_impl(prim, rule), or a lowering "
+                "with tessela_lowering.register_lowering(prim, rule) so that XLA runs it."
+            )
+        raise NotImplementedError(
+            f"no eager implementation is registered for primitive {prim.name!r}. {fix}"
+        )
 
 
 _root_trace = EvalTrace(parent=None)

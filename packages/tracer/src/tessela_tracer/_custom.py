@@ -11,14 +11,9 @@ import numpy as np
 from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
 
 from tessela_tracer import _prims_elementwise as ew
+from tessela_tracer import _prims_indexing as ix
 from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._control_flow import (
-    NamedCallable,
-    custom_jvp_call_p,
-    custom_vjp_call_p,
-    hoist_consts,
-)
 from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom_rules import (
@@ -33,7 +28,15 @@ from tessela_tracer._custom_rules import (
     with_static,
 )
 from tessela_tracer._dtypes import float0
-from tessela_tracer._prims_shape import GatherScatterMode, ScatterDimensionNumbers
+from tessela_tracer._prims_control import (
+    NamedCallable,
+    hoist_consts,
+)
+from tessela_tracer._prims_custom import custom_jvp_call_p, custom_vjp_call_p
+from tessela_tracer._prims_indexing import (
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+)
 from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
 
 __all__ = ["custom_jvp", "custom_vjp"]
@@ -363,8 +366,8 @@ def _scatter(p: Primitive, combiner: Primitive | None) -> Callable[..., Any]:
     return op
 
 
-scatter = _scatter(sh.scatter_p, None)
-scatter_add = _scatter(sh.scatter_add_p, ew.add_p)
-scatter_mul = _scatter(sh.scatter_mul_p, ew.mul_p)
-scatter_min = _scatter(sh.scatter_min_p, ew.min_p)
-scatter_max = _scatter(sh.scatter_max_p, ew.max_p)
+scatter = _scatter(ix.scatter_p, None)
+scatter_add = _scatter(ix.scatter_add_p, ew.add_p)
+scatter_mul = _scatter(ix.scatter_mul_p, ew.mul_p)
+scatter_min = _scatter(ix.scatter_min_p, ew.min_p)
+scatter_max = _scatter(ix.scatter_max_p, ew.max_p)

@@ -12,16 +12,16 @@ from tessela_pytree import tree_flatten, tree_unflatten
 
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._control_flow import (
+from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._jaxpr import ClosedJaxpr, Var
+from tessela_tracer._lax import _convert_element_type
+from tessela_tracer._prims_control import (
     cond_p,
     hoist_consts,
     jit_p,
     scan_p,
     while_p,
 )
-from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._jaxpr import ClosedJaxpr, Var
-from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._staging import (
     DebugInfo,
     _fun_src_info,

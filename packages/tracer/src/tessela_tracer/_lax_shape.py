@@ -10,10 +10,11 @@ import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
+from tessela_tracer import _prims_indexing as ix
 from tessela_tracer import _prims_shape as sh
 from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._prims_shape import (
+from tessela_tracer._prims_indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
 )
@@ -325,7 +326,7 @@ def dynamic_slice(
         >>> make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)).out_avals
         [ShapedArray(float32[2])]
     """
-    return sh.dynamic_slice_p.bind(
+    return ix.dynamic_slice_p.bind(
         operand, *_wrapped_starts(operand, start_indices), slice_sizes=_ints(slice_sizes)
     )
 
@@ -349,7 +350,7 @@ def dynamic_update_slice(
         >>> eval_shape(lambda x: lax.dynamic_update_slice(x, x, (0,)), s).shape
         (4,)
     """
-    return sh.dynamic_update_slice_p.bind(operand, update, *_wrapped_starts(operand, start_indices))
+    return ix.dynamic_update_slice_p.bind(operand, update, *_wrapped_starts(operand, start_indices))
 
 
 def iota(dtype: Any, size: int) -> Array:
@@ -440,7 +441,7 @@ def gather(
             fill_value = int(np.iinfo(dt).max)
         else:
             fill_value = True
-    return sh.gather_p.bind(
+    return ix.gather_p.bind(
         operand, start_indices, dimension_numbers=dimension_numbers, slice_sizes=_ints(slice_sizes),
         indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices), mode=m,
         fill_value=fill_value,

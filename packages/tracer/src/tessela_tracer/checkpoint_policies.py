@@ -23,7 +23,7 @@ from typing import Any
 
 from tessela_tracer._core import Primitive
 from tessela_tracer._prims_reduce import dot_general_p
-from tessela_tracer._remat import name_p
+from tessela_tracer._prims_remat import name_p
 
 __all__ = [
     "DotsSaveable",

@@ -6,30 +6,6 @@ CHANGELOG entry.
 """
 
 from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler
-from tessela_tracer._callback import (
-    Effect,
-    FlatCallback,
-    call_host_callback,
-    debug_effect,
-    eqn_effects,
-    format_print_callback,
-    has_effects,
-    io_effect,
-    jaxpr_effects,
-    ordered_debug_effect,
-    ordered_io_effect,
-    register_effects,
-)
-from tessela_tracer._control_flow import (
-    NamedCallable,
-    cond_p,
-    custom_jvp_call_p,
-    custom_vjp_call_p,
-    hoist_consts,
-    jit_p,
-    scan_p,
-    while_p,
-)
 from tessela_tracer._core import (
     EvalTrace,
     Primitive,
@@ -60,8 +36,35 @@ from tessela_tracer._jaxpr import (
 )
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
-from tessela_tracer._remat import name_p, remat_p
-from tessela_tracer._solves import LinearSolveTuple, register_solve_transforms, split_solve_args
+from tessela_tracer._prims_callback import (
+    Effect,
+    FlatCallback,
+    call_host_callback,
+    debug_effect,
+    eqn_effects,
+    format_print_callback,
+    has_effects,
+    io_effect,
+    jaxpr_effects,
+    ordered_debug_effect,
+    ordered_io_effect,
+    register_effects,
+)
+from tessela_tracer._prims_control import (
+    NamedCallable,
+    cond_p,
+    hoist_consts,
+    jit_p,
+    scan_p,
+    while_p,
+)
+from tessela_tracer._prims_custom import custom_jvp_call_p, custom_vjp_call_p
+from tessela_tracer._prims_remat import name_p, remat_p
+from tessela_tracer._prims_solves import (
+    LinearSolveTuple,
+    register_solve_transforms,
+    split_solve_args,
+)
 from tessela_tracer._staging import (
     DebugInfo,
     JaxprTrace,

@@ -11,22 +11,21 @@ Example:
   'add'
 """
 
-from tessela_tracer._callback import (
+from tessela_tracer._prims_array import device_put_p, split_p, stack_p, tile_p, unstack_p
+from tessela_tracer._prims_callback import (
     debug_callback_p,
     debug_print_p,
     io_callback_p,
     pure_callback_p,
 )
-from tessela_tracer._control_flow import (
+from tessela_tracer._prims_control import (
     cond_p,
-    custom_jvp_call_p,
-    custom_vjp_call_p,
     jit_p,
     scan_p,
     while_p,
 )
-from tessela_tracer._prims_array import device_put_p, split_p, stack_p, tile_p, unstack_p
 from tessela_tracer._prims_conv import conv_general_dilated_p
+from tessela_tracer._prims_custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 from tessela_tracer._prims_elementwise import (
     abs_p,
     acos_p,
@@ -101,6 +100,16 @@ from tessela_tracer._prims_elementwise import (
     zeta_p,
 )
 from tessela_tracer._prims_fft import fft_p
+from tessela_tracer._prims_indexing import (
+    dynamic_slice_p,
+    dynamic_update_slice_p,
+    gather_p,
+    scatter_add_p,
+    scatter_max_p,
+    scatter_min_p,
+    scatter_mul_p,
+    scatter_p,
+)
 from tessela_tracer._prims_linalg import (
     cholesky_p,
     eigh_p,
@@ -129,25 +138,19 @@ from tessela_tracer._prims_reduce import (
     sort_p,
     top_k_p,
 )
+from tessela_tracer._prims_remat import name_p, remat_p
 from tessela_tracer._prims_shape import (
     broadcast_in_dim_p,
     concatenate_p,
-    dynamic_slice_p,
-    dynamic_update_slice_p,
-    gather_p,
     iota_p,
     pad_p,
     reshape_p,
     rev_p,
-    scatter_add_p,
-    scatter_max_p,
-    scatter_min_p,
-    scatter_mul_p,
-    scatter_p,
     slice_p,
     squeeze_p,
     transpose_p,
 )
+from tessela_tracer._prims_solves import custom_linear_solve_p
 from tessela_tracer._prims_window import (
     reduce_window_max_p,
     reduce_window_min_p,
@@ -155,8 +158,6 @@ from tessela_tracer._prims_window import (
     select_and_gather_add_p,
     select_and_scatter_add_p,
 )
-from tessela_tracer._remat import name_p, remat_p
-from tessela_tracer._solves import custom_linear_solve_p
 
 __all__ = [
     "abs_p",
@@ -192,6 +193,7 @@ __all__ = [
     "cumprod_p",
     "cumsum_p",
     "custom_jvp_call_p",
+    "custom_lin_p",
     "custom_linear_solve_p",
     "custom_vjp_call_p",
     "debug_callback_p",

@@ -139,14 +139,14 @@ from tessela_tracer._prims_array import split, stack, tile, unstack
 from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
 from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer._prims_fft import FftType, fft
-from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
-from tessela_tracer._prims_shape import (
+from tessela_tracer._prims_indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
+from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
+from tessela_tracer._prims_solves import custom_linear_solve, custom_root
 from tessela_tracer._prims_window import reduce_window
-from tessela_tracer._solves import custom_linear_solve, custom_root
 from tessela_tracer.lax import linalg as linalg
 
 __all__ = [

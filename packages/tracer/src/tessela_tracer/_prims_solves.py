@@ -24,12 +24,12 @@ from tessela_pytree import tree_flatten, tree_leaves, tree_unflatten
 
 from tessela_tracer import _lax, _lax_composite
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._callback import has_effects
-from tessela_tracer._control_flow import hoist_consts
 from tessela_tracer._core import Primitive, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom import custom_jvp
 from tessela_tracer._jaxpr import ClosedJaxpr, Var, eval_jaxpr
+from tessela_tracer._prims_callback import has_effects
+from tessela_tracer._prims_control import hoist_consts
 from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
 
 __all__ = [

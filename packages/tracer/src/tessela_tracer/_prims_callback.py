@@ -27,6 +27,7 @@ from tessela_tracer._avals import ShapedArray, get_aval
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
 from tessela_tracer._dtypes import canonicalize_dtype
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, subjaxprs
+from tessela_tracer._prims_array import to_concrete_array
 
 __all__ = [
     "Effect",
@@ -297,7 +298,7 @@ register_effects(debug_callback_p, lambda *, effect, **_: {effect})
 def _debug_callback_impl(
     *args: Any, callback: Callable[..., Any], effect: Effect, partitioned: bool
 ) -> list[Any]:
-    callback(*args)
+    callback(*map(to_concrete_array, args))
     return []
 
 
@@ -362,7 +363,7 @@ def format_print_callback(
 
 
 def _debug_print_impl(*args: Any, **params: Any) -> list[Any]:
-    format_print_callback(**params)(*args)
+    format_print_callback(**params)(*map(to_concrete_array, args))
     return []
 
 
@@ -386,7 +387,8 @@ def _result_avals_abstract_eval(
 def _host_callback_impl(
     *args: Any, callback: Callable[..., Any], result_avals: tuple[ShapedArray, ...], **params: Any
 ) -> list[Any]:
-    return list(call_host_callback(callback, args, result_avals))
+    outs = call_host_callback(callback, list(map(to_concrete_array, args)), result_avals)
+    return list(map(to_concrete_array, outs))
 
 
 for _p in (pure_callback_p, io_callback_p):

@@ -15,10 +15,10 @@ from typing import Any
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._control_flow import hoist_consts
 from tessela_tracer._core import Primitive, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from tessela_tracer._prims_control import hoist_consts
 from tessela_tracer._staging import (
     _normalize_argnums,
     cached_trace,

@@ -1,22 +1,21 @@
-"""Higher-order primitives carrying jaxprs: jit call, cond, while, scan, custom_jvp/vjp."""
+"""The control family: higher-order primitives carrying jaxprs (jit call, cond, while, scan)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._core import Primitive, register_abstract_eval, register_impl
-from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, eval_jaxpr
+from tessela_tracer._core import Primitive, register_abstract_eval
+from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
 __all__ = [
     "NamedCallable",
     "cond_p",
-    "custom_jvp_call_p",
-    "custom_vjp_call_p",
     "hoist_consts",
     "jit_p",
+    "out_avals_of",
     "scan_p",
     "while_p",
 ]
@@ -64,7 +63,8 @@ def hoist_consts(closed: ClosedJaxpr, /) -> tuple[ClosedJaxpr, list[Any]]:
     return ClosedJaxpr(new, ()), list(closed.consts)
 
 
-def _out_avals(closed: ClosedJaxpr) -> list[ShapedArray]:
+def out_avals_of(closed: ClosedJaxpr) -> list[ShapedArray]:
+    """The output avals of a closed jaxpr."""
     return [v.aval for v in closed.jaxpr.outvars]
 
 
@@ -76,18 +76,11 @@ def _jit_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -
         raise TypeError(
             f"jit call got {len(avals)} operands for a jaxpr of {len(jaxpr.jaxpr.invars)} inputs"
         )
-    return _out_avals(jaxpr)
+    return out_avals_of(jaxpr)
 
 
 jit_p = Primitive("jit", multiple_results=True)
 register_abstract_eval(jit_p, _jit_abstract_eval)
-
-
-def _jit_impl(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
-    return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
-
-
-register_impl(jit_p, _jit_impl)
 
 
 def _jit_pp_rule(eqn: JaxprEqn, ctx: JaxprPpContext) -> Doc:
@@ -124,20 +117,11 @@ def _cond_abstract_eval(
             for v, a in zip(ins, avals, strict=True)
         ):
             raise TypeError("cond branches must take the operands' types")
-    return _out_avals(branches[0])
+    return out_avals_of(branches[0])
 
 
 cond_p = Primitive("cond", multiple_results=True)
 register_abstract_eval(cond_p, _cond_abstract_eval)
-
-
-def _cond_impl(index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> list[Any]:
-    i = min(max(int(index), 0), len(branches) - 1)
-    b = branches[i]
-    return eval_jaxpr(b.jaxpr, b.consts, *args)
-
-
-register_impl(cond_p, _cond_impl)
 
 
 # ------------------------------------------------------------------ while
@@ -150,35 +134,17 @@ def _while_abstract_eval(
     cond_nconsts: int,
     body_nconsts: int,
 ) -> list[ShapedArray]:
-    pred = _out_avals(cond_jaxpr)
+    pred = out_avals_of(cond_jaxpr)
     if len(pred) != 1 or pred[0].shape or pred[0].dtype.kind != "b":
         raise TypeError(
             "cond_fun must return a boolean scalar, but got output type(s) "
             f"{[a.str_short() for a in pred]}."
         )
-    return _out_avals(body_jaxpr)
+    return out_avals_of(body_jaxpr)
 
 
 while_p = Primitive("while", multiple_results=True)
 register_abstract_eval(while_p, _while_abstract_eval)
-
-
-def _while_impl(
-    *args: Any,
-    cond_jaxpr: ClosedJaxpr,
-    body_jaxpr: ClosedJaxpr,
-    cond_nconsts: int,
-    body_nconsts: int,
-) -> list[Any]:
-    cconsts = args[:cond_nconsts]
-    bconsts = args[cond_nconsts : cond_nconsts + body_nconsts]
-    carry = list(args[cond_nconsts + body_nconsts :])
-    while bool(eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)[0]):
-        carry = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bconsts, *carry)
-    return carry
-
-
-register_impl(while_p, _while_impl)
 
 
 # ------------------------------------------------------------------ scan
@@ -193,7 +159,7 @@ def _scan_abstract_eval(
     reverse: bool,
     unroll: int,
 ) -> list[ShapedArray]:
-    outs = _out_avals(jaxpr)
+    outs = out_avals_of(jaxpr)
     carry = outs[:num_carry]
     ys = [ShapedArray((length, *a.shape), a.dtype, a.weak_type) for a in outs[num_carry:]]
     return [*carry, *ys]
@@ -201,47 +167,3 @@ def _scan_abstract_eval(
 
 scan_p = Primitive("scan", multiple_results=True)
 register_abstract_eval(scan_p, _scan_abstract_eval)
-
-
-# ------------------------------------------------------------------ custom_jvp / custom_vjp
-
-
-def _call_abstract_eval(
-    *avals: ShapedArray, call_jaxpr: ClosedJaxpr, **params: Any
-) -> list[ShapedArray]:
-    return _out_avals(call_jaxpr)
-
-
-def _call_impl(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
-    return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
-
-
-custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
-register_abstract_eval(custom_jvp_call_p, _call_abstract_eval)
-register_impl(custom_jvp_call_p, _call_impl)
-custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
-register_abstract_eval(custom_vjp_call_p, _call_abstract_eval)
-register_impl(custom_vjp_call_p, _call_impl)
-
-
-def _custom_call_pp_rule(hidden: Sequence[str]) -> Callable[[JaxprEqn, JaxprPpContext], Doc]:
-    def rule(eqn: JaxprEqn, ctx: JaxprPpContext) -> Doc:
-        params = {k: v for k, v in eqn.params.items() if k not in hidden}
-        if not params.get("num_consts"):
-            params.pop("num_consts", None)
-        params.pop("name")
-        order = ["name", *sorted(params)]
-        return pp_eqn_default(
-            eqn.replace(params={**params, "name": eqn.params["name"]}), ctx, order
-        )
-
-    return rule
-
-
-register_pp_rule(custom_jvp_call_p, _custom_call_pp_rule(()))
-register_pp_rule(custom_vjp_call_p, _custom_call_pp_rule(("out_trees",)))
-
-
-def new_var_like(v: Var) -> Var:
-    """A fresh variable with the same abstract value."""
-    return Var(v.aval)

@@ -1,0 +1,76 @@
+"""The custom family: calls with user-defined derivative rules.
+
+``custom_jvp_call`` and ``custom_vjp_call`` carry the function's jaxpr and the
+user's rules (closures on flat leaves); eagerly they evaluate the jaxpr.
+``custom_lin`` is the linear part of a ``custom_vjp`` function that reverse
+mode stages between linearization and transposition: its transpose calls the
+user's bwd rule; it cannot be evaluated, so forward mode alone refuses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tessela_tracer._avals import ShapedArray
+from tessela_tracer._core import Primitive, register_abstract_eval, register_impl
+from tessela_tracer._jaxpr import ClosedJaxpr, JaxprEqn, eval_jaxpr
+from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
+from tessela_tracer._prims_control import out_avals_of
+
+__all__ = ["custom_jvp_call_p", "custom_lin_p", "custom_vjp_call_p"]
+
+
+def _call_abstract_eval(
+    *avals: ShapedArray, call_jaxpr: ClosedJaxpr, **params: Any
+) -> list[ShapedArray]:
+    return out_avals_of(call_jaxpr)
+
+
+def _call_impl(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
+    return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
+custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+register_abstract_eval(custom_jvp_call_p, _call_abstract_eval)
+register_impl(custom_jvp_call_p, _call_impl)
+custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+register_abstract_eval(custom_vjp_call_p, _call_abstract_eval)
+register_impl(custom_vjp_call_p, _call_impl)
+
+
+def _custom_call_pp_rule(hidden: Sequence[str]) -> Callable[[JaxprEqn, JaxprPpContext], Doc]:
+    def rule(eqn: JaxprEqn, ctx: JaxprPpContext) -> Doc:
+        params = {k: v for k, v in eqn.params.items() if k not in hidden}
+        if not params.get("num_consts"):
+            params.pop("num_consts", None)
+        params.pop("name")
+        order = ["name", *sorted(params)]
+        return pp_eqn_default(
+            eqn.replace(params={**params, "name": eqn.params["name"]}), ctx, order
+        )
+
+    return rule
+
+
+register_pp_rule(custom_jvp_call_p, _custom_call_pp_rule(()))
+register_pp_rule(custom_vjp_call_p, _custom_call_pp_rule(("out_trees",)))
+
+
+def _custom_lin_abstract_eval(
+    *avals_in: ShapedArray, out_avals: Callable[[], Sequence[ShapedArray]], **params: Any
+) -> list[ShapedArray]:
+    return list(out_avals())
+
+
+def _custom_lin_impl(*args: Any, **params: Any) -> Any:
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+"""The linear part of a ``custom_vjp`` function. Parameters: ``num_res`` (the
+leading residual operands), ``bwd`` (the user's bwd rule on flat leaves),
+``out_avals`` (a callable giving the tangent avals of the outputs) and
+``symbolic_zeros``."""
+register_abstract_eval(custom_lin_p, _custom_lin_abstract_eval)
+register_impl(custom_lin_p, _custom_lin_impl)
