@@ -19,6 +19,7 @@ from tessela_tracer._core import (
     register_abstract_eval,
     register_impl,
     set_current_trace,
+    set_eager_backend,
 )
 from tessela_tracer._jaxpr import (
     ClosedJaxpr,
@@ -82,7 +83,7 @@ __all__ = [
     "eval_jaxpr", "find_impl", "format_print_callback", "get_aval", "get_aval_of", "get_current_trace",
     "has_effects", "hoist_consts", "io_effect", "jaxpr_as_fun", "jaxpr_effects", "jit_p",
     "name_p", "new_trace", "ordered_debug_effect", "ordered_io_effect", "pp_eqn_default",
-    "register_abstract_eval", "register_aval_handler", "register_effects", "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace",
+    "register_abstract_eval", "register_aval_handler", "register_effects", "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace", "set_eager_backend",
     "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
 ]  # fmt: skip
 __all__ += ["LinearSolveTuple", "register_solve_transforms", "split_solve_args"]
