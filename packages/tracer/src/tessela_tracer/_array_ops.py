@@ -1,25 +1,60 @@
 """The operator mixin shared by tracers and concrete arrays.
 
 ``ArrayOps`` gives every operator dunder, indexing, ``.at``, ``.T`` and the
-array methods (``sum``, ``reshape``, ``astype``, ...). Until the NumPy layer is
-imported, each one forwards to an entry of one method table, and says what to
-install when the entry is missing; :func:`register_array_methods` fills the
-table and puts the functions on the class. ``shape``/``dtype``/... come from
-the instance's ``.aval``.
+array methods (``sum``, ``reshape``, ``astype``, ...). ``shape``/``dtype``/...
+come from the instance's ``.aval``; ``item()``/``tolist()`` are defined here
+(a traced value raises :class:`ConcretizationTypeError`). Everything else
+forwards to one method table that :func:`register_array_methods` fills, and
+that call puts each function on the class itself, so a filled entry costs
+nothing more than a plain method.
+
+Where the table comes from: a package declares a method table in the
+entry-point group ``tessela_tracer.array_methods`` (tessela-numpy declares
+``numpy = "tessela_numpy._methods:method_table"``; the object is a mapping or a
+function returning one). The first time an operator or method finds its entry
+missing, the mixin loads that group once per process (in a fresh context, so
+no trace is active while the providers import) and registers what it finds,
+filling only the names nobody registered explicitly. Operators therefore work
+as soon as tessela-numpy is installed, whatever was imported.
+:func:`load_array_method_entry_points` with ``reload=True`` scans the group
+again (after installing a provider at run time). When nothing provides a
+name, the error says to install tessela-numpy or to register it with
+:func:`register_array_methods`.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import importlib.metadata
+import threading
 import types
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ARRAY_METHOD_NAMES", "ArrayOps", "register_array_methods", "registered_array_methods"]
+from tessela_tracer._errors import ConcretizationTypeError
+
+__all__ = [
+    "ARRAY_METHOD_NAMES",
+    "ENTRY_POINT_GROUP",
+    "ArrayOps",
+    "load_array_method_entry_points",
+    "register_array_methods",
+    "registered_array_methods",
+]
+
+ENTRY_POINT_GROUP = "tessela_tracer.array_methods"
 
 _METHODS: dict[str, Callable[..., Any]] = {}
+# "unloaded" until the entry-point group has been scanned; "loading" while a
+# scan runs (a lookup made by a provider's own import then fails fast instead
+# of recursing); "loaded" after.
+_state = "unloaded"
+_lock = threading.RLock()
+_load_failures: list[str] = []
 
 _BINARY = (
     "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
@@ -46,32 +81,19 @@ ARRAY_METHOD_NAMES: frozenset[str] = frozenset(
 
 
 def _missing(name: str, obj: Any) -> TypeError:
-    return TypeError(
-        f"{name!r} on a {type(obj).__name__} needs the NumPy layer: "
-        "install tessela-numpy and `import tessela_numpy` (or `import tessela`) first"
+    msg = (
+        f"{name!r} on a {type(obj).__name__} needs the NumPy layer, and no installed "
+        "package provides it: install tessela-numpy (`pip install tessela-numpy`), which "
+        f"declares its method table in the entry-point group {ENTRY_POINT_GROUP!r}; "
+        "a plugin provides a method with tessela_tracer.register_array_methods"
+        f"({{{name!r}: fn}})."
     )
+    if _load_failures:
+        msg += " Entry points that failed to load: " + "; ".join(_load_failures)
+    return TypeError(msg)
 
 
-def register_array_methods(mapping: Mapping[str, Callable[..., Any]], /) -> None:
-    """Fill the method table behind the operators of tracers and arrays.
-
-    Args:
-      mapping: names from :data:`ARRAY_METHOD_NAMES` (``"__add__"``,
-        ``"__getitem__"``, ``"T"``, ``"sum"``, ...) to functions taking the
-        array first. Property names (``T``, ``mT``, ``at``, ``real``,
-        ``imag``, ``flat``) map to one-argument functions.
-
-    Returns:
-      None.
-
-    Raises:
-      ValueError: for a name the mixin does not forward.
-
-    Example:
-        >>> register_array_methods({"ptp": lambda x, *a, **k: "ptp called"})
-        >>> registered_array_methods()["ptp"](None)
-        'ptp called'
-    """
+def _install(mapping: Mapping[str, Callable[..., Any]]) -> None:
     unknown = set(mapping) - ARRAY_METHOD_NAMES
     if unknown:
         raise ValueError(
@@ -92,22 +114,126 @@ def register_array_methods(mapping: Mapping[str, Callable[..., Any]], /) -> None
             setattr(ArrayOps, name, _forward(name))
 
 
+def register_array_methods(mapping: Mapping[str, Callable[..., Any]], /) -> None:
+    """Fill the method table behind the operators of tracers and arrays.
+
+    An explicit registration replaces what was there, and a later load of the
+    ``tessela_tracer.array_methods`` entry points never overrides it.
+
+    Args:
+      mapping: names from :data:`ARRAY_METHOD_NAMES` (``"__add__"``,
+        ``"__getitem__"``, ``"T"``, ``"sum"``, ...) to functions taking the
+        array first. Property names (``T``, ``mT``, ``at``, ``real``,
+        ``imag``, ``flat``) map to one-argument functions.
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: for a name the mixin does not forward.
+
+    Example:
+        >>> register_array_methods({"frobnicate": len})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: register_array_methods got names the mixin does not forward: ['frobnicate']; ...
+    """
+    _install(mapping)
+
+
 def registered_array_methods() -> Mapping[str, Callable[..., Any]]:
-    """Return a read-only view of the current method table.
+    """Return a copy of the current method table.
 
     Returns:
       A mapping from method name to function.
 
     Example:
-        >>> "ptp" in registered_array_methods() or True
-        True
+        >>> "frobnicate" in registered_array_methods()
+        False
     """
     return dict(_METHODS)
 
 
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def _load_one(ep: importlib.metadata.EntryPoint) -> None:
+    obj = ep.load()
+    table = obj if isinstance(obj, Mapping) else obj()
+    if not isinstance(table, Mapping):
+        raise TypeError(f"expected a mapping of method names, got {type(table).__name__}")
+    fresh = {name: fn for name, fn in table.items() if name not in _METHODS}
+    _install(fresh)
+
+
+def _scan() -> tuple[str, ...]:
+    loaded: list[str] = []
+    for ep in _entry_points():
+        try:
+            _load_one(ep)
+        except Exception as exc:  # a broken provider must not break the others
+            failure = f"{ep.name} = {ep.value} ({type(exc).__name__}: {exc})"
+            _load_failures.append(failure)
+            warnings.warn(
+                f"tessela_tracer: the {ENTRY_POINT_GROUP!r} entry point {failure} "
+                "could not be loaded",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        else:
+            loaded.append(ep.name)
+    return tuple(loaded)
+
+
+def load_array_method_entry_points(*, reload: bool = False) -> tuple[str, ...]:
+    """Register the method tables declared in the ``tessela_tracer.array_methods`` group.
+
+    Operators call this themselves the first time they find their entry
+    missing; the group is scanned at most once per process unless ``reload``
+    asks again. Names registered before (explicitly or by an earlier entry
+    point, in name order) are kept. Providers import in a fresh
+    :mod:`contextvars` context, so no trace is active while they do.
+
+    Args:
+      reload: scan the group again even if it was scanned already (after a
+        provider was installed while the process runs).
+
+    Returns:
+      The names of the entry points loaded by this call (empty when the group
+      was already scanned and ``reload`` is false).
+
+    Example:
+        >>> load_array_method_entry_points()  # doctest: +ELLIPSIS
+        (...)
+        >>> load_array_method_entry_points()
+        ()
+    """
+    global _state
+    if _state == "loaded" and not reload:
+        return ()
+    with _lock:
+        if _state == "loading" or (_state == "loaded" and not reload):
+            return ()
+        _state = "loading"
+        _load_failures.clear()
+        try:
+            return contextvars.Context().run(_scan)
+        finally:
+            _state = "loaded"
+
+
+def _lookup(name: str) -> Callable[..., Any] | None:
+    fn = _METHODS.get(name)
+    if fn is None and _state != "loaded":
+        load_array_method_entry_points()
+        fn = _METHODS.get(name)
+    return fn
+
+
 def _forward(name: str) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        fn = _METHODS.get(name)
+        fn = _lookup(name)
         if fn is None:
             raise _missing(name, self)
         return fn(self, *args, **kwargs)
@@ -118,7 +244,7 @@ def _forward(name: str) -> Callable[..., Any]:
 
 def _forward_property(name: str) -> property:
     def getter(self: Any) -> Any:
-        fn = _METHODS.get(name)
+        fn = _lookup(name)
         if fn is None:
             raise _missing(name, self)
         return fn(self)
@@ -127,13 +253,30 @@ def _forward_property(name: str) -> property:
     return property(getter)
 
 
+def _host_value(x: Any, method: str, *, always_raise: bool) -> Any:
+    to_concrete = getattr(x, "to_concrete_value", None)
+    if to_concrete is None:  # a concrete array without its own method
+        return np.asarray(x)
+    value = None if always_raise else to_concrete()
+    if value is None:
+        raise ConcretizationTypeError(
+            x,
+            f"The {method}() method was called on a traced array: it needs a concrete "
+            f"value, which the array does not have while the function is transformed. "
+            f"Return the array from the transformed function and call .{method}() on "
+            f"the result, or mark the argument static (static_argnums / static_argnames).",
+        )
+    return np.asarray(value)
+
+
 class ArrayOps:
     """Mixin with NumPy's operators and methods for anything with an ``.aval``.
 
     Subclasses provide ``aval`` (a ShapedArray); ``shape``, ``dtype``,
     ``ndim``, ``size``, ``weak_type`` and ``len()`` derive from it.
     Operators and methods are the functions given to
-    :func:`register_array_methods`; before any are, they forward to its table.
+    :func:`register_array_methods`; before any are, they forward to its table,
+    loading the declared entry points the first time an entry is missing.
     """
 
     __slots__ = ()
@@ -171,8 +314,57 @@ class ArrayOps:
             raise TypeError("len() of unsized object")
         return shape[0]  # type: ignore[no-any-return]
 
+    def item(self, *args: int) -> Any:
+        """Copy one element to a Python scalar, as ``numpy.ndarray.item`` does.
+
+        A tracer gives its value when its trace knows it and otherwise raises
+        :class:`ConcretizationTypeError`, as JAX does.
+
+        Args:
+          *args: none for a one-element array, else a flat index or one index
+            per axis.
+
+        Returns:
+          A Python ``bool``, ``int``, ``float`` or ``complex``.
+
+        Raises:
+          ConcretizationTypeError: on a traced value.
+
+        Example:
+            >>> from tessela_tracer import make_jaxpr
+            >>> from tessela_tracer.errors import ConcretizationTypeError
+            >>> try:
+            ...     make_jaxpr(lambda x: x.item())(1.0)
+            ... except ConcretizationTypeError as e:
+            ...     print(str(e).splitlines()[1].split(":")[0])
+            The item() method was called on a traced array
+        """
+        return _host_value(self, "item", always_raise=False).item(*args)
+
+    def tolist(self) -> Any:
+        """The value as nested Python lists of Python scalars.
+
+        A tracer always raises :class:`ConcretizationTypeError`, as JAX's do.
+
+        Returns:
+          A Python scalar for a 0-d array, else nested lists.
+
+        Raises:
+          ConcretizationTypeError: on a traced value.
+
+        Example:
+            >>> from tessela_tracer import make_jaxpr
+            >>> from tessela_tracer.errors import ConcretizationTypeError
+            >>> try:
+            ...     make_jaxpr(lambda x: x.tolist())(1.0)
+            ... except ConcretizationTypeError as e:
+            ...     print(type(e).__name__)
+            ConcretizationTypeError
+        """
+        return _host_value(self, "tolist", always_raise=True).tolist()
+
     def __iter__(self) -> Iterator[Any]:
-        fn = _METHODS.get("__iter__")
+        fn = _lookup("__iter__")
         if fn is not None:
             return fn(self)  # type: ignore[no-any-return]
         if not self.aval.shape:
@@ -180,7 +372,7 @@ class ArrayOps:
         raise _missing("__iter__", self)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        fn = _METHODS.get("__setitem__")
+        fn = _lookup("__setitem__")
         if fn is not None:
             fn(self, index, value)
             return
@@ -243,7 +435,7 @@ class ArrayOps:
 
     def __getattr__(self, name: str) -> Any:
         if name in _METHOD_NAMES:
-            fn = _METHODS.get(name)
+            fn = _lookup(name)
             if fn is None:
                 raise _missing(name, self)
             return functools.partial(fn, self)
