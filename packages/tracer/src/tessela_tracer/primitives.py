@@ -18,6 +18,7 @@ from tessela_tracer._prims_callback import (
     io_callback_p,
     pure_callback_p,
 )
+from tessela_tracer._prims_collective import all_gather_p, axis_index_p, pmax_p, pmin_p, psum_p
 from tessela_tracer._prims_control import (
     cond_p,
     jit_p,
@@ -164,6 +165,7 @@ __all__ = [
     "acos_p",
     "acosh_p",
     "add_p",
+    "all_gather_p",
     "and_p",
     "argmax_p",
     "argmin_p",
@@ -172,6 +174,7 @@ __all__ = [
     "atan2_p",
     "atan_p",
     "atanh_p",
+    "axis_index_p",
     "bitcast_convert_type_p",
     "broadcast_in_dim_p",
     "cbrt_p",
@@ -241,9 +244,12 @@ __all__ = [
     "optimization_barrier_p",
     "or_p",
     "pad_p",
+    "pmax_p",
+    "pmin_p",
     "polygamma_p",
     "population_count_p",
     "pow_p",
+    "psum_p",
     "pure_callback_p",
     "qr_p",
     "real_p",
