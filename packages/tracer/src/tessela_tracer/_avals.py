@@ -17,6 +17,7 @@ __all__ = [
     "canonicalize_shape",
     "get_aval",
     "register_aval_handler",
+    "tangent_aval",
 ]
 
 
@@ -275,3 +276,27 @@ def canonicalize_shape(shape: Any, context: str = "") -> tuple[int, ...]:
     if any(hasattr(d, "_trace") for d in shape):
         msg += "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
     raise TypeError(msg + context)
+
+
+def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
+    """The type of the tangents (and cotangents) of values of type ``aval``.
+
+    Inexact dtypes are their own tangent type, weak type included (as in JAX:
+    the tangent of a Python float is a weakly typed float); other dtypes have
+    ``float0`` tangents, never weak.
+
+    Args:
+      aval: the primal's abstract value.
+
+    Returns:
+      The tangent's abstract value.
+
+    Example:
+        >>> tangent_aval(ShapedArray((2,), np.float32, weak_type=True))
+        ShapedArray(float32[2], weak_type=True)
+        >>> tangent_aval(ShapedArray((2,), np.int32)).dtype == _dtypes.float0
+        True
+    """
+    if np.issubdtype(aval.dtype, np.inexact):
+        return aval
+    return ShapedArray(tuple(aval.shape), _dtypes.float0, False)

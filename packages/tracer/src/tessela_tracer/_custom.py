@@ -13,7 +13,7 @@ from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_indexing as ix
 from tessela_tracer import _prims_shape as sh
-from tessela_tracer._avals import ShapedArray
+from tessela_tracer._avals import ShapedArray, tangent_aval
 from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom_rules import (
@@ -24,7 +24,6 @@ from tessela_tracer._custom_rules import (
     flat_fwd_rule,
     flat_jvp_rule,
     fun_name,
-    tangent_aval,
     with_static,
 )
 from tessela_tracer._dtypes import float0

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from tessela_pytree import PyTreeDef, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
-from tessela_tracer._avals import ShapedArray
+from tessela_tracer._avals import ShapedArray, tangent_aval
 from tessela_tracer._core import Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._dtypes import float0
@@ -40,13 +40,6 @@ __all__ = [
     "custom_vjp_primal_tree_values",
     "zero_from_primal",
 ]
-
-
-def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
-    """The type of tangents of ``aval``: itself (not weak) if inexact, else ``float0``."""
-    if np.issubdtype(aval.dtype, np.inexact):
-        return ShapedArray(tuple(aval.shape), aval.dtype, False)
-    return ShapedArray(tuple(aval.shape), float0, False)
 
 
 def _same_type(a: ShapedArray, b: ShapedArray) -> bool:

@@ -13,7 +13,7 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._jaxpr import ClosedJaxpr, Var
+from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._prims_control import (
     cond_p,
@@ -29,6 +29,7 @@ from tessela_tracer._staging import (
     trace_pytree_fun,
     trace_to_jaxpr,
 )
+from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
 
 Array = Any
 
@@ -41,18 +42,8 @@ def _trace_flat(
     *,
     star: bool = True,
 ) -> tuple[ClosedJaxpr, list[Any], Any]:
-    box: list[Any] = []
-
-    def flat_fun(*xs: Any) -> list[Any]:
-        tree = tree_unflatten(in_tree, list(xs))
-        out = fun(*tree) if star else fun(tree)
-        flat, tree = tree_flatten(out)
-        box.append(tree)
-        return flat
-
-    closed = trace_to_jaxpr(flat_fun, avals, debug_info=DebugInfo(what, _fun_src_info(fun)))
-    jaxpr, consts = hoist_consts(closed)
-    return jaxpr, consts, box[0]
+    debug = DebugInfo(what, _fun_src_info(fun))
+    return trace_with_aux(flatten_fun(fun, in_tree, star=star), avals, debug_info=debug)
 
 
 class _StagedJit:
@@ -118,36 +109,6 @@ def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tre
             raise TypeError(
                 f"{what} must have identical types, got {x.str_short()} and {y.str_short()}."
             )
-
-
-def _join_consts(
-    jaxprs: list[ClosedJaxpr], consts: list[list[Any]]
-) -> tuple[list[ClosedJaxpr], list[Any]]:
-    """Give every jaxpr the same leading const inputs.
-
-    ``jaxprs[i]`` takes ``consts[i]`` (its hoisted consts) before the
-    operands. The result takes the union of all consts, each object once in
-    order of first appearance, and ignores the ones it does not use.
-    """
-    slot: dict[int, int] = {}
-    joined: list[Any] = []
-    for cs in consts:
-        for c in cs:
-            if id(c) not in slot:
-                slot[id(c)] = len(joined)
-                joined.append(c)
-    if not joined:
-        return jaxprs, []
-    out = []
-    for j, cs in zip(jaxprs, consts, strict=True):
-        inner = j.jaxpr
-        binders: list[Var | None] = [None] * len(joined)
-        for v, c in zip(inner.invars[: len(cs)], cs, strict=True):
-            binders[slot[id(c)]] = v
-        lead = [Var(_aval(c)) if b is None else b for b, c in zip(binders, joined, strict=True)]
-        invars = [*lead, *inner.invars[len(cs) :]]
-        out.append(ClosedJaxpr(inner.replace(invars=invars), ()))
-    return out, joined
 
 
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
@@ -223,7 +184,7 @@ def _cond(
     traced = [_trace_flat(f, in_tree, avals, what) for f in funs]
     for t in traced[1:]:
         _check_same_outs(f"{what} branches", traced[0][0], t[0], traced[0][2], t[2])
-    jaxprs, consts = _join_consts([t[0] for t in traced], [t[1] for t in traced])
+    jaxprs, consts = join_consts([t[0] for t in traced], [t[1] for t in traced])
     if reverse:
         jaxprs.reverse()
     outs = cond_p.bind(idx, *consts, *flat, branches=tuple(jaxprs))

@@ -110,6 +110,59 @@ def reshape(
     return sh.reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=None)
 
 
+def reshape_axis_into(src: int, dst: int, x: ArrayLike, /) -> Array:
+    """Merge axis ``src`` of ``x`` into axis ``dst`` (numbered without ``src``), ``src`` major.
+
+    Args:
+      src: the axis that disappears.
+      dst: the axis it merges into, counted after removing ``src``.
+      x: the array.
+
+    Returns:
+      ``x`` with one axis fewer.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda x: reshape_axis_into(0, 1, x), np.ones((2, 3, 4))).shape
+        (3, 8)
+    """
+    shape = _aval(x).shape
+    perm = [i for i in range(len(shape)) if i != src]
+    perm.insert(dst, src)
+    new_shape = [d for i, d in enumerate(shape) if i != src]
+    new_shape[dst] *= shape[src]
+    return reshape(x, tuple(new_shape), tuple(perm))
+
+
+def reshape_axis_out_of(src: int, size1: int, x: ArrayLike, /) -> Array:
+    """Split axis ``src`` of ``x`` into ``(size1, rest)``; the inverse of :func:`reshape_axis_into`.
+
+    Args:
+      src: the axis to split.
+      size1: the size of the leading part; must divide the axis.
+      x: the array.
+
+    Returns:
+      ``x`` with one axis more.
+
+    Raises:
+      ValueError: ``size1`` does not divide the axis.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda x: reshape_axis_out_of(1, 2, x), np.ones((3, 8))).shape
+        (3, 2, 4)
+    """
+    shape = list(_aval(x).shape)
+    size2, ragged = divmod(shape[src], size1)
+    if ragged:
+        raise ValueError(f"cannot split an axis of size {shape[src]} into parts of {size1}")
+    shape[src : src + 1] = [size1, size2]
+    return reshape(x, tuple(shape))
+
+
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Remove size-1 dimensions.
 

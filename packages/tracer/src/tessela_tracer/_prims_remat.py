@@ -18,13 +18,12 @@ from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
-from tessela_tracer._prims_control import hoist_consts
 from tessela_tracer._staging import (
     _normalize_argnums,
     cached_trace,
     debug_info_for,
-    trace_to_jaxpr,
 )
+from tessela_tracer._trace_util import trace_with_aux
 
 __all__ = ["checkpoint", "checkpoint_name", "name_p", "remat", "remat_p"]
 
@@ -87,20 +86,14 @@ def _trace_body(
     avals: Sequence[ShapedArray],
     in_tree: Any,
 ) -> tuple[ClosedJaxpr, list[Any], Any]:
-    box: list[Any] = []
-
-    def flat_fun(*tracers: Any) -> list[Any]:
+    def flat_fun(*tracers: Any) -> tuple[list[Any], Any]:
         dyn, kw = tree_unflatten(in_tree, list(tracers))
         it = iter(dyn)
         full = [a if i in static else next(it) for i, a in enumerate(args)]
-        out_flat, out_tree = tree_flatten(fun(*full, **kw))
-        box.append(out_tree)
-        return out_flat
+        return tree_flatten(fun(*full, **kw))
 
     debug = debug_info_for("checkpoint", fun, args, kwargs, static)
-    closed = trace_to_jaxpr(flat_fun, avals, debug_info=debug)
-    jaxpr, consts = hoist_consts(closed)
-    return jaxpr, consts, box[0]
+    return trace_with_aux(flat_fun, avals, debug_info=debug)
 
 
 def checkpoint(

@@ -29,8 +29,8 @@ from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom import custom_jvp
 from tessela_tracer._jaxpr import ClosedJaxpr, Var, eval_jaxpr
 from tessela_tracer._prims_callback import has_effects
-from tessela_tracer._prims_control import hoist_consts
-from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
+from tessela_tracer._staging import DebugInfo, _fun_src_info
+from tessela_tracer._trace_util import flatten_fun, trace_with_aux
 
 __all__ = [
     "LinearSolveTuple",
@@ -143,16 +143,8 @@ register_impl(custom_linear_solve_p, _impl)
 def _trace(
     fun: Callable[[Any], Any], tree: Any, avals: Sequence[ShapedArray], what: str
 ) -> tuple[ClosedJaxpr, list[Any], Any]:
-    box: list[Any] = []
-
-    def flat(*xs: Any) -> list[Any]:
-        out, out_tree = tree_flatten(fun(tree_unflatten(tree, list(xs))))
-        box.append(out_tree)
-        return out
-
-    closed = trace_to_jaxpr(flat, list(avals), debug_info=DebugInfo(what, _fun_src_info(fun)))
-    jaxpr, consts = hoist_consts(closed)
-    return jaxpr, consts, box[0]
+    flat = flatten_fun(fun, tree, star=False)
+    return trace_with_aux(flat, list(avals), debug_info=DebugInfo(what, _fun_src_info(fun)))
 
 
 def _dce(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -385,19 +377,10 @@ def custom_root(
         return tangent_solve(f_jvp, bb)
 
     pair_tree = tree_flatten((initial_guess, initial_guess))[1]
-    box: list[Any] = []
-
-    def flat_ls(*xs: Any) -> list[Any]:
-        out, out_tree = tree_flatten(linearize_and_solve(tree_unflatten(pair_tree, list(xs))))
-        box.append(out_tree)
-        return out
-
-    closed = trace_to_jaxpr(
-        flat_ls, [*avals, *avals],
-        debug_info=DebugInfo("custom_root tangent_solve", _fun_src_info(tangent_solve)),
-    )  # fmt: skip
-    ls_j, ls_c = hoist_consts(closed)
-    _check_tree("tangent_solve", "x", box[0], tree, False)
+    ls_j, ls_c, ls_tree = _trace(
+        linearize_and_solve, pair_tree, [*avals, *avals], "custom_root tangent_solve"
+    )
+    _check_tree("tangent_solve", "x", ls_tree, tree, False)
     lengths = _RootTuple(len(f_c), len(s_c), len(ls_c))
     static = _StaticJaxprs(_RootTuple(f_j, s_j, ls_j))
     outs = _custom_root(lengths, static, *f_c, *s_c, *ls_c, *guess_flat)

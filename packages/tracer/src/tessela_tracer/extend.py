@@ -5,7 +5,7 @@ removed or changes meaning only in a new minor version before 1.0, with a
 CHANGELOG entry.
 """
 
-from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler
+from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler, tangent_aval
 from tessela_tracer._core import (
     EvalTrace,
     Primitive,
@@ -35,6 +35,7 @@ from tessela_tracer._jaxpr import (
     replace_subjaxprs,
     subjaxprs,
 )
+from tessela_tracer._lax_shape import reshape_axis_into, reshape_axis_out_of
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
 from tessela_tracer._prims_callback import (
@@ -51,6 +52,7 @@ from tessela_tracer._prims_callback import (
     ordered_io_effect,
     register_effects,
 )
+from tessela_tracer._prims_collective import axis_frame, axis_size_of, bound_axis_sizes
 from tessela_tracer._prims_control import (
     NamedCallable,
     cond_p,
@@ -74,16 +76,79 @@ from tessela_tracer._staging import (
     trace_pytree_fun,
     trace_to_jaxpr,
 )
+from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
 
 __all__ = [
-    "ArrayCopySemantics", "ClosedJaxpr", "DebugInfo", "DropVar", "Effect", "EvalTrace", "FlatCallback", "Jaxpr", "JaxprEqn", "JaxprPpContext",
-    "JaxprTrace", "JaxprTypeError", "JitTracer", "Literal", "NamedCallable", "Primitive",
-    "ShapedArray", "Trace", "Tracer", "Var", "abstract_eval_rule", "call_host_callback", "check_jaxpr", "cond_p",
-    "custom_jvp_call_p", "custom_vjp_call_p", "debug_effect", "debug_info_for", "device_put_p", "eqn_effects",
-    "eval_jaxpr", "find_impl", "format_print_callback", "get_aval", "get_aval_of", "get_current_trace",
-    "has_effects", "hoist_consts", "io_effect", "jaxpr_as_fun", "jaxpr_effects", "jit_p",
-    "name_p", "new_trace", "ordered_debug_effect", "ordered_io_effect", "pp_eqn_default",
-    "register_abstract_eval", "register_aval_handler", "register_effects", "register_impl", "register_pp_rule", "remat_p", "replace_subjaxprs", "scan_p", "set_current_trace", "set_eager_backend",
-    "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr", "while_p",
+    "ArrayCopySemantics",
+    "ClosedJaxpr",
+    "DebugInfo",
+    "DropVar",
+    "Effect",
+    "EvalTrace",
+    "FlatCallback",
+    "Jaxpr",
+    "JaxprEqn",
+    "JaxprPpContext",
+    "JaxprTrace",
+    "JaxprTypeError",
+    "JitTracer",
+    "Literal",
+    "NamedCallable",
+    "Primitive",
+    "ShapedArray",
+    "Trace",
+    "Tracer",
+    "Var",
+    "abstract_eval_rule",
+    "axis_frame",
+    "axis_size_of",
+    "bound_axis_sizes",
+    "call_host_callback",
+    "check_jaxpr",
+    "cond_p",
+    "custom_jvp_call_p",
+    "custom_vjp_call_p",
+    "debug_effect",
+    "debug_info_for",
+    "device_put_p",
+    "eqn_effects",
+    "eval_jaxpr",
+    "find_impl",
+    "flatten_fun",
+    "format_print_callback",
+    "get_aval",
+    "get_aval_of",
+    "get_current_trace",
+    "has_effects",
+    "hoist_consts",
+    "io_effect",
+    "jaxpr_as_fun",
+    "jaxpr_effects",
+    "jit_p",
+    "join_consts",
+    "name_p",
+    "new_trace",
+    "ordered_debug_effect",
+    "ordered_io_effect",
+    "pp_eqn_default",
+    "register_abstract_eval",
+    "register_aval_handler",
+    "register_effects",
+    "register_impl",
+    "register_pp_rule",
+    "remat_p",
+    "replace_subjaxprs",
+    "reshape_axis_into",
+    "reshape_axis_out_of",
+    "scan_p",
+    "set_current_trace",
+    "set_eager_backend",
+    "subjaxprs",
+    "tangent_aval",
+    "to_concrete_array",
+    "trace_pytree_fun",
+    "trace_to_jaxpr",
+    "trace_with_aux",
+    "while_p",
 ]  # fmt: skip
 __all__ += ["LinearSolveTuple", "register_solve_transforms", "split_solve_args"]
