@@ -166,10 +166,6 @@ def default_int() -> np.dtype[Any]:
     return np.dtype("int64" if config.enable_x64 else "int32")
 
 
-def default_uint() -> np.dtype[Any]:
-    return np.dtype("uint64" if config.enable_x64 else "uint32")
-
-
 def canonical_dtype(dtype: Any, *, warn: bool = True) -> np.dtype[Any]:
     """Map a user dtype to the dtype the samplers produce under the current flags.
 

@@ -216,23 +216,10 @@ def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], 
     return (kind, type(x), aux, len(kids))
 
 
-# Key entries are immutable, so one instance per index/field/key is shared
-# by every path that needs it (bounded caches).
+# Key entries are immutable, so one instance per index/field is shared by
+# every path that needs it (bounded caches).
 _SEQ_KEYS: list[SequenceKey] = []
 _FIELD_KEYS: dict[type[Any], list[GetAttrKey]] = {}
-_DICT_KEYS: dict[Any, DictKey] = {}
-
-
-def _dict_key(key: Any) -> DictKey:
-    if type(key) is not str:
-        return DictKey(key)
-    entry = _DICT_KEYS.get(key)
-    if entry is None:
-        entry = DictKey(key)
-        if len(_DICT_KEYS) > 65536:
-            _DICT_KEYS.clear()
-        _DICT_KEYS[key] = entry
-    return entry
 
 
 def keyed_children(x: Any, kind: int) -> tuple[list[Any], list[Any], Any]:

@@ -10,8 +10,7 @@ import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
-from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
-from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
@@ -348,13 +347,3 @@ def _bitcast_rule(x: ShapedArray, *, new_dtype: np.dtype[Any]) -> ShapedArray:
 
 bitcast_convert_type_p = Primitive("bitcast_convert_type")
 register_abstract_eval(bitcast_convert_type_p, _bitcast_rule)
-
-
-def is_tracer(x: Any) -> bool:
-    """Whether ``x`` is a tracer of any trace."""
-    return isinstance(x, Tracer)
-
-
-def aval_of(x: Any) -> ShapedArray:
-    """The abstract value of an operand."""
-    return _aval(x)
