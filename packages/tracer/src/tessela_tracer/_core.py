@@ -12,7 +12,9 @@ import contextlib
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
+
+from typing_extensions import TypeIs
 
 from tessela_tracer._array_ops import ArrayOps
 from tessela_tracer._avals import ShapedArray, get_aval
@@ -38,6 +40,7 @@ __all__ = [
     "register_impl",
     "set_current_trace",
     "set_eager_backend",
+    "trace_of",
 ]
 
 AbstractEvalRule = Callable[..., Any]
@@ -218,14 +221,42 @@ _tags = itertools.count()
 class Trace:
     """Base class of traces: interprets primitives for one transformation.
 
-    Subclasses implement :meth:`process_primitive`. ``parent`` is the trace
-    that was current when this one was created; ``tag`` identifies it.
+    A transformation subclasses ``Trace`` and ``Tracer``. Its trace is made
+    current with :func:`new_trace`; :meth:`Primitive.bind` then hands every
+    primitive to its :meth:`process_primitive`, which unwraps the operands that
+    are its own tracers (:meth:`owns`), treats every other value as a constant,
+    applies its rule while its ``parent`` is current (``with
+    set_current_trace(self.parent):``) and wraps the results in new tracers.
+
+    Attributes:
+      parent: the trace that was current when this one was created (None only
+        for the root :class:`EvalTrace`).
+      tag: an integer unique to this trace.
+      valid: True until :func:`new_trace` exits; a tracer of an invalid trace
+        raises :class:`~tessela_tracer.errors.UnexpectedTracerError` when used.
+      tracer_name: the class attribute naming the transformation's tracers:
+        a tracer prints as ``f"{tracer_name}<{aval.str_short()}>"``, e.g.
+        ``JitTracer<float32[3]>``. The default ``"Tracer"`` names no
+        transformation; set it in every subclass.
+
+    Example:
+        >>> class Nop(Trace):
+        ...     tracer_name = "NopTracer"
+        >>> t = Nop()
+        >>> t.parent is get_current_trace(), t.valid
+        (True, True)
     """
 
     __slots__ = ("parent", "tag", "valid")
     tracer_name = "Tracer"
 
     def __init__(self, parent: Trace | None = None) -> None:
+        """Create a trace.
+
+        Args:
+          parent: the trace this one runs its rules under; by default the
+            trace current at creation, which is what a transformation wants.
+        """
         # With no parent given, the current trace is the parent; only the root
         # trace, made before the context variable exists, has none.
         if parent is None and "_current_trace" in globals():
@@ -233,6 +264,27 @@ class Trace:
         self.parent = parent
         self.tag = next(_tags)
         self.valid = True
+
+    def owns(self, x: object, /) -> TypeIs[Tracer]:
+        """Whether ``x`` is one of this trace's tracers.
+
+        Everything else (arrays, Python scalars, tracers of other traces) is a
+        constant to this trace.
+
+        Args:
+          x: any value.
+
+        Returns:
+          True when ``x`` is a :class:`Tracer` whose trace is ``self``.
+
+        Example:
+            >>> class Nop(Trace):
+            ...     pass
+            >>> t = Nop()
+            >>> t.owns(Tracer(t)), t.owns(1.0), Nop().owns(Tracer(t))
+            (True, False, False)
+        """
+        return isinstance(x, Tracer) and x._trace is self
 
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
@@ -249,12 +301,46 @@ class Trace:
         """
         raise NotImplementedError
 
-    def describe_provenance(self, tracer: Any) -> str:
-        """Explain where a tracer comes from, for error messages."""
+    def describe_function(self) -> str:
+        """Name the function this trace is tracing, for error messages.
+
+        The contract: ``""`` when unknown, else a phrase naming the function
+        and the transformation (``"f at /path/file.py:12 traced for
+        interval"``; :func:`~tessela_tracer.extend.debug_info_for` gives the
+        parts) that completes the sentence "The function being traced when the
+        value leaked was ..." of ``UnexpectedTracerError``. It must not raise.
+
+        Returns:
+          The description, or ``""``.
+
+        Example:
+            >>> Trace().describe_function()
+            ''
+        """
         return ""
 
-    def describe_function(self) -> str:
-        """Name the function this trace is tracing, for error messages."""
+    def describe_provenance(self, tracer: Any) -> str:
+        """Explain where one of this trace's tracers comes from, for error messages.
+
+        The contract: called with a tracer of this trace that cannot become a
+        concrete value; ``""`` when there is nothing to say, else whole
+        sentences ("The error occurred while tracing the function f at
+        file.py:3 for interval.") appended on their own line to
+        ``TracerBoolConversionError``, ``ConcretizationTypeError``,
+        ``TracerIntegerConversionError`` and ``TracerArrayConversionError``.
+        It must not raise.
+
+        Args:
+          tracer: a tracer of this trace.
+
+        Returns:
+          The explanation, or ``""``.
+
+        Example:
+            >>> t = Trace()
+            >>> t.describe_provenance(Tracer(t))
+            ''
+        """
         return ""
 
     def __repr__(self) -> str:
@@ -310,15 +396,21 @@ def get_current_trace() -> Trace:
     return _current_trace.get()
 
 
+TraceT = TypeVar("TraceT", bound=Trace)
+
+
 @contextlib.contextmanager
-def set_current_trace(trace: Trace, /) -> Iterator[Trace]:
+def set_current_trace(trace: TraceT, /) -> Iterator[TraceT]:
     """Make ``trace`` current inside a ``with`` block.
+
+    A trace's rules run under its parent: ``with set_current_trace(self.parent):``
+    inside :meth:`Trace.process_primitive`.
 
     Args:
       trace: the trace to install.
 
     Returns:
-      A context manager yielding ``trace``.
+      A context manager yielding ``trace`` (typed as the trace's own class).
 
     Example:
         >>> with set_current_trace(get_current_trace()) as t:
@@ -333,11 +425,13 @@ def set_current_trace(trace: Trace, /) -> Iterator[Trace]:
 
 
 @contextlib.contextmanager
-def new_trace(trace: Trace, /) -> Iterator[Trace]:
+def new_trace(trace: TraceT, /) -> Iterator[TraceT]:
     """Run a block under a freshly created trace, invalidating it at exit.
 
     Tracers of ``trace`` that escape the block raise
     :class:`~tessela_tracer.errors.UnexpectedTracerError` when used later.
+    The context manager yields ``trace`` with its own type, so
+    ``with new_trace(MyTrace()) as t: t.my_method()`` type-checks.
 
     Args:
       trace: a trace whose parent is the current trace.
@@ -365,21 +459,60 @@ def new_trace(trace: Trace, /) -> Iterator[Trace]:
 class Tracer(ArrayOps):
     """Base class of tracers: stand-ins for arrays inside a transformation.
 
-    A tracer belongs to one trace (``_trace``) and has an abstract value
-    (``aval``). Converting it to a Python ``bool``/``int``/NumPy array raises
-    the tracing errors that explain what to do instead.
+    A tracer belongs to one trace, given to ``Tracer.__init__`` (subclasses
+    call ``super().__init__(trace)``) and read back with :func:`trace_of` or
+    tested with :meth:`Trace.owns`. Subclasses provide :attr:`aval` and may
+    override :meth:`to_concrete_value`. Operators, indexing and methods come
+    from :class:`ArrayOps` and bind primitives, so they reach the current
+    trace. Converting a tracer to a Python ``bool``/``int``/``float`` or a
+    NumPy array raises the tracing errors, whose text names the
+    transformation through ``trace.describe_provenance(tracer)``; it prints as
+    ``f"{trace.tracer_name}<{aval.str_short()}>"``.
+
+    Example:
+        >>> import numpy as np
+        >>> class Boxed(Tracer):
+        ...     __slots__ = ("val",)
+        ...     def __init__(self, trace, val):
+        ...         super().__init__(trace)
+        ...         self.val = val
+        ...     @property
+        ...     def aval(self):
+        ...         return get_aval_of(self.val)
+        >>> class BoxTrace(Trace):
+        ...     tracer_name = "BoxTracer"
+        >>> with new_trace(BoxTrace()) as t:
+        ...     x = Boxed(t, np.ones(3, np.float32))
+        ...     print(x, trace_of(x) is t, t.owns(x))
+        BoxTracer<float32[3]> True True
     """
 
     __slots__ = ("_trace",)
     _trace: Trace
 
+    def __init__(self, trace: Trace, /) -> None:
+        """Make a tracer of ``trace``.
+
+        Args:
+          trace: the trace this tracer belongs to.
+        """
+        self._trace = trace
+
     @property
     def aval(self) -> ShapedArray:
-        """The tracer's abstract value."""
+        """The tracer's abstract value (shape, dtype, weak type); subclasses define it."""
         raise NotImplementedError
 
     def to_concrete_value(self) -> Any:
-        """Return a concrete value when the trace knows one, else None."""
+        """Return a concrete value when the trace knows one, else None.
+
+        ``bool``, ``int``, ``float``, ``complex`` and ``__index__`` use it, so
+        Python control flow works on values the transformation knows (a JVP
+        tracer of a concrete primal). The default knows none.
+
+        Returns:
+          A concrete value (a NumPy value or a concrete array) or None.
+        """
         return None
 
     def __repr__(self) -> str:
@@ -425,6 +558,23 @@ class Tracer(ArrayOps):
 
     def __reduce__(self) -> Any:
         raise ConcretizationTypeError(self, "The problem arose with pickling a tracer.")
+
+
+def trace_of(x: object, /) -> Trace | None:
+    """Return the trace a tracer belongs to, or None for a value that is no tracer.
+
+    Args:
+      x: any value.
+
+    Returns:
+      The tracer's trace, or None.
+
+    Example:
+        >>> t = Trace()
+        >>> trace_of(Tracer(t)) is t, trace_of(1.0)
+        (True, None)
+    """
+    return x._trace if isinstance(x, Tracer) else None
 
 
 def get_aval_of(x: Any, /) -> ShapedArray:

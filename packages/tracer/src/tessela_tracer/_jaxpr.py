@@ -166,10 +166,34 @@ def _is_jaxpr(v: Any) -> bool:
     return isinstance(v, (Jaxpr, ClosedJaxpr))
 
 
+def _jaxpr_tuple(v: Any) -> bool:
+    """A tuple (named tuples included) of jaxprs, some entries possibly None."""
+    return (
+        isinstance(v, tuple)
+        and any(_is_jaxpr(j) for j in v)
+        and all(j is None or _is_jaxpr(j) for j in v)
+    )
+
+
 def subjaxprs(eqn: JaxprEqn, /) -> list[Jaxpr | ClosedJaxpr]:
     """Return every jaxpr carried in an equation's parameters, in parameter order.
 
-    Parameters holding a jaxpr, a closed jaxpr, or a tuple of them count.
+    The order is that of ``eqn.params`` (the keyword order of the ``bind``
+    that made the equation; every Tessela package binds in the order below).
+    A parameter counts when it holds a jaxpr or a tuple of them (named tuples
+    included; ``None`` entries are skipped). Each is returned as stored: a
+    :class:`ClosedJaxpr` without consts, except ``remat2``'s ``jaxpr``, a
+    :class:`Jaxpr` without constvars. Write ``getattr(sub, "jaxpr", sub)`` for
+    the open jaxpr of either. For the tracer's higher-order primitives:
+
+    - ``jit``: ``jaxpr``; ``scan``: ``jaxpr``; ``reduce``: ``jaxpr``;
+    - ``cond``: ``branches`` in index order;
+    - ``while``: ``cond_jaxpr`` then ``body_jaxpr``;
+    - ``custom_jvp_call`` / ``custom_vjp_call``: ``call_jaxpr`` (their rules
+      are Python functions, not jaxprs);
+    - ``remat2``: ``jaxpr`` (a ``Jaxpr``);
+    - ``custom_linear_solve``: ``jaxprs`` (matvec, vecmat, solve,
+      transpose_solve), the absent ones skipped.
 
     Args:
       eqn: any equation.
@@ -179,17 +203,16 @@ def subjaxprs(eqn: JaxprEqn, /) -> list[Jaxpr | ClosedJaxpr]:
 
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
-        >>> cj = make_jaxpr(lambda x: lax.cond(lax.gt(x, 0.0), lax.sin, lax.cos, x))(1.0)
-        >>> len(subjaxprs(cj.eqns[-1]))
-        2
+        >>> cj = make_jaxpr(lambda x: lax.while_loop(lambda c: lax.lt(c, 9.0), lax.exp, x))(1.0)
+        >>> [[e.primitive.name for e in j.eqns] for j in subjaxprs(cj.eqns[-1])]
+        [['lt'], ['exp']]
     """
     out: list[Jaxpr | ClosedJaxpr] = []
-    for name in sorted(eqn.params):
-        v = eqn.params[name]
+    for v in eqn.params.values():
         if _is_jaxpr(v):
             out.append(v)
-        elif type(v) is tuple and v and all(_is_jaxpr(j) for j in v):
-            out.extend(v)
+        elif _jaxpr_tuple(v):
+            out.extend(j for j in v if j is not None)
     return out
 
 
@@ -199,6 +222,11 @@ def replace_subjaxprs(
     /,
 ) -> JaxprEqn:
     """Rebuild an equation with each sub-jaxpr replaced by ``fn(sub_jaxpr)``.
+
+    ``fn`` is called once per entry of :func:`subjaxprs`, in that order and
+    with the same values (a ClosedJaxpr, or a Jaxpr where the parameter holds
+    one; return the same kind). Tuples keep their type (a named tuple stays
+    one) and their ``None`` entries; other parameters are kept.
 
     Args:
       eqn: any equation.
@@ -210,16 +238,18 @@ def replace_subjaxprs(
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
         >>> cj = make_jaxpr(lambda x: lax.cond(lax.gt(x, 0.0), lax.sin, lax.cos, x))(1.0)
-        >>> eqn = replace_subjaxprs(cj.eqns[-1], lambda j: j)
-        >>> eqn.primitive.name
-        'cond'
+        >>> seen = []
+        >>> eqn = replace_subjaxprs(cj.eqns[-1], lambda j: seen.append(j) or j)
+        >>> eqn.primitive.name, seen == subjaxprs(cj.eqns[-1])
+        ('cond', True)
     """
     params = dict(eqn.params)
     for name, v in eqn.params.items():
         if _is_jaxpr(v):
             params[name] = fn(v)
-        elif type(v) is tuple and v and all(_is_jaxpr(j) for j in v):
-            params[name] = tuple(fn(j) for j in v)
+        elif _jaxpr_tuple(v):
+            items = [None if j is None else fn(j) for j in v]
+            params[name] = type(v)(*items) if hasattr(v, "_fields") else tuple(items)
     return eqn.replace(params=params)
 
 

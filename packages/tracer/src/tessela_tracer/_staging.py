@@ -10,10 +10,17 @@ from typing import Any
 
 import attrs
 import numpy as np
-from tessela_pytree import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
+from tessela_pytree import (
+    PyTreeDef,
+    keystr,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_map,
+    tree_unflatten,
+)
 
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
-from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace
+from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace, new_trace
 from tessela_tracer._errors import UnexpectedTracerError
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
@@ -23,6 +30,7 @@ __all__ = [
     "JitTracer",
     "debug_info_for",
     "eval_shape",
+    "flatten_args",
     "make_jaxpr",
     "trace_to_jaxpr",
 ]
@@ -265,15 +273,10 @@ def trace_to_jaxpr(
         >>> print(cj)
         { lambda ; a:f32[]. let b:f32[] = sin a in (b,) }
     """
-    trace = JaxprTrace(_current_trace.get(), debug_info)
-    token = _current_trace.set(trace)
-    try:
+    with new_trace(JaxprTrace(_current_trace.get(), debug_info)) as trace:
         args = [trace.new_arg(a) for a in avals_in]
         outs = fun(*args)
         return trace.to_closed_jaxpr(outs)
-    finally:
-        _current_trace.reset(token)
-        trace.valid = False
 
 
 def cached_trace(key: Any, thunk: Callable[[], Any]) -> Any:
@@ -315,6 +318,50 @@ def _normalize_argnums(static_argnums: int | Sequence[int], nargs: int) -> tuple
     return tuple(out)
 
 
+def flatten_args(
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    /,
+    *,
+    static_argnums: int | Sequence[int] = (),
+) -> tuple[list[Any], PyTreeDef]:
+    """Flatten arguments the way :func:`trace_pytree_fun` does.
+
+    The flat inputs of the jaxpr that ``trace_pytree_fun`` returns are the
+    leaves of ``(dynamic_args, kwargs)``: the positional arguments not in
+    ``static_argnums`` (negative positions count from the end), as a list,
+    then the keyword arguments, as a dict (in sorted key order, like every
+    dict pytree).
+
+    Args:
+      args: positional arguments, static ones included.
+      kwargs: keyword arguments.
+      static_argnums: the positions that are not traced.
+
+    Returns:
+      ``(flat, in_tree)``: the leaves, and the tree of ``(dynamic_args, kwargs)``.
+
+    Example:
+        >>> from tessela_tracer import lax
+        >>> def f(x, n, *, y):
+        ...     return {"s": lax.add(x[0], y), "n": lax.mul(x[1], float(n))}
+        >>> args, kwargs = ((1.0, 2.0), 3), {"y": 4.0}
+        >>> closed, out_tree = trace_pytree_fun(f, args, kwargs, traced_for="demo", static_argnums=1)
+        >>> flat, in_tree = flatten_args(args, kwargs, static_argnums=1)
+        >>> flat, in_tree
+        ([1.0, 2.0, 4.0], PyTreeDef(([(*, *)], {'y': *})))
+        >>> [v.aval.str_short() for v in closed.jaxpr.invars]
+        ['float32[]', 'float32[]', 'float32[]']
+
+        With a backend installed (``import tessela``),
+        ``tree_unflatten(out_tree, eval_jaxpr(closed.jaxpr, closed.consts, *flat))``
+        is ``f(*args, **kwargs)``.
+    """
+    static = _normalize_argnums(static_argnums, len(args))
+    dyn = [a for i, a in enumerate(args) if i not in static]
+    return tree_flatten((dyn, kwargs))
+
+
 def trace_pytree_fun(
     fun: Callable[..., Any],
     args: Sequence[Any],
@@ -325,6 +372,13 @@ def trace_pytree_fun(
 ) -> tuple[ClosedJaxpr, Any]:
     """Trace ``fun(*args, **kwargs)`` on the avals of its (pytree) arguments.
 
+    The jaxpr's inputs are the leaves that :func:`flatten_args` gives for the
+    same ``args``, ``kwargs`` and ``static_argnums``; its outputs are the
+    leaves of ``fun``'s result, which ``out_tree`` rebuilds. So
+    ``tree_unflatten(out_tree, eval_jaxpr(closed.jaxpr, closed.consts,
+    *flatten_args(args, kwargs, static_argnums=...)[0]))`` is ``fun(*args,
+    **kwargs)``.
+
     Args:
       fun: the function.
       args: positional arguments; those at ``static_argnums`` are passed as is.
@@ -334,10 +388,16 @@ def trace_pytree_fun(
 
     Returns:
       ``(closed_jaxpr, out_tree)`` where ``out_tree`` is the output PyTreeDef.
+
+    Example:
+        >>> from tessela_tracer import lax
+        >>> closed, out_tree = trace_pytree_fun(lambda p: (lax.sin(p["a"]),), ({"a": 1.0},), {},
+        ...                                     traced_for="demo")
+        >>> print(closed, out_tree)
+        { lambda ; a:f32[]. let b:f32[] = sin a in (b,) } PyTreeDef((*,))
     """
     static = _normalize_argnums(static_argnums, len(args))
-    dyn = [a for i, a in enumerate(args) if i not in static]
-    flat, in_tree = tree_flatten((dyn, kwargs))
+    flat, in_tree = flatten_args(args, kwargs, static_argnums=static)
     avals = [_abstractify(x) for x in flat]
     debug = debug_info_for(traced_for, fun, args, kwargs, static)
     out_tree_box: list[Any] = []

@@ -1,11 +1,41 @@
 """The plugin API: everything a third-party transformation needs, in one place.
 
-Stability: names here follow semantic versioning of tessela-tracer; a name is
-removed or changes meaning only in a new minor version before 1.0, with a
-CHANGELOG entry.
+Sibling packages and third-party plugins import these names (and the
+primitives of :mod:`tessela_tracer.primitives`) and nothing private. The
+README of tessela-tracer lists them by topic, and ``docs/architecture.md``
+walks through an example plugin (``examples/plugins/interval``) built on them.
+
+A transformation subclasses :class:`Trace` and :class:`Tracer`: tracers are
+made with ``super().__init__(trace)``, :func:`trace_of` reads a tracer's trace
+back and :meth:`Trace.owns` tests whether a value is one of a trace's tracers;
+:attr:`Trace.tracer_name`, :meth:`Trace.describe_function` and
+:meth:`Trace.describe_provenance` name the transformation in reprs and errors.
+
+Rule authors should know that elementwise primitives (``add_p``, ``mul_p``,
+``select_n_p``, ``max_p``, ... every n-ary op of the elementwise family)
+broadcast their operands in two ways only: an operand of rank 0 broadcasts to
+any shape, and operands of equal rank broadcast dimensions of size 1 (shapes
+``(3, 1)`` and ``(1, 4)`` give ``(3, 4)``). Operands of different nonzero
+ranks are an error; nothing is prepended. A rule must accept such operands and
+produce the broadcast shape (a transpose rule sums a cotangent back to its
+operand's shape).
+
+Stability: these names follow semantic versioning of tessela-tracer. The
+promise covers every name in ``__all__`` with the signature, parameters and
+behaviour its docstring states (the error classes, not the wording of
+messages). Before 1.0, a patch release (0.1.x) only adds names or fixes bugs;
+a name is removed, or changes incompatibly, only in a new minor version (0.2.0),
+and only after it was deprecated for at least one release: it keeps working,
+its docstring says ``Deprecated since <version>: use <replacement>``, using it
+emits a ``DeprecationWarning`` naming the replacement and the version that
+removes it, and the CHANGELOG lists it under that release. From 1.0 on the
+same holds with major versions in place of minor ones. Every change to this
+module has a CHANGELOG entry. Plugins pin ``tessela-tracer>=0.1,<0.2``.
 """
 
+from tessela_tracer._array_ops import ARRAY_METHOD_NAMES, ArrayOps, register_array_methods
 from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler, tangent_aval
+from tessela_tracer._config import config
 from tessela_tracer._core import (
     EvalTrace,
     Primitive,
@@ -20,6 +50,7 @@ from tessela_tracer._core import (
     register_impl,
     set_current_trace,
     set_eager_backend,
+    trace_of,
 )
 from tessela_tracer._jaxpr import (
     ClosedJaxpr,
@@ -73,13 +104,16 @@ from tessela_tracer._staging import (
     JaxprTrace,
     JitTracer,
     debug_info_for,
+    flatten_args,
     trace_pytree_fun,
     trace_to_jaxpr,
 )
 from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
 
 __all__ = [
+    "ARRAY_METHOD_NAMES",
     "ArrayCopySemantics",
+    "ArrayOps",
     "ClosedJaxpr",
     "DebugInfo",
     "DropVar",
@@ -92,6 +126,7 @@ __all__ = [
     "JaxprTrace",
     "JaxprTypeError",
     "JitTracer",
+    "LinearSolveTuple",
     "Literal",
     "NamedCallable",
     "Primitive",
@@ -106,6 +141,7 @@ __all__ = [
     "call_host_callback",
     "check_jaxpr",
     "cond_p",
+    "config",
     "custom_jvp_call_p",
     "custom_vjp_call_p",
     "debug_effect",
@@ -114,6 +150,7 @@ __all__ = [
     "eqn_effects",
     "eval_jaxpr",
     "find_impl",
+    "flatten_args",
     "flatten_fun",
     "format_print_callback",
     "get_aval",
@@ -132,10 +169,12 @@ __all__ = [
     "ordered_io_effect",
     "pp_eqn_default",
     "register_abstract_eval",
+    "register_array_methods",
     "register_aval_handler",
     "register_effects",
     "register_impl",
     "register_pp_rule",
+    "register_solve_transforms",
     "remat_p",
     "replace_subjaxprs",
     "reshape_axis_into",
@@ -143,12 +182,13 @@ __all__ = [
     "scan_p",
     "set_current_trace",
     "set_eager_backend",
+    "split_solve_args",
     "subjaxprs",
     "tangent_aval",
     "to_concrete_array",
+    "trace_of",
     "trace_pytree_fun",
     "trace_to_jaxpr",
     "trace_with_aux",
     "while_p",
-]  # fmt: skip
-__all__ += ["LinearSolveTuple", "register_solve_transforms", "split_solve_args"]
+]
