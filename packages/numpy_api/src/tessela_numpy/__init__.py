@@ -36,6 +36,8 @@ from ._arith import (
 from ._arith import (
     round as round,
 )
+from ._choose import choose as choose
+from ._choose import compress as compress
 from ._convolve import convolve as convolve
 from ._convolve import correlate as correlate
 from ._creation import (
@@ -170,6 +172,9 @@ from ._reductions import (
 )
 from ._reductions import (
     prod as prod,
+)
+from ._reductions import (
+    ptp as ptp,
 )
 from ._reductions import (
     std as std,
@@ -676,10 +681,12 @@ __all__ = [
     "can_cast",
     "cbrt",
     "ceil",
+    "choose",
     "clip",
     "column_stack",
     "complex64",
     "complex128",
+    "compress",
     "concatenate",
     "conj",
     "conjugate",
@@ -834,6 +841,7 @@ __all__ = [
     "power",
     "prod",
     "promote_types",
+    "ptp",
     "put",
     "put_along_axis",
     "quantile",

@@ -3,6 +3,10 @@
 Importing :mod:`tessela_numpy` calls :func:`install` once, so tracers (and
 concrete arrays) get ``+``, ``x[i]``, ``x.at[i].set(v)``, ``x.sum()``,
 ``x.reshape(...)``, ``x.T`` and the rest from the functions of this package.
+The package also declares :func:`method_table` as the entry point
+``numpy`` of the group ``tessela_tracer.array_methods``: the tracer loads it
+the first time an operator finds its entry missing, so operators work as soon
+as tessela-numpy is installed, even if nothing imported it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 from tessela_tracer import register_array_methods
 
 from . import _arith as ar
+from . import _array_methods as am
 from . import _reductions as red
 from . import _shape_ops as shp
 from . import _tiling as til
@@ -133,6 +138,7 @@ def method_table() -> dict[str, Callable[..., Any]]:
         "squeeze": shp.squeeze, "std": red.std, "sum": red.sum, "swapaxes": shp.swapaxes,
         "transpose": _transpose, "var": red.var,
     })  # fmt: skip
+    table.update(am.METHODS)
     return table
 
 

@@ -30,7 +30,7 @@ from ._where import broadcast_to, where
 
 __all__ = [
     "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod",
-    "std", "sum", "var",
+    "ptp", "std", "sum", "var",
 ]  # fmt: skip
 
 
@@ -394,6 +394,34 @@ def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) 
 
 
 _std_jit = jit(_std, static_argnums=(1, 2, 4))
+
+
+def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    """Peak to peak: the maximum minus the minimum over the given axes.
+
+    Args:
+      a: an array-like (not a list).
+      axis: ``None`` (all axes), an int or a tuple of ints.
+      out: unsupported; must be ``None``.
+      keepdims: keep reduced axes as size-1 axes.
+
+    Returns:
+      ``max(a, axis) - min(a, axis)``, in ``a``'s dtype.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda x: ptp(x, axis=1, keepdims=True), ShapeDtypeStruct((2, 3), "f4")).shape
+    (2, 1)
+    """
+    _no_out(out, "ptp")
+    check_arraylike("ptp", a)
+    return _ptp_jit(a, _axis_key(axis), bool(keepdims))
+
+
+def _ptp(a: Any, axis: Any, keepdims: bool) -> Any:
+    return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+_ptp_jit = jit(_ptp, static_argnums=(1, 2))
 
 
 def _arg(name: str, prim: Callable[..., Any], a: Any, axis: Any, keepdims: bool) -> Any:
