@@ -107,7 +107,10 @@ def _install(mapping: Mapping[str, Callable[..., Any]]) -> None:
     # array as ``self``, so they stay behind the forwarder.
     for name, fn in mapping.items():
         if name in _PROPERTY_NAMES:
-            setattr(ArrayOps, name, property(fn))
+            # Only the summary line: the rest of a provider's docstring (its
+            # doctests) would be read as this module's.
+            summary = (fn.__doc__ or "").strip().split("\n", 1)[0]
+            setattr(ArrayOps, name, property(fn, doc=summary or None))
         elif isinstance(fn, types.FunctionType):
             setattr(ArrayOps, name, fn)
         else:
