@@ -14,9 +14,8 @@ from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._prims_elementwise import RoundingMethod
-
-Array = Any
-ArrayLike = Any
+from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import unchanged as _unchanged
 
 _FLOAT_EXAMPLE = "1.0", "f32"
 _INT_EXAMPLE = "1", "i32"
@@ -28,7 +27,8 @@ def _unary(
     bind = p.bind
 
     def op(x: ArrayLike, /) -> Array:
-        return bind(x)
+        out: Array = bind(x)
+        return out
 
     arg, dt = example
     out_dt = "bool" if p.name == "is_finite" else dt
@@ -49,7 +49,8 @@ def _binary(
     bind = p.bind
 
     def op(x: ArrayLike, y: ArrayLike, /) -> Array:
-        return bind(x, y)
+        out: Array = bind(x, y)
+        return out
 
     arg, dt = example
     cmp = p.name in ("eq", "ne", "lt", "le", "gt", "ge")
@@ -149,7 +150,8 @@ def polygamma(m: ArrayLike, x: ArrayLike, /) -> Array:
         >>> print(make_jaxpr(lax.polygamma)(1.0, 2.0))
         { lambda ; a:f32[] b:f32[]. let c:f32[] = polygamma a b in (c,) }
     """
-    return ew.polygamma_p.bind(m, x)
+    out: Array = ew.polygamma_p.bind(m, x)
+    return out
 
 
 def zeta(x: ArrayLike, q: ArrayLike, /) -> Array:
@@ -171,7 +173,8 @@ def zeta(x: ArrayLike, q: ArrayLike, /) -> Array:
         >>> print(make_jaxpr(lax.zeta)(2.0, 1.0))
         { lambda ; a:f32[] b:f32[]. let c:f32[] = zeta a b in (c,) }
     """
-    return ew.zeta_p.bind(x, q)
+    out: Array = ew.zeta_p.bind(x, q)
+    return out
 
 
 def real(x: ArrayLike, /) -> Array:
@@ -188,7 +191,8 @@ def real(x: ArrayLike, /) -> Array:
         >>> print(make_jaxpr(lax.real)(1j))
         { lambda ; a:c64[]. let b:f32[] = real a in (b,) }
     """
-    return ew.real_p.bind(x)
+    out: Array = ew.real_p.bind(x)
+    return out
 
 
 def imag(x: ArrayLike, /) -> Array:
@@ -205,7 +209,8 @@ def imag(x: ArrayLike, /) -> Array:
         >>> print(make_jaxpr(lax.imag)(1j))
         { lambda ; a:c64[]. let b:f32[] = imag a in (b,) }
     """
-    return ew.imag_p.bind(x)
+    out: Array = ew.imag_p.bind(x)
+    return out
 
 
 def conj(x: ArrayLike, /) -> Array:
@@ -222,7 +227,8 @@ def conj(x: ArrayLike, /) -> Array:
         >>> print(make_jaxpr(lax.conj)(1j))
         { lambda ; a:c64[]. let b:c64[] = conj[input_dtype=complex64] a in (b,) }
     """
-    return ew.conj_p.bind(x, input_dtype=_aval(x).dtype)
+    out: Array = ew.conj_p.bind(x, input_dtype=_aval(x).dtype)
+    return out
 
 
 def round(
@@ -242,7 +248,8 @@ def round(
         >>> print(make_jaxpr(lax.round)(1.5))
         { lambda ; a:f32[]. let b:f32[] = round[rounding_method=0] a in (b,) }
     """
-    return ew.round_p.bind(x, rounding_method=RoundingMethod(rounding_method))
+    out: Array = ew.round_p.bind(x, rounding_method=RoundingMethod(rounding_method))
+    return out
 
 
 def integer_pow(x: ArrayLike, y: int, /) -> Array:
@@ -260,7 +267,8 @@ def integer_pow(x: ArrayLike, y: int, /) -> Array:
         >>> print(make_jaxpr(lambda x: lax.integer_pow(x, 3))(2.0))
         { lambda ; a:f32[]. let b:f32[] = integer_pow[y=3] a in (b,) }
     """
-    return ew.integer_pow_p.bind(x, y=operator.index(y))
+    out: Array = ew.integer_pow_p.bind(x, y=operator.index(y))
+    return out
 
 
 def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
@@ -279,7 +287,8 @@ def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
         >>> print(make_jaxpr(lambda x: lax.clamp(0.0, x, 1.0))(2.0))
         { lambda ; a:f32[]. let b:f32[] = clamp 0.0:f32[] a 1.0:f32[] in (b,) }
     """
-    return ew.clamp_p.bind(min, x, max)
+    out: Array = ew.clamp_p.bind(min, x, max)
+    return out
 
 
 def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
@@ -297,7 +306,8 @@ def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
         >>> print(make_jaxpr(lambda p, x: lax.select_n(p, x, x))(True, 1.0))
         { lambda ; a:bool[] b:f32[]. let c:f32[] = select_n a b b in (c,) }
     """
-    return ew.select_n_p.bind(which, *cases)
+    out: Array = ew.select_n_p.bind(which, *cases)
+    return out
 
 
 def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
@@ -316,7 +326,8 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
         >>> print(make_jaxpr(lambda p, x: lax.select(p, x, x))(True, 1.0))
         { lambda ; a:bool[] b:f32[]. let c:f32[] = select_n a b b in (c,) }
     """
-    return ew.select_n_p.bind(pred, on_false, on_true)
+    out: Array = ew.select_n_p.bind(pred, on_false, on_true)
+    return out
 
 
 def _foldable(x: Any) -> bool:
@@ -349,12 +360,15 @@ def _convert_element_type(operand: ArrayLike, new_dtype: Any, *, weak_type: bool
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real
-        out = val.astype(dt)
-        return out if out.shape else out[()]
+        folded = val.astype(dt)
+        return _unchanged(folded if folded.shape else folded[()])
     aval = _aval(operand)
     if aval.dtype == dt and aval.weak_type == weak_type:
-        return operand
-    return ew.convert_element_type_p.bind(operand, new_dtype=dt, weak_type=weak_type, sharding=None)
+        return _unchanged(operand)
+    out: Array = ew.convert_element_type_p.bind(
+        operand, new_dtype=dt, weak_type=weak_type, sharding=None
+    )
+    return out
 
 
 def bitcast_convert_type(operand: ArrayLike, new_dtype: Any) -> Array:
@@ -372,4 +386,7 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: Any) -> Array:
         >>> make_jaxpr(lambda x: lax.bitcast_convert_type(x, "int32"))(1.5).out_avals
         [ShapedArray(int32[])]
     """
-    return ew.bitcast_convert_type_p.bind(operand, new_dtype=_dtypes.canonicalize_dtype(new_dtype))
+    out: Array = ew.bitcast_convert_type_p.bind(
+        operand, new_dtype=_dtypes.canonicalize_dtype(new_dtype)
+    )
+    return out

@@ -22,6 +22,7 @@ from tessela_tracer import _lax_shape as sh
 from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._lax_control import jit
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "associative_scan", "batch_matmul", "dynamic_index_in_dim", "dynamic_slice_in_dim",
@@ -29,8 +30,6 @@ __all__ = [
     "index_in_dim", "slice_in_dim", "sort_key_val",
 ]  # fmt: skip
 
-Array = Any
-ArrayLike = Any
 
 _PY_KIND: dict[str, type] = {"i": int, "u": int, "f": float, "c": complex}
 
@@ -223,7 +222,8 @@ def dynamic_index_in_dim(operand: ArrayLike, index: ArrayLike, axis: int = 0,
     """
     del allow_negative_indices
     axis = _axis(axis, _aval(operand).ndim, "dynamic_index_in_dim")
-    return _dynamic_index_jit(operand, index, axis, bool(keepdims))
+    out: Array = _dynamic_index_jit(operand, index, axis, bool(keepdims))
+    return out
 
 
 def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike,
@@ -284,7 +284,8 @@ def dynamic_update_index_in_dim(operand: ArrayLike, update: ArrayLike, index: Ar
             "dynamic_update_index_in_dim update rank must be equal to operand rank or one "
             f"less, got update shape {up_aval.shape} for operand shape {op_aval.shape}."
         )
-    return _dynamic_update_index_jit(operand, update, index, axis)
+    out: Array = _dynamic_update_index_jit(operand, update, index, axis)
+    return out
 
 
 def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1,

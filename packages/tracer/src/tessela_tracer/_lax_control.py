@@ -30,8 +30,7 @@ from tessela_tracer._staging import (
     trace_to_jaxpr,
 )
 from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
-
-Array = Any
+from tessela_tracer.typing import ArrayLike
 
 
 def _trace_flat(
@@ -132,7 +131,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     a = _aval(index)
     if a.shape or a.dtype.kind not in "iu":
         raise TypeError(f"Branch index must be scalar integer, got {a.str_short()}.")
-    idx = _convert_element_type(index, np.int32, weak_type=False)
+    idx: ArrayLike = _convert_element_type(index, np.int32, weak_type=False)
     if len(branches) > 1:
         idx = ew.clamp_p.bind(np.int32(0), idx, np.int32(len(branches) - 1))
     else:

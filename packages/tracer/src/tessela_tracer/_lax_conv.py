@@ -14,14 +14,12 @@ from tessela_tracer._prims_conv import (
     conv_general_dilated_p,
     dilate_shape,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_general_permutations",
     "conv_transpose", "conv_with_general_padding", "padtype_to_pads",
 ]  # fmt: skip
-
-Array = Any
-ArrayLike = Any
 
 
 def padtype_to_pads(
@@ -237,7 +235,7 @@ def conv_general_dilated(
         if preferred_element_type is None
         else _dtypes.canonicalize_dtype(preferred_element_type)
     )
-    return conv_general_dilated_p.bind(
+    out: Array = conv_general_dilated_p.bind(
         lhs,
         rhs,
         window_strides=tuple(operator.index(s) for s in window_strides),
@@ -251,6 +249,7 @@ def conv_general_dilated(
         preferred_element_type=pet,
         out_sharding=None,
     )
+    return out
 
 
 def conv(

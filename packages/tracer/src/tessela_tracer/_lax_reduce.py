@@ -10,9 +10,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer import _prims_reduce as rd
 from tessela_tracer._core import Primitive
 from tessela_tracer._core import get_aval_of as _aval
-
-Array = Any
-ArrayLike = Any
+from tessela_tracer.typing import Array, ArrayLike
 
 
 def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
@@ -24,7 +22,8 @@ def _reducer(p: Primitive, extra: dict[str, Any]) -> Any:
     bind = p.bind
 
     def op(operand: ArrayLike, axes: Sequence[int]) -> Array:
-        return bind(operand, axes=_axes(operand, axes), **extra)
+        out: Array = bind(operand, axes=_axes(operand, axes), **extra)
+        return out
 
     op.__name__ = op.__qualname__ = p.name
     op.__doc__ = (
@@ -66,9 +65,10 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
             b:i32[] = argmax[axes=(0,) index_dtype=int32] a
           in (b,) }
     """
-    return rd.argmax_p.bind(
+    out: Array = rd.argmax_p.bind(
         operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
     )
+    return out
 
 
 def argmin(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
@@ -88,16 +88,18 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
         >>> eval_shape(lambda x: lax.argmin(x, 1, np.int32), ShapeDtypeStruct((2, 3), "float32")).shape
         (2,)
     """
-    return rd.argmin_p.bind(
+    out: Array = rd.argmin_p.bind(
         operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
     )
+    return out
 
 
 def _cumulative(p: Primitive) -> Any:
     bind = p.bind
 
     def op(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-        return bind(operand, axis=_axes(operand, (axis,))[0], reverse=bool(reverse))
+        out: Array = bind(operand, axis=_axes(operand, (axis,))[0], reverse=bool(reverse))
+        return out
 
     op.__name__ = op.__qualname__ = p.name
     op.__doc__ = (
@@ -205,7 +207,7 @@ def dot_general(
         if preferred_element_type is None
         else _dtypes.canonicalize_dtype(preferred_element_type)
     )
-    return rd.dot_general_p.bind(
+    out: Array = rd.dot_general_p.bind(
         lhs,
         rhs,
         dimension_numbers=dn,
@@ -213,6 +215,7 @@ def dot_general(
         preferred_element_type=pet,
         out_sharding=None,
     )
+    return out
 
 
 def dot(

@@ -18,9 +18,8 @@ from tessela_tracer._prims_indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
 )
-
-Array = Any
-ArrayLike = Any
+from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import unchanged as _unchanged
 
 
 def _ints(xs: Sequence[Any]) -> tuple[int, ...]:
@@ -54,10 +53,11 @@ def broadcast_in_dim(
     dims = _ints(broadcast_dimensions)
     aval = _aval(operand)
     if aval.shape == shape and dims == tuple(range(len(shape))):
-        return operand
-    return sh.broadcast_in_dim_p.bind(
+        return _unchanged(operand)
+    out: Array = sh.broadcast_in_dim_p.bind(
         operand, shape=shape, broadcast_dimensions=dims, sharding=None
     )
+    return out
 
 
 def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
@@ -106,8 +106,9 @@ def reshape(
         else _ints(dimensions)
     )
     if dims is None and _aval(operand).shape == new_sizes:
-        return operand
-    return sh.reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=None)
+        return _unchanged(operand)
+    out: Array = sh.reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=None)
+    return out
 
 
 def reshape_axis_into(src: int, dst: int, x: ArrayLike, /) -> Array:
@@ -181,8 +182,9 @@ def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     nd = _aval(array).ndim
     dims = tuple(sorted({d % nd if nd else d for d in _ints(dimensions)}))
     if not dims:
-        return array
-    return sh.squeeze_p.bind(array, dimensions=dims)
+        return _unchanged(array)
+    out: Array = sh.squeeze_p.bind(array, dimensions=dims)
+    return out
 
 
 def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
@@ -227,8 +229,9 @@ def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
     """
     perm = _ints(permutation)
     if perm == tuple(range(len(perm))) and len(perm) == _aval(operand).ndim:
-        return operand
-    return sh.transpose_p.bind(operand, permutation=perm)
+        return _unchanged(operand)
+    out: Array = sh.transpose_p.bind(operand, permutation=perm)
+    return out
 
 
 def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
@@ -246,7 +249,8 @@ def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
         >>> eval_shape(lambda x: lax.rev(x, (0,)), ShapeDtypeStruct((2,), "float32")).shape
         (2,)
     """
-    return sh.rev_p.bind(operand, dimensions=_ints(dimensions))
+    out: Array = sh.rev_p.bind(operand, dimensions=_ints(dimensions))
+    return out
 
 
 def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
@@ -266,8 +270,9 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
         (4,)
     """
     if len(operands) == 1:
-        return operands[0]
-    return sh.concatenate_p.bind(*operands, dimension=operator.index(dimension))
+        return _unchanged(operands[0])
+    out: Array = sh.concatenate_p.bind(*operands, dimension=operator.index(dimension))
+    return out
 
 
 def pad(
@@ -289,7 +294,8 @@ def pad(
         (6,)
     """
     cfg = tuple(tuple(_ints(c)) for c in padding_config)
-    return sh.pad_p.bind(operand, padding_value, padding_config=cfg)
+    out: Array = sh.pad_p.bind(operand, padding_value, padding_config=cfg)
+    return out
 
 
 def slice(
@@ -315,13 +321,14 @@ def slice(
         (2,)
     """
     st = None if strides is None else _ints(strides)
-    return sh.slice_p.bind(
+    out: Array = sh.slice_p.bind(
         operand, start_indices=_ints(start_indices), limit_indices=_ints(limit_indices), strides=st
     )
+    return out
 
 
 def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
-    out = []
+    out: list[Any] = []
     for i in idx:
         if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
             out.append(np.int32(i) if -(2**31) <= int(i) < 2**31 else i)
@@ -379,9 +386,10 @@ def dynamic_slice(
         >>> make_jaxpr(lambda x: lax.dynamic_slice(x, (1,), (2,)))(np.ones(3, np.float32)).out_avals
         [ShapedArray(float32[2])]
     """
-    return ix.dynamic_slice_p.bind(
+    out: Array = ix.dynamic_slice_p.bind(
         operand, *_wrapped_starts(operand, start_indices), slice_sizes=_ints(slice_sizes)
     )
+    return out
 
 
 def dynamic_update_slice(
@@ -403,7 +411,10 @@ def dynamic_update_slice(
         >>> eval_shape(lambda x: lax.dynamic_update_slice(x, x, (0,)), s).shape
         (4,)
     """
-    return ix.dynamic_update_slice_p.bind(operand, update, *_wrapped_starts(operand, start_indices))
+    out: Array = ix.dynamic_update_slice_p.bind(
+        operand, update, *_wrapped_starts(operand, start_indices)
+    )
+    return out
 
 
 def iota(dtype: Any, size: int) -> Array:
@@ -441,12 +452,13 @@ def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
         (2, 3)
     """
     dt = _dtypes.canonicalize_dtype(dtype)
-    return sh.iota_p.bind(
+    out: Array = sh.iota_p.bind(
         dtype=dt,
         shape=canonicalize_shape(shape),
         dimension=operator.index(dimension),
         sharding=None,
     )
+    return out
 
 
 def gather(
@@ -494,8 +506,9 @@ def gather(
             fill_value = int(np.iinfo(dt).max)
         else:
             fill_value = True
-    return ix.gather_p.bind(
+    out: Array = ix.gather_p.bind(
         operand, start_indices, dimension_numbers=dimension_numbers, slice_sizes=_ints(slice_sizes),
         indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices), mode=m,
         fill_value=fill_value,
     )  # fmt: skip
+    return out

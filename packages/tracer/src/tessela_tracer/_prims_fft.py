@@ -31,11 +31,9 @@ from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._lax import convert_element_type
 from tessela_tracer._lax_control import jit
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["FftType", "fft", "fft_p"]
-
-Array = Any
-ArrayLike = Any
 
 
 class FftType(enum.IntEnum):
@@ -126,17 +124,18 @@ def _complex_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
     return _dtypes.canonicalize_dtype(np.complex128 if wide else np.complex64)
 
 
-def _fft(x: Any, fft_type: FftType, fft_lengths: tuple[int, ...]) -> Array:
-    dt = _aval(x).dtype
+def _fft(operand: ArrayLike, fft_type: FftType, fft_lengths: tuple[int, ...]) -> Array:
+    dt = _aval(operand).dtype
     if fft_type == FftType.RFFT:
         if _dtypes.issubdtype(dt, np.complexfloating):
             raise ValueError("only real valued inputs supported for rfft")
-        x = convert_element_type(x, _inexact_dtype(dt))
+        x = convert_element_type(operand, _inexact_dtype(dt))
     else:
-        x = convert_element_type(x, _complex_dtype(dt))
+        x = convert_element_type(operand, _complex_dtype(dt))
     if not fft_lengths:
         return x
-    return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths)
+    out: Array = fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths)
+    return out
 
 
 _fft.__name__ = _fft.__qualname__ = "fft"
@@ -172,4 +171,5 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
     """
     typ = _fft_type(fft_type)
     lengths = tuple(operator.index(n) for n in fft_lengths)
-    return _fft_jit(x, typ, lengths)
+    out: Array = _fft_jit(x, typ, lengths)
+    return out

@@ -30,6 +30,7 @@ from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._prims_window import _identity_of
 from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
+from tessela_tracer.typing import Array
 
 __all__ = [
     "optimization_barrier",
@@ -39,8 +40,6 @@ __all__ = [
     "reduce_precision",
     "reduce_precision_p",
 ]
-
-Array = Any
 
 
 # ------------------------------------------------------------------ reduce_precision
@@ -87,7 +86,8 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Ar
     """
     e = _concrete_index(exponent_bits, "exponent_bits")
     m = _concrete_index(mantissa_bits, "mantissa_bits")
-    return reduce_precision_p.bind(operand, exponent_bits=e, mantissa_bits=m)
+    out: Array = reduce_precision_p.bind(operand, exponent_bits=e, mantissa_bits=m)
+    return out
 
 
 def _concrete_index(v: Any, what: str) -> int:

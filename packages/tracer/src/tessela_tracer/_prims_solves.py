@@ -40,8 +40,6 @@ __all__ = [
     "register_solve_transforms",
 ]
 
-Array = Any
-
 
 class LinearSolveTuple(NamedTuple):
     """One entry per function of a linear solve (``const_lengths`` and ``jaxprs``)."""

@@ -24,14 +24,12 @@ from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._lax_conv import padtype_to_pads
 from tessela_tracer._prims_conv import dilate_shape
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_sum_p",
     "select_and_gather_add_p", "select_and_scatter_add_p",
 ]  # fmt: skip
-
-Array = Any
-ArrayLike = Any
 
 
 def _check_shapelike(arg_name: str, obj: Any, positive: bool) -> None:
@@ -255,7 +253,8 @@ def reduce_window(
             "lowest value and lax.min with its highest; got computation "
             f"{getattr(computation, '__name__', computation)!r} with init_value {init_value!r}."
         )
-    return prim.bind(
+    out: Array = prim.bind(
         operand, window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd,
         window_dilation=wdil,
     )  # fmt: skip
+    return out

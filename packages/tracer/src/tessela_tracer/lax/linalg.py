@@ -31,13 +31,11 @@ from tessela_tracer._prims_linalg import (
     svd_p,
     triangular_solve_p,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "EighImplementation", "SvdAlgorithm", "cholesky", "eigh", "lu", "qr", "svd", "triangular_solve",
 ]  # fmt: skip
-
-Array = Any
-ArrayLike = Any
 
 
 def _is_complex(x: ArrayLike) -> bool:
@@ -128,7 +126,7 @@ def triangular_solve(
     singleton = b_nd == a_nd - 1
     if singleton:
         b = _lax_shape.expand_dims(b, (b_nd if left_side else b_nd - 1,))
-    out = triangular_solve_p.bind(
+    out: Array = triangular_solve_p.bind(
         a,
         b,
         left_side=bool(left_side),
@@ -344,7 +342,7 @@ def svd(
         [(5, 3), (3,), (3, 3)]
     """
     _check_enum("svd", "algorithm", algorithm, SvdAlgorithm)
-    out = svd_p.bind(
+    outs: list[Array] = svd_p.bind(
         x,
         full_matrices=bool(full_matrices),
         compute_uv=bool(compute_uv),
@@ -352,6 +350,6 @@ def svd(
         algorithm=algorithm,
     )
     if compute_uv:
-        s, u, vt = out
+        s, u, vt = outs
         return u, s, vt
-    return out[0]
+    return outs[0]

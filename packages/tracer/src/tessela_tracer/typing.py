@@ -1,0 +1,50 @@
+"""Annotations for arrays: ``Array`` (tracers and concrete arrays) and ``ArrayLike``.
+
+``Array`` is :class:`~tessela_tracer.ArrayOps`, the class every tracer and
+every concrete array of a backend (``tessela_lowering.Array``) derives from:
+it has ``shape``, ``dtype``, ``ndim``, ``size``, the operators and the array
+methods. ``ArrayLike`` is what operations accept as an operand: an
+``Array``, a NumPy array or scalar, or a Python scalar.
+
+Example:
+    >>> import numpy as np
+    >>> from tessela_tracer import lax, make_jaxpr
+    >>> def double(x: ArrayLike) -> Array:
+    ...     return lax.mul(x, 2.0)
+    >>> make_jaxpr(double)(np.float32(1)).out_avals
+    [ShapedArray(float32[])]
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias, cast
+
+import numpy as np
+
+from tessela_tracer._array_ops import ArrayOps
+
+__all__ = ["Array", "ArrayLike"]
+
+Array: TypeAlias = ArrayOps
+ArrayLike: TypeAlias = ArrayOps | np.ndarray | np.bool_ | np.number | bool | int | float | complex
+
+
+def unchanged(x: Any, /) -> Array:
+    """``x`` itself, typed as an ``Array``: the value of an operation that changes nothing.
+
+    Operations such as ``lax.reshape`` to the same shape or
+    ``lax.convert_element_type`` of a constant return their operand (or its
+    folded NumPy value) instead of staging an equation, as JAX's do; this
+    marks those returns.
+
+    Args:
+      x: the operand, or its constant-folded value.
+
+    Returns:
+      ``x``.
+
+    Example:
+        >>> unchanged(3)
+        3
+    """
+    return cast(Array, x)
