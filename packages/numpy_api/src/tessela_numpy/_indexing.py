@@ -123,10 +123,10 @@ def build_gather_indices(plan: GatherPlan, /) -> Any:
             columns.append((convert(part.start, _I32), part.start_dim))
         else:
             iota = lax.iota(_I32, part.size)
-            vals = lax.add(convert(part.start, _I32), lax.mul(convert(part.step, _I32), iota))
+            steps = lax.add(convert(part.start, _I32), lax.mul(convert(part.step, _I32), iota))
             if part.step < 0:
-                vals = lax.rev(vals, (0,))
-            columns.append((vals, part.start_dim))
+                steps = lax.rev(steps, (0,))
+            columns.append((steps, part.start_dim))
     if not columns:
         return np.zeros((0,), np.int32)
     if len(columns) == 1:

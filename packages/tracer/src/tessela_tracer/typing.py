@@ -26,7 +26,7 @@ from tessela_tracer._array_ops import ArrayOps
 __all__ = ["Array", "ArrayLike"]
 
 Array: TypeAlias = ArrayOps
-ArrayLike: TypeAlias = ArrayOps | np.ndarray | np.bool_ | np.number | bool | int | float | complex
+ArrayLike: TypeAlias = ArrayOps | np.ndarray | np.generic | bool | int | float | complex
 
 
 def unchanged(x: Any, /) -> Array:
