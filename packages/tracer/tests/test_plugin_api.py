@@ -357,3 +357,17 @@ def test_every_readme_name_of_the_package_is_in_extend() -> None:
     stray = listed - set(extend.__all__) - ELSEWHERE
     assert not stray, f"names the README lists under extend that it lacks: {sorted(stray)}"
     assert all(hasattr(extend, n) for n in extend.__all__)
+
+
+# ----------------------------------------------------------------- documented broadcasting
+
+
+def test_nary_elementwise_broadcasting_is_as_documented() -> None:
+    col, row = np.ones((3, 1), np.float32), np.ones((1, 4), np.float32)
+    assert tt.eval_shape(lax.add, col, row).shape == (3, 4)
+    assert tt.eval_shape(lax.pow, col, row).shape == (3, 4)
+    assert tt.eval_shape(lax.lt, np.float32(1), row).shape == (1, 4)
+    with pytest.raises(TypeError, match="same number of dimensions"):
+        tt.eval_shape(lax.mul, col, np.ones(3, np.float32))
+    with pytest.raises(TypeError, match="select_n"):
+        tt.eval_shape(lax.select_n, np.ones((3, 1), bool), np.ones((3, 4)), np.ones((3, 4)))

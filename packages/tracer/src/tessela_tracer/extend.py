@@ -11,12 +11,14 @@ back and :meth:`Trace.owns` tests whether a value is one of a trace's tracers;
 :attr:`Trace.tracer_name`, :meth:`Trace.describe_function` and
 :meth:`Trace.describe_provenance` name the transformation in reprs and errors.
 
-Rule authors should know that elementwise primitives (``add_p``, ``mul_p``,
-``select_n_p``, ``max_p``, ... every n-ary op of the elementwise family)
-broadcast their operands in two ways only: an operand of rank 0 broadcasts to
-any shape, and operands of equal rank broadcast dimensions of size 1 (shapes
-``(3, 1)`` and ``(1, 4)`` give ``(3, 4)``). Operands of different nonzero
-ranks are an error; nothing is prepended. A rule must accept such operands and
+Rule authors should know that the n-ary elementwise primitives (``add_p``,
+``sub_p``, ``mul_p``, ``div_p``, ``rem_p``, ``pow_p``, ``max_p``, ``min_p``,
+``atan2_p``, the comparisons, the bitwise and shift operations, ...) broadcast
+their operands in two ways only: an operand of rank 0 broadcasts to any shape,
+and operands of equal rank broadcast dimensions of size 1 (shapes ``(3, 1)``
+and ``(1, 4)`` give ``(3, 4)``). Operands of different nonzero ranks are an
+error; nothing is prepended. ``select_n_p`` and ``clamp_p`` only accept a
+rank-0 ``which`` (bounds) or equal shapes. A rule must accept such operands and
 produce the broadcast shape (a transpose rule sums a cotangent back to its
 operand's shape).
 
