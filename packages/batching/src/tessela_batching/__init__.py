@@ -1,37 +1,38 @@
 """tessela_batching: ``vmap``, the batching trace and its rules, and named-axis collectives.
 
 Importing the package registers a batching rule for every primitive of
-``tessela_tracer.primitives``; plugins add theirs with :func:`register_batching`.
+``tessela_tracer.primitives``, one module per primitive family
+(``_rules_<family>.py``, the tracer's ``_prims_<family>.py``); plugins add
+theirs with :func:`register_batching` (:func:`register_collective_batching`
+for a primitive over named axes). The collectives themselves (``psum``, ...)
+are the tracer's, re-exported here.
 """
 
+from tessela_tracer.lax import all_gather, axis_index, pmax, pmean, pmin, psum
+from tessela_tracer.primitives import all_gather_p, axis_index_p, pmax_p, pmin_p, psum_p
+
+# The batching rules, one module per primitive family.
 from tessela_batching import (
     _rules_array,
     _rules_callback,
+    _rules_collective,
     _rules_control,
     _rules_conv,
+    _rules_custom,
     _rules_elementwise,
     _rules_fft,
     _rules_indexing,
     _rules_linalg,
     _rules_misc,
+    _rules_reduce,
+    _rules_remat,
     _rules_shape,
+    _rules_solves,
+    _rules_window,
 )
 from tessela_batching._api import vmap
-from tessela_batching._collectives import (
-    all_gather,
-    all_gather_p,
-    axis_index,
-    axis_index_p,
-    pmax,
-    pmax_p,
-    pmean,
-    pmin,
-    pmin_p,
-    psum,
-    psum_p,
-)
 from tessela_batching._core import (
-    AxisPrimitive,
+    BatchAxis,
     BatchTrace,
     BatchTracer,
     NotMapped,
@@ -42,28 +43,35 @@ from tessela_batching._core import (
     moveaxis,
     not_mapped,
     register_batching,
+    register_collective_batching,
 )
-from tessela_batching._rules_elementwise import defbroadcasting, defvectorized
-from tessela_batching._rules_shape import defreducer
+from tessela_batching._rule_helpers import defbroadcasting, defreducer, defvectorized
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AxisPrimitive", "BatchTrace", "BatchTracer", "NotMapped", "all_gather", "all_gather_p",
+    "BatchAxis", "BatchTrace", "BatchTracer", "NotMapped", "all_gather", "all_gather_p",
     "axis_index", "axis_index_p", "batch_jaxpr", "batch_size", "bdim_at_front", "broadcast",
     "defbroadcasting", "defreducer", "defvectorized", "moveaxis", "not_mapped", "pmax",
-    "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching", "vmap",
+    "pmax_p", "pmean", "pmin", "pmin_p", "psum", "psum_p", "register_batching",
+    "register_collective_batching", "vmap",
 ]  # fmt: skip
 
 del (
     _rules_array,
     _rules_callback,
+    _rules_collective,
     _rules_control,
     _rules_conv,
+    _rules_custom,
     _rules_elementwise,
     _rules_fft,
     _rules_indexing,
     _rules_linalg,
     _rules_misc,
+    _rules_reduce,
+    _rules_remat,
     _rules_shape,
+    _rules_solves,
+    _rules_window,
 )

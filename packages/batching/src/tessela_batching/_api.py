@@ -17,15 +17,9 @@ from tessela_pytree import (
     tree_structure,
     tree_unflatten,
 )
-from tessela_tracer.extend import get_aval_of, new_trace
+from tessela_tracer.extend import axis_frame, get_aval_of, new_trace
 
-from tessela_batching._core import (
-    BatchTrace,
-    NotMapped,
-    axis_frame,
-    broadcast,
-    moveaxis,
-)
+from tessela_batching._core import BatchTrace, NotMapped, broadcast, moveaxis
 
 __all__ = ["vmap"]
 

@@ -5,14 +5,21 @@ dimension, ``bdim``) compared with what the traced function sees, or no extra
 axis at all (``not_mapped``). ``BatchTrace.process_primitive`` looks up the
 primitive's batching rule and runs it under the parent trace, on the unwrapped
 values and their batch dimensions.
+
+Collectives (``psum``, ``all_gather``, ...) are registered with
+:func:`register_collective_batching`: their rules also receive the running
+trace's :class:`BatchAxis`, and run even on unbatched operands when that
+trace's ``vmap`` owns one of the names they reduce over. The names themselves
+are bound by ``vmap`` in the tracer's axis environment
+(``tessela_tracer.extend.axis_frame``).
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator, Sequence
+import functools
+from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, NamedTuple
 
 from tessela_tracer import lax
 from tessela_tracer.extend import (
@@ -24,19 +31,18 @@ from tessela_tracer.extend import (
     eval_jaxpr,
     get_aval_of,
     get_current_trace,
-    hoist_consts,
     new_trace,
     set_current_trace,
-    trace_to_jaxpr,
+    trace_with_aux,
 )
 
 __all__ = [
-    "AxisPrimitive",
+    "BatchAxis",
     "BatchTrace",
     "BatchTracer",
     "BatchingRule",
+    "CollectiveBatchingRule",
     "NotMapped",
-    "axis_frame",
     "batch_jaxpr",
     "batch_size",
     "batched_eval",
@@ -45,6 +51,7 @@ __all__ = [
     "moveaxis",
     "not_mapped",
     "register_batching",
+    "register_collective_batching",
     "rule_axis_name",
 ]
 
@@ -97,55 +104,81 @@ def register_batching(prim: Primitive, rule: BatchingRule, /) -> None:
     _batching_rules[prim] = rule
 
 
-class AxisPrimitive(Primitive):
-    """A primitive that talks across a named mapped axis (``psum``, ...).
+class BatchAxis(NamedTuple):
+    """The mapped axis of a running batching trace.
 
-    ``named_rule(vals, dims, name, size, **params)`` computes the result
-    over the mapped axis ``name`` of the running batching trace and binds the
-    primitive again for the remaining names in ``params["axis_name"]``.
+    Attributes:
+      name: the ``axis_name`` given to ``vmap`` (None when unnamed).
+      size: the batch size.
     """
 
-    __slots__ = ("named_rule",)
-
-    def __init__(self, name: str, named_rule: Callable[..., tuple[Any, Any]]) -> None:
-        super().__init__(name)
-        self.named_rule = named_rule
+    name: Hashable | None
+    size: int
 
 
-# ----------------------------------------------------------------- axis env
+CollectiveBatchingRule = Callable[..., tuple[Any, Any]]
 
-_axis_env: ContextVar[tuple[tuple[Any, int], ...]] = ContextVar(
-    "tessela_batching_axis_env", default=()
+_collectives: set[Primitive] = set()
+_running_axis: ContextVar[BatchAxis | None] = ContextVar(
+    "tessela_batching_running_axis", default=None
 )
 
 
-@contextlib.contextmanager
-def axis_frame(name: Any, size: int) -> Iterator[None]:
-    """Bind ``name`` to a mapped axis of ``size`` for collectives inside the block."""
-    if name is None:
-        yield
-        return
-    token = _axis_env.set((*_axis_env.get(), (name, size)))
-    try:
-        yield
-    finally:
-        _axis_env.reset(token)
+def register_collective_batching(prim: Primitive, rule: CollectiveBatchingRule, /) -> None:
+    """Register how ``vmap`` batches a collective (a primitive over named axes).
+
+    A collective has an ``axis_name`` parameter, a tuple of axis names. Its
+    rule is called as ``rule(axis, batched_args, batch_dims, **params)``,
+    ``axis`` being the :class:`BatchAxis` of the running batching trace, and
+    returns ``(out, out_bdim)`` as a :func:`register_batching` rule does. It
+    runs whenever an operand is batched, and also when none is but
+    ``axis.name`` is among ``params["axis_name"]``: that ``vmap`` owns the
+    axis, so the rule computes the collective over its batch dimension and
+    binds the primitive again for the remaining names. For any other axis the
+    rule batches the primitive like an ordinary one.
+
+    Args:
+      prim: the primitive.
+      rule: the collective batching rule.
+
+    Returns:
+      None.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, lax
+        >>> from tessela_tracer.extend import Primitive, register_abstract_eval
+        >>> pfirst_p = Primitive("pfirst_example")  # member 0's value, for every member
+        >>> register_abstract_eval(pfirst_p, lambda x, *, axis_name: x)
+        >>> def pfirst_rule(axis, args, dims, *, axis_name):
+        ...     (x,), (d,) = args, dims
+        ...     if axis.name not in axis_name:  # another vmap's axis: elementwise
+        ...         return pfirst_p.bind(x, axis_name=axis_name), d
+        ...     if isinstance(d, NotMapped):
+        ...         return x, not_mapped
+        ...     return lax.index_in_dim(x, 0, d, keepdims=False), not_mapped
+        >>> register_collective_batching(pfirst_p, pfirst_rule)
+        >>> from tessela_batching import vmap
+        >>> f = vmap(lambda x: pfirst_p.bind(x, axis_name=("i",)), axis_name="i")
+        >>> eval_shape(f, np.ones((4, 2), np.float32)).shape
+        (4, 2)
+    """
+    _collectives.add(prim)
+    register_batching(prim, functools.partial(_collective_rule, rule))
 
 
-_rule_axis: ContextVar[Any] = ContextVar("tessela_batching_rule_axis", default=None)
+def _collective_rule(
+    rule: CollectiveBatchingRule, args: Sequence[Any], dims: Sequence[Any], /, **params: Any
+) -> tuple[Any, Any]:
+    axis = _running_axis.get()
+    assert axis is not None
+    return rule(axis, args, dims, **params)
 
 
-def rule_axis_name() -> Any:
+def rule_axis_name() -> Hashable | None:
     """The axis name of the batching trace whose rule is running (for nested batching)."""
-    return _rule_axis.get()
-
-
-def axis_size_of(name: Any) -> int | None:
-    """The size of the innermost bound axis called ``name``, or None."""
-    for n, size in reversed(_axis_env.get()):
-        if n == name:
-            return int(size)
-    return None
+    axis = _running_axis.get()
+    return None if axis is None else axis.name
 
 
 # ----------------------------------------------------------------- helpers
@@ -300,11 +333,9 @@ class BatchTrace(Trace):
             vals.append(v)
             dims.append(d)
         assert self.parent is not None
-        if isinstance(prim, AxisPrimitive) and self.axis_name in _names(params["axis_name"]):
-            with set_current_trace(self.parent):
-                out, out_dim = prim.named_rule(vals, dims, self.axis_name, self.axis_size, **params)
-            return self.wrap(out, out_dim)
-        if all(isinstance(d, NotMapped) for d in dims):
+        if all(isinstance(d, NotMapped) for d in dims) and not (
+            prim in _collectives and self.axis_name in params["axis_name"]
+        ):
             with set_current_trace(self.parent):
                 return prim.bind(*vals, **params)
         rule = _batching_rules.get(prim)
@@ -313,19 +344,15 @@ class BatchTrace(Trace):
                 f"Batching rule for '{prim.name}' not implemented; register one with "
                 "tessela_batching.register_batching(prim, rule)."
             )
-        token = _rule_axis.set(self.axis_name)
+        token = _running_axis.set(BatchAxis(self.axis_name, self.axis_size))
         try:
             with set_current_trace(self.parent):
                 out, out_dim = rule(vals, dims, **params)
         finally:
-            _rule_axis.reset(token)
+            _running_axis.reset(token)
         if prim.multiple_results:
             return [self.wrap(o, d) for o, d in zip(out, out_dim, strict=True)]
         return self.wrap(out, out_dim)
-
-
-def _names(axis_name: Any) -> tuple[Any, ...]:
-    return axis_name if isinstance(axis_name, tuple) else (axis_name,)
 
 
 # ----------------------------------------------------------------- jaxprs
@@ -405,9 +432,8 @@ def batch_jaxpr(
         a.update(shape=(axis_size, *a.shape)) if b else a
         for a, b in zip(closed.in_avals, in_batched, strict=True)
     ]
-    box: list[list[bool]] = []
 
-    def fun(*args: Any) -> list[Any]:
+    def fun(*args: Any) -> tuple[list[Any], list[bool]]:
         dims: list[BDim] = [0 if b else not_mapped for b in in_batched]
         outs, out_dims = batched_eval(closed, axis_size, axis_name, args, dims)
         res, flags = [], []
@@ -419,8 +445,6 @@ def batch_jaxpr(
                 x = moveaxis(x, d, 0)
             res.append(x)
             flags.append(force or not isinstance(d, NotMapped))
-        box.append(flags)
-        return res
+        return res, flags
 
-    jaxpr, consts = hoist_consts(trace_to_jaxpr(fun, avals))
-    return jaxpr, consts, box[0]
+    return trace_with_aux(fun, avals)

@@ -1,4 +1,15 @@
-"""Batching rules of elementwise primitives: vectorized, broadcasting, select, clamp."""
+"""Batching rules of the elementwise family.
+
+- One-operand ops keep their operand's batch dimension (:func:`defvectorized`);
+  ``bitcast_convert_type`` to a narrower or wider dtype changes the last
+  axis, so a batch there moves to the front first.
+- n-ary ops broadcast (:func:`defbroadcasting`): batched operands move to
+  axis 0 and unbatched ones gain leading size-1 axes, unless every operand
+  already agrees.
+- ``select_n`` and ``clamp`` accept scalar predicates and bounds: those stay
+  scalars when unbatched, and are broadcast to the full operand shape when
+  batched (each member selects or clamps with its own value).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +19,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.extend import get_aval_of
 
 from tessela_batching._core import (
     NotMapped,
@@ -18,35 +29,12 @@ from tessela_batching._core import (
     moveaxis,
     register_batching,
 )
+from tessela_batching._rule_helpers import defbroadcasting, defvectorized
 
-__all__ = ["defbroadcasting", "defvectorized"]
+__all__: list[str] = []
 
 
 # ----------------------------------------------------------------- unary
-
-
-def defvectorized(prim: Primitive, /) -> None:
-    """Batch a one-operand elementwise primitive by applying it as is.
-
-    Args:
-      prim: the primitive; its output keeps the operand's batch dimension.
-
-    Returns:
-      None.
-
-    Example:
-        >>> from tessela_tracer.extend import Primitive, register_abstract_eval
-        >>> p = Primitive("vectorized_example")
-        >>> register_abstract_eval(p, lambda x: x)
-        >>> defvectorized(p)
-    """
-
-    def vectorized_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
-        (x,), (d,) = args, dims
-        return prim.bind(x, **params), d
-
-    register_batching(prim, vectorized_rule)
-
 
 for _p in (
     P.neg_p, P.sign_p, P.floor_p, P.ceil_p, P.round_p, P.is_finite_p, P.abs_p, P.exp_p,
@@ -54,7 +42,7 @@ for _p in (
     P.asin_p, P.acos_p, P.atan_p, P.sinh_p, P.cosh_p, P.asinh_p, P.acosh_p, P.atanh_p,
     P.sqrt_p, P.rsqrt_p, P.cbrt_p, P.square_p, P.erf_p, P.erfc_p, P.erf_inv_p, P.lgamma_p,
     P.digamma_p, P.not_p, P.population_count_p, P.clz_p, P.real_p, P.imag_p, P.conj_p,
-    P.integer_pow_p, P.stop_gradient_p, P.name_p, P.convert_element_type_p,
+    P.integer_pow_p, P.stop_gradient_p, P.convert_element_type_p,
 ):  # fmt: skip
     defvectorized(_p)
 
@@ -71,65 +59,6 @@ register_batching(P.bitcast_convert_type_p, _bitcast_rule)
 
 
 # ----------------------------------------------------------------- n-ary
-
-
-def _handle_broadcasting(args: Sequence[Any], dims: Sequence[Any]) -> tuple[list[Any], Any]:
-    """Align operands of an n-ary lax op: batched ones at axis 0, ranks equalized."""
-    shape, dim = next(
-        (get_aval_of(x).shape, d)
-        for x, d in zip(args, dims, strict=True)
-        if not isinstance(d, NotMapped)
-    )
-    if all(
-        get_aval_of(x).shape == shape and d == dim
-        for x, d in zip(args, dims, strict=True)
-        if get_aval_of(x).ndim
-    ):
-        return list(args), dim
-    ndim = max(
-        get_aval_of(x).ndim + isinstance(d, NotMapped) for x, d in zip(args, dims, strict=False)
-    )
-    out = []
-    for x, d in zip(args, dims, strict=True):
-        aval = get_aval_of(x)
-        if isinstance(d, NotMapped):
-            if aval.ndim and aval.ndim < ndim:
-                lead = ndim - aval.ndim
-                x = lax.broadcast_in_dim(x, (1,) * lead + aval.shape, range(lead, ndim))
-        else:
-            x = moveaxis(x, d, 0)
-            if aval.ndim < ndim:
-                rank = get_aval_of(x).shape
-                x = lax.broadcast_in_dim(
-                    x, rank[:1] + (1,) * (ndim - aval.ndim) + rank[1:],
-                    [0, *range(ndim - aval.ndim + 1, ndim)],
-                )  # fmt: skip
-        out.append(x)
-    return out, 0
-
-
-def defbroadcasting(prim: Primitive, /) -> None:
-    """Batch an n-ary elementwise primitive whose operands broadcast (scalars, size 1).
-
-    Batched operands are moved to axis 0; unbatched ones gain leading size-1
-    axes so ranks agree (scalars are left alone).
-
-    Args:
-      prim: the primitive.
-
-    Returns:
-      None.
-
-    Example:
-        >>> from tessela_tracer.primitives import add_p
-        >>> defbroadcasting(add_p)
-    """
-
-    def broadcasting_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
-        xs, d = _handle_broadcasting(args, dims)
-        return prim.bind(*xs, **params), d
-
-    register_batching(prim, broadcasting_rule)
 
 
 for _p in (
