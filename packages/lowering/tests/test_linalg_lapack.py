@@ -18,7 +18,7 @@ import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from tessela_lowering import _rules_linalg_lapack, _xla
+from tessela_lowering import _rules_linalg, _xla
 from tessela_tracer import config, lax
 
 settings.register_profile("lapack", max_examples=10, deadline=None, derandomize=True)
@@ -158,10 +158,10 @@ def test_unsupported_options_raise_as_jax_does_on_cpu() -> None:
     np.testing.assert_allclose(np.asarray(w), np.ones(4))
 
 
-@pytest.mark.parametrize("rule", [_rules_linalg_lapack._eigh, _rules_linalg_lapack._svd])
+@pytest.mark.parametrize("rule", [_rules_linalg._eigh_lowering, _rules_linalg._svd_lowering])
 def test_other_platforms_raise_naming_the_platform_and_primitive(rule: Any) -> None:
     ctx = SimpleNamespace(platform="cuda")
-    name = "eigh" if rule is _rules_linalg_lapack._eigh else "svd"
+    name = "eigh" if rule is _rules_linalg._eigh_lowering else "svd"
     with pytest.raises(NotImplementedError, match=f"The {name} primitive .* platform 'cuda'"):
         rule(ctx, None, subset_by_index=None, algorithm=None, **(
             {"lower": True, "sort_eigenvalues": True} if name == "eigh"

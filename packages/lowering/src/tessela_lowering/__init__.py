@@ -1,7 +1,9 @@
 """Tessela on XLA: StableHLO lowering, devices, placement and compiled execution.
 
-Importing this package registers eager implementations for every primitive it
-can lower, so operations on concrete arrays run as compiled XLA executables.
+Importing this package registers a lowering rule for every primitive of
+``tessela_tracer.primitives`` and installs XLA as the tracer's eager backend,
+so operations on concrete arrays run as compiled XLA executables. Lowering
+rules for new primitives are written with :mod:`tessela_lowering.mlir`.
 
 Example:
   >>> import tessela_lowering as tl
@@ -9,7 +11,10 @@ Example:
   'cpu'
 """
 
-from tessela_lowering import _flags  # noqa: F401  (defines the runtime's config flags)
+from tessela_lowering import (
+    _flags,  # noqa: F401  (defines the runtime's config flags)
+    mlir,
+)
 from tessela_lowering._aot import Compiled, Lowered, Traced
 from tessela_lowering._array import Array, SingleDeviceSharding, device_get, device_put
 from tessela_lowering._devices import (
@@ -23,7 +28,7 @@ from tessela_lowering._devices import (
     process_count,
     process_index,
 )
-from tessela_lowering._dispatch import apply_primitive
+from tessela_lowering._dispatch import apply_primitive, effects_barrier
 from tessela_lowering._dispatch import cache_size as eager_cache_size
 from tessela_lowering._jit import JitWrapped, clear_caches, jit
 from tessela_lowering._lowering import (
@@ -35,13 +40,30 @@ from tessela_lowering._lowering import (
     lower_jaxpr,
     register_lowering,
 )
-from tessela_lowering._rules_callback import effects_barrier, register_callback_lowerings
-from tessela_lowering._rules_control import register_standard_lowerings
+
+# isort: split
+# The rule modules, one per primitive family, register their lowering rules
+# (and the eager implementations of device_put and the host callbacks) when
+# imported.
+from tessela_lowering import (  # noqa: F401
+    _rules_array,
+    _rules_callback,
+    _rules_control,
+    _rules_conv,
+    _rules_custom,
+    _rules_elementwise,
+    _rules_fft,
+    _rules_indexing,
+    _rules_linalg,
+    _rules_misc,
+    _rules_reduce,
+    _rules_remat,
+    _rules_shape,
+    _rules_solves,
+    _rules_window,
+)
 
 __version__ = "0.1.0"
-
-register_standard_lowerings()
-register_callback_lowerings()
 
 __all__ = [
     "Array",
@@ -71,6 +93,7 @@ __all__ = [
     "local_devices",
     "lower_fun",
     "lower_jaxpr",
+    "mlir",
     "process_count",
     "process_index",
     "register_lowering",

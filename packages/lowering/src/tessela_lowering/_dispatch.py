@@ -1,30 +1,25 @@
 """Eager execution: each primitive bound outside a trace runs compiled.
 
-The first call of a primitive with given operand avals, parameters and device
-lowers that one equation to a module, compiles it and caches the executable;
-later calls only move buffers. Placement follows the data: results land on
-the device of committed operands; operands committed to different devices
-are an error.
+Importing this module installs :func:`apply_primitive` as the tracer's eager
+backend (``set_eager_backend``), once: a primitive bound on concrete operands
+that has no eager implementation of its own (``register_impl``) and has a
+lowering rule runs here. The first call of a primitive with given operand
+avals, parameters and device lowers that one equation to a module, compiles
+it and caches the executable; later calls only move buffers. Placement
+follows the data: results land on the device of committed operands;
+operands committed to different devices are an error.
 """
 
 from __future__ import annotations
 
-import functools
 import operator
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import (
-    ClosedJaxpr,
-    Primitive,
-    ShapedArray,
-    eval_jaxpr,
-    get_aval,
-    jit_p,
-    register_impl,
-)
+from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, eval_jaxpr, get_aval, jit_p
+from tessela_tracer.extend import set_eager_backend
 
 from tessela_lowering import _devices, _hlo, _xla
 from tessela_lowering._array import Array, signature, uncommitted_array, uncommitted_result
@@ -33,12 +28,12 @@ from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
     LoweringRuleContext,
     ModuleContext,
-    _on_register,
+    has_lowering,
     lowering_rule,
 )
 from tessela_lowering._xla import Buffer, Device, Executable, ResultHandler, Value, ir
 
-__all__ = ["apply_primitive", "cache_size", "clear_cache", "pick_device"]
+__all__ = ["apply_primitive", "cache_size", "clear_cache", "effects_barrier", "pick_device"]
 
 
 class _Compiled:
@@ -158,16 +153,27 @@ def _compile(
     return compiled
 
 
-def apply_primitive(prim: Primitive, /, *args: Any, **params: Any) -> Any:
+def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
     """Run one primitive on concrete operands through a cached executable.
+
+    This is the tracer's eager backend, with its signature: the root trace
+    calls it as is for every primitive that has a lowering rule and no
+    eager implementation of its own.
 
     Args:
       prim: a primitive with an abstract-eval and a lowering rule.
-      *args: arrays, NumPy values or Python scalars.
-      **params: the primitive's parameters.
+      args: the operands: arrays, NumPy values or Python scalars.
+      params: the primitive's parameters.
 
     Returns:
       An :class:`Array`, or a list of them for ``multiple_results`` primitives.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_tracer import primitives as P
+      >>> tl.apply_primitive(P.add_p, (np.float32(1.0), np.float32(2.0)), {})
+      Array(3., dtype=float32)
     """
     fast_key: tuple[Any, ...] | None = None
     if state.fast:
@@ -258,8 +264,21 @@ def clear_cache() -> None:
         _fast.clear()
 
 
-def _install_impl(prim: Primitive) -> None:
-    register_impl(prim, functools.partial(apply_primitive, prim))
+def effects_barrier() -> None:
+    """Wait until every host callback of the programs already started has run.
+
+    Programs with host callbacks run synchronously in Tessela, so when a call
+    returns its callbacks have run; this function exists so that code written
+    for JAX (``jax.effects_barrier()``) ports unchanged.
+
+    Returns:
+      None.
+
+    Example:
+      >>> from tessela_lowering import effects_barrier
+      >>> effects_barrier()
+    """
+    return None
 
 
-_on_register.append(_install_impl)
+set_eager_backend(apply_primitive, has_lowering)

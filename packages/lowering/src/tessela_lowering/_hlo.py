@@ -1,18 +1,21 @@
-"""A small StableHLO module builder on jaxlib's MLIR bindings.
+"""A small StableHLO module builder on jaxlib's MLIR bindings, and the rules' helpers.
 
 A module has one public entry function ``@main``. :func:`build_module` opens a
 fresh MLIR context, creates ``@main`` with the given argument and result types
 (and argument attributes for donation), calls a body function with the block
 arguments and returns the module as text. The helpers below (types, constants,
-broadcasts, conversions) need the active context and insertion point that
-:func:`build_module` provides; lowering rules use them.
+broadcasts, conversions, comparisons, reduction identities and regions,
+window paddings) need the active context and insertion point that
+:func:`build_module` provides; the lowering rules of every family share them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from tessela_tracer import ShapedArray
 
 from tessela_lowering._xla import (
     DType,
@@ -30,10 +33,16 @@ from tessela_lowering._xla import (
 __all__ = [
     "ArgSpec",
     "broadcast_in_dim",
+    "broadcast_to",
     "build_module",
+    "compare_values",
     "constant",
     "convert",
     "dtype_of",
+    "out_type",
+    "padding_attr",
+    "reduce_region",
+    "scalar_identity",
     "shape_of",
     "tensor_type",
 ]
@@ -115,6 +124,79 @@ def convert(value: Value, dtype: DType | type) -> Value:
     return stablehlo.ConvertOp(out_ty, value).result
 
 
+def out_type(aval: ShapedArray) -> ir.RankedTensorType:
+    """The tensor type of a value with abstract value ``aval``."""
+    return tensor_type(aval.shape, aval.dtype)
+
+
+def broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
+    """``value`` broadcast to ``shape`` by NumPy's rule (its axes are the trailing ones)."""
+    have = shape_of(value)
+    if have == shape:
+        return value
+    offset = len(shape) - len(have)
+    return broadcast_in_dim(value, shape, list(range(offset, len(shape))))
+
+
+def _compare_type(dtype: DType) -> str:
+    if dtype.kind == "b":
+        return "UNSIGNED"
+    if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
+        return "FLOAT"
+    if dtype.kind in ("u", "b"):
+        return "UNSIGNED"
+    if dtype.kind == "V":  # bfloat16, float8
+        return "FLOAT"
+    return "SIGNED"
+
+
+def compare_values(lhs: Value, rhs: Value, direction: str, dtype: DType) -> Value:
+    """``stablehlo.compare`` of two same-shaped values of ``dtype`` ("EQ", "LT", ...)."""
+    return stablehlo.CompareOp(
+        lhs,
+        rhs,
+        stablehlo.ComparisonDirectionAttr.get(direction),
+        compare_type=stablehlo.ComparisonTypeAttr.get(_compare_type(dtype)),
+    ).result
+
+
+def scalar_identity(name: str, dtype: DType) -> Any:
+    """The identity of reduction ``name`` ("sum", "prod", "max", "min", "and", "or", "xor").
+
+    A NumPy scalar of ``dtype``: ``-inf`` (or the smallest integer, or ``False``)
+    for "max", and so on.
+    """
+    if name == "sum":
+        return np.zeros((), dtype)
+    if name == "prod":
+        return np.ones((), dtype)
+    if name in ("and", "or", "xor"):
+        if dtype.kind == "b":
+            return np.array(name == "and")
+        return np.array(-1 if name == "and" else 0).astype(dtype)
+    if dtype.kind == "f" or dtype.kind == "V":
+        return np.array(-np.inf if name == "max" else np.inf).astype(dtype)
+    if dtype.kind == "b":
+        return np.array(name == "min")
+    info = np.iinfo(dtype)
+    return np.array(info.min if name == "max" else info.max, dtype)
+
+
+def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value]) -> None:
+    """Fill the combiner region of a reduce-like ``op`` on scalars of ``dtype``."""
+    scalar = tensor_type((), dtype)
+    block: Any = op.regions[0].blocks.append(scalar, scalar)
+    with ir.InsertionPoint(block):
+        stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
+
+
+def padding_attr(padding: Sequence[Sequence[int]]) -> Any:
+    """The ``(low, high)`` pairs per axis as the ``i64`` attribute windowed ops take."""
+    pads = np.asarray(padding, np.int64).reshape(len(padding), 2)
+    ty = ir.RankedTensorType.get([len(padding), 2], ir.IntegerType.get_signless(64))
+    return dense_attr(pads, ty)
+
+
 def build_module(
     args: Sequence[ArgSpec],
     results: Sequence[tuple[Sequence[int], DType | type]],
@@ -137,7 +219,7 @@ def build_module(
     Example:
       >>> import numpy as np
       >>> from tessela_lowering._hlo import ArgSpec, build_module
-      >>> from tessela_lowering._xla import stablehlo
+      >>> from tessela_lowering.mlir import stablehlo
       >>> text = build_module(
       ...     [ArgSpec((3,), np.float32)] * 2,
       ...     [((3,), np.float32)],

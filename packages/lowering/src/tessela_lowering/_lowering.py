@@ -26,6 +26,7 @@ __all__ = [
     "ModuleContext",
     "has_lowering",
     "jaxpr_to_module",
+    "lower_closed_jaxpr",
     "lower_fun",
     "lower_jaxpr",
     "lowering_rule",
@@ -35,7 +36,6 @@ __all__ = [
 LoweringRule = Callable[..., Sequence[Value]]
 
 _rules: dict[Primitive, dict[str | None, LoweringRule]] = {}
-_on_register: list[Callable[[Primitive], None]] = []
 
 
 class ModuleContext:
@@ -85,10 +85,7 @@ class ModuleContext:
             fn.attributes["sym_visibility"] = ir.StringAttr.get("private")
             block = fn.add_entry_block()
         with ir.InsertionPoint(block):
-            consts = [_hlo.constant(np.asarray(c, dtype=v.aval.dtype))
-                      for v, c in zip(jaxpr.constvars, closed.consts, strict=True)]  # fmt: skip
-            outs = lower_jaxpr(self, jaxpr, consts, list(block.arguments))
-            func_dialect.ReturnOp(outs)
+            func_dialect.ReturnOp(lower_closed_jaxpr(self, closed, list(block.arguments)))
         self._functions[id(closed)] = (closed, symbol)
         return symbol
 
@@ -126,25 +123,40 @@ class LoweringRuleContext:
 def register_lowering(prim: Primitive, rule: LoweringRule, /, platform: str | None = None) -> None:
     """Register how ``prim`` lowers to StableHLO.
 
+    The rule is used wherever ``prim`` is compiled: inside ``jit``, and when
+    ``prim`` is bound on concrete arrays and has no eager implementation of
+    its own (``register_impl``), in which case the one equation is compiled
+    and cached. Registering a lowering never replaces a ``register_impl``
+    rule. Rules write StableHLO with the modules of
+    :mod:`tessela_lowering.mlir`, or reuse existing primitives through
+    :func:`lower_fun`.
+
     Args:
       prim: the primitive.
-      rule: ``rule(ctx, *operands, **params)`` returning one value per output.
+      rule: ``rule(ctx, *operands, **params)`` returning one value per output,
+        where ``ctx`` is a :class:`LoweringRuleContext` and the operands are
+        MLIR values.
       platform: restrict the rule to one platform ("cpu", "cuda", "rocm",
-        "tpu"); ``None`` for every platform.
+        "tpu"); ``None`` for every platform. A platform's own rule wins over
+        the generic one.
 
     Returns:
       None.
 
     Example:
-      >>> from tessela_tracer import Primitive
-      >>> from tessela_lowering import register_lowering
-      >>> from tessela_lowering._xla import stablehlo
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_lowering.mlir import stablehlo
+      >>> from tessela_tracer.extend import Primitive, register_abstract_eval
       >>> twice_p = Primitive("twice_doc")
-      >>> register_lowering(twice_p, lambda ctx, x: [stablehlo.AddOp(x, x).result])
+      >>> register_abstract_eval(twice_p, lambda x: x)
+      >>> tl.register_lowering(twice_p, lambda ctx, x: [stablehlo.AddOp(x, x).result])
+      >>> tl.jit(twice_p.bind)(np.float32(2.0))
+      Array(4., dtype=float32)
+      >>> twice_p.bind(np.float32(3.0))  # eagerly: the equation compiled once
+      Array(6., dtype=float32)
     """
     _rules.setdefault(prim, {})[platform] = rule
-    for hook in _on_register:
-        hook(prim)
 
 
 def lowering_rule(prim: Primitive, platform: str, /) -> LoweringRule | None:
@@ -184,15 +196,19 @@ def lower_jaxpr(
       NotImplementedError: a primitive has no lowering rule for the platform.
 
     Example:
+      A rule that emits a traced program in place of its primitive:
+
       >>> import numpy as np
-      >>> from tessela_tracer import make_jaxpr, lax
       >>> import tessela_lowering as tl
+      >>> from tessela_tracer import lax, make_jaxpr
+      >>> from tessela_tracer.extend import Primitive, register_abstract_eval
       >>> closed = make_jaxpr(lambda x: lax.sin(x))(np.float32(1))
-      >>> def body(module, args):
-      ...     ctx = tl.ModuleContext(module, "cpu")
-      ...     return tl.lower_jaxpr(ctx, closed.jaxpr, [], args)
-      >>> from tessela_lowering._hlo import ArgSpec, build_module
-      >>> "stablehlo.sine" in build_module([ArgSpec((), np.float32)], [((), np.float32)], body)
+      >>> my_sin_p = Primitive("my_sin_doc")
+      >>> register_abstract_eval(my_sin_p, lambda x: x)
+      >>> def rule(ctx, x):
+      ...     return tl.lower_jaxpr(ctx.module_context, closed.jaxpr, [], [x])
+      >>> tl.register_lowering(my_sin_p, rule)
+      >>> "stablehlo.sine" in tl.jit(my_sin_p.bind).lower(np.float32(1)).as_text()
       True
     """
     platform = module_context.platform
@@ -219,6 +235,27 @@ def lower_jaxpr(
         for var, val in zip(eqn.outvars, outs, strict=True):
             env[var] = val
     return [_atom_value(env, v) for v in jaxpr.outvars]
+
+
+def lower_closed_jaxpr(
+    module_context: ModuleContext, closed: ClosedJaxpr, args: Sequence[Value]
+) -> list[Value]:
+    """Emit the ops of ``closed`` at the current insertion point, its consts as constants.
+
+    Args:
+      module_context: the module being built.
+      closed: the program; its consts become ``stablehlo.constant`` ops.
+      args: values for its invars.
+
+    Returns:
+      The values of its outvars.
+    """
+    jaxpr = closed.jaxpr
+    consts = [
+        _hlo.constant(np.asarray(c, dtype=v.aval.dtype))
+        for v, c in zip(jaxpr.constvars, closed.consts, strict=True)
+    ]
+    return lower_jaxpr(module_context, jaxpr, consts, list(args))
 
 
 def jaxpr_to_module(
@@ -268,11 +305,7 @@ def jaxpr_to_module(
     def body(module: ir.Module, values: list[Value]) -> list[Value]:
         mctx = ModuleContext(module, platform, callbacks)
         mctx.unique_name("main")
-        consts = [
-            _hlo.constant(np.asarray(c, dtype=v.aval.dtype))
-            for v, c in zip(jaxpr.constvars, closed.consts, strict=True)
-        ]
-        return lower_jaxpr(mctx, jaxpr, consts, values)
+        return lower_closed_jaxpr(mctx, closed, values)
 
     return _hlo.build_module(args, results, body, name=name)
 

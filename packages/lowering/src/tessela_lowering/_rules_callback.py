@@ -1,10 +1,11 @@
-"""Host callbacks: eager implementations and the lowering of the callback primitives.
+"""Lowering rules and eager implementations of the host-callback primitives.
 
 Eagerly (outside ``jit``) binding ``debug_callback``, ``debug_print``,
-``pure_callback`` or ``io_callback`` calls the Python function at once: its
-array arguments arrive as :class:`Array` values, its results (for pure and
-IO callbacks) are checked against the declared shapes and dtypes and placed
-on the default device.
+``pure_callback`` or ``io_callback`` calls the Python function at once: a
+plain Python call, registered with ``register_impl``, not a compiled
+program. Its array arguments arrive as :class:`Array` values, its results
+(for pure and IO callbacks) are checked against the declared shapes and
+dtypes and placed on the default device.
 
 Inside a compiled program each such equation becomes a custom call to jaxlib's
 Python-callback FFI handler (``xla_ffi_python_cpu_callback`` on CPU,
@@ -22,9 +23,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ShapedArray, get_aval, register_impl
+from tessela_tracer import ShapedArray, get_aval
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import FlatCallback, call_host_callback, format_print_callback
+from tessela_tracer.extend import (
+    FlatCallback,
+    call_host_callback,
+    format_print_callback,
+    register_impl,
+)
 
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
@@ -32,7 +38,7 @@ from tessela_lowering._devices import devices, get_default_device
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
 from tessela_lowering._xla import Value
 
-__all__ = ["effects_barrier", "register_callback_lowerings"]
+__all__: list[str] = []
 
 
 def _callback_device() -> Any:
@@ -70,29 +76,6 @@ def _check_unordered(ordered: bool, what: str) -> None:
         )
 
 
-# ------------------------------------------------------------------ eager
-
-
-def _debug_callback_impl(*args: Any, callback: FlatCallback, **params: Any) -> list[Any]:
-    callback(*[_host_array(a) for a in args])
-    return []
-
-
-def _debug_print_impl(*args: Any, **params: Any) -> list[Any]:
-    format_print_callback(**params)(*[_host_array(a) for a in args])
-    return []
-
-
-def _returning_impl(
-    *args: Any, callback: FlatCallback, result_avals: Sequence[ShapedArray], **params: Any
-) -> list[Any]:
-    outs = call_host_callback(callback, [_host_array(a) for a in args], result_avals)
-    return [_device_array(v) for v in outs]
-
-
-# ------------------------------------------------------------------ lowering
-
-
 def _host_entry(
     callback: Callable[..., Any], result_avals: Sequence[ShapedArray] | None
 ) -> Callable[..., tuple[Any, ...]]:
@@ -124,6 +107,14 @@ def _emit_callback(
     )
 
 
+def _debug_callback_impl(*args: Any, callback: FlatCallback, **params: Any) -> list[Any]:
+    callback(*[_host_array(a) for a in args])
+    return []
+
+
+register_impl(P.debug_callback_p, _debug_callback_impl)
+
+
 def _debug_callback_lowering(
     ctx: LoweringRuleContext, *args: Value, callback: FlatCallback, effect: Any, partitioned: bool
 ) -> list[Value]:
@@ -131,10 +122,35 @@ def _debug_callback_lowering(
     return _emit_callback(ctx, _host_entry(callback, None), args, has_side_effect=True)
 
 
+register_lowering(P.debug_callback_p, _debug_callback_lowering)
+
+
+def _debug_print_impl(*args: Any, **params: Any) -> list[Any]:
+    format_print_callback(**params)(*[_host_array(a) for a in args])
+    return []
+
+
+register_impl(P.debug_print_p, _debug_print_impl)
+
+
 def _debug_print_lowering(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
     _check_unordered(bool(params["ordered"]), "debug.print")
     entry = _host_entry(format_print_callback(**params), None)
     return _emit_callback(ctx, entry, args, has_side_effect=True)
+
+
+register_lowering(P.debug_print_p, _debug_print_lowering)
+
+
+def _returning_impl(
+    *args: Any, callback: FlatCallback, result_avals: Sequence[ShapedArray], **params: Any
+) -> list[Any]:
+    outs = call_host_callback(callback, [_host_array(a) for a in args], result_avals)
+    return [_device_array(v) for v in outs]
+
+
+register_impl(P.pure_callback_p, _returning_impl)
+register_impl(P.io_callback_p, _returning_impl)
 
 
 def _pure_callback_lowering(
@@ -146,6 +162,9 @@ def _pure_callback_lowering(
 ) -> list[Value]:
     entry = _host_entry(callback, result_avals)
     return _emit_callback(ctx, entry, args, has_side_effect=False)
+
+
+register_lowering(P.pure_callback_p, _pure_callback_lowering)
 
 
 def _io_callback_lowering(
@@ -161,43 +180,4 @@ def _io_callback_lowering(
     return _emit_callback(ctx, entry, args, has_side_effect=True)
 
 
-def register_callback_lowerings() -> list[str]:
-    """Attach the lowering rules and eager implementations of the callback primitives.
-
-    Returns:
-      The names of the primitives that received a rule.
-
-    Example:
-      >>> from tessela_lowering._rules_callback import register_callback_lowerings
-      >>> "debug_print" in register_callback_lowerings()
-      True
-    """
-    table: list[tuple[Any, Any, Any]] = [
-        (P.debug_callback_p, _debug_callback_lowering, _debug_callback_impl),
-        (P.debug_print_p, _debug_print_lowering, _debug_print_impl),
-        (P.pure_callback_p, _pure_callback_lowering, _returning_impl),
-        (P.io_callback_p, _io_callback_lowering, _returning_impl),
-    ]
-    for prim, rule, impl in table:
-        register_lowering(prim, rule)
-        # After register_lowering, whose hook installs the compiled eager path:
-        # eagerly a callback is a plain Python call.
-        register_impl(prim, impl)
-    return [prim.name for prim, _, _ in table]
-
-
-def effects_barrier() -> None:
-    """Wait until every host callback of the programs already started has run.
-
-    Programs with host callbacks run synchronously in Tessela, so when a call
-    returns its callbacks have run; this function exists so that code written
-    for JAX (``jax.effects_barrier()``) ports unchanged.
-
-    Returns:
-      None.
-
-    Example:
-      >>> from tessela_lowering import effects_barrier
-      >>> effects_barrier()
-    """
-    return None
+register_lowering(P.io_callback_p, _io_callback_lowering)

@@ -1,88 +1,232 @@
-"""Lowering rules for elementwise, conversion, shape and reduction primitives.
+"""Lowering rules of the elementwise primitives.
 
-Families share one rule through small helpers (:func:`elementwise`,
-:func:`_compare`, :func:`_reduction`); the helpers used by the other rule
-modules (:func:`out_type`, :func:`broadcast_to`, :func:`compare_values`,
-:func:`scalar_identity`) live here too. :data:`RULES` maps each primitive of
-``tessela_tracer.primitives`` handled here to its rule.
+Most are one StableHLO (or CHLO) op on operands broadcast to the result's
+shape: :func:`_register_elementwise` defines and registers that rule for a
+primitive and its op, :func:`_register_comparison` the same for
+``stablehlo.compare`` in one direction, :func:`_register_typed_unary` for ops
+whose result type the builder infers (``abs``, ``real``, ``imag`` of complex
+operands). The rest have their own rules below: ``pow`` (the exponent
+converted to the result's type), ``sin``/``cos`` (JAX's expansion on complex
+operands), ``exp2``, ``round``, ``conj``, ``stop_gradient``, conversions and
+bitcasts, ``select_n``, ``integer_pow`` (square-and-multiply), ``square``,
+``logistic`` and ``clamp``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive, ShapedArray
+from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
-from tessela_lowering._xla import DType, Value, chlo, ir, stablehlo
+from tessela_lowering._hlo import broadcast_to, compare_values, out_type
+from tessela_lowering._lowering import LoweringRuleContext, register_lowering
+from tessela_lowering._xla import Value, chlo, stablehlo
 
-__all__ = [
-    "RULES",
-    "broadcast_to",
-    "compare_values",
-    "elementwise",
-    "out_type",
-    "reduce_region",
-    "scalar_identity",
-]
+__all__: list[str] = []
 
 
-def out_type(aval: ShapedArray) -> ir.RankedTensorType:
-    return _hlo.tensor_type(aval.shape, aval.dtype)
+def _register_elementwise(prim: Primitive, op: Callable[..., Any]) -> None:
+    """Lower ``prim`` to ``op`` on its operands broadcast to the result's shape."""
 
-
-def broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
-    have = _hlo.shape_of(value)
-    if have == shape:
-        return value
-    offset = len(shape) - len(have)
-    return _hlo.broadcast_in_dim(value, shape, list(range(offset, len(shape))))
-
-
-def elementwise(op: Callable[..., Any]) -> LoweringRule:
     def rule(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
-        operands = [broadcast_to(a, shape) for a in args]
-        return [op(*operands).result]
+        return [op(*[broadcast_to(a, shape) for a in args]).result]
 
-    return rule
-
-
-def _compare_type(dtype: DType) -> str:
-    if dtype.kind == "b":
-        return "UNSIGNED"
-    if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
-        return "FLOAT"
-    if dtype.kind in ("u", "b"):
-        return "UNSIGNED"
-    if dtype.kind == "V":  # bfloat16, float8
-        return "FLOAT"
-    return "SIGNED"
+    register_lowering(prim, rule)
 
 
-def compare_values(lhs: Value, rhs: Value, direction: str, dtype: DType) -> Value:
-    return stablehlo.CompareOp(
-        lhs,
-        rhs,
-        stablehlo.ComparisonDirectionAttr.get(direction),
-        compare_type=stablehlo.ComparisonTypeAttr.get(_compare_type(dtype)),
-    ).result
+_register_elementwise(P.add_p, stablehlo.AddOp)
+_register_elementwise(P.sub_p, stablehlo.SubtractOp)
+_register_elementwise(P.mul_p, stablehlo.MulOp)
+_register_elementwise(P.div_p, stablehlo.DivOp)
+_register_elementwise(P.rem_p, stablehlo.RemOp)
+_register_elementwise(P.max_p, stablehlo.MaxOp)
+_register_elementwise(P.min_p, stablehlo.MinOp)
+_register_elementwise(P.atan2_p, stablehlo.Atan2Op)
+_register_elementwise(P.nextafter_p, chlo.NextAfterOp)
+_register_elementwise(P.and_p, stablehlo.AndOp)
+_register_elementwise(P.or_p, stablehlo.OrOp)
+_register_elementwise(P.xor_p, stablehlo.XorOp)
+_register_elementwise(P.not_p, stablehlo.NotOp)
+_register_elementwise(P.shift_left_p, stablehlo.ShiftLeftOp)
+_register_elementwise(P.shift_right_arithmetic_p, stablehlo.ShiftRightArithmeticOp)
+_register_elementwise(P.shift_right_logical_p, stablehlo.ShiftRightLogicalOp)
+_register_elementwise(P.neg_p, stablehlo.NegOp)
+_register_elementwise(P.sign_p, stablehlo.SignOp)
+_register_elementwise(P.floor_p, stablehlo.FloorOp)
+_register_elementwise(P.ceil_p, stablehlo.CeilOp)
+_register_elementwise(P.exp_p, stablehlo.ExpOp)
+_register_elementwise(P.log_p, stablehlo.LogOp)
+_register_elementwise(P.log1p_p, stablehlo.Log1pOp)
+_register_elementwise(P.expm1_p, stablehlo.Expm1Op)
+_register_elementwise(P.tanh_p, stablehlo.TanhOp)
+_register_elementwise(P.tan_p, stablehlo.TanOp)
+_register_elementwise(P.asin_p, chlo.AsinOp)
+_register_elementwise(P.acos_p, chlo.AcosOp)
+_register_elementwise(P.atan_p, chlo.AtanOp)
+_register_elementwise(P.sinh_p, chlo.SinhOp)
+_register_elementwise(P.cosh_p, chlo.CoshOp)
+_register_elementwise(P.asinh_p, chlo.AsinhOp)
+_register_elementwise(P.acosh_p, chlo.AcoshOp)
+_register_elementwise(P.atanh_p, chlo.AtanhOp)
+_register_elementwise(P.sqrt_p, stablehlo.SqrtOp)
+_register_elementwise(P.rsqrt_p, stablehlo.RsqrtOp)
+_register_elementwise(P.cbrt_p, stablehlo.CbrtOp)
+_register_elementwise(P.erf_p, chlo.ErfOp)
+_register_elementwise(P.erfc_p, chlo.ErfcOp)
+_register_elementwise(P.erf_inv_p, chlo.ErfInvOp)
+_register_elementwise(P.lgamma_p, chlo.LgammaOp)
+_register_elementwise(P.digamma_p, chlo.DigammaOp)
+_register_elementwise(P.polygamma_p, chlo.PolygammaOp)
+_register_elementwise(P.zeta_p, chlo.ZetaOp)
+_register_elementwise(P.is_finite_p, stablehlo.IsFiniteOp)
+_register_elementwise(P.complex_p, stablehlo.ComplexOp)
+_register_elementwise(P.population_count_p, stablehlo.PopulationCountOp)
+_register_elementwise(P.clz_p, stablehlo.ClzOp)
 
 
-def _compare(direction: str) -> LoweringRule:
+def _register_comparison(prim: Primitive, direction: str) -> None:
+    """Lower ``prim`` to ``stablehlo.compare`` in ``direction`` ("EQ", "LT", ...)."""
+
     def rule(ctx: LoweringRuleContext, x: Value, y: Value, **_: Any) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
         dtype = ctx.avals_in[0].dtype
         return [compare_values(broadcast_to(x, shape), broadcast_to(y, shape), direction, dtype)]
 
-    return rule
+    register_lowering(prim, rule)
 
 
-def _convert_element_type(
+_register_comparison(P.eq_p, "EQ")
+_register_comparison(P.ne_p, "NE")
+_register_comparison(P.lt_p, "LT")
+_register_comparison(P.le_p, "LE")
+_register_comparison(P.gt_p, "GT")
+_register_comparison(P.ge_p, "GE")
+
+
+def _register_typed_unary(prim: Primitive, op: Callable[..., Any]) -> None:
+    """Lower ``prim`` to ``op``, whose result type (real for a complex operand) the builder infers."""
+
+    def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+        return [op(x).result]
+
+    register_lowering(prim, rule)
+
+
+_register_typed_unary(P.abs_p, stablehlo.AbsOp)
+_register_typed_unary(P.real_p, stablehlo.RealOp)
+_register_typed_unary(P.imag_p, stablehlo.ImagOp)
+
+
+def _pow_lowering(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:
+    shape = tuple(ctx.avals_out[0].shape)
+    y = _hlo.convert(y, ctx.avals_out[0].dtype)
+    return [stablehlo.PowOp(broadcast_to(x, shape), broadcast_to(y, shape)).result]
+
+
+register_lowering(P.pow_p, _pow_lowering)
+
+
+def _sin_or_cos(ctx: LoweringRuleContext, x: Value, *, cosine: bool) -> Value:
+    """sin (or cos): the StableHLO op on real operands, an expansion on complex ones.
+
+    For ``x = a + ib``, ``sin x = sin a cosh b + i cos a sinh b`` and
+    ``cos x = cos a cosh b - i sin a sinh b``, with ``sinh b`` and ``cosh b``
+    taken from ``expm1(b)`` and ``expm1(-b)`` so that they stay accurate for
+    small ``b``; where ``a`` is zero the component carrying ``sin a`` is zero
+    (not ``0 * inf``). This is how JAX lowers them, so results match JAX's.
+    """
+    aval = ctx.avals_in[0]
+    if aval.dtype.kind != "c":
+        return (stablehlo.CosineOp(x) if cosine else stablehlo.SineOp(x)).result
+    part = np.dtype(np.finfo(aval.dtype).dtype)
+
+    def const(v: float) -> Value:
+        return _hlo.broadcast_in_dim(_hlo.constant(np.array(v, part)), aval.shape, [])
+
+    a, b = stablehlo.RealOp(x).result, stablehlo.ImagOp(x).result
+    sin_a, cos_a = stablehlo.SineOp(a).result, stablehlo.CosineOp(a).result
+    e_pos = stablehlo.Expm1Op(b).result
+    e_neg = stablehlo.Expm1Op(stablehlo.NegOp(b).result).result
+    half = const(0.5)
+    sinh_b = stablehlo.MulOp(stablehlo.SubtractOp(e_pos, e_neg).result, half).result
+    sum_e = stablehlo.AddOp(e_pos, e_neg).result
+    cosh_b = stablehlo.MulOp(stablehlo.AddOp(sum_e, const(2.0)).result, half).result
+    a_is_zero = compare_values(a, const(0.0), "EQ", part)
+    if cosine:
+        re = stablehlo.MulOp(cos_a, cosh_b).result
+        im = stablehlo.MulOp(stablehlo.NegOp(sin_a).result, sinh_b).result
+        im = stablehlo.SelectOp(a_is_zero, const(0.0), im).result
+    else:
+        re = stablehlo.MulOp(sin_a, cosh_b).result
+        im = stablehlo.MulOp(cos_a, sinh_b).result
+        re = stablehlo.SelectOp(a_is_zero, const(0.0), re).result
+    return stablehlo.ComplexOp(re, im).result
+
+
+def _sin_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [_sin_or_cos(ctx, x, cosine=False)]
+
+
+register_lowering(P.sin_p, _sin_lowering)
+
+
+def _cos_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [_sin_or_cos(ctx, x, cosine=True)]
+
+
+register_lowering(P.cos_p, _cos_lowering)
+
+
+def _exp2_lowering(ctx: LoweringRuleContext, x: Value) -> list[Value]:
+    dtype = ctx.avals_in[0].dtype
+    log2 = _hlo.broadcast_in_dim(
+        _hlo.constant(np.array(np.log(2.0)).astype(dtype)), ctx.avals_in[0].shape, []
+    )
+    return [stablehlo.ExpOp(stablehlo.MulOp(x, log2).result).result]
+
+
+register_lowering(P.exp2_p, _exp2_lowering)
+
+
+def _round_lowering(ctx: LoweringRuleContext, x: Value, *, rounding_method: Any) -> list[Value]:
+    if int(rounding_method) == 0:
+        return [stablehlo.RoundOp(x).result]
+    return [stablehlo.RoundNearestEvenOp(x).result]
+
+
+register_lowering(P.round_p, _round_lowering)
+
+
+def _conj_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    out = ctx.avals_out[0]
+    if ctx.avals_in[0].dtype.kind != "c":
+        return [_hlo.convert(x, out.dtype)]
+    return [chlo.ConjOp(x).result]
+
+
+register_lowering(P.conj_p, _conj_lowering)
+
+
+def _stop_gradient_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [x]
+
+
+register_lowering(P.stop_gradient_p, _stop_gradient_lowering)
+
+
+def _bitcast_convert_type_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    return [stablehlo.BitcastConvertOp(out_type(ctx.avals_out[0]), x).result]
+
+
+register_lowering(P.bitcast_convert_type_p, _bitcast_convert_type_lowering)
+
+
+def _convert_element_type_lowering(
     ctx: LoweringRuleContext, x: Value, *, new_dtype: Any, **_: Any
 ) -> list[Value]:
     src = ctx.avals_in[0].dtype
@@ -95,102 +239,10 @@ def _convert_element_type(
     return [_hlo.convert(x, dst)]
 
 
-def _broadcast_in_dim(
-    ctx: LoweringRuleContext,
-    x: Value,
-    *dyn: Value,
-    shape: Sequence[int],
-    broadcast_dimensions: Sequence[int],
-    **_: Any,
-) -> list[Value]:
-    return [_hlo.broadcast_in_dim(x, tuple(shape), list(broadcast_dimensions))]
+register_lowering(P.convert_element_type_p, _convert_element_type_lowering)
 
 
-def _reshape(
-    ctx: LoweringRuleContext, x: Value, *dyn: Value, dimensions: Any = None, **_: Any
-) -> list[Value]:
-    if dimensions is not None:  # a transpose comes first
-        x = stablehlo.TransposeOp(x, [int(d) for d in dimensions]).result
-    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), x).result]
-
-
-def _transpose(ctx: LoweringRuleContext, x: Value, *, permutation: Sequence[int]) -> list[Value]:
-    return [stablehlo.TransposeOp(x, list(permutation)).result]
-
-
-def scalar_identity(name: str, dtype: DType) -> Any:
-    if name == "sum":
-        return np.zeros((), dtype)
-    if name == "prod":
-        return np.ones((), dtype)
-    if name in ("and", "or", "xor"):
-        if dtype.kind == "b":
-            return np.array(name == "and")
-        return np.array(-1 if name == "and" else 0).astype(dtype)
-    if dtype.kind == "f" or dtype.kind == "V":
-        return np.array(-np.inf if name == "max" else np.inf).astype(dtype)
-    if dtype.kind == "b":
-        return np.array(name == "min")
-    info = np.iinfo(dtype)
-    return np.array(info.min if name == "max" else info.max, dtype)
-
-
-_REDUCERS: dict[str, Callable[..., Any]] = {
-    "sum": stablehlo.AddOp,
-    "prod": stablehlo.MulOp,
-    "max": stablehlo.MaxOp,
-    "min": stablehlo.MinOp,
-    "and": stablehlo.AndOp,
-    "or": stablehlo.OrOp,
-    "xor": stablehlo.XorOp,
-}
-
-
-def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value]) -> None:
-    """Fill the combiner region of a reduce-like ``op`` on scalars of ``dtype``."""
-    scalar = _hlo.tensor_type((), dtype)
-    block: Any = op.regions[0].blocks.append(scalar, scalar)
-    with ir.InsertionPoint(block):
-        stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
-
-
-def _reduction(name: str) -> LoweringRule:
-    combine = _REDUCERS[name]
-
-    def rule(ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: Any) -> list[Value]:
-        dtype = ctx.avals_in[0].dtype
-        init = _hlo.constant(scalar_identity(name, dtype))
-        op = stablehlo.ReduceOp([out_type(ctx.avals_out[0])], [x], [init], list(axes))
-        reduce_region(op, dtype, lambda a, b: combine(a, b).result)
-        return [op.result]
-
-    return rule
-
-
-def _dot_general(
-    ctx: LoweringRuleContext,
-    lhs: Value,
-    rhs: Value,
-    *,
-    dimension_numbers: Any,
-    preferred_element_type: Any = None,
-    **_: Any,
-) -> list[Value]:
-    (lc, rc), (lb, rb) = dimension_numbers
-    out = ctx.avals_out[0]
-    dtype = out.dtype
-    lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
-    rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
-    dims = stablehlo.DotDimensionNumbers.get(
-        lhs_batching_dimensions=list(lb),
-        rhs_batching_dimensions=list(rb),
-        lhs_contracting_dimensions=list(lc),
-        rhs_contracting_dimensions=list(rc),
-    )
-    return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims).result]
-
-
-def _select_n(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Value]:
+def _select_n_lowering(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Value]:
     if len(cases) == 1:
         return [cases[0]]
     shape = tuple(ctx.avals_out[0].shape)
@@ -206,11 +258,10 @@ def _select_n(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Val
     return [result]
 
 
-def _iota(ctx: LoweringRuleContext, *, dimension: int, **_: Any) -> list[Value]:
-    return [stablehlo.IotaOp(out_type(ctx.avals_out[0]), dimension).result]
+register_lowering(P.select_n_p, _select_n_lowering)
 
 
-def _integer_pow(ctx: LoweringRuleContext, x: Value, *, y: int) -> list[Value]:
+def _integer_pow_lowering(ctx: LoweringRuleContext, x: Value, *, y: int) -> list[Value]:
     if y == 0:
         out = ctx.avals_out[0]
         return [_hlo.broadcast_in_dim(_hlo.constant(np.ones((), out.dtype)), out.shape, [])]
@@ -230,270 +281,26 @@ def _integer_pow(ctx: LoweringRuleContext, x: Value, *, y: int) -> list[Value]:
     return [acc]
 
 
-def _square(ctx: LoweringRuleContext, x: Value) -> list[Value]:
+register_lowering(P.integer_pow_p, _integer_pow_lowering)
+
+
+def _square_lowering(ctx: LoweringRuleContext, x: Value) -> list[Value]:
     return [stablehlo.MulOp(x, x).result]
 
 
-def _squeeze(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), x).result]
+register_lowering(P.square_p, _square_lowering)
 
 
-def _concatenate(ctx: LoweringRuleContext, *xs: Value, dimension: int) -> list[Value]:
-    return [stablehlo.ConcatenateOp(list(xs), dimension).result]
-
-
-def _stack(ctx: LoweringRuleContext, *xs: Value, axis: int) -> list[Value]:
-    out = ctx.avals_out[0]
-    piece = _hlo.tensor_type((*out.shape[:axis], 1, *out.shape[axis + 1 :]), out.dtype)
-    parts = [stablehlo.ReshapeOp(piece, x).result for x in xs]
-    return [stablehlo.ConcatenateOp(parts, axis).result]
-
-
-def _slices_along(
-    x: Value, shape: Sequence[int], axis: int, sizes: Sequence[int]
-) -> list[tuple[Value, int]]:
-    """Consecutive slices of ``x`` along ``axis`` with the given sizes, and each size."""
-    out: list[tuple[Value, int]] = []
-    start = 0
-    for size in sizes:
-        lo = [0] * len(shape)
-        hi = list(shape)
-        lo[axis], hi[axis] = start, start + int(size)
-        out.append((stablehlo.SliceOp(x, lo, hi, [1] * len(shape)).result, int(size)))
-        start += int(size)
-    return out
-
-
-def _unstack(ctx: LoweringRuleContext, x: Value, *, axis: int) -> list[Value]:
-    shape = ctx.avals_in[0].shape
-    pieces = _slices_along(x, shape, axis, [1] * shape[axis])
-    return [
-        stablehlo.ReshapeOp(out_type(aval), p).result
-        for (p, _), aval in zip(pieces, ctx.avals_out, strict=True)
-    ]
-
-
-def _split(ctx: LoweringRuleContext, x: Value, *, sizes: Sequence[int], axis: int) -> list[Value]:
-    return [p for p, _ in _slices_along(x, ctx.avals_in[0].shape, axis, sizes)]
-
-
-def _tile(ctx: LoweringRuleContext, x: Value, *, reps: Sequence[int]) -> list[Value]:
-    # Broadcast to (r0, d0, r1, d1, ...) with the operand on the odd axes, then merge pairs.
-    shape = ctx.avals_in[0].shape
-    wide = [n for r, d in zip(reps, shape, strict=True) for n in (int(r), d)]
-    spread = _hlo.broadcast_in_dim(x, wide, [2 * i + 1 for i in range(len(shape))])
-    return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), spread).result]
-
-
-def _slice(
-    ctx: LoweringRuleContext,
-    x: Value,
-    *,
-    start_indices: Sequence[int],
-    limit_indices: Sequence[int],
-    strides: Sequence[int] | None = None,
-) -> list[Value]:
-    steps = list(strides) if strides is not None else [1] * len(start_indices)
-    return [stablehlo.SliceOp(x, list(start_indices), list(limit_indices), steps).result]
-
-
-def _rev(ctx: LoweringRuleContext, x: Value, *, dimensions: Sequence[int]) -> list[Value]:
-    return [stablehlo.ReverseOp(x, list(dimensions)).result]
-
-
-def _logistic(ctx: LoweringRuleContext, x: Value) -> list[Value]:
+def _logistic_lowering(ctx: LoweringRuleContext, x: Value) -> list[Value]:
     return [stablehlo.LogisticOp(x).result]
 
 
-def _clamp(ctx: LoweringRuleContext, lo: Value, x: Value, hi: Value) -> list[Value]:
+register_lowering(P.logistic_p, _logistic_lowering)
+
+
+def _clamp_lowering(ctx: LoweringRuleContext, lo: Value, x: Value, hi: Value) -> list[Value]:
     shape = tuple(ctx.avals_out[0].shape)
     return [stablehlo.ClampOp(broadcast_to(lo, shape), x, broadcast_to(hi, shape)).result]
 
 
-def _exp2(ctx: LoweringRuleContext, x: Value) -> list[Value]:
-    dtype = ctx.avals_in[0].dtype
-    log2 = _hlo.broadcast_in_dim(
-        _hlo.constant(np.array(np.log(2.0)).astype(dtype)), ctx.avals_in[0].shape, []
-    )
-    return [stablehlo.ExpOp(stablehlo.MulOp(x, log2).result).result]
-
-
-def _round(ctx: LoweringRuleContext, x: Value, *, rounding_method: Any) -> list[Value]:
-    if int(rounding_method) == 0:
-        return [stablehlo.RoundOp(x).result]
-    return [stablehlo.RoundNearestEvenOp(x).result]
-
-
-def _conj(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-    out = ctx.avals_out[0]
-    if ctx.avals_in[0].dtype.kind != "c":
-        return [_hlo.convert(x, out.dtype)]
-    return [chlo.ConjOp(x).result]
-
-
-def _identity(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-    return [x]
-
-
-def _bitcast(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-    return [stablehlo.BitcastConvertOp(out_type(ctx.avals_out[0]), x).result]
-
-
-def _pow(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:
-    shape = tuple(ctx.avals_out[0].shape)
-    y = _hlo.convert(y, ctx.avals_out[0].dtype)
-    return [stablehlo.PowOp(broadcast_to(x, shape), broadcast_to(y, shape)).result]
-
-
-def _sin_cos(cosine: bool) -> LoweringRule:
-    """sin (or cos): the StableHLO op on real operands, an expansion on complex ones.
-
-    For ``x = a + ib``, ``sin x = sin a cosh b + i cos a sinh b`` and
-    ``cos x = cos a cosh b - i sin a sinh b``, with ``sinh b`` and ``cosh b``
-    taken from ``expm1(b)`` and ``expm1(-b)`` so that they stay accurate for
-    small ``b``; where ``a`` is zero the component carrying ``sin a`` is zero
-    (not ``0 * inf``). This is how JAX lowers them, so results match JAX's.
-    """
-    real_op = stablehlo.CosineOp if cosine else stablehlo.SineOp
-
-    def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-        aval = ctx.avals_in[0]
-        if aval.dtype.kind != "c":
-            return [real_op(x).result]
-        part = np.dtype(np.finfo(aval.dtype).dtype)
-
-        def const(v: float) -> Value:
-            return _hlo.broadcast_in_dim(_hlo.constant(np.array(v, part)), aval.shape, [])
-
-        a, b = stablehlo.RealOp(x).result, stablehlo.ImagOp(x).result
-        sin_a, cos_a = stablehlo.SineOp(a).result, stablehlo.CosineOp(a).result
-        e_pos = stablehlo.Expm1Op(b).result
-        e_neg = stablehlo.Expm1Op(stablehlo.NegOp(b).result).result
-        half = const(0.5)
-        sinh_b = stablehlo.MulOp(stablehlo.SubtractOp(e_pos, e_neg).result, half).result
-        sum_e = stablehlo.AddOp(e_pos, e_neg).result
-        cosh_b = stablehlo.MulOp(stablehlo.AddOp(sum_e, const(2.0)).result, half).result
-        a_is_zero = compare_values(a, const(0.0), "EQ", part)
-        if cosine:
-            re = stablehlo.MulOp(cos_a, cosh_b).result
-            im = stablehlo.MulOp(stablehlo.NegOp(sin_a).result, sinh_b).result
-            im = stablehlo.SelectOp(a_is_zero, const(0.0), im).result
-        else:
-            re = stablehlo.MulOp(sin_a, cosh_b).result
-            im = stablehlo.MulOp(cos_a, sinh_b).result
-            re = stablehlo.SelectOp(a_is_zero, const(0.0), re).result
-        return [stablehlo.ComplexOp(re, im).result]
-
-    return rule
-
-
-def _typed_unary(op: Callable[..., Any]) -> LoweringRule:
-    # Ops whose result type may differ from the operand's (abs/real/imag of complex);
-    # the builder infers it.
-    def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
-        return [op(x).result]
-
-    return rule
-
-
-_ELEMENTWISE: dict[Primitive, Callable[..., Any]] = {
-    P.add_p: stablehlo.AddOp,
-    P.sub_p: stablehlo.SubtractOp,
-    P.mul_p: stablehlo.MulOp,
-    P.div_p: stablehlo.DivOp,
-    P.rem_p: stablehlo.RemOp,
-    P.max_p: stablehlo.MaxOp,
-    P.min_p: stablehlo.MinOp,
-    P.atan2_p: stablehlo.Atan2Op,
-    P.nextafter_p: chlo.NextAfterOp,
-    P.and_p: stablehlo.AndOp,
-    P.or_p: stablehlo.OrOp,
-    P.xor_p: stablehlo.XorOp,
-    P.not_p: stablehlo.NotOp,
-    P.shift_left_p: stablehlo.ShiftLeftOp,
-    P.shift_right_arithmetic_p: stablehlo.ShiftRightArithmeticOp,
-    P.shift_right_logical_p: stablehlo.ShiftRightLogicalOp,
-    P.neg_p: stablehlo.NegOp,
-    P.sign_p: stablehlo.SignOp,
-    P.floor_p: stablehlo.FloorOp,
-    P.ceil_p: stablehlo.CeilOp,
-    P.exp_p: stablehlo.ExpOp,
-    P.log_p: stablehlo.LogOp,
-    P.log1p_p: stablehlo.Log1pOp,
-    P.expm1_p: stablehlo.Expm1Op,
-    P.tanh_p: stablehlo.TanhOp,
-    P.tan_p: stablehlo.TanOp,
-    P.asin_p: chlo.AsinOp,
-    P.acos_p: chlo.AcosOp,
-    P.atan_p: chlo.AtanOp,
-    P.sinh_p: chlo.SinhOp,
-    P.cosh_p: chlo.CoshOp,
-    P.asinh_p: chlo.AsinhOp,
-    P.acosh_p: chlo.AcoshOp,
-    P.atanh_p: chlo.AtanhOp,
-    P.sqrt_p: stablehlo.SqrtOp,
-    P.rsqrt_p: stablehlo.RsqrtOp,
-    P.cbrt_p: stablehlo.CbrtOp,
-    P.erf_p: chlo.ErfOp,
-    P.erfc_p: chlo.ErfcOp,
-    P.erf_inv_p: chlo.ErfInvOp,
-    P.lgamma_p: chlo.LgammaOp,
-    P.digamma_p: chlo.DigammaOp,
-    P.polygamma_p: chlo.PolygammaOp,
-    P.zeta_p: chlo.ZetaOp,
-    P.is_finite_p: stablehlo.IsFiniteOp,
-    P.complex_p: stablehlo.ComplexOp,
-    P.population_count_p: stablehlo.PopulationCountOp,
-    P.clz_p: stablehlo.ClzOp,
-}
-
-_COMPARISONS: dict[Primitive, str] = {
-    P.eq_p: "EQ", P.ne_p: "NE", P.lt_p: "LT", P.le_p: "LE", P.gt_p: "GT", P.ge_p: "GE",
-}  # fmt: skip
-
-_SPECIAL: dict[Primitive, LoweringRule] = {
-    P.stack_p: _stack,
-    P.unstack_p: _unstack,
-    P.split_p: _split,
-    P.tile_p: _tile,
-    P.abs_p: _typed_unary(stablehlo.AbsOp),
-    P.real_p: _typed_unary(stablehlo.RealOp),
-    P.imag_p: _typed_unary(stablehlo.ImagOp),
-    P.pow_p: _pow,
-    P.sin_p: _sin_cos(cosine=False),
-    P.cos_p: _sin_cos(cosine=True),
-    P.exp2_p: _exp2,
-    P.round_p: _round,
-    P.conj_p: _conj,
-    P.stop_gradient_p: _identity,
-    P.name_p: _identity,
-    P.bitcast_convert_type_p: _bitcast,
-    P.convert_element_type_p: _convert_element_type,
-    P.broadcast_in_dim_p: _broadcast_in_dim,
-    P.reshape_p: _reshape,
-    P.transpose_p: _transpose,
-    P.dot_general_p: _dot_general,
-    P.select_n_p: _select_n,
-    P.iota_p: _iota,
-    P.integer_pow_p: _integer_pow,
-    P.square_p: _square,
-    P.squeeze_p: _squeeze,
-    P.concatenate_p: _concatenate,
-    P.slice_p: _slice,
-    P.rev_p: _rev,
-    P.logistic_p: _logistic,
-    P.clamp_p: _clamp,
-}
-
-_REDUCTIONS: dict[Primitive, str] = {
-    P.reduce_sum_p: "sum", P.reduce_prod_p: "prod", P.reduce_max_p: "max",
-    P.reduce_min_p: "min", P.reduce_and_p: "and", P.reduce_or_p: "or", P.reduce_xor_p: "xor",
-}  # fmt: skip
-
-RULES: dict[Primitive, LoweringRule] = {
-    **{p: elementwise(op) for p, op in _ELEMENTWISE.items()},
-    **{p: _compare(d) for p, d in _COMPARISONS.items()},
-    **{p: _reduction(n) for p, n in _REDUCTIONS.items()},
-    **_SPECIAL,
-}
-"""The rules of this module, by primitive."""
+register_lowering(P.clamp_p, _clamp_lowering)

@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
+from tessela_lowering._lowering import LoweringRuleContext, register_lowering
 from tessela_lowering._xla import Value, stablehlo
 
-__all__ = ["RULES"]
+__all__: list[str] = []
 
 _GPU_PLATFORMS = ("cuda", "rocm", "gpu")
 
@@ -59,7 +58,7 @@ def _gpu_irfft(ctx: LoweringRuleContext, x: Value, fft_lengths: Sequence[int]) -
     return _fft_op(x, "IRFFT", fft_lengths[-1:], _hlo.tensor_type(aval_out.shape, aval_out.dtype))
 
 
-def _fft(
+def _fft_lowering(
     ctx: LoweringRuleContext,
     x: Value,
     *,
@@ -72,5 +71,4 @@ def _fft(
     return [_fft_op(x, fft_type.name, fft_lengths, _hlo.tensor_type(out.shape, out.dtype))]
 
 
-RULES: dict[Primitive, LoweringRule] = {P.fft_p: _fft}
-"""The rules of this module, by primitive."""
+register_lowering(P.fft_p, _fft_lowering)

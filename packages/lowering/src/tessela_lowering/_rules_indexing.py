@@ -1,10 +1,13 @@
-"""Lowering rules for indexing primitives: pad, dynamic slices, gather and scatter.
+"""Lowering rules of the indexing primitives: dynamic slices, gather and the scatters.
 
 Out-of-bounds handling follows the tracer's ``GatherScatterMode``: XLA clamps
 gather start indices and drops out-of-bounds scatter windows by itself, so
 ``CLIP`` gathers and ``FILL_OR_DROP`` scatters need nothing extra; a
 ``FILL_OR_DROP`` gather selects ``fill_value`` where the window is out of
-bounds, and a ``CLIP`` scatter clamps its indices first.
+bounds, and a ``CLIP`` scatter clamps its indices first. The five scatters
+share one rule, registered by :func:`_register_scatter` with each one's
+combiner (none for ``scatter``, which writes the update, or emits its
+``update_jaxpr`` when ``x.at[i].apply(f)`` gave one).
 """
 
 from __future__ import annotations
@@ -17,19 +20,11 @@ from tessela_tracer import Jaxpr, Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext, lower_jaxpr
-from tessela_lowering._rules import compare_values, out_type, reduce_region
+from tessela_lowering._hlo import compare_values, out_type, reduce_region
+from tessela_lowering._lowering import LoweringRuleContext, lower_jaxpr, register_lowering
 from tessela_lowering._xla import DType, Value, ir, stablehlo
 
-__all__ = ["RULES"]
-
-
-def _pad(
-    ctx: LoweringRuleContext, x: Value, pad_value: Value, *, padding_config: Any
-) -> list[Value]:
-    lo, hi, interior = zip(*padding_config, strict=True) if padding_config else ((), (), ())
-    op = stablehlo.PadOp(x, pad_value, list(lo), list(hi), list(interior))
-    return [op.result]
+__all__: list[str] = []
 
 
 def _index_dtype(avals: Sequence[Any]) -> DType:
@@ -42,18 +37,24 @@ def _scalar_indices(ctx: LoweringRuleContext, first: int, idx: Sequence[Value]) 
     return [_hlo.convert(i, dtype) for i in idx]
 
 
-def _dynamic_slice(
+def _dynamic_slice_lowering(
     ctx: LoweringRuleContext, x: Value, *idx: Value, slice_sizes: Sequence[int]
 ) -> list[Value]:
     starts = _scalar_indices(ctx, 1, idx)
     return [stablehlo.DynamicSliceOp(x, starts, list(slice_sizes)).result]
 
 
-def _dynamic_update_slice(
+register_lowering(P.dynamic_slice_p, _dynamic_slice_lowering)
+
+
+def _dynamic_update_slice_lowering(
     ctx: LoweringRuleContext, x: Value, update: Value, *idx: Value
 ) -> list[Value]:
     starts = _scalar_indices(ctx, 2, idx)
     return [stablehlo.DynamicUpdateSliceOp(x, update, starts).result]
+
+
+register_lowering(P.dynamic_update_slice_p, _dynamic_update_slice_lowering)
 
 
 def _fill_mode(mode: Any) -> bool:
@@ -87,7 +88,7 @@ def _in_bounds_mask(
     return op.result
 
 
-def _gather(
+def _gather_lowering(
     ctx: LoweringRuleContext,
     x: Value,
     idx: Value,
@@ -123,6 +124,9 @@ def _gather(
     return [stablehlo.SelectOp(mask_b, gathered, fill_b).result]
 
 
+register_lowering(P.gather_p, _gather_lowering)
+
+
 def _scatter_window(x_aval: Any, upd_aval: Any, dn: Any) -> list[int]:
     skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
     kept = [d for d in range(x_aval.ndim) if d not in skipped]
@@ -138,15 +142,6 @@ def _clamp_indices(idx: Value, idx_aval: Any, upper: Sequence[int]) -> Value:
     hi = _hlo.broadcast_in_dim(_hlo.constant(np.array(upper, dtype)), shape, [len(shape) - 1])
     lo = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), dtype)), shape, [])
     return stablehlo.ClampOp(lo, idx, hi).result
-
-
-_COMBINERS: dict[Primitive, Callable[[Value, Value], Value] | None] = {
-    P.scatter_p: None,
-    P.scatter_add_p: lambda a, b: stablehlo.AddOp(a, b).result,
-    P.scatter_mul_p: lambda a, b: stablehlo.MulOp(a, b).result,
-    P.scatter_min_p: lambda a, b: stablehlo.MinOp(a, b).result,
-    P.scatter_max_p: lambda a, b: stablehlo.MaxOp(a, b).result,
-}
 
 
 def _combiner(
@@ -174,8 +169,8 @@ def _combiner(
     return combine if combine is not None else (lambda a, b: b)
 
 
-def _scatter(prim: Primitive) -> LoweringRule:
-    combine = _COMBINERS[prim]
+def _register_scatter(prim: Primitive, combine: Callable[[Value, Value], Value] | None) -> None:
+    """Lower ``prim`` to ``stablehlo.scatter`` whose region is ``combine`` (or the update)."""
 
     def rule(
         ctx: LoweringRuleContext,
@@ -212,14 +207,11 @@ def _scatter(prim: Primitive) -> LoweringRule:
         reduce_region(op, x_aval.dtype, _combiner(ctx, combine, update_jaxpr, update_consts))
         return [op.result]
 
-    return rule
+    register_lowering(prim, rule)
 
 
-RULES: dict[Primitive, LoweringRule] = {
-    P.pad_p: _pad,
-    P.dynamic_slice_p: _dynamic_slice,
-    P.dynamic_update_slice_p: _dynamic_update_slice,
-    P.gather_p: _gather,
-    **{p: _scatter(p) for p in _COMBINERS},
-}
-"""The rules of this module, by primitive."""
+_register_scatter(P.scatter_p, None)
+_register_scatter(P.scatter_add_p, lambda a, b: stablehlo.AddOp(a, b).result)
+_register_scatter(P.scatter_mul_p, lambda a, b: stablehlo.MulOp(a, b).result)
+_register_scatter(P.scatter_min_p, lambda a, b: stablehlo.MinOp(a, b).result)
+_register_scatter(P.scatter_max_p, lambda a, b: stablehlo.MaxOp(a, b).result)

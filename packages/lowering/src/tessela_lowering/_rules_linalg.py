@@ -1,4 +1,4 @@
-"""Lowering rules for the linear-algebra primitives.
+"""Lowering rules of the linear-algebra primitives.
 
 ``cholesky`` and ``triangular_solve`` are StableHLO ops. A Cholesky factor of
 a matrix that is not positive definite is replaced by NaNs, as JAX's LAPACK
@@ -14,6 +14,24 @@ every platform:
   (``beta = -sign(alpha) * norm``, no reflection where the column below the
   diagonal is already zero), then accumulates ``Q`` as ``orgqr`` does, so the
   signs of ``Q``'s columns and ``R``'s rows are LAPACK's (and JAX's on CPU).
+
+``eigh`` and ``svd`` call LAPACK on CPU, one custom call each (see
+:mod:`tessela_lowering._lapack`):
+
+- ``eigh``: ``?syevd`` (real) or ``?heevd`` (complex), attributes ``mode='V'``
+  and ``uplo`` (``'L'`` or ``'U'`` from ``lower``), results ``(v, w, info)``.
+  ``syevd`` returns the eigenvalues in ascending order, so
+  ``sort_eigenvalues`` needs no work.
+- ``svd``: ``?gesdd`` (divide and conquer: JAX's default on CPU, and
+  ``SvdAlgorithm.DIVIDE_AND_CONQUER``) or ``?gesvd`` (``SvdAlgorithm.QR``),
+  attribute ``mode`` (``'A'`` full, ``'S'`` reduced, ``'N'`` values only),
+  results ``(a, s, u, vt, info)``; matrices with a zero dimension are handled
+  without LAPACK.
+
+Where LAPACK reports failure the results of that matrix are NaNs, as in JAX.
+``subset_by_index`` (other than everything) and the Jacobi, polar and QDWH
+algorithms raise ``NotImplementedError`` on CPU, as in JAX, and every other
+platform raises ``NotImplementedError`` naming itself.
 """
 
 from __future__ import annotations
@@ -22,15 +40,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive, lax
+from tessela_tracer import ShapedArray, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.lax.linalg import EighImplementation, SvdAlgorithm
 
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext, lower_fun
+from tessela_lowering._lapack import char_attr, check_info, lapack_call, lapack_target, require_cpu
+from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
 from tessela_lowering._xla import Value, chlo, stablehlo
 
-__all__ = ["RULES"]
+__all__: list[str] = []
 
 _I32 = np.dtype(np.int32)
 
@@ -119,16 +139,19 @@ def _nan_unless_positive_definite(factor: Any) -> Any:
 _cholesky_check = lower_fun(_nan_unless_positive_definite)
 
 
-def _cholesky(ctx: LoweringRuleContext, x: Value) -> Sequence[Value]:
+def _cholesky_lowering(ctx: LoweringRuleContext, x: Value) -> Sequence[Value]:
     factor = stablehlo.CholeskyOp(x, lower=True).result
     check_ctx = LoweringRuleContext(ctx.module_context, ctx.primitive, ctx.avals_out, ctx.avals_out)
     return _cholesky_check(check_ctx, factor)
 
 
+register_lowering(P.cholesky_p, _cholesky_lowering)
+
+
 # ------------------------------------------------------------ triangular_solve
 
 
-def _triangular_solve(
+def _triangular_solve_lowering(
     ctx: LoweringRuleContext,
     a: Value,
     b: Value,
@@ -148,6 +171,9 @@ def _triangular_solve(
         a, b, left_side, lower, unit_diagonal, stablehlo.TransposeAttr.get(mode)
     )
     return [op.result]
+
+
+register_lowering(P.triangular_solve_p, _triangular_solve_lowering)
 
 
 # ------------------------------------------------------------------------ lu
@@ -212,6 +238,16 @@ def _lu_python(a: Any) -> list[Any]:
 
     a, pivots, perm = lax.fori_loop(np.int32(0), np.int32(k), body, (a, pivots, perm))
     return [a, pivots, perm]
+
+
+_lu_via_lax = lower_fun(_lu_python, multiple_results=True)
+
+
+def _lu_lowering(ctx: LoweringRuleContext, a: Value) -> Sequence[Value]:
+    return _lu_via_lax(ctx, a)
+
+
+register_lowering(P.lu_p, _lu_lowering)
 
 
 # ------------------------------------------------------------------------ qr
@@ -326,10 +362,127 @@ def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -
     return [q, r]
 
 
-RULES: dict[Primitive, LoweringRule] = {
-    P.cholesky_p: _cholesky,
-    P.triangular_solve_p: _triangular_solve,
-    P.lu_p: lower_fun(_lu_python, multiple_results=True),
-    P.qr_p: lower_fun(_qr_python, multiple_results=True),
-}
-"""The rules of this module, by primitive."""
+_qr_via_lax = lower_fun(_qr_python, multiple_results=True)
+
+
+def _qr_lowering(ctx: LoweringRuleContext, x: Value, **params: Any) -> Sequence[Value]:
+    return _qr_via_lax(ctx, x, **params)
+
+
+register_lowering(P.qr_p, _qr_lowering)
+
+
+# ---------------------------------------------------------------------- eigh
+
+
+def _eigh_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    lower: bool,
+    sort_eigenvalues: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: EighImplementation | None,
+) -> list[Value]:
+    del sort_eigenvalues  # syevd/heevd return the eigenvalues in ascending order
+    require_cpu(ctx, "eigh")
+    (aval,) = ctx.avals_in
+    n = aval.shape[-1]
+    if subset_by_index is not None and tuple(subset_by_index) != (0, n):
+        raise NotImplementedError(
+            "eigh: subset_by_index is not supported on CPU; compute every "
+            "eigenpair (subset_by_index=None) and slice the results."
+        )
+    if algorithm in (EighImplementation.QDWH, EighImplementation.JACOBI):
+        raise NotImplementedError(
+            f"eigh: implementation={algorithm} is not supported on CPU; pass "
+            "implementation=None or EighImplementation.QR."
+        )
+    base = "heevd" if _is_complex(aval.dtype) else "syevd"
+    v_aval, w_aval = ctx.avals_out
+    info_aval = ShapedArray(tuple(aval.shape[:-2]), _I32)
+    attrs = {"mode": char_attr("V"), "uplo": char_attr("L" if lower else "U")}
+    v, w, info = lapack_call(
+        lapack_target("eigh", base, aval.dtype), x, aval, [v_aval, w_aval, info_aval], attrs
+    )
+    return check_info(ctx, info, [v, w], info_aval, [v_aval, w_aval])
+
+
+register_lowering(P.eigh_p, _eigh_lowering)
+
+
+# ----------------------------------------------------------------------- svd
+
+
+def _empty_svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
+    """The SVD of matrices with a zero dimension, as JAX defines it (no LAPACK call)."""
+    aval = get_aval_of(x)
+    batch, (m, n) = tuple(aval.shape[:-2]), aval.shape[-2:]
+    dtype = aval.dtype
+    real = np.zeros((), dtype).real.dtype
+    s = lax.broadcast_in_dim(np.zeros((), real), (*batch, 0), ())
+    if not compute_uv:
+        return [s]
+    if full_matrices:
+        size = max(m, n)
+        eye = np.eye(size, dtype=dtype)
+        u = lax.broadcast_in_dim(eye, (*batch, size, size), (len(batch), len(batch) + 1))
+    else:
+        u = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, m, n), ())
+    vt = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, 0, 0), ())
+    if m < n:
+        u, vt = vt, u
+    return [s, u, vt]
+
+
+_empty_svd_rule = lower_fun(_empty_svd, multiple_results=True)
+
+
+def _svd_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    full_matrices: bool,
+    compute_uv: bool,
+    subset_by_index: tuple[int, int] | None,
+    algorithm: SvdAlgorithm | None,
+) -> list[Value]:
+    require_cpu(ctx, "svd")
+    (aval,) = ctx.avals_in
+    *batch_list, m, n = aval.shape
+    batch = tuple(batch_list)
+    k = min(m, n)
+    if subset_by_index is not None and tuple(subset_by_index) != (0, k):
+        raise NotImplementedError(
+            "svd: subset_by_index is not supported on CPU; compute every "
+            "singular value (subset_by_index=None) and slice the results."
+        )
+    if m == 0 or n == 0:
+        return list(_empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
+    if algorithm in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.DIVIDE_AND_CONQUER):
+        base = "gesdd"
+    elif algorithm is SvdAlgorithm.QR:
+        base = "gesvd"
+    else:
+        raise NotImplementedError(
+            f"svd: algorithm={algorithm} is not supported on CPU; pass None, "
+            "SvdAlgorithm.DIVIDE_AND_CONQUER or SvdAlgorithm.QR."
+        )
+    mode = "N" if not compute_uv else ("A" if full_matrices else "S")
+    s_aval = ctx.avals_out[0]
+    u_aval = ShapedArray((*batch, m, m if full_matrices else k), aval.dtype)
+    vt_aval = ShapedArray((*batch, n if full_matrices else k, n), aval.dtype)
+    info_aval = ShapedArray(batch, _I32)
+    _, s, u, vt, info = lapack_call(
+        lapack_target("svd", base, aval.dtype),
+        x,
+        aval,
+        [ShapedArray(aval.shape, aval.dtype), s_aval, u_aval, vt_aval, info_aval],
+        {"mode": char_attr(mode)},
+    )
+    if not compute_uv:
+        return check_info(ctx, info, [s], info_aval, [s_aval])
+    return check_info(ctx, info, [s, u, vt], info_aval, list(ctx.avals_out))
+
+
+register_lowering(P.svd_p, _svd_lowering)

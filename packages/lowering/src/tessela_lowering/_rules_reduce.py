@@ -1,14 +1,17 @@
-"""Lowering rules for argmin/argmax, cumulative reductions, sort and top_k.
+"""Lowering rules of the reductions, cumulative reductions, sort, top_k and dot_general.
 
-``argmax``/``argmin`` are one variadic ``stablehlo.reduce`` over (value,
-index) pairs: NaN wins over every number, ties go to the lower index, so the
-result is NumPy's. Cumulative reductions are ``stablehlo.reduce_window`` with
-a window as long as the axis, padded on the leading (or, reversed, the
-trailing) side. ``sort`` compares its keys as JAX does: lexicographically over
-the first ``num_keys`` operands, a complex key by real then imaginary part, a
-float key in total order after making -0.0 equal to 0.0 and every NaN equal
-to every other, placed after +inf (NumPy's order, so a stable sort matches
-NumPy's ``kind="stable"``).
+``reduce_{sum,prod,max,min,and,or,xor}`` are one ``stablehlo.reduce`` from the
+reduction's identity (:func:`_register_reduction`). ``argmax``/``argmin`` are
+one variadic ``stablehlo.reduce`` over (value, index) pairs: NaN wins over
+every number, ties go to the lower index, so the result is NumPy's.
+Cumulative reductions are ``stablehlo.reduce_window`` with a window as long as
+the axis, padded on the leading (or, reversed, the trailing) side. ``sort``
+compares its keys as JAX does: lexicographically over the first ``num_keys``
+operands, a complex key by real then imaginary part, a float key in total
+order after making -0.0 equal to 0.0 and every NaN equal to every other,
+placed after +inf (NumPy's order, so a stable sort matches NumPy's
+``kind="stable"``). ``top_k`` is ``chlo.top_k`` on the last axis (the operand
+transposed there and back), ``dot_general`` one ``stablehlo.dot_general``.
 """
 
 from __future__ import annotations
@@ -22,18 +25,41 @@ from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 
 from tessela_lowering import _hlo
-from tessela_lowering._lowering import LoweringRule, LoweringRuleContext
-from tessela_lowering._rules import compare_values, out_type, scalar_identity
+from tessela_lowering._hlo import compare_values, out_type, reduce_region, scalar_identity
+from tessela_lowering._lowering import LoweringRuleContext, register_lowering
 from tessela_lowering._xla import DType, Value, chlo, dense_attr, ir, stablehlo
 
-__all__ = ["RULES"]
+__all__: list[str] = []
+
+
+def _register_reduction(prim: Primitive, identity: str, op: Callable[..., Any]) -> None:
+    """Lower ``prim`` to ``stablehlo.reduce`` over ``axes`` with ``op`` from ``identity``."""
+
+    def rule(ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: Any) -> list[Value]:
+        dtype = ctx.avals_in[0].dtype
+        init = _hlo.constant(scalar_identity(identity, dtype))
+        reduce = stablehlo.ReduceOp([out_type(ctx.avals_out[0])], [x], [init], list(axes))
+        reduce_region(reduce, dtype, lambda a, b: op(a, b).result)
+        return [reduce.result]
+
+    register_lowering(prim, rule)
+
+
+_register_reduction(P.reduce_sum_p, "sum", stablehlo.AddOp)
+_register_reduction(P.reduce_prod_p, "prod", stablehlo.MulOp)
+_register_reduction(P.reduce_max_p, "max", stablehlo.MaxOp)
+_register_reduction(P.reduce_min_p, "min", stablehlo.MinOp)
+_register_reduction(P.reduce_and_p, "and", stablehlo.AndOp)
+_register_reduction(P.reduce_or_p, "or", stablehlo.OrOp)
+_register_reduction(P.reduce_xor_p, "xor", stablehlo.XorOp)
 
 
 def _is_float(dtype: DType) -> bool:
     return issubdtype(dtype, np.inexact)
 
 
-def _arg_reduction(direction: str) -> LoweringRule:
+def _register_arg_reduction(prim: Primitive, direction: str) -> None:
+    """Lower ``argmax`` (``direction`` "GT") or ``argmin`` ("LT")."""
     identity = "max" if direction == "GT" else "min"
 
     def rule(
@@ -70,7 +96,11 @@ def _arg_reduction(direction: str) -> LoweringRule:
             ])  # fmt: skip
         return [op.results[1]]
 
-    return rule
+    register_lowering(prim, rule)
+
+
+_register_arg_reduction(P.argmax_p, "GT")
+_register_arg_reduction(P.argmin_p, "LT")
 
 
 def _logaddexp(a: Value, b: Value) -> Value:
@@ -82,17 +112,10 @@ def _logaddexp(a: Value, b: Value) -> Value:
     return stablehlo.SelectOp(finite, total, big).result
 
 
-_CUMULATIVE: dict[Primitive, tuple[str, Callable[[Value, Value], Value]]] = {
-    P.cumsum_p: ("sum", lambda a, b: stablehlo.AddOp(a, b).result),
-    P.cumprod_p: ("prod", lambda a, b: stablehlo.MulOp(a, b).result),
-    P.cummax_p: ("max", lambda a, b: stablehlo.MaxOp(a, b).result),
-    P.cummin_p: ("min", lambda a, b: stablehlo.MinOp(a, b).result),
-    P.cumlogsumexp_p: ("max", _logaddexp),
-}
-
-
-def _cumulative(prim: Primitive) -> LoweringRule:
-    identity, combine = _CUMULATIVE[prim]
+def _register_cumulative(
+    prim: Primitive, identity: str, combine: Callable[[Value, Value], Value]
+) -> None:
+    """Lower ``prim`` to a ``stablehlo.reduce_window`` of ``combine`` along its axis."""
 
     def rule(ctx: LoweringRuleContext, x: Value, *, axis: int, reverse: bool) -> list[Value]:
         aval = ctx.avals_in[0]
@@ -113,7 +136,14 @@ def _cumulative(prim: Primitive) -> LoweringRule:
             stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
         return [op.result]
 
-    return rule
+    register_lowering(prim, rule)
+
+
+_register_cumulative(P.cumsum_p, "sum", lambda a, b: stablehlo.AddOp(a, b).result)
+_register_cumulative(P.cumprod_p, "prod", lambda a, b: stablehlo.MulOp(a, b).result)
+_register_cumulative(P.cummax_p, "max", lambda a, b: stablehlo.MaxOp(a, b).result)
+_register_cumulative(P.cummin_p, "min", lambda a, b: stablehlo.MinOp(a, b).result)
+_register_cumulative(P.cumlogsumexp_p, "max", _logaddexp)
 
 
 def _sort_comparator(op: Any, dtypes: Sequence[DType], num_keys: int) -> None:
@@ -176,7 +206,7 @@ def _key_compare(a: Value, b: Value, direction: str, dtype: DType) -> Value:
     return compare_values(a, b, direction, dtype)
 
 
-def _sort(
+def _sort_lowering(
     ctx: LoweringRuleContext, *xs: Value, dimension: int, is_stable: bool, num_keys: int
 ) -> list[Value]:
     types = [out_type(a) for a in ctx.avals_out]
@@ -185,7 +215,10 @@ def _sort(
     return list(op.results)
 
 
-def _top_k(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) -> list[Value]:
+register_lowering(P.sort_p, _sort_lowering)
+
+
+def _top_k_lowering(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) -> list[Value]:
     aval = ctx.avals_in[0]
     last = aval.ndim - 1
     perm = list(range(aval.ndim))
@@ -204,11 +237,30 @@ def _top_k(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) -> list[Val
     return [values, indices]
 
 
-RULES: dict[Primitive, LoweringRule] = {
-    P.argmax_p: _arg_reduction("GT"),
-    P.argmin_p: _arg_reduction("LT"),
-    **{p: _cumulative(p) for p in _CUMULATIVE},
-    P.sort_p: _sort,
-    P.top_k_p: _top_k,
-}
-"""The rules of this module, by primitive."""
+register_lowering(P.top_k_p, _top_k_lowering)
+
+
+def _dot_general_lowering(
+    ctx: LoweringRuleContext,
+    lhs: Value,
+    rhs: Value,
+    *,
+    dimension_numbers: Any,
+    preferred_element_type: Any = None,
+    **_: Any,
+) -> list[Value]:
+    (lc, rc), (lb, rb) = dimension_numbers
+    out = ctx.avals_out[0]
+    dtype = out.dtype
+    lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
+    rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
+    dims = stablehlo.DotDimensionNumbers.get(
+        lhs_batching_dimensions=list(lb),
+        rhs_batching_dimensions=list(rb),
+        lhs_contracting_dimensions=list(lc),
+        rhs_contracting_dimensions=list(rc),
+    )
+    return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims).result]
+
+
+register_lowering(P.dot_general_p, _dot_general_lowering)

@@ -1506,6 +1506,9 @@ case(
 )
 
 NOT_COMPARED: dict[str, str] = {
+    "custom_lin": "the linear part of a custom_vjp function, which reverse mode transposes "
+    "away; it cannot be evaluated (JAX raises a TypeError), and its rule raises the same "
+    "TypeError, tested in tests/test_rules.py",
     "name": "the identity marker of checkpoint_name (for checkpoint policies), added after "
     "this golden set; its compiled result is its operand, tested under jit, vmap and grad "
     "in tessela-autodiff's test_remat_policies.py",

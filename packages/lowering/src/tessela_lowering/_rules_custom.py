@@ -1,0 +1,50 @@
+"""Lowering rules of the custom family: ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin``.
+
+The two calls carry the function's primal jaxpr as ``call_jaxpr``, next to
+the derivative rules that only tessela_autodiff reads; a compiled program
+computes the primal, so each equation emits ``call_jaxpr`` inline (no
+function call). Bound on concrete operands, each runs as one compiled
+equation through the eager backend, as the control-flow primitives do.
+
+``custom_lin`` (the linear part of a ``custom_vjp`` function, which reverse
+mode stages and transposes away) cannot be evaluated: reaching a compiled
+program means forward mode was applied to a ``custom_vjp`` function, and the
+rule raises JAX's ``TypeError`` for that, as its eager implementation does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tessela_tracer import ClosedJaxpr
+from tessela_tracer import primitives as P
+
+from tessela_lowering._lowering import LoweringRuleContext, lower_closed_jaxpr, register_lowering
+from tessela_lowering._xla import Value
+
+__all__: list[str] = []
+
+
+def _custom_jvp_call_lowering(
+    ctx: LoweringRuleContext, *args: Value, call_jaxpr: ClosedJaxpr, **_: Any
+) -> list[Value]:
+    return lower_closed_jaxpr(ctx.module_context, call_jaxpr, args)
+
+
+register_lowering(P.custom_jvp_call_p, _custom_jvp_call_lowering)
+
+
+def _custom_vjp_call_lowering(
+    ctx: LoweringRuleContext, *args: Value, call_jaxpr: ClosedJaxpr, **_: Any
+) -> list[Value]:
+    return lower_closed_jaxpr(ctx.module_context, call_jaxpr, args)
+
+
+register_lowering(P.custom_vjp_call_p, _custom_vjp_call_lowering)
+
+
+def _custom_lin_lowering(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+register_lowering(P.custom_lin_p, _custom_lin_lowering)
