@@ -1,0 +1,130 @@
+"""Batching the collectives: the tracer's primitives, batched by the vmap that owns their axis.
+
+A collective names one or more axes. The ``vmap`` of that name computes it
+over its batch axis; any other ``vmap`` batches it as an ordinary primitive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela_batching
+import tessela_tracer.primitives as P
+from tessela_batching import (
+    BatchAxis,
+    NotMapped,
+    all_gather,
+    not_mapped,
+    pmax,
+    pmean,
+    psum,
+    register_collective_batching,
+    vmap,
+)
+from tessela_tracer import lax, make_jaxpr
+from tessela_tracer.extend import Primitive, register_abstract_eval
+
+RNG = np.random.RandomState(2)
+
+
+def _x(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def test_the_collectives_are_the_tracers() -> None:
+    for name in ["psum", "pmax", "pmin", "all_gather", "axis_index"]:
+        assert getattr(tessela_batching, f"{name}_p") is getattr(P, f"{name}_p")
+    assert tessela_batching.psum is lax.psum
+    assert not hasattr(tessela_batching, "AxisPrimitive")
+
+
+def test_the_owning_vmap_reduces_over_its_batch_axis() -> None:
+    jaxpr = make_jaxpr(vmap(lambda v: psum(v, "i"), axis_name="i", in_axes=1))(_x(3, 5))
+    assert [e.primitive.name for e in jaxpr.eqns] == ["reduce_sum", "broadcast_in_dim"]
+    assert jaxpr.eqns[0].params["axes"] == (1,)
+
+
+def test_an_inner_unnamed_vmap_batches_psum_elementwise() -> None:
+    x = _x(2, 3, 4)
+    out = vmap(vmap(lambda v: psum(v, "i")), axis_name="i")(x)
+    np.testing.assert_allclose(out, np.broadcast_to(x.sum(0), x.shape), rtol=1e-5)
+    inner = vmap(lambda v: psum(v, "i"))
+    (eqn,) = make_jaxpr(vmap(inner, axis_name="i"))(x).eqns[:1]
+    assert eqn.primitive.name == "reduce_sum"
+
+
+def test_pmax_over_two_names_under_an_unnamed_middle_vmap() -> None:
+    x = _x(2, 5, 3)
+    f = vmap(vmap(vmap(lambda v: pmax(v, ("i", "j"))), axis_name="j", in_axes=1), axis_name="i")
+    out = f(x)
+    np.testing.assert_allclose(out, np.broadcast_to(x.max(axis=(0, 2)), (2, 3, 5)), rtol=1e-6)
+
+
+def test_pmean_of_ints_is_float32() -> None:
+    x = np.arange(8, dtype=np.int32).reshape(4, 2)
+    out = vmap(lambda v: pmean(v, "i"), axis_name="i")(x)
+    assert np.asarray(out).dtype == np.float32
+    np.testing.assert_allclose(out, np.broadcast_to(x.mean(0), x.shape))
+
+
+@pytest.mark.parametrize(("axis", "tiled"), [(0, False), (1, False), (0, True), (1, True)])
+def test_all_gather_matches_numpy(axis: int, tiled: bool) -> None:
+    x = _x(4, 2, 3)
+    out = np.asarray(vmap(lambda v: all_gather(v, "i", axis=axis, tiled=tiled), axis_name="i")(x))
+    want = np.concatenate(list(x), axis) if tiled else np.stack(list(x), axis)
+    assert out.shape == (4, *want.shape)
+    for member in out:
+        np.testing.assert_array_equal(member, want)
+
+
+def test_all_gather_of_a_value_batched_by_an_inner_vmap() -> None:
+    x = _x(3, 4, 2)  # axis 0 named "i", axis 1 mapped by an unnamed inner vmap
+    out = np.asarray(vmap(vmap(lambda v: all_gather(v, "i")), axis_name="i")(x))
+    assert out.shape == (3, 4, 3, 2)
+    for i in range(3):
+        for j in range(4):
+            np.testing.assert_array_equal(out[i, j], x[:, j])
+
+
+def test_all_gather_of_an_unbatched_value_repeats_it() -> None:
+    c = _x(2)
+    out = vmap(lambda v: all_gather(c, "i"), axis_name="i")(_x(3))
+    np.testing.assert_array_equal(out, np.broadcast_to(c, (3, 3, 2)))
+
+
+# ----------------------------------------------------------------- a plugin collective
+
+pfirst_p = Primitive("pfirst_test")
+register_abstract_eval(pfirst_p, lambda x, *, axis_name: x)
+calls: list[tuple[Any, int, bool]] = []
+
+
+def _pfirst_rule(axis: BatchAxis, args: Any, dims: Any, /, *, axis_name: Any) -> Any:
+    (x,), (d,) = args, dims
+    calls.append((axis.name, axis.size, isinstance(d, NotMapped)))
+    if axis.name not in axis_name:
+        return pfirst_p.bind(x, axis_name=axis_name), d
+    if isinstance(d, NotMapped):
+        return x, not_mapped
+    return lax.index_in_dim(x, 0, d, keepdims=False), not_mapped
+
+
+register_collective_batching(pfirst_p, _pfirst_rule)
+
+
+def test_a_plugin_collective_gets_the_running_axis() -> None:
+    calls.clear()
+    x = _x(3, 4)
+    out = vmap(vmap(lambda v: pfirst_p.bind(v, axis_name=("i",))), axis_name="i")(x)
+    np.testing.assert_array_equal(out, np.broadcast_to(x[0], (3, 4)))
+    assert calls == [(None, 4, False), ("i", 3, False)]
+
+
+def test_a_plugin_collective_runs_on_unbatched_operands_of_its_own_axis() -> None:
+    calls.clear()
+    c = _x(2)
+    out = vmap(lambda v: pfirst_p.bind(c, axis_name=("i",)), axis_name="i")(_x(5))
+    np.testing.assert_array_equal(out, np.broadcast_to(c, (5, 2)))
+    assert calls == [("i", 5, True)]
