@@ -1,8 +1,9 @@
-"""Batching rules of the array-assembling primitives: ``stack``, ``unstack``, ``split``, ``tile``.
+"""Batching rules of the array family: ``stack``, ``unstack``, ``split``, ``tile``, ``device_put``.
 
-Each rule moves the batch axis of every operand to the front (broadcasting
-unbatched operands), shifts the primitive's axis parameter past it, and
-returns results batched along axis 0.
+The four array-assembling rules move the batch axis of every operand to the
+front (broadcasting unbatched operands), shift the primitive's axis
+parameter past it, and return results batched along axis 0. ``device_put``
+moves whole arrays, so every operand keeps its batch axis.
 """
 
 from __future__ import annotations
@@ -23,10 +24,16 @@ def _stack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
     return P.stack_p.bind(*xs, axis=axis + 1), 0
 
 
+register_batching(P.stack_p, _stack)
+
+
 def _unstack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
     (x,), (d,) = args, dims
     outs = P.unstack_p.bind(bdim_at_front(x, d, batch_size(args, dims)), axis=axis + 1)
     return outs, [0] * len(outs)
+
+
+register_batching(P.unstack_p, _unstack)
 
 
 def _split(args: Sequence[Any], dims: Sequence[Any], *, sizes: Sequence[int], axis: int) -> Any:
@@ -35,14 +42,14 @@ def _split(args: Sequence[Any], dims: Sequence[Any], *, sizes: Sequence[int], ax
     return outs, [0] * len(outs)
 
 
+register_batching(P.split_p, _split)
+
+
 def _tile(args: Sequence[Any], dims: Sequence[Any], *, reps: Sequence[int]) -> Any:
     (x,), (d,) = args, dims
     return P.tile_p.bind(bdim_at_front(x, d, batch_size(args, dims)), reps=(1, *reps)), 0
 
 
-register_batching(P.stack_p, _stack)
-register_batching(P.unstack_p, _unstack)
-register_batching(P.split_p, _split)
 register_batching(P.tile_p, _tile)
 
 

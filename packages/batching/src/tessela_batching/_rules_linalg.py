@@ -1,4 +1,4 @@
-"""Batching rules of the linear-algebra primitives.
+"""Batching rules of the linalg family.
 
 ``cholesky``, ``lu``, ``qr``, ``eigh``, ``svd`` and ``triangular_solve`` map
 over leading batch axes natively, so their rules move the batch axis to the front (broadcasting
@@ -32,6 +32,10 @@ def _front_batcher(prim: Primitive) -> Any:
     return rule
 
 
+for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p):
+    register_batching(_prim, _front_batcher(_prim))
+
+
 def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
     a, b = args
     da, db = dims
@@ -52,6 +56,4 @@ def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -
     return P.triangular_solve_p.bind(a, b, **params), 0
 
 
-for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p):
-    register_batching(_prim, _front_batcher(_prim))
 register_batching(P.triangular_solve_p, _triangular_solve)
