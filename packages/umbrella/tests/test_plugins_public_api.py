@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tessela  # noqa: F401  (installs the XLA eager backend)
+from tessela_tracer.extend import Primitive, register_abstract_eval
 
 REPO = Path(__file__).resolve().parents[3]
 PLUGINS = REPO / "examples" / "plugins"
@@ -35,7 +37,7 @@ TESSELA_PACKAGES = (
     "tessela_tracer",
 )
 
-pytestmark = pytest.mark.skipif(
+needs_examples = pytest.mark.skipif(
     not PLUGINS.is_dir(), reason="examples/plugins is not beside this checkout of the tests"
 )
 
@@ -107,14 +109,18 @@ def violations(source: str, filename: str = "<plugin>") -> list[str]:
                     if any(_private(part) for part in alias.name.split(".")):
                         report(node, f"imports private module {alias.name}")
                     bound.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if _is_tessela(node.module):
-                if any(_private(part) for part in node.module.split(".")):
-                    report(node, f"imports from private module {node.module}")
-                for alias in node.names:
-                    if _private(alias.name):
-                        report(node, f"imports private name {alias.name} from {node.module}")
-                    bound.add(alias.asname or alias.name)
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module
+            and _is_tessela(node.module)
+        ):
+            if any(_private(part) for part in node.module.split(".")):
+                report(node, f"imports from private module {node.module}")
+            for alias in node.names:
+                if _private(alias.name):
+                    report(node, f"imports private name {alias.name} from {node.module}")
+                bound.add(alias.asname or alias.name)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _private(node.attr):
             root = node.value
@@ -202,11 +208,13 @@ def test_checker_accepts_public_use_and_the_plugins_own_privates() -> None:
 # ----------------------------------------------------------------- the plugins
 
 
+@needs_examples
 def test_there_are_example_plugins() -> None:
     names = [p.name for p in _plugin_dirs()]
     assert "interval" in names and "logcosh" in names
 
 
+@needs_examples
 @pytest.mark.parametrize("plugin", [p.name for p in _plugin_dirs()])
 def test_plugin_touches_no_private_tessela_name(plugin: str) -> None:
     root = PLUGINS / plugin
@@ -216,6 +224,7 @@ def test_plugin_touches_no_private_tessela_name(plugin: str) -> None:
     assert found == []
 
 
+@needs_examples
 @pytest.mark.parametrize("plugin", [p.name for p in _plugin_dirs()])
 def test_plugin_imports_and_exports_what_it_declares(
     plugin: str, monkeypatch: pytest.MonkeyPatch
@@ -231,3 +240,17 @@ def test_plugin_imports_and_exports_what_it_declares(
             assert hasattr(module, name), f"{package.name}.{name}"
         assert not any(_private(n) for n in getattr(module, "__all__", ()))
     assert sys.modules[packages[0].name] is not None
+
+
+# ----------------------------------------------------------------- a plugin primitive, eagerly
+
+
+def test_a_plugin_primitive_without_implementation_names_the_register_fix() -> None:
+    # With the backend installed, installing it is not the fix: a register_* call is.
+    p = Primitive("plugin_without_impl")
+    register_abstract_eval(p, lambda x: x)
+    with pytest.raises(NotImplementedError) as info:
+        p.bind(1.0)
+    msg = str(info.value)
+    assert "'plugin_without_impl'" in msg and "Install" not in msg
+    assert "register_impl(prim, rule)" in msg and "register_lowering(prim, rule)" in msg
