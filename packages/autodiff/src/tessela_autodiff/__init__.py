@@ -11,20 +11,25 @@ Example:
   [ShapedArray(float32[], weak_type=True)]
 """
 
+# The rule families, one module per family of tessela_tracer's primitives; importing
+# a module registers its rules.
 from tessela_autodiff import (
     _rules_array,
     _rules_callback,
+    _rules_collective,
     _rules_control,
     _rules_conv,
     _rules_custom,
     _rules_elementwise,
     _rules_fft,
+    _rules_indexing,
     _rules_linalg,
     _rules_misc,
     _rules_reduce,
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_window,
 )
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
 from tessela_autodiff._api import (
@@ -38,7 +43,7 @@ from tessela_autodiff._api import (
 )
 from tessela_autodiff._jacobian import hessian, jacfwd, jacobian, jacrev
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rules_util import defjvp, defjvp_zero, deflinear, deflinear2
+from tessela_autodiff._rule_helpers import defjvp, defjvp_zero, deflinear, deflinear2
 from tessela_autodiff._transpose import register_transpose
 
 __version__ = "0.1.0"
@@ -46,17 +51,20 @@ __version__ = "0.1.0"
 del (
     _rules_array,
     _rules_callback,
+    _rules_collective,
     _rules_control,
     _rules_conv,
     _rules_custom,
     _rules_elementwise,
     _rules_fft,
+    _rules_indexing,
     _rules_linalg,
     _rules_misc,
     _rules_reduce,
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_window,
 )
 
 __all__ = [

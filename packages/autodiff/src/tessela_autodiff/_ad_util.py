@@ -6,40 +6,24 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import EvalTrace, ShapedArray, Tracer, get_current_trace, lax
+from tessela_tracer import EvalTrace, ShapedArray, get_current_trace, lax
 from tessela_tracer.dtypes import float0, issubdtype
-from tessela_tracer.extend import get_aval_of
+from tessela_tracer.extend import get_aval_of, tangent_aval
 from tessela_tracer.primitives import add_p, broadcast_in_dim_p, convert_element_type_p
 
 __all__ = [
     "UndefinedPrimal",
     "Zero",
     "add_tangents",
-    "aval_of",
     "instantiate",
     "is_differentiable",
-    "tangent_aval",
     "zeros_like_aval",
 ]
-
-
-def aval_of(x: Any, /) -> ShapedArray:
-    """The abstract value of an operand (tracer, array or Python scalar)."""
-    if isinstance(x, Tracer):
-        return x.aval
-    return get_aval_of(x)
 
 
 def is_differentiable(aval: ShapedArray, /) -> bool:
     """Whether values of this type carry tangents (floating or complex dtypes)."""
     return bool(issubdtype(aval.dtype, np.inexact))
-
-
-def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
-    """The type of the tangents of ``aval``: itself for inexact dtypes, else ``float0``."""
-    if is_differentiable(aval):
-        return aval
-    return ShapedArray(aval.shape, float0, False)
 
 
 class Zero:
@@ -57,7 +41,7 @@ class Zero:
     @staticmethod
     def from_primal(x: Any, /) -> Zero:
         """The zero tangent of a primal value."""
-        return Zero(tangent_aval(aval_of(x)))
+        return Zero(tangent_aval(get_aval_of(x)))
 
     def __repr__(self) -> str:
         return f"Zero({self.aval.str_short()})"
@@ -115,7 +99,7 @@ def add_tangents(x: Any, y: Any, /) -> Any:
 
 def convert_like(x: Any, aval: ShapedArray, /) -> Any:
     """Cast ``x`` to ``aval``'s dtype (weak type included) when it differs."""
-    xa = aval_of(x)
+    xa = get_aval_of(x)
     if xa.dtype == aval.dtype and xa.weak_type == aval.weak_type:
         return x
     return convert_element_type_p.bind(
@@ -125,7 +109,7 @@ def convert_like(x: Any, aval: ShapedArray, /) -> Any:
 
 def unbroadcast(aval: ShapedArray, x: Any, /) -> Any:
     """Sum ``x`` down to ``aval``'s shape (undo the implicit broadcast of n-ary ops)."""
-    xa = aval_of(x)
+    xa = get_aval_of(x)
     if tuple(xa.shape) == tuple(aval.shape):
         return x
     if not aval.shape:
@@ -137,7 +121,7 @@ def unbroadcast(aval: ShapedArray, x: Any, /) -> Any:
 
 def broadcast_to(x: Any, shape: Sequence[int], /) -> Any:
     """Broadcast a scalar (or same-shape array) ``x`` to ``shape``."""
-    xa = aval_of(x)
+    xa = get_aval_of(x)
     if tuple(xa.shape) == tuple(shape):
         return x
     if not xa.shape:

@@ -7,61 +7,53 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_pytree import tree_flatten, tree_map, tree_unflatten
+from tessela_pytree import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import ShapedArray
 from tessela_tracer.dtypes import float0, issubdtype
-from tessela_tracer.extend import eval_jaxpr
+from tessela_tracer.extend import eval_jaxpr, flatten_fun, get_aval_of, tangent_aval
 from tessela_tracer.primitives import stop_gradient_p
 
-from tessela_autodiff._ad_util import Zero, aval_of, instantiate, is_differentiable, tangent_aval
+from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat
 from tessela_autodiff._linearize import linearize_flat
 
 __all__ = ["grad", "jvp", "linear_transpose", "linearize", "stop_gradient", "value_and_grad", "vjp"]
 
 
-def _flat_fun(fun: Callable[..., Any], in_tree: Any, box: list[Any]) -> Callable[..., list[Any]]:
-    def flat(*xs: Any) -> list[Any]:
-        out = fun(*tree_unflatten(in_tree, list(xs)))
-        leaves, tree = tree_flatten(out)
-        box.append(tree)
-        return leaves
-
-    return flat
-
-
-def _flat_fun_aux(
-    fun: Callable[..., Any], in_tree: Any, box: list[Any]
-) -> Callable[..., list[Any]]:
-    def flat(*xs: Any) -> list[Any]:
-        res = fun(*tree_unflatten(in_tree, list(xs)))
+def _checked_pair(fun: Callable[..., Any]) -> Callable[..., tuple[Any, Any]]:
+    def pair(*args: Any) -> tuple[Any, Any]:
+        res = fun(*args)
         if not isinstance(res, (tuple, list)) or len(res) != 2:
             raise TypeError(
                 "has_aux=True requires the function to return a pair (output, aux), but it "
                 f"returned {type(res).__name__}."
             )
-        out, aux = res
-        leaves, tree = tree_flatten(out)
-        aux_leaves, aux_tree = tree_flatten(aux)
-        box.append(tree)
-        box.append((aux_tree, len(aux_leaves)))
-        return [*leaves, *aux_leaves]
+        return res[0], res[1]
 
-    return flat
+    return pair
 
 
-def _split_aux(outs: list[Any], box: list[Any], has_aux: bool) -> tuple[list[Any], Any]:
-    """Separate the auxiliary leaves (returned as plain values) from the outputs."""
+def _flat_fun(
+    fun: Callable[..., Any], in_tree: PyTreeDef, has_aux: bool
+) -> Callable[..., tuple[list[Any], PyTreeDef]]:
+    """``fun`` on flat leaves: ``(leaves, tree)`` of its output, or of ``(output, aux)``."""
+    return flatten_fun(_checked_pair(fun) if has_aux else fun, in_tree)
+
+
+def _split_aux(
+    leaves: list[Any], tree: PyTreeDef, has_aux: bool
+) -> tuple[list[Any], PyTreeDef, Any]:
+    """``(output leaves, output tree, aux)``: the auxiliary value comes back as plain values."""
     if not has_aux:
-        return outs, None
-    aux_tree, naux = box[1]
-    n = len(outs) - naux
-    return outs[:n], tree_unflatten(aux_tree, outs[n:])
+        return leaves, tree, None
+    out_tree, aux_tree = tree.children()
+    n = out_tree.num_leaves
+    return leaves[:n], out_tree, tree_unflatten(aux_tree, leaves[n:])
 
 
 def _out_tangent(t: Any, primal: Any) -> Any:
     if type(t) is Zero:
-        return instantiate(Zero(tangent_aval(aval_of(primal))))
+        return instantiate(Zero(tangent_aval(get_aval_of(primal))))
     return t
 
 
@@ -102,7 +94,7 @@ def jvp(
         )
     ts: list[Any] = []
     for p, t in zip(flat_p, flat_t, strict=True):
-        pa, ta = aval_of(p), aval_of(t)
+        pa, ta = get_aval_of(p), get_aval_of(t)
         expected = tangent_aval(pa)
         if ta.dtype != expected.dtype:
             if expected.dtype == float0:
@@ -124,11 +116,8 @@ def jvp(
                 f"Got primal shape {tuple(pa.shape)} and tangent shape as {tuple(ta.shape)}"
             )
         ts.append(Zero(expected) if expected.dtype == float0 else t)
-    box: list[Any] = []
-    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, tree_p, box)
-    outs, touts = jvp_flat(flat, flat_p, ts)
-    outs, aux = _split_aux(outs, box, has_aux)
-    out_tree = box[0]
+    outs, touts, tree = jvp_flat(_flat_fun(fun, tree_p, has_aux), flat_p, ts)
+    outs, out_tree, aux = _split_aux(outs, tree, has_aux)
     p_out = tree_unflatten(out_tree, outs)
     t_out = tree_unflatten(
         out_tree, [_out_tangent(t, o) for t, o in zip(touts, outs, strict=False)]
@@ -158,11 +147,8 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
         mul
     """
     flat_p, in_tree = tree_flatten(primals)
-    box: list[Any] = []
-    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, in_tree, box)
-    outs, lin = linearize_flat(flat, flat_p)
-    outs, aux = _split_aux(outs, box, has_aux)
-    out_tree = box[0]
+    outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
+    outs, out_tree, aux = _split_aux(outs, tree, has_aux)
 
     def f_jvp(*tangents: Any) -> Any:
         flat_t, tree_t = tree_flatten(tangents)
@@ -212,12 +198,9 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
           in (c,) }
     """
     flat_p, in_tree = tree_flatten(primals)
-    box: list[Any] = []
-    flat = (_flat_fun_aux if has_aux else _flat_fun)(fun, in_tree, box)
-    outs, lin = linearize_flat(flat, flat_p)
-    outs, aux = _split_aux(outs, box, has_aux)
-    out_tree = box[0]
-    out_avals = [aval_of(o) for o in outs]
+    outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
+    outs, out_tree, aux = _split_aux(outs, tree, has_aux)
+    out_avals = [get_aval_of(o) for o in outs]
     aux_zeros = [Zero(tangent_aval(a)) for a in lin.out_avals[len(outs) :]]
 
     def vjp_fun(ct: Any) -> tuple[Any, ...]:
@@ -229,7 +212,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
             )
         cts = []
         for c, a in zip(flat_ct, out_avals, strict=True):
-            ca = aval_of(c)
+            ca = get_aval_of(c)
             if tuple(ca.shape) != tuple(a.shape):
                 raise ValueError(
                     "Shape of cotangent input to vjp pullback function "
@@ -249,7 +232,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
 
 def _check_scalar(x: Any) -> ShapedArray:
     try:
-        aval = aval_of(x)
+        aval = get_aval_of(x)
     except TypeError as err:
         raise TypeError(
             f"Gradient only defined for scalar-output functions. Output was {x}."
@@ -347,7 +330,7 @@ def value_and_grad(
         nums = _argnums_tuple(argnums, len(args))
         dyn = tuple(args[i] for i in nums)
         for leaf in tree_flatten(dyn)[0]:
-            _check_input_dtype(aval_of(leaf), holomorphic, allow_int)
+            _check_input_dtype(get_aval_of(leaf), holomorphic, allow_int)
 
         def f_dyn(*xs: Any) -> Any:
             full = list(args)
@@ -436,17 +419,14 @@ def linear_transpose(fun: Callable[..., Any], *primals: Any) -> Callable[..., tu
         mul
     """
     flat_p, in_tree = tree_flatten(primals)
-    in_avals = [aval_of(p) for p in flat_p]
+    in_avals = [get_aval_of(p) for p in flat_p]
     for a in in_avals:
         if not is_differentiable(a):
             raise TypeError(
                 f"linear_transpose only supports float and complex inputs, but got {a.dtype.name}"
             )
-    box: list[Any] = []
-    flat = _flat_fun(fun, in_tree, box)
     zeros = [instantiate(Zero(a)) for a in in_avals]
-    _, lin = linearize_flat(flat, zeros)
-    out_tree = box[0]
+    _, lin, out_tree = linearize_flat(_flat_fun(fun, in_tree, False), zeros)
 
     def transposed(ct: Any) -> tuple[Any, ...]:
         flat_ct, ct_tree = tree_flatten(ct)
@@ -480,7 +460,7 @@ def stop_gradient(x: Any, /) -> Any:
     """
 
     def stop(leaf: Any) -> Any:
-        if is_differentiable(aval_of(leaf)):
+        if is_differentiable(get_aval_of(leaf)):
             return stop_gradient_p.bind(leaf)
         return leaf
 

@@ -10,8 +10,8 @@ import numpy as np
 from tessela_batching import vmap
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import lax
+from tessela_tracer.extend import get_aval_of
 
-from tessela_autodiff._ad_util import aval_of
 from tessela_autodiff._api import _argnums_tuple, _check_input_dtype, jvp, vjp
 
 __all__ = ["hessian", "jacfwd", "jacobian", "jacrev"]
@@ -35,7 +35,7 @@ def _split_rows(x: Any, avals: Sequence[Any], axis: int) -> list[Any]:
     """Split the basis axis of ``x`` back into one block per input leaf."""
     out = []
     start = 0
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     for a in avals:
         n = int(np.prod(a.shape, dtype=np.int64))
         lo = [0] * len(shape)
@@ -88,7 +88,7 @@ def jacfwd(
         nums = _argnums_tuple(argnums, len(args))
         dyn = tuple(args[i] for i in nums)
         leaves, tree = tree_flatten(dyn)
-        avals = [aval_of(x) for x in leaves]
+        avals = [get_aval_of(x) for x in leaves]
         for a in avals:
             _check_input_dtype(a, holomorphic, False)
         f = _dyn_fun(fun, args, nums, kwargs)
@@ -105,7 +105,7 @@ def jacfwd(
         out_leaves, out_tree = tree_flatten(touts)
         jac = []
         for t in out_leaves:
-            blocks = _split_rows(t, avals, aval_of(t).ndim - 1)
+            blocks = _split_rows(t, avals, get_aval_of(t).ndim - 1)
             inner = tree_unflatten(tree, blocks)
             jac.append(inner[0] if isinstance(argnums, int) else inner)
         result = tree_unflatten(out_tree, jac)
@@ -146,14 +146,14 @@ def jacrev(
         nums = _argnums_tuple(argnums, len(args))
         dyn = tuple(args[i] for i in nums)
         for leaf in tree_flatten(dyn)[0]:
-            _check_input_dtype(aval_of(leaf), holomorphic, allow_int)
+            _check_input_dtype(get_aval_of(leaf), holomorphic, allow_int)
         f = _dyn_fun(fun, args, nums, kwargs)
         if has_aux:
             y, pullback, aux = vjp(f, *dyn, has_aux=True)
         else:
             y, pullback = vjp(f, *dyn)
         y_leaves, y_tree = tree_flatten(y)
-        y_avals = [aval_of(v) for v in y_leaves]
+        y_avals = [get_aval_of(v) for v in y_leaves]
         cts = vmap(lambda *b: pullback(tree_unflatten(y_tree, list(b))))(*_basis(y_avals))
         in_tree = tree_flatten(dyn)[1]
         in_leaves = tree_flatten(cts)[0]

@@ -1,16 +1,26 @@
-"""Forward mode: the JVP rule table, the JVP trace and its tracer."""
+"""Forward mode: the JVP rule table, the JVP trace and its tracer, the JVP of a jaxpr."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from tessela_tracer import Primitive, ShapedArray, Trace, Tracer
-from tessela_tracer.extend import get_current_trace, new_trace, set_current_trace
+from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, Trace, Tracer
+from tessela_tracer.extend import (
+    eval_jaxpr,
+    get_aval_of,
+    get_current_trace,
+    new_trace,
+    set_current_trace,
+    tangent_aval,
+    trace_with_aux,
+)
 
-from tessela_autodiff._ad_util import Zero, aval_of, is_differentiable, tangent_aval
+from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 
-__all__ = ["JVPTrace", "JVPTracer", "jvp_flat", "register_jvp"]
+__all__ = ["JVPTrace", "JVPTracer", "jvp_flat", "jvp_jaxpr", "register_jvp"]
+
+Aux = TypeVar("Aux")
 
 JVPRule = Callable[..., tuple[Any, Any]]
 
@@ -66,7 +76,7 @@ class JVPTracer(Tracer):
     @property
     def aval(self) -> ShapedArray:
         """The primal's abstract value."""
-        return aval_of(self.primal)
+        return get_aval_of(self.primal)
 
     def to_concrete_value(self) -> Any:
         """The primal's concrete value, when it has one (Python control flow)."""
@@ -120,25 +130,31 @@ class JVPTrace(Trace):
 
 
 def jvp_flat(
-    fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any], /
-) -> tuple[list[Any], list[Any]]:
+    fun: Callable[..., tuple[Sequence[Any], Aux]],
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    /,
+) -> tuple[list[Any], list[Any], Aux]:
     """Run ``fun`` on flat primals and tangents (``Zero`` allowed) under a new JVP trace.
 
     Args:
-      fun: ``fun(*xs) -> sequence of outputs``.
+      fun: ``fun(*xs) -> (outputs, aux)``; ``aux`` is any Python value computed
+        while it runs (an output tree), passed through.
       primals: the flat inputs.
       tangents: their tangents.
 
     Returns:
-      ``(primals_out, tangents_out)``; absent tangents are ``Zero``.
+      ``(primals_out, tangents_out, aux)``; absent tangents are ``Zero``.
     """
     trace = JVPTrace(get_current_trace())
     with new_trace(trace):
         ins = [
-            JVPTracer(trace, p, t) if type(t) is not Zero and is_differentiable(aval_of(p)) else p
+            JVPTracer(trace, p, t)
+            if type(t) is not Zero and is_differentiable(get_aval_of(p))
+            else p
             for p, t in zip(primals, tangents, strict=True)
         ]
-        outs = fun(*ins)
+        outs, aux = fun(*ins)
         primals_out = []
         tangents_out = []
         for o in outs:
@@ -147,5 +163,43 @@ def jvp_flat(
                 tangents_out.append(o.tangent)
             else:
                 primals_out.append(o)
-                tangents_out.append(Zero(tangent_aval(aval_of(o))))
-    return primals_out, tangents_out
+                tangents_out.append(Zero(tangent_aval(get_aval_of(o))))
+    return primals_out, tangents_out, aux
+
+
+def jvp_jaxpr(
+    closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate_out: Sequence[bool], /
+) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    """The JVP of a jaxpr as a jaxpr.
+
+    Args:
+      closed: the program.
+      nonzeros: which inputs have a (non-symbolic-zero) tangent.
+      instantiate_out: which outputs must get a tangent even if it is zero.
+
+    Returns:
+      ``(jvp, consts, out_nonzeros)``: ``jvp`` takes ``consts``, the primals and
+      the nonzero tangents, and returns the primal outputs then the nonzero
+      output tangents.
+    """
+    avals = closed.in_avals
+    n = len(avals)
+    nz_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros, strict=True) if nz]
+
+    def run(*xs: Any) -> tuple[list[Any], None]:
+        return eval_jaxpr(closed.jaxpr, closed.consts, *xs), None
+
+    def fun(*args: Any) -> tuple[list[Any], list[bool]]:
+        it = iter(args[n:])
+        tangents = [
+            next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros, strict=True)
+        ]
+        outs, touts, _ = jvp_flat(run, args[:n], tangents)
+        out_nz = [
+            is_differentiable(get_aval_of(o)) and (type(t) is not Zero or inst)
+            for o, t, inst in zip(outs, touts, instantiate_out, strict=True)
+        ]
+        nz_touts = [instantiate(t) for t, nz in zip(touts, out_nz, strict=True) if nz]
+        return [*outs, *nz_touts], out_nz
+
+    return trace_with_aux(fun, [*avals, *nz_avals])

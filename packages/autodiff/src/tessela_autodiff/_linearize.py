@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_tracer import ClosedJaxpr
-from tessela_tracer.extend import get_current_trace, set_current_trace
+from tessela_tracer.extend import get_aval_of, get_current_trace, set_current_trace, tangent_aval
 
-from tessela_autodiff._ad_util import (
-    UndefinedPrimal,
-    Zero,
-    aval_of,
-    is_differentiable,
-    tangent_aval,
-)
+from tessela_autodiff._ad_util import UndefinedPrimal, Zero, is_differentiable
 from tessela_autodiff._jvp import jvp_flat
 from tessela_autodiff._partial_eval import PartialEvalTrace
 from tessela_autodiff._transpose import backward_pass
 
 __all__ = ["LinearFunction", "linearize_flat"]
+
+Aux = TypeVar("Aux")
 
 
 class LinearFunction:
@@ -59,18 +55,18 @@ class LinearFunction:
 
 
 def linearize_flat(
-    fun: Callable[..., Sequence[Any]], primals: Sequence[Any], /
-) -> tuple[list[Any], LinearFunction]:
+    fun: Callable[..., tuple[Sequence[Any], Aux]], primals: Sequence[Any], /
+) -> tuple[list[Any], LinearFunction, Aux]:
     """Run ``fun`` on flat primals, staging its tangent computation.
 
     Args:
-      fun: ``fun(*xs) -> sequence of outputs``.
+      fun: ``fun(*xs) -> (outputs, aux)``; ``aux`` (an output tree) is passed through.
       primals: flat inputs.
 
     Returns:
-      ``(primals_out, linear)``.
+      ``(primals_out, linear, aux)``.
     """
-    in_avals = [aval_of(p) for p in primals]
+    in_avals = [get_aval_of(p) for p in primals]
     in_mask = [is_differentiable(a) for a in in_avals]
     pe = PartialEvalTrace(get_current_trace())
     tangents: list[Any] = [
@@ -78,9 +74,9 @@ def linearize_flat(
         for a, m in zip(in_avals, in_mask, strict=True)
     ]
     with set_current_trace(pe):
-        outs, touts = jvp_flat(fun, primals, tangents)
+        outs, touts, aux = jvp_flat(fun, primals, tangents)
     pe.valid = False
-    out_avals = [aval_of(o) for o in outs]
+    out_avals = [get_aval_of(o) for o in outs]
     out_mask = [type(t) is not Zero for t in touts]
     jaxpr = pe.to_closed_jaxpr([t for t in touts if type(t) is not Zero])
-    return outs, LinearFunction(jaxpr, in_mask, out_mask, in_avals, out_avals)
+    return outs, LinearFunction(jaxpr, in_mask, out_mask, in_avals, out_avals), aux

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, Tracer, Var
+from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, Tracer, Var
 from tessela_tracer.extend import (
     JaxprTrace,
     eval_jaxpr,
     get_current_trace,
     hoist_consts,
     set_current_trace,
-    trace_to_jaxpr,
+    trace_with_aux,
 )
 
 __all__ = ["PartialEvalTrace", "partial_eval_jaxpr", "register_partial_eval"]
@@ -89,7 +89,7 @@ def partial_eval_jaxpr(
     unknowns: Sequence[bool],
     instantiate: bool | Sequence[bool],
     /,
-) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
+) -> tuple[ClosedJaxpr, list[Any], ClosedJaxpr, list[bool], int]:
     """Split a jaxpr into a known part and a staged part given unknown inputs.
 
     Args:
@@ -98,17 +98,17 @@ def partial_eval_jaxpr(
       instantiate: outputs to force into the staged part (one flag per output, or one for all).
 
     Returns:
-      ``(known, staged, out_unknowns, num_res)``: ``known`` maps the known
-      inputs to the known outputs followed by ``num_res`` residuals; ``staged``
-      maps the residuals followed by the unknown inputs to the unknown outputs.
-      ``staged`` is const-free; ``known`` may carry constants (hoist them).
+      ``(known, known_consts, staged, out_unknowns, num_res)``: ``known`` takes
+      ``known_consts`` then the known inputs, and returns the known outputs
+      followed by ``num_res`` residuals; ``staged`` maps the residuals
+      followed by the unknown inputs to the unknown outputs. Both are
+      const-free.
     """
     avals = closed.in_avals
     nout = len(closed.jaxpr.outvars)
     inst = [instantiate] * nout if isinstance(instantiate, bool) else list(instantiate)
-    box: list[Any] = []
 
-    def known_fun(*known_ins: Any) -> list[Any]:
+    def known_fun(*known_ins: Any) -> tuple[list[Any], tuple[ClosedJaxpr, list[bool]]]:
         pe = PartialEvalTrace(get_current_trace())
         it = iter(known_ins)
         ins = [pe.new_arg(a) if u else next(it) for a, u in zip(avals, unknowns, strict=True)]
@@ -117,16 +117,13 @@ def partial_eval_jaxpr(
         out_uk = [pe.is_unknown(o) or i for o, i in zip(outs, inst, strict=True)]
         staged = pe.to_closed_jaxpr([o for o, u in zip(outs, out_uk, strict=True) if u])
         pe.valid = False
-        box.append((staged, out_uk))
-        return [o for o, u in zip(outs, out_uk, strict=True) if not u] + list(staged.consts)
+        known_outs = [o for o, u in zip(outs, out_uk, strict=True) if not u]
+        return [*known_outs, *staged.consts], (staged, out_uk)
 
     known_avals = [a for a, u in zip(avals, unknowns, strict=True) if not u]
-    known = trace_to_jaxpr(known_fun, known_avals)
-    staged, out_uk = box[0]
-    num_res = len(staged.consts)
-    j = staged.jaxpr
-    staged_jaxpr = ClosedJaxpr(Jaxpr((), (*j.constvars, *j.invars), j.outvars, j.eqns), ())
-    return known, staged_jaxpr, out_uk, num_res
+    known, known_consts, (staged, out_uk) = trace_with_aux(known_fun, known_avals)
+    staged_jaxpr, residuals = hoist_consts(staged)
+    return known, known_consts, staged_jaxpr, out_uk, len(residuals)
 
 
 def split_by(xs: Sequence[Any], mask: Sequence[bool], /) -> tuple[list[Any], list[Any]]:
@@ -142,11 +139,6 @@ def merge_by(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any], /) -> 
     return [next(it_yes) if m else next(it_no) for m in mask]
 
 
-def const_free(closed: ClosedJaxpr, /) -> tuple[ClosedJaxpr, list[Any]]:
-    """``hoist_consts``: constvars become leading inputs, values returned beside."""
-    return hoist_consts(closed)
-
-
 def drop_outputs(closed: ClosedJaxpr, keep: int, /) -> ClosedJaxpr:
     """Keep only the first ``keep`` outputs of a jaxpr."""
     j = closed.jaxpr
@@ -157,13 +149,6 @@ def permute_inputs(closed: ClosedJaxpr, order: Sequence[int], /) -> ClosedJaxpr:
     """Reorder a jaxpr's inputs: new input ``k`` is old input ``order[k]``."""
     j = closed.jaxpr
     return ClosedJaxpr(j.replace(invars=[j.invars[i] for i in order]), closed.consts)
-
-
-def trace_flat(
-    fun: Callable[..., Sequence[Any]], avals: Sequence[ShapedArray], /
-) -> tuple[ClosedJaxpr, list[Any]]:
-    """Trace a flat function to a const-free jaxpr; its constants become leading inputs."""
-    return hoist_consts(trace_to_jaxpr(fun, list(avals)))
 
 
 def add_unused_inputs(
@@ -179,26 +164,3 @@ def permute_outputs(closed: ClosedJaxpr, order: Sequence[int], /) -> ClosedJaxpr
     """Reorder a jaxpr's outputs: new output ``k`` is old output ``order[k]``."""
     j = closed.jaxpr
     return ClosedJaxpr(j.replace(outvars=[j.outvars[i] for i in order]), closed.consts)
-
-
-def join_consts(
-    jaxprs: Sequence[tuple[ClosedJaxpr, list[Any]]], /
-) -> tuple[list[ClosedJaxpr], list[Any]]:
-    """Give jaxprs with different leading constant inputs one shared list of them."""
-    sizes = [len(c) for _, c in jaxprs]
-    avals = [[j.in_avals[i] for i in range(n)] for (j, _), n in zip(jaxprs, sizes, strict=True)]
-    out = []
-    consts: list[Any] = []
-    for k, (j, c) in enumerate(jaxprs):
-        before = [a for av in avals[:k] for a in av]
-        after = [a for av in avals[k + 1 :] for a in av]
-        jj = j.jaxpr
-        invars = (
-            [Var(a) for a in before]
-            + list(jj.invars[: sizes[k]])
-            + [Var(a) for a in after]
-            + list(jj.invars[sizes[k] :])
-        )
-        out.append(ClosedJaxpr(jj.replace(invars=invars), j.consts))
-        consts.extend(c)
-    return out, consts

@@ -1,30 +1,110 @@
-"""Small helpers shared by the rule families: ``defjvp``, ``deflinear``, ``deflinear2``, ``defjvp_zero``."""
+"""Helpers shared by the rule families (this module registers no rule itself).
+
+- ``defjvp``, ``defjvp_zero``, ``deflinear``, ``deflinear2``: define and
+  register a primitive's rules from a formula, right after the formula.
+- ``const``: a scalar constant of an operand's dtype.
+- ``dilate_shape`` and ``conv_vjp_lhs_padding``: the padding that transposes a windowed
+  operation (a convolution's input, a windowed sum) back to its input.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from tessela_tracer import Primitive
+from tessela_tracer.extend import get_aval_of, tangent_aval
 
-from tessela_autodiff._ad_util import (
-    Zero,
-    add_tangents,
-    aval_of,
-    broadcast_to,
-    instantiate,
-    tangent_aval,
-)
+from tessela_autodiff._ad_util import Zero, add_tangents, broadcast_to, instantiate
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._transpose import register_transpose
 
-__all__ = ["defjvp", "defjvp_zero", "deflinear", "deflinear2"]
+__all__ = [
+    "const",
+    "conv_vjp_lhs_padding",
+    "defjvp",
+    "defjvp_zero",
+    "deflinear",
+    "deflinear2",
+    "dilate_shape",
+]
+
+
+def const(x: Any, value: Any, /) -> Any:
+    """A scalar constant of ``x``'s dtype (a literal in jaxprs).
+
+    Args:
+      x: an operand whose dtype the constant takes.
+      value: the Python value.
+
+    Returns:
+      A NumPy scalar.
+
+    Example:
+        >>> import numpy as np
+        >>> const(np.ones(2, np.float32), 3).dtype
+        dtype('float32')
+    """
+    return np.array(value, get_aval_of(x).dtype)[()]
+
+
+def dilate_shape(shape: Sequence[int], dilation: Sequence[int], /) -> list[int]:
+    """The extent of each dimension after dilation (``dilation - 1`` holes between elements).
+
+    Args:
+      shape: the sizes.
+      dilation: one factor per dimension.
+
+    Returns:
+      The dilated sizes (an empty dimension stays empty).
+
+    Example:
+        >>> dilate_shape([3, 0], [2, 2])
+        [5, 0]
+    """
+    return [0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation, strict=True)]
+
+
+def conv_vjp_lhs_padding(
+    in_shape: Sequence[int],
+    window: Sequence[int],
+    strides: Sequence[int],
+    out_shape: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int],
+    rhs_dilation: Sequence[int],
+) -> list[tuple[int, int]]:
+    """The padding of the cotangent that transposes a windowed operation to its input.
+
+    Args:
+      in_shape: the spatial input shape.
+      window: the spatial window (kernel) shape.
+      strides: the window strides.
+      out_shape: the spatial output shape.
+      padding: the forward ``(low, high)`` padding.
+      lhs_dilation: the input dilation.
+      rhs_dilation: the window dilation.
+
+    Returns:
+      One ``(low, high)`` pair per spatial dimension.
+
+    Example:
+        >>> conv_vjp_lhs_padding([5], [3], [1], [3], [(0, 0)], [1], [1])
+        [(2, 2)]
+    """
+    lhs_d = dilate_shape(in_shape, lhs_dilation)
+    rhs_d = dilate_shape(window, rhs_dilation)
+    out_d = dilate_shape(out_shape, strides)
+    before = [k - lo - 1 for k, (lo, _) in zip(rhs_d, padding, strict=True)]
+    after = [i + k - 1 - o - b for i, k, o, b in zip(lhs_d, rhs_d, out_d, before, strict=True)]
+    return [(int(b), int(a)) for b, a in zip(before, after, strict=True)]
 
 
 def _zero_outs(prim: Primitive, out: Any) -> Any:
     if prim.multiple_results:
-        return [Zero(tangent_aval(aval_of(o))) for o in out]
-    return Zero(tangent_aval(aval_of(out)))
+        return [Zero(tangent_aval(get_aval_of(o))) for o in out]
+    return Zero(tangent_aval(get_aval_of(out)))
 
 
 def defjvp(prim: Primitive, /, *jvps: Callable[..., Any] | None) -> None:
@@ -51,8 +131,8 @@ def defjvp(prim: Primitive, /, *jvps: Callable[..., Any] | None) -> None:
 
     def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
         ans = prim.bind(*primals, **params)
-        shape = aval_of(ans).shape
-        out: Any = Zero(tangent_aval(aval_of(ans)))
+        shape = get_aval_of(ans).shape
+        out: Any = Zero(tangent_aval(get_aval_of(ans)))
         for fn, t in zip(jvps, tangents, strict=False):
             if fn is None or type(t) is Zero:
                 continue

@@ -14,10 +14,11 @@ from typing import Any
 
 from tessela_tracer import ArrayCopySemantics, lax
 from tessela_tracer import primitives as P
+from tessela_tracer.extend import get_aval_of
 
-from tessela_autodiff._ad_util import Zero, aval_of, instantiate, is_undefined
+from tessela_autodiff._ad_util import Zero, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rules_util import deflinear2
+from tessela_autodiff._rule_helpers import deflinear2
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -64,7 +65,7 @@ def _tile_transpose(ct: Any, x: Any, *, reps: Sequence[int]) -> list[Any]:
     shape = tuple(x.aval.shape)
     wide = tuple(n for r, d in zip(reps, shape, strict=True) for n in (int(r), d))
     summed = lax.reduce_sum(lax.reshape(ct, wide), tuple(range(0, 2 * len(shape), 2)))
-    return [summed if tuple(aval_of(summed).shape) == shape else lax.reshape(summed, shape)]
+    return [summed if tuple(get_aval_of(summed).shape) == shape else lax.reshape(summed, shape)]
 
 
 deflinear2(P.tile_p, _tile_transpose)

@@ -9,78 +9,39 @@ from tessela_tracer import ClosedJaxpr, ShapedArray, Var
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     eval_jaxpr,
+    get_aval_of,
     has_effects,
     hoist_consts,
+    join_consts,
     set_current_trace,
+    tangent_aval,
+    trace_to_jaxpr,
 )
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
     Zero,
     add_tangents,
-    aval_of,
     instantiate,
     is_differentiable,
     is_undefined,
-    tangent_aval,
     zeros_like_aval,
 )
-from tessela_autodiff._jvp import jvp_flat, register_jvp
+from tessela_autodiff._jvp import jvp_jaxpr, register_jvp
 from tessela_autodiff._partial_eval import (
     PartialEvalTrace,
     add_unused_inputs,
     drop_outputs,
-    join_consts,
     merge_by,
     partial_eval_jaxpr,
     permute_inputs,
     permute_outputs,
     register_partial_eval,
     split_by,
-    trace_flat,
 )
 from tessela_autodiff._transpose import backward_pass, register_transpose, transpose_jaxpr
 
-__all__ = ["jvp_jaxpr"]
-
-
-def jvp_jaxpr(
-    closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate_out: Sequence[bool], /
-) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
-    """The JVP of a jaxpr as a jaxpr.
-
-    Args:
-      closed: the program.
-      nonzeros: which inputs have a (non-symbolic-zero) tangent.
-      instantiate_out: which outputs must get a tangent even if it is zero.
-
-    Returns:
-      ``(jvp, consts, out_nonzeros)``: ``jvp`` takes ``consts``, the primals and
-      the nonzero tangents, and returns the primal outputs then the nonzero
-      output tangents.
-    """
-    avals = closed.in_avals
-    n = len(avals)
-    nz_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros, strict=True) if nz]
-    box: list[list[bool]] = []
-
-    def fun(*args: Any) -> list[Any]:
-        it = iter(args[n:])
-        tangents = [
-            next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros, strict=True)
-        ]
-        outs, touts = jvp_flat(
-            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), args[:n], tangents
-        )
-        out_nz = [
-            is_differentiable(aval_of(o)) and (type(t) is not Zero or inst)
-            for o, t, inst in zip(outs, touts, instantiate_out, strict=True)
-        ]
-        box.append(out_nz)
-        return [*outs, *[instantiate(t) for t, nz in zip(touts, out_nz, strict=True) if nz]]
-
-    jaxpr, consts = trace_flat(fun, [*avals, *nz_avals])
-    return jaxpr, consts, box[0]
+__all__: list[str] = []
 
 
 # ------------------------------------------------------------------ jit
@@ -110,8 +71,7 @@ def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> 
 def _jit_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict[str, Any]) -> Any:
     jaxpr = params["jaxpr"]
     uk = [trace.is_unknown(a) for a in args]
-    known, staged, out_uk, nres = partial_eval_jaxpr(jaxpr, uk, False)
-    known, kconsts = hoist_consts(known)
+    known, kconsts, staged, out_uk, nres = partial_eval_jaxpr(jaxpr, uk, False)
     k_in, u_in = split_by(args, uk)
     k_args = [*kconsts, *k_in]
     k_outs = trace.known(P.jit_p, k_args, _jit_params(params, known, len(k_args), params["name"]))
@@ -152,8 +112,8 @@ def _cond_jvp(
     out_nz = [False] * nout
     for b in branches:
         out_nz = [a or c for a, c in zip(out_nz, jvp_jaxpr(b, nz, [False] * nout)[2], strict=True)]
-    jvps = [jvp_jaxpr(b, nz, out_nz)[:2] for b in branches]
-    new, consts = join_consts(jvps)
+    jvps = [jvp_jaxpr(b, nz, out_nz) for b in branches]
+    new, consts = join_consts([j for j, _, _ in jvps], [c for _, c, _ in jvps])
     nz_t = [t for t in tangents[1:] if type(t) is not Zero]
     outs = P.cond_p.bind(index, *consts, *ops, *nz_t, branches=tuple(new))
     it = iter(outs[nout:])
@@ -179,7 +139,7 @@ def _pad_residuals(
                     res.extend(zeros_like_aval(a) for a in avals)
             return [*vals[:nouts], *res]
 
-        padded, extra = trace_flat(fun, j.in_avals)
+        padded, extra = hoist_consts(trace_to_jaxpr(fun, j.in_avals))
         out.append((padded, [*extra, *consts]))
     return out
 
@@ -193,19 +153,19 @@ def _cond_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     nout = len(branches[0].out_avals)
     out_uk = [False] * nout
     for b in branches:
-        out_uk = [a or c for a, c in zip(out_uk, partial_eval_jaxpr(b, uk, False)[2], strict=True)]
+        out_uk = [a or c for a, c in zip(out_uk, partial_eval_jaxpr(b, uk, False)[3], strict=True)]
     splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
     nk = out_uk.count(False)
-    res_avals = [list(k.out_avals[nk:]) for k, _, _, _ in splits]
-    known = _pad_residuals([hoist_consts(k) for k, _, _, _ in splits], nk, res_avals)
-    known_j, kconsts = join_consts(known)
+    res_avals = [list(k.out_avals[nk:]) for k, _, _, _, _ in splits]
+    known = _pad_residuals([(k, kc) for k, kc, _, _, _ in splits], nk, res_avals)
+    known_j, kconsts = join_consts([j for j, _ in known], [c for _, c in known])
     k_in, u_in = split_by(ops, uk)
     k_outs = trace.known(P.cond_p, [index, *kconsts, *k_in], {"branches": tuple(known_j)})
     all_res = k_outs[nk:]
     staged = []
     offset = 0
     total = [a for avals in res_avals for a in avals]
-    for (_, s, _, nres), _avals in zip(splits, res_avals, strict=True):
+    for (_, _, s, _, nres), _avals in zip(splits, res_avals, strict=True):
         before, after = total[:offset], total[offset + nres :]
         sj = s.jaxpr
         invars = [
@@ -222,7 +182,8 @@ def _cond_transpose(cts: Sequence[Any], index: Any, *ops: Any, branches: Any) ->
     if is_undefined(index):
         raise ValueError("cond is not linear in its index")
     linear = [is_undefined(a) for a in ops]
-    tjs, consts = join_consts([transpose_jaxpr(b, linear) for b in branches])
+    transposed = [transpose_jaxpr(b, linear) for b in branches]
+    tjs, consts = join_consts([j for j, _ in transposed], [c for _, c in transposed])
     res = [a for a in ops if not is_undefined(a)]
     outs = P.cond_p.bind(index, *consts, *res, *[instantiate(c) for c in cts], branches=tuple(tjs))
     return [None, *merge_by(linear, [None] * len(res), outs)]
@@ -244,7 +205,7 @@ def _carry_fixpoint(
     while True:
         mask = [*flags[:nc], *carry, *flags[nc + ncarry :]]
         inst = [*carry, *[False] * nys]
-        out = partial_eval_jaxpr(body, mask, inst)[2] if via_pe else jvp_jaxpr(body, mask, inst)[2]
+        out = partial_eval_jaxpr(body, mask, inst)[3] if via_pe else jvp_jaxpr(body, mask, inst)[2]
         new = [a or b for a, b in zip(carry, out[:ncarry], strict=True)]
         if new == carry:
             return carry
@@ -255,7 +216,7 @@ def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) ->
     body = params["jaxpr"]
     nc, ncarry = params["num_consts"], params["num_carry"]
     nz = [
-        type(t) is not Zero and is_differentiable(aval_of(p))
+        type(t) is not Zero and is_differentiable(get_aval_of(p))
         for p, t in zip(primals, tangents, strict=True)
     ]
     nz_carry = _carry_fixpoint(body, nz, nc, ncarry, False)
@@ -295,7 +256,7 @@ def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) ->
     )  # fmt: skip
     carry, tcarry = outs[:ncarry], outs[ncarry : ncarry + nt_carry]
     ys, tys = outs[ncarry + nt_carry : ncarry + nt_carry + nys], outs[ncarry + nt_carry + nys :]
-    out_avals = P.scan_p.abstract_eval(*[aval_of(p) for p in primals], **params)
+    out_avals = P.scan_p.abstract_eval(*[get_aval_of(p) for p in primals], **params)
     it_c, it_y = iter(tcarry), iter(tys)
     touts = [
         next(it_c) if m else Zero(tangent_aval(a))
@@ -326,14 +287,15 @@ def _hoist_invariant_residuals(
     if not stacked or any(has_effects(e) for e in known.jaxpr.eqns):
         return known, k_args, n_kc, stacked
     loop_uk = [False] * n_kc + [True] * (len(k_args) - n_kc)
-    hoist, loop, h_uk, _ = partial_eval_jaxpr(known, loop_uk, [True] * nk + [False] * len(stacked))
+    inst = [True] * nk + [False] * len(stacked)
+    hoist, hconsts, loop, h_uk, _ = partial_eval_jaxpr(known, loop_uk, inst)
     invariant = [k for k, u in zip(stacked, h_uk[nk:], strict=True) if not u]
     if not invariant:
         return known, k_args, n_kc, stacked
     parent = trace.parent
     assert parent is not None
     with set_current_trace(parent):
-        vals = eval_jaxpr(hoist.jaxpr, hoist.consts, *k_args[:n_kc])
+        vals = eval_jaxpr(hoist.jaxpr, (), *hconsts, *k_args[:n_kc])
     res_c.update(zip(invariant, vals[: len(invariant)], strict=True))
     inner = vals[len(invariant) :]  # loop-invariant values the loop body reads
     variant = [k for k, u in zip(stacked, h_uk[nk:], strict=True) if u]
@@ -347,8 +309,7 @@ def _scan_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dic
     carry_uk = _carry_fixpoint(body, uk, nc, ncarry, True)
     uk = [*uk[:nc], *carry_uk, *uk[nc + ncarry :]]
     nys = len(body.out_avals) - ncarry
-    known, staged, out_uk, nres = partial_eval_jaxpr(body, uk, [*carry_uk, *[False] * nys])
-    known, kconsts = hoist_consts(known)
+    known, kconsts, staged, out_uk, nres = partial_eval_jaxpr(body, uk, [*carry_uk, *[False] * nys])
     consts, init, xs = args[:nc], args[nc : nc + ncarry], args[nc + ncarry :]
     uk_c, uk_carry, uk_x = uk[:nc], uk[nc : nc + ncarry], uk[nc + ncarry :]
     kc, uc = split_by(consts, uk_c)
@@ -431,12 +392,13 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
         ct_x = [instantiate(c) for c, m in zip(cts_in[nc + ncarry :], lin_x, strict=True) if m]
         return [*[add_tangents(s, c) for s, c in zip(acc, ct_c, strict=True)], *ct_carry, *ct_x]
 
-    rc_avals = [aval_of(c) for c in res_c]
+    rc_avals = [get_aval_of(c) for c in res_c]
     rx_avals = [a for a, m in zip(x_avals, lin_x, strict=True) if not m]
-    tj, tconsts = trace_flat(body_t, [*rc_avals, *lc_avals, *carry_avals, *rx_avals, *y_avals])
+    t_avals = [*rc_avals, *lc_avals, *carry_avals, *rx_avals, *y_avals]
+    tj, tconsts = hoist_consts(trace_to_jaxpr(body_t, t_avals))
     ct_carry, ct_ys = cts[:ncarry], cts[ncarry:]
     ys_avals = P.scan_p.abstract_eval(
-        *[a.aval if is_undefined(a) else aval_of(a) for a in args], **params
+        *[a.aval if is_undefined(a) else get_aval_of(a) for a in args], **params
     )[ncarry:]
     outs = P.scan_p.bind(
         *tconsts, *res_c, *[zeros_like_aval(a) for a in lc_avals],
@@ -468,7 +430,7 @@ def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
     bt = tangents[cn:]
     ncarry = len(carry)
     nz = [
-        type(t) is not Zero and is_differentiable(aval_of(p))
+        type(t) is not Zero and is_differentiable(get_aval_of(p))
         for p, t in zip(primals[cn:], bt, strict=True)
     ]
     nz_carry = _carry_fixpoint(body, nz, bn, ncarry, False)
@@ -483,7 +445,9 @@ def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
         *[c0 + i for i in range(bn, n)], *[t_of[i] for i in range(bn, n) if nz[i]],
     ]  # fmt: skip
     jj = permute_inputs(jj, order)
-    t_carry_avals = [tangent_aval(aval_of(c)) for c, m in zip(carry, nz_carry, strict=True) if m]
+    t_carry_avals = [
+        tangent_aval(get_aval_of(c)) for c, m in zip(carry, nz_carry, strict=True) if m
+    ]
     cond2 = add_unused_inputs(cond, [], t_carry_avals)
     ts = [instantiate(t) for t, m in zip(bt, nz, strict=True) if m]
     nbt = sum(nz[:bn])
@@ -493,7 +457,7 @@ def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
     )  # fmt: skip
     it = iter(outs[ncarry:])
     touts = [
-        next(it) if m else Zero(tangent_aval(aval_of(c)))
+        next(it) if m else Zero(tangent_aval(get_aval_of(c)))
         for c, m in zip(carry, nz_carry, strict=True)
     ]
     return outs[:ncarry], touts
@@ -506,7 +470,7 @@ def _while_partial_eval(
     cond, body = params["cond_jaxpr"], params["body_jaxpr"]
     uk = [trace.is_unknown(a) for a in args]
     carry_uk = _carry_fixpoint(body, uk[cn:], bn, len(args) - cn - bn, True)
-    cond_uk = partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[2]
+    cond_uk = partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[3]
     if any(cond_uk) or any(uk[:cn]):
         return trace.stage(P.while_p, args, params)
     staged_outs = trace.stage(P.while_p, args, params)
@@ -514,12 +478,9 @@ def _while_partial_eval(
     kb, _ = split_by(args[cn : cn + bn], uk[cn : cn + bn])
     kinit, _ = split_by(args[cn + bn :], carry_uk)
     nk = carry_uk.count(False)
-    kcond, kcc = hoist_consts(
-        drop_outputs(partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)[0], 1)
-    )
-    kbody, kbc = hoist_consts(
-        drop_outputs(partial_eval_jaxpr(body, [*uk[cn : cn + bn], *carry_uk], carry_uk)[0], nk)
-    )
+    kcond, kcc, *_ = partial_eval_jaxpr(cond, [*uk[:cn], *carry_uk], False)
+    kbody, kbc, *_ = partial_eval_jaxpr(body, [*uk[cn : cn + bn], *carry_uk], carry_uk)
+    kcond, kbody = drop_outputs(kcond, 1), drop_outputs(kbody, nk)
     k_outs = trace.known(
         P.while_p, [*kcc, *kc, *kbc, *kb, *kinit],
         {"cond_jaxpr": kcond, "body_jaxpr": kbody, "cond_nconsts": len(kcc) + len(kc),

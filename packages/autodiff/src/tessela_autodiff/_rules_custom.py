@@ -1,4 +1,4 @@
-"""Rules of ``custom_jvp_call`` and ``custom_vjp_call``, and the ``custom_lin`` primitive.
+"""JVP and transpose rules of ``custom_jvp_call``, ``custom_vjp_call`` and ``custom_lin``.
 
 The equations carry the user's rules as closures on flat leaves (see
 ``tessela_tracer.custom_jvp``): a ``None`` tangent or cotangent is a zero.
@@ -8,7 +8,9 @@ The equations carry the user's rules as closures on flat leaves (see
 - ``custom_vjp_call``: the fwd rule runs on the primals; the output tangents
   are a ``custom_lin`` equation of the residuals and the input tangents,
   which reverse mode stages and then transposes by calling the bwd rule.
-  Forward mode alone cannot evaluate ``custom_lin`` and says so.
+- ``custom_lin`` (defined in ``tessela_tracer``): its transpose calls the bwd
+  rule; forward mode cannot evaluate or differentiate it and says so with
+  JAX's ``TypeError``.
 """
 
 from __future__ import annotations
@@ -16,23 +18,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tessela_tracer import Primitive, ShapedArray, register_abstract_eval, register_impl
 from tessela_tracer import primitives as P
 from tessela_tracer.errors import UnexpectedTracerError
-from tessela_tracer.extend import NamedCallable
+from tessela_tracer.extend import NamedCallable, get_aval_of, tangent_aval
 
-from tessela_autodiff._ad_util import (
-    Zero,
-    aval_of,
-    convert_like,
-    instantiate,
-    is_undefined,
-    tangent_aval,
-)
+from tessela_autodiff._ad_util import Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._transpose import register_transpose
 
-__all__ = ["custom_lin_p"]
+__all__: list[str] = []
 
 
 class ClosedOverDifferentiationError(UnexpectedTracerError):
@@ -69,27 +63,13 @@ def _custom_jvp_call_jvp(
     ]
     outs, touts = jvp(args, ts)
     touts = [
-        Zero(tangent_aval(aval_of(o))) if t is None else t for o, t in zip(outs, touts, strict=True)
+        Zero(tangent_aval(get_aval_of(o))) if t is None else t
+        for o, t in zip(outs, touts, strict=True)
     ]
     return outs, touts
 
 
 register_jvp(P.custom_jvp_call_p, _custom_jvp_call_jvp)
-
-
-def _custom_lin_abstract_eval(
-    *avals: ShapedArray, out_avals: Any, **params: Any
-) -> list[ShapedArray]:
-    return list(out_avals.fun())
-
-
-def _custom_lin_impl(*args: Any, **params: Any) -> Any:
-    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
-
-
-custom_lin_p = Primitive("custom_lin", multiple_results=True)
-register_abstract_eval(custom_lin_p, _custom_lin_abstract_eval)
-register_impl(custom_lin_p, _custom_lin_impl)
 
 
 def _custom_vjp_call_jvp(
@@ -104,13 +84,23 @@ def _custom_vjp_call_jvp(
     num_res = out_trees()[1].num_leaves
     res, outs = res_outs[:num_res], res_outs[num_res:]
     if not any(perturbed):
-        return outs, [Zero(tangent_aval(aval_of(o))) for o in outs]
-    out_avals = tuple(tangent_aval(aval_of(o)) for o in outs)
-    touts = custom_lin_p.bind(
+        return outs, [Zero(tangent_aval(get_aval_of(o))) for o in outs]
+    out_avals = tuple(tangent_aval(get_aval_of(o)) for o in outs)
+    touts = P.custom_lin_p.bind(
         *res, *[instantiate(t) for t in ts], num_res=num_res, bwd=bwd,
         out_avals=NamedCallable(lambda: out_avals, "out_avals"), symbolic_zeros=symbolic_zeros,
     )  # fmt: skip
     return outs, touts
+
+
+register_jvp(P.custom_vjp_call_p, _custom_vjp_call_jvp)
+
+
+def _custom_lin_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+register_jvp(P.custom_lin_p, _custom_lin_jvp)
 
 
 def _custom_lin_transpose(
@@ -121,10 +111,9 @@ def _custom_lin_transpose(
     cts_in = bwd(res, cts_out)
     out: list[Any] = [None] * num_res
     for ct, x in zip(cts_in, args[num_res:], strict=True):
-        aval = tangent_aval(x.aval if is_undefined(x) else aval_of(x))
+        aval = tangent_aval(x.aval if is_undefined(x) else get_aval_of(x))
         out.append(Zero(aval) if ct is None else convert_like(ct, aval))
     return out
 
 
-register_jvp(P.custom_vjp_call_p, _custom_vjp_call_jvp)
-register_transpose(custom_lin_p, _custom_lin_transpose)
+register_transpose(P.custom_lin_p, _custom_lin_transpose)

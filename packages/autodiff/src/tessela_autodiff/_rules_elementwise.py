@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.extend import get_aval_of
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
     Zero,
-    aval_of,
     broadcast_to,
     convert_like,
     instantiate,
@@ -22,19 +22,14 @@ from tessela_autodiff._ad_util import (
     zeros_like_aval,
 )
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rules_util import defjvp, defjvp_zero, deflinear, deflinear2
+from tessela_autodiff._rule_helpers import const, defjvp, defjvp_zero, deflinear, deflinear2
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
 
 
-def const(x: Any, value: Any) -> Any:
-    """A scalar constant of ``x``'s dtype (a literal in jaxprs)."""
-    return np.array(value, aval_of(x).dtype)[()]
-
-
 def _shape_of(x: Any) -> tuple[int, ...]:
-    return tuple(aval_of(x).shape)
+    return tuple(get_aval_of(x).shape)
 
 
 # ----------------------------------------------------------- integer-valued, sort order
@@ -154,7 +149,7 @@ def _select_n_jvp(
     which, *cases = primals
     ans = lax.select_n(which, *cases)
     if all(type(t) is Zero for t in tangents[1:]):
-        return ans, Zero(aval_of(ans))
+        return ans, Zero(get_aval_of(ans))
     return ans, lax.select_n(which, *[instantiate(t) for t in tangents[1:]])
 
 
@@ -163,7 +158,7 @@ def _select_n_transpose(ct: Any, which: Any, *cases: Any) -> list[Any]:
         raise ValueError("select_n is not linear in its predicate")
     if type(ct) is Zero:
         return [None] * (1 + len(cases))
-    zeros = zeros_like_aval(aval_of(ct))
+    zeros = zeros_like_aval(get_aval_of(ct))
     out: list[Any] = [None]
     for i, c in enumerate(cases):
         if is_undefined(c):
@@ -181,7 +176,7 @@ register_transpose(P.select_n_p, _select_n_transpose)
 
 def _where_zero(pred: Any, g: Any, shape: Sequence[int]) -> Any:
     g = broadcast_to(g, shape)
-    return lax.select(broadcast_to(pred, shape), g, zeros_like_aval(aval_of(g)))
+    return lax.select(broadcast_to(pred, shape), g, zeros_like_aval(get_aval_of(g)))
 
 
 defjvp(
@@ -198,7 +193,7 @@ def _convert_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any)
     (x,) = primals
     (t,) = tangents
     ans = P.convert_element_type_p.bind(x, **params)
-    if not is_differentiable(aval_of(x)) or not is_differentiable(aval_of(ans)):
+    if not is_differentiable(get_aval_of(x)) or not is_differentiable(get_aval_of(ans)):
         return ans, Zero.from_primal(ans)
     return ans, P.convert_element_type_p.bind(t, **params)
 
@@ -271,9 +266,9 @@ defjvp(P.lgamma_p, lambda g, ans, x: lax.mul(g, lax.digamma(x)))
 
 
 def _abs_jvp(g: Any, ans: Any, x: Any) -> Any:
-    if np.issubdtype(aval_of(x).dtype, np.complexfloating):
+    if np.issubdtype(get_aval_of(x).dtype, np.complexfloating):
         return lax.real(
-            lax.mul(lax.conj(lax.div(x, lax.convert_element_type(ans, aval_of(x).dtype))), g)
+            lax.mul(lax.conj(lax.div(x, lax.convert_element_type(ans, get_aval_of(x).dtype))), g)
         )
     return lax.mul(g, lax.sign(x))
 
@@ -293,8 +288,8 @@ defjvp(P.integer_pow_p, _integer_pow_jvp)
 
 
 def _pow_jvp_x(g: Any, ans: Any, x: Any, y: Any) -> Any:
-    if aval_of(y).dtype != aval_of(x).dtype:
-        y = lax.convert_element_type(y, aval_of(x).dtype)
+    if get_aval_of(y).dtype != get_aval_of(x).dtype:
+        y = lax.convert_element_type(y, get_aval_of(x).dtype)
     one = const(x, 1)
     return lax.mul(g, lax.mul(y, lax.pow(x, lax.sub(y, one))))
 

@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax import FftType
 
-from tessela_autodiff._ad_util import aval_of
-from tessela_autodiff._rules_util import deflinear2
+from tessela_autodiff._rule_helpers import deflinear2
 
 __all__: list[str] = []
 
@@ -43,15 +43,15 @@ def _half_spectrum_mask(m: int, n: int, shape: Sequence[int], dtype: Any) -> Any
 
 
 def _rfft_transpose(ct: Any, fft_lengths: tuple[int, ...]) -> Any:
-    ct_aval = aval_of(ct)
+    ct_aval = get_aval_of(ct)
     mask = _half_spectrum_mask(ct_aval.shape[-1], fft_lengths[-1], ct_aval.shape, ct_aval.dtype)
     out = lax.fft(lax.div(lax.conj(ct), mask), FftType.IRFFT, fft_lengths)
-    return lax.mul(out, np.array(math.prod(fft_lengths), aval_of(out).dtype))
+    return lax.mul(out, np.array(math.prod(fft_lengths), get_aval_of(out).dtype))
 
 
 def _irfft_transpose(ct: Any, fft_lengths: tuple[int, ...]) -> Any:
     x = lax.fft(ct, FftType.RFFT, fft_lengths)
-    x_aval = aval_of(x)
+    x_aval = get_aval_of(x)
     mask = _half_spectrum_mask(x_aval.shape[-1], fft_lengths[-1], x_aval.shape, x_aval.dtype)
     scale = np.array(1 / math.prod(fft_lengths), x_aval.dtype)
     return lax.conj(lax.mul(lax.mul(mask, x), scale))

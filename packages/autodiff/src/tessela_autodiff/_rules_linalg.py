@@ -34,11 +34,12 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
+from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax import linalg
 
-from tessela_autodiff._ad_util import Zero, aval_of
+from tessela_autodiff._ad_util import Zero
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rules_util import defjvp
+from tessela_autodiff._rule_helpers import defjvp
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -48,15 +49,15 @@ __all__: list[str] = []
 
 
 def _is_complex(x: Any) -> bool:
-    return bool(issubdtype(aval_of(x).dtype, np.complexfloating))
+    return bool(issubdtype(get_aval_of(x).dtype, np.complexfloating))
 
 
 def _nb(x: Any) -> int:
-    return aval_of(x).ndim - 2
+    return get_aval_of(x).ndim - 2
 
 
 def _mT(x: Any) -> Any:
-    nd = aval_of(x).ndim
+    nd = get_aval_of(x).ndim
     return lax.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
 
 
@@ -73,14 +74,14 @@ def _matmul(a: Any, b: Any) -> Any:
 
 def _mask(x: Any, k: int, *, lower: bool) -> Any:
     """``tril(x, k)`` (``lower``) or ``triu(x, k)``."""
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     nb = len(shape) - 2
     rows = lax.broadcasted_iota(np.int32, shape[-2:], 0)
     cols = lax.broadcasted_iota(np.int32, shape[-2:], 1)
     diff = lax.sub(cols, rows)
     keep = lax.le(diff, np.int32(k)) if lower else lax.ge(diff, np.int32(k))
     keep = lax.broadcast_in_dim(keep, shape, (nb, nb + 1))
-    return lax.select(keep, x, _zeros(shape, aval_of(x).dtype))
+    return lax.select(keep, x, _zeros(shape, get_aval_of(x).dtype))
 
 
 def _tril(x: Any, k: int = 0) -> Any:
@@ -102,7 +103,7 @@ def _eye(batch: Sequence[int], n: int, dtype: Any) -> Any:
 
 def _block(x: Any, rows: tuple[int, int] | None, cols: tuple[int, int] | None) -> Any:
     """``x[..., r0:r1, c0:c1]`` (``None`` keeps the whole axis)."""
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     r0, r1 = rows if rows is not None else (0, shape[-2])
     c0, c1 = cols if cols is not None else (0, shape[-1])
     nb = len(shape) - 2
@@ -112,12 +113,12 @@ def _block(x: Any, rows: tuple[int, int] | None, cols: tuple[int, int] | None) -
 def _pad_last2(x: Any, rows: tuple[int, int], cols: tuple[int, int]) -> Any:
     nb = _nb(x)
     config = [(0, 0, 0)] * nb + [(rows[0], rows[1], 0), (cols[0], cols[1], 0)]
-    return lax.pad(x, np.zeros((), aval_of(x).dtype), config)
+    return lax.pad(x, np.zeros((), get_aval_of(x).dtype), config)
 
 
 def _perm_onehot(perm: Any, x: Any) -> Any:
     """The one-hot matrix ``P`` with ``P @ x == x[..., perm, :]``, in ``x``'s dtype."""
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     nb = len(shape) - 2
     m = shape[-2]
     batch = tuple(shape[:-2])
@@ -125,7 +126,7 @@ def _perm_onehot(perm: Any, x: Any) -> Any:
         lax.broadcast_in_dim(perm, (*batch, m, m), (*range(nb), nb)),
         lax.broadcasted_iota(np.int32, (*batch, m, m), nb + 1),
     )
-    return lax.convert_element_type(hit, aval_of(x).dtype)
+    return lax.convert_element_type(hit, get_aval_of(x).dtype)
 
 
 def _permute_rows(perm: Any, x: Any) -> Any:
@@ -150,9 +151,9 @@ def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any,
         factor, sigma_dot, left_side=False, transpose_a=True, conjugate_a=True, lower=True
     )
     inner = linalg.triangular_solve(factor, tmp, left_side=True, transpose_a=False, lower=True)
-    shape = aval_of(inner).shape
+    shape = get_aval_of(inner).shape
     halve = lax.add(
-        np.ones((), aval_of(inner).dtype), _eye(shape[:-2], shape[-1], aval_of(inner).dtype)
+        np.ones((), get_aval_of(inner).dtype), _eye(shape[:-2], shape[-1], get_aval_of(inner).dtype)
     )
     return factor, _matmul(factor, lax.div(_tril(inner), halve))
 
@@ -175,7 +176,7 @@ def _triangular_solve_jvp_a(
     conjugate_a: bool,
     unit_diagonal: bool,
 ) -> Any:
-    m, n = aval_of(b).shape[-2:]
+    m, n = get_aval_of(b).shape[-2:]
     k = 1 if unit_diagonal else 0
     g_a = _tril(g_a, -k) if lower else _triu(g_a, k)
     g_a = lax.neg(g_a)
@@ -230,8 +231,8 @@ def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     zero_ints = [Zero.from_primal(pivots), Zero.from_primal(perm)]
     if type(a_dot) is Zero:
         return [lu, pivots, perm], [Zero(a_dot.aval), *zero_ints]
-    shape = aval_of(a).shape
-    dtype = aval_of(a).dtype
+    shape = get_aval_of(a).shape
+    dtype = get_aval_of(a).dtype
     batch, (m, n) = tuple(shape[:-2]), shape[-2:]
     k = min(m, n)
     lower = _pad_last2(_tril(_block(lu, None, (0, k)), -1), (0, 0), (0, m - k))
@@ -259,8 +260,8 @@ def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple[Any, Any]:
     lower = _tril(qt_dx_rinv, -1)
     do = lax.sub(lower, _H(lower))  # skew-Hermitian
     if _is_complex(qt_dx_rinv):
-        shape = aval_of(qt_dx_rinv).shape
-        dtype = aval_of(qt_dx_rinv).dtype
+        shape = get_aval_of(qt_dx_rinv).shape
+        dtype = get_aval_of(qt_dx_rinv).dtype
         imag_part = lax.sub(qt_dx_rinv, lax.convert_element_type(lax.real(qt_dx_rinv), dtype))
         do = lax.add(do, lax.mul(_eye(shape[:-2], shape[-1], dtype), imag_part))
     dq = lax.add(_matmul(q, lax.sub(do, qt_dx_rinv)), dx_rinv)
@@ -288,7 +289,7 @@ def _qr_jvp(
     q, r = P.qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
     if type(dx) is Zero:
         return [q, r], [Zero.from_primal(q), Zero.from_primal(r)]
-    m, n = aval_of(x).shape[-2:]
+    m, n = get_aval_of(x).shape[-2:]
     nb = _nb(x)
     if m < n:
         # x = [x1 x2] with x1 square: (q, r1) is the QR of x1 and r2 = q^H x2.
@@ -306,7 +307,7 @@ def _qr_jvp(
     q_nn, q_pn = _block(q_mn, (0, n), None), _block(q_mn, (n, m), None)
     q_mp = _block(q, None, (n, m))
     dq_nn, dq_pn = _block(dq_mn, (0, n), None), _block(dq_mn, (n, m), None)
-    batch, dtype = tuple(aval_of(x).shape[:-2]), aval_of(x).dtype
+    batch, dtype = tuple(get_aval_of(x).shape[:-2]), get_aval_of(x).dtype
     lu, _, perm = linalg.lu(lax.sub(q_nn, _eye(batch, n, dtype)))
     z_pn_h = _lu_solve_adjoint(lu, perm, _H(q_pn))
     z_pn = _H(z_pn_h)
@@ -327,16 +328,16 @@ register_jvp(P.qr_p, _qr_jvp)
 
 def _diag(x: Any) -> Any:
     """The diagonals ``x[..., i, i]`` of square matrices."""
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     nb = len(shape) - 2
     eye = lax.broadcast_in_dim(np.eye(shape[-1], dtype=bool), shape, (nb, nb + 1))
-    return lax.reduce_sum(lax.select(eye, x, _zeros(shape, aval_of(x).dtype)), (nb + 1,))
+    return lax.reduce_sum(lax.select(eye, x, _zeros(shape, get_aval_of(x).dtype)), (nb + 1,))
 
 
 def _across(v: Any, n_rows: int, *, along_rows: bool) -> Any:
     """Vectors ``v[..., k]`` spread to ``[..., n_rows, k]`` (``v[j]`` in column ``j``),
     or, ``along_rows=False``, to ``[..., k, k]`` with ``v[i]`` in row ``i``."""
-    shape = aval_of(v).shape
+    shape = get_aval_of(v).shape
     nb = len(shape) - 1
     k = shape[-1]
     if along_rows:
@@ -349,7 +350,7 @@ def _real(x: Any) -> Any:
 
 
 def _as(x: Any, like: Any) -> Any:
-    return lax.convert_element_type(x, aval_of(like).dtype)
+    return lax.convert_element_type(x, get_aval_of(like).dtype)
 
 
 def _eigh_jvp(
@@ -362,14 +363,14 @@ def _eigh_jvp(
     algorithm: Any,
 ) -> tuple[Any, Any]:
     (a,), (a_dot,) = primals, tangents
-    shape = aval_of(a).shape
+    shape = get_aval_of(a).shape
     n = shape[-1]
     if subset_by_index is not None and tuple(subset_by_index) != (0, n):
         raise NotImplementedError(
             "Derivatives not defined for partial eigen decomposition; differentiate eigh "
             "with subset_by_index=None."
         )
-    sym = lax.div(lax.add(a, _H(a)), np.asarray(2, aval_of(a).dtype))
+    sym = lax.div(lax.add(a, _H(a)), np.asarray(2, get_aval_of(a).dtype))
     v, w_real = P.eigh_p.bind(
         sym, lower=lower, sort_eigenvalues=sort_eigenvalues,
         subset_by_index=subset_by_index, algorithm=algorithm,
@@ -377,7 +378,7 @@ def _eigh_jvp(
     if type(a_dot) is Zero:
         return [v, w_real], [Zero.from_primal(v), Zero.from_primal(w_real)]
     w = _as(w_real, a)
-    eye = _eye(shape[:-2], n, aval_of(a).dtype)
+    eye = _eye(shape[:-2], n, get_aval_of(a).dtype)
     # F[i, j] = 1 / (w_j - w_i) off the diagonal, 0 on it (no division by zero there).
     gaps = lax.sub(lax.add(eye, _across(w, n, along_rows=True)), _across(w, n, along_rows=False))
     f = lax.sub(lax.integer_pow(gaps, -1), eye)
@@ -403,7 +404,7 @@ def _svd_jvp(
     algorithm: Any,
 ) -> tuple[Any, Any]:
     (a,), (da,) = primals, tangents
-    m, n = aval_of(a).shape[-2:]
+    m, n = get_aval_of(a).shape[-2:]
     if type(da) is Zero:
         outs = P.svd_p.bind(
             a, full_matrices=full_matrices, compute_uv=compute_uv,
@@ -424,19 +425,19 @@ def _svd_jvp(
     ds = _real(_diag(ds_mat))
     if not compute_uv:
         return [s], [ds]
-    k = aval_of(s).shape[-1]
-    real_dt = aval_of(s).dtype
-    eye = _eye(aval_of(s).shape[:-1], k, real_dt)
+    k = get_aval_of(s).shape[-1]
+    real_dt = get_aval_of(s).dtype
+    eye = _eye(get_aval_of(s).shape[:-1], k, real_dt)
     s_cols = _across(s, k, along_rows=True)  # s_j in column j
     s_rows = _across(s, k, along_rows=False)  # s_i in row i
     s_diffs = lax.mul(lax.add(s_cols, s_rows), lax.sub(s_cols, s_rows))
     f = _as(lax.sub(lax.div(np.ones((), real_dt), lax.add(s_diffs, eye)), eye), a)
     dss = lax.mul(_as(s_cols, a), ds_mat)
     sds = lax.mul(_as(s_rows, a), ds_mat)
-    s_zeros = _as(lax.eq(s, _zeros(aval_of(s).shape, real_dt)), s)
+    s_zeros = _as(lax.eq(s, _zeros(get_aval_of(s).shape, real_dt)), s)
     s_inv = lax.sub(lax.div(np.ones((), real_dt), lax.add(s, s_zeros)), s_zeros)
     s_inv_mat = lax.mul(eye, _across(s_inv, k, along_rows=True))
-    half = np.asarray(0.5, aval_of(a).dtype)
+    half = np.asarray(0.5, get_aval_of(a).dtype)
     dudv_diag = lax.mul(lax.mul(half, lax.sub(ds_mat, _H(ds_mat))), _as(s_inv_mat, a))
     du = _matmul(u, lax.add(lax.mul(f, lax.add(dss, _H(dss))), dudv_diag))
     dv = _matmul(v, lax.mul(f, lax.add(sds, _H(sds))))

@@ -20,11 +20,11 @@ import numpy as np
 from tessela_batching import vmap
 from tessela_tracer import ClosedJaxpr, lax
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import eval_jaxpr
+from tessela_tracer.extend import eval_jaxpr, get_aval_of, tangent_aval
 
-from tessela_autodiff._ad_util import Zero, aval_of, instantiate, is_differentiable, tangent_aval
+from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat, register_jvp
-from tessela_autodiff._rules_util import deflinear
+from tessela_autodiff._rule_helpers import deflinear
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -93,7 +93,7 @@ def _reduce_jvp(
             "Gradient of general lax.reduce with non-zero tangents for initial values to "
             "reduction not implemented"
         )
-    shape = aval_of(xs[0]).shape
+    shape = get_aval_of(xs[0]).shape
     keep = [d for d in range(len(shape)) if d not in dimensions]
     perm = (*dimensions, *keep)
     rest = tuple(shape[d] for d in keep)
@@ -102,12 +102,14 @@ def _reduce_jvp(
     flat_x = [lax.reshape(x, new_shape, perm) for x in xs]
     flat_t = [t if type(t) is Zero else lax.reshape(t, new_shape, perm) for t in txs]
     flat_t = [
-        Zero(tangent_aval(aval_of(x))) if type(t) is Zero else t
+        Zero(tangent_aval(get_aval_of(x))) if type(t) is Zero else t
         for x, t in zip(flat_x, flat_t, strict=True)
     ]
-    outs, touts = jvp_flat(lambda *a: _tree_reduce(jaxpr, inits, rest, *a), flat_x, flat_t)
+    outs, touts, _ = jvp_flat(
+        lambda *a: (_tree_reduce(jaxpr, inits, rest, *a), None), flat_x, flat_t
+    )
     touts = [
-        t if is_differentiable(aval_of(o)) else Zero(tangent_aval(aval_of(o)))
+        t if is_differentiable(get_aval_of(o)) else Zero(tangent_aval(get_aval_of(o)))
         for o, t in zip(outs, touts, strict=True)
     ]
     return outs, touts

@@ -8,17 +8,11 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.extend import get_aval_of
 
-from tessela_autodiff._ad_util import (
-    Zero,
-    aval_of,
-    convert_like,
-    instantiate,
-    is_undefined,
-)
+from tessela_autodiff._ad_util import Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rules_elementwise import const
-from tessela_autodiff._rules_util import defjvp, defjvp_zero, deflinear2
+from tessela_autodiff._rule_helpers import const, defjvp, defjvp_zero, deflinear2
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -31,7 +25,7 @@ def _keep_dims(x: Any, axes: Sequence[int], shape: Sequence[int]) -> Any:
 
 
 def _move_last(x: Any, axis: int) -> tuple[Any, tuple[int, ...]]:
-    nd = aval_of(x).ndim
+    nd = get_aval_of(x).ndim
     perm = (*tuple(i for i in range(nd) if i != axis), axis)
     return (x if axis == nd - 1 else lax.transpose(x, perm)), perm
 
@@ -59,7 +53,7 @@ deflinear2(P.reduce_sum_p, _reduce_sum_transpose)
 
 
 def _reduce_chosen_jvp(g: Any, ans: Any, x: Any, *, axes: tuple[int, ...]) -> Any:
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     mask = lax.eq(x, _keep_dims(ans, axes, shape))
     one = lax.select(mask, lax.broadcast(const(x, 1), shape), lax.broadcast(const(x, 0), shape))
     counts = lax.reduce_sum(one, axes)
@@ -72,11 +66,11 @@ defjvp(P.reduce_min_p, _reduce_chosen_jvp)
 
 def _exclusive_products(x: Any, axis: int) -> Any:
     """``prod_{j != i} x_j`` along ``axis`` without division (left and right scans)."""
-    n = aval_of(x).shape[axis]
+    n = get_aval_of(x).shape[axis]
     one = const(x, 1)
     left = lax.cumprod(x, axis)
     right = lax.cumprod(x, axis, reverse=True)
-    nd = aval_of(x).ndim
+    nd = get_aval_of(x).ndim
     pad_l = [(0, 0, 0)] * nd
     pad_r = [(0, 0, 0)] * nd
     pad_l[axis] = (1, -1, 0)
@@ -86,7 +80,7 @@ def _exclusive_products(x: Any, axis: int) -> Any:
 
 
 def _reduce_prod_jvp(g: Any, ans: Any, x: Any, *, axes: tuple[int, ...]) -> Any:
-    shape = aval_of(x).shape
+    shape = get_aval_of(x).shape
     if not axes:
         return g
     perm = tuple(i for i in range(len(shape)) if i not in axes) + tuple(axes)
@@ -127,14 +121,14 @@ def _prefix_mask(n: int, reverse: bool, dtype: Any) -> Any:
 
 def _pairwise(x: Any, n: int, nd: int, which: int) -> Any:
     """Broadcast ``(..., n)`` to ``(..., n, n)``, indexing rows (``which=0``) or columns (1)."""
-    shape = (*aval_of(x).shape[:-1], n, n)
+    shape = (*get_aval_of(x).shape[:-1], n, n)
     dims = tuple(range(nd - 1)) + ((nd - 1,) if which == 0 else (nd,))
     return lax.broadcast_in_dim(x, shape, dims)
 
 
 def _weighted_prefix(weights: Any, g: Any, nd: int) -> Any:
     """``out[..., i] = sum_j weights[..., i, j] * g[..., j]``."""
-    n = aval_of(g).shape[-1]
+    n = get_aval_of(g).shape[-1]
     return lax.reduce_sum(lax.mul(weights, _pairwise(g, n, nd, 1)), (nd,))
 
 
@@ -142,10 +136,10 @@ def _cum_select_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> An
     xl, perm = _move_last(x, axis)
     al, _ = _move_last(ans, axis)
     gl, _ = _move_last(g, axis)
-    nd = aval_of(xl).ndim
-    n = aval_of(xl).shape[-1]
-    mask = _prefix_mask(n, reverse, aval_of(x).dtype)
-    full = (*aval_of(xl).shape[:-1], n, n)
+    nd = get_aval_of(xl).ndim
+    n = get_aval_of(xl).shape[-1]
+    mask = _prefix_mask(n, reverse, get_aval_of(x).dtype)
+    full = (*get_aval_of(xl).shape[:-1], n, n)
     hit = lax.eq(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
     w = lax.select(
         hit, lax.broadcast_in_dim(mask, full, (nd - 1, nd)), lax.broadcast(const(x, 0), full)
@@ -162,9 +156,9 @@ def _cumlogsumexp_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> 
     xl, perm = _move_last(x, axis)
     al, _ = _move_last(ans, axis)
     gl, _ = _move_last(g, axis)
-    nd = aval_of(xl).ndim
-    n = aval_of(xl).shape[-1]
-    full = (*aval_of(xl).shape[:-1], n, n)
+    nd = get_aval_of(xl).ndim
+    n = get_aval_of(xl).shape[-1]
+    full = (*get_aval_of(xl).shape[:-1], n, n)
     mask = lax.broadcast_in_dim(_prefix_mask(n, reverse, np.bool_), full, (nd - 1, nd))
     diff = lax.sub(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
     w = lax.select(mask, lax.exp(diff), lax.broadcast(const(x, 0), full))
@@ -181,11 +175,11 @@ def _gather_by(t: Any, idx: Any, axis: int) -> Any:
     """``out[..., i] = t[..., idx[..., i]]`` along ``axis`` via a one-hot contraction."""
     tl, perm = _move_last(t, axis)
     il, _ = _move_last(idx, axis)
-    nd = aval_of(tl).ndim
-    n = aval_of(tl).shape[-1]
-    k = aval_of(il).shape[-1]
-    full = (*aval_of(il).shape[:-1], k, n)
-    cols = lax.broadcasted_iota(aval_of(idx).dtype, full, nd)
+    nd = get_aval_of(tl).ndim
+    n = get_aval_of(tl).shape[-1]
+    k = get_aval_of(il).shape[-1]
+    full = (*get_aval_of(il).shape[:-1], k, n)
+    cols = lax.broadcasted_iota(get_aval_of(idx).dtype, full, nd)
     hit = lax.eq(lax.broadcast_in_dim(il, full, tuple(range(nd))), cols)
     tb = lax.broadcast_in_dim(tl, full, (*range(nd - 1), nd))
     picked = lax.select(hit, tb, lax.broadcast(const(t, 0), full))
@@ -196,7 +190,7 @@ def _sort_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, dimension: int, is_stable: bool,
     num_keys: int,
 ) -> tuple[Any, Any]:  # fmt: skip
-    shape = aval_of(primals[0]).shape
+    shape = get_aval_of(primals[0]).shape
     iota = lax.broadcasted_iota(np.int32, shape, dimension)
     outs = P.sort_p.bind(
         *primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys
@@ -238,7 +232,7 @@ def _dot_transpose_lhs(
 ) -> Any:
     (xc, yc), (xb, yb) = dimension_numbers
     x_nd = x_aval.ndim
-    y_nd = aval_of(y).ndim
+    y_nd = get_aval_of(y).ndim
     x_kept = [i for i in range(x_nd) if i not in xc and i not in xb]
     y_kept = [i for i in range(y_nd) if i not in yc and i not in yb]
     if swap:
@@ -273,7 +267,7 @@ def _dot_general_jvp(
     x, y = primals
     tx, ty = tangents
     ans = P.dot_general_p.bind(x, y, **params)
-    out: Any = Zero(aval_of(ans))
+    out: Any = Zero(get_aval_of(ans))
     if type(tx) is not Zero:
         out = P.dot_general_p.bind(tx, y, **params)
     if type(ty) is not Zero:

@@ -12,10 +12,16 @@ from typing import Any
 
 from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import eval_jaxpr, has_effects, set_current_trace, trace_to_jaxpr
+from tessela_tracer.extend import (
+    eval_jaxpr,
+    has_effects,
+    set_current_trace,
+    tangent_aval,
+    trace_to_jaxpr,
+)
 
-from tessela_autodiff._ad_util import Zero, instantiate, is_undefined, tangent_aval
-from tessela_autodiff._jvp import register_jvp
+from tessela_autodiff._ad_util import Zero, instantiate, is_undefined
+from tessela_autodiff._jvp import jvp_jaxpr, register_jvp
 from tessela_autodiff._partial_eval import (
     PartialEvalTrace,
     merge_by,
@@ -23,7 +29,6 @@ from tessela_autodiff._partial_eval import (
     register_partial_eval,
     split_by,
 )
-from tessela_autodiff._rules_control import jvp_jaxpr
 from tessela_autodiff._transpose import register_transpose, transpose_jaxpr
 
 __all__: list[str] = []
@@ -80,8 +85,8 @@ def _split_call(eqn: JaxprEqn, eqn_uk: Sequence[bool]) -> tuple[JaxprEqn, JaxprE
         return None
     prim, params = eqn.primitive, eqn.params
     one = trace_to_jaxpr(lambda *xs: prim.bind(*xs, **params), [v.aval for v in eqn.invars])
-    known, staged, out_uk, nres = partial_eval_jaxpr(one, eqn_uk, False)
-    if known.consts:
+    known, kconsts, staged, out_uk, nres = partial_eval_jaxpr(one, eqn_uk, False)
+    if kconsts:
         return None
     res = [Var(a) for a in known.out_avals[len(known.out_avals) - nres :]]
     k_ins, u_ins = split_by(eqn.invars, eqn_uk)

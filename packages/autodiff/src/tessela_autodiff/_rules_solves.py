@@ -23,18 +23,13 @@ from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     LinearSolveTuple,
     eval_jaxpr,
+    get_aval_of,
     register_solve_transforms,
     split_solve_args,
-)
-
-from tessela_autodiff._ad_util import (
-    Zero,
-    add_tangents,
-    aval_of,
-    instantiate,
-    is_undefined,
     tangent_aval,
 )
+
+from tessela_autodiff._ad_util import Zero, add_tangents, instantiate, is_undefined
 from tessela_autodiff._api import jvp, linear_transpose, linearize
 from tessela_autodiff._jvp import jvp_flat, register_jvp
 from tessela_autodiff._transpose import register_transpose
@@ -65,9 +60,9 @@ def _solve_jvp(
         rhs = list(b_dot)
     else:
         mv = jaxprs.matvec
-        zeros = [Zero(tangent_aval(aval_of(v))) for v in x_leaves]
-        _, a_dot_x = jvp_flat(
-            lambda *a: eval_jaxpr(mv.jaxpr, mv.consts, *a),
+        zeros = [Zero(tangent_aval(get_aval_of(v))) for v in x_leaves]
+        _, a_dot_x, _ = jvp_flat(
+            lambda *a: (eval_jaxpr(mv.jaxpr, mv.consts, *a), None),
             [*consts.matvec, *x_leaves],
             [*consts_dot.matvec, *zeros],
         )
@@ -76,11 +71,11 @@ def _solve_jvp(
             for t, m in zip(b_dot, a_dot_x, strict=True)
         ]
     if all(type(t) is Zero for t in rhs):
-        return x, [Zero(tangent_aval(aval_of(v))) for v in x]
+        return x, [Zero(tangent_aval(get_aval_of(v))) for v in x]
     x_dot = P.custom_linear_solve_p.bind(
         *_flatten(consts), *[instantiate(t) for t in rhs], **params
     )
-    aux = [Zero(tangent_aval(aval_of(v))) for v in x[nb:]]
+    aux = [Zero(tangent_aval(get_aval_of(v))) for v in x[nb:]]
     return x, [*x_dot[:nb], *aux]
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray
+from tessela_tracer.extend import hoist_consts, trace_to_jaxpr
 
 from tessela_autodiff._ad_util import (
     UndefinedPrimal,
@@ -14,7 +15,6 @@ from tessela_autodiff._ad_util import (
     instantiate,
     is_undefined,
 )
-from tessela_autodiff._partial_eval import trace_flat
 
 __all__ = ["backward_pass", "register_transpose", "transpose_jaxpr"]
 
@@ -141,7 +141,6 @@ def transpose_jaxpr(
       cotangent (instantiated) per linear input.
     """
     in_avals = closed.in_avals
-    lin_avals = [a for a, lin in zip(in_avals, linear, strict=True) if lin]
     res_avals: list[ShapedArray] = [a for a, lin in zip(in_avals, linear, strict=True) if not lin]
     nres = len(res_avals)
 
@@ -154,5 +153,4 @@ def transpose_jaxpr(
         outs = backward_pass(closed.jaxpr, closed.consts, ins, cts)
         return [instantiate(ct) for ct, lin in zip(outs, linear, strict=True) if lin]
 
-    del lin_avals
-    return trace_flat(fun, [*res_avals, *closed.out_avals])
+    return hoist_consts(trace_to_jaxpr(fun, [*res_avals, *closed.out_avals]))
