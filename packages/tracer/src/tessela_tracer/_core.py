@@ -12,9 +12,10 @@ import contextlib
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from typing_extensions import TypeIs
+if TYPE_CHECKING:  # TypeIs needs typing_extensions 4.10; the package allows 4.8
+    from typing_extensions import TypeIs
 
 from tessela_tracer._array_ops import ArrayOps
 from tessela_tracer._avals import ShapedArray, get_aval
