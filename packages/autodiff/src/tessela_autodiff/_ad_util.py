@@ -1,4 +1,4 @@
-"""Values shared by every rule: symbolic zeros, undefined primals, tangent avals."""
+"""Values shared by every rule: symbolic zeros, undefined primals, and tangent arithmetic."""
 
 from __future__ import annotations
 
@@ -15,8 +15,12 @@ __all__ = [
     "UndefinedPrimal",
     "Zero",
     "add_tangents",
+    "broadcast_to",
+    "convert_like",
     "instantiate",
     "is_differentiable",
+    "is_undefined",
+    "unbroadcast",
     "zeros_like_aval",
 ]
 
