@@ -95,6 +95,17 @@ def flatten_fun(
     return flat
 
 
+def _occurrences(consts: Sequence[Any]) -> list[tuple[int, int]]:
+    """``(id(c), how many times c came before in consts)`` for each constant."""
+    seen: dict[int, int] = {}
+    keys = []
+    for c in consts:
+        n = seen.get(id(c), 0)
+        seen[id(c)] = n + 1
+        keys.append((id(c), n))
+    return keys
+
+
 def join_consts(
     jaxprs: Sequence[ClosedJaxpr], consts: Sequence[Sequence[Any]], /
 ) -> tuple[list[ClosedJaxpr], list[Any]]:
@@ -122,12 +133,14 @@ def join_consts(
         >>> [len(j.jaxpr.invars) for j in js], len(cs)
         ([3, 3], 2)
     """
-    slot: dict[int, int] = {}
+    # A slot per (object, occurrence within one list): an object repeated in
+    # one jaxpr's consts keeps one slot per repetition, so each binder stays.
+    slot: dict[tuple[int, int], int] = {}
     joined: list[Any] = []
     for cs in consts:
-        for c in cs:
-            if id(c) not in slot:
-                slot[id(c)] = len(joined)
+        for key, c in zip(_occurrences(cs), cs, strict=True):
+            if key not in slot:
+                slot[key] = len(joined)
                 joined.append(c)
     if not joined:
         return list(jaxprs), []
@@ -135,8 +148,8 @@ def join_consts(
     for j, cs in zip(jaxprs, consts, strict=True):
         inner = j.jaxpr
         binders: list[Var | None] = [None] * len(joined)
-        for v, c in zip(inner.invars[: len(cs)], cs, strict=True):
-            binders[slot[id(c)]] = v
+        for v, key in zip(inner.invars[: len(cs)], _occurrences(cs), strict=True):
+            binders[slot[key]] = v
         lead = [
             Var(get_aval_of(c)) if b is None else b for b, c in zip(binders, joined, strict=True)
         ]
