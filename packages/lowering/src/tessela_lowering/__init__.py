@@ -48,6 +48,7 @@ from tessela_lowering._lowering import (
 from tessela_lowering import (  # noqa: F401
     _rules_array,
     _rules_callback,
+    _rules_collective,
     _rules_control,
     _rules_conv,
     _rules_custom,
