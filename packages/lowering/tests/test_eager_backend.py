@@ -114,21 +114,29 @@ def test_higher_order_primitives_run_compiled_when_bound_eagerly() -> None:
     np.testing.assert_array_equal(np.asarray(out[1]), X * 8)
     assert P.while_p in ran
 
+
+def test_custom_jvp_call_evaluates_its_body_op_by_op_as_jax() -> None:
     @custom_jvp
     def f(v: Any) -> Any:
         return lax.mul(v, 3.0)
 
     f.defjvp(lambda primals, tangents: (f(primals[0]), tangents[0]))
-    out, ran = _eager_prims_run(f, x)
+    out, ran = _eager_prims_run(f, tl.device_put(X))
     np.testing.assert_array_equal(np.asarray(out), X * 3)
-    assert P.custom_jvp_call_p in ran
+    assert P.custom_jvp_call_p not in ran and P.mul_p in ran
 
 
 def test_device_put_and_callbacks_keep_their_own_eager_implementations() -> None:
-    for prim in (P.device_put_p, P.debug_callback_p, P.debug_print_p, P.pure_callback_p,
-                 P.io_callback_p):  # fmt: skip
+    impl = find_impl(P.device_put_p)
+    assert impl is not None and impl.__module__.startswith("tessela_lowering.")
+    # The callbacks are a plain Python call: the tracer's own implementation.
+    for prim in (P.debug_callback_p, P.debug_print_p, P.pure_callback_p, P.io_callback_p):
         impl = find_impl(prim)
-        assert impl is not None and impl.__module__.startswith("tessela_lowering."), prim
+        assert impl is not None and impl.__module__ == "tessela_tracer._prims_callback", prim
+    seen: list[Any] = []
+    P.debug_callback_p.bind(X, callback=lambda a: seen.append(type(a)), effect=None,
+                            partitioned=False)  # fmt: skip
+    assert seen == [tl.Array]
 
 
 def test_custom_lin_under_jit_raises_jax_type_error() -> None:

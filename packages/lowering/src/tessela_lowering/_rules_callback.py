@@ -1,11 +1,8 @@
-"""Lowering rules and eager implementations of the host-callback primitives.
+"""Lowering rules of the host-callback primitives.
 
 Eagerly (outside ``jit``) binding ``debug_callback``, ``debug_print``,
-``pure_callback`` or ``io_callback`` calls the Python function at once: a
-plain Python call, registered with ``register_impl``, not a compiled
-program. Its array arguments arrive as :class:`Array` values, its results
-(for pure and IO callbacks) are checked against the declared shapes and
-dtypes and placed on the default device.
+``pure_callback`` or ``io_callback`` runs the tracer's own implementation of
+the primitive: a plain Python call on concrete arrays.
 
 Inside a compiled program each such equation becomes a custom call to jaxlib's
 Python-callback FFI handler (``xla_ffi_python_cpu_callback`` on CPU,
@@ -29,7 +26,6 @@ from tessela_tracer.extend import (
     FlatCallback,
     call_host_callback,
     format_print_callback,
-    register_impl,
 )
 
 from tessela_lowering import _hlo, _xla
@@ -59,12 +55,6 @@ def _host_array(x: Any) -> Any:
     if isinstance(x, np.ndarray):
         aval = ShapedArray(host.shape, host.dtype)
     return Array(_xla.device_put(host, _callback_device()), aval, False)
-
-
-def _device_array(value: np.ndarray[Any, Any]) -> Array:
-    return Array(
-        _xla.device_put(value, get_default_device()), ShapedArray(value.shape, value.dtype), False
-    )
 
 
 def _check_unordered(ordered: bool, what: str) -> None:
@@ -107,14 +97,6 @@ def _emit_callback(
     )
 
 
-def _debug_callback_impl(*args: Any, callback: FlatCallback, **params: Any) -> list[Any]:
-    callback(*[_host_array(a) for a in args])
-    return []
-
-
-register_impl(P.debug_callback_p, _debug_callback_impl)
-
-
 def _debug_callback_lowering(
     ctx: LoweringRuleContext, *args: Value, callback: FlatCallback, effect: Any, partitioned: bool
 ) -> list[Value]:
@@ -125,14 +107,6 @@ def _debug_callback_lowering(
 register_lowering(P.debug_callback_p, _debug_callback_lowering)
 
 
-def _debug_print_impl(*args: Any, **params: Any) -> list[Any]:
-    format_print_callback(**params)(*[_host_array(a) for a in args])
-    return []
-
-
-register_impl(P.debug_print_p, _debug_print_impl)
-
-
 def _debug_print_lowering(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
     _check_unordered(bool(params["ordered"]), "debug.print")
     entry = _host_entry(format_print_callback(**params), None)
@@ -140,17 +114,6 @@ def _debug_print_lowering(ctx: LoweringRuleContext, *args: Value, **params: Any)
 
 
 register_lowering(P.debug_print_p, _debug_print_lowering)
-
-
-def _returning_impl(
-    *args: Any, callback: FlatCallback, result_avals: Sequence[ShapedArray], **params: Any
-) -> list[Any]:
-    outs = call_host_callback(callback, [_host_array(a) for a in args], result_avals)
-    return [_device_array(v) for v in outs]
-
-
-register_impl(P.pure_callback_p, _returning_impl)
-register_impl(P.io_callback_p, _returning_impl)
 
 
 def _pure_callback_lowering(

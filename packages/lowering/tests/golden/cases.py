@@ -1518,6 +1518,12 @@ NOT_COMPARED: dict[str, str] = {
         "tested eagerly and under jit in tests/test_callback.py",
     ),
     **dict.fromkeys(
+        ("psum", "pmax", "pmin", "all_gather", "axis_index"),
+        "a collective over a named axis: vmap computes it over its batch axis before "
+        "anything is lowered, and a collective that reaches lowering raises JAX's NameError "
+        "for an unbound axis, tested in tests/test_rules_collective.py",
+    ),
+    **dict.fromkeys(
         ("select_and_gather_add", "select_and_scatter_add"),
         "JAX binds it only inside its derivatives of max/min pooling; compared with JAX "
         "through grad and jvp of reduce_window_max/min in tessela-autodiff's golden data "
