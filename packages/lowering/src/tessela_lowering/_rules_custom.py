@@ -3,8 +3,8 @@
 The two calls carry the function's primal jaxpr as ``call_jaxpr``, next to
 the derivative rules that only tessela_autodiff reads; a compiled program
 computes the primal, so each equation emits ``call_jaxpr`` inline (no
-function call). Bound on concrete operands, each runs as one compiled
-equation through the eager backend, as the control-flow primitives do.
+function call). Bound on concrete operands they run the tracer's own
+implementation (the body evaluated op by op, as JAX does), not these rules.
 
 ``custom_lin`` (the linear part of a ``custom_vjp`` function, which reverse
 mode stages and transposes away) cannot be evaluated: reaching a compiled
