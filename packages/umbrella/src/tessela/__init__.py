@@ -69,6 +69,7 @@ from . import (
 )
 from ._api import block_until_ready, load_plugins, plugins
 from ._config import config
+from ._jax_alias import JaxAliasError, install_jax_alias, jax_alias_installed, uninstall_jax_alias
 from ._toplevel import (
     disable_jit,
     ensure_compile_time_eval,
@@ -81,6 +82,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array",
+    "JaxAliasError",
     "ShapeDtypeStruct",
     "block_until_ready",
     "checkpoint",
@@ -105,9 +107,11 @@ __all__ = [
     "experimental",
     "grad",
     "hessian",
+    "install_jax_alias",
     "jacfwd",
     "jacobian",
     "jacrev",
+    "jax_alias_installed",
     "jit",
     "jvp",
     "lax",
@@ -133,6 +137,7 @@ __all__ = [
     "tree",
     "tree_util",
     "typing",
+    "uninstall_jax_alias",
     "value_and_grad",
     "vjp",
     "vmap",
