@@ -1,23 +1,29 @@
-"""Benchmark: tessela_pytree against jax.tree_util (C++) and optree.
+"""Benchmark: tessela_pytree against optree and jax.tree_util (C++), side by side.
 
-Trees of 10, 1k and 100k leaves in five shapes (dict-heavy, list-heavy,
-namedtuple, custom nodes, dataclasses); operations flatten, unflatten, map
-and flatten_with_path. tessela_pytree and optree run in this process;
-jax.tree_util runs in a subprocess (``sys.executable``), never imported here.
+Shapes: a small mixed tree, a 24-leaf params dict of dicts, and trees of 10,
+1k and 100k leaves in five shapes (dict-heavy, list-heavy, namedtuples,
+custom nodes, dataclasses). Operations: flatten, unflatten (of a reused
+treedef), map, flatten_with_path, leaves and structure.
 
-Usage: python benchmarks/bench_pytree.py [--quick]
+The three implementations run in this one process (none of them needs
+jaxlib's runtime state; nothing here imports tessela_lowering), row by row
+and alternating repeat by repeat, so that all three see the same machine
+load; each time is the best repeat. A column is ``n/a`` where optree or JAX is
+not installed.
+
+Usage: python benchmarks/bench_pytree.py [--quick] [--repeat N] [--only SUBSTRING]
 """
 
 from __future__ import annotations
 
+import argparse
 import collections
 import dataclasses
-import json
-import subprocess
-import sys
 import timeit
 from collections.abc import Callable
 from typing import Any
+
+import tessela_pytree
 
 Point = collections.namedtuple("Point", "x y")
 
@@ -36,7 +42,7 @@ class Param:
 
 SIZES = (10, 1_000, 100_000)
 SHAPES = ("dict", "list", "namedtuple", "custom", "dataclass")
-OPS = ("flatten", "unflatten", "map", "flatten_with_path")
+OPS = ("flatten", "unflatten", "map", "flatten_with_path", "leaves", "structure")
 
 
 def _nest(n: int, group: int, make: Callable[[list[Any]], Any]) -> Any:
@@ -48,6 +54,13 @@ def _nest(n: int, group: int, make: Callable[[list[Any]], Any]) -> Any:
 
 
 def build(shape: str, n: int) -> Any:
+    if shape == "small":
+        return {"a": 1.0, "b": (2.0, 3.0), "c": [4.0, None, Point(5.0, 6.0)]}
+    if shape == "params":
+        return {
+            f"layer{i}": {"w": float(i), "b": float(i), "scale": 1.0, "shift": 0.0}
+            for i in range(6)
+        }
     if shape == "dict":
         return _nest(n, 10, lambda xs: {f"k{i}": x for i, x in enumerate(xs)})
     if shape == "list":
@@ -63,106 +76,120 @@ def _ident(x: Any) -> Any:
     return x
 
 
-def _time(fn: Callable[[], Any], n_leaves: int) -> float:
-    number = max(1, 20_000 // n_leaves)
-    repeat = 5 if n_leaves <= 1000 else 3
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+class Impl:
+    """One implementation's six operations, with the benchmark's types registered."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        if name == "optree":
+            import optree
+
+            ns = "tessela-bench"
+            optree.register_pytree_node(
+                Box, lambda b: (b.children, None, None), lambda _, c: Box(list(c)), namespace=ns
+            )
+            optree.register_pytree_node(
+                Param,
+                lambda p: ((p.w, p.b), p.name, ("w", "b")),
+                lambda name, c: Param(*c, name=name),
+                namespace=ns,
+            )
+            self.flatten = lambda t: optree.tree_flatten(t, namespace=ns)
+            self.map = lambda t: optree.tree_map(_ident, t, namespace=ns)
+            self.with_path = lambda t: optree.tree_flatten_with_path(t, namespace=ns)
+            self.leaves = lambda t: optree.tree_leaves(t, namespace=ns)
+            self.structure = lambda t: optree.tree_structure(t, namespace=ns)
+            return
+        if name == "jax":
+            from jax import tree_util as tu
+        else:
+            tu = tessela_pytree  # type: ignore[assignment]
+        tu.register_pytree_node(Box, lambda b: (b.children, None), lambda _, c: Box(list(c)))
+        tu.register_dataclass(Param)
+        self.flatten = tu.tree_flatten
+        self.map = lambda t: tu.tree_map(_ident, t)
+        self.with_path = tu.tree_flatten_with_path
+        self.leaves = tu.tree_leaves
+        self.structure = tu.tree_structure
+
+    def op(self, op: str, tree: Any) -> Callable[[], Any]:
+        if op == "unflatten":
+            leaves, treedef = self.flatten(tree)
+            return lambda: treedef.unflatten(leaves)
+        fn = {
+            "flatten": self.flatten,
+            "map": self.map,
+            "flatten_with_path": self.with_path,
+            "leaves": self.leaves,
+            "structure": self.structure,
+        }[op]
+        return lambda: fn(tree)
 
 
-def measure(impl: str) -> dict[str, float]:
-    if impl == "jax":
-        from jax import tree_util as tu
-    else:
-        import tessela_pytree as tu  # type: ignore[no-redef]
-    tu.register_pytree_node(Box, lambda b: (b.children, None), lambda _, c: Box(list(c)))
-    tu.register_dataclass(Param)
-    out: dict[str, float] = {}
-    for shape in SHAPES:
-        for n in SIZES:
-            tree = build(shape, n)
-            leaves, treedef = tu.tree_flatten(tree)
-            ops = {
-                "flatten": lambda t=tree: tu.tree_flatten(t),
-                "unflatten": lambda td=treedef, lv=leaves: td.unflatten(lv),
-                "map": lambda t=tree: tu.tree_map(_ident, t),
-                "flatten_with_path": lambda t=tree: tu.tree_flatten_with_path(t),
-            }
-            for op, fn in ops.items():
-                out[f"{shape}/{n}/{op}"] = _time(fn, n)
+def _impls() -> list[Impl | None]:
+    out: list[Impl | None] = [Impl("tessela")]
+    for name in ("optree", "jax"):
+        try:
+            out.append(Impl(name))
+        except ImportError:
+            out.append(None)
     return out
 
 
-def measure_optree() -> dict[str, float]:
-    import optree
-
-    ns = "tessela-bench"
-    optree.register_pytree_node(
-        Box, lambda b: (b.children, None, None), lambda _, c: Box(list(c)), namespace=ns
-    )
-    optree.register_pytree_node(
-        Param,
-        lambda p: ((p.w, p.b), p.name, ("w", "b")),
-        lambda name, c: Param(*c, name=name),
-        namespace=ns,
-    )
-    out: dict[str, float] = {}
-    for shape in SHAPES:
-        for n in SIZES:
-            tree = build(shape, n)
-            leaves, treedef = optree.tree_flatten(tree, namespace=ns)
-            ops = {
-                "flatten": lambda t=tree: optree.tree_flatten(t, namespace=ns),
-                "unflatten": lambda td=treedef, lv=leaves: td.unflatten(lv),
-                "map": lambda t=tree: optree.tree_map(_ident, t, namespace=ns),
-                "flatten_with_path": lambda t=tree: optree.tree_flatten_with_path(t, namespace=ns),
-            }
-            for op, fn in ops.items():
-                out[f"{shape}/{n}/{op}"] = _time(fn, n)
-    return out
+def _row_times(impls: list[Impl | None], op: str, tree: Any, n: int, repeat: int) -> list[float]:
+    """Best time per call (us) of each implementation, alternating repeats."""
+    number = max(1, 20_000 // n)
+    fns = [None if impl is None else impl.op(op, tree) for impl in impls]
+    best = [float("inf")] * len(fns)
+    for fn in fns:
+        if fn is not None:
+            fn()  # warm up (first unflatten, caches)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            if fn is not None:
+                t = timeit.timeit(fn, number=number) / number * 1e6
+                best[i] = min(best[i], t)
+    return best
 
 
-def _jax_subprocess() -> dict[str, float] | None:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--impl", "jax"], capture_output=True, text=True, check=False
-    )
-    if proc.returncode != 0:
-        print(f"(jax.tree_util unavailable: {proc.stderr.strip().splitlines()[-1:]})")
-        return None
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
-
-
-def _fmt(us: float | None) -> str:
-    if us is None:
+def _fmt(us: float) -> str:
+    if us == float("inf"):
         return "n/a"
     return f"{us / 1000:.2f} ms" if us >= 1000 else f"{us:.2f} us"
 
 
+def _ratio(a: float, b: float) -> str:
+    return "n/a" if b == float("inf") else f"{a / b:.2f}x"
+
+
 def main() -> None:
-    if "--impl" in sys.argv:
-        print(json.dumps(measure(sys.argv[sys.argv.index("--impl") + 1])))
-        return
-    ours = measure("tessela")
-    jax_times = _jax_subprocess()
-    try:
-        opt: dict[str, float] | None = measure_optree()
-    except ImportError:
-        opt = None
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the 100k-leaf trees")
+    parser.add_argument("--repeat", type=int, default=5, help="repeats per row (best kept)")
+    parser.add_argument("--only", default="", help="run rows whose 'shape/size/op' has this")
+    args = parser.parse_args()
+    impls = _impls()
+    rows: list[tuple[str, int]] = [("small", 6), ("params", 24)]
+    sizes = SIZES[:-1] if args.quick else SIZES
+    rows += [(shape, n) for shape in SHAPES for n in sizes]
     header = (
-        f"| {'shape':<10} | {'leaves':>7} | {'op':<17} | {'tessela':>10} | {'jax':>10} "
-        f"| {'optree':>10} | {'tessela/jax':>11} | {'tessela/optree':>14} |"
+        f"| {'shape':<10} | {'leaves':>7} | {'op':<17} | {'tessela':>10} | {'optree':>10} "
+        f"| {'jax':>10} | {'tessela/optree':>14} | {'tessela/jax':>11} |"
     )
     print(header)
-    print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
-    for key, t in ours.items():
-        shape, n, op = key.split("/")
-        j = jax_times.get(key) if jax_times else None
-        o = opt.get(key) if opt else None
-        rj = f"{t / j:.2f}x" if j else "n/a"
-        ro = f"{t / o:.2f}x" if o else "n/a"
-        print(
-            f"| {shape:<10} | {int(n):>7} | {op:<17} | {_fmt(t):>10} | {_fmt(j):>10} "
-            f"| {_fmt(o):>10} | {rj:>11} | {ro:>14} |"
-        )
+    print("|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
+    for shape, n in rows:
+        tree = build(shape, n)
+        for op in OPS:
+            if args.only not in f"{shape}/{n}/{op}":
+                continue
+            repeat = args.repeat if n <= 1000 else max(1, args.repeat // 2)
+            t, o, j = _row_times(impls, op, tree, n, repeat)
+            print(
+                f"| {shape:<10} | {n:>7} | {op:<17} | {_fmt(t):>10} | {_fmt(o):>10} "
+                f"| {_fmt(j):>10} | {_ratio(t, o):>14} | {_ratio(t, j):>11} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
