@@ -17,13 +17,7 @@ from ._api import (
     tree_transpose,
     tree_unflatten,
 )
-from ._flatten import (
-    tree_flatten,
-    tree_flatten_with_path,
-    tree_leaves,
-    tree_leaves_with_path,
-    tree_structure,
-)
+from ._flatten import tree_flatten, tree_leaves, tree_structure
 from ._keys import (
     DictKey,
     FlattenedIndexKey,
@@ -33,6 +27,7 @@ from ._keys import (
     SequenceKey,
     keystr,
 )
+from ._paths import tree_flatten_with_path, tree_leaves_with_path
 from ._registry import (
     Partial,
     is_tree_node,

@@ -10,14 +10,9 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ._flatten import (
-    keyed_children,
-    map_node,
-    tree_flatten,
-    tree_flatten_with_path,
-    tree_leaves,
-)
+from ._flatten import map_node, tree_flatten, tree_leaves
 from ._keys import keystr
+from ._paths import keyed_children, tree_flatten_with_path
 from ._registry import _KIND, LIST, TUPLE, classify
 from ._treedef import PyTreeDef, build
 

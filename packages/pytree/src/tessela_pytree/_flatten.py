@@ -13,7 +13,6 @@ from collections.abc import Callable
 from itertools import chain, repeat
 from typing import Any
 
-from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 from ._registry import (
     _KIND,
     CUSTOM,
@@ -32,9 +31,7 @@ from ._treedef import LEAF_TREEDEF, Node, PyTreeDef
 
 __all__ = [
     "tree_flatten",
-    "tree_flatten_with_path",
     "tree_leaves",
-    "tree_leaves_with_path",
     "tree_structure",
 ]
 
@@ -216,67 +213,6 @@ def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], 
     return (kind, type(x), aux, len(kids))
 
 
-# Key entries are immutable, so one instance per index/field is shared by
-# every path that needs it (bounded caches).
-_SEQ_KEYS: list[SequenceKey] = []
-_FIELD_KEYS: dict[type[Any], list[GetAttrKey]] = {}
-
-
-def keyed_children(x: Any, kind: int) -> tuple[list[Any], list[Any], Any]:
-    """(keys, children, aux) of node ``x``."""
-    if kind == DICT:
-        aux = _sorted_keys(x)
-        return [DictKey(k) for k in aux], [x[k] for k in aux], aux
-    if kind in (LIST, TUPLE):
-        return [SequenceKey(i) for i in range(len(x))], list(x), None
-    if kind == NAMEDTUPLE:
-        return [GetAttrKey(f) for f in type(x)._fields], list(x), None
-    if kind == NONE:
-        return [], [], None
-    entry = REGISTRY[type(x)]
-    if entry.flatten_with_keys is not None:
-        pairs, aux = entry.flatten_with_keys(x)
-        pairs = list(pairs)
-        return [k for k, _ in pairs], [c for _, c in pairs], aux
-    children, aux = entry.flatten(x)
-    children = list(children)
-    return [FlattenedIndexKey(i) for i in range(len(children))], children, aux
-
-
-def flat_path(
-    x: Any,
-    kind: int,
-    path: tuple[Any, ...],
-    out: list[tuple[tuple[Any, ...], Any]],
-    is_leaf: Callable[[tuple[Any, ...], Any], bool] | None,
-) -> Node:
-    """Flattens node ``x`` appending ``(key_path, leaf)`` pairs to ``out``."""
-    if kind == NONE:
-        return _NONE_NODE
-    keys, children, aux = keyed_children(x, kind)
-    kids: list[Node] | None = None
-    start = len(out)
-    get = _KIND.get
-    for key, c in zip(keys, children, strict=False):
-        p = (*path, key)
-        if is_leaf is not None and is_leaf(p, c):
-            k = 0
-        else:
-            got = get(type(c))
-            k = classify(type(c)) if got is None else got
-        if k:
-            if kids is None:
-                kids = [None] * (len(out) - start)
-            kids.append(flat_path(c, k, p, out, is_leaf))
-        else:
-            out.append((p, c))
-            if kids is not None:
-                kids.append(None)
-    if kids is None:
-        return (kind, type(x), aux, len(out) - start)
-    return (kind, type(x), aux, tuple(kids))
-
-
 def tree_flatten(
     tree: Any, is_leaf: Callable[[Any], bool] | None = None
 ) -> tuple[list[Any], PyTreeDef]:
@@ -351,69 +287,3 @@ def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> P
       PyTreeDef((*, [*, None]))
     """
     return tree_flatten(tree, is_leaf)[1]
-
-
-def tree_flatten_with_path(
-    tree: Any,
-    is_leaf: Callable[..., bool] | None = None,
-    is_leaf_takes_path: bool = False,
-) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
-    """Flattens a pytree into ``(key_path, leaf)`` pairs and its structure.
-
-    Args:
-      tree: the pytree.
-      is_leaf: optional predicate; subtrees where it is True count as leaves.
-      is_leaf_takes_path: if True, ``is_leaf`` is called as
-        ``is_leaf(key_path, subtree)`` instead of ``is_leaf(subtree)``.
-
-    Returns:
-      ``(pairs, treedef)`` where each pair is ``(key_path, leaf)``.
-
-    Example:
-      >>> from tessela_pytree import tree_flatten_with_path
-      >>> pairs, _ = tree_flatten_with_path({"a": [7]})
-      >>> pairs
-      [((DictKey(key='a'), SequenceKey(idx=0)), 7)]
-    """
-    pred: Callable[[tuple[Any, ...], Any], bool] | None
-    if is_leaf is None:
-        pred = None
-    elif is_leaf_takes_path:
-        pred = is_leaf
-    else:
-        leaf_fn = is_leaf
-
-        def pred(path: tuple[Any, ...], x: Any) -> bool:
-            return leaf_fn(x)
-
-    if pred is not None and pred((), tree):
-        return [((), tree)], LEAF_TREEDEF
-    kind = classify(type(tree))
-    if not kind:
-        return [((), tree)], LEAF_TREEDEF
-    out: list[tuple[tuple[Any, ...], Any]] = []
-    node = flat_path(tree, kind, (), out, pred)
-    return out, PyTreeDef(node, len(out))
-
-
-def tree_leaves_with_path(
-    tree: Any,
-    is_leaf: Callable[..., bool] | None = None,
-    is_leaf_takes_path: bool = False,
-) -> list[tuple[tuple[Any, ...], Any]]:
-    """The ``(key_path, leaf)`` pairs of a pytree, in flattening order.
-
-    Args:
-      tree: the pytree.
-      is_leaf: optional predicate; subtrees where it is True count as leaves.
-      is_leaf_takes_path: if True, ``is_leaf`` takes ``(key_path, subtree)``.
-
-    Returns:
-      The list of pairs.
-
-    Example:
-      >>> from tessela_pytree import keystr, tree_leaves_with_path
-      >>> [(keystr(p), v) for p, v in tree_leaves_with_path([1, (2,)])]
-      [('[0]', 1), ('[1][0]', 2)]
-    """
-    return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]

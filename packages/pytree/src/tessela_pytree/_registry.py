@@ -49,10 +49,21 @@ class _NodeDef:
     """How one registered type flattens and unflattens.
 
     For ``register_dataclass`` types, ``fields`` holds ``(data, meta)``, the
-    field names, so that the traversals can read the attributes directly.
+    field names, so that the traversals can read the attributes directly. For
+    the built-in registrations whose children's keys follow from the aux data
+    alone (OrderedDict, defaultdict, static types), ``aux_keys(aux)`` gives
+    those keys, so key paths can be derived from the structure.
     """
 
-    __slots__ = ("fields", "flatten", "flatten_with_keys", "is_dataclass", "type", "unflatten")
+    __slots__ = (
+        "aux_keys",
+        "fields",
+        "flatten",
+        "flatten_with_keys",
+        "is_dataclass",
+        "type",
+        "unflatten",
+    )
 
     def __init__(
         self,
@@ -62,6 +73,7 @@ class _NodeDef:
         flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None,
         is_dataclass: bool,
         fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+        aux_keys: Callable[[Any], Iterable[Any]] | None = None,
     ) -> None:
         self.type = nodetype
         self.flatten = flatten
@@ -69,6 +81,7 @@ class _NodeDef:
         self.flatten_with_keys = flatten_with_keys
         self.is_dataclass = is_dataclass
         self.fields = fields
+        self.aux_keys = aux_keys
 
 
 class _KindTable(dict[type[Any], int]):
@@ -138,6 +151,7 @@ def _add(
     *,
     is_dataclass: bool = False,
     fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    aux_keys: Callable[[Any], Iterable[Any]] | None = None,
 ) -> None:
     if not isinstance(nodetype, type):
         raise TypeError(
@@ -148,7 +162,7 @@ def _add(
         what = "dataclass " if is_dataclass else ""
         raise ValueError(f"Duplicate custom {what}PyTreeDef type registration for {nodetype}.")
     REGISTRY[nodetype] = _NodeDef(
-        nodetype, flatten, unflatten, flatten_with_keys, is_dataclass, fields
+        nodetype, flatten, unflatten, flatten_with_keys, is_dataclass, fields, aux_keys
     )
     _KIND[nodetype] = CUSTOM
     if fields is not None:
@@ -479,8 +493,12 @@ def register_static(cls: Typ, /) -> Typ:
       >>> tree_flatten([Tag("relu"), 1.0])
       ([1.0], PyTreeDef([CustomNode(Tag[relu], []), *]))
     """
-    register_pytree_with_keys(cls, _static_flatten, _static_unflatten, _static_flatten)
+    _add(cls, _static_flatten, _static_unflatten, _static_flatten, aux_keys=_no_keys)
     return cls
+
+
+def _no_keys(aux: Any) -> tuple[()]:
+    return ()
 
 
 def _static_flatten(obj: Any) -> tuple[tuple[()], Any]:
@@ -608,17 +626,19 @@ def _partial_flatten(p: Partial) -> tuple[tuple[Any, Any], Any]:
     return (p.args, p.keywords), p.func
 
 
-register_pytree_with_keys(
+_add(
     collections.OrderedDict,
-    _ordereddict_with_keys,
-    _ordereddict_unflatten,
     _ordereddict_flatten,
+    _ordereddict_unflatten,
+    _ordereddict_with_keys,
+    aux_keys=tuple,
 )
-register_pytree_with_keys(
+_add(
     collections.defaultdict,
-    _defaultdict_with_keys,
-    _defaultdict_unflatten,
     _defaultdict_flatten,
+    _defaultdict_unflatten,
+    _defaultdict_with_keys,
+    aux_keys=operator.itemgetter(1),
 )
 register_pytree_node(Partial, _partial_flatten, _partial_unflatten)
 _reset_kinds()

@@ -23,10 +23,10 @@ from ._api import tree_reduce_associative as reduce_associative
 from ._api import tree_transpose as transpose
 from ._api import tree_unflatten as unflatten
 from ._flatten import tree_flatten as flatten
-from ._flatten import tree_flatten_with_path as flatten_with_path
 from ._flatten import tree_leaves as leaves
-from ._flatten import tree_leaves_with_path as leaves_with_path
 from ._flatten import tree_structure as structure
+from ._paths import tree_flatten_with_path as flatten_with_path
+from ._paths import tree_leaves_with_path as leaves_with_path
 
 __all__ = [
     "all",
