@@ -20,11 +20,20 @@ import operator
 import os
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Config", "canonical_dtype", "canonical_shape", "config"]
+__all__ = ["Config", "FlagSource", "canonical_dtype", "canonical_shape", "config"]
+
+
+class FlagSource(Protocol):
+    """Where :meth:`Config.follow` keeps the flags: ``read`` and ``update`` by name."""
+
+    def read(self, name: str, /) -> Any: ...
+
+    def update(self, name: str, value: Any, /) -> None: ...
+
 
 _TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})
 _FALSE = frozenset({"0", "false", "no", "off", "f", "n", ""})
@@ -65,10 +74,46 @@ class Config:
         True
     """
 
-    __slots__ = ("_values",)
+    __slots__ = ("_source", "_values")
 
     def __init__(self) -> None:
         self._values = {name: _env_flag(name, d) for name, d in _DEFAULTS.items()}
+        self._source: FlagSource | None = None
+
+    def follow(self, source: FlagSource | None, /) -> None:
+        """Keep the flags in ``source`` instead of in this object.
+
+        A larger stack that has one configuration for every package (the
+        ``tessela`` umbrella: ``tessela_tracer.config``) makes the PRNG read
+        and write its flags there, under their ``jax_`` names, so that there is
+        one place where a flag is set. ``None`` goes back to this object's own
+        values.
+
+        Args:
+            source: an object with ``read(name)`` and ``update(name, value)``
+                that defines ``jax_threefry_partitionable`` and
+                ``jax_enable_x64``, or None.
+
+        Returns:
+            None.
+
+        Example:
+            >>> from tessela_prng._config import Config
+            >>> shared, own = Config(), Config()
+            >>> own.follow(shared)
+            >>> shared.update("jax_enable_x64", True)
+            >>> own.enable_x64
+            True
+        """
+        if source is not None:
+            for name in _DEFAULTS:
+                source.read(f"jax_{name}")  # fails now, not at the first sample
+        self._source = source
+
+    def _get(self, key: str) -> bool:
+        if self._source is not None:
+            return bool(self._source.read(f"jax_{key}"))
+        return self._values[key]
 
     @staticmethod
     def _canonical(name: str) -> str:
@@ -105,7 +150,10 @@ class Config:
                 f"config.update({name!r}, value): value must be a bool, got {value!r}; "
                 "pass True or False."
             )
-        self._values[key] = bool(value)
+        if self._source is not None:
+            self._source.update(f"jax_{key}", bool(value))
+        else:
+            self._values[key] = bool(value)
 
     def read(self, name: str, /) -> bool:
         """Return the current value of a flag.
@@ -121,25 +169,25 @@ class Config:
             >>> config.read("jax_enable_x64")
             False
         """
-        return self._values[self._canonical(name)]
+        return self._get(self._canonical(name))
 
     @property
     def threefry_partitionable(self) -> bool:
         """Whether the partitionable Threefry counter layout is in use."""
-        return self._values["threefry_partitionable"]
+        return self._get("threefry_partitionable")
 
     @property
     def enable_x64(self) -> bool:
         """Whether 64-bit dtypes are enabled."""
-        return self._values["enable_x64"]
+        return self._get("enable_x64")
 
     def __getattr__(self, name: str) -> bool:
         if name.startswith(("jax_", "tessela_")):
-            return self._values[self._canonical(name)]
+            return self._get(self._canonical(name))
         raise AttributeError(name)
 
     def __repr__(self) -> str:
-        flags = ", ".join(f"jax_{k}={v}" for k, v in self._values.items())
+        flags = ", ".join(f"jax_{k}={self._get(k)}" for k in _DEFAULTS)
         return f"Config({flags})"
 
 

@@ -163,7 +163,8 @@ class Config:
         except KeyError:
             known = ", ".join(sorted(aliases))
             raise AttributeError(
-                f"unrecognized config flag {name!r}; known flags: {known}"
+                f"Unrecognized config option: {name!r} (unrecognized config flag); check the "
+                f"spelling (JAX's jax_* names work). Known flags: {known}"
             ) from None
 
     def update(self, name: str, value: Any, /) -> None:
