@@ -1,24 +1,23 @@
-"""The traversals: flattening (plain, with ``is_leaf``, with key paths).
+"""The traversals: flattening (plain and with ``is_leaf``) and one-pass map.
 
-Each traversal is a recursive function called only on nodes; children that
-are leaves are handled inline in the parent's loop, so the common case costs
-one dict lookup (``_KIND``, keyed by exact type) and one append per leaf, and
-a node whose children are all leaves allocates no per-child structure.
+Plain flattening runs the per-type handlers of ``_handlers``. The other
+traversals are recursive functions called only on nodes; children that are
+leaves are handled inline in the parent's loop, so the common case costs one
+dict lookup (``_KIND``, keyed by exact type) and one append per leaf, and a
+node whose children are all leaves allocates no per-child structure.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
-from itertools import chain, repeat
 from typing import Any
 
+from ._handlers import NONE_NODE
 from ._registry import (
     _KIND,
-    CUSTOM,
     DATACLASS_GETTERS,
     DICT,
-    FLATTEN_OF,
+    HANDLERS,
     LIST,
     NAMEDTUPLE,
     NONE,
@@ -34,114 +33,6 @@ __all__ = [
     "tree_leaves",
     "tree_structure",
 ]
-
-_NONE_NODE: Node = (NONE, type(None), None, 0)
-
-
-def flat(x: Any, kind: int, leaves: list[Any]) -> Node:
-    """Flattens node ``x`` of ``kind``, appending its leaves; returns its node."""
-    typ = type(x)
-    if kind == DICT:
-        aux = _sorted_keys(x)
-        children: Any = list(map(x.__getitem__, aux))
-    elif kind in (LIST, TUPLE, NAMEDTUPLE):
-        aux = None
-        children = x
-    elif kind == NONE:
-        return _NONE_NODE
-    else:
-        how = FLATTEN_OF[typ]
-        if type(how) is tuple:  # a dataclass: (data getter, meta getter)
-            children = how[0](x)
-            aux = how[1](x)
-        else:
-            children, aux = how(x)
-    kind_of = _KIND  # a missing type is classified on lookup
-    if (
-        (type(children) is list or type(children) is tuple)
-        and len(children) >= _BATCH_MIN
-        and kind_of[type(children[0])] in _BATCH_KINDS
-    ):
-        batch = _flat_siblings(children, leaves)
-        if batch is not None:
-            return (kind, typ, aux, batch)
-    start = len(leaves)
-    kids: list[Node] | None = None
-    append = leaves.append
-    for c in children:
-        k = kind_of[type(c)]
-        if k:
-            if kids is None:
-                kids = [None] * (len(leaves) - start)
-            kids.append(flat(c, k, leaves))
-        else:
-            append(c)
-            if kids is not None:
-                kids.append(None)
-    if kids is None:
-        return (kind, typ, aux, len(leaves) - start)
-    return (kind, typ, aux, tuple(kids))
-
-
-_BATCH_MIN = 8
-_BATCH_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE, DICT, CUSTOM))
-_GETITEM = operator.attrgetter("__getitem__")
-
-
-def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> Node | None:
-    """Flattens many sibling nodes of one type whose children are all leaves.
-
-    Wide containers of equally typed small nodes (a list of namedtuples, of
-    registered dataclasses, of lists) are common; here the whole row is taken
-    apart with C-level ``map``/``chain`` calls instead of one Python call per
-    node. Returns the tuple of the siblings' nodes, or None (leaving ``leaves``
-    untouched) when the siblings are mixed or any of them has a non-leaf child.
-    """
-    types = set(map(type, children))
-    if len(types) != 1:
-        return None
-    t = types.pop()
-    k = _KIND[t]
-    auxes: Any
-    if k in (LIST, TUPLE, NAMEDTUPLE):
-        grand: Any = children
-        auxes = repeat(None)
-    elif k == DICT:
-        try:
-            auxes = list(map(tuple, map(sorted, children)))
-        except TypeError:
-            return None  # the per-node path raises the proper error
-        grand = auxes
-        row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
-        for gt in set(map(type, row)):
-            if _KIND[gt]:
-                return None
-        leaves += row
-        return tuple(zip(repeat(DICT), repeat(t), auxes, map(len, auxes)))
-    elif k == CUSTOM:
-        fields = REGISTRY[t].fields
-        if fields is None:
-            return None
-        grand = _columns(fields[0], children)
-        auxes = _columns(fields[1], children)
-    else:
-        return None
-    row = list(chain.from_iterable(grand))
-    kind_of = _KIND
-    for gt in set(map(type, row)):
-        if kind_of[gt]:
-            return None
-    leaves += row
-    return tuple(zip(repeat(k), repeat(t), auxes, map(len, grand)))
-
-
-def _columns(names: tuple[str, ...], objs: list[Any] | tuple[Any, ...]) -> list[Any]:
-    """``[(o.a, o.b, ...) for o in objs]`` for attribute ``names``, at C speed."""
-    if len(names) >= 2:
-        return list(map(operator.attrgetter(*names), objs))
-    if names:
-        return list(zip(map(operator.attrgetter(names[0]), objs)))
-    return [()] * len(objs)
 
 
 def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:
@@ -190,7 +81,7 @@ def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], 
         aux = None
         children = x
     elif kind == NONE:
-        return _NONE_NODE
+        return NONE_NODE
     else:
         children, aux = REGISTRY[type(x)].flatten(x)
     kids: list[Node] = []
@@ -237,12 +128,10 @@ def tree_flatten(
     """
     leaves: list[Any] = []
     if is_leaf is None:
-        kind = _KIND.get(type(tree))
-        if kind is None:
-            kind = classify(type(tree))
-        if not kind:
+        handler = HANDLERS[type(tree)]
+        if handler is None:
             return [tree], LEAF_TREEDEF
-        node = flat(tree, kind, leaves)
+        node = handler(tree, leaves)
     else:
         if is_leaf(tree):
             return [tree], LEAF_TREEDEF

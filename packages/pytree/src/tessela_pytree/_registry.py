@@ -102,11 +102,32 @@ _BUILTIN_KINDS: dict[type[Any], int] = {tuple: TUPLE, list: LIST, dict: DICT, _N
 _CACHE_LIMIT = 4096
 
 
+class _HandlerTable(dict[type[Any], Any]):
+    """``HANDLERS``: exact type to its flatten handler (None for leaves).
+
+    A handler ``h(x, leaves)`` appends the leaves of node ``x`` and returns its
+    treedef node. The flattening module installs ``make``, which builds the
+    handler of a type on first lookup; every registration clears the table.
+    """
+
+    make: Callable[[type[Any]], Any] | None = None
+
+    def __missing__(self, t: type[Any]) -> Any:
+        if len(self) > _CACHE_LIMIT:
+            self.clear()
+        handler = self[t] = self.make(t)  # type: ignore[misc]
+        return handler
+
+
+HANDLERS: dict[type[Any], Any] = _HandlerTable()
+
+
 def _reset_kinds() -> None:
     _KIND.clear()
     _KIND.update(_BUILTIN_KINDS)
     for t in REGISTRY:
         _KIND[t] = CUSTOM
+    HANDLERS.clear()
 
 
 def classify(t: type[Any]) -> int:
@@ -165,6 +186,7 @@ def _add(
         nodetype, flatten, unflatten, flatten_with_keys, is_dataclass, fields, aux_keys
     )
     _KIND[nodetype] = CUSTOM
+    HANDLERS.clear()
     if fields is not None:
         getters = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
         DATACLASS_GETTERS[nodetype] = getters

@@ -1,0 +1,218 @@
+"""Flatten handlers: one function per node type, generated for that type.
+
+``HANDLERS`` (in the registry) maps an exact type to its handler, or to None
+for leaf types. A handler ``h(x, leaves)`` appends the leaves under node ``x``
+to ``leaves`` and returns the node's canonical treedef node (see
+``_treedef``). Handlers are generated from one source template, specialised
+per type: the node's kind, type and how its children and aux data are read
+are constants of the generated function, so a node costs one call with no
+dispatch on its kind. Namedtuples and registered dataclasses with few fields
+also get an unrolled fast path: when every child is a leaf, the children are
+read into locals, checked and appended in one step, and (for namedtuples)
+the node returned is one shared constant.
+
+Children that are leaves are handled inline in the parent's loop (one table
+lookup and one append per leaf). Wide containers go to ``_wide``: rows of
+leaves are checked per distinct type and appended at once, and rows of
+equally typed leaf-only nodes are taken apart with C-level ``map``/``chain``
+calls (``_flat_siblings``).
+"""
+
+from __future__ import annotations
+
+import keyword
+import operator
+from itertools import chain, repeat
+from typing import Any
+
+from ._registry import (
+    _KIND,
+    CUSTOM,
+    DICT,
+    HANDLERS,
+    LEAF,
+    LIST,
+    NAMEDTUPLE,
+    NONE,
+    REGISTRY,
+    TUPLE,
+    classify,
+)
+
+__all__ = ["NONE_NODE"]
+
+Node = Any
+NONE_NODE: Node = (NONE, type(None), None, 0)
+
+_BATCH_MIN = 4  # rows of dicts flattened at once
+_SEQ_ROW_MIN = 8  # rows of lists, tuples or namedtuples flattened at once
+_LEAF_ROW_MIN = 16  # leaves checked per distinct type instead of one by one
+_UNROLL_MAX = 8  # fields read into locals by the unrolled fast path
+_ROW_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE))
+_GETITEM = operator.attrgetter("__getitem__")
+
+
+def _wide(children: list[Any] | tuple[Any, ...], leaves: list[Any], head: Node) -> Node | None:
+    """Flattens a wide row of children at C speed, or returns None (nothing appended).
+
+    ``head`` is the parent's ``(kind, type, aux)``; the result is its node.
+    Rows of leaves, of dicts and of lists, tuples or namedtuples qualify;
+    rows of dataclasses and other custom nodes go through their handlers,
+    which are as fast.
+    """
+    first = _KIND[type(children[0])]
+    n = len(children)
+    if first == LEAF:
+        if n < _LEAF_ROW_MIN:
+            return None
+        kind_of = _KIND
+        for t in set(map(type, children)):
+            if kind_of[t]:
+                return None
+        leaves += children
+        return (*head, n)
+    if first == DICT or (first in _ROW_KINDS and n >= _SEQ_ROW_MIN):
+        batch = _flat_siblings(children, leaves)
+        return None if batch is None else (*head, batch)
+    return None
+
+
+def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> Node | None:
+    """Flattens many sibling nodes of one type whose children are all leaves.
+
+    Returns the tuple of the siblings' nodes, or None (leaving ``leaves``
+    untouched) when the siblings are mixed or any of them has a non-leaf child.
+    """
+    types = set(map(type, children))
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    k = _KIND[t]
+    if k == DICT:
+        try:
+            auxes = list(map(tuple, map(sorted, children)))
+        except TypeError:
+            return None  # the per-node path raises the proper error
+        row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
+        for gt in set(map(type, row)):
+            if _KIND[gt]:
+                return None
+        leaves += row
+        return tuple(zip(repeat(DICT), repeat(t), auxes, map(len, auxes)))
+    row = list(chain.from_iterable(children))
+    kind_of = _KIND
+    for gt in set(map(type, row)):
+        if kind_of[gt]:
+            return None
+    leaves += row
+    return tuple(zip(repeat(k), repeat(t), repeat(None), map(len, children)))
+
+
+# The generic body of every handler: ``children`` and ``aux`` are set by the
+# prologue; KIND and TYP are constants of the generated function.
+_LOOP = """\
+    if (type(children) is list or type(children) is tuple) and len(children) >= BATCH_MIN:
+        node = _wide(children, leaves, (KIND, TYP, aux))
+        if node is not None:
+            return node
+    handlers = HANDLERS
+    start = len(leaves)
+    kids = None
+    append = leaves.append
+    for c in children:
+        h = handlers[type(c)]
+        if h is None:
+            append(c)
+            if kids is not None:
+                kids.append(None)
+        else:
+            if kids is None:
+                kids = [None] * (len(leaves) - start)
+            kids.append(h(c, leaves))
+    if kids is None:
+        return (KIND, TYP, aux, len(leaves) - start)
+    return (KIND, TYP, aux, tuple(kids))
+"""
+
+
+def _attr(name: str) -> str:
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return f"x.{name}"
+    return f"getattr(x, {name!r})"
+
+
+def _unrolled(reads: list[str], aux: str, node: str, whole: str = "") -> list[str]:
+    """The all-leaves fast path over children read by ``reads`` (all of ``whole``)."""
+    names = [f"c{i}" for i in range(len(reads))]
+    lines = [f"    {n} = {r}" for n, r in zip(names, reads, strict=True)]
+    if aux:
+        lines.append(f"    aux = {aux}")
+    test = " and ".join(f"HANDLERS[type({n})] is None" for n in names)
+    lines.append(f"    if {test}:")
+    lines.append(f"        leaves += {whole or '(' + ''.join(n + ', ' for n in names) + ')'}")
+    lines.append(f"        return {node}")
+    return lines
+
+
+def _source(t: type[Any], kind: int) -> list[str]:
+    """The prologue of the handler of ``t``: sets ``children`` and ``aux``."""
+    if kind in (LIST, TUPLE):
+        return ["    children = x", "    aux = None"]
+    if kind == DICT:
+        return [
+            "    try:",
+            "        aux = tuple(sorted(x))",
+            "    except TypeError:",
+            "        raise ValueError(SORT_ERROR) from None",
+            "    children = list(map(x.__getitem__, aux))",
+        ]
+    if kind == NAMEDTUPLE:
+        n = len(t._fields)
+        lines = []
+        if 0 < n <= _UNROLL_MAX:
+            lines = [f"    if len(x) == {n}:"]
+            body = _unrolled([f"x[{i}]" for i in range(n)], "", "NODE", "x")
+            lines += ["    " + line for line in body]
+        return [*lines, "    children = x", "    aux = None"]
+    entry = REGISTRY[t]
+    if entry.fields is None:
+        return ["    children, aux = FLATTEN(x)"]
+    data, meta = entry.fields
+    aux = "(" + "".join(f"{_attr(m)}, " for m in meta) + ")"
+    if 0 < len(data) <= _UNROLL_MAX:
+        lines = _unrolled([_attr(d) for d in data], aux, f"(KIND, TYP, aux, {len(data)})")
+        return [*lines, "    children = (" + "".join(f"c{i}, " for i in range(len(data))) + ")"]
+    reads = "".join(f"{_attr(d)}, " for d in data)
+    return [f"    children = ({reads})", f"    aux = {aux}"]
+
+
+def make_handler(t: type[Any]) -> Any:
+    """The flatten handler of exact type ``t``, or None if ``t`` is a leaf type."""
+    kind = classify(t)
+    if kind == LEAF:
+        return None
+    if kind == NONE:
+        return _none_handler
+    entry = REGISTRY.get(t) if kind == CUSTOM else None
+    namespace: dict[str, Any] = {
+        "BATCH_MIN": _BATCH_MIN,
+        "FLATTEN": None if entry is None else entry.flatten,
+        "HANDLERS": HANDLERS,
+        "KIND": kind,
+        "NODE": (kind, t, None, len(t._fields)) if kind == NAMEDTUPLE else None,
+        "SORT_ERROR": "Comparator raised exception while sorting pytree dictionary keys.",
+        "TYP": t,
+        "_wide": _wide,
+    }
+    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), _LOOP])
+    exec(compile(source, f"<tessela_pytree flatten {t.__qualname__}>", "exec"), namespace)
+    handler = namespace["handler"]
+    handler.__qualname__ = f"flatten_handler[{t.__qualname__}]"
+    return handler
+
+
+def _none_handler(x: None, leaves: list[Any]) -> Node:
+    return NONE_NODE
+
+
+HANDLERS.make = make_handler  # type: ignore[attr-defined]
