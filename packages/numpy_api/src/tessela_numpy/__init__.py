@@ -36,6 +36,8 @@ from ._arith import (
 from ._arith import (
     round as round,
 )
+from ._array_extras import *  # noqa: F403
+from ._array_extras import __all__ as _array_extras_all
 from ._choose import choose as choose
 from ._choose import compress as compress
 from ._convolve import convolve as convolve
@@ -185,6 +187,8 @@ from ._reductions import (
 from ._reductions import (
     var as var,
 )
+from ._scalar_kinds import *  # noqa: F403
+from ._scalar_kinds import __all__ as _scalar_kinds_all
 from ._scalar_types import (
     bfloat16 as bfloat16,
 )
@@ -906,3 +910,4 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+__all__ += [*_array_extras_all, *_scalar_kinds_all]
