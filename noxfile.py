@@ -342,6 +342,18 @@ def conformance(session: nox.Session) -> None:
 
 
 @nox.session
+def api_coverage(session: nox.Session) -> None:
+    """Print Tessela's coverage of JAX 0.10.2's public names per module.
+
+    ``packages/umbrella/tools/jax_api.json`` lists JAX's names (written by
+    ``list_jax_api.py`` under JAX); ``--missing`` lists the absent ones.
+    """
+    session.install(*[str(pkg.path) for pkg in PACKAGES.values()])
+    tools = PACKAGES["umbrella"].path / "tools"
+    session.run("python", str(tools / "api_coverage.py"), *session.posargs)
+
+
+@nox.session
 def demo(session: nox.Session) -> None:
     """The main job: install the packages from this repository and run the demo."""
     args: list[str] = []

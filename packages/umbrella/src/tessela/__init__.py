@@ -53,10 +53,12 @@ from tessela_tracer import (
 )
 
 from . import (
+    custom_derivatives,
     debug,
     dtypes,
     errors,
     experimental,
+    flatten_util,
     lax,
     nn,
     numpy,
@@ -69,6 +71,14 @@ from . import (
 )
 from ._api import block_until_ready, load_plugins, plugins
 from ._config import config
+from ._flag_contexts import (
+    debug_infs,
+    debug_nans,
+    enable_x64,
+    explain_cache_misses,
+    log_compiles,
+    typeof,
+)
 from ._jax_alias import JaxAliasError, install_jax_alias, jax_alias_installed, uninstall_jax_alias
 from ._toplevel import (
     disable_jit,
@@ -89,9 +99,12 @@ __all__ = [
     "checkpoint_policies",
     "clear_caches",
     "config",
+    "custom_derivatives",
     "custom_jvp",
     "custom_vjp",
     "debug",
+    "debug_infs",
+    "debug_nans",
     "default_backend",
     "default_device",
     "device_count",
@@ -101,10 +114,13 @@ __all__ = [
     "disable_jit",
     "dtypes",
     "effects_barrier",
+    "enable_x64",
     "ensure_compile_time_eval",
     "errors",
     "eval_shape",
     "experimental",
+    "explain_cache_misses",
+    "flatten_util",
     "grad",
     "hessian",
     "install_jax_alias",
@@ -120,6 +136,7 @@ __all__ = [
     "load_plugins",
     "local_device_count",
     "local_devices",
+    "log_compiles",
     "make_jaxpr",
     "named_call",
     "named_scope",
@@ -136,6 +153,7 @@ __all__ = [
     "scipy",
     "tree",
     "tree_util",
+    "typeof",
     "typing",
     "uninstall_jax_alias",
     "value_and_grad",

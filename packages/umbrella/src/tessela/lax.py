@@ -1,6 +1,7 @@
 """``tessela.lax``: the ``jax.lax`` names, from ``tessela_tracer.lax``, with the
 collectives of ``tessela_batching`` (``psum``, ``pmean``, ``pmax``, ``pmin``,
-``all_gather``, ``axis_index``) that ``jax.lax`` also holds.
+``all_gather``, ``axis_index``) that ``jax.lax`` also holds, ``broadcast_shapes``
+and the primitives under their ``jax.lax`` names (``add_p``, ``sin_p``, ...).
 
 Example:
     >>> import tessela.lax as lax
@@ -20,7 +21,10 @@ from tessela_batching import psum as psum
 from tessela_tracer.lax import *  # noqa: F403
 from tessela_tracer.lax import __all__ as _tracer_all
 
+from tessela._lax_extra import *  # noqa: F403
+from tessela._lax_extra import __all__ as _extra_all
+
 __all__ = sorted(
-    [*_tracer_all, "all_gather", "axis_index", "pmax", "pmean", "pmin", "psum"],
+    [*_tracer_all, *_extra_all, "all_gather", "axis_index", "pmax", "pmean", "pmin", "psum"],
     key=lambda name: (name[0].islower(), name),
 )

@@ -1,6 +1,6 @@
 """``tessela.scipy``: the ``jax.scipy`` submodules composable from Tessela's primitives.
 
-Submodules: ``special`` and ``stats``.
+Submodules: ``linalg``, ``special`` and ``stats``.
 
 Example:
     >>> import tessela.scipy as tsp
@@ -8,6 +8,6 @@ Example:
     0.5
 """
 
-from . import special, stats
+from . import linalg, special, stats
 
-__all__ = ["special", "stats"]
+__all__ = ["linalg", "special", "stats"]

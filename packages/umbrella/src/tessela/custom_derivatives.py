@@ -1,0 +1,32 @@
+"""``tessela.custom_derivatives``: the ``jax.custom_derivatives`` names.
+
+``custom_jvp``, ``custom_vjp``, ``SymbolicZero``, ``CustomVJPPrimal``,
+``zero_from_primal`` and ``custom_vjp_primal_tree_values`` are the tracer's,
+with the primitives ``custom_jvp_call_p`` and ``custom_vjp_call_p``.
+
+Example:
+    >>> from tessela.custom_derivatives import SymbolicZero, custom_jvp
+    >>> custom_jvp is __import__("tessela").custom_jvp
+    True
+"""
+
+from tessela_tracer.custom_derivatives import (
+    CustomVJPPrimal,
+    SymbolicZero,
+    custom_jvp,
+    custom_vjp,
+    custom_vjp_primal_tree_values,
+    zero_from_primal,
+)
+from tessela_tracer.primitives import custom_jvp_call_p, custom_vjp_call_p
+
+__all__ = [
+    "CustomVJPPrimal",
+    "SymbolicZero",
+    "custom_jvp",
+    "custom_jvp_call_p",
+    "custom_vjp",
+    "custom_vjp_call_p",
+    "custom_vjp_primal_tree_values",
+    "zero_from_primal",
+]

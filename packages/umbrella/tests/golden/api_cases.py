@@ -1,0 +1,181 @@
+"""Cases for the JAX names added to close the API gap, run through either implementation.
+
+``run(jx)`` takes the top-level module (``jax``, or ``tessela``) and returns
+named NumPy arrays. ``generate_api.py`` stores JAX 0.10.2's results in
+``api_golden.npz``; ``test_api_gap.py`` compares Tessela's with them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+RNG = np.random.default_rng(0)
+SPD = (lambda m: m @ m.T + 4.0 * np.eye(4))(RNG.normal(size=(4, 4))).astype(np.float32)
+LOWER = np.tril(RNG.normal(size=(4, 4)) + 3.0 * np.eye(4)).astype(np.float32)
+B1 = RNG.normal(size=(4,)).astype(np.float32)
+B2 = RNG.normal(size=(4, 3)).astype(np.float32)
+GEN = (RNG.normal(size=(4, 4)) + 4.0 * np.eye(4)).astype(np.float32)
+DTYPES = ["bool", "int8", "uint8", "int32", "uint32", "float16", "float32", "complex64"]
+KINDS = ["generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact",
+         "floating", "complexfloating"]  # fmt: skip
+
+
+def _s(x: Any) -> np.ndarray:
+    return np.array(str(x))
+
+
+def _numpy_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    jnp = jx.numpy
+    x = jnp.arange(6.0).reshape(2, 3)
+    out["shape"] = np.array([*jnp.shape(x), jnp.ndim(x), jnp.size(x), jnp.size(x, 1)])
+    out["shape_scalar"] = np.array([len(jnp.shape(1.0)), jnp.ndim(1.0), jnp.size(1.0)])
+    out["shape_jit"] = np.asarray(jx.jit(lambda v: jnp.shape(v)[0] * 10 + jnp.ndim(v))(x))
+    out["kinds"] = np.array(
+        [[jnp.issubdtype(np.dtype(d), getattr(jnp, k)) for k in KINDS] for d in DTYPES]
+    )
+    out["kind_identity"] = np.array([getattr(jnp, k) is getattr(np, k) for k in KINDS])
+    out["scalar_alias_dtypes"] = np.array(
+        [str(jnp.dtype(getattr(jnp, n)(1)))
+         for n in ("bool", "int_", "float_", "complex_", "single", "double", "csingle", "uint")]
+    )  # fmt: skip
+    out["complexobj"] = np.array(
+        [[jnp.iscomplexobj(v), jnp.isrealobj(v)]
+         for v in (1j, 1.0, None, jnp.ones(2), jnp.ones(2, jnp.complex64), np.zeros(1, complex))]
+    )  # fmt: skip
+    out["isscalar"] = np.array(
+        [jnp.isscalar(v) for v in (1.0, np.float32(2), jnp.ones(()), jnp.ones(1), [1.0], "a")]
+    )
+    out["append_flat"] = np.asarray(jnp.append(jnp.ones((2, 2)), jnp.arange(3.0)))
+    out["append_axis"] = np.asarray(jnp.append(jnp.ones((2, 2)), jnp.zeros((1, 2)), axis=0))
+    out["np_broadcast_shapes"] = np.array(jnp.broadcast_shapes((5, 1, 3), (4, 1), 3))
+    out["np_broadcast_shapes_empty"] = np.array(len(jnp.broadcast_shapes()))
+    special = jnp.array([1.0, np.inf, -np.inf, np.nan, 0.0])
+    out["isposinf"] = np.asarray(jnp.isposinf(special))
+    out["isneginf"] = np.asarray(jnp.isneginf(special))
+    out["isneginf_int"] = np.asarray(jnp.isneginf(jnp.arange(3)))
+    out["copy"] = np.asarray(jnp.copy(x))
+    out["tril_indices"] = np.asarray(jnp.tril_indices(3))
+    out["tril_indices_k"] = np.asarray(jnp.tril_indices(3, 1, 4))
+    out["triu_indices_k"] = np.asarray(jnp.triu_indices(3, -1))
+    out["triu_indices_from"] = np.asarray(jnp.triu_indices_from(jnp.ones((2, 4)), k=1))
+    out["tril_indices_from"] = np.asarray(jnp.tril_indices_from(jnp.ones((3, 2))))
+    out["tril_indices_dtype"] = _s(jnp.tril_indices(3)[0].dtype)
+    out["diag_indices"] = np.asarray(jnp.diag_indices(3, 3))
+    out["diag_indices_from"] = np.asarray(jnp.diag_indices_from(jnp.ones((2, 2))))
+    ints = jnp.array([0, 1, 7, -1, -8, 255, 2**20], jnp.int32)
+    out["bitwise_count"] = np.asarray(jnp.bitwise_count(ints))
+    out["bitwise_count_u8"] = np.asarray(jnp.bitwise_count(jnp.arange(5, dtype=jnp.uint8)))
+    out["bitwise_count_dtype"] = _s(jnp.bitwise_count(ints).dtype)
+    a, b = jnp.ones((2, 2)), 2.0 * jnp.ones((2, 1))
+    out["block"] = np.asarray(jnp.block([[a, b], [jnp.zeros((1, 3))]]))
+    out["block_1d"] = np.asarray(jnp.block([jnp.ones(2), 3.0]))
+    out["amax_amin"] = np.array([np.asarray(jnp.amax(x, axis=0)), np.asarray(jnp.amin(x, axis=0))])
+    y = jnp.array([0.1, 0.5, 0.9])
+    out["array_api_trig"] = np.array(
+        [np.asarray(f(y)) for f in (jnp.acos, jnp.asin, jnp.atan, jnp.asinh, jnp.atanh)]
+        + [np.asarray(jnp.acosh(y + 1.0)), np.asarray(jnp.atan2(y, 1.0 - y))]
+    )
+    out["concat"] = np.asarray(jnp.concat([x, x], axis=1))
+    out["concat_none"] = np.asarray(jnp.concat([x, x], axis=None))
+    out["permute_dims"] = np.asarray(jnp.permute_dims(jnp.arange(24).reshape(2, 3, 4), (2, 0, 1)))
+    out["matrix_transpose"] = np.asarray(jnp.matrix_transpose(jnp.arange(24).reshape(2, 3, 4)))
+    out["unstack"] = np.array([np.asarray(t) for t in jnp.unstack(x, axis=1)])
+    out["bitwise_shifts"] = np.array(
+        [np.asarray(jnp.bitwise_left_shift(ints, 2)), np.asarray(jnp.bitwise_right_shift(ints, 1)),
+         np.asarray(jnp.bitwise_invert(ints))]
+    )  # fmt: skip
+    out["cumulative_sum"] = np.asarray(jnp.cumulative_sum(x, axis=1, include_initial=True))
+    out["cumulative_prod"] = np.asarray(jnp.cumulative_prod(jnp.arange(1.0, 5.0)))
+    out["cumulative_sum_int8"] = _s(jnp.cumulative_sum(jnp.ones(3, jnp.int8)).dtype)
+    out["indices"] = np.asarray(jnp.indices((2, 3)))
+    out["indices_sparse"] = np.asarray(jnp.indices((2, 3), sparse=True)[1])
+
+
+def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    jnp = jx.numpy
+    tree = {"a": 1.0, "b": (jnp.arange(3), jnp.ones((2, 2), jnp.float32)), "c": True}
+    flat, unravel = jx.flatten_util.ravel_pytree(tree)
+    out["ravel_flat"] = np.asarray(flat)
+    out["ravel_dtype"] = _s(flat.dtype)
+    back = unravel(flat + 1)
+    out["unravel_leaves"] = np.concatenate(
+        [np.ravel(np.asarray(v, np.float32)) for v in jx.tree_util.tree_leaves(back)]
+    )
+    out["unravel_dtypes"] = np.array([str(v.dtype) for v in jx.tree_util.tree_leaves(back)])
+    same = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
+    flat2, unravel2 = jx.flatten_util.ravel_pytree(same)
+    out["ravel_same"] = np.asarray(flat2)
+    out["unravel_jit"] = np.asarray(jx.jit(lambda f: unravel2(f * 2.0)["w"])(flat2))
+    empty, _ = jx.flatten_util.ravel_pytree([])
+    out["ravel_empty"] = np.array([empty.shape[0], str(empty.dtype) == "float32"])
+    out["typeof"] = np.array(
+        [repr(jx.typeof(1.0)), str(jx.typeof(jnp.ones((2, 3)))), repr(jx.typeof(jnp.arange(2)))]
+    )
+    with jx.enable_x64(True):
+        inside = str(jnp.ones(2).dtype)
+    out["enable_x64"] = np.array([inside, str(jnp.ones(2).dtype)])
+    out["lax_broadcast_shapes"] = np.array(jx.lax.broadcast_shapes((5, 1, 3), (4, 1), (3,)))
+    out["lax_prim_names"] = np.array(
+        [p.name for p in (jx.lax.add_p, jx.lax.mul_p, jx.lax.sin_p, jx.lax.reduce_sum_p,
+                          jx.lax.dot_general_p, jx.lax.convert_element_type_p)]
+    )  # fmt: skip
+
+
+def _scipy_linalg_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    sl = jx.scipy.linalg
+    out["cholesky_upper"] = np.asarray(sl.cholesky(SPD))
+    out["cholesky_lower"] = np.asarray(sl.cholesky(SPD, lower=True))
+    for lower in (False, True):
+        factor = sl.cho_factor(SPD, lower=lower)
+        out[f"cho_solve_{lower}"] = np.asarray(sl.cho_solve(factor, B2))
+        out[f"cho_solve_1d_{lower}"] = np.asarray(sl.cho_solve(factor, B1))
+    for trans in (0, 1, 2, "T"):
+        out[f"solve_triangular_{trans}"] = np.asarray(
+            sl.solve_triangular(LOWER, B2, trans=trans, lower=True)
+        )
+    out["solve_triangular_upper"] = np.asarray(sl.solve_triangular(LOWER.T, B1))
+    out["solve_triangular_unit"] = np.asarray(
+        sl.solve_triangular(LOWER, B1, lower=True, unit_diagonal=True)
+    )
+    out["solve_triangular_batched"] = np.asarray(
+        sl.solve_triangular(np.stack([LOWER, 2 * LOWER]), np.stack([B2, B2]), lower=True)
+    )
+    out["solve_gen"] = np.asarray(sl.solve(GEN, B2))
+    out["solve_pos"] = np.asarray(sl.solve(SPD, B1, assume_a="pos"))
+    out["solve_pos_lower"] = np.asarray(sl.solve(SPD, B2, assume_a="pos", lower=True))
+    out["inv"] = np.asarray(sl.inv(GEN))
+    out["det"] = np.asarray(sl.det(GEN))
+    out["eigh_w"] = np.asarray(sl.eigh(SPD, eigvals_only=True))
+    out["eigh_upper_w"] = np.asarray(sl.eigh(np.triu(SPD), lower=False)[0])
+    out["svd_s"] = np.asarray(sl.svd(GEN, compute_uv=False))
+    q, r = sl.qr(GEN[:, :3], mode="economic")
+    out["qr_economic_shapes"] = np.array([q.shape, r.shape])
+    out["qr_recon"] = np.asarray(q @ r)
+    out["qr_full_shape"] = np.array(sl.qr(GEN[:, :3])[0].shape)
+    out["block_diag"] = np.asarray(sl.block_diag(np.ones((2, 2)), 3.0, np.arange(3.0)))
+    out["block_diag_dtype"] = _s(
+        sl.block_diag(np.ones((1, 1), np.int32), np.ones((1, 1), np.float32)).dtype
+    )
+    grad = jx.grad(lambda m: sl.solve(m, B1, assume_a="pos").sum())(SPD)
+    out["solve_pos_grad"] = np.asarray(grad)
+    out["solve_triangular_grad"] = np.asarray(
+        jx.grad(lambda m: sl.solve_triangular(m, B1, lower=True).sum())(LOWER)
+    )
+
+
+def run(jx: Any) -> dict[str, np.ndarray]:
+    """Every case's result under ``jx`` (``jax`` or ``tessela``).
+
+    Args:
+        jx: the top-level module of the implementation.
+
+    Returns:
+        Named NumPy arrays.
+    """
+    out: dict[str, np.ndarray] = {}
+    _numpy_cases(jx, out)
+    _top_level_cases(jx, out)
+    _scipy_linalg_cases(jx, out)
+    return out
