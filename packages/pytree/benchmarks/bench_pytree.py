@@ -8,8 +8,9 @@ treedef), map, flatten_with_path, leaves and structure.
 The three implementations run in this one process (none of them needs
 jaxlib's runtime state; nothing here imports tessela_lowering), row by row
 and alternating repeat by repeat, so that all three see the same machine
-load; each time is the best repeat. A column is ``n/a`` where optree or JAX is
-not installed.
+load; each time is the best repeat, in process CPU time (``time.process_time``:
+other processes on a shared machine do not inflate it). A column is ``n/a``
+where optree or JAX is not installed.
 
 Usage: python benchmarks/bench_pytree.py [--quick] [--repeat N] [--only SUBSTRING]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import time
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -147,7 +149,7 @@ def _row_times(impls: list[Impl | None], op: str, tree: Any, n: int, repeat: int
     for _ in range(repeat):
         for i, fn in enumerate(fns):
             if fn is not None:
-                t = timeit.timeit(fn, number=number) / number * 1e6
+                t = timeit.timeit(fn, number=number, timer=time.process_time) / number * 1e6
                 best[i] = min(best[i], t)
     return best
 

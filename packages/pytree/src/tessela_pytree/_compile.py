@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Callable
+from itertools import repeat, starmap
 from typing import Any
 
 from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, TUPLE
@@ -33,6 +34,7 @@ _MAX_TERMS = 4096  # emitted expressions per treedef
 _MIN_RUN = 4  # identical siblings that become a comprehension
 _INLINE = 6  # containers of at most this many leaves are written out
 _INLINE_DICT = 64  # a dict display beats dict(zip(keys, values)) up to here
+_INLINE_RUN = 2048  # leaves of a run written out node by node (at fixed offsets)
 
 
 class _TooLarge(Exception):
@@ -98,7 +100,11 @@ def _wrap(w: _Writer, node: Node, items: list[str], spread: bool) -> str:
     if kind == DICT:
         if spread:
             return f"dict(zip({w.const(aux)}, {tup}))"
-        pairs = [f"{w.const(k)}: {e}" for k, e in zip(aux, items, strict=True)]
+        # String keys are written as literals (a constant-keys dict display).
+        pairs = [
+            f"{k!r}: {e}" if type(k) is str else f"{w.const(k)}: {e}"
+            for k, e in zip(aux, items, strict=True)
+        ]
         return "{" + ", ".join(pairs) + "}"
     if kind == NAMEDTUPLE:
         return f"{w.const(typ)}({body})"
@@ -147,16 +153,20 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
         if kid is not None:
             while j < n and kids[j] == kid:
                 j += 1
-        if kid is not None and j - i >= _MIN_RUN:
-            size = _leaf_count(kid)
-            loop = f"_i{depth}"
-            inner = _expr(w, kid, loop, 0, depth + 1)
-            start = f"{var} + {off}" if var and off else (var or off)
-            stop = f"{start} + {size * (j - i)}" if var else str(off + size * (j - i))
-            if size:
-                comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
-            else:  # empty subtrees (None, [], ...): no leaves to step over
-                comp = f"[{inner} for {loop} in range({j - i})]"
+        size = 0 if kid is None else _leaf_count(kid)
+        if kid is not None and j - i >= _MIN_RUN and (var or size * (j - i) > _INLINE_RUN):
+            comp = _pipe(w, kid, j - i, w.span(var, off, size * (j - i)), depth)
+            if comp is None:
+                loop = f"_i{depth}"
+                inner = _expr(w, kid, loop, 0, depth + 1)
+                start = f"{var} + {off}" if var and off else (var or off)
+                stop = f"{start} + {size * (j - i)}" if var else str(off + size * (j - i))
+                if size:
+                    comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
+                else:  # empty subtrees (None, [], ...): no leaves to step over
+                    comp = f"[{inner} for {loop} in range({j - i})]"
+            elif i == 0 and j == n and node[0] == LIST:
+                comp = f"list({comp})"
             if i == 0 and j == n:
                 return _whole_run(w, node, comp)
             items.append(f"*{comp}")
@@ -172,6 +182,55 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
             off += _leaf_count(kid)
         i += 1
     return _wrap(w, node, items, spread)
+
+
+def _pipe(w: _Writer, node: Node, m: int, src: str, depth: int) -> str | None:
+    """An iterator expression building ``m`` copies of ``node`` from the leaves in ``src``.
+
+    Only for uniform subtrees (every node's children are all leaves, or all
+    one repeated subtree): each level is one C-level pass, grouping the level
+    below into tuples with ``zip(*[iter(xs)] * c)`` and wrapping each group
+    (``map(list, ...)``, ``map(dict, map(zip, repeat(keys), ...))``,
+    ``starmap(namedtuple, ...)``, ``map(unflatten, repeat(aux), ...)``). The
+    iterators are lazy, so nodes are still built children first, left to
+    right. Returns None for subtrees that are not uniform.
+    """
+    if depth > _MAX_DEPTH:
+        raise _TooLarge
+    kind, typ, aux, kids = node
+    w.tick()
+    if kind == NONE:
+        return f"repeat(None, {m})"
+    if type(kids) is int:
+        c = kids
+        chunks = f"zip(*[iter({src})] * {c})" if c else f"repeat((), {m})"
+    else:
+        first = kids[0]
+        if first is None or any(k != first for k in kids):
+            return None
+        c = len(kids)
+        inner = _pipe(w, first, m * c, src, depth + 1)
+        if inner is None:
+            return None
+        chunks = f"zip(*[iter({inner})] * {c})"
+    if kind == LIST:
+        return f"map(list, {chunks})"
+    if kind == TUPLE:
+        return chunks
+    if kind == NAMEDTUPLE:
+        return f"starmap({w.const(typ)}, {chunks})"
+    # Dicts and dataclasses: their display or keyword call over unpacked groups.
+    names = [f"_a{depth}_{i}" for i in range(c)]
+    target = f"({''.join(n + ', ' for n in names)})"
+    if kind == DICT:
+        if 0 < c <= _INLINE_DICT:
+            return f"({_wrap(w, node, names, False)} for {target} in {chunks})"
+        return f"map(dict, map(zip, repeat({w.const(aux)}), {chunks}))"
+    call = _wrap(w, node, names, False)
+    if not call.startswith(w.const(REGISTRY[typ].unflatten)):
+        return f"({call} for {target} in {chunks})"
+    unflatten = w.const(REGISTRY[typ].unflatten)
+    return f"map({unflatten}, repeat({w.const(aux)}), {chunks})"
 
 
 def _whole_run(w: _Writer, node: Node, comp: str) -> str:
@@ -201,7 +260,7 @@ def compile_unflatten(node: Node) -> Builder | None:
     except _TooLarge:
         return None
     source = f"def build(L):\n    return {body}\n"
-    namespace: dict[str, Any] = dict(w.consts)
+    namespace: dict[str, Any] = {"repeat": repeat, "starmap": starmap, **w.consts}
     try:
         code = compile(source, "<tessela_pytree unflatten>", "exec")
     except (RecursionError, MemoryError, SyntaxError):

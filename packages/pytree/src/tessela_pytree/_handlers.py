@@ -111,7 +111,7 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
 # The generic body of every handler: ``children`` and ``aux`` are set by the
 # prologue; KIND and TYP are constants of the generated function.
 _LOOP = """\
-    if (type(children) is list or type(children) is tuple) and len(children) >= BATCH_MIN:
+    if (type(children) is list or type(children) is tuple) and len(children) >= ROW_MIN:
         node = _wide(children, leaves, (KIND, TYP, aux))
         if node is not None:
             return node
@@ -195,7 +195,8 @@ def make_handler(t: type[Any]) -> Any:
         return _none_handler
     entry = REGISTRY.get(t) if kind == CUSTOM else None
     namespace: dict[str, Any] = {
-        "BATCH_MIN": _BATCH_MIN,
+        # Rows under custom nodes are only worth checking when long.
+        "ROW_MIN": _LEAF_ROW_MIN if kind == CUSTOM else _BATCH_MIN,
         "FLATTEN": None if entry is None else entry.flatten,
         "HANDLERS": HANDLERS,
         "KIND": kind,
