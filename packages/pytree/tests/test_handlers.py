@@ -136,3 +136,29 @@ def test_unsortable_dict_keys_raise() -> None:
         tp.tree_flatten({1: 1, "a": 2})
     with pytest.raises(ValueError, match="Comparator raised exception"):
         tp.tree_flatten([{1: 1, "a": 2}] * 10)
+
+
+@FAST
+@given(TREES)
+def test_map_handlers_match_flatten_and_unflatten(tree: Any) -> None:
+    seen: list[Any] = []
+
+    def f(x: Any) -> Any:
+        seen.append(x)
+        return ("mapped", x)
+
+    got = tp.tree_map(f, tree)
+    leaves, treedef = _reference(tree)
+    assert seen == leaves
+    want = treedef.unflatten([("mapped", x) for x in leaves])
+    assert got == want
+    assert tp.tree_structure(got, is_leaf=lambda x: type(x) is tuple and x[:1] == ("mapped",)) == (
+        treedef
+    )
+
+
+def test_map_of_a_leaf_and_of_unsortable_keys() -> None:
+    assert tp.tree_map(lambda x: x + 1, 1) == 2
+    assert tp.tree_map(lambda x: x, None) is None
+    with pytest.raises(ValueError, match="Comparator raised exception"):
+        tp.tree_map(lambda x: x, {1: 1, "a": 2})

@@ -10,10 +10,11 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ._flatten import map_node, tree_flatten, tree_leaves
+from ._flatten import tree_flatten, tree_leaves
 from ._keys import keystr
+from ._maps import MAP_HANDLERS
 from ._paths import keyed_children, tree_flatten_with_path
-from ._registry import _KIND, LIST, TUPLE, classify
+from ._registry import LIST, TUPLE, classify
 from ._treedef import PyTreeDef, build
 
 __all__ = [
@@ -193,10 +194,8 @@ def tree_map(
       {'a': 11, 'b': (22, 33)}
     """
     if not rest and is_leaf is None:
-        kind = _KIND.get(type(tree))
-        if kind is None:
-            kind = classify(type(tree))
-        return map_node(f, tree, kind) if kind else f(tree)
+        handler = MAP_HANDLERS[type(tree)]
+        return f(tree) if handler is None else handler(f, tree)
     leaves, treedef = tree_flatten(tree, is_leaf)
     node = treedef._node
     if not rest:

@@ -15,7 +15,6 @@ from typing import Any
 from ._handlers import NONE_NODE
 from ._registry import (
     _KIND,
-    DATACLASS_GETTERS,
     DICT,
     HANDLERS,
     LIST,
@@ -33,43 +32,6 @@ __all__ = [
     "tree_leaves",
     "tree_structure",
 ]
-
-
-def map_node(f: Callable[[Any], Any], x: Any, kind: int) -> Any:
-    """``tree_map(f, x)`` for node ``x`` in one pass, with no treedef built.
-
-    Calls ``f`` in flattening order and rebuilds exactly as unflattening would
-    (dicts in sorted key order, custom nodes through their unflatten).
-    """
-    if kind == NONE:
-        return None
-    if kind == DICT:
-        keys = _sorted_keys(x)
-        children: Any = map(x.__getitem__, keys)
-    elif kind in (LIST, TUPLE, NAMEDTUPLE):
-        children = x
-    else:
-        getters = DATACLASS_GETTERS.get(type(x))
-        if getters is None:
-            children, keys = REGISTRY[type(x)].flatten(x)
-        else:
-            children = getters[0](x)
-            keys = getters[1](x)
-    kind_of = _KIND  # a missing type is classified on lookup
-    out: list[Any] = []
-    append = out.append
-    for c in children:
-        k = kind_of[type(c)]
-        append(map_node(f, c, k) if k else f(c))
-    if kind == LIST:
-        return out
-    if kind == DICT:
-        return dict(zip(keys, out, strict=True))
-    if kind == TUPLE:
-        return tuple(out)
-    if kind == NAMEDTUPLE:
-        return type(x)(*out)
-    return REGISTRY[type(x)].unflatten(keys, tuple(out))
 
 
 def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], bool]) -> Node:

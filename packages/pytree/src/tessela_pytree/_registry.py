@@ -120,6 +120,8 @@ class _HandlerTable(dict[type[Any], Any]):
 
 
 HANDLERS: dict[type[Any], Any] = _HandlerTable()
+# The same for ``tree_map`` of one tree: ``h(f, x)`` returns the mapped node.
+MAP_HANDLERS: dict[type[Any], Any] = _HandlerTable()
 
 
 def _reset_kinds() -> None:
@@ -128,6 +130,7 @@ def _reset_kinds() -> None:
     for t in REGISTRY:
         _KIND[t] = CUSTOM
     HANDLERS.clear()
+    MAP_HANDLERS.clear()
 
 
 def classify(t: type[Any]) -> int:
@@ -187,6 +190,7 @@ def _add(
     )
     _KIND[nodetype] = CUSTOM
     HANDLERS.clear()
+    MAP_HANDLERS.clear()
     if fields is not None:
         getters = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
         DATACLASS_GETTERS[nodetype] = getters
