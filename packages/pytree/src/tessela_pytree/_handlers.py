@@ -110,11 +110,13 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
 
 # The generic body of every handler: ``children`` and ``aux`` are set by the
 # prologue; KIND and TYP are constants of the generated function.
-_LOOP = """\
-    if (type(children) is list or type(children) is tuple) and len(children) >= ROW_MIN:
+_ROWS = """\
+    if ROW_TEST and len(children) >= ROW_MIN:
         node = _wide(children, leaves, (KIND, TYP, aux))
         if node is not None:
             return node
+"""
+_LOOP = """\
     handlers = HANDLERS
     start = len(leaves)
     kids = None
@@ -205,7 +207,12 @@ def make_handler(t: type[Any]) -> Any:
         "TYP": t,
         "_wide": _wide,
     }
-    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), _LOOP])
+    # Rows: children known to be a list or tuple (custom flatten functions may
+    # return any iterable; a namedtuple's children are never a plain row).
+    rows = "" if kind == NAMEDTUPLE else _ROWS
+    test = "(type(children) is list or type(children) is tuple)" if kind == CUSTOM else "True"
+    rows = rows.replace("ROW_TEST and ", "" if test == "True" else test + " and ")
+    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), rows + _LOOP])
     exec(compile(source, f"<tessela_pytree flatten {t.__qualname__}>", "exec"), namespace)
     handler = namespace["handler"]
     handler.__qualname__ = f"flatten_handler[{t.__qualname__}]"

@@ -23,6 +23,7 @@ from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 from ._registry import (
     _KIND,
     DICT,
+    HANDLERS,
     LIST,
     NAMEDTUPLE,
     NONE,
@@ -248,19 +249,32 @@ def tree_flatten_with_path(
       >>> pairs
       [((DictKey(key='a'), SequenceKey(idx=0)), 7)]
     """
-    if is_leaf is not None and is_leaf_takes_path:
+    if is_leaf is None:
+        handler = HANDLERS[type(tree)]
+        if handler is None:
+            return [((), tree)], LEAF_TREEDEF
+        leaves: list[Any] = []
+        node = handler(tree, leaves)
+        num_leaves = len(leaves)
+    elif is_leaf_takes_path:
         return _traverse(tree, is_leaf)
-    leaves, treedef = tree_flatten(tree, is_leaf)
-    node = treedef._node
-    if node is None:
-        return [((), leaves[0])], treedef
-    paths = structure_paths(node, treedef._num_leaves)
+    else:
+        leaves, treedef = tree_flatten(tree, is_leaf)
+        node = treedef._node
+        if node is None:
+            return [((), leaves[0])], treedef
+        num_leaves = treedef._num_leaves
+    try:
+        paths = _PATHS[node]
+    except Exception:  # not cached yet, or not hashable
+        paths = structure_paths(node, num_leaves)
     if paths is None:
         if is_leaf is None:
             return _traverse(tree, None)
         leaf_fn = is_leaf
         return _traverse(tree, lambda _, x: leaf_fn(x))
-    return list(zip(paths, leaves, strict=True)), treedef
+    # Both lists come from the same structure: equal lengths by construction.
+    return list(zip(paths, leaves, strict=False)), PyTreeDef(node, num_leaves)
 
 
 def tree_leaves_with_path(
