@@ -155,7 +155,7 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
                 j += 1
         size = 0 if kid is None else _leaf_count(kid)
         if kid is not None and j - i >= _MIN_RUN and (var or size * (j - i) > _INLINE_RUN):
-            comp = _pipe(w, kid, j - i, w.span(var, off, size * (j - i)), depth)
+            comp = _pipe(w, kid, j - i, w.span(var, off, size * (j - i)), depth, top=True)
             if comp is None:
                 loop = f"_i{depth}"
                 inner = _expr(w, kid, loop, 0, depth + 1)
@@ -165,7 +165,7 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
                     comp = f"[{inner} for {loop} in range({start}, {stop}, {size})]"
                 else:  # empty subtrees (None, [], ...): no leaves to step over
                     comp = f"[{inner} for {loop} in range({j - i})]"
-            elif i == 0 and j == n and node[0] == LIST:
+            elif i == 0 and j == n and node[0] == LIST and not comp.startswith("["):
                 comp = f"list({comp})"
             if i == 0 and j == n:
                 return _whole_run(w, node, comp)
@@ -184,7 +184,7 @@ def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:
     return _wrap(w, node, items, spread)
 
 
-def _pipe(w: _Writer, node: Node, m: int, src: str, depth: int) -> str | None:
+def _pipe(w: _Writer, node: Node, m: int, src: str, depth: int, top: bool = False) -> str | None:
     """An iterator expression building ``m`` copies of ``node`` from the leaves in ``src``.
 
     Only for uniform subtrees (every node's children are all leaves, or all
@@ -220,15 +220,17 @@ def _pipe(w: _Writer, node: Node, m: int, src: str, depth: int) -> str | None:
     if kind == NAMEDTUPLE:
         return f"starmap({w.const(typ)}, {chunks})"
     # Dicts and dataclasses: their display or keyword call over unpacked groups.
+    # The outermost level is a list comprehension, inner levels stay lazy.
     names = [f"_a{depth}_{i}" for i in range(c)]
     target = f"({''.join(n + ', ' for n in names)})"
+    open_, close = "[]" if top else "()"
     if kind == DICT:
         if 0 < c <= _INLINE_DICT:
-            return f"({_wrap(w, node, names, False)} for {target} in {chunks})"
+            return f"{open_}{_wrap(w, node, names, False)} for {target} in {chunks}{close}"
         return f"map(dict, map(zip, repeat({w.const(aux)}), {chunks}))"
     call = _wrap(w, node, names, False)
     if not call.startswith(w.const(REGISTRY[typ].unflatten)):
-        return f"({call} for {target} in {chunks})"
+        return f"{open_}{call} for {target} in {chunks}{close}"
     unflatten = w.const(REGISTRY[typ].unflatten)
     return f"map({unflatten}, repeat({w.const(aux)}), {chunks})"
 
