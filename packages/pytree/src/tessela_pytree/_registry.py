@@ -5,7 +5,9 @@ cached in ``_KIND``, a dict keyed by exact type, so the flattening loops pay
 one dict lookup per value. Tuples, lists, dicts, ``None`` and namedtuples have
 dedicated kinds handled inline by the traversals; every other node type
 (OrderedDict, defaultdict, dataclasses, user registrations) is ``CUSTOM`` and
-goes through its ``_NodeDef``.
+goes through its ``_NodeDef``. ``HANDLERS`` and ``MAP_HANDLERS`` hold the
+generated per-type flatten and map functions (``_handlers``, ``_maps``);
+every registration clears them.
 """
 
 from __future__ import annotations
@@ -93,11 +95,6 @@ class _KindTable(dict[type[Any], int]):
 
 REGISTRY: dict[type[Any], _NodeDef] = {}
 _KIND: dict[type[Any], int] = _KindTable()
-# For registered dataclasses: C-level getters of (children, aux), used by the
-# traversals instead of calling the registered flatten function.
-DATACLASS_GETTERS: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
-# Per registered type: its flatten function, or for dataclasses their getters.
-FLATTEN_OF: dict[type[Any], Any] = {}
 _BUILTIN_KINDS: dict[type[Any], int] = {tuple: TUPLE, list: LIST, dict: DICT, _NoneType: NONE}
 _CACHE_LIMIT = 4096
 
@@ -191,12 +188,6 @@ def _add(
     _KIND[nodetype] = CUSTOM
     HANDLERS.clear()
     MAP_HANDLERS.clear()
-    if fields is not None:
-        getters = (_tuple_getter(fields[0]), _tuple_getter(fields[1]))
-        DATACLASS_GETTERS[nodetype] = getters
-        FLATTEN_OF[nodetype] = getters
-    else:
-        FLATTEN_OF[nodetype] = flatten
 
 
 def register_pytree_node(
