@@ -7,6 +7,7 @@ everything CI runs. Sessions use the interpreter nox runs under.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -351,6 +352,36 @@ def api_coverage(session: nox.Session) -> None:
     session.install(*[str(pkg.path) for pkg in PACKAGES.values()])
     tools = PACKAGES["umbrella"].path / "tools"
     session.run("python", str(tools / "api_coverage.py"), *session.posargs)
+
+
+CLIENT_REQUIREMENTS = [
+    "absl-py", "scipy", "scikit-learn", "pytest", "hypothesis>=6.151.0", "ndindex>=1.8",
+    "pytest-json-report",
+]  # fmt: skip
+
+
+@nox.session
+def clients(session: nox.Session) -> None:
+    """Real JAX clients' own test suites on Tessela, beside JAX's pass counts.
+
+    optax 0.2.8's suite, unmodified, through ``python -m tessela.as_jax`` (optax
+    is installed without its dependencies: no ``jax`` package comes in), and
+    data-apis/array-api-tests against ``tessela.numpy`` (core, linalg, fft)
+    from ``$ARRAY_API_TESTS_DIR`` or ``../shared/third_party/array-api-tests``.
+    Not in the default sessions. Arguments after ``--`` go to
+    ``run_clients.py`` (``--max-examples 100``, ``--suites optax``, ``--failures``).
+    """
+    session.install(*[str(pkg.path) for pkg in PACKAGES.values()])
+    session.install("--no-deps", "optax==0.2.8")
+    session.install(*CLIENT_REQUIREMENTS)
+    suite = Path(
+        os.environ.get("ARRAY_API_TESTS_DIR", ROOT.parent / "shared/third_party/array-api-tests")
+    )
+    tools = PACKAGES["umbrella"].path / "tools"
+    session.run(
+        "python", str(tools / "run_clients.py"), "--impl", "tessela",
+        "--array-api-tests", str(suite), *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session

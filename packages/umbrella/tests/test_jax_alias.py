@@ -149,6 +149,21 @@ def test_as_jax_runs_a_module_and_rejects_an_empty_command_line(tmp_path: Path) 
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "jax ['x']"
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tessela.as_jax",
+            "-c",
+            "import sys, jax; print(jax.__name__, sys.argv)",
+            "z",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert code.returncode == 0, code.stderr
+    assert code.stdout.strip() == "jax ['-c', 'z']"
     bad = subprocess.run(
         [sys.executable, "-m", "tessela.as_jax"], capture_output=True, text=True, timeout=300
     )

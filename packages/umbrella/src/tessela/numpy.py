@@ -1,5 +1,6 @@
 """``tessela.numpy``: the ``jax.numpy`` names, from ``tessela_numpy``, with
-``vectorize`` and ``apply_along_axis``, which need ``vmap`` (see ``_vectorize``).
+``vectorize`` and ``apply_along_axis``, which need ``vmap`` (see ``_vectorize``), and the
+array API's ``__array_namespace_info__`` (which lists devices).
 
 Example:
     >>> import tessela.numpy as tnp
@@ -10,6 +11,8 @@ Example:
 from tessela_numpy import *  # noqa: F403
 from tessela_numpy import __all__ as _numpy_all
 
+from tessela._array_api_info import __array_api_version__ as __array_api_version__
+from tessela._array_api_info import __array_namespace_info__ as __array_namespace_info__
 from tessela._vectorize import apply_along_axis as apply_along_axis
 from tessela._vectorize import vectorize as vectorize
 

@@ -116,6 +116,17 @@ def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     with jx.enable_x64(True):
         inside = str(jnp.ones(2).dtype)
     out["enable_x64"] = np.array([inside, str(jnp.ones(2).dtype)])
+    info = jnp.__array_namespace_info__()
+    out["array_api_info"] = np.array(
+        [str(sorted(info.capabilities().items())), str(info.default_device()),
+         str(sorted((k, str(v)) for k, v in info.default_dtypes().items())),
+         str(sorted(info.dtypes())), str(sorted(info.dtypes(kind="integral"))),
+         str(sorted(info.dtypes(kind=("bool", "complex floating")))), jnp.__array_api_version__]
+    )  # fmt: skip
+    with jx.enable_x64(True):
+        out["array_api_info_x64"] = np.array(
+            [str(sorted(info.dtypes(kind="real floating"))), str(info.default_dtypes()["integral"])]
+        )
     out["lax_broadcast_shapes"] = np.array(jx.lax.broadcast_shapes((5, 1, 3), (4, 1), (3,)))
     out["lax_prim_names"] = np.array(
         [p.name for p in (jx.lax.add_p, jx.lax.mul_p, jx.lax.sin_p, jx.lax.reduce_sum_p,

@@ -1,0 +1,182 @@
+"""Run real JAX clients' own test suites on Tessela (through the ``jax`` alias) or on JAX.
+
+- optax 0.2.8's test suite, unmodified: ``pytest <optax package folder>``,
+  under ``python -m tessela.as_jax`` for Tessela;
+- data-apis/array-api-tests against ``tessela.numpy`` (or ``jax.numpy``),
+  with the linalg and fft extensions reported apart.
+
+``--impl jax --save`` (run once in an environment with JAX 0.10.2 and optax)
+writes ``clients_jax.json.gz`` beside this script: JAX's counts and the ids of
+the tests that pass on JAX. ``--impl tessela`` (what ``nox -s clients`` runs)
+prints Tessela's counts beside those, and how many of JAX's passing tests pass
+here. Each suite runs in its own process; neither imports the other's ``jax``.
+
+    python tools/run_clients.py --impl tessela --array-api-tests PATH [--max-examples 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from typing import Any
+
+HERE = pathlib.Path(__file__).resolve().parent
+SAVED = HERE / "clients_jax.json.gz"
+SUITES = ("optax", "array-api", "array-api-linalg", "array-api-fft")
+
+
+def _outcomes(junit: pathlib.Path) -> dict[str, str]:
+    """Test id -> ``passed``/``failed``/``error``/``skipped`` from a JUnit XML report."""
+    out: dict[str, str] = {}
+    if not junit.exists():
+        return out
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        test_id = f"{case.get('classname', '')}::{case.get('name', '')}"
+        tags = {child.tag for child in case}
+        if "failure" in tags:
+            out[test_id] = "failed"
+        elif "error" in tags:
+            out[test_id] = "error"
+        elif "skipped" in tags:
+            out[test_id] = "skipped"
+        else:
+            out[test_id] = "passed"
+    return out
+
+
+def _pytest(args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        junit = pathlib.Path(tmp) / "report.xml"
+        prefix = [sys.executable, "-m", "tessela.as_jax"] if impl == "tessela" else [sys.executable]
+        cmd = [
+            *prefix,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--junitxml={junit}",
+            *args,
+        ]
+        start = time.monotonic()
+        proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+        seconds = time.monotonic() - start
+        outcomes = _outcomes(junit)
+    counts = {
+        k: sum(v == k for v in outcomes.values()) for k in ("passed", "failed", "error", "skipped")
+    }
+    tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else proc.stderr[-500:]
+    return {"counts": counts, "seconds": round(seconds, 1), "outcomes": outcomes, "summary": tail}
+
+
+def run_optax(impl: str) -> dict[str, Any]:
+    """optax's own tests (its ``*_test.py`` files), in a scratch folder."""
+    spec = importlib.util.find_spec("optax")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("optax is not installed (pip install --no-deps optax==0.2.8)")
+    folder = pathlib.Path(next(iter(spec.submodule_search_locations)))
+    with tempfile.TemporaryDirectory() as cwd:
+        return _pytest([str(folder)], dict(os.environ), pathlib.Path(cwd), impl)
+
+
+def run_array_api(
+    impl: str, suite_dir: pathlib.Path, max_examples: int, part: str
+) -> dict[str, Any]:
+    """array-api-tests on ``tessela.numpy`` or ``jax.numpy``: the core, or one extension."""
+    env = dict(os.environ)
+    env["ARRAY_API_TESTS_MODULE"] = "tessela.numpy" if impl == "tessela" else "jax.numpy"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
+    args = [f"--max-examples={max_examples}", "--hypothesis-seed=0", "-p", "clients_hypothesis"]
+    if part == "array-api":
+        args += ["--disable-extension", "linalg", "--disable-extension", "fft", "array_api_tests"]
+    else:
+        ext = part.rsplit("-", 1)[1]
+        args += [f"array_api_tests/test_{ext}.py"]
+    with tempfile.TemporaryDirectory() as tmp:
+        # A scratch copy: the suite writes its Hypothesis database and reports into its folder.
+        work = pathlib.Path(tmp) / "array-api-tests"
+        shutil.copytree(suite_dir, work)
+        return _pytest(args, env, work, impl)
+
+
+def _row(name: str, result: dict[str, Any] | None, jax: dict[str, Any] | None) -> str:
+    def fmt(r: dict[str, Any] | None) -> str:
+        if r is None:
+            return "not run".ljust(28)
+        c = r["counts"]
+        total = sum(c[k] for k in ("passed", "failed", "error"))
+        pct = 100.0 * c["passed"] / total if total else 0.0
+        return f"{c['passed']:5d}/{total:<5d} ({pct:5.1f}%)".ljust(28)
+
+    line = f"{name:18s} {fmt(result)} {fmt(jax)}"
+    if result is not None and jax is not None:
+        jax_passed = set(jax.get("passed_ids", ()))
+        here = {k for k, v in result["outcomes"].items() if v == "passed"}
+        both = len(jax_passed & here)
+        share = 100.0 * both / len(jax_passed) if jax_passed else 0.0
+        line += f" {both}/{len(jax_passed)} ({share:.1f}%) of JAX's passing tests pass"
+    if result is not None:
+        line += f"  [{result['seconds']:.0f} s]"
+    return line
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--impl", choices=("tessela", "jax"), default="tessela")
+    parser.add_argument(
+        "--suites", default=",".join(SUITES), help="comma-separated: " + ", ".join(SUITES)
+    )
+    parser.add_argument("--array-api-tests", type=pathlib.Path, default=None)
+    parser.add_argument("--max-examples", type=int, default=10)
+    parser.add_argument(
+        "--save", action="store_true", help="(with --impl jax) write clients_jax.json.gz"
+    )
+    parser.add_argument("--failures", action="store_true", help="list the failing test ids")
+    args = parser.parse_args()
+    suites = [s for s in args.suites.split(",") if s]
+    results: dict[str, dict[str, Any]] = {}
+    for suite in suites:
+        if suite == "optax":
+            results[suite] = run_optax(args.impl)
+        elif args.array_api_tests is None or not args.array_api_tests.exists():
+            print(f"{suite}: skipped (no array-api-tests folder; pass --array-api-tests PATH)")
+        else:
+            results[suite] = run_array_api(
+                args.impl, args.array_api_tests, args.max_examples, suite
+            )
+    if args.save:
+        saved = {
+            name: {"counts": r["counts"], "seconds": r["seconds"], "max_examples": args.max_examples,
+                   "passed_ids": sorted(k for k, v in r["outcomes"].items() if v == "passed")}
+            for name, r in results.items()
+        }  # fmt: skip
+        with gzip.open(SAVED, "wt") as f:
+            json.dump({"impl": args.impl, "suites": saved}, f, indent=0, sort_keys=True)
+        print(f"wrote {SAVED}")
+    reference: dict[str, Any] = {}
+    if SAVED.exists():
+        with gzip.open(SAVED, "rt") as f:
+            reference = json.load(f)["suites"]
+    print(f"{'suite':18s} {args.impl + ' passed':28s} {'JAX 0.10.2 passed':28s}")
+    for name, result in results.items():
+        print(_row(name, result, reference.get(name)))
+        if args.failures:
+            for test_id, outcome in sorted(result["outcomes"].items()):
+                if outcome in ("failed", "error"):
+                    print(f"    {outcome}: {test_id}")
+
+
+if __name__ == "__main__":
+    main()
