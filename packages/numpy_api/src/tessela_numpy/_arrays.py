@@ -20,7 +20,7 @@ from tessela_tracer import ArrayOps, ShapedArray, get_aval, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import convert_element_type_p
 
-from ._shapes import broadcast_shapes, is_python_scalar
+from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 
 __all__ = [
     "aval_of",
@@ -41,6 +41,8 @@ __all__ = [
     "to_inexact_dtype",
 ]
 
+# Object, string, bytes and date-time dtypes: NumPy has them, XLA does not.
+_UNSUPPORTED_KINDS = frozenset("OSUMm")
 _PY_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
@@ -105,7 +107,8 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
       The dtype computations use under the current x64 setting.
 
     Raises:
-      TypeError: ``dtype`` does not name a dtype.
+      TypeError: ``dtype`` does not name a dtype, or names one arrays cannot
+        hold (``object``, ``str``, ``bytes``, date-times).
 
     >>> dtype_arg(float), dtype_arg("int64")
     (dtype('float32'), dtype('int32'))
@@ -121,11 +124,17 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
             return _dt.canonicalize_dtype(np.complex128)
         if not isinstance(dtype, type) and hasattr(dtype, "dtype"):
             dtype = dtype.dtype
-        return _dt.canonicalize_dtype(dtype)
+        out = _dt.canonicalize_dtype(dtype)
     except TypeError:
         raise TypeError(
             f"{name}={dtype!r} is not a data type; pass e.g. {name}=tessela_numpy.float32"
         ) from None
+    if out.kind in _UNSUPPORTED_KINDS or out.type is np.void:
+        raise TypeError(
+            f"Tessela arrays hold only number and bool dtypes, got {name}={dtype!r} "
+            f"({out}); pass a numeric dtype such as {name}=tessela_numpy.float32"
+        )
+    return out
 
 
 def dtype_or(dtype: Any, default: np.dtype[Any], /, *, name: str = "dtype") -> np.dtype[Any]:
@@ -285,7 +294,8 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
       shapes, scalars are left as they are.
 
     Raises:
-      TypeError: the shapes do not broadcast.
+      TypeError: the shapes do not broadcast (for arguments of different
+        ranks an ``IncompatibleShapesError``, a ``ValueError`` as in JAX).
     """
     if len(args) < 2:
         return list(args)
@@ -295,8 +305,13 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
     try:
         broadcast_shapes(*shapes)
     except ValueError:
-        raise TypeError(
+        # JAX: TypeError from the lax operation for equal ranks, ValueError from
+        # the rank promotion otherwise.
+        cls = TypeError if len({len(s) for s in shapes}) == 1 else IncompatibleShapesError
+        raise cls(
             f"{fun_name} got incompatible shapes for broadcasting: {', '.join(map(str, shapes))}."
+            " Counted from the last, each axis needs equal sizes or size 1: reshape or "
+            "expand_dims an argument to align them."
         ) from None
     nd = max(len(s) for s in shapes)
     out = []

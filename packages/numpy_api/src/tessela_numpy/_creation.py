@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ArrayOps, jit, lax, to_concrete_array
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
-from ._shapes import canonicalize_shape, is_python_scalar
+from ._shapes import canonicalize_shape, check_element_count, is_python_scalar
 
 __all__ = [
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
@@ -34,6 +35,20 @@ def _leaves(obj: Any) -> list[Any]:
     if isinstance(obj, list | tuple):
         return [leaf for o in obj for leaf in _leaves(o)]
     return [obj]
+
+
+def _check_int_leaves(leaves: list[Any], dtype: np.dtype[Any]) -> None:
+    """Refuse Python integers that ``dtype`` cannot hold, as NumPy and JAX do."""
+    if dtype.kind not in "iu":
+        return
+    info = _dt.iinfo(dtype)
+    for leaf in leaves:
+        if type(leaf) is int and not info.min <= leaf <= info.max:
+            raise OverflowError(
+                f"Python integer {leaf} out of bounds for {dtype}; pass a dtype that holds "
+                f"it (a wider integer type, or a float type) or reduce it into "
+                f"[{info.min}, {info.max}] first"
+            )
 
 
 def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
@@ -74,6 +89,8 @@ def array(
 
     Raises:
       TypeError: ``object`` holds something that is not array-like.
+      OverflowError: a Python integer does not fit the (requested or
+        default) integer dtype.
 
     >>> from tessela_tracer import make_jaxpr
     >>> print(make_jaxpr(lambda x: array([x, 2.0]))(1.0))
@@ -109,7 +126,9 @@ def array(
             out_dt = want if want is not None else _default(type(object))
             out = convert(object, out_dt, weak_type=want is None)
         else:
-            np_val = np.asarray(object)
+            if isinstance(object, list | tuple):
+                _check_int_leaves(leaves, want if want is not None else _dt.result_type(*leaves))
+            np_val = np.asarray(object) if want is None else np.asarray(object, dtype=want)
             if np_val.dtype.kind == "O":
                 raise TypeError("array: ragged or object input; pass rectangular numeric data")
             out_dt = (
@@ -178,7 +197,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
       The filled array.
 
     Raises:
-      TypeError: ``shape`` is traced.
+      TypeError: ``shape`` is traced or has a negative entry.
+      ValueError: ``fill_value`` does not broadcast to ``shape``, or the
+        array would need ``2**63`` bytes or more.
 
     >>> from tessela_tracer import make_jaxpr
     >>> print(make_jaxpr(lambda: full((2, 3), 7))())
@@ -187,10 +208,20 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
     dt, weak = _fill_dtype(fill_value, dtype)
+    check_element_count(shape_t, dt.itemsize)
     value = convert(fill_value, dt, weak_type=weak)
     vshape = aval_of(value).shape
     if vshape == shape_t and isinstance(value, ArrayOps):
         return value
+    if len(vshape) > len(shape_t) or any(
+        v not in (1, d) for v, d in zip(vshape[::-1], shape_t[::-1], strict=False)
+    ):
+        vt = aval_of(value).str_short()
+        raise ValueError(
+            f"Incompatible types for broadcasting: input type={vt} and requested type="
+            f"{dt.name}{list(shape_t)}; full needs a fill_value that broadcasts to shape "
+            f"{shape_t} (a scalar, or an array whose trailing axes match)"
+        )
     lead = len(shape_t) - len(vshape)
     return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
 
@@ -323,10 +354,17 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Any:
     return full_like(prototype, 0, dtype, shape)
 
 
-def _concrete_number(x: Any) -> Any:
-    # Traced bounds raise the tracer's concretization errors here.
+def _concrete_number(x: Any, name: str) -> Any:
     if isinstance(x, ArrayOps):
-        return float(x) if _dt.issubdtype(x.dtype, np.inexact) else operator.index(x)
+        try:
+            return float(x) if _dt.issubdtype(x.dtype, np.inexact) else operator.index(x)
+        except JAXTypeError:
+            raise ConcretizationTypeError(
+                x,
+                f"It arose in the tessela_numpy.arange argument {name!r}: the length of the "
+                "result depends on it. Pass a concrete number (mark the argument static with "
+                "static_argnums), or build the range from a static bound and mask it.",
+            ) from None
     if isinstance(x, np.ndarray | np.generic):
         return x.item()
     return x
@@ -346,6 +384,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
 
     Raises:
       ConcretizationTypeError: a bound is traced.
+      ZeroDivisionError: ``step`` is zero (as in JAX).
 
     >>> from tessela_tracer import make_jaxpr
     >>> jaxpr = make_jaxpr(lambda: arange(2, 11, 3))()
@@ -355,10 +394,14 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     if stop is None and step is None:
         start, stop = 0, start
     step = 1 if step is None else step
-    start, stop, step = (_concrete_number(v) for v in (start, stop, step))
+    start, stop, step = (
+        _concrete_number(v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step"))
+    )
     check_arraylike("arange", start, stop, step)
     if step == 0:
-        raise ValueError("arange: step must not be zero")
+        raise ZeroDivisionError(
+            "arange: step=0 gives no sequence (the length divides by the step); pass a nonzero step"
+        )
     out_dt = dtype_or(dtype, _dt.result_type(*(v for v in (start, stop, step))))
     out_dt = np.dtype(out_dt)
     size = max(0, math.ceil((stop - start) / step))
@@ -453,12 +496,19 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     Returns:
       The array.
 
+    Raises:
+      ValueError: ``N`` or ``M`` is negative.
+
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> eval_shape(lambda: eye(2, 4, k=1, dtype="int32")).shape
     (2, 4)
     """
     n = operator.index(N)
     m = n if M is None else operator.index(M)
+    if n < 0 or m < 0:
+        raise ValueError(
+            f"negative dimensions are not allowed, got N={n} and M={M}; eye needs N >= 0 and M >= 0"
+        )
     out_dt = dtype_or(dtype, _default(float))
     i32 = np.dtype(np.int32)
     rows = lax.broadcasted_iota(i32, (n, m), 0)

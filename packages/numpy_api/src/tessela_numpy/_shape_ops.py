@@ -32,7 +32,22 @@ def _resolve_shape(newshape: Any, size: int, old: tuple[int, ...]) -> tuple[int,
     entries = list(newshape) if isinstance(newshape, Sequence) else [newshape]
     dims = [operator.index(d) for d in entries]
     if dims.count(-1) > 1:
-        raise ValueError("can only specify one unknown dimension (-1) in reshape")
+        raise TypeError(
+            f"can only specify one unknown axis size with a `-1` value, got {tuple(dims)}; "
+            "give every other axis its size"
+        )
+    if -1 in dims and 0 in dims:
+        # JAX's class: its size of the unknown axis divides by the known ones.
+        raise ZeroDivisionError(
+            f"cannot reshape array of shape {old} (size {size}) into shape {tuple(dims)}: "
+            "the size of the -1 axis is undefined next to a 0-sized axis; give it explicitly"
+        )
+    if any(d < -1 for d in dims):
+        raise TypeError(
+            f"cannot reshape array of shape {old} (size {size}) into shape {tuple(dims)}: "
+            "sizes must be >= 0, and -1 is the only negative entry allowed (it stands for "
+            "the size that fits)"
+        )
     known = math.prod(d for d in dims if d != -1)
     if -1 in dims:
         if known == 0 or size % known:
@@ -61,7 +76,9 @@ def reshape(a: Any, /, shape: Any, *, order: str = "C") -> Any:
       The reshaped array (``a`` itself when the shape is unchanged).
 
     Raises:
-      TypeError: the sizes differ.
+      TypeError: the sizes differ, ``shape`` has two ``-1`` entries or an
+        entry below ``-1``.
+      ZeroDivisionError: ``shape`` has both ``-1`` and ``0`` (JAX's class).
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> eval_shape(lambda x: reshape(x, (-1, 2)), ShapeDtypeStruct((2, 6), "float32")).shape
@@ -107,6 +124,9 @@ def transpose(a: Any, /, axes: Sequence[int] | None = None) -> Any:
     Returns:
       The transposed array.
 
+    Raises:
+      TypeError: ``axes`` is not a permutation of the axes (JAX's class).
+
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> eval_shape(lambda x: transpose(x, (1, 0, 2)), ShapeDtypeStruct((2, 3, 4), "f4")).shape
     (3, 2, 4)
@@ -119,7 +139,11 @@ def transpose(a: Any, /, axes: Sequence[int] | None = None) -> Any:
         else tuple(canonicalize_axis(i, nd) for i in axes)
     )
     if sorted(perm) != list(range(nd)):
-        raise ValueError(f"transpose: axes {axes} is not a permutation of {tuple(range(nd))}")
+        raise TypeError(
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            f"{perm} for operand shape {shape_of(a)}; name each of the axes "
+            f"{tuple(range(nd))} exactly once"
+        )
     return lax.transpose(a, perm)
 
 

@@ -7,16 +7,21 @@ rules, with JAX's error messages and exception classes.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.exceptions import AxisError
 
 __all__ = [
+    "IncompatibleShapesError",
+    "NegativeDimensionError",
     "broadcast_shapes",
     "canonicalize_axis",
     "canonicalize_shape",
+    "check_element_count",
     "is_python_scalar",
     "move_axis_permutation",
     "normalize_reduction_axes",
@@ -28,6 +33,9 @@ _SHAPE_MESSAGE = (
     "If using `jit`, try using `static_argnums` or applying `jit` to smaller "
     "subfunctions."
 )
+
+
+_MAX_BYTES = (1 << 63) - 1
 
 
 def is_python_scalar(x: object, /) -> bool:
@@ -57,7 +65,9 @@ def canonicalize_axis(axis: Any, ndim: int, /) -> int:
 
     Raises:
       TypeError: ``axis`` is not an integer.
-      ValueError: ``axis`` is out of bounds.
+      AxisError: ``axis`` is out of bounds (NumPy's class: both a
+        ``ValueError`` and an ``IndexError``, which JAX raises from some
+        functions, such as ``argmax``).
 
     >>> canonicalize_axis(-1, 3)
     2
@@ -70,7 +80,7 @@ def canonicalize_axis(axis: Any, ndim: int, /) -> int:
             f"{type(axis).__name__}; pass a Python int such as axis=0."
         ) from None
     if not -ndim <= a < ndim:
-        raise ValueError(f"axis {a} is out of bounds for array of dimension {ndim}")
+        raise AxisError(a, ndim)
     return a + ndim if a < 0 else a
 
 
@@ -124,6 +134,22 @@ def reduced_shape(
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
+class NegativeDimensionError(TypeError, ValueError):
+    """A shape with a negative entry.
+
+    A ``TypeError`` as JAX raises it, and also a ``ValueError``, the class of
+    NumPy (and of Tessela before).
+    """
+
+
+class IncompatibleShapesError(ValueError, TypeError):
+    """Shapes that do not broadcast together.
+
+    A ``ValueError`` as in JAX and NumPy, and also a ``TypeError``, the class
+    Tessela raised for this before (``except TypeError`` keeps working).
+    """
+
+
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """NumPy's broadcasting of several shapes.
 
@@ -168,6 +194,9 @@ def canonicalize_shape(shape: Any, /) -> tuple[int, ...]:
     Raises:
       TypeError: an entry is not a concrete integer (for instance a traced
         value: make the size a static argument).
+      NegativeDimensionError: an entry is negative (a ``TypeError`` as in
+        JAX, and a ``ValueError`` as in NumPy).
+      ValueError: the shape holds more than ``2**63 - 1`` elements.
 
     >>> canonicalize_shape(3), canonicalize_shape((2, np.int64(3)))
     ((3,), (2, 3))
@@ -188,8 +217,41 @@ def canonicalize_shape(shape: Any, /) -> tuple[int, ...]:
             raise TypeError(_SHAPE_MESSAGE.format(entries)) from None
     for d in out:
         if d < 0:
-            raise ValueError(f"negative dimensions are not allowed, got shape {tuple(out)}")
+            raise NegativeDimensionError(
+                f"negative dimensions are not allowed, got shape {tuple(out)}; every entry "
+                "of a shape must be >= 0"
+            )
+    check_element_count(out)
     return tuple(out)
+
+
+def check_element_count(shape: Sequence[int], /, itemsize: int = 1) -> None:
+    """Refuse a shape whose byte size does not fit a signed 64-bit integer.
+
+    XLA computes sizes in 64 bits and aborts the process on overflow; NumPy
+    raises ``ValueError`` ("array is too big"), and so does this check.
+
+    Args:
+      shape: non-negative dimensions.
+      itemsize: bytes per element (1 checks the element count alone).
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: ``prod(shape) * itemsize`` is 2**63 or more.
+
+    >>> check_element_count((1 << 62, 4))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: array is too big: shape (4611686018427387904, 4) ... use a smaller shape
+    """
+    total = math.prod(shape) * itemsize
+    if total > _MAX_BYTES:
+        raise ValueError(
+            f"array is too big: shape {tuple(shape)} of {itemsize}-byte elements needs "
+            f"{total} bytes, more than 2**63 - 1 (the most XLA can address); use a smaller shape"
+        )
 
 
 def move_axis_permutation(

@@ -190,6 +190,9 @@ def repeat(
     Returns:
       The array with repeated elements.
 
+    Raises:
+      TypeError: an integer ``repeats`` is negative (JAX's class).
+
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> eval_shape(lambda x: repeat(x, 3, axis=1), ShapeDtypeStruct((2, 3), "f4")).shape
     (2, 9)
@@ -202,6 +205,12 @@ def repeat(
     ax = canonicalize_axis(axis, len(shape))
     if isinstance(repeats, int | np.integer):
         r = int(repeats)
+        if r < 0:
+            # JAX's class (its broadcast_in_dim refuses the negative size).
+            raise TypeError(
+                f"repeat: repeats={r} is negative; each element can be repeated 0 or more "
+                "times, so pass repeats >= 0"
+            )
         b = lax.broadcast_in_dim(
             a,
             (*shape[: ax + 1], r, *shape[ax + 1 :]),
