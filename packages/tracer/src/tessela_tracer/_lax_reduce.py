@@ -232,15 +232,22 @@ def dot(
     Returns:
       The product.
 
+    Raises:
+      ValueError: the operands are not rank 1 or 2, or their inner sizes differ.
+
     Example:
         >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct
         >>> eval_shape(lax.dot, ShapeDtypeStruct((2, 3), "float32"), ShapeDtypeStruct((3,), "float32")).shape
         (2,)
     """
-    nd = _aval(lhs).ndim
-    if nd not in (1, 2) or _aval(rhs).ndim not in (1, 2):
-        raise TypeError(
-            f"dot only supports rank-1 or rank-2 inputs, got shapes {_aval(lhs).shape} and "
-            f"{_aval(rhs).shape}; use lax.dot_general for higher ranks"
+    lhs_shape, rhs_shape = tuple(_aval(lhs).shape), tuple(_aval(rhs).shape)
+    nd = len(lhs_shape)
+    if nd not in (1, 2) or len(rhs_shape) not in (1, 2) or lhs_shape[-1] != rhs_shape[0]:
+        raise ValueError(
+            "lax.dot: dimension_numbers must be specified when not performing simple "
+            "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+            f"lhs_shape={lhs_shape} rhs_shape={rhs_shape}. The last axis of lhs must match "
+            "the first axis of rhs (transpose an operand), or use lax.dot_general with "
+            "dimension_numbers for other contractions"
         )
     return dot_general(lhs, rhs, (((nd - 1,), (0,)), ((), ())), precision, preferred_element_type)

@@ -345,9 +345,10 @@ def _wrapped_starts(operand: ArrayLike, start_indices: Sequence[ArrayLike]) -> l
     """
     shape = _aval(operand).shape
     if len(start_indices) != len(shape):
-        raise TypeError(
-            f"start_indices must have one index per dimension of the operand: got "
-            f"{len(start_indices)} for an operand of shape {tuple(shape)}"
+        raise ValueError(
+            "Length of slice indices must match number of operand dimensions "
+            f"({len(start_indices)} vs {tuple(shape)}); pass start_indices with one scalar "
+            "index per dimension of the operand"
         )
     out: list[Any] = []
     for i, size in zip(_index_operands(start_indices), shape, strict=True):
@@ -380,6 +381,9 @@ def dynamic_slice(
     Returns:
       The slice.
 
+    Raises:
+      ValueError: ``start_indices`` does not have one index per dimension.
+
     Example:
         >>> from tessela_tracer import make_jaxpr, lax
         >>> import numpy as np
@@ -404,6 +408,9 @@ def dynamic_update_slice(
 
     Returns:
       The updated array.
+
+    Raises:
+      ValueError: ``start_indices`` does not have one index per dimension.
 
     Example:
         >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct

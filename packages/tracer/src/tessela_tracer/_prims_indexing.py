@@ -35,9 +35,14 @@ def _dynamic_slice_rule(
     x: ShapedArray, *idx: ShapedArray, slice_sizes: tuple[int, ...]
 ) -> ShapedArray:
     _check_indices("dynamic_slice", x, idx)
-    if len(slice_sizes) != x.ndim or any(
-        s > d or s < 0 for s, d in zip(slice_sizes, x.shape, strict=True)
-    ):
+    if len(slice_sizes) != x.ndim:
+        # JAX's class for this mistake.
+        raise ValueError(
+            f"dynamic_slice slice_sizes must have one size per dimension of the operand, got "
+            f"slice_sizes {tuple(slice_sizes)} for operand shape {x.shape}; pass "
+            f"{x.ndim} sizes"
+        )
+    if any(s > d or s < 0 for s, d in zip(slice_sizes, x.shape, strict=True)):
         raise TypeError(
             f"slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
             f"{slice_sizes} for operand shape {x.shape}."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -20,9 +21,29 @@ def _prim(name: str, rule: Any) -> Primitive:
     return p
 
 
+_MAX_BYTES = (1 << 63) - 1
+
+
+def _check_new_shape(name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+    """Refuse negative sizes (as JAX) and sizes XLA cannot address (it would abort)."""
+    if any(d < 0 for d in shape):
+        raise TypeError(
+            f"{name} shape must have every element be nonnegative, got {tuple(shape)}; "
+            "pass sizes >= 0"
+        )
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    if nbytes > _MAX_BYTES:
+        raise ValueError(
+            f"array is too big: {name} of shape {tuple(shape)} and dtype {np.dtype(dtype).name} "
+            f"needs {nbytes} bytes, more than 2**63 - 1 (the most XLA can address); use a "
+            "smaller shape"
+        )
+
+
 def _broadcast_in_dim_rule(
     x: ShapedArray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...], sharding: Any
 ) -> ShapedArray:
+    _check_new_shape("broadcast_in_dim", shape, x.dtype)
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(
             "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; "
@@ -200,6 +221,13 @@ def _iota_rule(
         raise ValueError(
             f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape {shape}"
         )
+    if np.dtype(dtype).kind not in "iufc":
+        raise TypeError(
+            f"iota does not accept dtype {np.dtype(dtype).name}. Accepted dtypes are subtypes "
+            "of integer, floating, complexfloating; build the values in one of those and "
+            "convert the result"
+        )
+    _check_new_shape("iota", shape, dtype)
     return ShapedArray(shape, dtype, False)
 
 

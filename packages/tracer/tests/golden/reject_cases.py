@@ -1,0 +1,157 @@
+"""Bad inputs for ``lax``, run under JAX (to record) and Tessela (to compare).
+
+Shared by ``generate_rejects.py`` (JAX 0.10.2 only) and ``test_rejects.py``
+(Tessela only); it imports neither, only NumPy. A case is a builder taking
+the ``lax`` module (``jax.lax`` or ``tessela_tracer.lax``) and returning a
+function, plus the input specs (``"f32[2,3]"``) it is traced with by
+``make_jaxpr``.
+
+``NAMED`` holds single cases, ``GRIDS`` families recorded on a grid that the
+tests sample with hypothesis. The golden file maps each case to ``"ok"``, the
+class name JAX raises, or ``"abort"`` (JAX kills the process when it runs the
+case eagerly; the generator runs those in a child process).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+Builder = Callable[[Any], Callable[..., Any]]
+
+_KINDS = {"f32": "float32", "i32": "int32", "u8": "uint8", "b": "bool"}
+
+
+def parse_input(spec: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """``"f32[3,4]"`` -> ``((3, 4), dtype('float32'))``."""
+    m = re.fullmatch(r"(\w+)\[([\d,]*)\]", spec)
+    assert m, spec
+    return tuple(int(d) for d in m.group(2).split(",") if d), np.dtype(_KINDS[m.group(1)])
+
+
+def spec(shape: tuple[int, ...], kind: str = "f32") -> str:
+    """The input spec of a shape."""
+    return f"{kind}[{','.join(map(str, shape))}]"
+
+
+NAMED: dict[str, tuple[Builder, tuple[str, ...]]] = {}
+
+
+def named(name: str, build: Builder, *inputs: str) -> None:
+    NAMED[name] = (build, inputs)
+
+
+X = "f32[2,3]"
+named("dot_same_shapes", lambda lax: lambda x, y: lax.dot(x, y), X, X)
+named("dot_vectors_of_different_length", lambda lax: lambda x, y: lax.dot(x, y), "f32[3]", "f32[4]")
+named("dot_rank3", lambda lax: lambda x, y: lax.dot(x, y), "f32[2,3,4]", "f32[4]")
+named("dynamic_slice_rank", lambda lax: lambda x: lax.dynamic_slice(x, (0,), (1,)), X)
+named(
+    "dynamic_update_slice_rank",
+    lambda lax: lambda x, u: lax.dynamic_update_slice(x, u, (0,)),
+    X,
+    "f32[1]",
+)
+named("broadcast_in_dim_negative", lambda lax: lambda: lax.broadcast_in_dim(1.0, (-1,), ()))
+named("iota_negative", lambda lax: lambda: lax.iota(np.int32, -1))
+named("iota_bool", lambda lax: lambda: lax.iota(np.bool_, 3))
+named("full_negative", lambda lax: lambda: lax.full((-1,), 0.0))
+named("reshape_negative", lambda lax: lambda x: lax.reshape(x, (-1, 6)), X)
+named("transpose_repeated", lambda lax: lambda x: lax.transpose(x, (0, 0)), X)
+named("full_too_big", lambda lax: lambda: lax.full((1 << 62, 4), 0.0))
+named("iota_too_big", lambda lax: lambda: lax.iota(np.int32, 1 << 62))
+named(
+    "broadcast_in_dim_too_big",
+    lambda lax: lambda: lax.broadcast_in_dim(np.float32(0), (1 << 59, 4), ()),
+)
+
+ABORTS = ("full_too_big", "iota_too_big", "broadcast_in_dim_too_big")
+
+DOT_SHAPES = ((), (3,), (4,), (2, 3), (3, 2), (3, 4), (2, 3, 4))
+SLICE_SIZES = ((1, 1), (1,), (3, 1), (2, 3), (1, 1, 1), ())
+UPDATE_SHAPES = ((1, 1), (1,), (3, 3), (2, 3), (1, 1, 1))
+IOTA_DTYPES = ("int32", "float32", "bool", "uint8", "complex64")
+BROADCAST_OPERANDS = ((), (1,), (3,), (2, 3))
+BROADCAST_TARGETS = ((3,), (2, 3), (-1, 3), (3, 3), (0, 3), (2, 1, 3))
+
+
+def _dot(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    a, b = key
+    return (lambda lax: lambda x, y: lax.dot(x, y)), (spec(a), spec(b))
+
+
+def _dynamic_slice(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    n_starts, sizes = key
+    return (lambda lax: lambda x: lax.dynamic_slice(x, (0,) * n_starts, sizes)), (X,)
+
+
+def _dynamic_update_slice(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    n_starts, upd = key
+    return (lambda lax: lambda x, u: lax.dynamic_update_slice(x, u, (0,) * n_starts)), (
+        X,
+        spec(upd),
+    )
+
+
+def _iota(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    dtype, size = key
+    return (lambda lax: lambda: lax.iota(np.dtype(dtype), size)), ()
+
+
+def _broadcast_in_dim(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    operand, target, dims = key
+    return (lambda lax: lambda x: lax.broadcast_in_dim(x, target, dims)), (spec(operand),)
+
+
+def _broadcast_points() -> Iterator[tuple[Any, ...]]:
+    for operand, target in itertools.product(BROADCAST_OPERANDS, BROADCAST_TARGETS):
+        for dims in itertools.product(range(len(target) + 1), repeat=len(operand)):
+            yield operand, target, dims
+
+
+def _transpose(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    (perm,) = key
+    return (lambda lax: lambda x: lax.transpose(x, perm)), ("f32[2,3,1]",)
+
+
+def _reshape(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    (sizes,) = key
+    return (lambda lax: lambda x: lax.reshape(x, sizes)), (X,)
+
+
+def _full(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    (shape,) = key
+    return (lambda lax: lambda: lax.full(shape, 0.0)), ()
+
+
+GRIDS: dict[str, tuple[Callable[[], Iterator[tuple[Any, ...]]], Callable[..., Any]]] = {
+    "dot": (lambda: itertools.product(DOT_SHAPES, repeat=2), _dot),
+    "dynamic_slice": (lambda: itertools.product(range(4), SLICE_SIZES), _dynamic_slice),
+    "dynamic_update_slice": (
+        lambda: itertools.product(range(4), UPDATE_SHAPES),
+        _dynamic_update_slice,
+    ),
+    "iota": (lambda: itertools.product(IOTA_DTYPES, (-2, -1, 0, 3)), _iota),
+    "broadcast_in_dim": (_broadcast_points, _broadcast_in_dim),
+    "transpose": (
+        lambda: ((p,) for r in range(4) for p in itertools.product((-1, 0, 1, 2, 3), repeat=r)),
+        _transpose,
+    ),
+    "reshape": (
+        lambda: ((s,) for r in (1, 2) for s in itertools.product((-1, 0, 1, 2, 3, 6), repeat=r)),
+        _reshape,
+    ),
+    "full": (
+        lambda: ((s,) for r in range(3) for s in itertools.product((-2, -1, 0, 2), repeat=r)),
+        _full,
+    ),
+}
+
+
+def key_str(key: tuple[Any, ...]) -> str:
+    """The golden file's key for a grid point."""
+    return repr(key)
