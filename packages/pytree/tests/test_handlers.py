@@ -162,3 +162,14 @@ def test_map_of_a_leaf_and_of_unsortable_keys() -> None:
     assert tp.tree_map(lambda x: x, None) is None
     with pytest.raises(ValueError, match="Comparator raised exception"):
         tp.tree_map(lambda x: x, {1: 1, "a": 2})
+
+
+def test_namedtuple_children_are_read_by_iteration() -> None:
+    class Odd(collections.namedtuple("Base", "x y")):
+        def __getitem__(self, i: Any) -> Any:
+            return "not a field"
+
+    tree = Odd(1, [2])
+    assert tp.tree_flatten(tree) == _reference(tree)
+    assert tp.tree_leaves(Odd(1, 2)) == [1, 2]
+    assert tp.tree_map(lambda v: v * 10, Odd(1, 2)) == (10, 20)

@@ -146,7 +146,10 @@ def _attr(name: str) -> str:
 def _unrolled(reads: list[str], aux: str, node: str, whole: str = "") -> list[str]:
     """The all-leaves fast path over children read by ``reads`` (all of ``whole``)."""
     names = [f"c{i}" for i in range(len(reads))]
-    lines = [f"    {n} = {r}" for n, r in zip(names, reads, strict=True)]
+    if whole:  # unpacked by iteration, as the generic loop reads it
+        lines = [f"    ({''.join(n + ', ' for n in names)}) = {whole}"]
+    else:
+        lines = [f"    {n} = {r}" for n, r in zip(names, reads, strict=True)]
     if aux:
         lines.append(f"    aux = {aux}")
     test = " and ".join(f"HANDLERS[type({n})] is None" for n in names)
@@ -173,7 +176,7 @@ def _source(t: type[Any], kind: int) -> list[str]:
         lines = []
         if 0 < n <= _UNROLL_MAX:
             lines = [f"    if len(x) == {n}:"]
-            body = _unrolled([f"x[{i}]" for i in range(n)], "", "NODE", "x")
+            body = _unrolled([""] * n, "", "NODE", "x")
             lines += ["    " + line for line in body]
         return [*lines, "    children = x", "    aux = None"]
     entry = REGISTRY[t]
