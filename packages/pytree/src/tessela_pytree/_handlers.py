@@ -169,7 +169,7 @@ def _source(t: type[Any], kind: int) -> list[str]:
             "        aux = tuple(sorted(x))",
             "    except TypeError:",
             "        raise ValueError(SORT_ERROR) from None",
-            "    children = list(map(x.__getitem__, aux))",
+            "    children = GET(*aux)(x) if len(aux) > 1 else tuple(map(x.__getitem__, aux))",
         ]
     if kind == NAMEDTUPLE:
         n = len(t._fields)
@@ -203,6 +203,7 @@ def make_handler(t: type[Any]) -> Any:
         # Rows under custom nodes are only worth checking when long.
         "ROW_MIN": _LEAF_ROW_MIN if kind == CUSTOM else _BATCH_MIN,
         "FLATTEN": None if entry is None else entry.flatten,
+        "GET": operator.itemgetter,
         "HANDLERS": HANDLERS,
         "KIND": kind,
         "NODE": (kind, t, None, len(t._fields)) if kind == NAMEDTUPLE else None,

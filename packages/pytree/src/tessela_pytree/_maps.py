@@ -13,6 +13,7 @@ type, with the rebuild written out as one expression.
 from __future__ import annotations
 
 import keyword
+import operator
 from typing import Any
 
 from ._registry import (
@@ -57,7 +58,8 @@ def _body(t: type[Any], kind: int) -> list[str]:
             "        keys = sorted(x)",
             "    except TypeError:",
             "        raise ValueError(SORT_ERROR) from None",
-            f"    return dict(zip(keys, {_EACH.format(src='map(x.__getitem__, keys)')}))",
+            "    values = GET(*keys)(x) if len(keys) > 1 else map(x.__getitem__, keys)",
+            f"    return dict(zip(keys, {_EACH.format(src='values')}))",
         ]
     if kind == NAMEDTUPLE:
         n = len(t._fields)
@@ -103,6 +105,7 @@ def make_map_handler(t: type[Any]) -> Any:
     entry = REGISTRY.get(t) if kind == CUSTOM else None
     namespace: dict[str, Any] = {
         "FLATTEN": None if entry is None else entry.flatten,
+        "GET": operator.itemgetter,
         "MH": MAP_HANDLERS,
         "SORT_ERROR": "Comparator raised exception while sorting pytree dictionary keys.",
         "TYP": t,
