@@ -93,7 +93,11 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
             auxes = list(map(tuple, map(sorted, children)))
         except TypeError:
             return None  # the per-node path raises the proper error
-        row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
+        keys = auxes[0]
+        if len(keys) > 1 and auxes.count(keys) == len(auxes):  # one key set: one getter
+            row = list(chain.from_iterable(map(operator.itemgetter(*keys), children)))
+        else:
+            row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
         for gt in set(map(type, row)):
             if _KIND[gt]:
                 return None
