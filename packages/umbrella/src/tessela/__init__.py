@@ -65,6 +65,7 @@ from . import (
     ops,
     random,
     scipy,
+    sharding,
     tree,
     tree_util,
     typing,
@@ -87,12 +88,16 @@ from ._toplevel import (
     named_scope,
     print_environment_info,
 )
+from .sharding import NamedSharding, make_mesh, set_mesh
+from .sharding import PartitionSpec as P
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array",
     "JaxAliasError",
+    "NamedSharding",
+    "P",
     "ShapeDtypeStruct",
     "block_until_ready",
     "checkpoint",
@@ -138,6 +143,7 @@ __all__ = [
     "local_devices",
     "log_compiles",
     "make_jaxpr",
+    "make_mesh",
     "named_call",
     "named_scope",
     "nn",
@@ -151,6 +157,8 @@ __all__ = [
     "random",
     "remat",
     "scipy",
+    "set_mesh",
+    "sharding",
     "tree",
     "tree_util",
     "typeof",

@@ -1,0 +1,86 @@
+"""Meshes, partition specs and named shardings answer as JAX 0.10.2's (golden output)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given
+from hypothesis import strategies as st
+from tessela_lowering.sharding import (
+    AxisType,
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    Sharding,
+    get_abstract_mesh,
+    get_mesh,
+    make_mesh,
+    set_mesh,
+)
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+
+def test_queries_match_jax_golden_output() -> None:
+    env = {**os.environ, "TESSELA_NUM_CPU_DEVICES": "4"}
+    out = subprocess.run(
+        [sys.executable, str(GOLDEN / "sharding_queries.py"), "tessela"],
+        capture_output=True, text=True, check=True, env=env,
+    )  # fmt: skip
+    want = (GOLDEN / "sharding_queries.txt").read_text().splitlines()
+    assert out.stdout.splitlines() == want
+
+
+def test_partition_spec_is_a_hashable_picklable_value() -> None:
+    p = PartitionSpec("x", None, ("a", "b"), unreduced={"u"})
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert hash(p) == hash(PartitionSpec("x", None, ["a", "b"], unreduced=frozenset({"u"})))
+    assert list(p) == ["x", None, ("a", "b")] and p.index(None) == 1 and p.count("x") == 1
+    assert p != ("x", None, ("a", "b"))
+
+
+def test_single_device_sharding_is_a_sharding() -> None:
+    assert isinstance(tl.device_put(1.0).sharding, Sharding)
+
+
+def test_set_mesh_is_a_context_and_restores_the_previous_mesh() -> None:
+    assert get_mesh().empty and get_abstract_mesh().empty
+    mesh = make_mesh((1,), ("x",))
+    assert mesh.axis_types == (AxisType.Explicit,)
+    with set_mesh(mesh) as m:
+        assert m is mesh and get_mesh() is mesh
+        assert get_abstract_mesh() == mesh.abstract_mesh
+    assert get_mesh().empty
+    with pytest.raises(TypeError, match="make_mesh"):
+        set_mesh("x")  # type: ignore[arg-type]
+
+
+def test_make_mesh_refuses_more_devices_than_there_are() -> None:
+    with pytest.raises(ValueError, match="devices"):
+        make_mesh((len(tl.devices()) + 1,), ("x",))
+
+
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data())
+def test_devices_indices_map_tiles_the_array_exactly_once(sizes: list[int], data) -> None:
+    """Each element of the array lands on every device of its replica group, once per group."""
+    devs = np.empty(int(np.prod(sizes)), dtype=object)
+    devs[:] = [object() for _ in range(devs.size)]
+    names = tuple(f"a{i}" for i in range(len(sizes)))
+    mesh = Mesh(devs.reshape(sizes), names)
+    order = data.draw(st.permutations(names))
+    split = data.draw(st.integers(0, len(names)))
+    spec = PartitionSpec(tuple(order[:split]) or None)
+    sharding = NamedSharding(mesh, spec)
+    n = int(np.prod([mesh.shape[a] for a in order[:split]])) * 2
+    counts = np.zeros((n, 3), int)
+    for index in sharding.devices_indices_map((n, 3)).values():
+        counts[index] += 1
+    assert (counts == mesh.size // (n // 2)).all()
+    assert sharding.is_fully_replicated == (n == 2)
