@@ -9,7 +9,7 @@ from typing import Any
 import tessela_pytree as tp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_pytree._compile import _pipe, _Writer, compile_unflatten
+from tessela_pytree._compile import _init_order, _pipe, _Writer, compile_unflatten
 from tessela_pytree._treedef import build
 
 Point = collections.namedtuple("Point", "x y")
@@ -122,3 +122,59 @@ def test_pipeline_is_used_for_wide_uniform_rows() -> None:
     mixed = tp.tree_structure([{"w": 0, "b": 0}, {"w": 0, "b": [0]}])._node
     assert _pipe(_Writer(), uniform, 2, "L", 0) is not None
     assert _pipe(_Writer(), mixed, 2, "L", 0) is None
+
+
+@dataclasses.dataclass
+class KwOnly:
+    w: Any
+    b: Any
+    name: str = dataclasses.field(default="k", kw_only=True, metadata={"static": True})
+
+
+class Reordered:
+    """``__init__`` takes the data fields in the other order."""
+
+    def __init__(self, b: Any, w: Any) -> None:
+        self.w, self.b = w, b
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Reordered and (other.w, other.b) == (self.w, self.b)
+
+
+class Starred:
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        self.__dict__.update(kw)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Starred and other.__dict__ == self.__dict__
+
+
+tp.register_dataclass(KwOnly)
+tp.register_dataclass(Reordered, data_fields=["w", "b"], meta_fields=[])
+tp.register_dataclass(Starred, data_fields=["w", "b"], meta_fields=[])
+
+
+def _starred(w: Any, b: Any) -> Starred:
+    s = Starred()
+    s.w, s.b = w, b
+    return s
+
+
+def test_init_order_is_used_only_when_it_binds_the_same() -> None:
+    assert _init_order(Cell, ("w", "b"), ("name",)) == (["w", "b", "name"], [])
+    assert _init_order(KwOnly, ("w", "b"), ("name",)) == (["w", "b"], ["name"])
+    assert _init_order(Reordered, ("w", "b"), ()) is None  # data out of order
+    assert _init_order(Starred, ("w", "b"), ()) is None
+    assert _init_order(Point, ("x", "y"), ()) is None  # a custom __new__
+    for make in (
+        lambda i: KwOnly(i, [i], name="n"),
+        lambda i: Reordered(b=[i], w=i),
+        lambda i: _starred(i, (i,)),
+        lambda i: Cell(i, [i], "c"),
+    ):
+        for n in (3, 5, 3000):
+            tree = [make(i) for i in range(n)]
+            leaves, treedef = tp.tree_flatten(tree)
+            builder = compile_unflatten(treedef._node)
+            assert builder is not None
+            assert builder(leaves) == tree
