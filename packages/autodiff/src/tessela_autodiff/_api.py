@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 from tessela_pytree import PyTreeDef, tree_flatten, tree_map, tree_unflatten
-from tessela_tracer import ShapedArray
+from tessela_tracer import ShapedArray, to_concrete_array
 from tessela_tracer.dtypes import float0, issubdtype
 from tessela_tracer.extend import eval_jaxpr, flatten_fun, get_aval_of, tangent_aval
 from tessela_tracer.primitives import stop_gradient_p
@@ -18,6 +18,24 @@ from tessela_autodiff._jvp import jvp_flat
 from tessela_autodiff._linearize import linearize_flat
 
 __all__ = ["grad", "jvp", "linear_transpose", "linearize", "stop_gradient", "value_and_grad", "vjp"]
+
+
+def _check_callable(fun: object) -> None:
+    """JAX's argument check of every transformation: ``fun`` must be callable."""
+    if not callable(fun):
+        raise TypeError(
+            f"Expected a callable value, got {fun!r}: pass the function itself (for "
+            "example grad(f), not grad(f(x)))."
+        )
+
+
+def _as_array(g: Any) -> Any:
+    """A gradient leaf as an array: a cotangent seed can reach the output unchanged."""
+    if type(g) in (bool, int, float, complex) or (
+        isinstance(g, np.ndarray | np.generic) and g.dtype != float0
+    ):
+        return to_concrete_array(g)
+    return g
 
 
 def _checked_pair(fun: Callable[..., Any]) -> Callable[..., tuple[Any, Any]]:
@@ -80,6 +98,7 @@ def jvp(
             e:f32[] = mul b d
           in (c, e) }
     """
+    _check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
             "primal and tangent arguments to jvp must be tuples or lists; found "
@@ -146,6 +165,7 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
         >>> make_jaxpr(f)(1.0, 2.0).eqns[-1].primitive
         mul
     """
+    _check_callable(fun)
     flat_p, in_tree = tree_flatten(primals)
     outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
     outs, out_tree, aux = _split_aux(outs, tree, has_aux)
@@ -197,6 +217,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
             c:f32[] = mul 1.0:f32[] b
           in (c,) }
     """
+    _check_callable(fun)
     flat_p, in_tree = tree_flatten(primals)
     outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
     outs, out_tree, aux = _split_aux(outs, tree, has_aux)
@@ -291,13 +312,26 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool) -> None:
 def _argnums_tuple(argnums: int | Sequence[int], nargs: int) -> tuple[int, ...]:
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     for a in nums:
-        if not -nargs <= a < nargs:
+        if a < -nargs:
+            # JAX's class for a negative index past the arguments.
+            raise ValueError(
+                "Positional argument indices, e.g. for `argnums`, must have value greater "
+                f"than or equal to -len(args) and less than len(args), but got value {a} for "
+                f"len(args) == {nargs}; pass argnums that name one of the {nargs} arguments."
+            )
+        if a >= nargs:
             raise TypeError(
                 f"Differentiating with respect to argnums={argnums} requires at least "
                 f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
                 f"only {nargs} positional arguments."
             )
-    return tuple(a % nargs for a in nums)
+    out = tuple(a % nargs for a in nums)
+    if len(set(out)) != len(out):
+        raise TypeError(
+            f"argnums={argnums} names the same argument twice among {nargs} positional "
+            "arguments; name each argument once."
+        )
+    return out
 
 
 def value_and_grad(
@@ -324,6 +358,7 @@ def value_and_grad(
         >>> make_jaxpr(value_and_grad(lax.sin))(1.0).out_avals
         [ShapedArray(float32[], weak_type=True), ShapedArray(float32[], weak_type=True)]
     """
+    _check_callable(fun)
 
     @functools.wraps(fun)
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
@@ -347,7 +382,7 @@ def value_and_grad(
         one = np.ones((), aval.dtype)[()]
         # A weakly typed output gets a weakly typed seed (a Python scalar), so
         # gradients of weakly typed inputs stay weakly typed, as in JAX.
-        g = pullback(one.item() if aval.weak_type else one)
+        g = tree_map(_as_array, pullback(one.item() if aval.weak_type else one))
         grads = g[0] if isinstance(argnums, int) else g
         if has_aux:
             return (ans, aux), grads
@@ -384,6 +419,7 @@ def grad(
             c:f32[] = mul 1.0:f32[] b
           in (c,) }
     """
+    _check_callable(fun)
     vg = value_and_grad(fun, argnums, has_aux=has_aux, holomorphic=holomorphic, allow_int=allow_int)
 
     @functools.wraps(fun)
@@ -418,6 +454,7 @@ def linear_transpose(fun: Callable[..., Any], *primals: Any) -> Callable[..., tu
         >>> make_jaxpr(f_t)(2.0).eqns[-1].primitive
         mul
     """
+    _check_callable(fun)
     flat_p, in_tree = tree_flatten(primals)
     in_avals = [get_aval_of(p) for p in flat_p]
     for a in in_avals:

@@ -12,7 +12,7 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import lax
 from tessela_tracer.extend import get_aval_of
 
-from tessela_autodiff._api import _argnums_tuple, _check_input_dtype, jvp, vjp
+from tessela_autodiff._api import _argnums_tuple, _check_callable, _check_input_dtype, jvp, vjp
 
 __all__ = ["hessian", "jacfwd", "jacobian", "jacrev"]
 
@@ -82,6 +82,7 @@ def jacfwd(
         >>> eval_shape(jacfwd(lax.sin), ShapeDtypeStruct((3,), "float32")).shape
         (3, 3)
     """
+    _check_callable(fun)
 
     @functools.wraps(fun)
     def jacfun(*args: Any, **kwargs: Any) -> Any:
@@ -140,6 +141,7 @@ def jacrev(
         >>> eval_shape(jacrev(lax.sin), ShapeDtypeStruct((3,), "float32")).shape
         (3, 3)
     """
+    _check_callable(fun)
 
     @functools.wraps(fun)
     def jacfun(*args: Any, **kwargs: Any) -> Any:
@@ -199,6 +201,7 @@ def hessian(
         >>> eval_shape(hessian(f), ShapeDtypeStruct((3,), "float32")).shape
         (3, 3)
     """
+    _check_callable(fun)
     return jacfwd(
         jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
         argnums,
