@@ -9,7 +9,7 @@ from typing import Any
 import tessela_pytree as tp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_pytree._compile import _init_order, _pipe, _Writer, compile_unflatten
+from tessela_pytree._compile import _pipe, _Writer, compile_unflatten, init_order
 from tessela_pytree._treedef import build
 
 Point = collections.namedtuple("Point", "x y")
@@ -161,11 +161,11 @@ def _starred(w: Any, b: Any) -> Starred:
 
 
 def test_init_order_is_used_only_when_it_binds_the_same() -> None:
-    assert _init_order(Cell, ("w", "b"), ("name",)) == (["w", "b", "name"], [])
-    assert _init_order(KwOnly, ("w", "b"), ("name",)) == (["w", "b"], ["name"])
-    assert _init_order(Reordered, ("w", "b"), ()) is None  # data out of order
-    assert _init_order(Starred, ("w", "b"), ()) is None
-    assert _init_order(Point, ("x", "y"), ()) is None  # a custom __new__
+    assert init_order(Cell, ("w", "b"), ("name",)) == (["w", "b", "name"], [])
+    assert init_order(KwOnly, ("w", "b"), ("name",)) == (["w", "b"], ["name"])
+    assert init_order(Reordered, ("w", "b"), ()) is None  # data out of order
+    assert init_order(Starred, ("w", "b"), ()) is None
+    assert init_order(Point, ("x", "y"), ()) is None  # a custom __new__
     for make in (
         lambda i: KwOnly(i, [i], name="n"),
         lambda i: Reordered(b=[i], w=i),

@@ -26,7 +26,7 @@ from typing import Any
 
 from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, TUPLE
 
-__all__ = ["compile_unflatten"]
+__all__ = ["compile_unflatten", "init_order"]
 
 Node = Any
 Builder = Callable[[list[Any]], Any]
@@ -122,7 +122,7 @@ def _wrap(w: _Writer, node: Node, items: list[str], spread: bool) -> str:
     ):
         values = dict(zip(fields[1], map(w.const, aux), strict=True))
         values.update(zip(fields[0], items, strict=True))
-        order = _init_order(typ, fields[0], fields[1])
+        order = init_order(typ, fields[0], fields[1])
         if order is not None:  # the same binding, passed positionally
             pos, kwonly = order
             args = [values[n] for n in pos] + [f"{n}={values[n]}" for n in kwonly]
@@ -132,7 +132,7 @@ def _wrap(w: _Writer, node: Node, items: list[str], spread: bool) -> str:
     return f"{w.const(entry.unflatten)}({w.const(aux)}, {tup})"
 
 
-def _init_order(
+def init_order(
     typ: type[Any], data: tuple[str, ...], meta: tuple[str, ...]
 ) -> tuple[list[str], list[str]] | None:
     """``typ.__init__``'s (positional, keyword-only) parameters when a call

@@ -16,6 +16,7 @@ import keyword
 import operator
 from typing import Any
 
+from ._compile import init_order
 from ._registry import (
     CUSTOM,
     DICT,
@@ -83,8 +84,13 @@ def _body(t: type[Any], kind: int) -> list[str]:
         # Read data then meta fields, as flattening does; map the data in order.
         lines = [f"    c{i} = {_attr(d)}" for i, d in enumerate(data)]
         lines += [f"    m{i} = {_attr(m)}" for i, m in enumerate(meta)]
-        args = [f"{m}=m{i}" for i, m in enumerate(meta)]
-        args += [f"{d}={_ONE.format(v=f'c{i}')}" for i, d in enumerate(data)]
+        values = {m: f"m{i}" for i, m in enumerate(meta)}
+        values.update({d: _ONE.format(v=f"c{i}") for i, d in enumerate(data)})
+        order = init_order(t, data, meta)
+        if order is None:
+            args = [f"{n}={v}" for n, v in values.items()]
+        else:  # the same binding, passed positionally (data still in order)
+            args = [values[n] for n in order[0]] + [f"{n}={values[n]}" for n in order[1]]
         return [*lines, f"    return TYP({', '.join(args)})"]
     reads = "".join(f"{_attr(d)}, " for d in data)
     aux = "".join(f"{_attr(m)}, " for m in meta)
