@@ -31,12 +31,15 @@ from tessela_lowering._xla import Buffer, Device, HostArray
 
 __all__ = [
     "Array",
+    "DonatedArgumentError",
     "SingleDeviceSharding",
     "device_get",
     "device_put",
     "device_put_impl",
+    "leaf_key",
+    "make_array",
     "signature",
-    "uncommitted_array",
+    "single_result",
 ]
 
 
@@ -82,8 +85,8 @@ INVALID_BUFFER = "Invalid argument: CopyToHostAsync() called on invalid buffer"
 """What XLA reports when a deleted (donated) buffer is read; every error about one says it."""
 
 
-def _deleted_error(aval: ShapedArray) -> RuntimeError:
-    return RuntimeError(
+def _deleted_message(aval: ShapedArray) -> str:
+    return (
         f"{INVALID_BUFFER}: Array has been deleted with shape={aval.str_short()}. It was "
         f"donated to a jitted computation (donate_argnums / donate_argnames), whose output "
         f"now owns its buffer, or deleted with .delete(). Use the value the call returned "
@@ -92,19 +95,44 @@ def _deleted_error(aval: ShapedArray) -> RuntimeError:
     )
 
 
-_signatures: dict[ShapedArray, int] = {}
+def _deleted_error(aval: ShapedArray) -> RuntimeError:
+    return RuntimeError(_deleted_message(aval))
+
+
+class DonatedArgumentError(ValueError, RuntimeError):
+    """A deleted (donated) array passed to a jitted function that donates arguments.
+
+    JAX raises ValueError there (and RuntimeError for every other use of a
+    deleted array); this class is both, so that code catching either works.
+    """
+
+
+def _donated_error(aval: ShapedArray) -> DonatedArgumentError:
+    return DonatedArgumentError(_deleted_message(aval))
+
+
+def _block_error(aval: ShapedArray) -> Exception:
+    # JAX raises jaxlib's runtime error class here.
+    return _xla.XlaRuntimeError(_deleted_message(aval))
+
+
+_signatures: dict[Any, int] = {}
 _next_signature = itertools.count().__next__  # atomic under the GIL
 
 
-def signature(aval: ShapedArray, /) -> int:
-    """A small integer naming ``aval``: equal avals get the same number.
+def signature(aval: ShapedArray, /, device: Device | None = None, committed: bool = False) -> int:
+    """A small integer naming ``aval`` on ``device``: equal avals get the same number.
 
     The dispatch fast paths key their caches on these numbers, which hash and
     compare in C, instead of on avals, whose ``__hash__``/``__eq__`` run in
-    Python. The table holds one entry per distinct aval the process has seen.
+    Python. Arrays carry the number of their aval, device and commitment, so
+    that a key names where each argument lives too. The table holds one entry
+    per distinct triple the process has seen.
 
     Args:
       aval: the abstract value.
+      device: the device the array lives on (``None``: the default device).
+      committed: whether the array is committed to it.
 
     Returns:
       Its number (0 or more).
@@ -118,9 +146,12 @@ def signature(aval: ShapedArray, /) -> int:
       >>> signature(a) == signature(ShapedArray((3,), np.float32, weak_type=True))
       False
     """
-    sig = _signatures.get(aval)
+    if device is None:
+        device = get_default_device()
+    key = (aval, device, committed)
+    sig = _signatures.get(key)
     if sig is None:
-        sig = _signatures.setdefault(aval, _next_signature())
+        sig = _signatures.setdefault(key, _next_signature())
     return sig
 
 
@@ -147,14 +178,14 @@ class Array(ArrayOps):
     _buf: Buffer
     _committed: bool
     _npy: HostArray | None
-    _sig: int  # signature(aval) when uncommitted, else -1: the dispatch caches' key
+    _sig: int  # signature(aval, device, committed): the dispatch caches' key
 
     def __init__(self, buf: Buffer, aval: ShapedArray, committed: bool) -> None:
         self._buf = buf
         self.aval = aval
         self._committed = committed
         self._npy = None
-        self._sig = -1 if committed else signature(aval)
+        self._sig = signature(aval, _xla.buffer_device(buf), committed)
 
     # -- placement -------------------------------------------------------
 
@@ -187,8 +218,13 @@ class Array(ArrayOps):
         self._npy = None
 
     def block_until_ready(self) -> Array:
-        """Wait until the value is computed; returns the array itself."""
-        self._live_buffer().block_until_ready()
+        """Wait until the value is computed; returns the array itself.
+
+        A deleted (donated) array raises jaxlib's ``JaxRuntimeError``, as in JAX.
+        """
+        if self._buf.is_deleted():
+            raise _block_error(self.aval)
+        self._buf.block_until_ready()
         return self
 
     def _live_buffer(self) -> Buffer:
@@ -272,65 +308,112 @@ class Array(ArrayOps):
         return str(self._value)
 
     def __repr__(self) -> str:
-        if self._buf.is_deleted():
-            return f"Array(<deleted>, shape={self.aval.shape}, dtype={self.aval.dtype.name})"
+        # A deleted (donated) array raises RuntimeError from ``_value``, as in JAX.
         return _format_repr(self._value, self.aval)
 
 
 _new = object.__new__
 
 
-def uncommitted_array(buf: Buffer, aval: ShapedArray, sig: int, /) -> Array:
-    """``Array(buf, aval, False)`` for a caller that already knows ``signature(aval)``.
+def make_array(buf: Buffer, aval: ShapedArray, committed: bool, sig: int, /) -> Array:
+    """``Array(buf, aval, committed)`` for a caller that already knows its signature.
 
     Args:
       buf: the device buffer.
       aval: its abstract value.
-      sig: ``signature(aval)``.
+      committed: whether the array is committed to its device.
+      sig: ``signature(aval, device, committed)``.
 
     Returns:
-      The uncommitted :class:`Array`.
+      The :class:`Array`.
 
     Example:
       >>> import numpy as np
       >>> import tessela_lowering as tl
       >>> x = tl.device_put(np.float32(2))
-      >>> uncommitted_array(x._buf, x.aval, signature(x.aval))
+      >>> make_array(x._buf, x.aval, False, signature(x.aval))
       Array(2., dtype=float32)
     """
     out: Array = _new(Array)
     out._buf = buf
     out.aval = aval
-    out._committed = False
+    out._committed = committed
     out._npy = None
     out._sig = sig
     return out
 
 
-def uncommitted_result(aval: ShapedArray, /) -> Callable[[list[Buffer]], Array]:
-    """A function making the uncommitted :class:`Array` of ``aval`` from ``[buf]``.
+def single_result(
+    aval: ShapedArray, device: Device, committed: bool, /
+) -> Callable[[list[Buffer]], Array]:
+    """A function making the :class:`Array` of ``aval`` on ``device`` from ``[buf]``.
 
-    The jit fast path hands it to :func:`_xla.runner`, so that running and
-    wrapping the single output cost one Python call.
+    The dispatch fast paths hand it to :func:`_xla.runner`, so that running
+    and wrapping the single output cost one Python call.
 
     Args:
       aval: the output's abstract value.
+      device: the device the output lands on.
+      committed: whether the output is committed to it.
 
     Returns:
       ``finish(outs) -> Array`` for a one-element list of buffers.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> x = tl.device_put(np.float32(2))
+      >>> single_result(x.aval, x.device, False)([x._buf])
+      Array(2., dtype=float32)
     """
-    sig = signature(aval)
+    sig = signature(aval, device, committed)
 
     def finish(outs: list[Buffer]) -> Array:
         out: Array = _new(Array)
         out._buf = outs[0]
         out.aval = aval
-        out._committed = False
+        out._committed = committed
         out._npy = None
         out._sig = sig
         return out
 
     return finish
+
+
+_PY_SCALARS = frozenset({bool, int, float, complex})
+
+
+def leaf_key(x: Any, /) -> Any:
+    """What the dispatch caches key a leaf argument on; TypeError when it is none of theirs.
+
+    An :class:`Array` gives its signature (aval, device, commitment), a NumPy
+    array or scalar its ``(dtype, shape)``, a Python scalar its type: with the
+    x64 flag, each of these fixes the leaf's aval and how it moves to a device.
+
+    Args:
+      x: a leaf argument.
+
+    Returns:
+      A hashable key.
+
+    Raises:
+      TypeError: ``x`` is something else (a tracer, a container, ...).
+
+    Example:
+      >>> import numpy as np
+      >>> leaf_key(2.0), leaf_key(np.zeros((2, 3), np.int8))
+      (<class 'float'>, (dtype('int8'), (2, 3)))
+    """
+    kind = type(x)
+    if kind is Array:
+        return x._sig
+    if kind is np.ndarray:
+        return (x.dtype, x.shape)
+    if kind in _PY_SCALARS:
+        return kind
+    if isinstance(x, np.generic):
+        return (x.dtype, ())
+    raise TypeError(f"no dispatch key for {kind.__name__}")
 
 
 def _format_repr(value: HostArray, aval: ShapedArray) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, ShapedArray, get_aval
 
 from tessela_lowering import _xla
-from tessela_lowering._array import INVALID_BUFFER, Array, _deleted_error
+from tessela_lowering._array import INVALID_BUFFER, Array, _deleted_error, _donated_error
 from tessela_lowering._flags import logger, state
 from tessela_lowering._lowering import jaxpr_to_module
 from tessela_lowering._xla import Buffer, Device
@@ -229,9 +229,12 @@ class Executable:
                 return _xla.execute_and_wait(self.executable, bufs, self.handlers)
             return _xla.execute(self.executable, bufs, self.handlers)
         except Exception as err:
+            donates = any(a is not None for a in self.plan.aliases)
             for x in flat:
                 if isinstance(x, Array) and x.is_deleted():
-                    raise _deleted_error(x.aval) from None
+                    # As JAX: ValueError from a jit that donates, else RuntimeError.
+                    make = _donated_error if donates else _deleted_error
+                    raise make(x.aval) from None
             if any(b.is_deleted() for b in bufs):
                 raise RuntimeError(
                     f"{INVALID_BUFFER}: an argument's buffer has been deleted (donated to "

@@ -18,12 +18,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, eval_jaxpr, get_aval, jit_p
+from tessela_tracer import (
+    ClosedJaxpr,
+    Primitive,
+    ShapedArray,
+    config,
+    eval_jaxpr,
+    get_aval,
+    jit_p,
+)
 from tessela_tracer.extend import set_eager_backend
 
 from tessela_lowering import _devices, _hlo, _xla
-from tessela_lowering._array import Array, signature, uncommitted_array, uncommitted_result
-from tessela_lowering._devices import get_default_device, single_device
+from tessela_lowering._array import Array, leaf_key, make_array, signature, single_result
+from tessela_lowering._devices import get_default_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
     LoweringRuleContext,
@@ -33,7 +41,16 @@ from tessela_lowering._lowering import (
 )
 from tessela_lowering._xla import Buffer, Device, Executable, ResultHandler, Value, ir
 
-__all__ = ["apply_primitive", "cache_size", "clear_cache", "effects_barrier", "pick_device"]
+__all__ = [
+    "FastCall",
+    "apply_primitive",
+    "cache_size",
+    "clear_cache",
+    "effects_barrier",
+    "fast_call",
+    "outputs",
+    "pick_device",
+]
 
 
 class _Compiled:
@@ -51,27 +68,110 @@ class _Compiled:
         self.host_callbacks: list[Any] = []
 
 
-_Fast = Callable[[list[Buffer]], Any]
-"""A cached executable run on uncommitted operands' buffers, returning the result."""
+FastCall = Callable[[Sequence[Any]], Any]
+"""A cached executable run on the leaves of a call (Arrays, NumPy values, Python scalars)."""
 
 
-def _fast_run(entry: _Compiled, multiple_results: bool) -> _Fast:
-    if not multiple_results:
-        return _xla.runner(entry.executable, entry.handlers, uncommitted_result(entry.out_avals[0]))
-    avals = list(entry.out_avals)
-    sigs = [signature(a) for a in avals]
+def outputs(
+    out_avals: Sequence[ShapedArray],
+    device: Device,
+    committed: bool,
+    wrap: Callable[[list[Array]], Any] | None = None,
+) -> Callable[[list[Buffer]], Any]:
+    """A function turning an executable's output buffers into the call's result.
 
-    def finish(outs: list[Buffer]) -> list[Array]:
-        return list(map(uncommitted_array, outs, avals, sigs))
+    Args:
+      out_avals: the outputs' avals.
+      device: the device they land on.
+      committed: whether they are committed to it.
+      wrap: applied to the list of output arrays (e.g. unflattening them);
+        ``None`` returns the single output itself when there is one.
 
-    return _xla.runner(entry.executable, entry.handlers, finish)
+    Returns:
+      ``finish(buffers)``.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> x = tl.device_put(np.float32(1))
+      >>> outputs([x.aval], x.device, False, list)([x._buf])
+      [Array(1., dtype=float32)]
+    """
+    if wrap is None and len(out_avals) == 1:
+        return single_result(out_avals[0], device, committed)
+    avals = list(out_avals)
+    sigs = [signature(a, device, committed) for a in avals]
+    flags = [committed] * len(avals)
+    unwrap: Callable[[list[Array]], Any] = list if wrap is None else wrap
+
+    def finish(outs: list[Buffer]) -> Any:
+        return unwrap(list(map(make_array, outs, avals, flags, sigs)))
+
+    return finish
+
+
+def fast_call(
+    executable: Executable,
+    handlers: Sequence[ResultHandler],
+    finish: Callable[[list[Buffer]], Any],
+    kept: Sequence[int],
+    dtypes: Sequence[np.dtype[Any] | None],
+    device: Device,
+) -> FastCall:
+    """The fast paths' call of one cached executable on a call's leaves.
+
+    Args:
+      executable: the compiled program (without host callbacks).
+      handlers: its result handlers.
+      finish: makes the result from the output buffers (see :func:`outputs`).
+      kept: which leaves the program takes, in order.
+      dtypes: per leaf, ``None`` for an :class:`Array` already on ``device``,
+        else the dtype a host value (NumPy array or scalar, Python scalar)
+        is converted to before it is copied to ``device``.
+      device: where the program runs.
+
+    Returns:
+      ``call(leaves)``: the result; it raises when a buffer was deleted, and
+      the caller then takes its full path, which reports the error.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_tracer import lax
+      >>> f = tl.jit(lambda a, b: lax.add(a, b))
+      >>> f(np.float32(1), 2.0)  # the first call compiles and fills the fast path
+      Array(3., dtype=float32)
+      >>> f(np.float32(2), 2.0)  # later calls run through fast_call
+      Array(4., dtype=float32)
+    """
+    run = _xla.runner(executable, handlers, finish)
+    kept = list(kept)
+    if all(d is None for d in dtypes):
+        if kept == list(range(len(dtypes))):
+            return lambda leaves: run(list(map(_buf_of, leaves)))
+        return lambda leaves: run([leaves[i]._buf for i in kept])
+    steps = [(i, dtypes[i]) for i in kept]
+    put = _xla.device_put
+    asarray = np.asarray
+
+    def call(leaves: Sequence[Any]) -> Any:
+        bufs = []
+        for i, dtype in steps:
+            x = leaves[i]
+            bufs.append(x._buf if dtype is None else put(asarray(x, dtype), device))
+        return run(bufs)
+
+    return call
 
 
 _cache: dict[tuple[Any, ...], _Compiled] = {}
-# The fast path's table, for one device and uncommitted Array operands only:
-# keyed on (primitive, default-device setting, *parameter items, *operand
-# signatures), all of which hash and compare in C.
-_fast: dict[tuple[Any, ...], _Fast] = {}
+# The fast path's table: keyed on (primitive, default-device setting,
+# *parameter items, *operand signatures) for Array operands, or on
+# (primitive, default-device setting, _HOST, x64 flag, *parameter items,
+# *leaf keys) when some operand is a NumPy value or Python scalar; all of
+# these hash and compare in C.
+_fast: dict[tuple[Any, ...], FastCall] = {}
+_HOST = object()
 _default_device_var = _devices._default_device
 _cache_lock = threading.Lock()
 _sig_of = operator.attrgetter("_sig")
@@ -176,28 +276,29 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
       Array(3., dtype=float32)
     """
     fast_key: tuple[Any, ...] | None = None
+    leaves: Sequence[Any] = args
     if state.fast:
-        # Unary and binary operations without parameters spelled out: about
-        # 0.3 us cheaper than the general key.
+        # Unary and binary operations on Arrays without parameters spelled
+        # out: about 0.3 us cheaper than the general key.
         n = len(args)
         try:
             if n == 2 and not params:
                 a, b = args
                 fast_key = (prim, _default_device_var.get(), a._sig, b._sig)
-                bufs = [a._buf, b._buf]
             elif n == 1 and not params:
                 (a,) = args
                 fast_key = (prim, _default_device_var.get(), a._sig)
-                bufs = [a._buf]
             else:
                 fast_key = (prim, _default_device_var.get(), *params.items(), *map(_sig_of, args))
-                bufs = list(map(_buf_of, args))
-            fast = _fast.get(fast_key)
-        except (AttributeError, TypeError):  # an operand that is no Array; an unhashable param
+        except AttributeError:  # a NumPy value or Python scalar among the operands?
+            fast_key = _host_key(prim, args, params)
+        try:
+            fast = _fast.get(fast_key) if fast_key is not None else None
+        except TypeError:  # an unhashable parameter
             fast_key = fast = None
         if fast is not None:
             try:
-                return fast(bufs)
+                return fast(leaves)
             except Exception:
                 pass  # e.g. a deleted operand: the slow path below says what went wrong
     committed_arrays = [a for a in args if isinstance(a, Array)]
@@ -210,15 +311,8 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
         entry = _compile(prim, avals, params, device)
         with _cache_lock:
             _cache[key] = entry
-    if (
-        fast_key is not None
-        and not committed
-        and single_device()
-        and all(type(a) is Array and not a._committed for a in args)
-        and not entry.host_callbacks
-    ):
-        with _cache_lock:
-            _fast[fast_key] = _fast_run(entry, prim.multiple_results)
+    if fast_key is not None and not entry.host_callbacks:
+        _remember(fast_key, entry, args, avals, device, committed, prim.multiple_results)
     buffers = []
     for a in arrays:
         buf = a._live_buffer()
@@ -234,6 +328,39 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
         else:
             check_finite(prim.name, results)
     return results if prim.multiple_results else results[0]
+
+
+def _host_key(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    try:
+        return (prim, _default_device_var.get(), _HOST, config.x64_enabled, *params.items(),
+                *map(leaf_key, args))  # fmt: skip
+    except TypeError:  # an operand the fast path does not move (a tracer, a list)
+        return None
+
+
+def _remember(
+    fast_key: Any,
+    entry: _Compiled,
+    args: Sequence[Any],
+    avals: Sequence[ShapedArray],
+    device: Device,
+    committed: bool,
+    multiple_results: bool,
+) -> None:
+    # Arrays must already be on ``device`` (their signatures, in the key, name
+    # their devices); host values are converted to their aval's dtype.
+    dtypes: list[np.dtype[Any] | None] = []
+    for x, aval in zip(args, avals, strict=True):
+        if type(x) is Array:
+            if _xla.buffer_device(x._buf) != device:
+                return
+            dtypes.append(None)
+        else:
+            dtypes.append(aval.dtype)
+    finish = outputs(entry.out_avals, device, committed, list if multiple_results else None)
+    call = fast_call(entry.executable, entry.handlers, finish, range(len(args)), dtypes, device)
+    with _cache_lock:
+        _fast[fast_key] = call
 
 
 def _check_jit_results(results: list[Array], arrays: list[Array], params: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ it as a call of a nested function.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import operator
@@ -36,45 +37,19 @@ from tessela_tracer.extend import hoist_consts
 
 from tessela_lowering import _devices, _xla
 from tessela_lowering._aot import Lowered, Traced
-from tessela_lowering._array import Array, signature, uncommitted_array, uncommitted_result
+from tessela_lowering._array import Array, leaf_key
 from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
+from tessela_lowering._dispatch import FastCall, fast_call, outputs, pick_device
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
-from tessela_lowering._dispatch import pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
-from tessela_lowering._xla import Buffer, Device
+from tessela_lowering._xla import Device
 
 __all__ = ["JitWrapped", "jit"]
 
 _default_device_var = _devices._default_device
 _LEAF = tree_flatten(0)[1]
+_EMPTY: dict[str, Any] = {}
 _sig_of = operator.attrgetter("_sig")
-_buf_of = operator.attrgetter("_buf")
-
-
-_FastCall = Callable[[list[Buffer]], Any]
-"""A compiled call on the fast path: argument buffers in, the call's result out."""
-
-
-def _fast_call(exe: Executable, n_args: int) -> _FastCall:
-    out_avals = list(exe.out_avals)
-    if exe.plan.out_tree == _LEAF:
-        finish = uncommitted_result(out_avals[0])
-    else:
-        out_tree = exe.plan.out_tree
-        out_sigs = [signature(a) for a in out_avals]
-
-        def finish(outs: list[Buffer]) -> Any:
-            return tree_unflatten(out_tree, list(map(uncommitted_array, outs, out_avals, out_sigs)))
-
-    run = _xla.runner(exe.executable, exe.handlers, finish)
-    if exe.kept == list(range(n_args)):
-        return run
-    kept = list(exe.kept)
-
-    def run_kept(bufs: list[Buffer]) -> Any:
-        return run([bufs[i] for i in kept])
-
-    return run_kept
 
 
 def _argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
@@ -121,6 +96,35 @@ def _infer_static(
     return tuple(sorted(out_nums)), tuple(sorted(out_names))
 
 
+def _check_argnums(
+    sig: inspect.Signature | None, nums: tuple[int, ...], names: tuple[str, ...], what: str
+) -> None:
+    # As JAX, when ``jit`` is created: positions past the function's positional
+    # parameters and names it does not take are errors, unless it has
+    # ``*args`` (for positions) or ``**kwargs`` (for names).
+    if sig is None:
+        return
+    params = list(sig.parameters.values())
+    kinds = {p.kind for p in params}
+    if nums and inspect.Parameter.VAR_POSITIONAL not in kinds:
+        n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        if any(not -n_pos <= i < n_pos for i in nums):
+            raise ValueError(
+                f"Jitted function has {what}_argnums={nums}, but only accepts {n_pos} "
+                f"positional arguments. Pass positions below {n_pos}, or name the "
+                f"arguments in {what}_argnames."
+            )
+    if names and inspect.Parameter.VAR_KEYWORD not in kinds:
+        valid = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        invalid = set(names) - valid
+        if invalid:
+            raise ValueError(
+                f"Jitted function has invalid argnames {invalid} in {what}_argnames. "
+                f"Function does not take these args. Use the names of its parameters: "
+                f"{sorted(valid)}."
+            )
+
+
 def _hashable(value: Any, where: str) -> Hashable:
     try:
         hash(value)
@@ -137,11 +141,10 @@ def _hashable(value: Any, where: str) -> Hashable:
 class _Caches:
     """Compiled executables of one function under one set of jit options."""
 
-    __slots__ = ("__weakref__", "fast", "fast_tree", "full", "last_key", "lock", "traced")
+    __slots__ = ("__weakref__", "fast", "full", "last_key", "lock", "traced")
 
     def __init__(self) -> None:
-        self.fast: dict[Any, _FastCall] = {}
-        self.fast_tree: dict[Any, _FastCall] = {}
+        self.fast: dict[Any, FastCall] = {}
         self.full: dict[Any, Executable] = {}
         self.traced: dict[Any, tuple[Any, list[Any], Any]] = {}
         self.last_key: Any = None
@@ -196,7 +199,6 @@ def clear_caches() -> None:
     for caches in every:
         with caches.lock:
             caches.fast.clear()
-            caches.fast_tree.clear()
             caches.full.clear()
             caches.traced.clear()
             caches.last_key = None
@@ -227,23 +229,32 @@ class JitWrapped:
         self._fun = fun
         self._name = getattr(fun, "__name__", type(fun).__name__)
         sig = _signature(fun)
+        _check_argnums(sig, static_argnums, static_argnames, "static")
+        _check_argnums(sig, donate_argnums, donate_argnames, "donate")
         self._static_argnums, self._static_argnames = _infer_static(
             sig, static_argnums, static_argnames
         )
+        both = set(self._static_argnames) & set(
+            _infer_static(sig, donate_argnums, donate_argnames)[1]
+        )
+        if both:
+            raise ValueError(
+                f"static_argnames and donate_argnames cannot intersect. Argument names "
+                f"{both} appear in both static_argnames and donate_argnames. An argument "
+                f"is either static (a Python value) or donated (an array), not both."
+            )
         self._donate_argnums = donate_argnums
         self._donate_argnames = donate_argnames
         self._keep_unused = keep_unused
         self._device = device
         self._backend = backend
         self._inline = inline
-        self._simple = not (self._static_argnums or self._static_argnames or donate_argnums
-                            or donate_argnames or device is not None or backend is not None)  # fmt: skip
+        self._static = bool(self._static_argnums or self._static_argnames)
         options = (self._static_argnums, self._static_argnames, donate_argnums, donate_argnames,
                    keep_unused, device, backend, inline)  # fmt: skip
         caches = _caches_for(fun, options)
         self._caches = caches
         self._fast = caches.fast
-        self._fast_tree = caches.fast_tree
         self._cache = caches.full
         self._traced = caches.traced
         self._lock = caches.lock
@@ -256,52 +267,97 @@ class JitWrapped:
     # ----------------------------------------------------------- calling
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # The fast path: positional, uncommitted Arrays whose signatures (and
-        # the default device and x64 setting) name a compiled call seen before.
-        # Its table is filled by ``_executable`` for simple jits only. One and
-        # two arguments are spelled out: about 0.3 us cheaper than map().
-        if not kwargs and state.fast:
-            n = len(args)
-            key: tuple[Any, ...]
+        # The fast path: one dict lookup keyed on the default-device setting,
+        # the x64 flag, the call's structure and static values, and one key per
+        # leaf (see ``leaf_key``); ``_remember`` fills the table after a full
+        # call. Positional Arrays only (the common case) skip the structure:
+        # one and two arguments are spelled out, about 0.3 us cheaper than map().
+        if state.fast:
+            leaves: Any = args
             try:
+                if kwargs or self._static:
+                    raise AttributeError
+                n = len(args)
                 if n == 2:
                     a, b = args
-                    key = (_default_device_var.get(), config.x64_enabled, a._sig, b._sig)
-                    bufs = [a._buf, b._buf]
+                    key: Any = (_default_device_var.get(), config.x64_enabled, a._sig, b._sig)
                 elif n == 1:
                     (a,) = args
                     key = (_default_device_var.get(), config.x64_enabled, a._sig)
-                    bufs = [a._buf]
                 else:
                     key = (_default_device_var.get(), config.x64_enabled, *map(_sig_of, args))
-                    bufs = list(map(_buf_of, args))
-            except AttributeError:  # an argument that is no Array: a pytree of them?
-                return self._call_tree(args, kwargs)
-            fast = self._fast.get(key)
+            except AttributeError:  # host values, keywords, statics or pytrees
+                key, leaves = self._fast_key(args, kwargs)
+            try:
+                fast = self._fast.get(key)
+            except TypeError:  # an unhashable static argument: the full path says so
+                fast = None
             if fast is not None and type(get_current_trace()) is EvalTrace:
                 try:
-                    return fast(bufs)
+                    return fast(leaves)
                 except Exception:  # e.g. a deleted argument: the full path says so
-                    return self._call_slow(args, kwargs)
+                    pass
         return self._call_slow(args, kwargs)
 
-    def _call_tree(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        # The fast path for pytrees (lists, dicts, ...) of uncommitted Arrays:
-        # the same table keyed on the argument structure too.
-        if self._fast_tree:
-            leaves, treedef = tree_flatten(args)
+    def _fast_key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[Any]]:
+        # The general key, and the leaves in the order of the full path's flat
+        # arguments. Leaves at the top level (the usual case) need no flatten.
+        static: Any = None
+        dyn: Any = args
+        dyn_kw = kwargs
+        if self._static:
+            n = len(args)
+            nums = {i if i >= 0 else i + n for i in self._static_argnums}
+            names = self._static_argnames
+            static = (
+                tuple((i, args[i]) for i in sorted(nums) if 0 <= i < n),
+                tuple((k, kwargs[k]) for k in sorted(kwargs) if k in names),
+            )
+            dyn = [a for i, a in enumerate(args) if i not in nums]
+            dyn_kw = {k: v for k, v in kwargs.items() if k not in names}
+        try:
+            if dyn_kw:
+                names_kw = tuple(sorted(dyn_kw))
+                leaves = [*dyn, *(dyn_kw[k] for k in names_kw)]
+            else:
+                names_kw = ()
+                leaves = list(dyn)
+            key = (_default_device_var.get(), config.x64_enabled, len(dyn), names_kw, static,
+                   *map(leaf_key, leaves))  # fmt: skip
+        except TypeError:  # a pytree (or a tracer) among the arguments
             try:
-                key = (treedef, _default_device_var.get(), config.x64_enabled,
-                       *map(_sig_of, leaves))  # fmt: skip
-            except AttributeError:  # a leaf that is no Array: the full path
-                return self._call_slow(args, kwargs)
-            fast = self._fast_tree.get(key)
-            if fast is not None and type(get_current_trace()) is EvalTrace:
-                try:
-                    return fast(list(map(_buf_of, leaves)))
-                except Exception:  # e.g. a deleted argument: the full path says so
-                    return self._call_slow(args, kwargs)
-        return self._call_slow(args, kwargs)
+                leaves, tree = tree_flatten((list(dyn), dict(dyn_kw)))
+                key = (_default_device_var.get(), config.x64_enabled, tree, static,
+                       *map(leaf_key, leaves))  # fmt: skip
+            except TypeError:
+                return None, []
+        return key, leaves
+
+    def _remember(self, args: tuple[Any, ...], kwargs: dict[str, Any], exe: Executable,
+                  flat: list[Any]) -> None:  # fmt: skip
+        # After a full call: the fast path's entry for calls like this one.
+        plan = exe.plan
+        device = plan.device
+        dtypes: list[Any] = []
+        for x, aval in zip(flat, plan.in_avals, strict=True):
+            if type(x) is Array:
+                if _xla.buffer_device(x._buf) != device:
+                    return  # the full path copies it
+                dtypes.append(None)
+            else:
+                dtypes.append(aval.dtype)
+        if not kwargs and not self._static and all(type(a) is Array for a in args):
+            key: Any = (_default_device_var.get(), config.x64_enabled, *(a._sig for a in args))
+        else:
+            key, leaves = self._fast_key(args, kwargs)
+            if key is None or len(leaves) != len(flat):
+                return
+        out_tree = plan.out_tree
+        wrap = None if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
+        finish = outputs(exe.out_avals, device, plan.committed, wrap)
+        call = fast_call(exe.executable, exe.handlers, finish, exe.kept, dtypes, device)
+        with contextlib.suppress(TypeError):  # an unhashable static argument
+            self._fast[key] = call
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if state.disable_jit:
@@ -313,6 +369,8 @@ class JitWrapped:
         res = exe.run(flat)
         if state.check_values:
             self._check(flat, res, args, kwargs)
+        elif state.fast and not exe.host_callbacks:
+            self._remember(args, kwargs, exe, flat)
         return tree_unflatten(exe.plan.out_tree, res)
 
     def _split(
@@ -422,17 +480,6 @@ class JitWrapped:
                     exe = compile_plan(plan)
                     self._cache[key] = exe
                     self._caches.last_key = key
-        if (self._simple and not kwargs and not committed and _devices.single_device()
-                and not exe.host_callbacks and all(type(x) is Array for x in flat)):  # fmt: skip
-            sigs = map(signature, avals)
-            if len(flat) == len(args) and all(type(a) is Array for a in args):
-                self._fast[(_default_device_var.get(), config.x64_enabled, *sigs)] = _fast_call(
-                    exe, len(flat)
-                )
-            else:
-                treedef = tree_flatten(args)[1]
-                tree_key = (treedef, _default_device_var.get(), config.x64_enabled, *sigs)
-                self._fast_tree[tree_key] = _fast_call(exe, len(flat))
         return exe, flat
 
     def _explain(self, key: Any) -> None:

@@ -1,0 +1,309 @@
+"""The dispatch fast paths: host transfers, call shapes, donation errors, jit options, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from typing import Any, NamedTuple
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tessela_lowering import _xla
+from tessela_lowering._array import DonatedArgumentError
+from tessela_pytree import register_pytree_node, tree_leaves
+from tessela_tracer import config, lax
+
+
+class _Lookups:
+    """A meta-path finder that counts module look-ups and finds nothing."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        self.names.append(name)
+
+
+def _count_lookups(fn: Any) -> list[str]:
+    fn()  # warm: compile, fill caches
+    finder = _Lookups()
+    sys.meta_path.insert(0, finder)
+    try:
+        for _ in range(5):
+            fn()
+    finally:
+        sys.meta_path.remove(finder)
+    return finder.names
+
+
+def test_host_transfers_look_no_module_up() -> None:
+    np_a = np.arange(3, dtype=np.float32)
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    x = tl.device_put(np_a)
+    assert _count_lookups(lambda: _xla.device_put(np_a, tl.devices()[0])) == []
+    assert _count_lookups(lambda: tl.device_put(np_a)) == []
+    assert _count_lookups(lambda: tl.device_put(2.0)) == []
+    assert _count_lookups(lambda: f(np_a, np_a)) == []
+    assert _count_lookups(lambda: f(x, 2.0)) == []
+    assert _count_lookups(lambda: lax.add(np_a, np_a)) == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        np.arange(6, dtype=np.float64).reshape(2, 3),
+        np.arange(6, dtype=np.int16)[::2],
+        np.array([True, False]),
+        np.array([1 + 2j], np.complex64),
+        np.float32(2.5),
+        np.arange(4, dtype=np.uint8),
+    ],
+)
+def test_device_put_keeps_every_value(value: Any) -> None:
+    buf = _xla.device_put(np.asarray(value), tl.devices()[0])
+    out = _xla.to_numpy(buf)
+    assert out.dtype == np.asarray(value).dtype
+    np.testing.assert_array_equal(out, value)
+
+
+def test_device_put_copies_the_host_array() -> None:
+    host = np.arange(3, dtype=np.float32)
+    x = tl.device_put(host)
+    host[0] = 100
+    np.testing.assert_array_equal(np.asarray(x), [0, 1, 2])
+
+
+class Pair(NamedTuple):
+    a: Any
+    b: Any
+
+
+class Box:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+register_pytree_node(Box, lambda b: ((b.value,), None), lambda _, c: Box(c[0]))
+
+
+def _leaf(kind: str, rng: np.random.Generator) -> Any:
+    if kind == "array":
+        return tl.device_put(rng.standard_normal(3).astype(np.float32))
+    if kind == "numpy":
+        return rng.standard_normal(3).astype(np.float32)
+    if kind == "numpy64":
+        return rng.standard_normal(3)
+    if kind == "committed":
+        return tl.device_put(rng.standard_normal(3).astype(np.float32), tl.devices()[0])
+    if kind == "int":
+        return int(rng.integers(-5, 5))
+    return float(rng.standard_normal())
+
+
+def _wrap(kind: str, leaf: Any) -> Any:
+    if kind == "list":
+        return [leaf]
+    if kind == "dict":
+        return {"k": leaf}
+    if kind == "pair":
+        return Pair(leaf, leaf)
+    if kind == "box":
+        return Box(leaf)
+    return leaf
+
+
+def _total(tree: Any) -> Any:
+    acc: Any = 0.0
+    for leaf in tree_leaves(tree):
+        acc = lax.add(acc, lax.convert_element_type(leaf, np.float32))
+    return acc
+
+
+LEAVES = st.sampled_from(["array", "numpy", "numpy64", "committed", "int", "float"])
+WRAPS = st.sampled_from(["leaf", "list", "dict", "pair", "box"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(LEAVES, WRAPS), min_size=1, max_size=4),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_fast_path_agrees_with_full_path(
+    shape: list[tuple[str, str]], as_keyword: bool, with_static: bool, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    traces: list[int] = []
+
+    def fun(*args: Any, scale: int = 1, **kwargs: Any) -> Any:
+        traces.append(1)
+        return lax.mul(lax.add(_total(args), _total(kwargs)), float(scale))
+
+    f = tl.jit(fun, static_argnames=("scale",) if with_static else ())
+    args = [_wrap(w, _leaf(k, rng)) for k, w in shape]
+    kwargs: dict[str, Any] = {}
+    if as_keyword:
+        kwargs["last"] = args.pop()
+    if with_static:
+        kwargs["scale"] = 3
+    first = f(*args, **kwargs)  # full path, fills the fast path
+    second = f(*args, **kwargs)  # fast path
+    expected = fun(*args, **kwargs)  # op by op
+    assert len(traces) == 2  # one trace for f, one eager call
+    assert first.aval == second.aval == expected.aval
+    np.testing.assert_allclose(np.asarray(second), np.asarray(first), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(second), np.asarray(expected), rtol=1e-5)
+    assert second.committed == first.committed
+
+
+def test_a_new_weak_type_or_x64_switch_retraces() -> None:
+    traces: list[int] = []
+    f = tl.jit(lambda x: traces.append(1) or lax.add(x, x))
+    f(2.0)
+    f(3.0)
+    assert len(traces) == 1
+    out = f(np.float32(3.0))
+    assert len(traces) == 2 and not out.aval.weak_type
+    assert f(3.0).aval.weak_type
+    config.update("jax_enable_x64", True)
+    try:
+        assert f(np.float64(1.0)).dtype == np.float64
+        assert f(np.float64(1.0)).dtype == np.float64
+    finally:
+        config.update("jax_enable_x64", False)
+    assert f(np.float64(1.0)).dtype == np.float32
+
+
+def test_donated_array_passed_again_raises_value_error() -> None:
+    f = tl.jit(lambda x: lax.add(x, 1.0), donate_argnums=0)
+    x = tl.device_put(np.ones(3, np.float32))
+    for _ in range(2):  # the full path, then with the fast path filled
+        y = f(x)
+        with pytest.raises(ValueError, match="Array has been deleted"):
+            f(x)
+        x = y
+    y.delete()
+    with pytest.raises(DonatedArgumentError):
+        f(y)
+
+
+def test_deleted_array_errors_have_jax_classes() -> None:
+    f = tl.jit(lambda x: lax.add(x, 1.0), donate_argnums=0)
+    x = tl.device_put(np.ones(3, np.float32))
+    f(x)
+    with pytest.raises(RuntimeError) as info:
+        repr(x)
+    assert not isinstance(info.value, ValueError)
+    with pytest.raises(_xla.XlaRuntimeError):
+        x.block_until_ready()
+    with pytest.raises(RuntimeError) as info:
+        tl.jit(lambda v: lax.neg(v))(x)  # a jit that donates nothing
+    assert not isinstance(info.value, ValueError)
+
+
+def test_committed_device_conflicts_and_traces_in_progress_still_checked() -> None:
+    devices = tl.devices()
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    a = tl.device_put(np.ones(3, np.float32), devices[0])
+    f(a, a)
+    f(a, a)
+    if len(devices) > 1:
+        b = tl.device_put(np.ones(3, np.float32), devices[1])
+        with pytest.raises(ValueError, match="incompatible devices"):
+            f(a, b)
+    g = tl.jit(lambda x: lax.mul(f(x, x), 2.0))
+    np.testing.assert_allclose(np.asarray(g(np.ones(3, np.float32))), 4.0)
+
+
+def fun1(x: Any) -> Any:
+    return x
+
+
+def fun2(x: Any, y: Any) -> Any:
+    return x
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"static_argnums": 3}, r"static_argnums=\(3,\), but only accepts 1 positional"),
+        ({"static_argnums": -2}, r"static_argnums=\(-2,\), but only accepts 1 positional"),
+        ({"static_argnames": "y"}, r"invalid argnames \{'y'\} in static_argnames"),
+        ({"donate_argnames": "z"}, r"invalid argnames \{'z'\} in donate_argnames"),
+    ],
+)
+def test_jit_rejects_argnums_the_function_lacks(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tl.jit(fun1, **options)
+
+
+def test_jit_rejects_donation_out_of_range_and_static_donated() -> None:
+    with pytest.raises(ValueError, match=r"donate_argnums=\(5,\), but only accepts 2"):
+        tl.jit(fun2, donate_argnums=5)
+    with pytest.raises(ValueError, match="static_argnames and donate_argnames cannot intersect"):
+        tl.jit(fun2, static_argnums=0, donate_argnums=0)
+    with pytest.raises(ValueError, match="cannot intersect"):
+        tl.jit(fun2, static_argnames="y", donate_argnames="y")
+    # As JAX: *args and **kwargs accept any position or name.
+    tl.jit(lambda *a: a[0], static_argnums=3)
+    tl.jit(lambda x, **kw: x, static_argnames="y")
+
+
+CHILD = textwrap.dedent(
+    """
+    import numpy as np
+    import tessela_lowering as tl
+    from tessela_tracer import lax
+
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    a = np.ones(3, np.float32)
+    for kind in ("eager", "jit"):
+        for _ in range(TRIES):
+            print("ready", kind, flush=True)
+            try:
+                while True:
+                    if kind == "eager":
+                        lax.add(a, a)
+                    else:
+                        f(a, 2.0)
+            except KeyboardInterrupt:
+                print("caught", kind, flush=True)
+    print("after", float(f(a, 1.0)[0]), flush=True)
+    """
+)
+
+
+def test_ctrl_c_reaches_loops_of_eager_and_jitted_calls() -> None:
+    tries = 3
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD.replace("TRIES", str(tries))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A shell may start the test with SIGINT ignored; the child must not inherit it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    caught = 0
+    try:
+        for _ in range(2 * tries):
+            line = proc.stdout.readline()
+            assert line.startswith("ready"), line + (proc.stderr.read() if proc.stderr else "")
+            time.sleep(0.3)  # let the loop start
+            os.kill(proc.pid, signal.SIGINT)  # one interrupt: it must not be lost
+            ready, _, _ = select.select([proc.stdout], [], [], 20)
+            assert ready, "the interrupt did not reach the loop"
+            assert proc.stdout.readline().startswith("caught")
+            caught += 1
+        assert proc.stdout.readline().strip() == "after 2.0"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert caught == 2 * tries
