@@ -17,6 +17,7 @@ from ._api import (
     tree_transpose,
     tree_unflatten,
 )
+from ._builtin_nodes import Partial
 from ._flatten import tree_flatten, tree_leaves, tree_structure
 from ._keys import (
     DictKey,
@@ -29,7 +30,6 @@ from ._keys import (
 )
 from ._paths import tree_flatten_with_path, tree_leaves_with_path
 from ._registry import (
-    Partial,
     is_tree_node,
     register_dataclass,
     register_pytree_node,
