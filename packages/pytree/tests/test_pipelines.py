@@ -9,7 +9,8 @@ from typing import Any
 import tessela_pytree as tp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_pytree._compile import _pipe, _Writer, compile_unflatten, init_order
+from tessela_pytree._compile import _pipe, _Writer, compile_unflatten
+from tessela_pytree._registry import init_order
 from tessela_pytree._treedef import build
 
 Point = collections.namedtuple("Point", "x y")

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Callable
-from inspect import CO_VARARGS, CO_VARKEYWORDS
 from itertools import repeat, starmap
-from types import FunctionType
 from typing import Any
 
-from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, TUPLE
+from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, TUPLE, init_order
 
-__all__ = ["compile_unflatten", "init_order"]
+__all__ = ["compile_unflatten"]
 
 Node = Any
 Builder = Callable[[list[Any]], Any]
@@ -130,31 +128,6 @@ def _wrap(w: _Writer, node: Node, items: list[str], spread: bool) -> str:
             args = [f"{n}={v}" for n, v in values.items()]
         return f"{w.const(typ)}({', '.join(args)})"
     return f"{w.const(entry.unflatten)}({w.const(aux)}, {tup})"
-
-
-def init_order(
-    typ: type[Any], data: tuple[str, ...], meta: tuple[str, ...]
-) -> tuple[list[str], list[str]] | None:
-    """``typ.__init__``'s (positional, keyword-only) parameters when a call
-    passing them so binds exactly as keywords would, with the data fields in
-    their own order (so subtrees are still built in flattening order); else
-    None. Only plain classes with a plain Python ``__init__`` qualify."""
-    init: Any = typ.__init__
-    new: Any = typ.__new__
-    if type(typ) is not type or new is not object.__new__ or type(init) is not FunctionType:
-        return None
-    code = init.__code__
-    if code.co_flags & (CO_VARARGS | CO_VARKEYWORDS) or code.co_posonlyargcount:
-        return None
-    pos = list(code.co_varnames[1 : code.co_argcount])
-    kwonly = list(code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount])
-    params = pos + kwonly
-    wanted = set(data) | set(meta)
-    if len(params) != len(wanted) or set(params) != wanted:
-        return None
-    if [n for n in params if n in set(data)] != list(data):
-        return None
-    return pos, kwonly
 
 
 def _expr(w: _Writer, node: Node, var: str, off: int, depth: int) -> str:

@@ -16,7 +16,6 @@ import keyword
 import operator
 from typing import Any
 
-from ._compile import init_order
 from ._registry import (
     CUSTOM,
     DICT,
@@ -28,6 +27,7 @@ from ._registry import (
     REGISTRY,
     TUPLE,
     classify,
+    init_order,
 )
 
 __all__ = ["MAP_HANDLERS", "make_map_handler"]

@@ -16,6 +16,8 @@ import dataclasses
 import keyword
 import operator
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from inspect import CO_VARARGS, CO_VARKEYWORDS
+from types import FunctionType
 from typing import Any, TypeVar
 
 from ._keys import GetAttrKey
@@ -447,6 +449,31 @@ def register_dataclass(
     return nodetype
 
 
+def init_order(
+    typ: type[Any], data: tuple[str, ...], meta: tuple[str, ...]
+) -> tuple[list[str], list[str]] | None:
+    """``typ.__init__``'s (positional, keyword-only) parameters when a call
+    passing them so binds exactly as keywords would, with the data fields in
+    their own order (so subtrees are still built in flattening order); else
+    None. Only plain classes with a plain Python ``__init__`` qualify."""
+    init: Any = typ.__init__
+    new: Any = typ.__new__
+    if type(typ) is not type or new is not object.__new__ or type(init) is not FunctionType:
+        return None
+    code = init.__code__
+    if code.co_flags & (CO_VARARGS | CO_VARKEYWORDS) or code.co_posonlyargcount:
+        return None
+    pos = list(code.co_varnames[1 : code.co_argcount])
+    kwonly = list(code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount])
+    params = pos + kwonly
+    wanted = set(data) | set(meta)
+    if len(params) != len(wanted) or set(params) != wanted:
+        return None
+    if [n for n in params if n in set(data)] != list(data):
+        return None
+    return pos, kwonly
+
+
 def _dataclass_unflatten(
     nodetype: type[Any], data: tuple[str, ...], meta: tuple[str, ...]
 ) -> Callable[[Any, Iterable[Any]], Any]:
@@ -459,9 +486,13 @@ def _dataclass_unflatten(
     if all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
         aux_vars = "".join(f"m{i}, " for i in range(len(meta)))
         data_vars = "".join(f"d{i}, " for i in range(len(data)))
-        args = ", ".join(
-            [f"{n}=m{i}" for i, n in enumerate(meta)] + [f"{n}=d{i}" for i, n in enumerate(data)]
-        )
+        values = {n: f"m{i}" for i, n in enumerate(meta)}
+        values.update({n: f"d{i}" for i, n in enumerate(data)})
+        order = init_order(nodetype, data, meta)
+        if order is None:
+            args = ", ".join(f"{n}={v}" for n, v in values.items())
+        else:  # the same binding, passed positionally
+            args = ", ".join([values[n] for n in order[0]] + [f"{n}={values[n]}" for n in order[1]])
         lines = ["def unflatten(aux, children):"]
         lines.append(f"    ({aux_vars}) = aux" if meta else "    () = tuple(aux)")
         lines.append(f"    ({data_vars}) = children" if data else "    () = tuple(children)")
