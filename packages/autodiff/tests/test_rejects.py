@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import sys
 import types
 from typing import Any
 
@@ -19,12 +20,15 @@ import pytest
 import tessela_autodiff as ad
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str
 from tessela_pytree import tree_leaves
 from tessela_tracer import ArrayOps, lax
 from tessela_tracer.dtypes import float0
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "rejects.json").read_text())
+_HERE = pathlib.Path(__file__).resolve().parent / "golden"
+sys.path.insert(0, str(_HERE))
+from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str  # noqa: E402
+
+GOLDEN = json.loads((_HERE / "rejects.json").read_text())
 
 AD = types.SimpleNamespace(
     grad=ad.grad,
