@@ -124,6 +124,8 @@ from ._nan_reductions import nanprod as nanprod
 from ._nan_reductions import nanstd as nanstd
 from ._nan_reductions import nansum as nansum
 from ._nan_reductions import nanvar as nanvar
+from ._numpy_more import *  # noqa: F403
+from ._numpy_more import __all__ as _numpy_more_all
 from ._products import (
     dot as dot,
 )
@@ -910,4 +912,4 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-__all__ += [*_array_extras_all, *_scalar_kinds_all]
+__all__ += [*_array_extras_all, *_numpy_more_all, *_scalar_kinds_all]
