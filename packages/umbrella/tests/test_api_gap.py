@@ -90,6 +90,20 @@ def test_bad_input_raises_as_jax() -> None:
         sl.eigh(np.eye(2), np.eye(2))
     with pytest.raises(ValueError, match="at most 2 dimensions"):
         sl.block_diag(np.ones((1, 1, 1)))
+    with pytest.raises(NotImplementedError, match="inplace=False"):
+        tnp.fill_diagonal(tnp.zeros((2, 2)), 1.0)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        tnp.vander(tnp.ones((2, 2)))
+    with pytest.raises(ValueError, match="invalid entry"):
+        tnp.ravel_multi_index((np.array([2]), np.array([0])), (2, 3))
+    with pytest.raises(ValueError, match="invalid mode"):
+        tnp.ravel_multi_index((np.array([1]), np.array([0])), (2, 3), mode="bad")
+    with pytest.raises(TypeError, match="only int indices"):
+        tnp.ravel_multi_index((np.array([1.0]), np.array([0])), (2, 3), mode="clip", dtype="int32")
+    with pytest.raises(ValueError, match="non-negative"):
+        tnp.resize(tnp.ones(2), (-1, 2))
+    with pytest.raises(ValueError, match="start="):
+        tnp.rollaxis(tnp.ones((2, 3)), 0, 5)
     with pytest.raises(TypeError, match="dtype"):
         _, unravel = tx.flatten_util.ravel_pytree((1.0, tnp.arange(2)))
         unravel(tnp.ones(3, tnp.int32))
@@ -111,3 +125,19 @@ def test_enable_x64_restores_the_flag_after_an_error() -> None:
         raise RuntimeError
     assert tx.enable_x64.value is False
     assert tx.config.read("jax_enable_x64") is False
+
+
+def test_core_names_are_the_tracers_objects() -> None:
+    assert type(tx.typeof(1.0)) is tx.core.ShapedArray
+    assert tx.core.max_dim(2, 5) == 5 and tx.core.min_dim(2, 5) == 2
+    seen = []
+
+    @tx.jit
+    def f(x: object) -> object:
+        with tx.core.eval_context():
+            seen.append(isinstance(tnp.cos(0.0), tx.core.Tracer))
+        seen.append(isinstance(x, tx.core.Tracer))
+        return x
+
+    f(1.0)
+    assert seen == [False, True]

@@ -53,6 +53,7 @@ from tessela_tracer import (
 )
 
 from . import (
+    core,
     custom_derivatives,
     debug,
     dtypes,
@@ -104,6 +105,7 @@ __all__ = [
     "checkpoint_policies",
     "clear_caches",
     "config",
+    "core",
     "custom_derivatives",
     "custom_jvp",
     "custom_vjp",

@@ -93,6 +93,48 @@ def _numpy_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     out["indices_sparse"] = np.asarray(jnp.indices((2, 3), sparse=True)[1])
 
 
+def _more_numpy_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    jnp = jx.numpy
+    z = jnp.array([1.0 + 0j, 2j, 0.0 + 0j])
+    out["iscomplex_isreal"] = np.array([np.asarray(jnp.iscomplex(z)), np.asarray(jnp.isreal(z))])
+    out["iscomplex_real_input"] = np.asarray(jnp.iscomplex(jnp.arange(3.0)))
+    out["rollaxis"] = np.array(jnp.rollaxis(jnp.ones((2, 3, 4, 5)), 3, 1).shape)
+    out["rollaxis_neg"] = np.array(jnp.rollaxis(jnp.ones((2, 3, 4, 5)), -1, -3).shape)
+    v = jnp.array([1.0, 2.0, 3.0])
+    out["vander"] = np.asarray(jnp.vander(v))
+    out["vander_inc"] = np.asarray(jnp.vander(jnp.array([2, 3]), 4, increasing=True))
+    y = jnp.array([[1.0, 2.0, 4.0, 7.0], [0.5, 0.0, -1.0, 2.0]])
+    out["trapezoid"] = np.asarray(jnp.trapezoid(y))
+    out["trapezoid_x"] = np.asarray(jnp.trapezoid(y, x=jnp.array([0.0, 0.5, 2.0, 2.5])))
+    out["trapezoid_dx_axis0"] = np.asarray(jnp.trapezoid(y, dx=0.25, axis=0))
+    out["resize"] = np.asarray(jnp.resize(jnp.arange(3), (2, 4)))
+    out["resize_int"] = np.asarray(jnp.resize(jnp.arange(4.0), 6))
+    flat = jnp.array([0, 4, 5, 7, -1, -3])
+    out["unravel_index"] = np.asarray(jnp.unravel_index(flat, (2, 3)))
+    multi = (jnp.array([0, 1, 1]), jnp.array([2, 0, 4]))
+    out["ravel_multi_index"] = np.array(
+        [np.asarray(jnp.ravel_multi_index(multi, (2, 3), mode="clip")),
+         np.asarray(jnp.ravel_multi_index(multi, (2, 3), mode="wrap")),
+         np.asarray(jnp.ravel_multi_index(multi, (2, 5), order="F"))]
+    )  # fmt: skip
+    out["fill_diagonal"] = np.asarray(jnp.fill_diagonal(jnp.zeros((3, 4)), 5.0, inplace=False))
+    out["fill_diagonal_vals"] = np.asarray(
+        jnp.fill_diagonal(jnp.zeros((4, 4)), jnp.array([1.0, 2.0]), inplace=False)
+    )
+    a = jnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    c = jnp.array([1 + 2j, 3 - 1j], jnp.complex64)
+    out["vecdot"] = np.asarray(jnp.vecdot(a, jnp.array([1.0, 0.0, -1.0])))
+    out["vecdot_complex"] = np.asarray(jnp.vecdot(c, c * 2j))
+    out["vecdot_axis0"] = np.asarray(jnp.vecdot(a, a, axis=0))
+    out["matvec"] = np.asarray(jnp.matvec(jnp.stack([a, 2 * a]), jnp.array([1.0, 1.0, 0.0])))
+    out["vecmat"] = np.asarray(jnp.vecmat(c, jnp.ones((2, 3), jnp.complex64)))
+    out["windows"] = np.array(
+        [np.asarray(f(7)) for f in (jnp.hamming, jnp.hanning, jnp.blackman, jnp.bartlett)]
+        + [np.asarray(jnp.kaiser(7, 4.0))]
+    )
+    out["windows_short"] = np.array([len(jnp.hamming(1)), len(jnp.kaiser(0, 1.0))])
+
+
 def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     jnp = jx.numpy
     tree = {"a": 1.0, "b": (jnp.arange(3), jnp.ones((2, 2), jnp.float32)), "c": True}
@@ -187,6 +229,7 @@ def run(jx: Any) -> dict[str, np.ndarray]:
     """
     out: dict[str, np.ndarray] = {}
     _numpy_cases(jx, out)
+    _more_numpy_cases(jx, out)
     _top_level_cases(jx, out)
     _scipy_linalg_cases(jx, out)
     return out
