@@ -135,6 +135,37 @@ def _more_numpy_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     out["windows_short"] = np.array([len(jnp.hamming(1)), len(jnp.kaiser(0, 1.0))])
 
 
+def _stats_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    st = jx.scipy.stats
+    x = np.array([-2.0, -0.5, 0.0, 0.7, 1.5, 3.0], np.float32)
+    p = np.array([0.0, 0.1, 0.5, 0.9, 1.0, 1.2], np.float32)
+    for name in ("gumbel_l", "gumbel_r"):
+        dist = getattr(st, name)
+        for fn in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf"):
+            out[f"{name}_{fn}"] = np.asarray(getattr(dist, fn)(x, 0.3, 1.7))
+        out[f"{name}_ppf"] = np.asarray(dist.ppf(p, 0.3, 1.7))
+        out[f"{name}_bad_scale"] = np.asarray(dist.logpdf(x, 0.0, -1.0))
+    xs = np.array([0.5, 1.0, 1.5, 2.5, 10.0], np.float32)
+    for fn in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf"):
+        out[f"pareto_{fn}"] = np.asarray(getattr(st.pareto, fn)(xs, 2.5, 0.2, 1.1))
+    out["pareto_ppf"] = np.asarray(st.pareto.ppf(p, 2.5, 0.2, 1.1))
+    out["chi2_logpdf"] = np.asarray(st.chi2.logpdf(xs - 0.7, np.float32(3.0), 0.1, 1.3))
+    out["chi2_pdf"] = np.asarray(st.chi2.pdf(xs, 1.0))
+    k = np.array([-1.0, 0.0, 1.0, 2.0, 5.0, 9.0], np.float32)
+    out["geom_logpmf"] = np.asarray(st.geom.logpmf(k, 0.3))
+    out["geom_pmf"] = np.asarray(st.geom.pmf(k, 0.3, loc=-1))
+    out["nbinom_logpmf"] = np.asarray(st.nbinom.logpmf(k, 3.0, 0.4))
+    out["nbinom_pmf"] = np.asarray(st.nbinom.pmf(k, 2.5, 0.7, loc=1))
+    out["binom_logpmf"] = np.asarray(st.binom.logpmf(k, 6.0, 0.35))
+    out["binom_pmf"] = np.asarray(st.binom.pmf(k, 6.0, 0.0))
+    out["binom_pmf_n0"] = np.asarray(st.binom.pmf(k, 0.0, 0.5))
+    out["betabinom_logpmf"] = np.asarray(st.betabinom.logpmf(k, 6.0, 1.5, 2.5))
+    out["betabinom_pmf"] = np.asarray(st.betabinom.pmf(k, 6.0, 0.5, -1.0))
+    angles = np.array([-0.5, 0.0, 1.0, 3.0, 6.0, 7.0], np.float32)
+    out["wrapcauchy_logpdf"] = np.asarray(st.wrapcauchy.logpdf(angles, 0.6))
+    out["wrapcauchy_pdf"] = np.asarray(st.wrapcauchy.pdf(angles, 1.5))
+
+
 def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     jnp = jx.numpy
     tree = {"a": 1.0, "b": (jnp.arange(3), jnp.ones((2, 2), jnp.float32)), "c": True}
@@ -232,4 +263,5 @@ def run(jx: Any) -> dict[str, np.ndarray]:
     _more_numpy_cases(jx, out)
     _top_level_cases(jx, out)
     _scipy_linalg_cases(jx, out)
+    _stats_cases(jx, out)
     return out

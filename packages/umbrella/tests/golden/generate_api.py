@@ -14,6 +14,7 @@ import sys
 import jax
 import jax.flatten_util
 import jax.scipy.linalg
+import jax.scipy.stats
 import numpy as np
 
 jax.config.update("jax_platforms", "cpu")

@@ -1,0 +1,221 @@
+"""More ``tessela.scipy.stats`` distributions, with JAX's formulas.
+
+``gumbel_l``, ``gumbel_r`` and ``pareto`` (every method JAX has), ``chi2``
+(``pdf``/``logpdf``: its CDF needs the incomplete gamma function), the
+discrete ``geom``, ``nbinom``, ``binom``, ``betabinom`` (``pmf``/``logpmf``)
+and ``wrapcauchy`` (``pdf``/``logpdf``). Arguments are promoted to their
+common inexact dtype and broadcast, as in :mod:`tessela._scipy_stats`.
+
+Example:
+    >>> from tessela._scipy_stats_more import gumbel_r_cdf
+    >>> print(round(float(gumbel_r_cdf(0.0)), 6))
+    0.367879
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import tessela_numpy as tnp
+
+from ._scipy_special import betaln, gammaln, xlog1py, xlogy
+from ._scipy_stats import _promote
+
+__all__: list[str] = []
+
+
+def _nan_unless(ok: Any, value: Any) -> Any:
+    return tnp.where(ok, value, np.nan)
+
+
+def _log1mexp(x: Any) -> Any:
+    """``log(1 - exp(-x))`` for ``x > 0``, accurately on both sides of ``log 2``."""
+    return tnp.where(x < math.log(2), tnp.log(-tnp.expm1(-x)), tnp.log1p(-tnp.exp(-x)))
+
+
+# ----------------------------------------------------------------- gumbel_l
+def gumbel_l_logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_l.logpdf", x, loc, scale)
+    z = (x - loc) / scale
+    return _nan_unless(scale > 0, xlogy(-1, scale) + (z - tnp.exp(z)))
+
+
+def gumbel_l_pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(gumbel_l_logpdf(x, loc, scale))
+
+
+def gumbel_l_logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_l.logcdf", x, loc, scale)
+    z = (x - loc) / scale
+    return _nan_unless(scale > 0, tnp.log(-tnp.expm1(-tnp.exp(z))))
+
+
+def gumbel_l_cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(gumbel_l_logcdf(x, loc, scale))
+
+
+def gumbel_l_logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_l.logsf", x, loc, scale)
+    return _nan_unless(scale > 0, -tnp.exp((x - loc) / scale))
+
+
+def gumbel_l_sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(gumbel_l_logsf(x, loc, scale))
+
+
+def gumbel_l_ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    p, loc, scale = _promote("gumbel_l.ppf", p, loc, scale)
+    quantile = loc + scale * tnp.log(xlog1py(-1, -p))
+    return _nan_unless((p > 0) & (p < 1), quantile)
+
+
+# ----------------------------------------------------------------- gumbel_r
+def gumbel_r_logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_r.logpdf", x, loc, scale)
+    z = (x - loc) / scale
+    return _nan_unless(scale > 0, xlogy(-1, scale) - (z + tnp.exp(-z)))
+
+
+def gumbel_r_pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(gumbel_r_logpdf(x, loc, scale))
+
+
+def gumbel_r_logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_r.logcdf", x, loc, scale)
+    return _nan_unless(scale > 0, -tnp.exp(-(x - loc) / scale))
+
+
+def gumbel_r_cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(gumbel_r_logcdf(x, loc, scale))
+
+
+def gumbel_r_sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_r.sf", x, loc, scale)
+    return _nan_unless(scale > 0, 1 - tnp.exp(-tnp.exp((loc - x) / scale)))
+
+
+def gumbel_r_logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, loc, scale = _promote("gumbel_r.logsf", x, loc, scale)
+    return _nan_unless(scale > 0, _log1mexp(tnp.exp((loc - x) / scale)))
+
+
+def gumbel_r_ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    p, loc, scale = _promote("gumbel_r.ppf", p, loc, scale)
+    quantile = loc - scale * tnp.log(xlogy(-1, p))
+    return _nan_unless((p > 0) & (p < 1), quantile)
+
+
+# ------------------------------------------------------------------- pareto
+def pareto_logpdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, b, loc, scale = _promote("pareto.logpdf", x, b, loc, scale)
+    scaled = (x - loc) / scale
+    log_probs = -(tnp.log(scale / b) + (b + 1) * tnp.log(scaled))
+    return tnp.where(x < loc + scale, -np.inf, log_probs)
+
+
+def pareto_pdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(pareto_logpdf(x, b, loc, scale))
+
+
+def pareto_cdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, b, loc, scale = _promote("pareto.cdf", x, b, loc, scale)
+    cdf = 1 - ((x - loc) / scale) ** -b
+    return tnp.where(x < loc + scale, tnp.zeros_like(cdf), cdf)
+
+
+def pareto_logcdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, b, loc, scale = _promote("pareto.logcdf", x, b, loc, scale)
+    value = tnp.log1p(-(((x - loc) / scale) ** -b))
+    return tnp.where(x < loc + scale, -np.inf, value)
+
+
+def pareto_logsf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, b, loc, scale = _promote("pareto.logsf", x, b, loc, scale)
+    value = -(b * tnp.log((x - loc) / scale))
+    return tnp.where(x < loc + scale, tnp.zeros_like(value), value)
+
+
+def pareto_sf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(pareto_logsf(x, b, loc, scale))
+
+
+def pareto_ppf(q: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    q, b, loc, scale = _promote("pareto.ppf", q, b, loc, scale)
+    value = loc + scale * (1 - q) ** -(1 / b)
+    return tnp.where(tnp.isnan(q) | (q < 0) | (q > 1), np.nan, value)
+
+
+# --------------------------------------------------------------------- chi2
+def chi2_logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    x, df, loc, scale = _promote("chi2.logpdf", x, df, loc, scale)
+    y = (x - loc) / scale
+    half_df = df / 2
+    kernel = (half_df - 1) * tnp.log(y) - y / 2
+    normalizer = -(gammaln(half_df) + math.log(2) * df / 2)
+    return tnp.where(x < loc, -np.inf, normalizer - tnp.log(scale) + kernel)
+
+
+def chi2_pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return tnp.exp(chi2_logpdf(x, df, loc, scale))
+
+
+# ----------------------------------------------------------- discrete ones
+def geom_logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
+    k, p, loc = _promote("geom.logpmf", k, p, loc)
+    x = k - loc
+    return tnp.where(x <= 0, -np.inf, xlog1py(x - 1, -p) + tnp.log(p))
+
+
+def geom_pmf(k: Any, p: Any, loc: Any = 0) -> Any:
+    return tnp.exp(geom_logpmf(k, p, loc))
+
+
+def nbinom_logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+    k, n, p, loc = _promote("nbinom.logpmf", k, n, p, loc)
+    y = k - loc
+    comb = gammaln(y + n) - gammaln(n) - gammaln(y + 1)
+    return tnp.where(k < loc, -np.inf, comb + xlogy(n, p) + xlogy(y, 1 - p))
+
+
+def nbinom_pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+    return tnp.exp(nbinom_logpmf(k, n, p, loc))
+
+
+def binom_logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+    k, n, p, loc = _promote("binom.logpmf", k, n, p, loc)
+    y = k - loc
+    comb = gammaln(n + 1) - (gammaln(y + 1) + gammaln(n - y + 1))
+    linear = xlogy(y, p) + xlog1py(n - y, -p)
+    log_probs = tnp.where(((y == 0) & (n == 0)) | (linear == 0), 0.0, comb + linear)
+    return tnp.where((k >= loc) & (k < loc + n + 1), log_probs, -np.inf)
+
+
+def binom_pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+    return tnp.exp(binom_logpmf(k, n, p, loc))
+
+
+def betabinom_logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
+    k, n, a, b, loc = _promote("betabinom.logpmf", k, n, a, b, loc)
+    y = tnp.floor(k) - loc
+    combiln = -(tnp.log1p(n) + betaln(n - y + 1, y + 1))
+    log_probs = combiln + (betaln(y + a, n - y + b) - betaln(a, b))
+    log_probs = tnp.where((y == 0) & (n == 0), 0.0, log_probs)
+    log_probs = tnp.where((y < -loc) | (y > n) | (y + a <= 0), -np.inf, log_probs)
+    return tnp.where((n < 0) | (a <= 0) | (b <= 0), np.nan, log_probs)
+
+
+def betabinom_pmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
+    return tnp.exp(betabinom_logpmf(k, n, a, b, loc))
+
+
+def wrapcauchy_logpdf(x: Any, c: Any) -> Any:
+    x, c = _promote("wrapcauchy.logpdf", x, c)
+    inside = tnp.log(1 - c * c) - math.log(2 * math.pi) - tnp.log(1 + c * c - 2 * c * tnp.cos(x))
+    in_support = tnp.where((x >= 0) & (x <= 2 * math.pi), inside, -np.inf)
+    return tnp.where((c > 0) & (c < 1), in_support, np.nan)
+
+
+def wrapcauchy_pdf(x: Any, c: Any) -> Any:
+    return tnp.exp(wrapcauchy_logpdf(x, c))
