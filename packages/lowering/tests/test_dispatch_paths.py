@@ -11,6 +11,7 @@ import textwrap
 import time
 from typing import Any, NamedTuple
 
+import ml_dtypes
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tessela_lowering import _xla
 from tessela_lowering._array import DonatedArgumentError
+from tessela_lowering._xla import _run
 from tessela_pytree import register_pytree_node, tree_leaves
 from tessela_tracer import config, lax
 
@@ -307,3 +309,49 @@ def test_ctrl_c_reaches_loops_of_eager_and_jitted_calls() -> None:
         proc.kill()
         proc.wait()
     assert caught == 2 * tries
+
+
+def test_dlpack_fallback_moves_every_dtype(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_run, "_use_dlpack", [True])
+    for value in (np.arange(3, dtype=np.float32), np.arange(3).astype(ml_dtypes.bfloat16)):
+        out = _xla.to_numpy(_xla.device_put(value, tl.devices()[0]))
+        assert out.dtype == value.dtype
+        np.testing.assert_array_equal(out, value)
+
+
+MULTI = textwrap.dedent(
+    """
+    import numpy as np
+    import tessela_lowering as tl
+    from tessela_tracer import lax
+
+    devs = tl.devices()
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    one = np.ones(3, np.float32)
+    with tl.default_device(devs[3]):
+        a = tl.device_put(one)
+    b = tl.device_put(one)
+    c = tl.device_put(one, devs[5])
+    for _ in range(3):
+        r1 = f(a, b)  # a lives on device 3, uncommitted: moved to device 0
+        r2 = f(c, one)  # committed to device 5
+        r3 = lax.add(c, 2.0)
+        with tl.default_device(devs[3]):
+            r4 = f(a, 1.0)
+    print(r1.device.id, r1.committed, r2.device.id, r2.committed, r3.device.id,
+          r3.committed, r4.device.id, float(r1[0] + r2[0] + r3[0] + r4[0]))
+    try:
+        f(c, tl.device_put(one, devs[6]))
+    except ValueError as err:
+        print("ValueError", "incompatible devices" in str(err))
+    """
+)
+
+
+def test_several_devices_keep_placement_on_the_fast_path() -> None:
+    env = dict(os.environ, TESSELA_NUM_CPU_DEVICES="8")
+    out = subprocess.run(
+        [sys.executable, "-c", MULTI], capture_output=True, text=True, env=env, check=True
+    ).stdout.split("\n")
+    assert out[0] == "0 False 5 True 5 True 3 9.0"
+    assert out[1] == "ValueError True"

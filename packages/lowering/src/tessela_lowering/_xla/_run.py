@@ -320,14 +320,17 @@ class _Placement(_jax.SingleDeviceSharding):  # type: ignore[misc]
         return _REPLICATED
 
 
-_REPLICATED: Any = _xla_client.HloSharding.replicate()
+_hlo_sharding: Any = getattr(_xla_client, "HloSharding", None)
+_REPLICATED: Any = None if _hlo_sharding is None else _hlo_sharding.replicate()
 _placements: dict[Device, _Placement] = {}
 _batched_put: Any = getattr(_jax, "batched_device_put", None)
-_COPY_DURING_CALL: Any = _jax.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
+_COPY_DURING_CALL: Any = getattr(
+    getattr(_jax, "HostBufferSemantics", None), "IMMUTABLE_ONLY_DURING_CALL", None
+)
 # Set when jaxlib's batched transfer is missing or refuses this sharding (a
 # probe on each device's first transfer): the DLPack route (slower, see
 # device_put) is used from then on.
-_use_dlpack: list[bool] = [_batched_put is None]
+_use_dlpack: list[bool] = [None in (_batched_put, _REPLICATED, _COPY_DURING_CALL)]
 
 
 def _placement(device: Device) -> _Placement:
