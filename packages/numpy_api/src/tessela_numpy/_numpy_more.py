@@ -1,6 +1,6 @@
 """More ``jax.numpy`` names composed from the existing ones, with JAX's semantics.
 
-``iscomplex``, ``isreal``, ``rollaxis``, ``vander``, ``trapezoid``,
+``iscomplex``, ``isreal``, ``isin``, ``rollaxis``, ``vander``, ``trapezoid``,
 ``resize``, ``unravel_index``, ``ravel_multi_index``, ``fill_diagonal``
 (``inplace=False``), ``vecdot``, ``matvec``, ``vecmat`` and the windows
 ``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``.
@@ -34,7 +34,7 @@ from ._ufuncs import conj, cos, imag, sqrt
 from ._where import clip, where
 
 __all__ = [
-    "bartlett", "blackman", "fill_diagonal", "hamming", "hanning", "iscomplex", "isreal",
+    "bartlett", "blackman", "fill_diagonal", "hamming", "hanning", "iscomplex", "isin", "isreal",
     "kaiser", "matvec", "ravel_multi_index", "resize", "rollaxis", "trapezoid",
     "unravel_index", "vander", "vecdot", "vecmat",
 ]  # fmt: skip
@@ -510,3 +510,52 @@ def kaiser(M: int, beta: Any) -> Any:
     n = _iota(m, dtype)
     alpha = 0.5 * (m - 1)
     return i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(asarray(beta, dtype))
+
+
+def isin(
+    element: Any,
+    test_elements: Any,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    method: str = "auto",
+) -> Any:
+    """Elementwise: whether each element of ``element`` is in ``test_elements``.
+
+    Every ``method`` JAX accepts gives the same values; this one compares all
+    pairs (JAX's ``"compare_all"``, its default for ``"auto"``).
+
+    Args:
+        element: an array.
+        test_elements: the values to look for.
+        assume_unique: ignored (the result does not depend on it).
+        invert: return ``not in`` instead.
+        method: ``"auto"``, ``"compare_all"``, ``"binary_search"`` or ``"sort"``.
+
+    Returns:
+        A boolean array shaped like ``element``.
+
+    Raises:
+        ValueError: an unknown ``method``.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(isin, S((2, 3), "int32"), S((4,), "int32")).shape
+    (2, 3)
+    """
+    del assume_unique
+    if method not in ("auto", "compare_all", "binary_search", "sort"):
+        raise ValueError(
+            f"method={method!r} is not implemented; options are 'compare_all', "
+            "'binary_search', 'sort', and 'auto'"
+        )
+    element, test_elements = asarray(element), asarray(test_elements)
+    dtype = result_type(element, test_elements)
+    arr1 = ravel(element).astype(dtype)
+    arr2 = ravel(test_elements).astype(dtype)
+    if arr1.size == 0 or arr2.size == 0:
+        flat = (ones if invert else zeros)(arr1.shape, np.bool_)
+    elif invert:
+        flat = (arr1[:, None] != arr2[None, :]).all(-1)
+    else:
+        flat = (arr1[:, None] == arr2[None, :]).any(-1)
+    return reshape(flat, np.shape(element))

@@ -79,6 +79,8 @@ from ._flag_contexts import (
     enable_x64,
     explain_cache_misses,
     log_compiles,
+    process_indices,
+    threefry_partitionable,
     typeof,
 )
 from ._jax_alias import JaxAliasError, install_jax_alias, jax_alias_installed, uninstall_jax_alias
@@ -89,6 +91,7 @@ from ._toplevel import (
     named_scope,
     print_environment_info,
 )
+from .dtypes import float0
 from .sharding import NamedSharding, make_mesh, set_mesh
 from .sharding import PartitionSpec as P
 
@@ -128,6 +131,7 @@ __all__ = [
     "experimental",
     "explain_cache_misses",
     "flatten_util",
+    "float0",
     "grad",
     "hessian",
     "install_jax_alias",
@@ -155,12 +159,14 @@ __all__ = [
     "print_environment_info",
     "process_count",
     "process_index",
+    "process_indices",
     "pure_callback",
     "random",
     "remat",
     "scipy",
     "set_mesh",
     "sharding",
+    "threefry_partitionable",
     "tree",
     "tree_util",
     "typeof",

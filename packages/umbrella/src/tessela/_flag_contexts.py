@@ -12,13 +12,14 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+import tessela_lowering
 from tessela_tracer import get_aval
 
 from ._config import config
 
 __all__ = [
     "FlagContext", "debug_infs", "debug_nans", "enable_x64", "explain_cache_misses",
-    "log_compiles", "typeof",
+    "log_compiles", "process_indices", "threefry_partitionable", "typeof",
 ]  # fmt: skip
 
 
@@ -88,3 +89,17 @@ debug_nans = FlagContext("jax_debug_nans")
 debug_infs = FlagContext("jax_debug_infs")
 log_compiles = FlagContext("jax_log_compiles")
 explain_cache_misses = FlagContext("jax_explain_cache_misses")
+threefry_partitionable = FlagContext("jax_threefry_partitionable")
+
+
+def process_indices() -> list[int]:
+    """The indices of every process (one process: ``[0]``).
+
+    Returns:
+        ``list(range(process_count()))``.
+
+    Example:
+        >>> process_indices()
+        [0]
+    """
+    return list(range(tessela_lowering.process_count()))

@@ -12,6 +12,13 @@ Example:
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
+import numpy as np
+from tessela_tracer import lax as _lax
+from tessela_tracer.dtypes import canonicalize_dtype as _canonicalize_dtype
+from tessela_tracer.dtypes import dtype as _dtype
 from tessela_tracer.primitives import (
     abs_p,
     acos_p,
@@ -161,10 +168,12 @@ __all__ = [
     "bitcast_convert_type_p",
     "broadcast_in_dim_p",
     "broadcast_shapes",
+    "broadcast_to_rank",
     "cbrt_p",
     "ceil_p",
     "clamp_p",
     "clz_p",
+    "collapse",
     "complex_p",
     "concatenate_p",
     "cond_p",
@@ -182,6 +191,7 @@ __all__ = [
     "digamma_p",
     "div_p",
     "dot_general_p",
+    "dtype",
     "dynamic_slice_p",
     "dynamic_update_slice_p",
     "eq_p",
@@ -223,6 +233,7 @@ __all__ = [
     "pow_p",
     "psum_p",
     "real_p",
+    "reciprocal",
     "reduce_and_p",
     "reduce_max_p",
     "reduce_min_p",
@@ -312,3 +323,89 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
             raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
         result.append(non_1s.pop() if non_1s else 1)
     return tuple(result)
+
+
+def broadcast_to_rank(x: Any, rank: int) -> Any:
+    """``x`` with leading unit axes added up to ``rank`` dimensions.
+
+    Args:
+        x: an array.
+        rank: the number of dimensions wanted (at least ``x.ndim``).
+
+    Returns:
+        The broadcast array.
+
+    Example:
+        >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+        >>> eval_shape(lambda x: broadcast_to_rank(x, 3), ShapeDtypeStruct((2,), "f4")).shape
+        (1, 1, 2)
+        >>> eval_shape(lambda x: broadcast_to_rank(x, 1), ShapeDtypeStruct((2,), "f4")).shape
+        (2,)
+    """
+    ndim = int(np.ndim(x))
+    return _lax.broadcast(x, (1,) * (rank - ndim))
+
+
+def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = None) -> Any:
+    """Merge the axes ``start_dimension:stop_dimension`` into one.
+
+    Args:
+        operand: an array.
+        start_dimension: the first axis merged.
+        stop_dimension: one past the last axis merged (the end when None).
+
+    Returns:
+        The reshaped array.
+
+    Raises:
+        ValueError: an empty or reversed range.
+
+    Example:
+        >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+        >>> eval_shape(lambda x: collapse(x, 1), ShapeDtypeStruct((2, 3, 4), "f4")).shape
+        (2, 12)
+    """
+    shape = tuple(operand.shape)
+    lo, hi, _ = slice(start_dimension, stop_dimension).indices(len(shape))
+    if hi < lo:
+        raise ValueError(
+            f"Invalid dimension range passed to collapse: {shape}[{start_dimension}:{stop_dimension}]"
+        )
+    new_shape = (*shape[:lo], math.prod(shape[lo:hi]), *shape[hi:])
+    return _lax.reshape(operand, new_shape)
+
+
+def reciprocal(x: Any) -> Any:
+    """Elementwise ``1 / x`` (``integer_pow(x, -1)``, as JAX).
+
+    Args:
+        x: an array.
+
+    Returns:
+        The reciprocal.
+
+    Example:
+        >>> from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
+        >>> print(make_jaxpr(reciprocal)(ShapeDtypeStruct((2,), "f4")))
+        { lambda ; a:f32[2]. let b:f32[2] = integer_pow[y=-1] a in (b,) }
+    """
+    return _lax.integer_pow(x, -1)
+
+
+def dtype(x: Any) -> np.dtype[Any]:
+    """The (canonical) dtype of a value, as ``jax.lax.dtype``.
+
+    Args:
+        x: an array, scalar, Python scalar type or dtype name.
+
+    Returns:
+        Its dtype, 32-bit unless 64-bit mode is on.
+
+    Example:
+        >>> dtype(1.0), dtype(1), dtype("float64")
+        (dtype('float32'), dtype('int32'), dtype('float32'))
+    """
+    extended = None if isinstance(x, type) else getattr(x, "dtype", None)
+    if extended is not None and not isinstance(extended, np.dtype):
+        return extended  # type: ignore[no-any-return]  # an extended dtype (PRNG keys)
+    return np.dtype(_canonicalize_dtype(_dtype(x)))

@@ -201,6 +201,19 @@ def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
             [str(sorted(info.dtypes(kind="real floating"))), str(info.default_dtypes()["integral"])]
         )
     out["lax_broadcast_shapes"] = np.array(jx.lax.broadcast_shapes((5, 1, 3), (4, 1), (3,)))
+    out["lax_misc"] = np.array(
+        [str(jx.lax.dtype(1.0)), str(jx.lax.dtype(1)), str(jx.lax.dtype(np.float64)),
+         str(jx.lax.dtype(jnp.ones(2, jnp.int8))), str(jx.lax.collapse(jnp.ones((2, 3, 4)), 1).shape),
+         str(jx.lax.collapse(jnp.ones((2, 3, 4)), 0, 2).shape),
+         str(jx.lax.broadcast_to_rank(jnp.ones(3), 3).shape), str(jx.float0),
+         str(jx.process_indices()), str(jx.threefry_partitionable.value)]
+    )  # fmt: skip
+    out["lax_reciprocal"] = np.asarray(jx.lax.reciprocal(jnp.array([2.0, -4.0, 0.5])))
+    out["isin"] = np.array(
+        [np.asarray(jnp.isin(jnp.arange(6).reshape(2, 3), jnp.array([1, 4, 9]))).ravel(),
+         np.asarray(jnp.isin(jnp.arange(6).reshape(2, 3), jnp.array([1.0, 4.0]), invert=True)).ravel(),
+         np.asarray(jnp.isin(jnp.arange(6).reshape(2, 3), jnp.array([], jnp.int32))).ravel()]
+    )  # fmt: skip
     out["lax_prim_names"] = np.array(
         [p.name for p in (jx.lax.add_p, jx.lax.mul_p, jx.lax.sin_p, jx.lax.reduce_sum_p,
                           jx.lax.dot_general_p, jx.lax.convert_element_type_p)]
