@@ -117,6 +117,7 @@ def fast_call(
     kept: Sequence[int],
     dtypes: Sequence[np.dtype[Any] | None],
     device: Device,
+    shapes: Sequence[tuple[int, ...] | None] | None = None,
 ) -> FastCall:
     """The fast paths' call of one cached executable on a call's leaves.
 
@@ -129,6 +130,8 @@ def fast_call(
         else the dtype a host value (NumPy array or scalar, Python scalar)
         is converted to before it is copied to ``device``.
       device: where the program runs.
+      shapes: per leaf, the shape of a host value (``None`` for an Array);
+        by default every host value is a scalar.
 
     Returns:
       ``call(leaves)``: the result; it raises when a buffer was deleted, and
@@ -146,19 +149,26 @@ def fast_call(
     """
     run = _xla.runner(executable, handlers, finish)
     kept = list(kept)
+    if shapes is None:
+        shapes = [None if d is None else () for d in dtypes]
     if all(d is None for d in dtypes):
         if kept == list(range(len(dtypes))):
             return lambda leaves: run(list(map(_buf_of, leaves)))
         return lambda leaves: run([leaves[i]._buf for i in kept])
-    steps = [(i, dtypes[i]) for i in kept]
-    put = _xla.device_put
+    steps: list[tuple[int, Any, Any]] = []
+    for i in kept:
+        dtype, shape = dtypes[i], shapes[i]
+        if dtype is None or shape is None:
+            steps.append((i, None, None))
+        else:
+            steps.append((i, dtype, _xla.host_putter(device, shape, dtype)))
     asarray = np.asarray
 
     def call(leaves: Sequence[Any]) -> Any:
         bufs = []
-        for i, dtype in steps:
+        for i, dtype, put in steps:
             x = leaves[i]
-            bufs.append(x._buf if dtype is None else put(asarray(x, dtype), device))
+            bufs.append(x._buf if put is None else put(asarray(x, dtype)))
         return run(bufs)
 
     return call
@@ -350,15 +360,20 @@ def _remember(
     # Arrays must already be on ``device`` (their signatures, in the key, name
     # their devices); host values are converted to their aval's dtype.
     dtypes: list[np.dtype[Any] | None] = []
+    shapes: list[tuple[int, ...] | None] = []
     for x, aval in zip(args, avals, strict=True):
         if type(x) is Array:
             if _xla.buffer_device(x._buf) != device:
                 return
             dtypes.append(None)
+            shapes.append(None)
         else:
             dtypes.append(aval.dtype)
+            shapes.append(aval.shape)
     finish = outputs(entry.out_avals, device, committed, list if multiple_results else None)
-    call = fast_call(entry.executable, entry.handlers, finish, range(len(args)), dtypes, device)
+    call = fast_call(
+        entry.executable, entry.handlers, finish, range(len(args)), dtypes, device, shapes
+    )
     with _cache_lock:
         _fast[fast_key] = call
 

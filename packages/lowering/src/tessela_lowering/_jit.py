@@ -339,13 +339,16 @@ class JitWrapped:
         plan = exe.plan
         device = plan.device
         dtypes: list[Any] = []
+        shapes: list[Any] = []
         for x, aval in zip(flat, plan.in_avals, strict=True):
             if type(x) is Array:
                 if _xla.buffer_device(x._buf) != device:
                     return  # the full path copies it
                 dtypes.append(None)
+                shapes.append(None)
             else:
                 dtypes.append(aval.dtype)
+                shapes.append(aval.shape)
         if not kwargs and not self._static and all(type(a) is Array for a in args):
             key: Any = (_default_device_var.get(), config.x64_enabled, *(a._sig for a in args))
         else:
@@ -355,7 +358,7 @@ class JitWrapped:
         out_tree = plan.out_tree
         wrap = None if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
         finish = outputs(exe.out_avals, device, plan.committed, wrap)
-        call = fast_call(exe.executable, exe.handlers, finish, exe.kept, dtypes, device)
+        call = fast_call(exe.executable, exe.handlers, finish, exe.kept, dtypes, device, shapes)
         with contextlib.suppress(TypeError):  # an unhashable static argument
             self._fast[key] = call
 

@@ -383,6 +383,40 @@ def device_put(value: np.ndarray[Any, Any] | np.generic, device: Device) -> Buff
     return _dlpack_put(value, device)
 
 
+def host_putter(
+    device: Device, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> Callable[[np.ndarray[Any, Any]], Buffer]:
+    """:func:`device_put` bound to one device, shape and dtype (for the dispatch fast paths).
+
+    Args:
+      device: the target device.
+      shape: the shape of every array it will copy.
+      dtype: their dtype.
+
+    Returns:
+      ``put(value)``: copies a NumPy array of that shape and dtype to ``device``.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> put = host_putter(tl.devices()[0], (2,), np.dtype(np.int32))
+      >>> to_numpy(put(np.array([4, 5], np.int32)))
+      array([4, 5], dtype=int32)
+    """
+    placement = _placement(device) if not _use_dlpack[0] else None
+    if placement is None or _use_dlpack[0]:
+        return lambda value: _dlpack_put(value, device)
+    aval = _Aval(tuple(shape), dtype)
+    devices = [device]
+    batched_put = _batched_put
+    semantics = _COPY_DURING_CALL
+
+    def put(value: np.ndarray[Any, Any]) -> Buffer:
+        return batched_put(aval, placement, [value], devices, False, True, semantics, True)
+
+    return put
+
+
 def _dlpack_put(value: np.ndarray[Any, Any], device: Device) -> Buffer:
     _ensure_process_state()
     dtype = value.dtype
