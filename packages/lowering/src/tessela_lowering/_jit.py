@@ -20,7 +20,7 @@ import inspect
 import operator
 import threading
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Any
 
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
@@ -250,6 +250,9 @@ class JitWrapped:
         self._backend = backend
         self._inline = inline
         self._static = bool(self._static_argnums or self._static_argnames)
+        self._static_set: frozenset[int] | None = (
+            frozenset(self._static_argnums) if all(i >= 0 for i in self._static_argnums) else None
+        )
         options = (self._static_argnums, self._static_argnames, donate_argnums, donate_argnames,
                    keep_unused, device, backend, inline)  # fmt: skip
         caches = _caches_for(fun, options)
@@ -299,22 +302,31 @@ class JitWrapped:
                     pass
         return self._call_slow(args, kwargs)
 
-    def _fast_key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[Any]]:
+    def _fast_key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Sequence[Any]]:
         # The general key, and the leaves in the order of the full path's flat
         # arguments. Leaves at the top level (the usual case) need no flatten.
         static: Any = None
         dyn: Any = args
         dyn_kw = kwargs
-        if self._static:
+        if not kwargs and not self._static:
+            try:  # positional leaves: the same key as the Arrays-only one
+                return (_default_device_var.get(), config.x64_enabled,
+                        *map(leaf_key, args)), args  # fmt: skip
+            except TypeError:
+                pass
+        elif self._static:
             n = len(args)
-            nums = {i if i >= 0 else i + n for i in self._static_argnums}
+            nums: Collection[int] | None = self._static_set
+            if nums is None:  # negative positions: they depend on the count
+                nums = {i if i >= 0 else i + n for i in self._static_argnums}
             names = self._static_argnames
             static = (
-                tuple((i, args[i]) for i in sorted(nums) if 0 <= i < n),
-                tuple((k, kwargs[k]) for k in sorted(kwargs) if k in names),
+                tuple([(i, args[i]) for i in sorted(nums) if 0 <= i < n]),
+                tuple([(k, kwargs[k]) for k in sorted(kwargs) if k in names]) if kwargs else (),
             )
             dyn = [a for i, a in enumerate(args) if i not in nums]
-            dyn_kw = {k: v for k, v in kwargs.items() if k not in names}
+            if kwargs:
+                dyn_kw = {k: v for k, v in kwargs.items() if k not in names}
         try:
             if dyn_kw:
                 names_kw = tuple(sorted(dyn_kw))
@@ -349,12 +361,9 @@ class JitWrapped:
             else:
                 dtypes.append(aval.dtype)
                 shapes.append(aval.shape)
-        if not kwargs and not self._static and all(type(a) is Array for a in args):
-            key: Any = (_default_device_var.get(), config.x64_enabled, *(a._sig for a in args))
-        else:
-            key, leaves = self._fast_key(args, kwargs)
-            if key is None or len(leaves) != len(flat):
-                return
+        key, leaves = self._fast_key(args, kwargs)
+        if key is None or len(leaves) != len(flat):
+            return
         out_tree = plan.out_tree
         wrap = None if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
         finish = outputs(exe.out_avals, device, plan.committed, wrap)
