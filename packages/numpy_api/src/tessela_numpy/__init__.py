@@ -126,6 +126,8 @@ from ._nan_reductions import nansum as nansum
 from ._nan_reductions import nanvar as nanvar
 from ._numpy_more import *  # noqa: F403
 from ._numpy_more import __all__ as _numpy_more_all
+from ._numpy_poly import *  # noqa: F403
+from ._numpy_poly import __all__ as _numpy_poly_all
 from ._products import (
     dot as dot,
 )
@@ -912,4 +914,4 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-__all__ += [*_array_extras_all, *_numpy_more_all, *_scalar_kinds_all]
+__all__ += [*_array_extras_all, *_numpy_more_all, *_numpy_poly_all, *_scalar_kinds_all]

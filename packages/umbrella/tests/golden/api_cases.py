@@ -135,6 +135,40 @@ def _more_numpy_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     out["windows_short"] = np.array([len(jnp.hamming(1)), len(jnp.kaiser(0, 1.0))])
 
 
+def _poly_special_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
+    jnp, sp = jx.numpy, jx.scipy.special
+    p1, p2 = jnp.array([1.0, -2.0, 3.0]), jnp.array([4, 5])
+    out["polyadd"] = np.asarray(jnp.polyadd(p1, p2))
+    out["polyadd_int"] = np.asarray(jnp.polyadd(p2, jnp.array([1, 1, 1, 1])))
+    out["polysub"] = np.asarray(jnp.polysub(p2, p1))
+    out["polymul"] = np.asarray(jnp.polymul(p1, p2))
+    out["polymul_trim"] = np.asarray(
+        jnp.polymul(jnp.array([0.0, 0.0, 1.0, 2.0]), p1, trim_leading_zeros=True)
+    )
+    out["polyder"] = np.asarray(jnp.polyder(jnp.array([1.0, 2.0, 3.0, 4.0]), 2))
+    out["polyint"] = np.asarray(jnp.polyint(p1, 2, k=jnp.array([1.0, 2.0])))
+    out["polyint_scalar_k"] = np.asarray(jnp.polyint(p2, 1, k=3))
+    z = jnp.array([1 + 1j, -1 + 0j, 0 - 2j], jnp.complex64)
+    out["angle"] = np.array([np.asarray(jnp.angle(z)), np.asarray(jnp.angle(z, deg=True))])
+    out["angle_real"] = np.array(
+        [[*np.asarray(jnp.angle(jnp.array([-1.0, 2.0]))).tolist(), float(jnp.angle(-3))]]
+    )
+    out["angle_dtype"] = _s(jnp.angle(jnp.arange(2)).dtype)
+    rows, cols = jnp.ix_(jnp.array([0, 2]), jnp.array([1, 2, 3]))
+    out["ix_"] = np.asarray(jnp.arange(12).reshape(3, 4)[rows, cols])
+    out["isdtype"] = np.array(
+        [jnp.isdtype(jnp.dtype(d), k) for d in ("bool", "int8", "uint32", "float16", "float32", "complex64")
+         for k in ("bool", "signed integer", "unsigned integer", "integral", "real floating",
+                   "complex floating", "numeric", ("bool", "real floating"), jnp.float32)]
+    )  # fmt: skip
+    x = jnp.array([0.5, 1.0, 2.5, 7.0])
+    out["boxcox"] = np.array([np.asarray(sp.boxcox(x, lm)) for lm in (0.0, 0.5, -1.3)])
+    out["boxcox1p"] = np.array([np.asarray(sp.boxcox1p(x - 0.4, lm)) for lm in (0.0, 2.0)])
+    out["poch"] = np.asarray(
+        sp.poch(jnp.array([1.0, 2.5, 4.0, 0.5]), jnp.array([0.0, 1.5, 2.0, 3.0]))
+    )
+
+
 def _stats_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     st = jx.scipy.stats
     x = np.array([-2.0, -0.5, 0.0, 0.7, 1.5, 3.0], np.float32)
@@ -277,4 +311,5 @@ def run(jx: Any) -> dict[str, np.ndarray]:
     _top_level_cases(jx, out)
     _scipy_linalg_cases(jx, out)
     _stats_cases(jx, out)
+    _poly_special_cases(jx, out)
     return out

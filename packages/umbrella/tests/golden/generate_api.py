@@ -14,6 +14,7 @@ import sys
 import jax
 import jax.flatten_util
 import jax.scipy.linalg
+import jax.scipy.special
 import jax.scipy.stats
 import numpy as np
 
