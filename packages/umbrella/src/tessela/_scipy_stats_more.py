@@ -3,7 +3,8 @@
 ``gumbel_l``, ``gumbel_r`` and ``pareto`` (every method JAX has), ``chi2``
 (``pdf``/``logpdf``: its CDF needs the incomplete gamma function), the
 discrete ``geom``, ``nbinom``, ``binom``, ``betabinom`` (``pmf``/``logpmf``)
-and ``wrapcauchy`` (``pdf``/``logpdf``). Arguments are promoted to their
+``wrapcauchy``, ``dirichlet`` (``pdf``/``logpdf``) and ``multinomial``
+(``pmf``/``logpmf``). Arguments are promoted to their
 common inexact dtype and broadcast, as in :mod:`tessela._scipy_stats`.
 
 Example:
@@ -219,3 +220,43 @@ def wrapcauchy_logpdf(x: Any, c: Any) -> Any:
 
 def wrapcauchy_pdf(x: Any, c: Any) -> Any:
     return tnp.exp(wrapcauchy_logpdf(x, c))
+
+
+# ------------------------------------------------------- multivariate ones
+def dirichlet_logpdf(x: Any, alpha: Any) -> Any:
+    x, alpha = _promote("dirichlet.logpdf", x, alpha)
+    if alpha.ndim != 1:
+        raise ValueError(f"`alpha` must be one-dimensional; got alpha.shape={alpha.shape}")
+    if x.shape[0] not in (alpha.shape[0], alpha.shape[0] - 1):
+        raise ValueError(
+            "`x` must have either the same number of entries as `alpha` or one entry fewer; "
+            f"got x.shape={x.shape}, alpha.shape={alpha.shape}"
+        )
+    if x.shape[0] != alpha.shape[0]:
+        x = tnp.concatenate([x, 1 - x.sum(0, keepdims=True)], axis=0)
+    normalize_term = tnp.sum(gammaln(alpha)) - gammaln(tnp.sum(alpha))
+    if x.ndim > 1:
+        alpha = tnp.reshape(alpha, alpha.shape + (1,) * (x.ndim - 1))
+    log_probs = tnp.sum(xlogy(alpha - 1, x), axis=0) - normalize_term
+    is_simplex = tnp.all(x > 0, axis=0) & (abs(tnp.sum(x, axis=0) - 1) < 1e-6)
+    return tnp.where(is_simplex, log_probs, -np.inf)
+
+
+def dirichlet_pdf(x: Any, alpha: Any) -> Any:
+    return tnp.exp(dirichlet_logpdf(x, alpha))
+
+
+def multinomial_logpmf(x: Any, n: Any, p: Any) -> Any:
+    (p,) = _promote("multinomial.logpmf", p)
+    x, n = tnp.asarray(x), tnp.asarray(n)
+    if not (np.issubdtype(x.dtype, np.integer) and np.issubdtype(n.dtype, np.integer)):
+        raise ValueError(
+            f"x and n must be of integer type; got x.dtype={x.dtype}, n.dtype={n.dtype}"
+        )
+    x, n = x.astype(p.dtype), n.astype(p.dtype)
+    log_probs = gammaln(n + 1) + tnp.sum(xlogy(x, p) - gammaln(x + 1), axis=-1)
+    return tnp.where(tnp.equal(tnp.sum(x), n), log_probs, -np.inf)
+
+
+def multinomial_pmf(x: Any, n: Any, p: Any) -> Any:
+    return tnp.exp(multinomial_logpmf(x, n, p))

@@ -198,6 +198,14 @@ def _stats_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
     angles = np.array([-0.5, 0.0, 1.0, 3.0, 6.0, 7.0], np.float32)
     out["wrapcauchy_logpdf"] = np.asarray(st.wrapcauchy.logpdf(angles, 0.6))
     out["wrapcauchy_pdf"] = np.asarray(st.wrapcauchy.pdf(angles, 1.5))
+    simplex = np.array([[0.2, 0.5, 0.1], [0.3, 0.25, 0.6], [0.5, 0.25, 0.3]], np.float32)
+    alpha = np.array([1.5, 0.7, 3.0], np.float32)
+    out["dirichlet_logpdf"] = np.asarray(st.dirichlet.logpdf(simplex, alpha))
+    out["dirichlet_pdf_short"] = np.asarray(st.dirichlet.pdf(simplex[:2, 0], alpha))
+    counts = np.array([[1, 2, 3], [0, 0, 6], [2, 2, 1]], np.int32)
+    probs = np.array([0.2, 0.3, 0.5], np.float32)
+    out["multinomial_logpmf"] = np.asarray(st.multinomial.logpmf(counts[0], 6, probs))
+    out["multinomial_pmf_wrong_n"] = np.asarray(st.multinomial.pmf(counts[2], 6, probs))
 
 
 def _top_level_cases(jx: Any, out: dict[str, np.ndarray]) -> None:
