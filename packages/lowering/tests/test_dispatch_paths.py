@@ -115,8 +115,8 @@ def _wrap(kind: str, leaf: Any) -> Any:
         return [leaf]
     if kind == "dict":
         return {"k": leaf}
-    if kind == "pair":
-        return Pair(leaf, leaf)
+    if kind == "pair":  # two buffers: one donated buffer passed twice is an error
+        return Pair(leaf, leaf.copy() if isinstance(leaf, tl.Array) else leaf)
     if kind == "box":
         return Box(leaf)
     return leaf
@@ -137,34 +137,51 @@ WRAPS = st.sampled_from(["leaf", "list", "dict", "pair", "box"])
 @given(
     st.lists(st.tuples(LEAVES, WRAPS), min_size=1, max_size=4),
     st.booleans(),
+    st.sampled_from(["none", "keyword", "positional"]),
     st.booleans(),
     st.integers(0, 3),
 )
+@pytest.mark.filterwarnings("ignore:Some donated buffers were not usable")
 def test_fast_path_agrees_with_full_path(
-    shape: list[tuple[str, str]], as_keyword: bool, with_static: bool, seed: int
+    shape: list[tuple[str, str]], as_keyword: bool, static: str, donate: bool, seed: int
 ) -> None:
-    rng = np.random.default_rng(seed)
     traces: list[int] = []
 
-    def fun(*args: Any, scale: int = 1, **kwargs: Any) -> Any:
+    def fun(n: int, *args: Any, scale: int = 1, **kwargs: Any) -> Any:
         traces.append(1)
-        return lax.mul(lax.add(_total(args), _total(kwargs)), float(scale))
+        total = lax.add(_total(args), _total(kwargs))
+        return lax.mul(total, float(scale * (n if static == "positional" else 1)))
 
-    f = tl.jit(fun, static_argnames=("scale",) if with_static else ())
-    args = [_wrap(w, _leaf(k, rng)) for k, w in shape]
-    kwargs: dict[str, Any] = {}
-    if as_keyword:
-        kwargs["last"] = args.pop()
-    if with_static:
-        kwargs["scale"] = 3
+    options: dict[str, Any] = {}
+    if static == "keyword":
+        options["static_argnames"] = ("scale",)
+    if static == "positional":
+        options["static_argnums"] = (0,)
+    if donate:
+        options["donate_argnums"] = (1,)
+    f = tl.jit(fun, **options)
+
+    def make_args(rng: np.random.Generator) -> tuple[list[Any], dict[str, Any]]:
+        args: list[Any] = [2 if static == "positional" else tl.device_put(np.float32(1))]
+        args += [_wrap(w, _leaf(k, rng)) for k, w in shape]
+        kwargs: dict[str, Any] = {}
+        if as_keyword and len(args) > 2:
+            kwargs["last"] = args.pop()
+        if static == "keyword":
+            kwargs["scale"] = 3
+        return args, kwargs
+
+    args, kwargs = make_args(np.random.default_rng(seed))
     first = f(*args, **kwargs)  # full path, fills the fast path
-    second = f(*args, **kwargs)  # fast path
+    # Fresh arguments of the same kinds (donation deleted the first ones).
+    args, kwargs = make_args(np.random.default_rng(seed + 10))
     expected = fun(*args, **kwargs)  # op by op
+    second = f(*args, **kwargs)  # fast path
     assert len(traces) == 2  # one trace for f, one eager call
     assert first.aval == second.aval == expected.aval
-    np.testing.assert_allclose(np.asarray(second), np.asarray(first), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(second), np.asarray(expected), rtol=1e-5)
     assert second.committed == first.committed
+    assert len(f._fast) == 1
 
 
 def test_a_new_weak_type_or_x64_switch_retraces() -> None:
