@@ -118,8 +118,7 @@ def test_every_primitive_of_the_catalog_is_defined_in_one_family_file(registrati
         for p in _catalog().values()
         if len(places.get(p.name, ())) != 1
         or not all(
-            f.startswith(src) and pathlib.Path(f).stem.startswith("_prims_")
-            for f in places[p.name]
+            f.startswith(src) and pathlib.Path(f).stem.startswith("_prims_") for f in places[p.name]
         )
     )
     assert wrong == []
