@@ -141,3 +141,9 @@ def test_core_names_are_the_tracers_objects() -> None:
 
     f(1.0)
     assert seen == [False, True]
+
+
+def test_numpy_objects_are_numpys_own_as_in_jax() -> None:
+    assert tnp.s_ is np.s_ and tnp.index_exp is np.index_exp
+    assert tnp.ComplexWarning is np.exceptions.ComplexWarning
+    assert tnp.integer is np.integer and tnp.floating is np.floating

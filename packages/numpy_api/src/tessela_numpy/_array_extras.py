@@ -40,12 +40,47 @@ from ._ufuncs import (
 )
 
 __all__ = [
-    "acos", "acosh", "amax", "amin", "append", "asin", "asinh", "atan", "atan2", "atanh",
-    "bitwise_count", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "block",
-    "broadcast_shapes", "concat", "copy", "cumulative_prod", "cumulative_sum", "diag_indices",
-    "diag_indices_from", "indices", "isneginf", "isposinf", "matrix_transpose", "permute_dims",
-    "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "unstack",
+    "ComplexWarning",
+    "acos",
+    "acosh",
+    "amax",
+    "amin",
+    "append",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_count",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "block",
+    "broadcast_shapes",
+    "concat",
+    "copy",
+    "cumulative_prod",
+    "cumulative_sum",
+    "diag_indices",
+    "diag_indices_from",
+    "index_exp",
+    "indices",
+    "isneginf",
+    "isposinf",
+    "matrix_transpose",
+    "permute_dims",
+    "s_",
+    "tril_indices",
+    "tril_indices_from",
+    "triu_indices",
+    "triu_indices_from",
+    "unstack",
 ]  # fmt: skip
+
+# NumPy's own objects, as jax.numpy exposes them.
+ComplexWarning = np.exceptions.ComplexWarning
+index_exp = np.index_exp
+s_ = np.s_
 
 acos, acosh, asin, asinh = arccos, arccosh, arcsin, arcsinh
 atan, atan2, atanh = arctan, arctan2, arctanh
