@@ -63,7 +63,7 @@ class _AliasModule(ModuleType):
         return value
 
     def __dir__(self) -> list[str]:
-        return sorted(set(dir(self._tessela_module)) | set(self.__dict__))
+        return sorted((set(dir(self._tessela_module)) | set(self.__dict__)) - {"_tessela_module"})
 
     def __repr__(self) -> str:
         return f"<module {self.__name__!r} (Tessela's {self._tessela_module.__name__})>"
