@@ -145,6 +145,9 @@ def main() -> None:
         "--save", action="store_true", help="(with --impl jax) write clients_jax.json.gz"
     )
     parser.add_argument("--failures", action="store_true", help="list the failing test ids")
+    parser.add_argument(
+        "--report", type=pathlib.Path, help="write every outcome and message as JSON"
+    )
     args = parser.parse_args()
     suites = [s for s in args.suites.split(",") if s]
     results: dict[str, dict[str, Any]] = {}
@@ -169,6 +172,8 @@ def main() -> None:
         with gzip.open(SAVED, "wt") as f:
             json.dump({"impl": args.impl, "suites": saved}, f, indent=0, sort_keys=True)
         print(f"wrote {SAVED}")
+    if args.report is not None:
+        args.report.write_text(json.dumps({n: r["outcomes"] for n, r in results.items()}, indent=0))
     reference: dict[str, Any] = {}
     if SAVED.exists():
         with gzip.open(SAVED, "rt") as f:
