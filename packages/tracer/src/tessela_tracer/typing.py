@@ -23,7 +23,7 @@ import numpy as np
 
 from tessela_tracer._array_ops import ArrayOps
 
-__all__ = ["Array", "ArrayLike"]
+__all__ = ["Array", "ArrayLike", "unchanged"]
 
 Array: TypeAlias = ArrayOps
 ArrayLike: TypeAlias = ArrayOps | np.ndarray | np.generic | bool | int | float | complex
