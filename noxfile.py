@@ -187,6 +187,8 @@ def isolated(session: nox.Session, package: str) -> None:
     work = tmp / "run"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(pkg.path / "tests", work / "tests")
+    # Tests that check the package's documentation against its code read it here.
+    shutil.copy2(pkg.path / "README.md", work / "README.md")
     session.chdir(work)
     session.run(
         "pytest",
@@ -355,7 +357,7 @@ def api_coverage(session: nox.Session) -> None:
 
 
 CLIENT_REQUIREMENTS = [
-    "absl-py", "scipy", "scikit-learn", "pytest", "hypothesis>=6.151.0", "ndindex>=1.8",
+    "absl-py", "cloudpickle", "scipy", "scikit-learn", "pytest", "hypothesis>=6.151.0", "ndindex>=1.8",
     "pytest-json-report",
 ]  # fmt: skip
 
