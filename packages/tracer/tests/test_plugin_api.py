@@ -9,7 +9,6 @@ lists.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -169,7 +168,6 @@ def test_tracer_name_defaults_to_tracer() -> None:
 # ----------------------------------------------------------------- typing
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy not installed")
 def test_new_trace_keeps_the_trace_type_under_mypy(tmp_path: Path) -> None:
     snippet = tmp_path / "snippet.py"
     snippet.write_text(
