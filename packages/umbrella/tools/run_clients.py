@@ -110,6 +110,12 @@ def run_array_api(
         return _pytest(args, env, work, impl)
 
 
+def _normalized(test_id: str) -> str:
+    """A test id without the folder it was installed in (``...site-packages.optax._src...``)."""
+    at = test_id.find("optax.")
+    return test_id[at:] if at >= 0 else test_id
+
+
 def _row(name: str, result: dict[str, Any] | None, jax: dict[str, Any] | None) -> str:
     def fmt(r: dict[str, Any] | None) -> str:
         if r is None:
@@ -121,8 +127,8 @@ def _row(name: str, result: dict[str, Any] | None, jax: dict[str, Any] | None) -
 
     line = f"{name:18s} {fmt(result)} {fmt(jax)}"
     if result is not None and jax is not None:
-        jax_passed = set(jax.get("passed_ids", ()))
-        here = {k for k, v in result["outcomes"].items() if v == "passed"}
+        jax_passed = {_normalized(k) for k in jax.get("passed_ids", ())}
+        here = {_normalized(k) for k, v in result["outcomes"].items() if v == "passed"}
         both = len(jax_passed & here)
         share = 100.0 * both / len(jax_passed) if jax_passed else 0.0
         line += f" {both}/{len(jax_passed)} ({share:.1f}%) of JAX's passing tests pass"
