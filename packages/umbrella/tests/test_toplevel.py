@@ -79,3 +79,10 @@ def test_typing_names() -> None:
 
     assert ttyping.Array is tx.Array
     assert set(ttyping.__all__) == {"Array", "ArrayLike", "DTypeLike"}
+
+
+def test_block_until_ready_on_a_donated_array_raises_jax_runtime_error() -> None:
+    x = tx.device_put(np.ones(3, np.float32))
+    tx.jit(lambda v: v * 2, donate_argnums=0)(x)
+    with pytest.raises(tx.errors.JaxRuntimeError):
+        x.block_until_ready()

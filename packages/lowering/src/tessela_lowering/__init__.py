@@ -40,6 +40,7 @@ from tessela_lowering._lowering import (
     lower_jaxpr,
     register_lowering,
 )
+from tessela_lowering._xla import XlaRuntimeError as JaxRuntimeError
 
 # isort: split
 # The rule modules, one per primitive family, register their lowering rules
@@ -69,6 +70,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array",
     "Compiled",
+    "JaxRuntimeError",
     "JitWrapped",
     "Lowered",
     "LoweringRule",
