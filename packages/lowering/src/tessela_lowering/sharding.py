@@ -274,8 +274,7 @@ class Mesh:
         axis_names: Sequence[Hashable] | Hashable,
         axis_types: Sequence[AxisType] | AxisType | None = None,
     ) -> None:
-        grid = np.empty(np.shape(np.asarray(devices, dtype=object)), dtype=object)
-        grid[...] = np.asarray(devices, dtype=object)
+        grid = np.array(devices, dtype=object)
         names = tuple(axis_names) if isinstance(axis_names, (tuple, list)) else (axis_names,)
         if grid.ndim != len(names):
             raise ValueError(
@@ -573,10 +572,8 @@ def make_mesh(
             f"make_mesh{tuple(axis_shapes)!r} needs {n} devices, but there are {len(pool)}; "
             "choose axis sizes whose product is at most the device count."
         )
-    grid = np.empty(len(pool[:n]), dtype=object)
-    grid[:] = pool[:n]
     return Mesh(
-        grid.reshape(tuple(int(s) for s in axis_shapes)),
+        np.array(pool[:n], dtype=object).reshape(tuple(int(s) for s in axis_shapes)),
         tuple(axis_names),
         _axis_types(axis_types, len(tuple(axis_names)), AxisType.Explicit),
     )
