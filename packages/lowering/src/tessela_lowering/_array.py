@@ -32,6 +32,7 @@ from tessela_lowering._xla import Buffer, Device, HostArray
 __all__ = [
     "Array",
     "DonatedArgumentError",
+    "Shard",
     "SingleDeviceSharding",
     "device_get",
     "device_put",
@@ -79,6 +80,38 @@ class SingleDeviceSharding:
 
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
+
+
+class Shard:
+    """One device's part of an array: where it lives, which slice, which copy, its data.
+
+    Args:
+      device: the device holding the part.
+      index: one slice per dimension: the part of the whole array it holds.
+      replica_id: which copy of that part (0 for the first).
+      data: the part, as a single-device :class:`Array`.
+
+    Example:
+      >>> import tessela_lowering as tl
+      >>> tl.device_put(2.0).addressable_shards[0].index
+      ()
+    """
+
+    __slots__ = ("data", "device", "index", "replica_id")
+
+    def __init__(
+        self, device: Device, index: tuple[slice, ...], replica_id: int, data: Array
+    ) -> None:
+        self.device = device
+        self.index = index
+        self.replica_id = replica_id
+        self.data = data
+
+    def __repr__(self) -> str:
+        return (
+            f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, "
+            f"data={self.data})"
+        )
 
 
 INVALID_BUFFER = "Invalid argument: CopyToHostAsync() called on invalid buffer"
@@ -207,6 +240,32 @@ class Array(ArrayOps):
     def committed(self) -> bool:
         """Whether the array was placed on its device on purpose."""
         return self._committed
+
+    @property
+    def addressable_shards(self) -> list[Shard]:
+        """The parts of the array this process holds (here the whole array)."""
+        return [Shard(self.device, (slice(None),) * self.aval.ndim, 0, self)]
+
+    @property
+    def global_shards(self) -> list[Shard]:
+        """The parts of the array on every device (here the whole array)."""
+        return self.addressable_shards
+
+    def addressable_data(self, index: int) -> Array:
+        """The data of addressable shard ``index`` (only 0 here: the array itself)."""
+        if index != 0:
+            raise IndexError(f"list index out of range: the array has 1 shard, got {index}")
+        return self
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        """Whether every device holding the array holds all of it (true on one device)."""
+        return True
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every shard (true on one device)."""
+        return True
 
     def is_deleted(self) -> bool:
         """Whether the buffer was donated or deleted."""
@@ -444,13 +503,18 @@ def _unpickle(value: HostArray, weak_type: bool) -> Array:
 register_aval_handler(Array, lambda a: a.aval)
 
 
+_sharded_put: list[Callable[[Any, Any], Any]] = []
+"""Where :func:`device_put` sends a sharding over several devices (set by ``_sharded``)."""
+
+
 def device_put(x: Any, /, device: Device | SingleDeviceSharding | None = None) -> Any:
     """Place a value, or every leaf of a pytree, on a device.
 
     Args:
       x: an :class:`Array`, a NumPy array or scalar, a Python scalar, or a
         pytree of them.
-      device: the target device (or a :class:`SingleDeviceSharding`). When
+      device: the target device (or a :class:`SingleDeviceSharding`, or a
+        ``NamedSharding``, which splits each leaf over its mesh). When
         given, the results are *committed* to it. When ``None``, values from
         the host go uncommitted to the default device and arrays stay where
         they are.
@@ -468,6 +532,9 @@ def device_put(x: Any, /, device: Device | SingleDeviceSharding | None = None) -
     """
     if isinstance(device, SingleDeviceSharding):
         device = device._device
+    if device is not None and not hasattr(device, "client") and _sharded_put:
+        # A sharding over several devices (``NamedSharding``): tessela_lowering._sharded.
+        return _sharded_put[0](x, device)
     if device is not None and not hasattr(device, "client"):
         raise TypeError(
             f"device_put(x, device): device must be a Device such as tessela.devices()[0], "

@@ -1,0 +1,405 @@
+"""Programs over the devices of a mesh, partitioned by XLA (Shardy).
+
+A module compiled here carries the mesh (``sdy.mesh @mesh``) and, on each
+argument, its ``#sdy.sharding`` (as JAX 0.10.2 emits them); XLA's partitioner
+splits the program over the mesh's devices and propagates shardings to the
+outputs, which come back as :class:`ShardedArray` with the
+``NamedSharding`` that describes what XLA chose.
+
+Eagerly, a primitive bound on a sharded array runs here: the first sharded
+array made installs :func:`eager_backend` as the tracer's eager backend, which
+sends every call with a sharded operand to :func:`apply_sharded` and every
+other call to the single-device backend unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, get_aval
+from tessela_tracer.extend import set_eager_backend
+
+from tessela_lowering import _hlo
+from tessela_lowering._dispatch import apply_primitive
+from tessela_lowering._lowering import (
+    LoweringRuleContext,
+    ModuleContext,
+    has_lowering,
+    lower_closed_jaxpr,
+    lowering_rule,
+)
+from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
+from tessela_lowering._sharded import (
+    ShardedArray,
+    _on_first,
+    hlo_sharding_of,
+    put_sharded,
+    wrap_global,
+)
+from tessela_lowering._xla import (
+    Executable,
+    Value,
+    _shards,
+    device_platform,
+    entry_function,
+    func_dialect,
+    ir,
+    make_ir_context,
+    module_text,
+)
+
+__all__ = [
+    "SpmdExecutable",
+    "apply_sharded",
+    "build_spmd_module",
+    "compile_jaxpr",
+    "eager_backend",
+    "mesh_text",
+    "run_jaxpr",
+    "sdy_sharding",
+    "spec_from_hlo",
+]
+
+
+def mesh_text(mesh: Mesh) -> str:
+    """The ``sdy.mesh`` op naming ``mesh``'s axes, as JAX emits it.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> mesh_text(Mesh(np.array(tl.devices()[:1]).reshape(1, 1), ("x", "y")))
+      'sdy.mesh @mesh = <["x"=1, "y"=1]>'
+    """
+    axes = ", ".join(f'"{n}"={s}' for n, s in zip(mesh.axis_names, mesh.axis_sizes, strict=True))
+    return f"sdy.mesh @mesh = <[{axes}]>"
+
+
+def sdy_sharding(spec: PartitionSpec, ndim: int) -> str:
+    """The ``#sdy.sharding`` attribute of ``spec`` for an array of rank ``ndim``.
+
+    Example:
+      >>> sdy_sharding(PartitionSpec("x", ("a", "b")), 3)
+      '#sdy.sharding<@mesh, [{"x"}, {"a", "b"}, {}]>'
+    """
+    dims = []
+    for d in range(ndim):
+        entry = spec[d] if d < len(spec) else None
+        if entry is PartitionSpec.UNCONSTRAINED:
+            dims.append("{?}")
+        else:
+            dims.append("{" + ", ".join(f'"{a}"' for a in spec.axes_of(d)) + "}")
+    return f"#sdy.sharding<@mesh, [{', '.join(dims)}]>"
+
+
+def build_spmd_module(
+    name: str,
+    mesh: Mesh,
+    in_avals: Sequence[ShapedArray],
+    in_specs: Sequence[PartitionSpec],
+    out_avals: Sequence[ShapedArray],
+    body: Callable[[ModuleContext, list[Value]], Sequence[Value]],
+    *,
+    platform: str,
+    host_callbacks: list[Callable[..., Any]] | None = None,
+) -> str:
+    """A module whose ``@main`` runs ``body`` over ``mesh``, arguments split as ``in_specs``.
+
+    Args:
+      name: the module's name (``jit_<name>``).
+      mesh: the devices and their axes.
+      in_avals: the arguments' abstract values (whole arrays).
+      in_specs: how each argument is split over the mesh.
+      out_avals: the results' abstract values (whole arrays).
+      body: emits the program, given the module context and the arguments.
+      platform: the platform compiled for.
+      host_callbacks: receives the host callbacks the program calls.
+
+    Returns:
+      The module text, with the mesh and the arguments' shardings.
+    """
+    with make_ir_context() as context, ir.Location.unknown():
+        _shards.load_sdy(context)
+        module = ir.Module.create()
+        attrs = module.operation.attributes
+        attrs["sym_name"] = ir.StringAttr.get(f"jit_{name}")
+        i32 = ir.IntegerType.get_signless(32)
+        attrs["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, max(mesh.size, 1))
+        attrs["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
+        module.body.append(ir.Operation.parse(mesh_text(mesh)))
+        in_types = [_hlo.tensor_type(a.shape, a.dtype) for a in in_avals]
+        out_types = [_hlo.tensor_type(a.shape, a.dtype) for a in out_avals]
+        arg_attrs = [
+            {"sdy.sharding": ir.Attribute.parse(sdy_sharding(s, a.ndim))}
+            for a, s in zip(in_avals, in_specs, strict=True)
+        ]
+        block = entry_function(module, in_types, out_types, arg_attrs)
+        mctx = ModuleContext(module, platform, host_callbacks)
+        mctx.unique_name("main")
+        with ir.InsertionPoint(block):
+            func_dialect.ReturnOp(list(body(mctx, list(block.arguments))))
+        return module_text(module)
+
+
+def _spec_candidates(mesh: Mesh, ndim: int) -> list[PartitionSpec]:
+    big = [n for n, s in zip(mesh.axis_names, mesh.axis_sizes, strict=True) if s > 1]
+    out: list[PartitionSpec] = []
+    for order in itertools.permutations(big):
+        for where in itertools.product(range(-1, ndim), repeat=len(order)):
+            dims: list[list[Any]] = [[] for _ in range(ndim)]
+            for axis, d in zip(order, where, strict=True):
+                if d >= 0:
+                    dims[d].append(axis)
+            entries = [None if not a else a[0] if len(a) == 1 else tuple(a) for a in dims]
+            while entries and entries[-1] is None:
+                entries.pop()
+            out.append(PartitionSpec(*entries))
+    return out
+
+
+def spec_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> PartitionSpec:
+    """The partition spec over ``mesh`` that splits an array as XLA's ``hlo`` sharding does.
+
+    Args:
+      hlo: an HloSharding whose positions index the mesh's devices, row-major.
+      mesh: the mesh.
+      ndim: the array's rank.
+
+    Returns:
+      The spec (trailing unsplit dimensions left out, as JAX prints them).
+
+    Raises:
+      NotImplementedError: no spec over the mesh's axes gives that layout.
+    """
+    target = _shards.tile_map(hlo, ndim, mesh.size)
+    if all(t == (0,) * ndim for t in target):
+        return PartitionSpec()
+    for spec in _spec_candidates(mesh, ndim):
+        candidate = hlo_sharding_of(NamedSharding(mesh, spec), ndim)
+        if _shards.tile_map(candidate, ndim, mesh.size) == target:
+            return spec
+    raise NotImplementedError(
+        f"XLA laid out a result as {hlo}, which no partition spec over the mesh axes "
+        f"{mesh.axis_names} describes; constrain the output's sharding explicitly."
+    )
+
+
+class SpmdExecutable:
+    """A compiled SPMD program, the layout of its outputs, and how to run it."""
+
+    __slots__ = ("executable", "handlers", "mesh", "out_avals", "out_shardings", "text")
+
+    def __init__(
+        self, executable: Executable, text: str, mesh: Mesh, out_avals: Sequence[ShapedArray]
+    ) -> None:
+        self.executable = executable
+        self.text = text
+        self.mesh = mesh
+        self.out_avals = list(out_avals)
+        devs = list(mesh.devices.flat)
+        hlos = _shards.output_shardings(executable)
+        self.out_shardings = [
+            NamedSharding(mesh, spec_from_hlo(h, mesh, a.ndim))
+            for h, a in zip(hlos, self.out_avals, strict=True)
+        ]
+        self.handlers = [
+            _shards.sharded_result_handler(a, devs, h)
+            for a, h in zip(self.out_avals, hlos, strict=True)
+        ]
+
+    def __call__(
+        self, args: Sequence[Any], in_specs: Sequence[PartitionSpec]
+    ) -> list[ShardedArray]:
+        """Run on ``args``; each is moved to the mesh as its spec says when it is not there."""
+        bufs = []
+        for a, spec in zip(args, in_specs, strict=True):
+            sharding = NamedSharding(self.mesh, spec)
+            if not (isinstance(a, ShardedArray) and a.sharding == sharding):
+                a = put_sharded(a, sharding)
+            bufs.append(a._global)
+        outs = self.executable.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        return [
+            wrap_global(b, aval, sh)
+            for b, aval, sh in zip(outs, self.out_avals, self.out_shardings, strict=True)
+        ]
+
+
+_cache: dict[Any, SpmdExecutable] = {}
+_cache_lock = threading.Lock()
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+def _compile(
+    name: str, mesh: Mesh, text: str, callbacks: list[Any], out_avals: Any
+) -> SpmdExecutable:
+    if callbacks:
+        raise NotImplementedError(
+            f"{name}: host callbacks are not supported in programs over several devices yet; "
+            "call the function on single-device arrays."
+        )
+    exe = _shards.compile_spmd(text, list(mesh.devices.flat))
+    return SpmdExecutable(exe, text, mesh, out_avals)
+
+
+def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
+    mesh: Mesh | None = None
+    first = -1
+    for i, a in enumerate(args):
+        if isinstance(a, ShardedArray):
+            m = a.sharding.mesh
+            if mesh is None:
+                mesh, first = m, i
+            elif list(m.devices.flat) != list(mesh.devices.flat):
+                raise ValueError(
+                    f"Received incompatible devices for {what}. Got argument {first} with "
+                    f"device ids {mesh.device_ids.ravel().tolist()} and argument {i} with "
+                    f"device ids {m.device_ids.ravel().tolist()}; put every argument on one "
+                    "mesh first, e.g. device_put(x, NamedSharding(mesh, spec))."
+                )
+    if mesh is None:
+        raise ValueError(f"{what}: no argument is sharded over a mesh.")
+    return mesh
+
+
+def _specs(args: Sequence[Any]) -> tuple[PartitionSpec, ...]:
+    return tuple(a.sharding.spec if isinstance(a, ShardedArray) else PartitionSpec() for a in args)
+
+
+def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
+    """Run one primitive on operands of which some are sharded, partitioned by XLA.
+
+    Unsharded operands are replicated over the mesh of the sharded ones; the
+    results are split as XLA's sharding propagation decides, which is what
+    JAX reports for the same operation.
+
+    Args:
+      prim: the primitive.
+      args: its operands (at least one :class:`ShardedArray`).
+      params: its parameters.
+
+    Returns:
+      A :class:`ShardedArray`, or a list of them for ``multiple_results`` primitives.
+
+    Raises:
+      ValueError: two operands are sharded over different devices.
+    """
+    mesh = _common_mesh(args, f"the {prim.name} operation")
+    avals = tuple(get_aval(a) for a in args)
+    specs = _specs(args)
+    key = (prim, avals, _freeze(params), mesh, specs)
+    entry = _cache.get(key)
+    if entry is None:
+        out = prim.abstract_eval(*avals, **params)
+        out_avals = list(out) if prim.multiple_results else [out]
+        platform = device_platform(mesh.devices.flat[0])
+        rule = lowering_rule(prim, platform)
+        if rule is None:
+            raise NotImplementedError(
+                f"no lowering rule for primitive {prim.name!r} on platform {platform!r}."
+            )
+        callbacks: list[Any] = []
+
+        def body(mctx: ModuleContext, values: list[Value]) -> Sequence[Value]:
+            ctx = LoweringRuleContext(mctx, prim, avals, out_avals)
+            return list(rule(ctx, *values, **params))
+
+        text = build_spmd_module(
+            prim.name, mesh, avals, specs, out_avals, body,
+            platform=platform, host_callbacks=callbacks,
+        )  # fmt: skip
+        entry = _compile(prim.name, mesh, text, callbacks, out_avals)
+        with _cache_lock:
+            _cache[key] = entry
+    results = entry(args, specs)
+    return results if prim.multiple_results else results[0]
+
+
+def compile_jaxpr(
+    closed: ClosedJaxpr, mesh: Mesh, in_specs: Sequence[PartitionSpec], *, name: str = "main"
+) -> SpmdExecutable:
+    """Compile ``closed`` over ``mesh``, its inputs split as ``in_specs``.
+
+    Args:
+      closed: the program.
+      mesh: the devices.
+      in_specs: how each input is split.
+      name: the module's name.
+
+    Returns:
+      The executable (cached per program, mesh and specs).
+    """
+    key = ("jaxpr", closed, mesh, tuple(in_specs))
+    entry = _cache.get(key)
+    if entry is not None:
+        return entry
+    in_avals = [v.aval for v in closed.jaxpr.invars]
+    out_avals = [v.aval for v in closed.jaxpr.outvars]
+    platform = device_platform(mesh.devices.flat[0])
+    callbacks: list[Any] = []
+
+    def body(mctx: ModuleContext, values: list[Value]) -> Sequence[Value]:
+        return lower_closed_jaxpr(mctx, closed, values)
+
+    text = build_spmd_module(
+        name, mesh, in_avals, in_specs, out_avals, body, platform=platform,
+        host_callbacks=callbacks,
+    )  # fmt: skip
+    entry = _compile(name, mesh, text, callbacks, out_avals)
+    with _cache_lock:
+        _cache[key] = entry
+    return entry
+
+
+def run_jaxpr(
+    closed: ClosedJaxpr, args: Sequence[Any], *, name: str = "main"
+) -> list[ShardedArray]:
+    """Run ``closed`` on ``args`` (some sharded) over their mesh: jit on sharded arguments.
+
+    Args:
+      closed: the program.
+      args: one value per input; the sharded ones fix the mesh and their
+        own layout, the rest are replicated.
+      name: the module's name.
+
+    Returns:
+      The outputs, split as XLA's propagation decides.
+    """
+    mesh = _common_mesh(args, f"jit({name})")
+    specs = _specs(args)
+    return compile_jaxpr(closed, mesh, specs, name=name)(args, specs)
+
+
+def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
+    """The eager backend once sharded arrays exist: :func:`apply_sharded` when one is an operand.
+
+    Args:
+      prim: the primitive.
+      args: its operands.
+      params: its parameters.
+
+    Returns:
+      What :func:`apply_sharded` or the single-device backend returns.
+    """
+    for a in args:
+        if type(a) is ShardedArray:
+            return apply_sharded(prim, args, params)
+    return apply_primitive(prim, args, params)
+
+
+def _install() -> None:
+    set_eager_backend(eager_backend, has_lowering)
+
+
+_on_first.append(_install)
