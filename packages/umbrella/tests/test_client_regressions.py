@@ -38,12 +38,6 @@ def test_full_of_nonempty_shape_is_an_array() -> None:
     np.testing.assert_array_equal(np.asarray(out), [-29])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela-lowering / tessela-tracer: a tracer is not an instance of tessela.Array; "
-    "in JAX isinstance(tracer, jax.Array) is True. Found by optax's hungarian_algorithm tests "
-    "(assert isinstance(array, jax.Array) under jit: 124 failures).",
-)
 def test_a_tracer_is_an_array_instance() -> None:
     seen: list[bool] = []
     tx.jit(lambda x: seen.append(isinstance(x, tx.Array)) or x)(tnp.ones(2))

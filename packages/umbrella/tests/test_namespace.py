@@ -33,7 +33,7 @@ TOP_LEVEL = {
     "device_put": tessela_lowering.device_put,
     "device_get": tessela_lowering.device_get,
     "default_device": tessela_lowering.default_device,
-    "Array": tessela_lowering.Array,
+    "Array": tessela_tracer.typing.Array,
     "ShapeDtypeStruct": tessela_tracer.ShapeDtypeStruct,
     "process_index": tessela_lowering.process_index,
     "process_count": tessela_lowering.process_count,

@@ -1,6 +1,11 @@
-"""The operator mixin shared by tracers and concrete arrays.
+"""The array type shared by tracers and concrete arrays.
 
-``ArrayOps`` gives every operator dunder, indexing, ``.at``, ``.T`` and the
+:class:`Array` (also named ``ArrayOps``, its name as the operator mixin) is
+the one abstract array type: every tracer and every concrete array of a
+backend (``tessela_lowering``'s device array) derives from it, so
+``isinstance(x, Array)`` holds inside and outside transformations, as
+``isinstance(x, jax.Array)`` does in JAX; NumPy arrays and Python scalars are
+not instances. It gives every operator dunder, indexing, ``.at``, ``.T`` and the
 array methods (``sum``, ``reshape``, ``astype``, ...). ``shape``/``dtype``/...
 come from the instance's ``.aval``; ``item()``/``tolist()`` are defined here
 (a traced value raises :class:`ConcretizationTypeError`). Everything else
@@ -40,6 +45,7 @@ from tessela_tracer._errors import ConcretizationTypeError
 __all__ = [
     "ARRAY_METHOD_NAMES",
     "ENTRY_POINT_GROUP",
+    "Array",
     "ArrayOps",
     "load_array_method_entry_points",
     "register_array_methods",
@@ -110,11 +116,11 @@ def _install(mapping: Mapping[str, Callable[..., Any]]) -> None:
             # Only the summary line: the rest of a provider's docstring (its
             # doctests) would be read as this module's.
             summary = (fn.__doc__ or "").strip().split("\n", 1)[0]
-            setattr(ArrayOps, name, property(fn, doc=summary or None))
+            setattr(Array, name, property(fn, doc=summary or None))
         elif isinstance(fn, types.FunctionType):
-            setattr(ArrayOps, name, fn)
+            setattr(Array, name, fn)
         else:
-            setattr(ArrayOps, name, _forward(name))
+            setattr(Array, name, _forward(name))
 
 
 def register_array_methods(mapping: Mapping[str, Callable[..., Any]], /) -> None:
@@ -272,14 +278,29 @@ def _host_value(x: Any, method: str, *, always_raise: bool) -> Any:
     return np.asarray(value)
 
 
-class ArrayOps:
-    """Mixin with NumPy's operators and methods for anything with an ``.aval``.
+class Array:
+    """The abstract array type: base of every tracer and every concrete array.
+
+    ``tessela.Array`` (``jax.Array`` under the alias) is this class: an
+    instance check against it is true for a backend's concrete arrays and for
+    the tracers that stand for arrays inside ``jit``, ``grad``, ``vmap`` and
+    every other transformation, and false for NumPy arrays and Python scalars.
+    It is not instantiated itself; it also serves as the operator mixin
+    (``ArrayOps``).
 
     Subclasses provide ``aval`` (a ShapedArray); ``shape``, ``dtype``,
-    ``ndim``, ``size``, ``weak_type`` and ``len()`` derive from it.
-    Operators and methods are the functions given to
+    ``ndim``, ``size``, ``weak_type``, ``itemsize``, ``nbytes`` and ``len()``
+    derive from it. Operators and methods are the functions given to
     :func:`register_array_methods`; before any are, they forward to its table,
     loading the declared entry points the first time an entry is missing.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> seen = []
+        >>> _ = make_jaxpr(lambda x: seen.append(isinstance(x, Array)) or x)(1.0)
+        >>> seen, isinstance(np.ones(2), Array)
+        ([True], False)
     """
 
     __slots__ = ()
@@ -310,6 +331,16 @@ class ArrayOps:
     def weak_type(self) -> bool:
         """Whether the array is weakly typed."""
         return self.aval.weak_type  # type: ignore[no-any-return]
+
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes."""
+        return int(np.dtype(self.aval.dtype).itemsize)
+
+    @property
+    def nbytes(self) -> int:
+        """The number of bytes of all elements: ``size * itemsize``."""
+        return int(self.aval.size) * self.itemsize
 
     def __len__(self) -> int:
         shape = self.aval.shape
@@ -443,3 +474,7 @@ class ArrayOps:
                 raise _missing(name, self)
             return functools.partial(fn, self)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+ArrayOps = Array
+"""The operator mixin's name: the same class as :class:`Array`."""

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:  # TypeIs needs typing_extensions 4.10; the package allows 4.8
     from typing_extensions import TypeIs
 
-from tessela_tracer._array_ops import ArrayOps
 from tessela_tracer._avals import ShapedArray, get_aval
 from tessela_tracer._errors import (
     ConcretizationTypeError,
@@ -27,6 +26,7 @@ from tessela_tracer._errors import (
     UnexpectedTracerError,
     conversion_context,
 )
+from tessela_tracer._traced_array import TracedArray
 
 __all__ = [
     "EvalTrace",
@@ -457,14 +457,14 @@ def new_trace(trace: TraceT, /) -> Iterator[TraceT]:
         trace.valid = False
 
 
-class Tracer(ArrayOps):
+class Tracer(TracedArray):
     """Base class of tracers: stand-ins for arrays inside a transformation.
 
     A tracer belongs to one trace, given to ``Tracer.__init__`` (subclasses
     call ``super().__init__(trace)``) and read back with :func:`trace_of` or
     tested with :meth:`Trace.owns`. Subclasses provide :attr:`aval` and may
     override :meth:`to_concrete_value`. Operators, indexing and methods come
-    from :class:`ArrayOps` and bind primitives, so they reach the current
+    from :class:`~tessela_tracer.typing.Array` and bind primitives, so they reach the current
     trace. Converting a tracer to a Python ``bool``/``int``/``float`` or a
     NumPy array raises the tracing errors, whose text names the
     transformation through ``trace.describe_provenance(tracer)``; it prints as

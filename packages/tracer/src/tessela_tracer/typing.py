@@ -1,9 +1,11 @@
 """Annotations for arrays: ``Array`` (tracers and concrete arrays) and ``ArrayLike``.
 
-``Array`` is :class:`~tessela_tracer.ArrayOps`, the class every tracer and
-every concrete array of a backend (``tessela_lowering.Array``) derives from:
-it has ``shape``, ``dtype``, ``ndim``, ``size``, the operators and the array
-methods. ``ArrayLike`` is what operations accept as an operand: an
+``Array`` is the one abstract array type (``tessela.Array``, and
+``jax.Array`` under the alias): every tracer and every concrete array of a
+backend (``tessela_lowering``'s device array) derives from it, so
+``isinstance(x, Array)`` is true inside and outside transformations and false
+for NumPy arrays. It has ``shape``, ``dtype``, ``ndim``, ``size``, the
+operators and the array methods (it is also named ``ArrayOps``). ``ArrayLike`` is what operations accept as an operand: an
 ``Array``, a NumPy array or scalar, or a Python scalar.
 
 Example:
@@ -21,12 +23,11 @@ from typing import Any, TypeAlias, cast
 
 import numpy as np
 
-from tessela_tracer._array_ops import ArrayOps
+from tessela_tracer._array_ops import Array
 
 __all__ = ["Array", "ArrayLike", "unchanged"]
 
-Array: TypeAlias = ArrayOps
-ArrayLike: TypeAlias = ArrayOps | np.ndarray | np.generic | bool | int | float | complex
+ArrayLike: TypeAlias = Array | np.ndarray | np.generic | bool | int | float | complex
 
 
 def unchanged(x: Any, /) -> Array:

@@ -25,7 +25,6 @@ from tessela_autodiff import (
 )
 from tessela_batching import vmap
 from tessela_lowering import (
-    Array,
     clear_caches,
     default_backend,
     default_device,
@@ -51,6 +50,7 @@ from tessela_tracer import (
     pure_callback,
     remat,
 )
+from tessela_tracer.typing import Array
 
 from . import (
     core,

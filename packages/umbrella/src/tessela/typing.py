@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any, Protocol, TypeAlias
 
 import numpy as np
-from tessela_lowering import Array
 from tessela_tracer import Tracer
+from tessela_tracer.typing import Array
 
 __all__ = ["Array", "ArrayLike", "DTypeLike"]
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as jnp
+import tessela_lowering
 from tessela import grad, jacfwd, jacobian, jacrev, jit, make_jaxpr, random, vmap
 from tessela.errors import NonConcreteBooleanIndexError, TracerBoolConversionError
 
@@ -17,7 +18,7 @@ def test_linspace_plot_values() -> None:
     y_jnp = 2 * jnp.sin(x_jnp) * jnp.cos(x_jnp)
     x_np = np.linspace(0, 10, 1000)
     np.testing.assert_allclose(np.asarray(y_jnp), 2 * np.sin(x_np) * np.cos(x_np), atol=1e-5)
-    assert type(x_np) is np.ndarray and type(x_jnp) is tx.Array
+    assert type(x_np) is np.ndarray and type(x_jnp) is tessela_lowering.Array
 
 
 def test_immutable_arrays_and_at_set(capsys: pytest.CaptureFixture[str]) -> None:
