@@ -14,11 +14,6 @@ import tessela as tx
 import tessela.numpy as tnp
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela-numpy: full((), x) returns x itself (a Python or NumPy scalar) eagerly; "
-    "JAX returns a (weakly typed) Array. Found by array-api-tests test_full.",
-)
 @pytest.mark.parametrize(
     ("fill", "dtype", "want_dtype", "weak"),
     [(-29, None, "int32", True), (2.5, None, "float32", True), (-29, tnp.int8, "int8", False)],
@@ -44,11 +39,6 @@ def test_a_tracer_is_an_array_instance() -> None:
     assert seen == [True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela-numpy: full_like refuses a ShapeDtypeStruct (JAX accepts any object with "
-    "shape and dtype). Found by optax's contrib tests (340 failures).",
-)
 def test_full_like_accepts_a_shape_dtype_struct() -> None:
     out = tnp.full_like(tx.ShapeDtypeStruct((2, 3), np.float32), 1.5)
     assert out.shape == (2, 3) and str(out.dtype) == "float32"

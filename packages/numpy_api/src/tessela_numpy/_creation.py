@@ -12,9 +12,10 @@ import operator
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, jit, lax, to_concrete_array
+from tessela_tracer import ArrayCopySemantics, ArrayOps, jit, lax, to_concrete_array
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
+from tessela_tracer.extend import device_put_p
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
 from ._shapes import canonicalize_shape, check_element_count, is_python_scalar
@@ -71,7 +72,13 @@ def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
 
 
 def array(
-    object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K", ndmin: int = 0
+    object: Any,
+    dtype: Any = None,
+    copy: bool = True,
+    order: str | None = "K",
+    ndmin: int = 0,
+    *,
+    device: Any = None,
 ) -> Any:
     """Create an array from an array, a scalar or (nested) lists of them.
 
@@ -83,6 +90,7 @@ def array(
       copy: accepted for NumPy compatibility (arrays are immutable).
       order: only ``"K"``, ``"C"`` or ``None``.
       ndmin: minimum number of dimensions (leading size-1 axes are added).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -151,11 +159,16 @@ def array(
         )
     # Host data become a concrete array when running eagerly with a backend;
     # under a trace they stay constants (literals or constvars).
-    return out if isinstance(out, ArrayOps) else to_concrete_array(out)
+    return _place(out, device)
 
 
 def asarray(
-    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+    a: Any,
+    dtype: Any = None,
+    order: str | None = None,
+    *,
+    copy: bool | None = None,
+    device: Any = None,
 ) -> Any:
     """Convert to an array without copying when nothing changes.
 
@@ -163,7 +176,9 @@ def asarray(
       a: an array-like or nested lists of scalars.
       dtype: the dtype of the result.
       order: only ``"C"``, ``"K"`` or ``None``.
-      copy: accepted for NumPy compatibility.
+      copy: accepted for NumPy compatibility (arrays are immutable, so a
+        copy is never needed).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -172,9 +187,9 @@ def asarray(
     >>> eval_shape(lambda x: asarray(x, dtype="int32"), ShapeDtypeStruct((3,), "f4")).dtype
     dtype('int32')
     """
-    if isinstance(a, ArrayOps) and dtype is None:
+    if isinstance(a, ArrayOps) and dtype is None and device is None:
         return a
-    return array(a, dtype=dtype, order=order or "K")
+    return array(a, dtype=dtype, order=order or "K", device=device)
 
 
 def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
@@ -184,14 +199,15 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
     return dt, weak
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Any:
     """An array of ``shape`` filled with ``fill_value``.
 
     Args:
       shape: an int or a sequence of concrete ints.
       fill_value: a scalar (or an array broadcastable to ``shape``).
       dtype: the dtype; by default that of ``fill_value`` (Python scalars give
-        the default int/float dtype).
+        the default int/float dtype, weakly typed).
+      device: the device to place the result on (default: the default device).
 
     Returns:
       The filled array.
@@ -208,10 +224,25 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
     dt, weak = _fill_dtype(fill_value, dtype)
+    return _place(_full(shape_t, fill_value, dt, weak), device)
+
+
+def _place(out: Any, device: Any) -> Any:
+    """``out`` as an array: host constants become concrete arrays, on ``device`` if given."""
+    if device is not None:
+        return device_put_p.bind(
+            out, devices=(device,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
+        )[0]
+    return out if isinstance(out, ArrayOps) else to_concrete_array(out)
+
+
+def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bool) -> Any:
     check_element_count(shape_t, dt.itemsize)
+    if weak and isinstance(fill_value, np.ndarray | np.generic) and np.ndim(fill_value) == 0:
+        fill_value = fill_value.item()
     value = convert(fill_value, dt, weak_type=weak)
     vshape = aval_of(value).shape
-    if vshape == shape_t and isinstance(value, ArrayOps):
+    if vshape == shape_t:
         return value
     if len(vshape) > len(shape_t) or any(
         v not in (1, d) for v, d in zip(vshape[::-1], shape_t[::-1], strict=False)
@@ -226,12 +257,13 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
 
 
-def zeros(shape: Any, dtype: Any = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
     """An array of zeros.
 
     Args:
       shape: an int or a sequence of concrete ints.
       dtype: the dtype (default float32, or float64 under x64).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -240,15 +272,16 @@ def zeros(shape: Any, dtype: Any = None) -> Any:
     >>> print(make_jaxpr(lambda: zeros(3))())
     { lambda ; . let a:f32[3] = broadcast_in_dim 0.0:f32[] in (a,) }
     """
-    return full(shape, 0, _default(float) if dtype is None else dtype)
+    return full(shape, 0, _default(float) if dtype is None else dtype, device=device)
 
 
-def ones(shape: Any, dtype: Any = None) -> Any:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
     """An array of ones.
 
     Args:
       shape: an int or a sequence of concrete ints.
       dtype: the dtype (default float32).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -257,15 +290,16 @@ def ones(shape: Any, dtype: Any = None) -> Any:
     >>> eval_shape(lambda: ones((2, 2), dtype=bool)).dtype
     dtype('bool')
     """
-    return full(shape, 1, _default(float) if dtype is None else dtype)
+    return full(shape, 1, _default(float) if dtype is None else dtype, device=device)
 
 
-def empty(shape: Any, dtype: Any = None) -> Any:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
     """An array of the given shape; its contents are zeros (arrays are immutable).
 
     Args:
       shape: an int or a sequence of concrete ints.
       dtype: the dtype (default float32).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -274,17 +308,22 @@ def empty(shape: Any, dtype: Any = None) -> Any:
     >>> eval_shape(lambda: empty((2, 1))).shape
     (2, 1)
     """
-    return zeros(shape, dtype)
+    return zeros(shape, dtype, device=device)
 
 
-def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+def full_like(
+    a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+) -> Any:
     """An array like ``a`` (shape and dtype) filled with ``fill_value``.
 
     Args:
-      a: an array-like giving the default shape and dtype.
+      a: an array-like, or any object with ``shape`` and ``dtype`` (such as a
+        ``ShapeDtypeStruct``), giving the default shape and dtype.
       fill_value: the value.
-      dtype: overrides ``a``'s dtype.
+      dtype: overrides ``a``'s dtype; without it a weakly typed ``a`` gives a
+        weakly typed result.
       shape: overrides ``a``'s shape.
+      device: the device to place the result on.
 
     Returns:
       The filled array.
@@ -292,21 +331,32 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> eval_shape(lambda x: full_like(x, 3), ShapeDtypeStruct((4,), "float16")).dtype
     dtype('float16')
+    >>> eval_shape(lambda: full_like(ShapeDtypeStruct((2,), "int8"), 7)).dtype
+    dtype('int8')
     """
-    check_arraylike("full_like", a)
-    aval = aval_of(a)
-    return full(
-        aval.shape if shape is None else shape, fill_value, aval.dtype if dtype is None else dtype
-    )
+    if not is_arraylike(a) and hasattr(a, "shape") and hasattr(a, "dtype"):
+        check_arraylike("full_like", fill_value)
+        a_shape = tuple(a.shape)
+        a_dtype = _dt.canonicalize_dtype(a.dtype)
+        a_weak = bool(getattr(a, "weak_type", False))
+    else:
+        check_arraylike("full_like", a, fill_value)
+        aval = aval_of(a)
+        a_shape, a_dtype, a_weak = aval.shape, aval.dtype, aval.weak_type
+    shape_t = a_shape if shape is None else canonicalize_shape(shape)
+    dt = a_dtype if dtype is None else dtype_arg(dtype)
+    assert dt is not None
+    return _place(_full(shape_t, fill_value, dt, dtype is None and a_weak), device)
 
 
-def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
     """Zeros with the shape and dtype of ``a``.
 
     Args:
-      a: an array-like.
+      a: an array-like (or an object with ``shape`` and ``dtype``).
       dtype: overrides ``a``'s dtype.
       shape: overrides ``a``'s shape.
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -315,16 +365,17 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
     >>> eval_shape(zeros_like, ShapeDtypeStruct((2, 3), "int32")).shape
     (2, 3)
     """
-    return full_like(a, 0, dtype, shape)
+    return full_like(a, 0, dtype, shape, device=device)
 
 
-def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
     """Ones with the shape and dtype of ``a``.
 
     Args:
-      a: an array-like.
+      a: an array-like (or an object with ``shape`` and ``dtype``).
       dtype: overrides ``a``'s dtype.
       shape: overrides ``a``'s shape.
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -333,16 +384,17 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
     >>> eval_shape(lambda x: ones_like(x, dtype="float32"), ShapeDtypeStruct((2,), "i4")).dtype
     dtype('float32')
     """
-    return full_like(a, 1, dtype, shape)
+    return full_like(a, 1, dtype, shape, device=device)
 
 
-def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Any:
+def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
     """An array like ``prototype``; its contents are zeros.
 
     Args:
-      prototype: an array-like.
+      prototype: an array-like (or an object with ``shape`` and ``dtype``).
       dtype: overrides the dtype.
       shape: overrides the shape.
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -351,7 +403,7 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Any:
     >>> eval_shape(empty_like, ShapeDtypeStruct((2,), "uint8")).dtype
     dtype('uint8')
     """
-    return full_like(prototype, 0, dtype, shape)
+    return full_like(prototype, 0, dtype, shape, device=device)
 
 
 def _concrete_number(x: Any, name: str) -> Any:
@@ -370,7 +422,9 @@ def _concrete_number(x: Any, name: str) -> Any:
     return x
 
 
-def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+def arange(
+    start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None
+) -> Any:
     """Evenly spaced values in ``[start, stop)``; the bounds must be concrete.
 
     Args:
@@ -378,6 +432,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
       stop: the end, excluded.
       step: the spacing (default 1).
       dtype: the dtype; by default int32 for integer bounds, else float32.
+      device: the device to place the result on.
 
     Returns:
       The 1-D array.
@@ -410,7 +465,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
         out = lax.mul(convert(step, out_dt), out)
     if start != 0 or step != 1:
         out = lax.add(convert(start, out_dt), out) if start != 0 or step != 1 else out
-    return out
+    return out if device is None else _place(out, device)
 
 
 def linspace(
@@ -421,6 +476,8 @@ def linspace(
     retstep: bool = False,
     dtype: Any = None,
     axis: int = 0,
+    *,
+    device: Any = None,
 ) -> Any:
     """``num`` evenly spaced samples from ``start`` to ``stop``.
 
@@ -432,6 +489,7 @@ def linspace(
       retstep: also return the spacing.
       dtype: the dtype (default float32).
       axis: where the samples go when the bounds are arrays (only 0).
+      device: the device to place the samples on.
 
     Returns:
       The samples (and the step when ``retstep``).
@@ -449,7 +507,10 @@ def linspace(
     if aval_of(start).shape or aval_of(stop).shape:
         raise NotImplementedError("linspace: only scalar start and stop are supported")
     out_dt = dtype_or(dtype, _default(float))
-    return _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
+    out = _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
+    if device is None:
+        return out
+    return (_place(out[0], device), out[1]) if retstep else _place(out, device)
 
 
 def _linspace(
@@ -484,7 +545,7 @@ def _linspace_parts(
 _linspace_jit = jit(_linspace, static_argnums=(2, 3, 4, 5))
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None) -> Any:
     """A 2-D array with ones on the ``k``-th diagonal.
 
     Args:
@@ -492,6 +553,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
       M: the number of columns (default ``N``).
       k: the diagonal offset.
       dtype: the dtype (default float32).
+      device: the device to place the result on.
 
     Returns:
       The array.
@@ -513,7 +575,8 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     i32 = np.dtype(np.int32)
     rows = lax.broadcasted_iota(i32, (n, m), 0)
     cols = lax.broadcasted_iota(i32, (n, m), 1)
-    return convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
+    out = convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
+    return out if device is None else _place(out, device)
 
 
 def identity(n: int, dtype: Any = None) -> Any:
