@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import enum
 from typing import Any
 
 import pytest
@@ -173,3 +174,29 @@ def test_namedtuple_children_are_read_by_iteration() -> None:
     assert tp.tree_flatten(tree) == _reference(tree)
     assert tp.tree_leaves(Odd(1, 2)) == [1, 2]
     assert tp.tree_map(lambda v: v * 10, Odd(1, 2)) == (10, 20)
+
+
+class K(enum.StrEnum):
+    a = "a"
+    b = "b"
+
+
+def test_dict_sort_cache_keeps_each_dicts_own_keys() -> None:
+    """Dicts whose keys equal cached ones (str and a str enum; 1, 1.0, True) keep their keys."""
+    for first, second in (({"b": 1, "a": 2}, {K.b: 1, K.a: 2}), ({2: 0, 1: 0}, {2.0: 0, True: 0})):
+        for rows in (1, 6):
+            td1 = tp.tree_structure([first] * rows)
+            td2 = tp.tree_structure([second] * rows)
+            keys2 = td2.children()[0].node_data()[1]
+            assert [type(k) for k in keys2] == [type(k) for k in sorted(second)]
+            assert repr(td2) != repr(td1)
+            assert td2.unflatten(tp.tree_leaves([second] * rows)) == [second] * rows
+            assert list(td2.unflatten(tp.tree_leaves([second] * rows))[0]) == sorted(second)
+
+
+def test_dict_sort_cache_unsortable_keys_raise_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(ValueError, match="Comparator raised exception"):
+            tp.tree_flatten({1: 1, "a": 2})
+        with pytest.raises(ValueError, match="Comparator raised exception"):
+            tp.tree_flatten([{1: 1, "a": 2}] * 6)

@@ -28,6 +28,12 @@ from ._keys import (
     SequenceKey,
     keystr,
 )
+from ._one_level import (
+    PyTreeRegistry,
+    default_registry,
+    flatten_one_level,
+    flatten_one_level_with_keys,
+)
 from ._paths import tree_flatten_with_path, tree_leaves_with_path
 from ._registry import (
     is_tree_node,
@@ -50,8 +56,12 @@ __all__ = [
     "KeyPath",
     "Partial",
     "PyTreeDef",
+    "PyTreeRegistry",
     "SequenceKey",
     "all_leaves",
+    "default_registry",
+    "flatten_one_level",
+    "flatten_one_level_with_keys",
     "is_tree_node",
     "keystr",
     "register_dataclass",

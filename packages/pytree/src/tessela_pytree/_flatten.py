@@ -119,6 +119,13 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
       >>> tree_leaves([1, {"y": 3, "x": 2}, None])
       [1, 2, 3]
     """
+    if is_leaf is None:
+        handler = HANDLERS[type(tree)]
+        if handler is None:
+            return [tree]
+        leaves: list[Any] = []
+        handler(tree, leaves)
+        return leaves
     return tree_flatten(tree, is_leaf)[0]
 
 

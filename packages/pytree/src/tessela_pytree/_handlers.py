@@ -29,6 +29,7 @@ from ._registry import (
     _KIND,
     CUSTOM,
     DICT,
+    DICT_SORTS,
     HANDLERS,
     LEAF,
     LIST,
@@ -37,6 +38,7 @@ from ._registry import (
     REGISTRY,
     TUPLE,
     classify,
+    dict_sort,
 )
 
 __all__ = ["NONE_NODE"]
@@ -71,7 +73,7 @@ def _wide(children: list[Any] | tuple[Any, ...], leaves: list[Any], head: Node) 
                 return None
         leaves += children
         return (*head, n)
-    if first == DICT or (first in _ROW_KINDS and n >= _SEQ_ROW_MIN):
+    if first in _ROW_KINDS and n >= _SEQ_ROW_MIN:
         batch = _flat_siblings(children, leaves)
         return None if batch is None else (*head, batch)
     return None
@@ -89,14 +91,17 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
     t = types.pop()
     k = _KIND[t]
     if k == DICT:
-        try:
-            auxes = list(map(tuple, map(sorted, children)))
-        except TypeError:
-            return None  # the per-node path raises the proper error
-        keys = auxes[0]
-        if len(keys) > 1 and auxes.count(keys) == len(auxes):  # one key set: one getter
-            row = list(chain.from_iterable(map(operator.itemgetter(*keys), children)))
+        key_tuples = list(map(tuple, children))
+        keys = key_tuples[0]
+        if key_tuples.count(keys) == len(key_tuples):  # one key set: one sort, one getter
+            order, values = dict_sort(keys)
+            auxes = list(map(order, key_tuples))
+            row = list(chain.from_iterable(map(values, children)))
         else:
+            try:
+                auxes = list(map(tuple, map(sorted, children)))
+            except TypeError:
+                return None  # the per-node path raises the proper error
             row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
         for gt in set(map(type, row)):
             if _KIND[gt]:
@@ -119,6 +124,17 @@ _ROWS = """\
         node = _wide(children, leaves, (KIND, TYP, aux))
         if node is not None:
             return node
+"""
+# Containers of fewer than _LEAF_ROW_MIN children: when every child is a leaf
+# (checked up to the first node), all are appended at once.
+_SMALL = """\
+    if SMALL_TEST len(children) < LEAF_ROW_MIN:
+        for c in children:
+            if HANDLERS[type(c)] is not None:
+                break
+        else:
+            leaves += children
+            return SMALL_NODE
 """
 _LOOP = """\
     handlers = HANDLERS
@@ -169,11 +185,13 @@ def _source(t: type[Any], kind: int) -> list[str]:
         return ["    children = x", "    aux = None"]
     if kind == DICT:
         return [
+            "    keys = tuple(x)",
             "    try:",
-            "        aux = tuple(sorted(x))",
-            "    except TypeError:",
-            "        raise ValueError(SORT_ERROR) from None",
-            "    children = GET(*aux)(x) if len(aux) > 1 else tuple(map(x.__getitem__, aux))",
+            "        order, values = DICT_SORTS[keys]",
+            "    except KeyError:",
+            "        order, values = dict_sort(keys)",
+            "    aux = order(keys)",
+            "    children = values(x)",
         ]
     if kind == NAMEDTUPLE:
         n = len(t._fields)
@@ -205,13 +223,15 @@ def make_handler(t: type[Any]) -> Any:
     entry = REGISTRY.get(t) if kind == CUSTOM else None
     namespace: dict[str, Any] = {
         # Rows under custom nodes are only worth checking when long.
-        "ROW_MIN": _LEAF_ROW_MIN if kind == CUSTOM else _BATCH_MIN,
+        "ROW_MIN": _LEAF_ROW_MIN if kind == CUSTOM else _SEQ_ROW_MIN,
         "FLATTEN": None if entry is None else entry.flatten,
-        "GET": operator.itemgetter,
+        "DICT_SORTS": DICT_SORTS,
+        "dict_sort": dict_sort,
         "HANDLERS": HANDLERS,
         "KIND": kind,
+        "LEAF_ROW_MIN": _LEAF_ROW_MIN,
+        "NODES": tuple((kind, t, None, n) for n in range(_LEAF_ROW_MIN)),
         "NODE": (kind, t, None, len(t._fields)) if kind == NAMEDTUPLE else None,
-        "SORT_ERROR": "Comparator raised exception while sorting pytree dictionary keys.",
         "TYP": t,
         "_wide": _wide,
     }
@@ -220,7 +240,14 @@ def make_handler(t: type[Any]) -> Any:
     rows = "" if kind == NAMEDTUPLE else _ROWS
     test = "(type(children) is list or type(children) is tuple)" if kind == CUSTOM else "True"
     rows = rows.replace("ROW_TEST and ", "" if test == "True" else test + " and ")
-    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), rows + _LOOP])
+    small = ""
+    if kind != NAMEDTUPLE and not (entry is not None and entry.fields is not None):
+        small = _SMALL.replace("SMALL_TEST ", "" if test == "True" else test + " and ")
+        node = (
+            "NODES[len(children)]" if kind in (LIST, TUPLE) else "(KIND, TYP, aux, len(children))"
+        )
+        small = small.replace("SMALL_NODE", node)
+    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), small + rows + _LOOP])
     exec(compile(source, f"<tessela_pytree flatten {t.__qualname__}>", "exec"), namespace)
     handler = namespace["handler"]
     handler.__qualname__ = f"flatten_handler[{t.__qualname__}]"

@@ -546,21 +546,68 @@ def _no_keys(aux: Any) -> tuple[()]:
     return ()
 
 
-def _static_flatten(obj: Any) -> tuple[tuple[()], Any]:
-    return (), obj
+def _static_flatten(obj: Any) -> tuple[list[Any], Any]:
+    return [], obj
 
 
 def _static_unflatten(obj: Any, children: Iterable[Any]) -> Any:
     return obj
 
 
+_SORT_ERROR = "Comparator raised exception while sorting pytree dictionary keys."
+
+
 def _sorted_keys(d: dict[Any, Any]) -> tuple[Any, ...]:
     try:
         return tuple(sorted(d))
     except TypeError:
-        raise ValueError(
-            "Comparator raised exception while sorting pytree dictionary keys."
-        ) from None
+        raise ValueError(_SORT_ERROR) from None
+
+
+def _one_value(key: Any) -> Callable[[Any], tuple[Any]]:
+    get = operator.itemgetter(key)
+
+    def values(d: Any) -> tuple[Any]:
+        return (get(d),)
+
+    return values
+
+
+def _no_values(d: Any) -> tuple[()]:
+    return ()
+
+
+# Dict key tuples (in insertion order) to ``(order, values)``: ``order(keys)``
+# is the keys tuple sorted, ``values(d)`` the dict's values in that order.
+# Equal key tuples sort in the same order, so the entry serves any dict whose
+# keys equal these (``order`` returns that dict's own key objects).
+DICT_SORTS: dict[tuple[Any, ...], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+
+def dict_sort(keys: tuple[Any, ...]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """The cached ``(order, values)`` pair of a dict whose keys are ``keys``.
+
+    Raises:
+      ValueError: if the keys cannot be sorted (JAX's message).
+    """
+    try:
+        return DICT_SORTS[keys]
+    except KeyError:
+        pass
+    n = len(keys)
+    entry: tuple[Callable[[Any], Any], Callable[[Any], Any]]
+    if n > 1:
+        try:
+            perm = sorted(range(n), key=keys.__getitem__)
+        except TypeError:
+            raise ValueError(_SORT_ERROR) from None
+        entry = (operator.itemgetter(*perm), operator.itemgetter(*[keys[i] for i in perm]))
+    else:
+        entry = (tuple, _one_value(keys[0]) if n else _no_values)
+    if len(DICT_SORTS) >= _CACHE_LIMIT:
+        DICT_SORTS.clear()
+    DICT_SORTS[keys] = entry
+    return entry
 
 
 _reset_kinds()

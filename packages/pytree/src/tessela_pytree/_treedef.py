@@ -290,15 +290,14 @@ class PyTreeDef:
     _node: Node
     _num_leaves: int
     _num_nodes: int
-    _hash: int | None
+    _hash: int
+    _builder: Callable[[list[Any]], Any] | int
 
+    # Only ``_node`` and ``_num_leaves`` are set on creation (flattening makes a
+    # treedef per call); the other slots are filled when first needed.
     def __init__(self, node: Node, num_leaves: int = -1) -> None:
         self._node = node
         self._num_leaves = _count_leaves(node) if num_leaves < 0 else num_leaves
-        self._num_nodes = -1
-        self._hash = None
-        # The number of unflatten calls so far, until it is replaced by the builder.
-        self._builder: Callable[[list[Any]], Any] | int = 0
 
     @property
     def num_leaves(self) -> int:
@@ -308,9 +307,11 @@ class PyTreeDef:
     @property
     def num_nodes(self) -> int:
         """The number of nodes, leaves included."""
-        if self._num_nodes < 0:
+        try:
+            return self._num_nodes
+        except AttributeError:
             self._num_nodes = _count_nodes(self._node)
-        return self._num_nodes
+            return self._num_nodes
 
     def unflatten(self, leaves: Iterable[Any], /) -> Any:
         """Builds a pytree of this structure from its leaves.
@@ -341,7 +342,11 @@ class PyTreeDef:
         node = self._node
         if node is None:
             return leaves[0]
-        builder = self._builder
+        try:
+            builder = self._builder
+        except AttributeError:
+            # The number of unflatten calls so far, until replaced by the builder.
+            builder = 0
         if type(builder) is int:
             # Compiling costs about as much as 50-100 generic rebuilds of a small
             # tree and a few of a large one: compile once the calls so far have
@@ -453,14 +458,15 @@ class PyTreeDef:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        h = self._hash
-        if h is None:
+        try:
+            return self._hash
+        except AttributeError:
             try:
                 h = hash(self._node)
             except TypeError:
                 h = hash(_skeleton(self._node))
             self._hash = h
-        return h
+            return h
 
     def __reduce__(self) -> tuple[Any, tuple[Node, int]]:
         return (_rebuild, (self._node, self._num_leaves))

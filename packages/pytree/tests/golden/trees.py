@@ -320,3 +320,22 @@ def record_misc(tu: Any) -> dict[str, Any]:
             )
         ],
     }
+
+
+def record_one_level(tree: Any, tu: Any) -> dict[str, Any]:
+    """``flatten_one_level`` and ``..._with_keys`` of ``tree``: types and reprs."""
+
+    def one(fn: Any) -> Any:
+        try:
+            children, meta = fn(tree)
+        except Exception as e:
+            return {"type": type(e).__name__, "message": str(e)}
+        return {"children_type": type(children).__name__, "children": repr(children),
+                "meta": repr(meta)}  # fmt: skip
+
+    return {
+        "flatten_one_level": one(tu.flatten_one_level),
+        "flatten_one_level_with_keys": one(tu.flatten_one_level_with_keys),
+        "registry": repr(tu.default_registry.flatten_one_level(tree)),
+        "registry_with_keys": repr(tu.default_registry.flatten_one_level_with_keys(tree)),
+    }
