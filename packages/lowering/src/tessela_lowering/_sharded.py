@@ -28,7 +28,7 @@ from tessela_lowering._array import (
     _sharded_put,
     signature,
 )
-from tessela_lowering._mesh import NamedSharding
+from tessela_lowering._mesh import IndivisibleError, NamedSharding
 from tessela_lowering._xla import Buffer, Device, HostArray, _shards
 
 __all__ = [
@@ -242,8 +242,20 @@ def _check_rank(sharding: NamedSharding, aval: ShapedArray, what: str) -> None:
         raise ValueError(
             f"One of {what} args is incompatible with its sharding annotation {sharding!r}: "
             f"Sharding {sharding!r} is only valid for values of rank at least "
-            f"{len(sharding.spec)}, but was applied to a value of rank {aval.ndim}."
+            f"{len(sharding.spec)}, but was applied to a value of rank {aval.ndim}. Give the "
+            f"PartitionSpec at most {aval.ndim} entries, one per dimension of the value."
         )
+
+
+def _check_divisible(sharding: NamedSharding, shape: tuple[int, ...], what: str) -> None:
+    try:
+        sharding.shard_shape(shape)
+    except IndivisibleError as err:
+        raise IndivisibleError(
+            f"{err}. The {what} argument of shape {shape} cannot be split evenly: pad each "
+            "split dimension to a multiple of its number of parts, or split it over fewer "
+            "mesh axes."
+        ) from None
 
 
 def put_sharded(value: Any, sharding: NamedSharding, aval: ShapedArray | None = None) -> Any:
@@ -264,11 +276,11 @@ def put_sharded(value: Any, sharding: NamedSharding, aval: ShapedArray | None = 
     if aval is None:
         aval = get_aval(value)
     _check_rank(sharding, aval, "device_put")
-    sharding.shard_shape(aval.shape)
+    _check_divisible(sharding, aval.shape, "device_put")
     host = np.asarray(value, dtype=aval.dtype)
     indices = sharding.devices_indices_map(aval.shape)
     devs = list(sharding.mesh.devices.flat)
-    bufs = [_xla.device_put(np.ascontiguousarray(host[indices[d]]), d) for d in devs]
+    bufs = [_xla.device_put(np.array(host[indices[d]], order="C"), d) for d in devs]
     buf = _shards.assemble(aval, devs, hlo_sharding_of(sharding, aval.ndim), bufs)
     return wrap_global(buf, aval, sharding)
 
@@ -334,7 +346,7 @@ def make_array_from_callback(
     if isinstance(sharding, SingleDeviceSharding):
         part = np.asarray(data_callback((slice(None),) * len(shape)), dtype=dtype)
         return _put_single(part, sharding)
-    sharding.shard_shape(shape)
+    _check_divisible(sharding, shape, "make_array_from_callback")
     indices = sharding.devices_indices_map(shape)
     devs = list(sharding.mesh.devices.flat)
     parts = [np.asarray(data_callback(indices[d]), dtype=dtype) for d in devs]
@@ -348,7 +360,7 @@ def make_array_from_callback(
                 f"device {d!r}, but the sharding's shard shape is {want}; return "
                 "exactly the part the index selects."
             )
-    bufs = [_xla.device_put(np.ascontiguousarray(p), d) for p, d in zip(parts, devs, strict=True)]
+    bufs = [_xla.device_put(np.array(p, order="C"), d) for p, d in zip(parts, devs, strict=True)]
     buf = _shards.assemble(aval, devs, hlo_sharding_of(sharding, aval.ndim), bufs)
     return wrap_global(buf, aval, sharding)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, get_aval
+from tessela_tracer import primitives as P
 from tessela_tracer.extend import set_eager_backend
 
 from tessela_lowering import _hlo
@@ -295,6 +296,15 @@ def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
     Raises:
       ValueError: two operands are sharded over different devices.
     """
+    if prim is P.slice_p and params.get("strides") is None:
+        # As JAX: eagerly, a slice runs as a dynamic slice (one executable for
+        # every offset), whose result XLA replicates along split dimensions.
+        (x,) = args
+        sizes = tuple(
+            h - lo for lo, h in zip(params["start_indices"], params["limit_indices"], strict=True)
+        )
+        starts = [np.int32(i) for i in params["start_indices"]]
+        return apply_sharded(P.dynamic_slice_p, (x, *starts), {"slice_sizes": sizes})
     mesh = _common_mesh(args, f"the {prim.name} operation")
     avals = tuple(get_aval(a) for a in args)
     specs = _specs(args)

@@ -39,7 +39,7 @@ from tessela_lowering._sharded import (
     make_array_from_process_local_data,
     make_array_from_single_device_arrays,
 )
-from tessela_lowering._xla import Device
+from tessela_lowering._xla._shards import DeviceClass as Device
 
 __all__ = [
     "AbstractMesh",

@@ -74,16 +74,23 @@ from . import (
 from ._api import block_until_ready, load_plugins, plugins
 from ._config import config
 from ._flag_contexts import (
+    check_tracer_leaks,
+    checking_leaks,
     debug_infs,
     debug_nans,
+    default_matmul_precision,
+    default_prng_impl,
     enable_x64,
     explain_cache_misses,
     log_compiles,
+    numpy_dtype_promotion,
+    numpy_rank_promotion,
     process_indices,
     threefry_partitionable,
     typeof,
 )
 from ._jax_alias import JaxAliasError, install_jax_alias, jax_alias_installed, uninstall_jax_alias
+from ._shard_map import shard_map
 from ._toplevel import (
     disable_jit,
     ensure_compile_time_eval,
@@ -92,18 +99,29 @@ from ._toplevel import (
     print_environment_info,
 )
 from .dtypes import float0
-from .sharding import NamedSharding, make_mesh, set_mesh
+from .sharding import (
+    Device,
+    NamedSharding,
+    make_array_from_callback,
+    make_array_from_process_local_data,
+    make_array_from_single_device_arrays,
+    make_mesh,
+    set_mesh,
+)
 from .sharding import PartitionSpec as P
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array",
+    "Device",
     "JaxAliasError",
     "NamedSharding",
     "P",
     "ShapeDtypeStruct",
     "block_until_ready",
+    "check_tracer_leaks",
+    "checking_leaks",
     "checkpoint",
     "checkpoint_policies",
     "clear_caches",
@@ -117,6 +135,8 @@ __all__ = [
     "debug_nans",
     "default_backend",
     "default_device",
+    "default_matmul_precision",
+    "default_prng_impl",
     "device_count",
     "device_get",
     "device_put",
@@ -148,12 +168,17 @@ __all__ = [
     "local_device_count",
     "local_devices",
     "log_compiles",
+    "make_array_from_callback",
+    "make_array_from_process_local_data",
+    "make_array_from_single_device_arrays",
     "make_jaxpr",
     "make_mesh",
     "named_call",
     "named_scope",
     "nn",
     "numpy",
+    "numpy_dtype_promotion",
+    "numpy_rank_promotion",
     "ops",
     "plugins",
     "print_environment_info",
@@ -165,6 +190,7 @@ __all__ = [
     "remat",
     "scipy",
     "set_mesh",
+    "shard_map",
     "sharding",
     "threefry_partitionable",
     "tree",

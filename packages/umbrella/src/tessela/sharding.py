@@ -1,8 +1,9 @@
 """``tessela.sharding``: ``jax.sharding``'s meshes, partition specs and shardings.
 
 They come from :mod:`tessela_lowering.sharding`, which owns devices and
-placement. Their queries follow JAX 0.10.2; arrays are placed on one device
-today (sharded arrays over several devices are not implemented yet).
+placement. Their queries follow JAX 0.10.2; ``device_put(x, NamedSharding(...))``
+splits an array over a mesh's devices, and operations on sharded arrays are
+partitioned by XLA with the result shardings JAX reports.
 
 Example:
     >>> from tessela.sharding import PartitionSpec as P

@@ -19,6 +19,7 @@ from jaxlib.mlir.dialects import sdy
 from tessela_lowering._xla._jaxlib import AvalLike, Buffer, Device, Executable, _jax, _xla_client
 
 __all__ = [
+    "DeviceClass",
     "HloSharding",
     "assemble",
     "compile_spmd",
@@ -27,10 +28,14 @@ __all__ = [
     "output_shardings",
     "parameter_shardings",
     "placement",
+    "sdy",
     "shard_buffers",
     "sharded_result_handler",
     "tile_map",
 ]
+
+DeviceClass: Any = _jax.Device
+"""jaxlib's device class (``jax.Device``): every device is an instance."""
 
 HloSharding: Any = _xla_client.HloSharding
 """XLA's description of how an array is split over partitions."""

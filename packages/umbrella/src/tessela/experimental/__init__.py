@@ -1,4 +1,7 @@
-"""``tessela.experimental``: what JAX 0.10.2 keeps under ``jax.experimental`` (``io_callback``).
+"""``tessela.experimental``: what JAX 0.10.2 keeps under ``jax.experimental``.
+
+``io_callback``, and the submodules ``mesh_utils`` (``create_device_mesh``)
+and ``shard_map`` (the positional ``shard_map(f, mesh, in_specs, out_specs)``).
 
 Example:
     >>> import numpy as np
@@ -16,4 +19,6 @@ Example:
 
 from tessela_tracer import io_callback
 
-__all__ = ["io_callback"]
+from . import mesh_utils, shard_map
+
+__all__ = ["io_callback", "mesh_utils", "shard_map"]

@@ -1,0 +1,173 @@
+"""Sharded arrays on 8 CPU devices (run by ``test_multidevice.py`` with 8 devices)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given
+from hypothesis import strategies as st
+from tessela_lowering.sharding import (
+    IndivisibleError,
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    SingleDeviceSharding,
+    make_array_from_callback,
+    make_array_from_single_device_arrays,
+    make_mesh,
+)
+from tessela_tracer import lax
+
+P = PartitionSpec
+DEVS = tl.devices()
+
+
+def test_eight_devices() -> None:
+    assert len(DEVS) == 8
+
+
+def _mesh_shapes() -> st.SearchStrategy[tuple[int, ...]]:
+    return st.sampled_from([(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8), (2, 1, 4)])
+
+
+@st.composite
+def _mesh_and_spec(draw: st.DrawFn) -> tuple[Mesh, PartitionSpec, tuple[int, ...]]:
+    shape = draw(_mesh_shapes())
+    names = ("a", "b", "c")[: len(shape)]
+    perm = draw(st.permutations(range(8)))
+    mesh = Mesh(np.array([DEVS[i] for i in perm]).reshape(shape), names)
+    rank = draw(st.integers(1, 3))
+    entries: list[object] = [None] * rank
+    for name in names:
+        where = draw(st.integers(-1, rank - 1))
+        if where < 0:
+            continue
+        current = entries[where]
+        entries[where] = name if current is None else (*np.atleast_1d(current).tolist(), name)
+    spec = P(*entries)
+    sizes = dict(zip(names, shape, strict=True))
+    dims = []
+    for d in range(rank):
+        parts = int(np.prod([sizes[a] for a in spec.axes_of(d)]))
+        dims.append(parts * draw(st.integers(1, 2)))
+    return mesh, spec, tuple(dims)
+
+
+@given(_mesh_and_spec())
+def test_device_put_round_trips_over_random_meshes_and_specs(
+    case: tuple[Mesh, PartitionSpec, tuple[int, ...]],
+) -> None:
+    mesh, spec, shape = case
+    data = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    sharding = NamedSharding(mesh, spec)
+    x = tl.device_put(data, sharding)
+    assert x.sharding == sharding
+    np.testing.assert_array_equal(np.asarray(x), data)
+    indices = sharding.devices_indices_map(shape)
+    for shard in x.addressable_shards:
+        np.testing.assert_array_equal(np.asarray(shard.data), data[shard.index])
+        assert shard.index == indices[shard.device]
+        assert shard.data.devices() == {shard.device}
+    # An eager operation gives the single-device value.
+    np.testing.assert_allclose(np.asarray(lax.sin(x)), np.sin(data), rtol=1e-6)
+
+
+@given(_mesh_and_spec(), st.sampled_from(["add", "mul", "exp", "sum0", "max_last", "neg"]))
+def test_eager_ops_equal_their_single_device_values(
+    case: tuple[Mesh, PartitionSpec, tuple[int, ...]], op: str
+) -> None:
+    mesh, spec, shape = case
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal(shape).astype(np.float32)
+    x = tl.device_put(data, NamedSharding(mesh, spec))
+    single = tl.device_put(data)
+    fns = {
+        "add": lambda a: lax.add(a, a),
+        "mul": lambda a: lax.mul(a, np.float32(3)),
+        "exp": lax.exp,
+        "sum0": lambda a: lax.reduce_sum(a, (0,)),
+        "max_last": lambda a: lax.reduce_max(a, (a.ndim - 1,)),
+        "neg": lax.neg,
+    }
+    got, want = fns[op](x), fns[op](single)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-6)
+    assert isinstance(got.sharding, NamedSharding) and got.sharding.mesh == mesh
+
+
+def test_jit_on_sharded_arguments_gives_the_single_device_value() -> None:
+    mesh = make_mesh((4, 2), ("x", "y"))
+    data = np.arange(32, dtype=np.float32).reshape(8, 4)
+    x = tl.device_put(data, NamedSharding(mesh, P("x", "y")))
+    out = tl.jit(lambda a: lax.reduce_sum(lax.mul(a, a), (1,)))(x)
+    np.testing.assert_allclose(np.asarray(out), (data * data).sum(1))
+
+
+def test_pytrees_split_leaf_by_leaf_and_sharded_arrays_move() -> None:
+    mesh = make_mesh((8,), ("x",))
+    tree = {"w": np.ones((8, 2), np.float32), "b": [np.zeros(8, np.float32)]}
+    out = tl.device_put(tree, NamedSharding(mesh, P("x")))
+    assert out["w"].sharding.spec == P("x") and out["b"][0].shape == (8,)
+    again = tl.device_put(out["w"], NamedSharding(mesh, P("x")))
+    assert again is out["w"]
+    moved = tl.device_put(out["w"], NamedSharding(mesh, P()))
+    assert moved.is_fully_replicated and not out["w"].is_fully_replicated
+    one = tl.device_put(out["w"], SingleDeviceSharding(DEVS[5]))
+    assert one.devices() == {DEVS[5]} and one.committed
+    np.testing.assert_array_equal(np.asarray(one), np.ones((8, 2)))
+
+
+def test_operands_on_different_meshes_are_a_value_error() -> None:
+    a = tl.device_put(np.ones(4, np.float32), NamedSharding(make_mesh((4,), ("x",)), P("x")))
+    other = Mesh(np.array(DEVS[4:]), ("x",))
+    b = tl.device_put(np.ones(4, np.float32), NamedSharding(other, P("x")))
+    with pytest.raises(ValueError, match=r"incompatible devices.*argument 0.*argument 1"):
+        lax.add(a, b)
+
+
+def test_indivisible_and_unknown_axis_errors_name_the_fix() -> None:
+    mesh = make_mesh((4, 2), ("x", "y"))
+    with pytest.raises(IndivisibleError, match=r"shape \(6,\).*pad"):
+        tl.device_put(np.ones(6, np.float32), NamedSharding(mesh, P("x")))
+    with pytest.raises(ValueError, match="not found in mesh"):
+        NamedSharding(mesh, P("z"))
+    with pytest.raises(ValueError, match="at most 1 entries"):
+        tl.device_put(np.ones(4, np.float32), NamedSharding(mesh, P("x", "y")))
+
+
+def test_make_array_from_single_device_arrays_checks_its_parts() -> None:
+    mesh = make_mesh((8,), ("x",))
+    sharding = NamedSharding(mesh, P("x"))
+    parts = [tl.device_put(np.full(2, i, np.float32), d) for i, d in enumerate(DEVS)]
+    x = make_array_from_single_device_arrays((16,), sharding, parts[::-1])
+    np.testing.assert_array_equal(np.asarray(x), np.repeat(np.arange(8.0), 2))
+    with pytest.raises(ValueError, match="one array per device"):
+        make_array_from_single_device_arrays((16,), sharding, parts[:7])
+    with pytest.raises(ValueError, match="shard shape"):
+        make_array_from_single_device_arrays((8,), sharding, parts)
+
+
+def test_make_array_from_callback_asks_each_device_for_its_part() -> None:
+    mesh = make_mesh((2, 4), ("x", "y"))
+    seen: list[tuple[slice, ...]] = []
+    data = np.arange(16, dtype=np.int32).reshape(4, 4)
+
+    def part(index: tuple[slice, ...]) -> np.ndarray:
+        seen.append(index)
+        return data[index]
+
+    x = make_array_from_callback((4, 4), NamedSharding(mesh, P("y", "x")), part)
+    assert len(seen) == 8 and x.dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(x), data)
+
+
+def test_delete_and_block_until_ready() -> None:
+    x = tl.device_put(np.ones(8, np.float32), NamedSharding(make_mesh((8,), ("x",)), P("x")))
+    assert x.block_until_ready() is x and not x.is_deleted()
+    y = x.copy()
+    x.delete()
+    assert x.is_deleted()
+    with pytest.raises(RuntimeError, match="deleted"):
+        np.asarray(x)
+    np.testing.assert_array_equal(np.asarray(y), np.ones(8))
+    assert y.sharding == NamedSharding(make_mesh((8,), ("x",)), P("x"))
