@@ -9,7 +9,7 @@ from tessela_tracer._array_ops import (
 )
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval, register_aval_handler
 from tessela_tracer._callback_api import debug_callback, debug_print, io_callback, pure_callback
-from tessela_tracer._config import Config, config
+from tessela_tracer._config import Config, check_rank_promotion, config
 from tessela_tracer._core import (
     EvalTrace,
     Primitive,
@@ -44,7 +44,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ARRAY_METHOD_NAMES", "ArrayCopySemantics", "ArrayOps", "ClosedJaxpr", "Config", "EvalTrace", "Jaxpr", "JaxprEqn",
     "Literal", "Primitive", "ShapeDtypeStruct", "ShapedArray", "Trace", "Tracer", "Var",
-    "check_jaxpr", "checkpoint", "checkpoint_name", "checkpoint_policies", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "debug_callback", "debug_print", "dtypes", "errors", "eval_jaxpr",
+    "check_jaxpr", "check_rank_promotion", "checkpoint", "checkpoint_name", "checkpoint_policies", "config", "custom_derivatives", "custom_jvp", "custom_vjp", "debug_callback", "debug_print", "dtypes", "errors", "eval_jaxpr",
     "eval_shape", "extend", "get_aval", "get_current_trace", "io_callback", "jit", "jit_p", "lax",
     "make_jaxpr", "new_trace", "pure_callback", "register_abstract_eval", "register_array_methods",
     "register_aval_handler", "register_impl", "registered_array_methods", "remat", "replace_subjaxprs",

@@ -7,11 +7,14 @@ flags on the same object with :meth:`Config.define_bool` (or
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Callable
+import sys
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["Config", "config"]
+__all__ = ["Config", "FlagState", "check_rank_promotion", "config"]
 
 _TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})
 _FALSE = frozenset({"0", "false", "no", "off", "f", "n", ""})
@@ -29,7 +32,19 @@ def _parse_bool(name: str, text: str) -> bool:
     )
 
 
-class _Flag:
+class FlagState:
+    """One flag's holder: ``state.value`` reads the flag without a name lookup.
+
+    Code that reads a flag on a hot path keeps its state
+    (``config.state("jax_numpy_dtype_promotion")``), as JAX's code reads
+    ``config.numpy_dtype_promotion.value``.
+
+    Example:
+        >>> from tessela_tracer import config
+        >>> config.state("jax_numpy_rank_promotion").value
+        'allow'
+    """
+
     __slots__ = ("default", "help", "name", "on_change", "validator", "value")
 
     def __init__(
@@ -60,9 +75,9 @@ class Config:
         False
     """
 
-    _flags: dict[str, _Flag]
+    _flags: dict[str, FlagState]
     _aliases: dict[str, str]
-    _x64: _Flag | None  # the jax_enable_x64 flag, once defined
+    _x64: FlagState | None  # the jax_enable_x64 flag, once defined
 
     def __init__(self) -> None:
         object.__setattr__(self, "_flags", {})
@@ -102,7 +117,7 @@ class Config:
         if name in aliases_map:
             raise ValueError(f"config flag {name!r} is already defined")
         check = validator if validator is not None else (lambda v: v)
-        flag = _Flag(name, default, check, help, on_change)
+        flag = FlagState(name, default, check, help, on_change)
         for var in env:
             text = os.environ.get(var)
             if text is not None:
@@ -156,7 +171,144 @@ class Config:
             on_change=on_change,
         )
 
-    def _flag(self, name: str) -> _Flag:
+    def define_enum(
+        self,
+        name: str,
+        default: str | None,
+        choices: Sequence[str],
+        *,
+        optional: bool = False,
+        aliases: tuple[str, ...] = (),
+        env: tuple[str, ...] = (),
+        help: str = "",
+        on_change: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Define a flag taking one of ``choices`` (or None when ``optional``), as JAX's enum flags.
+
+        Args:
+          name: the flag's canonical name.
+          default: the default value.
+          choices: the accepted strings.
+          optional: whether None is accepted too.
+          aliases: other accepted names.
+          env: environment variables consulted at definition.
+          help: a one-line description.
+          on_change: called with the new value after every change.
+
+        Returns:
+          None.
+
+        Raises:
+          ValueError: (from ``update``) a value outside ``choices``, with JAX's text.
+        """
+        allowed = tuple(choices)
+
+        def validate(value: Any) -> str | None:
+            if value is None and optional:
+                return None
+            if not isinstance(value, str) or value not in allowed:
+                none = "None or " if optional else ""
+                raise ValueError(
+                    f"new enum value must be {none}in {list(allowed)}, got {value} of type "
+                    f"{type(value)}."
+                )
+            return value
+
+        self.define(
+            name, default, aliases=aliases, env=env, validator=validate, help=help,
+            on_change=on_change,
+        )  # fmt: skip
+
+    def define_int(
+        self,
+        name: str,
+        default: int | None,
+        *,
+        aliases: tuple[str, ...] = (),
+        env: tuple[str, ...] = (),
+        help: str = "",
+        on_change: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Define an integer flag (None accepted), read from the environment as an integer.
+
+        Args:
+          name: the flag's canonical name.
+          default: the default value.
+          aliases: other accepted names.
+          env: environment variables consulted at definition.
+          help: a one-line description.
+          on_change: called with the new value after every change.
+
+        Returns:
+          None.
+        """
+
+        def validate(value: Any) -> int | None:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(
+                    f"new int config value must be None or of type int, got {value} of type "
+                    f"{type(value)}"
+                )
+            return value
+
+        self.define(
+            name, default, aliases=aliases, env=env, validator=validate,
+            parse_env=lambda n, t: int(t), help=help, on_change=on_change,
+        )  # fmt: skip
+
+    def state(self, name: str, /) -> FlagState:
+        """The holder of a flag, whose ``.value`` is the flag's current value.
+
+        Args:
+          name: the flag's name or an alias.
+
+        Returns:
+          Its :class:`FlagState`.
+
+        Example:
+            >>> from tessela_tracer import config
+            >>> config.state("jax_enable_x64").value
+            False
+        """
+        return self._flag(name)
+
+    def parse_flags_with_absl(self) -> None:
+        """Set flags from the ``--jax_*`` command-line arguments, as JAX's method of that name.
+
+        Reads ``sys.argv`` up to a lone ``--``: ``--jax_name=value``,
+        ``--jax_name value``, ``--jax_name`` (True) and ``--nojax_name``
+        (False) for boolean flags. Unknown ``--jax_*`` names are left alone
+        (as absl's ``known_only``); ``absl`` itself is not needed.
+
+        Returns:
+          None.
+
+        Example:
+            >>> from tessela_tracer import config
+            >>> config.parse_flags_with_absl()
+        """
+        argv = list(itertools.takewhile(lambda a: a != "--", sys.argv[1:]))
+        for i, arg in enumerate(argv):
+            if not arg.startswith(("--jax_", "--nojax_")):
+                continue
+            key, eq, text = arg[2:].partition("=")
+            negated = key.startswith("no") and key[2:] in self._aliases
+            if negated:
+                key = key[2:]
+            if key not in self._aliases:
+                continue
+            flag = self._flag(key)
+            if isinstance(flag.default, bool):
+                value: Any = (not negated) if not eq else _parse_bool(key, text)
+            else:
+                if not eq:
+                    if i + 1 >= len(argv):
+                        raise ValueError(f"flag --{key} needs a value: --{key}=VALUE")
+                    text = argv[i + 1]
+                value = int(text) if isinstance(flag.default, int) else text
+            self.update(key, value)
+
+    def _flag(self, name: str) -> FlagState:
         aliases = self._aliases
         try:
             return self._flags[aliases[name]]
@@ -243,3 +395,140 @@ config.define_bool(
 )
 object.__setattr__(config, "_x64", config._flag("jax_enable_x64"))
 object.__setattr__(config, "x64_enabled", config.read("jax_enable_x64"))
+
+
+def _dtype_promotion(value: Any) -> str:
+    if value not in ("standard", "strict"):
+        raise ValueError(f"{value!r} is not a valid NumpyDtypePromotion")
+    return str(value)
+
+
+config.define_enum(
+    "jax_numpy_rank_promotion",
+    "allow",
+    ("allow", "warn", "raise"),
+    aliases=("tessela_numpy_rank_promotion",),
+    env=("TESSELA_NUMPY_RANK_PROMOTION", "JAX_NUMPY_RANK_PROMOTION"),
+    help="Whether NumPy-style implicit rank promotion is allowed, warned about or refused.",
+)
+config.define(
+    "jax_numpy_dtype_promotion",
+    "standard",
+    aliases=("tessela_numpy_dtype_promotion",),
+    env=("TESSELA_NUMPY_DTYPE_PROMOTION", "JAX_NUMPY_DTYPE_PROMOTION"),
+    validator=_dtype_promotion,
+    help="'standard' promotes dtypes on JAX's lattice; 'strict' promotes only weak types.",
+)
+config.define_bool(
+    "jax_check_tracer_leaks",
+    False,
+    aliases=("tessela_check_tracer_leaks",),
+    env=("TESSELA_CHECK_TRACER_LEAKS", "JAX_CHECK_TRACER_LEAKS"),
+    help="After each transformation, raise if one of its tracers is still referenced.",
+)
+_MATMUL_PRECISIONS = (
+    "default", "high", "highest", "bfloat16", "tensorfloat32", "float32",
+    "ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY",
+    "ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16",
+    "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9",
+    "TF32_TF32_F32", "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64",
+)  # fmt: skip
+config.define_enum(
+    "jax_default_matmul_precision",
+    None,
+    _MATMUL_PRECISIONS,
+    optional=True,
+    aliases=("tessela_default_matmul_precision",),
+    env=("TESSELA_DEFAULT_MATMUL_PRECISION", "JAX_DEFAULT_MATMUL_PRECISION"),
+    help="The precision of matmuls and convolutions whose precision argument is None.",
+)
+config.define_enum(
+    "jax_traceback_filtering",
+    "auto",
+    ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto"),
+    aliases=("tessela_traceback_filtering",),
+    env=("TESSELA_TRACEBACK_FILTERING", "JAX_TRACEBACK_FILTERING"),
+    help="How tracebacks of errors raised inside transformations are filtered.",
+)
+_PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
+
+
+def _prng_impl(value: Any) -> str:
+    if value not in _PRNG_IMPLS:
+        raise ValueError(
+            f"new enum value must be in {list(_PRNG_IMPLS)}, got {value} of type {type(value)}."
+        )
+    if value != "threefry2x32":
+        raise NotImplementedError(
+            f"jax_default_prng_impl={value!r}: Tessela's PRNG implements threefry2x32 only "
+            "(bit-identical to JAX's); keep the default 'threefry2x32'."
+        )
+    return str(value)
+
+
+config.define(
+    "jax_default_prng_impl",
+    "threefry2x32",
+    aliases=("tessela_default_prng_impl",),
+    env=("TESSELA_DEFAULT_PRNG_IMPL", "JAX_DEFAULT_PRNG_IMPL"),
+    validator=_prng_impl,
+    help="The PRNG implementation of new keys (Tessela implements threefry2x32).",
+)
+config.define_int(
+    "jax_num_cpu_devices",
+    -1,
+    aliases=("tessela_num_cpu_devices",),
+    env=("TESSELA_NUM_CPU_DEVICES", "JAX_NUM_CPU_DEVICES"),
+    help="How many CPU devices the CPU backend exposes (-1: XLA's choice); set before first use.",
+)
+
+_rank_promotion = config.state("jax_numpy_rank_promotion")
+_RANK_DOC = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+
+
+def check_rank_promotion(fun_name: str, shapes: Sequence[tuple[int, ...]], /) -> None:
+    """Apply ``jax_numpy_rank_promotion`` to an implicit broadcast of ``shapes``.
+
+    NumPy-style functions call this before they prepend size-1 axes to bring
+    their operands to a common rank. Nothing happens under ``'allow'`` or when
+    the non-scalar operands already share one rank (scalars always
+    broadcast); under ``'warn'`` it warns and under ``'raise'`` it raises, with
+    JAX's texts.
+
+    Args:
+      fun_name: the public function's name (``"add"``).
+      shapes: the operands' shapes.
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: the flag is ``'raise'`` and the operands' ranks differ.
+
+    Example:
+        >>> check_rank_promotion("add", [(3,), (2, 3)])
+        >>> config.update("jax_numpy_rank_promotion", "raise")
+        >>> try:
+        ...     check_rank_promotion("add", [(3,), (2, 3)])
+        ... except ValueError as e:
+        ...     print(str(e).split(" and ")[0])
+        Operands could not be broadcast together for add on shapes (3,) (2, 3)
+        >>> config.update("jax_numpy_rank_promotion", "allow")
+    """
+    mode = _rank_promotion.value
+    if mode == "allow" or len({len(s) for s in shapes if s}) < 2:
+        return
+    listed = " ".join(map(str, shapes))
+    if mode == "warn":
+        warnings.warn(
+            f"Following NumPy automatic rank promotion for {fun_name} on shapes {listed}. "
+            "Set the jax_numpy_rank_promotion config option to 'allow' to disable this "
+            f"warning; for more information, see {_RANK_DOC}.",
+            stacklevel=3,
+        )
+        return
+    raise ValueError(
+        f"Operands could not be broadcast together for {fun_name} on shapes {listed} and "
+        f"with the config option jax_numpy_rank_promotion='raise'. For more information, "
+        f"see {_RANK_DOC}."
+    )

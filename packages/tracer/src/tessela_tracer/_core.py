@@ -26,6 +26,7 @@ from tessela_tracer._errors import (
     UnexpectedTracerError,
     conversion_context,
 )
+from tessela_tracer._leaks import check_no_leaks
 from tessela_tracer._traced_array import TracedArray
 
 __all__ = [
@@ -430,7 +431,8 @@ def new_trace(trace: TraceT, /) -> Iterator[TraceT]:
     """Run a block under a freshly created trace, invalidating it at exit.
 
     Tracers of ``trace`` that escape the block raise
-    :class:`~tessela_tracer.errors.UnexpectedTracerError` when used later.
+    :class:`~tessela_tracer.errors.UnexpectedTracerError` when used later (with
+    ``jax_check_tracer_leaks`` on, at the block's end when one is still held).
     The context manager yields ``trace`` with its own type, so
     ``with new_trace(MyTrace()) as t: t.my_method()`` type-checks.
 
@@ -455,6 +457,7 @@ def new_trace(trace: TraceT, /) -> Iterator[TraceT]:
     finally:
         _current_trace.reset(token)
         trace.valid = False
+    check_no_leaks(trace, Tracer)  # with jax_check_tracer_leaks on
 
 
 class Tracer(TracedArray):

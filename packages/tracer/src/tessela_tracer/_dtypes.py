@@ -11,6 +11,8 @@ import numpy as np
 
 from tessela_tracer._config import config
 
+_promotion = config.state("jax_numpy_dtype_promotion")
+
 __all__ = [
     "DTypeLike",
     "TypePromotionError",
@@ -101,6 +103,24 @@ def _upper_bounds(lattice: dict[Any, tuple[Any, ...]]) -> dict[Any, frozenset[An
 
 
 _UB = {x64: _upper_bounds(_lattice(x64)) for x64 in (False, True)}
+
+
+def _strict_lattice() -> dict[Any, tuple[Any, ...]]:
+    # jax_numpy_dtype_promotion='strict': only weak types (Python scalars)
+    # promote, each to the types of its kind; two different dtypes never do.
+    strong = [n for n in _lattice(True) if not isinstance(n, str)]
+    ints = tuple(n for n in strong if n.kind in "iu" or n in _CUSTOM_INTS)
+    floats = tuple(n for n in strong if n.kind == "f" or n in _CUSTOM_FLOATS)
+    complexes = tuple(n for n in strong if n.kind == "c")
+    return {
+        **dict.fromkeys(strong, ()),
+        "i*": ("f*", *ints),
+        "f*": ("c*", *floats),
+        "c*": complexes,
+    }
+
+
+_UB_STRICT = _upper_bounds(_strict_lattice())
 
 _X64_TO_32 = {
     _d("int64"): _d("int32"),
@@ -218,9 +238,13 @@ def _node_name(node: Any) -> str:
     )
 
 
+def _strict_name(node: Any) -> str:
+    return repr(str({"i*": int, "f*": float, "c*": complex}.get(node, node)))
+
+
 @functools.cache
-def _least_upper_bound(nodes: frozenset[Any], x64: bool) -> Any:
-    ub = _UB[x64]
+def _least_upper_bound(nodes: frozenset[Any], x64: bool, strict: bool = False) -> Any:
+    ub = _UB_STRICT if strict else _UB[x64]
     for n in nodes:
         if n not in ub:
             raise TypeError(f"{n} is not a valid dtype for type promotion")
@@ -228,6 +252,13 @@ def _least_upper_bound(nodes: frozenset[Any], x64: bool) -> Any:
     best = (common & nodes) or {c for c in common if common <= ub[c]}
     if len(best) == 1:
         return next(iter(best))
+    if strict:
+        listed = ", ".join(_strict_name(n) for n in sorted(nodes, key=_node_name))
+        raise TypePromotionError(
+            f"Input dtypes ({listed}) have no available implicit dtype promotion path when "
+            "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "
+            "output type, or set jax_numpy_dtype_promotion=standard."
+        )
     names = tuple(_node_name(n) for n in sorted(nodes, key=_node_name))
     if any(n in _FLOAT8 for n in nodes):
         why = "8-bit floats do not promote implicitly, to avoid unintended promotion"
@@ -304,11 +335,11 @@ def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
         out, weak = pairs[0]
     elif len(dts) == 1 and not all_weak:
         out, weak = pairs[0][0], False
-    elif all_weak:
+    elif all_weak and _promotion.value != "strict":
         out, weak = _least_upper_bound(frozenset(dts), x64), True
     else:
         nodes = frozenset(_weak_node(dt) if w else dt for dt, w in pairs)
-        lub = _least_upper_bound(nodes, x64)
+        lub = _least_upper_bound(nodes, x64, _promotion.value == "strict")
         weak = isinstance(lub, str)
         out = _canonicalize(_WEAK_DEFAULT_64.get(lub, lub), x64)
     weak = weak and out != bool_
@@ -351,7 +382,8 @@ def promote_types(a: DTypeLike, b: DTypeLike, /) -> np.dtype[Any]:
         >>> promote_types("int8", "uint8")
         dtype('int16')
     """
-    out = _least_upper_bound(frozenset((_type_node(a), _type_node(b))), config.x64_enabled)
+    nodes = frozenset((_type_node(a), _type_node(b)))
+    out = _least_upper_bound(nodes, config.x64_enabled, _promotion.value == "strict")
     if isinstance(out, str):
         return _WEAK_DEFAULT_64[out]
     found: np.dtype[Any] = out

@@ -10,6 +10,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer import _prims_reduce as rd
 from tessela_tracer._core import Primitive
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._prims_conv import canonicalize_precision
 from tessela_tracer.typing import Array, ArrayLike
 
 
@@ -184,7 +185,8 @@ def dot_general(
       lhs: left operand.
       rhs: right operand.
       dimension_numbers: ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``.
-      precision: None or a precision hint.
+      precision: None (the ``jax_default_matmul_precision`` flag's value), a
+        Precision or its name, or a pair of them.
       preferred_element_type: accumulation/result dtype, or None.
       out_sharding: reserved; must be None.
 
@@ -211,7 +213,7 @@ def dot_general(
         lhs,
         rhs,
         dimension_numbers=dn,
-        precision=precision,
+        precision=canonicalize_precision(precision),
         preferred_element_type=pet,
         out_sharding=None,
     )

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tessela_tracer._avals import ShapedArray
+from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
 
 __all__ = ["ConvDimensionNumbers", "Precision", "conv_general_dilated_p", "dilate_shape"]
@@ -53,6 +54,8 @@ class Precision(enum.Enum):
         return self.name
 
 
+_default_precision = config.state("jax_default_matmul_precision")
+
 _PRECISION_NAMES = {
     "default": Precision.DEFAULT, "bfloat16": Precision.DEFAULT, "fastest": Precision.DEFAULT,
     "high": Precision.HIGH, "bfloat16_3x": Precision.HIGH, "tensorfloat32": Precision.HIGH,
@@ -74,6 +77,9 @@ def _one_precision(p: Any) -> Precision:
 def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None:
     """``None`` or a pair of :class:`Precision` values, as JAX's parameter holds it.
 
+    ``None`` takes the ``jax_default_matmul_precision`` flag's value (as in
+    JAX, the flag fills in only an absent precision).
+
     Args:
       precision: None, a Precision, a precision name, or a pair of them.
 
@@ -81,7 +87,16 @@ def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None
       None or ``(lhs_precision, rhs_precision)``.
     """
     if precision is None:
-        return None
+        default = _default_precision.value
+        if default is None:
+            return None
+        if default.lower() not in _PRECISION_NAMES:
+            raise NotImplementedError(
+                f"jax_default_matmul_precision={default!r} names a dot algorithm preset, which "
+                "Tessela does not implement; use 'default', 'high', 'highest', 'bfloat16', "
+                "'tensorfloat32' or 'float32'."
+            )
+        precision = default
     if isinstance(precision, (tuple, list)):
         if len(precision) != 2:
             raise ValueError(f"precision must be a pair, got {precision!r}")
