@@ -27,7 +27,7 @@ def _same(got: str, want: str) -> bool:
     return got == want or (ERROR_LINE.match(want) is not None and got.startswith(want))
 
 
-@pytest.mark.parametrize("script", ["sharded_arrays"])
+@pytest.mark.parametrize("script", ["sharded_arrays", "shard_map_lowering"])
 def test_golden_output_matches_jax(script: str) -> None:
     out = subprocess.run(
         [sys.executable, str(GOLDEN / f"{script}.py"), "tessela"],

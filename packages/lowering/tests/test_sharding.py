@@ -24,6 +24,8 @@ from tessela_lowering.sharding import (
     make_mesh,
     set_mesh,
 )
+from tessela_lowering.spmd import ShardedArray
+from tessela_tracer import lax
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 
@@ -84,3 +86,14 @@ def test_devices_indices_map_tiles_the_array_exactly_once(sizes: list[int], data
         counts[index] += 1
     assert (counts == mesh.size // (n // 2)).all()
     assert sharding.is_fully_replicated == (n == 2)
+
+
+def test_a_sharded_array_over_one_device_behaves_as_its_value() -> None:
+    mesh = Mesh(np.array(tl.devices()[:1]), ("x",))
+    x = tl.device_put(np.arange(4.0, dtype=np.float32), NamedSharding(mesh, PartitionSpec("x")))
+    assert isinstance(x, ShardedArray) and x.sharding.spec == PartitionSpec("x")
+    assert [s.index for s in x.addressable_shards] == [(slice(0, 4),)]
+    y = lax.add(x, x)
+    assert isinstance(y, ShardedArray) and y.sharding.mesh == mesh
+    np.testing.assert_array_equal(np.asarray(y), [0.0, 2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(tl.jit(lambda a: lax.mul(a, a))(x), [0.0, 1.0, 4.0, 9.0])

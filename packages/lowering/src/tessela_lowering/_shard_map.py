@@ -22,7 +22,7 @@ from tessela_tracer import ClosedJaxpr, ShapedArray, get_aval
 
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
-from tessela_lowering._mesh import Mesh, PartitionSpec
+from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
 from tessela_lowering._sharded import ShardedArray
 from tessela_lowering._spmd import SpmdExecutable, _cache, _cache_lock, build_spmd_module
 from tessela_lowering._xla import Value, _shards, device_platform, ir
@@ -34,6 +34,7 @@ __all__ = [
     "manual_mesh",
     "next_channel",
     "shard_map_call",
+    "shard_map_text",
 ]
 
 _manual: ContextVar[Mesh | None] = ContextVar("tessela_manual_mesh", default=None)
@@ -168,6 +169,32 @@ def shard_map_call(
     return entry(args, in_specs)
 
 
+def shard_map_text(
+    body: ClosedJaxpr,
+    mesh: Mesh,
+    in_specs: Sequence[PartitionSpec],
+    out_specs: Sequence[PartitionSpec],
+    in_avals: Sequence[ShapedArray],
+    *,
+    name: str = "shmap_body",
+) -> str:
+    """The StableHLO module :func:`shard_map_call` compiles, as text.
+
+    Args:
+      body: the per-device program.
+      mesh: the devices.
+      in_specs: how each argument is split.
+      out_specs: how the outputs are put together.
+      in_avals: the whole arguments' abstract values.
+      name: a name for the module.
+
+    Returns:
+      The module, with ``sdy.mesh``, the arguments' ``sdy.sharding`` and the
+      ``sdy.manual_computation`` around the per-device program.
+    """
+    return _module(body, mesh, tuple(in_specs), tuple(out_specs), list(in_avals), name)[0]
+
+
 def _compile(
     body: ClosedJaxpr,
     mesh: Mesh,
@@ -176,7 +203,22 @@ def _compile(
     args: Sequence[Any],
     name: str,
 ) -> SpmdExecutable:
-    in_avals = [get_aval(a) for a in args]
+    text, out_avals = _module(body, mesh, in_specs, out_specs, [get_aval(a) for a in args], name)
+    exe = _shards.compile_spmd(text, list(mesh.devices.flat))
+    entry = SpmdExecutable(exe, text, mesh, out_avals)
+    # The outputs keep the specs as given (``P(None, None)`` stays so), as in JAX.
+    entry.out_shardings = [NamedSharding(mesh, s) for s in out_specs]
+    return entry
+
+
+def _module(
+    body: ClosedJaxpr,
+    mesh: Mesh,
+    in_specs: tuple[PartitionSpec, ...],
+    out_specs: tuple[PartitionSpec, ...],
+    in_avals: list[ShapedArray],
+    name: str,
+) -> tuple[str, list[ShapedArray]]:
     local_in = [v.aval for v in body.jaxpr.invars]
     local_out = [v.aval for v in body.jaxpr.outvars]
     out_avals = [global_aval(a, mesh, s) for a, s in zip(local_out, out_specs, strict=True)]
@@ -206,5 +248,4 @@ def _compile(
         raise NotImplementedError(
             "shard_map: host callbacks inside the per-device function are not supported yet."
         )
-    exe = _shards.compile_spmd(text, list(mesh.devices.flat))
-    return SpmdExecutable(exe, text, mesh, out_avals)
+    return text, out_avals

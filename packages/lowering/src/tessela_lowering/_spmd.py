@@ -201,7 +201,7 @@ class SpmdExecutable:
         self.mesh = mesh
         self.out_avals = list(out_avals)
         devs = list(mesh.devices.flat)
-        hlos = _shards.output_shardings(executable)
+        hlos = _shards.output_shardings(executable, len(self.out_avals))
         self.out_shardings = [
             NamedSharding(mesh, spec_from_hlo(h, mesh, a.ndim))
             for h, a in zip(hlos, self.out_avals, strict=True)

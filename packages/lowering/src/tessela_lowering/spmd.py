@@ -6,6 +6,7 @@ The pieces that ``tessela.shard_map`` and jit on sharded arguments build on:
 - :func:`shard_map_call`: run a per-device program (a jaxpr traced on the
   blocks, with the mesh axes bound as named axes) over a mesh, lowered to an
   ``sdy.manual_computation``; its collectives become XLA collectives.
+- :func:`shard_map_text`: the module :func:`shard_map_call` compiles.
 - :func:`local_aval` / :func:`global_aval`: a block's abstract value and back.
 - :func:`run_jaxpr`: run a program on arguments of which some are sharded,
   partitioned by XLA (what jit does with sharded arguments).
@@ -23,7 +24,13 @@ Example:
 
 from __future__ import annotations
 
-from tessela_lowering._shard_map import global_aval, local_aval, manual_mesh, shard_map_call
+from tessela_lowering._shard_map import (
+    global_aval,
+    local_aval,
+    manual_mesh,
+    shard_map_call,
+    shard_map_text,
+)
 from tessela_lowering._sharded import ShardedArray
 from tessela_lowering._spmd import apply_sharded, compile_jaxpr, run_jaxpr
 
@@ -36,4 +43,5 @@ __all__ = [
     "manual_mesh",
     "run_jaxpr",
     "shard_map_call",
+    "shard_map_text",
 ]

@@ -189,11 +189,20 @@ def compile_spmd(module: str, devices: Sequence[Device]) -> Executable:
     return client.compile_and_load(module, _jax.DeviceList(tuple(devices)), options)
 
 
-def output_shardings(exe: Executable) -> list[Any]:
-    """The HloSharding of each output of an SPMD executable."""
-    return [HloSharding.from_proto(s) for s in exe.get_output_shardings()]
+def output_shardings(exe: Executable, count: int) -> list[Any]:
+    """The HloSharding of each of the ``count`` outputs of an SPMD executable.
+
+    A program over one device reports none: its outputs are replicated.
+    """
+    raw = exe.get_output_shardings()
+    if raw is None:
+        return [HloSharding.replicate()] * count
+    return [HloSharding.from_proto(s) for s in raw]
 
 
-def parameter_shardings(exe: Executable) -> list[Any]:
-    """The HloSharding of each parameter of an SPMD executable."""
-    return [HloSharding.from_proto(s) for s in exe.get_parameter_shardings()]
+def parameter_shardings(exe: Executable, count: int) -> list[Any]:
+    """The HloSharding of each of the ``count`` parameters of an SPMD executable."""
+    raw = exe.get_parameter_shardings()
+    if raw is None:
+        return [HloSharding.replicate()] * count
+    return [HloSharding.from_proto(s) for s in raw]
