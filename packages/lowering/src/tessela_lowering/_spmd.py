@@ -188,13 +188,29 @@ def spec_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> PartitionSpec:
     )
 
 
+def _one_device_spec(
+    aval: ShapedArray, inputs: Sequence[tuple[ShapedArray, PartitionSpec]]
+) -> PartitionSpec:
+    # Over one device XLA reports no layout (every spec is the same one); as
+    # JAX's propagation does there, an output shaped as an input keeps its spec.
+    for in_aval, spec in inputs:
+        if in_aval.shape == aval.shape and len(spec):
+            return spec
+    return PartitionSpec()
+
+
 class SpmdExecutable:
     """A compiled SPMD program, the layout of its outputs, and how to run it."""
 
     __slots__ = ("executable", "handlers", "mesh", "out_avals", "out_shardings", "text")
 
     def __init__(
-        self, executable: Executable, text: str, mesh: Mesh, out_avals: Sequence[ShapedArray]
+        self,
+        executable: Executable,
+        text: str,
+        mesh: Mesh,
+        out_avals: Sequence[ShapedArray],
+        inputs: Sequence[tuple[ShapedArray, PartitionSpec]] = (),
     ) -> None:
         self.executable = executable
         self.text = text
@@ -203,7 +219,9 @@ class SpmdExecutable:
         devs = list(mesh.devices.flat)
         hlos = _shards.output_shardings(executable, len(self.out_avals))
         self.out_shardings = [
-            NamedSharding(mesh, spec_from_hlo(h, mesh, a.ndim))
+            NamedSharding(mesh, _one_device_spec(a, inputs))
+            if mesh.size == 1
+            else NamedSharding(mesh, spec_from_hlo(h, mesh, a.ndim))
             for h, a in zip(hlos, self.out_avals, strict=True)
         ]
         self.handlers = [
@@ -243,7 +261,12 @@ def _freeze(value: Any) -> Any:
 
 
 def _compile(
-    name: str, mesh: Mesh, text: str, callbacks: list[Any], out_avals: Any
+    name: str,
+    mesh: Mesh,
+    text: str,
+    callbacks: list[Any],
+    out_avals: Any,
+    inputs: Sequence[tuple[ShapedArray, PartitionSpec]],
 ) -> SpmdExecutable:
     if callbacks:
         raise NotImplementedError(
@@ -251,7 +274,7 @@ def _compile(
             "call the function on single-device arrays."
         )
     exe = _shards.compile_spmd(text, list(mesh.devices.flat))
-    return SpmdExecutable(exe, text, mesh, out_avals)
+    return SpmdExecutable(exe, text, mesh, out_avals, inputs)
 
 
 def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
@@ -329,7 +352,9 @@ def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
             prim.name, mesh, avals, specs, out_avals, body,
             platform=platform, host_callbacks=callbacks,
         )  # fmt: skip
-        entry = _compile(prim.name, mesh, text, callbacks, out_avals)
+        entry = _compile(
+            prim.name, mesh, text, callbacks, out_avals, list(zip(avals, specs, strict=True))
+        )
         with _cache_lock:
             _cache[key] = entry
     results = entry(args, specs)
@@ -366,7 +391,9 @@ def compile_jaxpr(
         name, mesh, in_avals, in_specs, out_avals, body, platform=platform,
         host_callbacks=callbacks,
     )  # fmt: skip
-    entry = _compile(name, mesh, text, callbacks, out_avals)
+    entry = _compile(
+        name, mesh, text, callbacks, out_avals, list(zip(in_avals, in_specs, strict=True))
+    )
     with _cache_lock:
         _cache[key] = entry
     return entry
