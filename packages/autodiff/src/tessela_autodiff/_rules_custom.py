@@ -1,4 +1,5 @@
-"""JVP and transpose rules of ``custom_jvp_call``, ``custom_vjp_call`` and ``custom_lin``.
+"""JVP and transpose rules of ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin`` and
+``custom_vmap_call``.
 
 The equations carry the user's rules as closures on flat leaves (see
 ``tessela_tracer.custom_jvp``): a ``None`` tangent or cotangent is a zero.
@@ -11,6 +12,9 @@ The equations carry the user's rules as closures on flat leaves (see
 - ``custom_lin`` (defined in ``tessela_tracer``): its transpose calls the bwd
   rule; forward mode cannot evaluate or differentiate it and says so with
   JAX's ``TypeError``.
+- ``custom_vmap_call``: differentiated through the function's jaxpr (its
+  batching rule is only for ``vmap``; a ``vmap`` outside the JVP runs the
+  rule and differentiates what it computes).
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.errors import UnexpectedTracerError
-from tessela_tracer.extend import NamedCallable, get_aval_of, tangent_aval
+from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr, get_aval_of, tangent_aval
 
 from tessela_autodiff._ad_util import Zero, convert_like, instantiate, is_undefined
-from tessela_autodiff._jvp import register_jvp
+from tessela_autodiff._jvp import jvp_flat, register_jvp
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -117,3 +121,16 @@ def _custom_lin_transpose(
 
 
 register_transpose(P.custom_lin_p, _custom_lin_transpose)
+
+
+def _custom_vmap_call_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, call: ClosedJaxpr, **params: Any
+) -> tuple[Any, Any]:
+    def run(*xs: Any) -> tuple[list[Any], None]:
+        return eval_jaxpr(call.jaxpr, call.consts, *xs), None
+
+    outs, touts, _ = jvp_flat(run, primals, tangents)
+    return outs, touts
+
+
+register_jvp(P.custom_vmap_call_p, _custom_vmap_call_jvp)

@@ -1,4 +1,5 @@
-"""Batching rules of the custom family: ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin``.
+"""Batching rules of the custom family: ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin``,
+``custom_vmap_call``.
 
 The equations carry the user's rules as closures on flat leaves (``jvp``;
 ``fwd`` and ``bwd``), where ``None`` tangents and cotangents are symbolic
@@ -19,6 +20,10 @@ zeros. Batching must keep the rules consistent with the batched primal, so:
   batched at axis 0, and carries ``vmap(bwd)`` over the residuals' batch axes
   and axis 0 of the cotangents. It stays a ``custom_lin`` equation: only its
   transpose ever runs.
+- ``custom_vmap_call`` runs the user's batching rule on the operands, each
+  batched one with its batch at axis 0, and takes the outputs it says are
+  batched as batched at axis 0. If the function closes over batched values,
+  the rule cannot see them: its body is batched instead.
 """
 
 from __future__ import annotations
@@ -28,13 +33,14 @@ from typing import Any
 
 from tessela_tracer import ShapedArray
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import ClosedJaxpr, NamedCallable
+from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr
 
 from tessela_batching._api import vmap
 from tessela_batching._core import (
     NotMapped,
     batch_jaxpr,
     batch_size,
+    not_mapped,
     register_batching,
     rule_axis_name,
 )
@@ -155,3 +161,25 @@ def _custom_lin_rule(
 
 
 register_batching(P.custom_lin_p, _custom_lin_rule)
+
+
+# ----------------------------------------------------------------- custom_vmap_call
+
+
+def _custom_vmap_call_rule(
+    args: Sequence[Any], dims: Sequence[Any], *, call: ClosedJaxpr, rule: Callable[..., Any],
+    num_consts: int, **params: Any,
+) -> Any:  # fmt: skip
+    size = batch_size(args, dims)
+    if any(batched_flags(dims[:num_consts])):
+        j, extra, ops = _batched_call(args, dims, call, num_consts)
+        outs = eval_jaxpr(j.jaxpr, j.consts, *extra, *ops)
+        return outs, [0] * len(outs)
+    n = len(args) - num_consts
+    flags = batched_flags(dims[num_consts:])
+    vals = front(args[num_consts:], dims[num_consts:], [False] * n, size)
+    outs, out_batched = rule(size, flags, *vals)
+    return list(outs), [0 if b else not_mapped for b in out_batched]
+
+
+register_batching(P.custom_vmap_call_p, _custom_vmap_call_rule)

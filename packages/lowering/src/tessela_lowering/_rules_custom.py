@@ -1,6 +1,7 @@
-"""Lowering rules of the custom family: ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin``.
+"""Lowering rules of the custom family: ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin``,
+``custom_vmap_call``.
 
-The two calls carry the function's primal jaxpr as ``call_jaxpr``, next to
+The calls carry the function's primal jaxpr as ``call_jaxpr``, next to
 the derivative rules that only tessela_autodiff reads; a compiled program
 computes the primal, so each equation emits ``call_jaxpr`` inline (no
 function call). Bound on concrete operands they run the tracer's own
@@ -48,3 +49,12 @@ def _custom_lin_lowering(ctx: LoweringRuleContext, *args: Value, **_: Any) -> li
 
 
 register_lowering(P.custom_lin_p, _custom_lin_lowering)
+
+
+def _custom_vmap_call_lowering(
+    ctx: LoweringRuleContext, *args: Value, call: ClosedJaxpr, **_: Any
+) -> list[Value]:
+    return lower_closed_jaxpr(ctx.module_context, call, args)
+
+
+register_lowering(P.custom_vmap_call_p, _custom_vmap_call_lowering)

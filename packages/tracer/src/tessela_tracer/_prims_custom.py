@@ -2,6 +2,8 @@
 
 ``custom_jvp_call`` and ``custom_vjp_call`` carry the function's jaxpr and the
 user's rules (closures on flat leaves); eagerly they evaluate the jaxpr.
+``custom_vmap_call`` carries a function's jaxpr (``call``) and the user's
+batching rule (``rule``, on flat leaves); only batching reads the rule.
 ``custom_lin`` is the linear part of a ``custom_vjp`` function that reverse
 mode stages between linearization and transposition: its transpose calls the
 user's bwd rule; it cannot be evaluated, so forward mode alone refuses it.
@@ -18,7 +20,7 @@ from tessela_tracer._jaxpr import ClosedJaxpr, JaxprEqn, eval_jaxpr
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_control import out_avals_of
 
-__all__ = ["custom_jvp_call_p", "custom_lin_p", "custom_vjp_call_p"]
+__all__ = ["custom_jvp_call_p", "custom_lin_p", "custom_vjp_call_p", "custom_vmap_call_p"]
 
 
 def _call_abstract_eval(
@@ -74,3 +76,21 @@ leading residual operands), ``bwd`` (the user's bwd rule on flat leaves),
 ``symbolic_zeros``."""
 register_abstract_eval(custom_lin_p, _custom_lin_abstract_eval)
 register_impl(custom_lin_p, _custom_lin_impl)
+
+
+def _custom_vmap_abstract_eval(*avals: ShapedArray, call: ClosedJaxpr, **params: Any) -> list[Any]:
+    return out_avals_of(call)
+
+
+def _custom_vmap_impl(*args: Any, call: ClosedJaxpr, num_consts: int, **params: Any) -> list[Any]:
+    return eval_jaxpr(call.jaxpr, call.consts, *args)
+
+
+custom_vmap_call_p = Primitive("custom_vmap_call", multiple_results=True)
+"""A ``custom_vmap`` function. Operands: ``num_consts`` hoisted constants, then
+the arguments' leaves. Parameters: ``call`` (the function's closed jaxpr),
+``rule`` (``rule(axis_size, in_batched, *leaves) -> (out_leaves,
+out_batched)`` on the arguments' leaves), ``in_tree``, ``out_tree`` and
+``num_consts``."""
+register_abstract_eval(custom_vmap_call_p, _custom_vmap_abstract_eval)
+register_impl(custom_vmap_call_p, _custom_vmap_impl)

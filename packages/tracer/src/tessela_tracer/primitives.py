@@ -26,7 +26,12 @@ from tessela_tracer._prims_control import (
     while_p,
 )
 from tessela_tracer._prims_conv import conv_general_dilated_p
-from tessela_tracer._prims_custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
+from tessela_tracer._prims_custom import (
+    custom_jvp_call_p,
+    custom_lin_p,
+    custom_vjp_call_p,
+    custom_vmap_call_p,
+)
 from tessela_tracer._prims_elementwise import (
     abs_p,
     acos_p,
@@ -199,6 +204,7 @@ __all__ = [
     "custom_lin_p",
     "custom_linear_solve_p",
     "custom_vjp_call_p",
+    "custom_vmap_call_p",
     "debug_callback_p",
     "debug_print_p",
     "device_put_p",

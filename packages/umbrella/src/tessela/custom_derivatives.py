@@ -2,7 +2,8 @@
 
 ``custom_jvp``, ``custom_vjp``, ``SymbolicZero``, ``CustomVJPPrimal``,
 ``zero_from_primal`` and ``custom_vjp_primal_tree_values`` are the tracer's,
-with the primitives ``custom_jvp_call_p`` and ``custom_vjp_call_p``.
+with the primitives ``custom_jvp_call_p`` and ``custom_vjp_call_p``;
+``custom_gradient`` and ``closure_convert`` are the umbrella's.
 
 Example:
     >>> from tessela.custom_derivatives import SymbolicZero, custom_jvp
@@ -20,9 +21,13 @@ from tessela_tracer.custom_derivatives import (
 )
 from tessela_tracer.primitives import custom_jvp_call_p, custom_vjp_call_p
 
+from ._closure import closure_convert, custom_gradient
+
 __all__ = [
     "CustomVJPPrimal",
     "SymbolicZero",
+    "closure_convert",
+    "custom_gradient",
     "custom_jvp",
     "custom_jvp_call_p",
     "custom_vjp",

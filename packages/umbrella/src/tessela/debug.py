@@ -17,7 +17,66 @@ Example:
     x = [0. 1. 2.]
 """
 
+import logging
+import string
+import sys
+from typing import Any
+
+import numpy as np
 from tessela_tracer import debug_callback as callback
 from tessela_tracer import debug_print as print
 
-__all__ = ["callback", "print"]
+__all__ = ["callback", "log", "print"]
+
+_logger = logging.getLogger("tessela.debug")
+
+
+def _record(level: int) -> logging.LogRecord:
+    """A log record naming the caller of ``log`` (its file and line)."""
+    frame = sys._getframe(2)
+    return _logger.makeRecord(
+        _logger.name, level, frame.f_code.co_filename, frame.f_lineno, "", (), None,
+        func=frame.f_code.co_name,
+    )  # fmt: skip
+
+
+def log(
+    fmt: str, *args: Any, ordered: bool = False, partitioned: bool = False, **kwargs: Any
+) -> None:
+    """Log ``fmt.format(*args, **kwargs)`` with the runtime values, also inside ``jit``.
+
+    Like ``print``, but the message goes to the ``tessela.debug`` logger at
+    level INFO (as ``jax.debug.log`` logs), with the file and line of the
+    call, when the values exist.
+
+    Args:
+      fmt: a ``str.format`` string (not an f-string).
+      *args: positional values to format.
+      ordered: keep the order among ordered debug calls.
+      partitioned: accepted for JAX compatibility (one device here).
+      **kwargs: keyword values to format.
+
+    Example:
+        >>> import logging, sys
+        >>> import tessela as tx
+        >>> logging.basicConfig(stream=sys.stdout, format="%(message)s", force=True)
+        >>> logging.getLogger("tessela.debug").setLevel(logging.INFO)
+        >>> tx.jit(lambda x: tx.debug.log("x = {}", x))(1.5)
+        x = 1.5
+    """
+    del partitioned
+    record = _record(logging.INFO)
+    options = np.get_printoptions()
+    fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+
+    def emit(*values: Any, **named: Any) -> None:
+        with np.printoptions(**options):
+            if fields:
+                message = fmt.format(*values, **named)
+            else:
+                message = " ".join((fmt, *(str(v) for v in values)))
+        out = logging.makeLogRecord(record.__dict__)
+        out.msg = message
+        _logger.handle(out)
+
+    callback(emit, *args, ordered=ordered, **kwargs)

@@ -1,0 +1,266 @@
+"""``custom_gradient``, ``closure_convert`` and ``fwd_and_bwd``, as in JAX.
+
+``custom_gradient(f)``: ``f`` returns ``(out, vjp)``; the result is a
+``custom_vjp`` function whose backward pass is ``vjp``. The ``vjp`` closure
+is traced to a jaxpr in the forward pass, so what it closes over travels as
+residual arrays. ``closure_convert(f, *example_args)`` traces ``f`` and
+returns ``(g, consts)``: ``g(*args, *consts)`` computes ``f(*args)``, with
+the closed-over values that may carry derivatives (tracers of inexact
+dtype) turned into the explicit trailing arguments ``consts``.
+``fwd_and_bwd(f, argnums)`` splits ``vjp`` into a forward function that
+returns the output and the residuals (arrays, with the backward jaxpr as
+static structure) and a backward function of the residuals, both jitted by
+default, so that the backward pass compiles once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tessela_autodiff import vjp
+from tessela_lowering import jit
+from tessela_pytree import (
+    register_pytree_node,
+    tree_flatten,
+    tree_unflatten,
+    treedef_is_leaf,
+)
+from tessela_tracer import Tracer, custom_vjp, get_aval, trace_to_jaxpr
+from tessela_tracer.extend import DebugInfo, eval_jaxpr, hoist_consts, tangent_aval
+
+__all__ = ["closure_convert", "custom_gradient", "fwd_and_bwd"]
+
+
+class _Residuals:
+    """A traced backward function: its jaxpr and trees static, its constants arrays."""
+
+    def __init__(self, jaxpr: Any, in_tree: Any, out_tree: Any, consts: Sequence[Any]) -> None:
+        self.jaxpr, self.in_tree, self.out_tree = jaxpr, in_tree, out_tree
+        self.consts = list(consts)
+
+
+def _residuals_flatten(r: _Residuals) -> tuple[list[Any], tuple[Any, Any, Any]]:
+    return r.consts, (r.jaxpr, r.in_tree, r.out_tree)
+
+
+def _residuals_unflatten(aux: tuple[Any, Any, Any], consts: Any) -> _Residuals:
+    jaxpr, in_tree, out_tree = aux
+    return _Residuals(jaxpr, in_tree, out_tree, list(consts))
+
+
+register_pytree_node(_Residuals, _residuals_flatten, _residuals_unflatten)
+
+
+def _name(fun: Any) -> str:
+    return str(getattr(fun, "__name__", type(fun).__name__))
+
+
+def custom_gradient(fun: Callable[..., tuple[Any, Callable[..., Any]]]) -> Callable[..., Any]:
+    """A function whose gradient is given by the ``vjp`` it returns with its output.
+
+    Args:
+      fun: ``fun(*args) -> (out, vjp)`` where ``vjp(ct)`` returns the
+        cotangents of the arguments (one value, or a tuple with one per
+        argument).
+
+    Returns:
+      A ``custom_vjp`` function computing ``out``.
+
+    Example:
+      >>> import tessela as tx
+      >>> import tessela.numpy as tnp
+      >>> @tx.custom_gradient
+      ... def f(x):
+      ...     return x ** 2, lambda g: g * x
+      >>> print(f(3.0), tx.grad(f)(3.0))
+      9.0 3.0
+    """
+
+    def primal(*args: Any) -> Any:
+        return fun(*args)[0]
+
+    primal.__name__ = _name(fun)
+    wrapped = custom_vjp(primal)
+
+    def fwd(*args: Any) -> tuple[Any, _Residuals]:
+        ans, vjp = fun(*args)
+        ans_flat, out_tree = tree_flatten((ans,))
+        in_info: list[Any] = []
+
+        def flat_vjp(*cts: Any) -> list[Any]:
+            out = vjp(*tree_unflatten(out_tree, list(cts)))
+            leaves, tree = tree_flatten(out)
+            in_info.append(tree)
+            return leaves
+
+        closed = trace_to_jaxpr(
+            flat_vjp,
+            [tangent_aval(get_aval(x)) for x in ans_flat],
+            debug_info=DebugInfo("custom_gradient", _name(fun)),
+        )
+        jaxpr, consts = hoist_consts(closed)
+        return ans, _Residuals(jaxpr, in_info[0], out_tree, consts)
+
+    def bwd(res: _Residuals, ct: Any) -> Any:
+        cts_flat, tree = tree_flatten((ct,))
+        if tree != res.out_tree:
+            raise TypeError(f"{res.out_tree}\n!=\n{tree}")
+        out = tree_unflatten(
+            res.in_tree, eval_jaxpr(res.jaxpr.jaxpr, res.jaxpr.consts, *res.consts, *cts_flat)
+        )
+        return (out,) if treedef_is_leaf(res.in_tree) else out
+
+    wrapped.defvjp(fwd, bwd)
+    return wrapped
+
+
+def _maybe_perturbed(x: Any) -> bool:
+    """Whether a closed-over value may carry a derivative (a tracer of inexact dtype)."""
+    if not isinstance(x, Tracer):
+        return False
+    return bool(np.issubdtype(get_aval(x).dtype, np.inexact))
+
+
+def closure_convert(
+    fun: Callable[..., Any], *example_args: Any
+) -> tuple[Callable[..., Any], list[Any]]:
+    """Turns the values ``fun`` closes over that may carry derivatives into explicit arguments.
+
+    Use it with ``custom_vjp``/``custom_jvp`` and higher-order functions, whose
+    rules must see every differentiable input.
+
+    Args:
+      fun: the function.
+      *example_args: arguments of the types ``fun`` will be called with.
+
+    Returns:
+      ``(converted, consts)``: ``converted(*args, *consts)`` equals ``fun(*args)``.
+
+    Raises:
+      TypeError: when ``converted`` is called with arguments of another structure.
+
+    Example:
+      >>> import tessela as tx
+      >>> def outer(y):
+      ...     f, consts = tx.closure_convert(lambda x: x * y, 1.0)
+      ...     return f(2.0, *consts), len(consts)
+      >>> outer(3.0)
+      (Array(6., dtype=float32, weak_type=True), 0)
+      >>> print(tx.grad(lambda y: outer(y)[0])(3.0))
+      2.0
+    """
+    flat_args, in_tree = tree_flatten(example_args)
+    out_info: list[Any] = []
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        leaves, tree = tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
+        out_info.append(tree)
+        return leaves
+
+    closed = trace_to_jaxpr(
+        flat_fun,
+        [get_aval(x) for x in flat_args],
+        debug_info=DebugInfo("closure_convert", _name(fun)),
+    )
+    out_tree = out_info[0]
+    jaxpr, consts = hoist_consts(closed)
+    which = [_maybe_perturbed(c) for c in consts]
+    kept = [c for c, w in zip(consts, which, strict=True) if not w]
+    hoisted = [c for c, w in zip(consts, which, strict=True) if w]
+
+    def converted_fun(*args_hconsts: Any) -> Any:
+        n = len(args_hconsts) - len(hoisted)
+        args, const_args = args_hconsts[:n], args_hconsts[n:]
+        all_args, in_tree2 = tree_flatten(tuple(args))
+        if in_tree != in_tree2:
+            raise TypeError(
+                "The inputs to the closure produced by closure_convert must have the same "
+                "Pytree structure as the example arguments passed when closure_convert was "
+                f"called. Expected {in_tree}, but got {in_tree2}"
+            )
+        it_kept, it_hoisted = iter(kept), iter(const_args)
+        merged = [next(it_hoisted) if w else next(it_kept) for w in which]
+        return tree_unflatten(out_tree, eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *merged, *all_args))
+
+    return converted_fun, hoisted
+
+
+def _trace_backward(vjp_fun: Callable[..., Any], ans: Any) -> _Residuals:
+    """``vjp_fun`` (cotangent of ``ans`` to cotangents) as a jaxpr and its residual arrays."""
+    ans_flat, out_tree = tree_flatten((ans,))
+    in_info: list[Any] = []
+
+    def flat_vjp(*cts: Any) -> list[Any]:
+        leaves, tree = tree_flatten(vjp_fun(*tree_unflatten(out_tree, list(cts))))
+        in_info.append(tree)
+        return leaves
+
+    closed = trace_to_jaxpr(
+        flat_vjp,
+        [tangent_aval(get_aval(x)) for x in ans_flat],
+        debug_info=DebugInfo("fwd_and_bwd", _name(vjp_fun)),
+    )
+    jaxpr, consts = hoist_consts(closed)
+    return _Residuals(jaxpr, in_info[0], out_tree, consts)
+
+
+def fwd_and_bwd(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int],
+    has_aux: bool = False,
+    jitted: bool = True,
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The forward and backward passes of ``fun``, as two reusable functions.
+
+    ``fwd(*args)`` is ``(out, residuals)`` (``(out, residuals, aux)`` with
+    ``has_aux``); ``bwd(residuals, ct)`` is the VJP for the arguments named
+    by ``argnums`` (one value for an int, a tuple for a sequence).
+
+    Args:
+      fun: the function.
+      argnums: the positional arguments to differentiate.
+      has_aux: ``fun`` returns ``(out, aux)``.
+      jitted: jit both functions (default), so ``bwd`` compiles once.
+
+    Returns:
+      ``(fwd, bwd)``.
+
+    Example:
+      >>> import tessela as tx
+      >>> import tessela.numpy as tnp
+      >>> fwd, bwd = tx.fwd_and_bwd(lambda x, w: tnp.sum(x * w), argnums=(0, 1))
+      >>> y, res = fwd(tnp.ones(2), tnp.arange(2.0))
+      >>> print(y, *bwd(res, 1.0))
+      1.0 [0. 1.] [1. 1.]
+    """
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun!r}")
+    index = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def fwd(*args: Any) -> Any:
+        def partial_fun(*dyn: Any) -> Any:
+            full = list(args)
+            for i, v in zip(index, dyn, strict=True):
+                full[i] = v
+            return fun(*full)
+
+        out = vjp(partial_fun, *[args[i] for i in index], has_aux=has_aux)
+        res = _trace_backward(out[1], out[0])
+        return (out[0], res, out[2]) if has_aux else (out[0], res)
+
+    def bwd(res: _Residuals, ct: Any) -> Any:
+        cts_flat, tree = tree_flatten((ct,))
+        if tree != res.out_tree:
+            raise TypeError(
+                f"bwd: the cotangent has structure {tree}, the output {res.out_tree}; pass one "
+                "cotangent per output."
+            )
+        flat = eval_jaxpr(res.jaxpr.jaxpr, res.jaxpr.consts, *res.consts, *cts_flat)
+        grads = tree_unflatten(res.in_tree, flat)
+        return grads[0] if isinstance(argnums, int) else grads
+
+    if jitted:
+        return jit(fwd), jit(bwd)
+    return fwd, bwd

@@ -1,0 +1,232 @@
+"""custom_batching, custom_gradient, closure_convert, fwd_and_bwd (against JAX golden data),
+profiler, stages, the runtime helpers, the extra error classes and debug.log."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import pathlib
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela as tx
+import tessela.numpy as tnp
+from tessela import custom_batching, errors, profiler, stages
+
+_HERE = pathlib.Path(__file__).resolve().parent / "golden"
+sys.path.insert(0, str(_HERE))
+
+import transforms_more_cases  # noqa: E402
+
+with np.load(_HERE / "transforms_more_golden.npz") as _data:
+    GOLDEN = {name: _data[name] for name in _data.files}
+
+OURS = transforms_more_cases.run(tx)
+
+# JAX 0.10.2 runs an untransformed custom_vjp function on Python floats as
+# Python (a float64 result); Tessela's custom_vjp returns a float32 array.
+_DTYPE_DIFFERS = {"cg/value"}
+
+
+def test_every_transform_case_was_recorded() -> None:
+    assert sorted(OURS) == sorted(GOLDEN)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_transform_case_matches_jax(name: str) -> None:
+    got, want = OURS[name], GOLDEN[name]
+    assert got.shape == want.shape
+    assert got.dtype == want.dtype or name in _DTYPE_DIFFERS
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_custom_vmap_errors() -> None:
+    @custom_batching.custom_vmap
+    def f(x: Any) -> Any:
+        return x * 2
+
+    with pytest.raises(AttributeError, match="No batching rule defined for custom_vmap function f"):
+        tx.vmap(f)(tnp.ones(3))
+
+    @f.def_vmap
+    def two_outputs(n: int, b: list[bool], xs: Any) -> Any:
+        return (xs, xs), True
+
+    with pytest.raises(ValueError, match="structure of output value and output batching"):
+        tx.vmap(f)(tnp.ones(3))
+
+    @f.def_vmap
+    def wrong_shape(n: int, b: list[bool], xs: Any) -> Any:
+        return xs[0], True
+
+    with pytest.raises(ValueError, match=r"expected shape \(3,\)"):
+        tx.vmap(f)(tnp.ones(3))
+    assert "custom_vmap_call" in str(tx.make_jaxpr(f)(1.0))
+
+
+def test_custom_vmap_keyword_arguments_and_unbatched_call() -> None:
+    @custom_batching.custom_vmap
+    def f(x: Any, y: Any = 1.0) -> Any:
+        return x + y
+
+    @f.def_vmap
+    def rule(n: int, b: list[bool], x: Any, y: Any) -> Any:
+        return x + y + 100.0, True
+
+    assert float(f(1.0, y=2.0)) == 3.0
+    # Under vmap with nothing batched, the function itself runs.
+    out = tx.vmap(lambda z: f(1.0, y=2.0) + z)(tnp.zeros(2))
+    np.testing.assert_allclose(np.asarray(out), [3.0, 3.0])
+
+
+def test_custom_gradient_checks_cotangent_structure() -> None:
+    @tx.custom_gradient
+    def f(x: Any) -> Any:
+        return (x, x), lambda ct: ct[0] + ct[1]
+
+    assert float(tx.grad(lambda x: f(x)[0] + 2 * f(x)[1])(1.0)) == 3.0
+    assert float(tx.grad(lambda x: (lambda o: o[0] * o[1])(f(x)))(2.0)) == 4.0
+
+
+def test_closure_convert_rejects_other_structure() -> None:
+    conv, consts = tx.closure_convert(lambda a, b: a + b, 1.0, 2.0)
+    assert consts == []
+    with pytest.raises(TypeError, match="same Pytree structure"):
+        conv((1.0, 2.0))
+
+
+def test_profiler_writes_a_trace_that_names_the_annotations(tmp_path: pathlib.Path) -> None:
+    @profiler.annotate_function
+    def step(x: Any) -> Any:
+        return (x * 2).block_until_ready()
+
+    with profiler.trace(tmp_path, create_perfetto_trace=True):
+        for i in range(2):
+            with (
+                profiler.StepTraceAnnotation("train", step_num=i),
+                profiler.TraceAnnotation("my_label"),
+            ):
+                step(tnp.ones(4))
+    runs = list((tmp_path / "plugins" / "profile").iterdir())
+    assert len(runs) == 1
+    files = {p.name for p in runs[0].iterdir()}
+    assert any(n.endswith(".xplane.pb") for n in files)
+    assert "perfetto_trace.json.gz" in files
+    (trace_file,) = runs[0].glob("*.trace.json.gz")
+    names = {
+        e.get("name") for e in json.loads(gzip.decompress(trace_file.read_bytes()))["traceEvents"]
+    }
+    assert {"my_label", step.__qualname__, "train"} <= names
+    perfetto = json.loads(gzip.decompress((runs[0] / "perfetto_trace.json.gz").read_bytes()))
+    assert "metadata" not in perfetto
+    (xplane,) = runs[0].glob("*.xplane.pb")
+    data = profiler.ProfileData.from_file(str(xplane))
+    assert any(plane.name for plane in data.planes)
+
+
+def test_profiler_errors_and_server(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(RuntimeError, match="No profile started"):
+        profiler.stop_trace()
+    profiler.start_trace(tmp_path)
+    try:
+        with pytest.raises(RuntimeError, match="Only one profile may be run at a time"):
+            profiler.start_trace(tmp_path)
+    finally:
+        profiler.stop_trace()
+    with pytest.raises(ValueError, match="No active profiler server"):
+        profiler.stop_server()
+    profiler.start_server(9877)
+    try:
+        with pytest.raises(ValueError, match="Only one profiler server"):
+            profiler.start_server(9878)
+    finally:
+        profiler.stop_server()
+    opts = profiler.ProfileOptions()
+    opts.host_tracer_level = 1
+    with profiler.trace(tmp_path / "opts", profiler_options=opts):
+        tnp.ones(2).block_until_ready()
+    assert (tmp_path / "opts" / "plugins" / "profile").is_dir()
+
+
+def test_device_memory_profile_is_gzipped_pprof(tmp_path: pathlib.Path) -> None:
+    keep = tnp.ones((64, 64))
+    raw = gzip.decompress(profiler.device_memory_profile())
+    assert len(raw) > 0
+    profiler.save_device_memory_profile(tmp_path / "mem.prof")
+    assert gzip.decompress((tmp_path / "mem.prof").read_bytes())
+    del keep
+
+
+def test_stages_classes() -> None:
+    f = tx.jit(lambda x: x * 2)
+    traced = f.trace(tnp.ones(3))
+    lowered = f.lower(tnp.ones(3))
+    compiled = lowered.compile()
+    assert isinstance(traced, stages.Traced)
+    assert isinstance(lowered, stages.Lowered)
+    assert isinstance(compiled, stages.Compiled)
+    info = stages.ArgInfo(tx.typeof(tnp.ones((2, 3))), donated=True)
+    assert info.shape == (2, 3) and info.dtype == np.float32 and info.donated
+    assert info == stages.ArgInfo(tx.typeof(tnp.ones((2, 3))), True)
+    with pytest.raises(TypeError, match="No shape attribute"):
+        _ = stages.ArgInfo(object(), False).shape
+    options: stages.CompilerOptions = {"xla_cpu_enable_fast_math": False}
+    assert options
+
+
+def test_runtime_helpers() -> None:
+    x = tnp.arange(5.0)
+    assert any(a is x for a in tx.live_arrays())
+    assert any(a is x for a in tx.live_arrays("cpu"))
+    assert tx.live_arrays("gpu") == [] or tx.default_backend() == "gpu"
+    tree = {"a": x, "b": [1, "s"]}
+    assert tx.copy_to_host_async(tree) is tree
+    assert (tx.host_count(), tx.host_id(), tx.host_ids()) == (
+        tx.process_count(),
+        tx.process_index(),
+        list(range(tx.process_count())),
+    )
+
+
+def test_transfer_guards_accept_allow_and_refuse_what_they_cannot_check() -> None:
+    with tx.transfer_guard("allow"), tx.transfer_guard_host_to_device("allow"):
+        assert tx.config.read("jax_transfer_guard_host_to_device") == "allow"
+        np.testing.assert_allclose(np.asarray(tx.jit(lambda a: a + 1)(np.ones(2))), [2.0, 2.0])
+    for level in ("log", "disallow", "log_explicit", "disallow_explicit"):
+        with pytest.raises(NotImplementedError, match="does not watch"), tx.transfer_guard(level):
+            pass
+        with (
+            pytest.raises(NotImplementedError, match="does not watch"),
+            tx.transfer_guard_device_to_host(level),
+        ):
+            pass
+    with pytest.raises(ValueError, match="level must be one of"), tx.transfer_guard("sometimes"):
+        pass
+    assert tx.config.read("jax_transfer_guard_device_to_host") == "allow"
+
+
+def test_error_classes() -> None:
+    assert issubclass(errors.KeyReuseError, errors.JAXTypeError)
+    assert issubclass(errors.JAXIndexError, IndexError)
+    assert issubclass(errors.JaxprTypeError, TypeError)
+    assert issubclass(errors.InconclusiveDimensionOperation, Exception)
+
+
+def test_debug_log_goes_to_the_logger_with_runtime_values(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="tessela.debug"):
+        tx.jit(lambda x: tx.debug.log("x = {x}", x=x * 2))(tnp.arange(3.0))
+        tx.debug.log("plain", 7)
+        tx.effects_barrier()
+    messages = [r.getMessage() for r in caplog.records if r.name == "tessela.debug"]
+    assert messages == ["x = [0. 2. 4.]", "plain 7"]
+    assert all(r.filename == pathlib.Path(__file__).name for r in caplog.records)
+
+
+def test_version_module() -> None:
+    assert isinstance(tx.version.__version__, str)
+    assert tx.version.__version_info__[:2] == tuple(
+        int(p) for p in tx.version.__version__.split(".")[:2]
+    )
