@@ -1,4 +1,5 @@
-"""Collectives under differentiation: psum, pmean, pmax, pmin, all_gather, axis_index.
+"""Collectives under differentiation: psum, pmean, pmax, pmin, all_gather, axis_index,
+ppermute, psum_scatter, all_to_all.
 
 Reverse mode under a named axis differentiates the sum of the members'
 outputs, as in JAX. Each case pairs a per-member function using collectives
@@ -23,7 +24,7 @@ from tessela_batching import vmap
 from tessela_tracer import custom_vjp, lax, make_jaxpr
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import float0
-from tessela_tracer.extend import axis_frame
+from tessela_tracer.extend import axis_frame, axis_size_of
 
 pytestmark = pytest.mark.usefixtures("x64_module")
 
@@ -74,6 +75,37 @@ CASES: dict[str, Case] = {
         lambda xs: tnp.sum(xs * xs * xs, 1),
     ),
 }
+
+
+def _members() -> int:
+    size = axis_size_of("i")
+    assert size is not None
+    return size
+
+
+def _ramp(n: int, dtype: Any) -> Any:
+    return tnp.arange(1, n + 1, dtype=dtype)
+
+
+CASES.update({
+    "ppermute": (
+        lambda x: tnp.sum(tnp.sin(lax.ppermute(x, "i", [(j, (j + 1) % _members())
+                                                       for j in range(_members())])) * x),
+        lambda xs: tnp.sum(tnp.sin(tnp.roll(xs, 1, 0)) * xs, 1),
+    ),
+    "psum_scatter": (
+        lambda x: tnp.sum(lax.psum_scatter(
+            tnp.sin(x)[None, :] * _ramp(_members(), x.dtype)[:, None], "i") * x),
+        lambda xs: tnp.sum(tnp.sum(tnp.sin(xs), 0)[None, :]
+                           * _ramp(xs.shape[0], xs.dtype)[:, None] * xs, 1),
+    ),
+    "all_to_all": (
+        lambda x: tnp.sum(tnp.sin(lax.all_to_all(
+            x[None, :] * _ramp(_members(), x.dtype)[:, None], "i", 0, 0)) * x),
+        lambda xs: tnp.sum(tnp.sin(xs[None, :, :] * _ramp(xs.shape[0], xs.dtype)[:, None, None])
+                           * xs[:, None, :], (1, 2)),
+    ),
+})  # fmt: skip
 
 TILED: Case = (
     lambda x: tnp.sum(tnp.cos(lax.all_gather(x, "i", axis=1, tiled=True)) * tnp.sum(x)),

@@ -128,3 +128,48 @@ def test_a_plugin_collective_runs_on_unbatched_operands_of_its_own_axis() -> Non
     out = vmap(lambda v: pfirst_p.bind(c, axis_name=("i",)), axis_name="i")(_x(5))
     np.testing.assert_array_equal(out, np.broadcast_to(c, (5, 2)))
     assert calls == [("i", 5, True)]
+
+
+def test_ppermute_takes_the_sources_values_and_zeros_elsewhere() -> None:
+    xs = _x(4, 3)
+    out = vmap(lambda x: lax.ppermute(x, "i", [(0, 2), (2, 1), (1, 0)]), axis_name="i")(xs)
+    np.testing.assert_array_equal(np.asarray(out), np.stack([xs[1], xs[2], xs[0], 0 * xs[3]]))
+    # Under another vmap's axis it is batched like an ordinary operation.
+    inner = vmap(vmap(lambda x: lax.ppermute(x, "i", [(0, 1), (1, 0)])), axis_name="i")(_x(2, 3, 2))
+    assert inner.shape == (2, 3, 2)
+
+
+@pytest.mark.parametrize("tiled", [False, True])
+def test_psum_scatter_gives_each_member_its_block_of_the_sum(tiled: bool) -> None:
+    xs = _x(3, 2, 6 if tiled else 3)
+    out = vmap(lambda x: lax.psum_scatter(x, "i", scatter_dimension=1, tiled=tiled),
+               axis_name="i")(xs)  # fmt: skip
+    total = xs.sum(0)
+    want = np.stack([total[:, 2 * i : 2 * i + 2] if tiled else total[:, i] for i in range(3)])
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(("split", "concat", "tiled"),
+                         [(0, 0, True), (1, 0, True), (0, 1, False), (1, 0, False)])  # fmt: skip
+def test_all_to_all_exchanges_blocks_as_numpy(split: int, concat: int, tiled: bool) -> None:
+    n = 2
+    shape = [4, 6]
+    if not tiled:
+        shape[split] = n
+    xs = _x(n, *shape)
+    out = np.asarray(vmap(lambda x: lax.all_to_all(x, "i", split, concat, tiled=tiled),
+                          axis_name="i")(xs))  # fmt: skip
+    for j in range(n):
+        blocks = [np.split(xs[i], n, axis=split)[j] for i in range(n)]
+        if tiled:
+            want = np.concatenate(blocks, axis=concat)
+        else:
+            squeezed = [np.squeeze(b, split) for b in blocks]
+            want = np.stack(squeezed, axis=concat)
+        np.testing.assert_allclose(out[j], want)
+
+
+def test_collectives_over_two_names_under_vmap_say_what_is_supported() -> None:
+    f = vmap(vmap(lambda x: lax.ppermute(x, ("i", "j"), [(0, 1)]), axis_name="j"), axis_name="i")
+    with pytest.raises(NotImplementedError, match="one axis at a time"):
+        f(_x(2, 2, 3))

@@ -15,6 +15,11 @@ output, as JAX does: ``vmap(grad(f), axis_name="i")`` equals
   transpose gives each member its own slice of the ``psum`` of the
   cotangent, a ``dynamic_slice`` at ``axis_index``.
 - ``axis_index`` has no operands; its tangent is a ``float0`` zero.
+- ``ppermute``, ``reduce_scatter`` (``psum_scatter``) and ``all_to_all`` are
+  linear: their tangents move as the values do, and their transposes are the
+  inverse permutation, the tiled (or stacking) ``all_gather`` along the
+  scattered dimension, and the ``all_to_all`` with the split and concatenated
+  axes swapped, as in JAX.
 """
 
 from __future__ import annotations
@@ -75,3 +80,49 @@ def _all_gather_transpose(
 
 deflinear2(P.all_gather_p, _all_gather_transpose)
 defjvp_zero(P.axis_index_p)
+
+
+def _ppermute_transpose(
+    ct: Any, *, axis_name: tuple[Hashable, ...], perm: tuple[tuple[int, int], ...]
+) -> list[Any]:
+    inverse = tuple((d, s) for s, d in perm)
+    return [P.ppermute_p.bind(ct, axis_name=axis_name, perm=inverse)]
+
+
+deflinear(P.ppermute_p, _ppermute_transpose)
+
+
+def _reduce_scatter_transpose(
+    ct: Any,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    scatter_dimension: int,
+    tiled: bool,
+) -> list[Any]:
+    gathered = P.all_gather_p.bind(
+        ct, axis_name=axis_name, axis_size=axis_size, axis=scatter_dimension, tiled=tiled
+    )
+    return [gathered]
+
+
+deflinear(P.reduce_scatter_p, _reduce_scatter_transpose)
+
+
+def _all_to_all_transpose(
+    ct: Any,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    split_axis: int,
+    concat_axis: int,
+    tiled: bool,
+) -> list[Any]:
+    back = P.all_to_all_p.bind(
+        ct, axis_name=axis_name, axis_size=axis_size, split_axis=concat_axis,
+        concat_axis=split_axis, tiled=tiled,
+    )  # fmt: skip
+    return [back]
+
+
+deflinear(P.all_to_all_p, _all_to_all_transpose)

@@ -1,11 +1,12 @@
-"""Lowering rules of the collectives (``psum``, ``pmax``, ``pmin``, ``all_gather``, ``axis_index``).
+"""Lowering rules of the collectives over named axes (``psum``, ``all_gather``, ``ppermute``, ...).
 
 A collective communicates across the members of a named axis. Inside a
 ``shard_map`` body the names are mesh axes: the body is lowered inside an
 ``sdy.manual_computation`` (:mod:`tessela_lowering._shard_map`) and each
 collective becomes the XLA collective over the devices that differ only along
 the named axes (``stablehlo.all_reduce``/``all_gather`` with global device ids,
-``partition_id`` arithmetic for ``axis_index``), as JAX emits them. ``vmap``
+``partition_id`` arithmetic for ``axis_index``, ``collective_permute``,
+``reduce_scatter``, ``all_to_all``), as JAX emits them. ``vmap``
 replaces the collectives over its own axes by array operations before
 anything is lowered; a collective that reaches lowering outside a manual
 computation names an axis nothing provides, and raises JAX's ``NameError``.
@@ -115,3 +116,77 @@ def _axis_index_lowering(
 
 
 register_lowering(P.axis_index_p, _axis_index_lowering)
+
+
+def _ppermute_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    axis_name: tuple[Hashable, ...],
+    perm: tuple[tuple[int, int], ...],
+) -> list[Value]:
+    mesh = _mesh_for(ctx, axis_name)
+    pairs = [(int(g[s]), int(g[d])) for g in axis_groups(mesh, axis_name) for s, d in perm]
+    table = np.asarray(pairs, dtype=np.int64).reshape(len(pairs), 2)
+    ty = ir.RankedTensorType.get([len(pairs), 2], ir.IntegerType.get_signless(64))
+    op = stablehlo.CollectivePermuteOp(
+        x,
+        dense_attr(table, ty),
+        channel_handle=_channel(),
+        results=[_hlo.out_type(ctx.avals_out[0])],
+    )
+    return [op.result]
+
+
+register_lowering(P.ppermute_p, _ppermute_lowering)
+
+
+def _reduce_scatter_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    scatter_dimension: int,
+    tiled: bool,
+) -> list[Value]:
+    mesh = _mesh_for(ctx, axis_name)
+    aval_in, aval_out = ctx.avals_in[0], ctx.avals_out[0]
+    shape = list(aval_in.shape)
+    shape[scatter_dimension] //= axis_size
+    op = stablehlo.ReduceScatterOp(
+        _hlo.tensor_type(shape, aval_in.dtype), x, scatter_dimension,
+        _groups_attr(mesh, axis_name), channel_handle=_channel(), use_global_device_ids=True,
+    )  # fmt: skip
+    scalar = _hlo.tensor_type((), aval_in.dtype)
+    block = op.regions[0].blocks.append(scalar, scalar)
+    with ir.InsertionPoint(block):
+        stablehlo.ReturnOp([stablehlo.AddOp(block.arguments[0], block.arguments[1]).result])
+    out = op.result
+    if not tiled:
+        out = stablehlo.ReshapeOp(_hlo.out_type(aval_out), out).result
+    return [out]
+
+
+register_lowering(P.reduce_scatter_p, _reduce_scatter_lowering)
+
+
+def _all_to_all_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    split_axis: int,
+    concat_axis: int,
+    tiled: bool,
+) -> list[Value]:
+    mesh = _mesh_for(ctx, axis_name)
+    op = stablehlo.AllToAllOp(
+        [x], split_axis, concat_axis, axis_size, _groups_attr(mesh, axis_name),
+        channel_handle=_channel(), results=[_hlo.out_type(ctx.avals_out[0])],
+    )  # fmt: skip
+    return [op.results[0]]
+
+
+register_lowering(P.all_to_all_p, _all_to_all_lowering)

@@ -19,7 +19,8 @@ import numpy as np
 
 # The entry's own argument shardings are left out: JAX writes them only for
 # committed arguments, which ``lower`` on a NumPy value does not have.
-KEEP = re.compile(r"sdy\.manual_computation.*|\"stablehlo\.all_\w+\".*|"
+KEEP = re.compile(r"sdy\.manual_computation.*|"
+                  r"\"stablehlo\.(all_\w+|collective_permute|reduce_scatter)\".*|"
                   r"stablehlo\.(partition_id|divide|remainder) .*")  # fmt: skip
 
 if sys.argv[1] == "jax":
@@ -62,6 +63,17 @@ cases = {
     "all_gather y": (lambda a: lax.all_gather(a, "y", axis=1, tiled=True), P("x", "y"), P("x")),
     "axis_index x": (lambda a: a + lax.axis_index("x").astype(np.float32), P("x"), P("x")),
     "replicated": (lambda a: a * 2, P(), P()),
+    "ppermute x": (
+        lambda a: lax.ppermute(a, "x", [(0, 1), (1, 2), (2, 3), (3, 0)]),
+        P("x"),
+        P("x"),
+    ),
+    "psum_scatter y": (
+        lambda a: lax.psum_scatter(a, "y", scatter_dimension=1, tiled=True),
+        P("x"),
+        P("x", "y"),
+    ),
+    "all_to_all x": (lambda a: lax.all_to_all(a, "x", 1, 0, tiled=True), P("x"), P(None, "x")),
 }
 for name, (f, i, o) in cases.items():
     print(f"# {name}")

@@ -114,3 +114,15 @@ def test_create_device_mesh_keeps_the_device_order() -> None:
     assert hybrid.shape == (4, 2)
     with pytest.raises(ValueError, match="slice_index"):
         create_hybrid_device_mesh((4, 2), (1, 1))
+
+
+def test_ppermute_psum_scatter_and_all_to_all_equal_numpy() -> None:
+    shift = [(0, 1), (1, 2), (2, 3), (3, 0)]
+    got = _run(lambda a: lax.ppermute(a, "x", shift), MESH, P("x", "y"), P("x", "y"), DATA)
+    np.testing.assert_array_equal(got, np.roll(DATA, 2, axis=0))
+    got = _run(lambda a: lax.psum_scatter(a, "x", scatter_dimension=1, tiled=True), MESH, P("x"),
+               P(None, "x"), DATA)  # fmt: skip
+    np.testing.assert_allclose(got, DATA.reshape(4, 2, 4).sum(0), rtol=1e-5)
+    got = _run(lambda a: lax.all_to_all(a, "x", 1, 0, tiled=True), MESH, P("x"), P(None, "x"), DATA)
+    # Member j receives column j of every member's rows, stacked in member order.
+    np.testing.assert_array_equal(got, DATA)

@@ -1,6 +1,7 @@
 """The collective family: communication across the members of a named axis.
 
-``psum``, ``pmax``, ``pmin``, ``all_gather`` and ``axis_index`` take an
+``psum``, ``pmax``, ``pmin``, ``all_gather``, ``axis_index``, ``ppermute``,
+``psum_scatter`` (``reduce_scatter``) and ``all_to_all`` take an
 ``axis_name`` parameter (a tuple of names). A transformation that maps over a
 named axis (``vmap(..., axis_name=...)`` today) binds the name for the code
 it traces with :func:`axis_frame`; the wrappers below check that every name
@@ -21,10 +22,13 @@ import numpy as np
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, get_aval_of, register_abstract_eval
 from tessela_tracer._lax import convert_element_type, div
+from tessela_tracer._lax_shape import expand_dims, squeeze
 
 __all__ = [
     "all_gather",
     "all_gather_p",
+    "all_to_all",
+    "all_to_all_p",
     "axis_frame",
     "axis_index",
     "axis_index_p",
@@ -35,8 +39,13 @@ __all__ = [
     "pmean",
     "pmin",
     "pmin_p",
+    "ppermute",
+    "ppermute_p",
     "psum",
     "psum_p",
+    "psum_scatter",
+    "pswapaxes",
+    "reduce_scatter_p",
 ]
 
 AxisName = Hashable | Sequence[Hashable]
@@ -313,3 +322,244 @@ def axis_index(axis_name: Hashable, /) -> Any:
     """
     names, _ = bound_axis_sizes("axis_index", (axis_name,))
     return axis_index_p.bind(axis_name=names)
+
+
+# ----------------------------------------------------------------- ppermute
+
+
+def _ppermute_abstract_eval(
+    x: ShapedArray, *, axis_name: tuple[Hashable, ...], perm: tuple[tuple[int, int], ...]
+) -> ShapedArray:
+    return x
+
+
+ppermute_p = Primitive("ppermute")
+"""Sends each member's value to another: ``perm`` is a tuple of ``(source, destination)``
+pairs; a member that no pair names as destination receives zeros."""
+register_abstract_eval(ppermute_p, _ppermute_abstract_eval)
+
+
+def ppermute(x: Any, /, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> Any:
+    """Send the value of member ``source`` to member ``destination``, for each pair of ``perm``.
+
+    Args:
+      x: an array.
+      axis_name: a bound axis name (or a tuple of names, indexed row-major).
+      perm: ``(source, destination)`` pairs; no index appears twice as a
+        source or twice as a destination.
+
+    Returns:
+      The value each member receives (zeros for a member that receives none).
+
+    Raises:
+      ValueError: an index repeats or lies outside the axis.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> with axis_frame("i", 2):
+        ...     make_jaxpr(lambda x: ppermute(x, "i", [(0, 1), (1, 0)]))(np.float32(1)).eqns[0].params
+        {'axis_name': ('i',), 'perm': ((0, 1), (1, 0))}
+    """
+    names, sizes = bound_axis_sizes("ppermute", axis_name)
+    size = int(np.prod(sizes))
+    pairs = tuple((int(s), int(d)) for s, d in perm)
+    sources = [s for s, _ in pairs]
+    dests = [d for _, d in pairs]
+    if len(set(sources)) != len(sources) or len(set(dests)) != len(dests):
+        raise ValueError(
+            f"ppermute sources and destinations must be unique, got {pairs}; each member may "
+            "send once and receive once."
+        )
+    if any(not 0 <= i < size for i in sources + dests):
+        raise ValueError(
+            f"ppermute perm {pairs} names a member outside the axis of size {size}; use "
+            f"indices 0 to {size - 1}."
+        )
+    return ppermute_p.bind(x, axis_name=names, perm=pairs)
+
+
+# ----------------------------------------------------------------- psum_scatter
+
+
+def _reduce_scatter_abstract_eval(
+    x: ShapedArray,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    scatter_dimension: int,
+    tiled: bool,
+) -> ShapedArray:
+    shape = list(x.shape)
+    if tiled:
+        shape[scatter_dimension] //= axis_size
+    else:
+        del shape[scatter_dimension]
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+reduce_scatter_p = Primitive("reduce_scatter")
+"""Sums over the members and gives member ``i`` the ``i``-th block along ``scatter_dimension``.
+Parameters: ``axis_name``, ``axis_size``, ``scatter_dimension``, ``tiled``."""
+register_abstract_eval(reduce_scatter_p, _reduce_scatter_abstract_eval)
+
+
+def psum_scatter(
+    x: Any,
+    /,
+    axis_name: AxisName,
+    *,
+    scatter_dimension: int = 0,
+    axis_index_groups: Any = None,
+    tiled: bool = False,
+) -> Any:
+    """Sum ``x`` over the members of ``axis_name`` and give each member its block of the sum.
+
+    Args:
+      x: an array.
+      axis_name: a bound axis name (or a tuple of names).
+      scatter_dimension: the dimension split among the members.
+      axis_index_groups: not supported (``None``).
+      tiled: split the dimension into blocks (else its size must equal the
+        number of members, and it is removed).
+
+    Returns:
+      This member's part of the sum.
+
+    Raises:
+      ValueError: the dimension does not match the number of members.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> with axis_frame("i", 2):
+        ...     eval_shape(lambda x: psum_scatter(x, "i", tiled=True), np.ones(4, np.float32)).shape
+        (2,)
+    """
+    if axis_index_groups is not None:
+        raise NotImplementedError("psum_scatter(axis_index_groups=...) is not supported.")
+    names, sizes = bound_axis_sizes("psum_scatter", axis_name)
+    size = int(np.prod(sizes))
+    shape = get_aval_of(x).shape
+    dim = scatter_dimension % max(len(shape), 1)
+    n = shape[dim] if shape else 0
+    if (tiled and n % size) or (not tiled and n != size):
+        need = f"a multiple of {size}" if tiled else f"equal to {size}"
+        raise ValueError(
+            f"psum_scatter: dimension {dim} of the operand has size {n}, which must be {need} "
+            f"(the number of members of {names}){'' if tiled else '; or pass tiled=True'}."
+        )
+    return reduce_scatter_p.bind(
+        x, axis_name=names, axis_size=size, scatter_dimension=dim, tiled=bool(tiled)
+    )
+
+
+# ----------------------------------------------------------------- all_to_all
+
+
+def _all_to_all_abstract_eval(
+    x: ShapedArray,
+    *,
+    axis_name: tuple[Hashable, ...],
+    axis_size: int,
+    split_axis: int,
+    concat_axis: int,
+    tiled: bool,
+) -> ShapedArray:
+    shape = list(x.shape)
+    shape[split_axis] //= axis_size
+    shape[concat_axis] *= axis_size
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+all_to_all_p = Primitive("all_to_all")
+"""Member ``i`` splits its value into blocks along ``split_axis`` and sends block ``j`` to
+member ``j``, which concatenates what it receives along ``concat_axis``."""
+register_abstract_eval(all_to_all_p, _all_to_all_abstract_eval)
+
+
+def all_to_all(
+    x: Any,
+    /,
+    axis_name: AxisName,
+    split_axis: int,
+    concat_axis: int,
+    *,
+    axis_index_groups: Any = None,
+    tiled: bool = False,
+) -> Any:
+    """Exchange blocks between the members of ``axis_name``, as JAX's ``all_to_all``.
+
+    Args:
+      x: an array.
+      axis_name: a bound axis name (or a tuple of names).
+      split_axis: the dimension split into one block per member (its size
+        must equal the number of members unless ``tiled``).
+      concat_axis: where the received blocks are put together.
+      axis_index_groups: not supported (``None``).
+      tiled: split into blocks and concatenate (else the split dimension is
+        removed and a new one of the members' size inserted at ``concat_axis``).
+
+    Returns:
+      The blocks this member receives.
+
+    Raises:
+      ValueError: the split dimension does not match the number of members.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> with axis_frame("i", 2):
+        ...     eval_shape(lambda x: all_to_all(x, "i", 0, 1), np.ones((2, 3), np.float32)).shape
+        (3, 2)
+    """
+    if axis_index_groups is not None:
+        raise NotImplementedError("all_to_all(axis_index_groups=...) is not supported.")
+    names, sizes = bound_axis_sizes("all_to_all", axis_name)
+    size = int(np.prod(sizes))
+    nd = get_aval_of(x).ndim
+    split_axis %= max(nd, 1)
+    concat_axis %= max(nd, 1)
+    n = get_aval_of(x).shape[split_axis]
+    if (tiled and n % size) or (not tiled and n != size):
+        need = f"a multiple of {size}" if tiled else f"equal to {size}"
+        raise ValueError(
+            f"all_to_all: the split axis {split_axis} has size {n}, which must be {need} (the "
+            f"number of members of {names})."
+        )
+    if not tiled:
+        if split_axis < concat_axis:
+            concat_axis += 1
+            x = expand_dims(x, (concat_axis,))
+        elif concat_axis < split_axis:
+            x = expand_dims(x, (concat_axis,))
+            split_axis += 1
+    out = all_to_all_p.bind(
+        x, axis_name=names, axis_size=size, split_axis=split_axis, concat_axis=concat_axis,
+        tiled=bool(tiled),
+    )  # fmt: skip
+    if not tiled and split_axis != concat_axis:
+        out = squeeze(out, (split_axis,))
+    return out
+
+
+def pswapaxes(x: Any, /, axis_name: AxisName, axis: int, *, axis_index_groups: Any = None) -> Any:
+    """Swap the mapped axis ``axis_name`` with dimension ``axis`` of ``x`` (an ``all_to_all``).
+
+    Args:
+      x: an array whose dimension ``axis`` has one entry per member.
+      axis_name: a bound axis name.
+      axis: the dimension swapped with the mapped axis.
+      axis_index_groups: not supported (``None``).
+
+    Returns:
+      The swapped array.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> with axis_frame("i", 2):
+        ...     eval_shape(lambda x: pswapaxes(x, "i", 0), np.ones((2, 3), np.float32)).shape
+        (2, 3)
+    """
+    return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)

@@ -18,7 +18,16 @@ from tessela_tracer._prims_callback import (
     io_callback_p,
     pure_callback_p,
 )
-from tessela_tracer._prims_collective import all_gather_p, axis_index_p, pmax_p, pmin_p, psum_p
+from tessela_tracer._prims_collective import (
+    all_gather_p,
+    all_to_all_p,
+    axis_index_p,
+    pmax_p,
+    pmin_p,
+    ppermute_p,
+    psum_p,
+    reduce_scatter_p,
+)
 from tessela_tracer._prims_control import (
     cond_p,
     jit_p,
@@ -171,6 +180,7 @@ __all__ = [
     "acosh_p",
     "add_p",
     "all_gather_p",
+    "all_to_all_p",
     "and_p",
     "argmax_p",
     "argmin_p",
@@ -255,6 +265,7 @@ __all__ = [
     "polygamma_p",
     "population_count_p",
     "pow_p",
+    "ppermute_p",
     "psum_p",
     "pure_callback_p",
     "qr_p",
@@ -266,6 +277,7 @@ __all__ = [
     "reduce_p",
     "reduce_precision_p",
     "reduce_prod_p",
+    "reduce_scatter_p",
     "reduce_sum_p",
     "reduce_window_max_p",
     "reduce_window_min_p",

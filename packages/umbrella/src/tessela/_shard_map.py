@@ -91,6 +91,21 @@ def _split(x: Any, spec: PartitionSpec, mesh: Mesh) -> tuple[Any, list[Hashable]
     return lax.transpose(lax.reshape(x, tuple(new_shape)), tuple(perm)), present
 
 
+def _check_out_spec(spec: PartitionSpec, ndim: int, mesh: Mesh, i: int) -> None:
+    if len(spec) > ndim:
+        raise ValueError(
+            f"shard_map out_specs entry {spec} for output {i} has {len(spec)} entries, but the "
+            f"function returns an array of rank {ndim}; give at most one entry per dimension."
+        )
+    for d in range(len(spec)):
+        for a in spec.axes_of(d):
+            if a not in mesh.axis_names:
+                raise ValueError(
+                    f"shard_map out_specs entry {spec} for output {i} names the axis {a!r}, which "
+                    f"the mesh {mesh.axis_names} does not have; use one of the mesh's axis names."
+                )
+
+
 def _join(y: Any, spec: PartitionSpec, mesh: Mesh) -> Any:
     """Blocks with one leading axis per mesh axis (mesh order) put together as ``spec`` says."""
     names = list(mesh.axis_names)
@@ -127,7 +142,10 @@ def _emulate(
         in_axes = tuple(0 if name in present else None for _, present in split)
         fun = vmap(fun, in_axes=in_axes, axis_name=name, axis_size=mesh.shape[name])
     outs = fun(*(x for x, _ in split))
-    return [_join(y, s, mesh) for y, s in zip(outs, out_specs_of(), strict=True)]
+    specs = out_specs_of()
+    for i, (y, s) in enumerate(zip(outs, specs, strict=True)):
+        _check_out_spec(s, get_aval(y).ndim - len(mesh.axis_names), mesh, i)
+    return [_join(y, s, mesh) for y, s in zip(outs, specs, strict=True)]
 
 
 class _ShardMapped:
@@ -201,7 +219,10 @@ class _ShardMapped:
         if hit is None:
             with _axis_frames(mesh):
                 closed = trace_to_jaxpr(flat_fun, local)
-            hit = (closed, out_tree_box[0][0], tuple(out_specs()))
+            specs_out = tuple(out_specs())
+            for i, (v, s) in enumerate(zip(closed.jaxpr.outvars, specs_out, strict=True)):
+                _check_out_spec(s, v.aval.ndim, mesh, i)
+            hit = (closed, out_tree_box[0][0], specs_out)
             self._traced[key] = hit
         closed, out_tree, specs_out = hit
         outs = shard_map_call(closed, mesh, in_specs, specs_out, flat, name="shmap_body")

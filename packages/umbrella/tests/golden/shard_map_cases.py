@@ -53,6 +53,25 @@ cases = {
     "all_gather tiled": (lambda a: lax.all_gather(a, "y", axis=1, tiled=True), P("x", "y"), P("x")),
     "local sum": (lambda a: a.sum(0, keepdims=True), P("x"), P("x")),
     "transpose blocks": (lambda a: a.T, P("x", "y"), P("y", "x")),
+    "ppermute": (
+        lambda a: lax.ppermute(a, "x", [(0, 1), (1, 2), (2, 3), (3, 0)]),
+        P("x", "y"),
+        P("x", "y"),
+    ),
+    "ppermute partial": (lambda a: lax.ppermute(a, "y", [(0, 1)]), P("x", "y"), P("x", "y")),
+    "psum_scatter tiled": (
+        lambda a: lax.psum_scatter(a, "x", scatter_dimension=1, tiled=True),
+        P("x"),
+        P(None, "x"),
+    ),
+    "psum_scatter": (
+        lambda a: lax.psum_scatter(a[:, :2], "y", scatter_dimension=1),
+        P("x"),
+        P(("x", "y")),
+    ),
+    "all_to_all tiled": (lambda a: lax.all_to_all(a, "x", 0, 1, tiled=True), P(None, "x"), P("x")),
+    "all_to_all": (lambda a: lax.all_to_all(a[:, :2], "y", 1, 0), P("x"), P(None, ("x", "y"))),
+    "pswapaxes": (lambda a: lax.pswapaxes(a[:2], "y", 0), P("x", "y"), P("x", "y")),
 }
 out: list[str] = []
 for name, (f, i, o) in cases.items():
@@ -69,6 +88,18 @@ loss = tx.shard_map(lambda a: lax.psum((a * a).sum(), ("x", "y")), mesh=mesh,
                     in_specs=P("x", "y"), out_specs=P())  # fmt: skip
 out.append(show("grad", tx.grad(loss)(data), eager=False))
 out.append(show("jit grad", tx.jit(tx.grad(loss))(data), eager=False))
+shift = tx.shard_map(lambda a: lax.ppermute(a * a, "x", [(0, 1), (1, 0), (2, 3), (3, 2)]),
+                     mesh=mesh, in_specs=P("x"), out_specs=P("x"))  # fmt: skip
+out.append(show("grad ppermute", tx.grad(lambda a: (shift(a) * data).sum())(data), eager=False))
+scatter = tx.shard_map(lambda a: lax.psum_scatter(tnp.sin(a), "y", scatter_dimension=1,
+                                                  tiled=True), mesh=mesh, in_specs=P("x"),
+                       out_specs=P("x", "y"), check_vma=False)  # fmt: skip
+out.append(show("grad psum_scatter", tx.grad(lambda a: (scatter(a) ** 2).sum())(data),
+                eager=False))  # fmt: skip
+swap = tx.shard_map(lambda a: lax.all_to_all(a, "x", 1, 0, tiled=True), mesh=mesh,
+                    in_specs=P("x"), out_specs=P(None, "x"))  # fmt: skip
+out.append(show("grad all_to_all", tx.grad(lambda a: (swap(a) * swap(data)).sum())(data),
+                eager=False))  # fmt: skip
 mean = tx.shard_map(lambda a: lax.pmean(tnp.sin(a), "x"), mesh=mesh, in_specs=P("x"),
                     out_specs=P())  # fmt: skip
 out.append(show("vmap", tx.vmap(mean)(np.stack([data, 2 * data])), eager=False))

@@ -136,7 +136,18 @@ from tessela_tracer._lax_shape import (
     transpose,
 )  # fmt: skip
 from tessela_tracer._prims_array import split, stack, tile, unstack
-from tessela_tracer._prims_collective import all_gather, axis_index, pmax, pmean, pmin, psum
+from tessela_tracer._prims_collective import (
+    all_gather,
+    all_to_all,
+    axis_index,
+    pmax,
+    pmean,
+    pmin,
+    ppermute,
+    psum,
+    psum_scatter,
+    pswapaxes,
+)
 from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
 from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer._prims_fft import FftType, fft
@@ -163,6 +174,7 @@ __all__ = [
     "acosh",
     "add",
     "all_gather",
+    "all_to_all",
     "argmax",
     "argmin",
     "asin",
@@ -260,7 +272,10 @@ __all__ = [
     "polygamma",
     "population_count",
     "pow",
+    "ppermute",
     "psum",
+    "psum_scatter",
+    "pswapaxes",
     "real",
     "reduce",
     "reduce_and",
