@@ -29,6 +29,7 @@ from tessela_autodiff import (
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_special,
     _rules_window,
 )
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
@@ -64,6 +65,7 @@ del (
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_special,
     _rules_window,
 )
 

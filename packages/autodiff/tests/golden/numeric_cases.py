@@ -182,6 +182,34 @@ for _dt in ("float32", "float64"):
     _add(f"special_polygamma{_sfx}", "special", _polygamma_x, (M23, 0.5, 3), dtype=_dt)
     _add(f"special_zeta_q{_sfx}", "special", _zeta_q, (M23, 0.5, 3), dtype=_dt)
 
+# --- incomplete gamma and beta, scaled Bessel functions ----------------------------------
+# betainc is differentiable in x only; igamma_grad_a and random_gamma_grad (itself a
+# derivative, computed inline by the reference) are compared by value.
+_BETA_AB = (
+    np.array([[0.5, 1.0, 2.5], [4.0, 0.75, 9.0]]),
+    np.array([[3.0, 0.5, 1.5], [2.0, 6.0, 1.0]]),
+)
+
+
+def _betainc_x(api: Any) -> Fun:
+    return lambda x: api.lax.betainc(_BETA_AB[0].astype(x.dtype), _BETA_AB[1].astype(x.dtype), x)
+
+
+for _dt in ("float32", "float64"):
+    _sfx = "" if _dt == "float32" else "_f64"
+    _add(f"special_igamma{_sfx}", "special", lambda api: api.lax.igamma,
+         (M23, 0.5, 4), (M23, 0.2, 6), dtype=_dt)  # fmt: skip
+    _add(f"special_igammac{_sfx}", "special", lambda api: api.lax.igammac,
+         (M23, 0.5, 4), (M23, 0.2, 6), dtype=_dt)  # fmt: skip
+    _add(f"special_betainc_x{_sfx}", "special", _betainc_x, (M23, 0.05, 0.95), dtype=_dt)
+    _add(f"special_bessel_i0e{_sfx}", "special", lambda api: api.lax.bessel_i0e,
+         (M23, -8, 8), dtype=_dt)  # fmt: skip
+    _add(f"special_bessel_i1e{_sfx}", "special", lambda api: api.lax.bessel_i1e,
+         (M23, -8, 8), dtype=_dt)  # fmt: skip
+for _name in ("igamma_grad_a", "random_gamma_grad"):
+    _add(f"special_{_name}", "special", lambda api, n=_name: getattr(api.lax, n),
+         (M23, 0.5, 4), (M23, 0.2, 6), modes=("value",))  # fmt: skip
+
 
 def _complex(api: Any) -> Fun:
     lax = api.lax

@@ -28,6 +28,7 @@ from tessela_batching import (
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_special,
     _rules_window,
 )
 from tessela_batching._api import vmap
@@ -73,5 +74,6 @@ del (
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_special,
     _rules_window,
 )

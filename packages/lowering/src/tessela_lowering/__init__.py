@@ -62,6 +62,7 @@ from tessela_lowering import (  # noqa: F401
     _rules_remat,
     _rules_shape,
     _rules_solves,
+    _rules_special,
     _rules_window,
 )
 

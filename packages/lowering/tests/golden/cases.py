@@ -1599,3 +1599,46 @@ case(
     lambda rng: (np.diag([2.0, 4.0, 0.5]).astype(F32), np.array([2.0, 4.0, 0.5], F32),
                  small_ints_f(rng, (3,))),
 )  # fmt: skip
+
+# --------------------------------------------- special: incomplete gamma and beta, Bessel
+# Iterative kernels (series and continued fractions run to a tolerance), so the
+# bound is looser than for one-op transcendental functions.
+ITERATIVE = 64
+_GAMMA_A = [0.0, 0.5, 1.0, 2.5, 10.0, -1.0, INF, NAN]
+_GAMMA_X = [0.0, 0.5, 3.0, 2.5, INF, 1.0, 30.0, -1.0]
+for _op in ("igamma", "igammac", "igamma_grad_a"):
+    case(
+        f"{_op}_f32",
+        _op,
+        _binary(_op),
+        lambda rng: (
+            floats(rng, F32, 0.05, 20.0, special=_GAMMA_A, n=24),
+            floats(rng, F32, 0.0, 25.0, special=_GAMMA_X, n=24),
+        ),
+        ITERATIVE,
+    )
+case(
+    "igamma_f16",
+    "igamma",
+    _binary("igamma"),
+    lambda rng: (floats(rng, F16, 0.1, 8.0, special=[]), floats(rng, F16, 0.0, 10.0, special=[])),
+    ITERATIVE,
+)
+case(
+    "betainc_f32",
+    "regularized_incomplete_beta",
+    lambda ns: ns.lax.betainc,
+    lambda rng: (
+        floats(rng, F32, 0.1, 12.0, special=[0.0, 1.0, 2.0, INF, -1.0, NAN, 0.5, 0.0], n=24),
+        floats(rng, F32, 0.1, 12.0, special=[1.0, 0.0, 3.0, 1.0, 2.0, 1.0, INF, 0.0], n=24),
+        floats(rng, F32, 0.0, 1.0, special=[0.5, 0.3, 0.0, 1.0, 1.5, 0.5, 0.2, 0.7], n=24),
+    ),
+    ITERATIVE,
+)
+for _op in ("bessel_i0e", "bessel_i1e"):
+    case(f"{_op}_f32", _op, _unary(_op), lambda rng: (floats(rng, F32, -30.0, 30.0, n=32),), 8)
+    case(f"{_op}_bf16", _op, _unary(_op), lambda rng: (floats(rng, BF16, -12.0, 12.0),), 1)
+NOT_COMPARED["random_gamma_grad"] = (
+    "JAX computes lax.random_gamma_grad inline (no primitive); compared with JAX through "
+    "lax.random_gamma_grad in tessela's scipy golden data (umbrella tests/golden)"
+)

@@ -166,6 +166,15 @@ from tessela_tracer._prims_shape import (
     transpose_p,
 )
 from tessela_tracer._prims_solves import custom_linear_solve_p
+from tessela_tracer._prims_special import (
+    bessel_i0e_p,
+    bessel_i1e_p,
+    igamma_grad_a_p,
+    igamma_p,
+    igammac_p,
+    random_gamma_grad_p,
+    regularized_incomplete_beta_p,
+)
 from tessela_tracer._prims_window import (
     reduce_window_max_p,
     reduce_window_min_p,
@@ -190,6 +199,8 @@ __all__ = [
     "atan_p",
     "atanh_p",
     "axis_index_p",
+    "bessel_i0e_p",
+    "bessel_i1e_p",
     "bitcast_convert_type_p",
     "broadcast_in_dim_p",
     "cbrt_p",
@@ -236,6 +247,9 @@ __all__ = [
     "gather_p",
     "ge_p",
     "gt_p",
+    "igamma_grad_a_p",
+    "igamma_p",
+    "igammac_p",
     "imag_p",
     "integer_pow_p",
     "io_callback_p",
@@ -269,6 +283,7 @@ __all__ = [
     "psum_p",
     "pure_callback_p",
     "qr_p",
+    "random_gamma_grad_p",
     "real_p",
     "reduce_and_p",
     "reduce_max_p",
@@ -283,6 +298,7 @@ __all__ = [
     "reduce_window_min_p",
     "reduce_window_sum_p",
     "reduce_xor_p",
+    "regularized_incomplete_beta_p",
     "rem_p",
     "remat_p",
     "reshape_p",

@@ -158,6 +158,15 @@ from tessela_tracer._prims_indexing import (
 )
 from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
 from tessela_tracer._prims_solves import custom_linear_solve, custom_root
+from tessela_tracer._prims_special import (
+    bessel_i0e,
+    bessel_i1e,
+    betainc,
+    igamma,
+    igamma_grad_a,
+    igammac,
+    random_gamma_grad,
+)
 from tessela_tracer._prims_window import reduce_window
 from tessela_tracer.lax import linalg as linalg
 
@@ -185,6 +194,9 @@ __all__ = [
     "atanh",
     "axis_index",
     "batch_matmul",
+    "bessel_i0e",
+    "bessel_i1e",
+    "betainc",
     "bitcast_convert_type",
     "bitwise_and",
     "bitwise_not",
@@ -243,6 +255,9 @@ __all__ = [
     "gather",
     "ge",
     "gt",
+    "igamma",
+    "igamma_grad_a",
+    "igammac",
     "imag",
     "index_in_dim",
     "integer_pow",
@@ -276,6 +291,7 @@ __all__ = [
     "psum",
     "psum_scatter",
     "pswapaxes",
+    "random_gamma_grad",
     "real",
     "reduce",
     "reduce_and",
