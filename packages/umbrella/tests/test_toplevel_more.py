@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
-from tessela import custom_batching, errors, profiler, stages
+from tessela import custom_batching, errors, monitoring, profiler, stages
 
 _HERE = pathlib.Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(_HERE))
@@ -230,3 +230,42 @@ def test_version_module() -> None:
     assert tx.version.__version_info__[:2] == tuple(
         int(p) for p in tx.version.__version__.split(".")[:2]
     )
+
+
+def test_monitoring_listeners_receive_every_kind_of_event() -> None:
+    got: list[tuple[Any, ...]] = []
+
+    def on_event(event: str, **kw: Any) -> None:
+        got.append(("event", event, kw))
+
+    def on_duration(event: str, secs: float, **kw: Any) -> None:
+        got.append(("duration", event, secs, kw))
+
+    def on_span(event: str, start: float, end: float, **kw: Any) -> None:
+        got.append(("span", event, start, end))
+
+    def on_scalar(event: str, value: float, **kw: Any) -> None:
+        got.append(("scalar", event, value))
+
+    monitoring.register_event_listener(on_event)
+    monitoring.register_event_duration_secs_listener(on_duration)
+    monitoring.register_event_time_span_listener(on_span)
+    monitoring.register_scalar_listener(on_scalar)
+    try:
+        monitoring.record_event("/a", step=1)
+        monitoring.record_event_duration_secs("/b", 0.5, tag="x")
+        monitoring.record_event_time_span("/c", 1.0, 2.0)
+        monitoring.record_scalar("/d", 7)
+        monitoring.unregister_event_listener(on_event)
+        monitoring.record_event("/a")
+        with pytest.raises(AssertionError):
+            monitoring.unregister_event_listener(on_event)
+    finally:
+        monitoring.clear_event_listeners()
+    monitoring.record_scalar("/d", 8)
+    assert got == [
+        ("event", "/a", {"step": 1}),
+        ("duration", "/b", 0.5, {"tag": "x"}),
+        ("span", "/c", 1.0, 2.0),
+        ("scalar", "/d", 7),
+    ]
