@@ -269,3 +269,20 @@ def test_monitoring_listeners_receive_every_kind_of_event() -> None:
         ("span", "/c", 1.0, 2.0),
         ("scalar", "/d", 7),
     ]
+
+
+def test_dlpack_round_trips_and_checks_its_argument() -> None:
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    arr = tx.dlpack.from_dlpack(host)
+    assert isinstance(arr, tx.Array) and arr.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(arr), host)
+    again = tx.dlpack.from_dlpack(arr, device=tx.devices()[0])
+    np.testing.assert_array_equal(np.asarray(again), host)
+    assert tx.dlpack.from_dlpack(np.arange(3)).dtype == np.int32  # x32, as JAX
+    with pytest.raises(TypeError, match="must have __dlpack__ and __dlpack_device__"):
+        tx.dlpack.from_dlpack([1, 2])
+    assert tx.dlpack.is_supported_dtype(np.complex64)
+    assert tx.dlpack.is_supported_dtype(tnp.bfloat16)
+    assert not tx.dlpack.is_supported_dtype("float8_e4m3fn")
+    with pytest.raises(TypeError, match="Expected a string or dtype-like object"):
+        tx.dlpack.is_supported_dtype(None)
