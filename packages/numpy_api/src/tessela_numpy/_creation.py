@@ -134,7 +134,7 @@ def array(
             out_dt = want if want is not None else _default(type(object))
             out = convert(object, out_dt, weak_type=want is None)
         else:
-            if isinstance(object, list | tuple):
+            if isinstance(object, list | tuple) and leaves:
                 _check_int_leaves(leaves, want if want is not None else _dt.result_type(*leaves))
             np_val = np.asarray(object) if want is None else np.asarray(object, dtype=want)
             if np_val.dtype.kind == "O":

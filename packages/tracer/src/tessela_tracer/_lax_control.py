@@ -13,6 +13,7 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._dtypes import result_type
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._prims_control import (
@@ -139,8 +140,15 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     return _cond(idx, list(branches), operands, "switch")
 
 
+_NO_OPERAND = object()
+
+
 def cond(
-    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
+    pred: Any,
+    true_fun: Callable[..., Any],
+    false_fun: Callable[..., Any],
+    *operands: Any,
+    operand: Any = _NO_OPERAND,
 ) -> Any:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, staged.
 
@@ -148,7 +156,8 @@ def cond(
       pred: a boolean (or number) scalar.
       true_fun: the branch for True.
       false_fun: the branch for False.
-      *operands: the branches' arguments.
+      *operands: the branches' arguments (none at all is allowed).
+      operand: the older keyword form of a single operand.
 
     Returns:
       The chosen branch's output.
@@ -158,6 +167,13 @@ def cond(
         >>> make_jaxpr(lambda x: cond(lax.gt(x, 0.0), lax.sin, lax.cos, x))(1.0).eqns[-1].primitive
         cond
     """
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError(
+                "cond: pass the operands either positionally or as operand=, not both; "
+                "prefer cond(pred, true_fun, false_fun, *operands)."
+            )
+        operands = (operand,)
     a = _aval(pred)
     if a.shape:
         raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
@@ -193,10 +209,19 @@ def _cond(
 def _weak_fix(
     init_flat: list[Any], avals_in: list[ShapedArray], avals_out: list[ShapedArray]
 ) -> tuple[list[Any], bool]:
+    """Retype weakly typed initial carries that the body changes, as JAX does.
+
+    A weak carry whose output has another dtype is promoted to the dtype both
+    promote to (``while_loop(c < 3, c + 1.5, 0)`` carries a float32); a weak
+    carry whose output is strong of the same dtype becomes strong.
+    """
     changed = False
     new = []
     for x, a_in, a_out in zip(init_flat, avals_in, avals_out, strict=True):
-        if a_in.weak_type and not a_out.weak_type and a_in.dtype == a_out.dtype:
+        if a_in.weak_type and a_in.shape == a_out.shape and a_in.dtype != a_out.dtype:
+            new.append(_convert_element_type(x, result_type(x, a_out), weak_type=False))
+            changed = True
+        elif a_in.weak_type and not a_out.weak_type and a_in.dtype == a_out.dtype:
             new.append(_convert_element_type(x, a_in.dtype, weak_type=False))
             changed = True
         else:
@@ -243,7 +268,7 @@ def while_loop(
         while
     """
     flat, tree = tree_flatten(init_val)
-    for _ in range(2):
+    for _ in range(3):
         avals = [_aval(x) for x in flat]
         body, bconsts, out_tree = _trace_flat(body_fun, tree, avals, "while_loop", star=False)
         flat, changed = _weak_fix(flat, avals, body.out_avals)
@@ -299,7 +324,7 @@ def scan(
     n = lengths.pop()
     init_flat, init_tree = tree_flatten(init)
     x_avals = [ShapedArray(_aval(x).shape[1:], _aval(x).dtype, _aval(x).weak_type) for x in xs_flat]
-    for _ in range(2):
+    for _ in range(3):
         c_avals = [_aval(x) for x in init_flat]
         key = ("scan", f, str(init_tree), str(xs_tree), tuple(c_avals), tuple(x_avals))
         jaxpr, consts, (ct, yt, nc) = cached_trace(
@@ -347,7 +372,14 @@ def _trace_scan_body(
     return jaxpr, consts, box[-1]
 
 
-def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
+def fori_loop(
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
+) -> Any:
     """Run ``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)``.
 
     Concrete bounds give a ``scan``; traced bounds give a ``while``.
@@ -357,6 +389,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
       upper: one past the last index.
       body_fun: ``(i, val) -> val``.
       init_val: the initial value.
+      unroll: the scan's unroll factor; only with concrete bounds.
 
     Returns:
       The final value.
@@ -380,8 +413,16 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
             i, x = carry
             return (ew.add_p.bind(i, one), body_fun(i, x)), None
 
-        (_, out), _ = scan(step, (lo_c, init_val), None, length=max(hi - lo, 0))
+        n = max(hi - lo, 0)
+        (_, out), _ = scan(
+            step, (lo_c, init_val), None, length=n, unroll=1 if unroll is None else unroll
+        )
         return out
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError(
+            "fori_loop: unroll needs loop bounds known at trace time; pass Python ints as "
+            "lower and upper, or drop unroll."
+        )
     lo_c = _convert_element_type(lower, dt, weak_type=_aval(lower).weak_type)
     hi_c = _convert_element_type(upper, dt, weak_type=_aval(upper).weak_type)
 
