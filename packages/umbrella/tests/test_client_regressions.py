@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -43,3 +45,25 @@ def test_full_like_accepts_a_shape_dtype_struct() -> None:
     out = tnp.full_like(tx.ShapeDtypeStruct((2, 3), np.float32), 1.5)
     assert out.shape == (2, 3) and str(out.dtype) == "float32"
     np.testing.assert_array_equal(np.asarray(out), np.full((2, 3), 1.5, np.float32))
+
+
+def test_loops_promote_weak_carries_as_jax() -> None:
+    out = tx.lax.while_loop(lambda c: c < 3, lambda c: c + 1.5, 0)
+    assert (str(out.dtype), out.weak_type, float(out)) == ("float32", False, 3.0)
+    out = tx.lax.fori_loop(0, 3, lambda i, c: c + 0.5, 0)
+    assert (str(out.dtype), float(out)) == ("float32", 1.5)
+
+
+@given(lo=st.integers(-3, 3), n=st.integers(0, 5), unroll=st.sampled_from([1, 2, 3, True]))
+@settings(max_examples=15, deadline=None)
+def test_fori_loop_unroll_matches_the_python_loop(lo: int, n: int, unroll: int | bool) -> None:
+    out = tx.lax.fori_loop(lo, lo + n, lambda i, c: c * 2 + i, 1, unroll=unroll)
+    want = 1
+    for i in range(lo, lo + n):
+        want = want * 2 + i
+    assert int(out) == want
+
+
+def test_cond_without_operands_runs_under_jit() -> None:
+    f = tx.jit(lambda p: tx.lax.cond(p, lambda: tnp.float32(1), lambda: tnp.float32(2)))
+    assert (float(f(True)), float(f(False))) == (1.0, 2.0)
