@@ -84,6 +84,8 @@ from ._creation import (
 from ._creation import (
     zeros_like as zeros_like,
 )
+from ._grids_io import *  # noqa: F403
+from ._grids_io import __all__ as _grids_io_all
 from ._histograms import digitize as digitize
 from ._histograms import histogram as histogram
 from ._histograms import histogram_bin_edges as histogram_bin_edges
@@ -124,6 +126,8 @@ from ._nan_reductions import nanprod as nanprod
 from ._nan_reductions import nanstd as nanstd
 from ._nan_reductions import nansum as nansum
 from ._nan_reductions import nanvar as nanvar
+from ._numeric_more import *  # noqa: F403
+from ._numeric_more import __all__ as _numeric_more_all
 from ._numpy_more import *  # noqa: F403
 from ._numpy_more import __all__ as _numpy_more_all
 from ._numpy_poly import *  # noqa: F403
@@ -220,6 +224,11 @@ from ._scalar_types import (
 from ._scalar_types import (
     finfo as finfo,
 )
+from ._scalar_types import float8_e4m3b11fnuz as float8_e4m3b11fnuz
+from ._scalar_types import float8_e4m3fn as float8_e4m3fn
+from ._scalar_types import float8_e4m3fnuz as float8_e4m3fnuz
+from ._scalar_types import float8_e5m2 as float8_e5m2
+from ._scalar_types import float8_e5m2fnuz as float8_e5m2fnuz
 from ._scalar_types import (
     float16 as float16,
 )
@@ -235,6 +244,7 @@ from ._scalar_types import (
 from ._scalar_types import (
     inf as inf,
 )
+from ._scalar_types import int4 as int4
 from ._scalar_types import (
     int8 as int8,
 )
@@ -265,6 +275,7 @@ from ._scalar_types import (
 from ._scalar_types import (
     result_type as result_type,
 )
+from ._scalar_types import uint4 as uint4
 from ._scalar_types import (
     uint8 as uint8,
 )
@@ -294,6 +305,8 @@ from ._sequences import hsplit as hsplit
 from ._sequences import logspace as logspace
 from ._sequences import meshgrid as meshgrid
 from ._sequences import vsplit as vsplit
+from ._set_edit import *  # noqa: F403
+from ._set_edit import __all__ as _set_edit_all
 from ._setops import argwhere as argwhere
 from ._setops import bincount as bincount
 from ._setops import flatnonzero as flatnonzero
@@ -915,3 +928,8 @@ __all__ = [
     "zeros_like",
 ]
 __all__ += [*_array_extras_all, *_numpy_more_all, *_numpy_poly_all, *_scalar_kinds_all]
+__all__ += [*_numeric_more_all, *_grids_io_all, *_set_edit_all]
+__all__ += [
+    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "int4", "uint4",
+]  # fmt: skip

@@ -26,11 +26,17 @@ __all__ = [
     "e",
     "euler_gamma",
     "finfo",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
     "float16",
     "float32",
     "float64",
     "iinfo",
     "inf",
+    "int4",
     "int8",
     "int16",
     "int32",
@@ -41,6 +47,7 @@ __all__ = [
     "pi",
     "promote_types",
     "result_type",
+    "uint4",
     "uint8",
     "uint16",
     "uint32",
@@ -66,7 +73,7 @@ class _ScalarMeta(type):
         return cls is other or cls.dtype.type == other
 
     def __ne__(cls, other: object) -> bool:
-        return not cls.__eq__(other)
+        return not type(cls).__eq__(cls, other)
 
     def __call__(cls, x: Any) -> Any:
         from ._creation import asarray
@@ -103,6 +110,15 @@ uint8, uint16, uint32, uint64 = (
 float16, float32, float64 = (_make_scalar_type(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = (_make_scalar_type(t) for t in (np.complex64, np.complex128))
 bfloat16 = _make_scalar_type(_dt.bfloat16.type)
+# The narrow types the tracer's dtypes offer (through ml_dtypes); the others of
+# jax.numpy (float8_e3m4, float4_e2m1fn, int2, ...) are not exposed.
+float8_e4m3b11fnuz = _make_scalar_type(_dt.float8_e4m3b11fnuz.type)
+float8_e4m3fn = _make_scalar_type(_dt.float8_e4m3fn.type)
+float8_e4m3fnuz = _make_scalar_type(_dt.float8_e4m3fnuz.type)
+float8_e5m2 = _make_scalar_type(_dt.float8_e5m2.type)
+float8_e5m2fnuz = _make_scalar_type(_dt.float8_e5m2fnuz.type)
+int4 = _make_scalar_type(_dt.int4.type)
+uint4 = _make_scalar_type(_dt.uint4.type)
 dtype = np.dtype
 finfo = _dt.finfo
 iinfo = _dt.iinfo

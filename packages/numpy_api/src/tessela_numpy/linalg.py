@@ -42,6 +42,19 @@ from ._linalg import (
     slogdet,
     solve,
 )
+from ._linalg_more import (
+    cross,
+    lstsq,
+    matmul,
+    matrix_transpose,
+    multi_dot,
+    outer,
+    tensordot,
+    tensorinv,
+    tensorsolve,
+    trace,
+    vecdot,
+)
 from ._linalg_spectral import (
     EighResult,
     SVDResult,
@@ -63,9 +76,11 @@ from ._ufuncs import conj, isnan, real, sqrt
 from ._where import where
 
 __all__ = [
-    "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "det",
-    "diagonal", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "norm", "pinv", "qr",
-    "slogdet", "solve", "svd", "svdvals", "vector_norm",
+    "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross", "det",
+    "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
+    "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet",
+    "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot",
+    "vector_norm",
 ]  # fmt: skip
 
 
@@ -219,6 +234,25 @@ def _cond(x: Any, p: Any) -> Any:
 
 _cond.__name__ = _cond.__qualname__ = "cond"
 _cond_jit = jit(_cond, static_argnums=(1,))
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: str | int = "fro") -> Any:
+    """The norm of the matrices in the last two axes of ``x``.
+
+    Args:
+      x: an array of rank two or more.
+      keepdims: keep the reduced axes with size one.
+      ord: ``"fro"``, ``"nuc"``, ``1``, ``-1``, ``2``, ``-2``, ``inf`` or ``-inf``.
+
+    Returns:
+      The norms, one per matrix.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(matrix_norm, S((4, 2, 3), "float32")).shape
+    (4,)
+    """
+    check_arraylike("jnp.linalg.matrix_norm", x)
+    return norm(x, ord=ord, keepdims=keepdims, axis=(-2, -1))
 
 
 def vector_norm(
