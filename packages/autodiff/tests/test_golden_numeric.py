@@ -62,7 +62,10 @@ XFAIL: dict[str, str] = {}
 NOT_COVERED = {
     "and", "bitcast_convert_type", "clz", "device_put", "iota", "name", "nextafter", "not", "or",
     "population_count", "reduce_and", "reduce_or", "reduce_xor", "shift_left",
-    "shift_right_arithmetic", "shift_right_logical", "xor",
+    "shift_right_arithmetic", "shift_right_logical", "xor", "mulhi",
+    # scatter-sub: its gradients are compared with JAX 0.10.2's in the umbrella's
+    # tests/test_lax_more.py golden data
+    "scatter-sub",
     # host callbacks: debug ones are transparent, pure/IO ones refuse differentiation
     # (tests/test_callback.py)
     "debug_callback", "debug_print", "io_callback", "pure_callback",

@@ -38,7 +38,7 @@ for _p in (
     P.sign_p, P.floor_p, P.ceil_p, P.round_p, P.is_finite_p, P.stop_gradient_p,
     P.eq_p, P.ne_p, P.lt_p, P.le_p, P.gt_p, P.ge_p, P.and_p, P.or_p, P.xor_p, P.not_p,
     P.shift_left_p, P.shift_right_logical_p, P.shift_right_arithmetic_p,
-    P.population_count_p, P.clz_p, P.nextafter_p, P.bitcast_convert_type_p,
+    P.population_count_p, P.clz_p, P.nextafter_p, P.bitcast_convert_type_p, P.mulhi_p,
 ):  # fmt: skip
     defjvp_zero(_p)
 

@@ -186,6 +186,18 @@ def _scatter_transpose(ct: Any, x: Any, idx: Any, u: Any, **params: Any) -> list
 
 register_jvp(P.scatter_add_p, _scatter_linear_jvp(P.scatter_add_p))
 register_transpose(P.scatter_add_p, _scatter_add_transpose)
+
+
+def _scatter_sub_transpose(ct: Any, x: Any, idx: Any, u: Any, **params: Any) -> list[Any]:
+    if type(ct) is Zero:
+        return [None, None, None]
+    t_x = ct if is_undefined(x) else None
+    t_u = lax.neg(_gather_updates(ct, idx, u.aval, params)) if is_undefined(u) else None
+    return [t_x, None, t_u]
+
+
+register_jvp(P.scatter_sub_p, _scatter_linear_jvp(P.scatter_sub_p))
+register_transpose(P.scatter_sub_p, _scatter_sub_transpose)
 register_jvp(P.scatter_p, _scatter_linear_jvp(P.scatter_p))
 register_transpose(P.scatter_p, _scatter_transpose)
 

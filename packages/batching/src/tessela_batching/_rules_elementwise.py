@@ -65,7 +65,7 @@ for _p in (
     P.add_p, P.sub_p, P.mul_p, P.div_p, P.rem_p, P.max_p, P.min_p, P.atan2_p, P.nextafter_p,
     P.and_p, P.or_p, P.xor_p, P.shift_left_p, P.shift_right_logical_p,
     P.shift_right_arithmetic_p, P.eq_p, P.ne_p, P.lt_p, P.le_p, P.gt_p, P.ge_p, P.complex_p,
-    P.pow_p, P.polygamma_p, P.zeta_p,
+    P.pow_p, P.polygamma_p, P.zeta_p, P.mulhi_p,
 ):  # fmt: skip
     defbroadcasting(_p)
 

@@ -112,7 +112,10 @@ def _scatter_rule(prim: Primitive) -> Any:
     return rule
 
 
-for _p in (P.scatter_p, P.scatter_add_p, P.scatter_mul_p, P.scatter_min_p, P.scatter_max_p):
+for _p in (
+    P.scatter_p, P.scatter_add_p, P.scatter_sub_p, P.scatter_mul_p, P.scatter_min_p,
+    P.scatter_max_p,
+):  # fmt: skip
     register_batching(_p, _scatter_rule(_p))
 
 

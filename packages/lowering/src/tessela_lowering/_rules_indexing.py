@@ -212,6 +212,7 @@ def _register_scatter(prim: Primitive, combine: Callable[[Value, Value], Value] 
 
 _register_scatter(P.scatter_p, None)
 _register_scatter(P.scatter_add_p, lambda a, b: stablehlo.AddOp(a, b).result)
+_register_scatter(P.scatter_sub_p, lambda a, b: stablehlo.SubtractOp(a, b).result)
 _register_scatter(P.scatter_mul_p, lambda a, b: stablehlo.MulOp(a, b).result)
 _register_scatter(P.scatter_min_p, lambda a, b: stablehlo.MinOp(a, b).result)
 _register_scatter(P.scatter_max_p, lambda a, b: stablehlo.MaxOp(a, b).result)

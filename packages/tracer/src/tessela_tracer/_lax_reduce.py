@@ -32,7 +32,7 @@ def _reducer(p: Primitive, extra: dict[str, Any]) -> Any:
         f"      axes: the dimensions to reduce.\n\n    Returns:\n      The reduced array.\n\n"
         f"    Example:\n        >>> import numpy as np\n"
         f"        >>> from tessela_tracer import make_jaxpr, lax\n"
-        f"        >>> x = np.ones(3, np.{'bool_' if p.name in ('reduce_and', 'reduce_or') else 'float32'})\n"
+        f"        >>> x = np.ones(3, np.{'bool_' if p.name in ('reduce_and', 'reduce_or', 'reduce_xor') else 'float32'})\n"
         f"        >>> make_jaxpr(lambda x: lax.{p.name}(x, (0,)))(x).eqns[0].primitive\n"
         f"        {p.name}\n"
     )
@@ -45,6 +45,7 @@ reduce_max = _reducer(rd.reduce_max_p, {})
 reduce_min = _reducer(rd.reduce_min_p, {})
 reduce_and = _reducer(rd.reduce_and_p, {})
 reduce_or = _reducer(rd.reduce_or_p, {})
+reduce_xor = _reducer(rd.reduce_xor_p, {})
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:

@@ -234,6 +234,8 @@ xor_p = nary_primitive("xor", _INT_BOOL)
 shift_left_p = nary_primitive("shift_left", _INT)
 shift_right_logical_p = nary_primitive("shift_right_logical", _INT)
 shift_right_arithmetic_p = nary_primitive("shift_right_arithmetic", _INT)
+# The high half of the double-width product of two integers of one dtype.
+mulhi_p = nary_primitive("mulhi", _INT)
 eq_p = nary_primitive("eq", _ANY, _to_bool)
 ne_p = nary_primitive("ne", _ANY, _to_bool)
 lt_p = nary_primitive("lt", _ANY, _to_bool)

@@ -171,6 +171,7 @@ def _scatter_rule(
 
 scatter_p = _prim("scatter", _scatter_rule)
 scatter_add_p = _prim("scatter-add", _scatter_rule)
+scatter_sub_p = _prim("scatter-sub", _scatter_rule)
 scatter_mul_p = _prim("scatter-mul", _scatter_rule)
 scatter_min_p = _prim("scatter-min", _scatter_rule)
 scatter_max_p = _prim("scatter-max", _scatter_rule)

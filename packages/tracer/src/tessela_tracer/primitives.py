@@ -86,6 +86,7 @@ from tessela_tracer._prims_elementwise import (
     max_p,
     min_p,
     mul_p,
+    mulhi_p,
     ne_p,
     neg_p,
     nextafter_p,
@@ -124,6 +125,7 @@ from tessela_tracer._prims_indexing import (
     scatter_min_p,
     scatter_mul_p,
     scatter_p,
+    scatter_sub_p,
 )
 from tessela_tracer._prims_linalg import (
     cholesky_p,
@@ -266,6 +268,7 @@ __all__ = [
     "max_p",
     "min_p",
     "mul_p",
+    "mulhi_p",
     "name_p",
     "ne_p",
     "neg_p",
@@ -311,6 +314,7 @@ __all__ = [
     "scatter_min_p",
     "scatter_mul_p",
     "scatter_p",
+    "scatter_sub_p",
     "select_and_gather_add_p",
     "select_and_scatter_add_p",
     "select_n_p",

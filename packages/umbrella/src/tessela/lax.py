@@ -1,7 +1,8 @@
 """``tessela.lax``: the ``jax.lax`` names, from ``tessela_tracer.lax``, with the
 collectives of ``tessela_batching`` (``psum``, ``pmean``, ``pmax``, ``pmin``,
 ``all_gather``, ``axis_index``) that ``jax.lax`` also holds, ``broadcast_shapes``
-and the primitives under their ``jax.lax`` names (``add_p``, ``sin_p``, ...).
+and the primitives under their ``jax.lax`` names (``add_p``, ``sin_p``,
+``mulhi_p``, ``scatter_sub_p``, ...).
 
 Example:
     >>> import tessela.lax as lax
@@ -20,11 +21,24 @@ from tessela_batching import pmin as pmin
 from tessela_batching import psum as psum
 from tessela_tracer.lax import *  # noqa: F403
 from tessela_tracer.lax import __all__ as _tracer_all
+from tessela_tracer.primitives import mulhi_p as mulhi_p
+from tessela_tracer.primitives import scatter_sub_p as scatter_sub_p
 
 from tessela._lax_extra import *  # noqa: F403
 from tessela._lax_extra import __all__ as _extra_all
 
 __all__ = sorted(
-    [*_tracer_all, *_extra_all, "all_gather", "axis_index", "pmax", "pmean", "pmin", "psum"],
+    [
+        *_tracer_all,
+        *_extra_all,
+        "all_gather",
+        "axis_index",
+        "pmax",
+        "pmean",
+        "pmin",
+        "psum",
+        "mulhi_p",
+        "scatter_sub_p",
+    ],
     key=lambda name: (name[0].islower(), name),
 )
