@@ -58,6 +58,7 @@ from tessela_lowering import (  # noqa: F401
     _rules_indexing,
     _rules_linalg,
     _rules_misc,
+    _rules_random,
     _rules_reduce,
     _rules_remat,
     _rules_shape,

@@ -23,6 +23,7 @@ from tessela_tracer import (
     get_aval,
     register_aval_handler,
 )
+from tessela_tracer.dtypes import is_extended
 from tessela_tracer.primitives import device_put_p
 
 from tessela_lowering import _xla
@@ -303,6 +304,11 @@ class Array(ArrayOps):
         return npy
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> HostArray:
+        if is_extended(self.aval.dtype):
+            raise TypeError(
+                "Array with PRNG key dtype cannot be converted to a NumPy array. Use "
+                "random.key_data(arr) if you wish to extract the underlying integer array."
+            )
         value = self._value
         if dtype is not None and np.dtype(dtype) != value.dtype:
             return value.astype(dtype)
@@ -364,9 +370,13 @@ class Array(ArrayOps):
         return format(self._value.item(), spec)
 
     def __str__(self) -> str:
+        if is_extended(self.aval.dtype):
+            return _format_keys(self._value, self.aval)
         return str(self._value)
 
     def __repr__(self) -> str:
+        if is_extended(self.aval.dtype):
+            return _format_keys(self._value, self.aval)
         # A deleted (donated) array raises RuntimeError from ``_value``, as in JAX.
         return _format_repr(self._value, self.aval)
 
@@ -473,6 +483,11 @@ def leaf_key(x: Any, /) -> Any:
     if isinstance(x, np.generic):
         return (x.dtype, ())
     raise TypeError(f"no dispatch key for {kind.__name__}")
+
+
+def _format_keys(value: HostArray, aval: ShapedArray) -> str:
+    # JAX's form for key arrays: the logical shape and dtype, then the key data.
+    return f"Array({aval.shape}, dtype={aval.dtype.name}) overlaying:\n{value}"
 
 
 def _format_repr(value: HostArray, aval: ShapedArray) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import ShapedArray
+from tessela_tracer.dtypes import is_extended, physical_shape_dtype
 
 from tessela_lowering._xla import (
     DType,
@@ -39,6 +40,7 @@ __all__ = [
     "constant",
     "convert",
     "dtype_of",
+    "key_trailing",
     "out_type",
     "padding_attr",
     "reduce_region",
@@ -69,15 +71,39 @@ class ArgSpec:
         alias_output: int | None = None,
         donor: bool = False,
     ) -> None:
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+        # A key array's argument is its uint32 data (physical shape and dtype).
+        phys_shape, phys_dtype = physical_shape_dtype(tuple(int(d) for d in shape), dtype)
+        self.shape = phys_shape
+        self.dtype = phys_dtype
         self.alias_output = alias_output
         self.donor = donor
 
 
 def tensor_type(shape: Sequence[int], dtype: DType | type) -> ir.RankedTensorType:
-    """The MLIR tensor type ``tensor<shape x dtype>``."""
+    """The MLIR tensor type ``tensor<shape x dtype>``.
+
+    An extended dtype (typed PRNG keys) gives the type of its physical data:
+    ``key<fry>[3]`` is ``tensor<3x2xui32>``.
+    """
+    if is_extended(dtype):
+        shape, dtype = physical_shape_dtype(tuple(shape), dtype)
     return ir.RankedTensorType.get(list(shape), ir_element_type(np.dtype(dtype)))
+
+
+def key_trailing(aval: ShapedArray) -> tuple[int, ...]:
+    """The trailing physical shape of one element of ``aval``: ``(2,)`` for keys, else ``()``.
+
+    Shape rules append it to their shape parameters, so that an operation on a
+    key array moves whole keys of its ``uint32`` data.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer.dtypes import key_fry
+      >>> key_trailing(ShapedArray((3,), key_fry)), key_trailing(ShapedArray((3,), np.int8))
+      ((2,), ())
+    """
+    shape, _ = physical_shape_dtype(aval.shape, aval.dtype)
+    return shape[len(aval.shape) :]
 
 
 def shape_of(value: Value) -> tuple[int, ...]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, trace_to_jaxpr
+from tessela_tracer.dtypes import is_extended
 
 from tessela_lowering import _hlo
 from tessela_lowering._xla import Value, func_dialect, ir
@@ -172,6 +173,13 @@ def has_lowering(prim: Primitive, /) -> bool:
     return prim in _rules
 
 
+def _host_constant(c: Any, aval: ShapedArray) -> Any:
+    # A key array constant is embedded as its uint32 data (it refuses np.asarray).
+    if is_extended(aval.dtype):
+        return np.asarray(getattr(c, "_value", c))
+    return np.asarray(c, dtype=aval.dtype)
+
+
 def _atom_value(env: dict[Any, Value], atom: Any) -> Value:
     if isinstance(atom, Literal):
         return _hlo.constant(np.asarray(atom.val, dtype=atom.aval.dtype))
@@ -252,7 +260,7 @@ def lower_closed_jaxpr(
     """
     jaxpr = closed.jaxpr
     consts = [
-        _hlo.constant(np.asarray(c, dtype=v.aval.dtype))
+        _hlo.constant(_host_constant(c, v.aval))
         for v, c in zip(jaxpr.constvars, closed.consts, strict=True)
     ]
     return lower_jaxpr(module_context, jaxpr, consts, list(args))

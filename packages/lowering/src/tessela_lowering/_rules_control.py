@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ClosedJaxpr
 from tessela_tracer import primitives as P
+from tessela_tracer.extend import physical_aval
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import compare_values, out_type
@@ -112,8 +113,9 @@ def _scan_lowering(
     unroll: int,
 ) -> list[Value]:
     n_xs = len(args) - num_consts - num_carry
-    x_avals = ctx.avals_in[num_consts + num_carry :]
-    y_avals = ctx.avals_out[num_carry:]
+    # Key arrays are scanned as their uint32 data (trailing words included).
+    x_avals = [physical_aval(a) for a in ctx.avals_in[num_consts + num_carry :]]
+    y_avals = [physical_aval(a) for a in ctx.avals_out[num_carry:]]
     ys_init = [
         _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), a.dtype)), a.shape, []) for a in y_avals
     ]

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import Jaxpr, Primitive
 from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import physical_shape_dtype
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import compare_values, out_type, reduce_region
@@ -41,7 +42,11 @@ def _dynamic_slice_lowering(
     ctx: LoweringRuleContext, x: Value, *idx: Value, slice_sizes: Sequence[int]
 ) -> list[Value]:
     starts = _scalar_indices(ctx, 1, idx)
-    return [stablehlo.DynamicSliceOp(x, starts, list(slice_sizes)).result]
+    t = _hlo.key_trailing(ctx.avals_in[0])  # keys: whole keys are kept
+    if t:
+        zero = _hlo.constant(np.zeros((), _index_dtype(ctx.avals_in[1:])))
+        starts += [zero] * len(t)
+    return [stablehlo.DynamicSliceOp(x, starts, [*slice_sizes, *t]).result]
 
 
 register_lowering(P.dynamic_slice_p, _dynamic_slice_lowering)
@@ -103,8 +108,9 @@ def _gather_lowering(
     dn = dimension_numbers
     x_aval, idx_aval = ctx.avals_in
     out = ctx.avals_out[0]
+    t = _hlo.key_trailing(x_aval)  # keys: each gathers its words as trailing offset dims
     dims = stablehlo.GatherDimensionNumbers.get(
-        offset_dims=list(dn.offset_dims),
+        offset_dims=[*dn.offset_dims, *range(out.ndim, out.ndim + len(t))],
         collapsed_slice_dims=list(dn.collapsed_slice_dims),
         operand_batching_dims=list(dn.operand_batching_dims),
         start_indices_batching_dims=list(dn.start_indices_batching_dims),
@@ -112,15 +118,17 @@ def _gather_lowering(
         index_vector_dim=idx_aval.ndim - 1,
     )
     gathered = stablehlo.GatherOp(
-        x, idx, dims, list(slice_sizes), indices_are_sorted=bool(indices_are_sorted)
+        x, idx, dims, [*slice_sizes, *t], indices_are_sorted=bool(indices_are_sorted)
     ).result
     if not _fill_mode(mode):
         return [gathered]
     mask = _in_bounds_mask(idx, idx_aval, x_aval.shape, slice_sizes, dn.start_index_map)
     batch_dims = [i for i in range(out.ndim) if i not in dn.offset_dims]
-    mask_b = _hlo.broadcast_in_dim(mask, out.shape, batch_dims)
-    fill = np.array(fill_value if fill_value is not None else 0).astype(out.dtype)
-    fill_b = _hlo.broadcast_in_dim(_hlo.constant(fill), out.shape, [])
+    phys_shape = (*out.shape, *t)
+    phys_dtype = physical_shape_dtype((), out.dtype)[1]
+    mask_b = _hlo.broadcast_in_dim(mask, phys_shape, batch_dims)
+    fill = np.array(fill_value if fill_value is not None else 0).astype(phys_dtype)
+    fill_b = _hlo.broadcast_in_dim(_hlo.constant(fill), phys_shape, [])
     return [stablehlo.SelectOp(mask_b, gathered, fill_b).result]
 
 

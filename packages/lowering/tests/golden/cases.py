@@ -1534,6 +1534,12 @@ NOT_COMPARED["mulhi"] = NOT_COMPARED["scatter-sub"] = (
     "added after this golden set; compared with JAX 0.10.2 (eagerly, under jit and vmap, and "
     "the gradient of scatter-sub) in the umbrella's tests/test_lax_more.py golden data"
 )
+_KEYS_COMPARED = (
+    "typed PRNG keys (no numeric value of their own); their data and every key operation "
+    "are compared with JAX in tessela's tests/test_typed_keys.py (umbrella golden data)"
+)
+NOT_COMPARED["random_wrap"] = _KEYS_COMPARED
+NOT_COMPARED["random_unwrap"] = _KEYS_COMPARED
 
 # ------------------------------------------------ reduce_precision, barrier, reduce, solves
 _RP_SPECIAL = [0.0, -0.0, INF, -INF, NAN, 1e-40, -1e-45, 6e-8, 3e-5, 65504.0, 65520.0, 3.4e38,

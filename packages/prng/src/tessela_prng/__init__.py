@@ -61,6 +61,7 @@ from ._keys import (
     key,
     key_data,
     key_impl,
+    register_key_type,
     split,
     wrap_key_data,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "randint",
     "rayleigh",
     "register_backend_ops",
+    "register_key_type",
     "shuffle",
     "split",
     "t",

@@ -9,7 +9,7 @@ returns the kind it was given.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ __all__ = [
     "key",
     "key_data",
     "key_impl",
+    "register_key_type",
     "split",
     "wrap_key_data",
 ]
@@ -142,10 +143,54 @@ def _is_uint32(xp: Any, dtype: Any) -> bool:
         return False
 
 
+_KEY_TYPES: dict[type, Callable[[Any], Array | None]] = {}
+
+
+def register_key_type(cls: type, key_data_of: Callable[[Any], Array | None], /) -> None:
+    """Accept another library's typed key arrays wherever a key is expected.
+
+    An array library with its own typed keys (an array whose dtype is a key
+    dtype, as ``tessela.random.key`` makes) registers its array class here;
+    every function of this package then takes such keys as typed keys, their
+    data given by ``key_data_of``.
+
+    Args:
+        cls: the array class (subclasses match too).
+        key_data_of: returns the ``uint32[..., 2]`` data of an instance that
+            holds typed keys, or None for an instance that does not (a raw
+            ``uint32`` key of the same class).
+
+    Returns:
+        None.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_prng import key, key_data, register_key_type, split
+        >>> class Keys:
+        ...     def __init__(self, words):
+        ...         self.words = words
+        >>> register_key_type(Keys, lambda k: k.words)
+        >>> mine = split(Keys(np.array([0, 0], np.uint32)))
+        >>> key_data(mine).tolist() == key_data(split(key(0))).tolist()
+        True
+    """
+    _KEY_TYPES[cls] = key_data_of
+
+
+def _registered_key_data(key: Any) -> Array | None:
+    for cls, key_data_of in _KEY_TYPES.items():
+        if isinstance(key, cls):
+            return key_data_of(key)
+    return None
+
+
 def check_key(name: str, key: Any, /, *, allow_batched: bool = False) -> tuple[Array, bool]:
     """Return ``(data, was_typed)`` for a typed or raw key argument of ``name``."""
+    foreign = _registered_key_data(key) if _KEY_TYPES else None
     if isinstance(key, KeyArray):
         data, typed = key._data, True
+    elif foreign is not None:
+        data, typed = foreign, True
     elif hasattr(key, "shape") and hasattr(key, "dtype") and not isinstance(key, np.generic):
         xp = namespace_of(key)
         if len(key.shape) < 1 or key.shape[-1] != 2 or not _is_uint32(xp, key.dtype):

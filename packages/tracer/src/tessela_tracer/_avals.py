@@ -10,6 +10,7 @@ import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer._config import config
+from tessela_tracer._key_dtypes import ExtendedDType
 
 __all__ = [
     "ShapeDtypeStruct",
@@ -42,7 +43,10 @@ class ShapedArray:
 
     def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
         object.__setattr__(self, "shape", tuple(shape))
-        object.__setattr__(self, "dtype", np.dtype(dtype))
+        # Extended dtypes (typed PRNG keys) are kept as they are.
+        object.__setattr__(
+            self, "dtype", dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)
+        )
         object.__setattr__(self, "weak_type", bool(weak_type))
         object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type)))
 
@@ -130,7 +134,7 @@ class ShapeDtypeStruct:
 
     def __init__(self, shape: Sequence[int], dtype: Any, *, weak_type: bool = False) -> None:
         self.shape = tuple(operator.index(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
 
     @property
@@ -297,6 +301,6 @@ def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
         >>> tangent_aval(ShapedArray((2,), np.int32)).dtype == _dtypes.float0
         True
     """
-    if np.issubdtype(aval.dtype, np.inexact):
+    if not isinstance(aval.dtype, ExtendedDType) and np.issubdtype(aval.dtype, np.inexact):
         return aval
     return ShapedArray(tuple(aval.shape), _dtypes.float0, False)

@@ -10,6 +10,7 @@ import ml_dtypes
 import numpy as np
 
 from tessela_tracer._config import config
+from tessela_tracer._key_dtypes import ExtendedDType, extended
 
 _promotion = config.state("jax_numpy_dtype_promotion")
 
@@ -160,7 +161,11 @@ def dtype(x: Any, /) -> np.dtype[Any]:
         return _d("float64")
     if isinstance(x, complex):
         return _d("complex128")
+    if isinstance(x, ExtendedDType):
+        return x  # type: ignore[return-value]  # extended dtypes stand beside NumPy's
     dt = getattr(x, "dtype", None)
+    if isinstance(dt, ExtendedDType) and not isinstance(x, type):
+        return dt  # type: ignore[return-value]
     if dt is not None and not isinstance(x, type):
         found: np.dtype[Any] = np.dtype(dt)
         return found
@@ -324,10 +329,27 @@ def _dtype_and_weak(x: Any, x64: bool) -> tuple[np.dtype[Any], bool]:
     return _canonicalize(dtype(x), x64), False
 
 
+def _is_extended_arg(x: Any) -> bool:
+    if isinstance(x, ExtendedDType):
+        return True
+    aval = getattr(x, "aval", None)
+    dt = getattr(aval if aval is not None else x, "dtype", None)
+    return isinstance(dt, ExtendedDType)
+
+
 def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
     if not args:
         raise ValueError("at least one array or dtype is required")
     x64 = config.x64_enabled
+    ext = {dtype(a) for a in args if _is_extended_arg(a)}
+    if ext:
+        if len(ext) == 1 and all(_is_extended_arg(a) for a in args):
+            return ext.pop(), False
+        names = ", ".join(sorted({str(dtype(a)) for a in args}, key=str))
+        raise TypeError(
+            f"Cannot promote key dtypes with other dtypes: got {names}. PRNG key arrays "
+            "support no arithmetic; use random.key_data(keys) for their uint32 data."
+        )
     pairs = [_dtype_and_weak(a, x64) for a in args]
     dts = {dt for dt, _ in pairs}
     all_weak = all(w for _, w in pairs)
@@ -410,6 +432,13 @@ def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
         >>> issubdtype("bfloat16", np.floating)
         True
     """
+    if isinstance(b, type) and issubclass(b, extended):
+        kind = getattr(dtype(a), "type", None)
+        return isinstance(kind, type) and issubclass(kind, b)
+    if isinstance(a, ExtendedDType) or isinstance(getattr(a, "dtype", None), ExtendedDType):
+        return isinstance(b, ExtendedDType | str) and dtype(a) == b
+    if isinstance(b, ExtendedDType):
+        return False
     dt = dtype(a)
     if dt in _CUSTOM_FLOATS or dt in _CUSTOM_INTS:
         if dt in _CUSTOM_FLOATS:
@@ -478,6 +507,8 @@ def short_dtype_name(dt: np.dtype[Any], /) -> str:
     """
     if dt == float0:
         return "float0"
+    if isinstance(dt, ExtendedDType):
+        return dt.name
     return (
         dt.name.replace("float", "f")
         .replace("uint", "u")

@@ -12,6 +12,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
+from tessela_tracer._key_dtypes import is_extended
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
 __all__ = ["RoundingMethod"]
@@ -316,6 +317,13 @@ class RoundingMethod(enum.IntEnum):
 def _convert_rule(
     x: ShapedArray, *, new_dtype: np.dtype[Any], weak_type: bool, sharding: Any
 ) -> ShapedArray:
+    if is_extended(x.dtype) or is_extended(new_dtype):
+        if x.dtype == new_dtype:
+            return x
+        raise TypeError(
+            f"convert_element_type does not accept dtype {x.dtype} to {new_dtype}: PRNG key "
+            "arrays have no numeric value. Use random.key_data(keys) for their uint32 data."
+        )
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 

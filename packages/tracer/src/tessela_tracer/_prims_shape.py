@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
@@ -31,10 +32,11 @@ def _check_new_shape(name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) ->
             f"{name} shape must have every element be nonnegative, got {tuple(shape)}; "
             "pass sizes >= 0"
         )
-    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    dtype = _dtypes.dtype(dtype)  # key dtypes included
+    nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > _MAX_BYTES:
         raise ValueError(
-            f"array is too big: {name} of shape {tuple(shape)} and dtype {np.dtype(dtype).name} "
+            f"array is too big: {name} of shape {tuple(shape)} and dtype {dtype.name} "
             f"needs {nbytes} bytes, more than 2**63 - 1 (the most XLA can address); use a "
             "smaller shape"
         )

@@ -23,6 +23,7 @@ from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
 from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace, new_trace
 from tessela_tracer._errors import UnexpectedTracerError
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from tessela_tracer._key_dtypes import is_extended
 
 __all__ = [
     "DebugInfo",
@@ -178,7 +179,7 @@ class JaxprTrace(Trace):
                 raise UnexpectedTracerError(x)
             return self._const_var(x, x.aval)
         aval = get_aval(x)
-        if not aval.shape:
+        if not aval.shape and not is_extended(aval.dtype):  # a key is a constvar, as in JAX
             return Literal(x, aval)
         return self._const_var(x, aval)
 

@@ -95,6 +95,7 @@ from tessela_tracer._prims_control import (
     while_p,
 )
 from tessela_tracer._prims_custom import custom_jvp_call_p, custom_vjp_call_p
+from tessela_tracer._prims_random import physical_aval, random_unwrap, random_wrap
 from tessela_tracer._prims_remat import name_p, remat_p
 from tessela_tracer._prims_solves import (
     LinearSolveTuple,
@@ -169,7 +170,10 @@ __all__ = [
     "new_trace",
     "ordered_debug_effect",
     "ordered_io_effect",
+    "physical_aval",
     "pp_eqn_default",
+    "random_unwrap",
+    "random_wrap",
     "register_abstract_eval",
     "register_array_methods",
     "register_aval_handler",

@@ -136,6 +136,7 @@ from tessela_tracer._prims_linalg import (
     triangular_solve_p,
 )
 from tessela_tracer._prims_misc import optimization_barrier_p, reduce_p, reduce_precision_p
+from tessela_tracer._prims_random import random_unwrap_p, random_wrap_p
 from tessela_tracer._prims_reduce import (
     argmax_p,
     argmin_p,
@@ -287,6 +288,8 @@ __all__ = [
     "pure_callback_p",
     "qr_p",
     "random_gamma_grad_p",
+    "random_unwrap_p",
+    "random_wrap_p",
     "real_p",
     "reduce_and_p",
     "reduce_max_p",

@@ -1,13 +1,21 @@
 """``tessela.random``: the PRNG of ``tessela_prng`` on Tessela arrays.
 
-Every sampler of ``tessela_prng`` is wrapped once. With concrete keys (the
-eager case) the wrapper runs the NumPy implementation, which is bit for bit
-the standalone package, and moves the results to the default device as
-Tessela arrays. When the key or any argument is a tracer (inside ``jit``,
-``vmap``, ``grad``, ...) the same sampling code runs on the traced values
-through the array-API view of :mod:`tessela._xp`, so it is staged, batched
-and compiled like any other Tessela program. Key arrays are pytrees whose
-only leaf is their ``uint32`` data, so they cross transformation boundaries.
+Typed keys are Tessela arrays, as in JAX: ``key(0)`` is an :class:`Array`
+whose dtype is the key dtype ``key<fry>`` (``dtypes.issubdtype(k.dtype,
+dtypes.prng_key)``), shape ``()`` for one key, held on the device as its
+``uint32[2]`` data. They are pytree leaves, so they pass through ``jit``,
+``vmap``, ``grad`` (as non-differentiable inputs), ``lax.scan`` carries and
+``device_put`` like any array; ``key_data`` and ``wrap_key_data`` cross to
+and from the data (the ``random_unwrap`` / ``random_wrap`` primitives).
+
+Every sampler of ``tessela_prng`` is wrapped once. Key arguments are
+unwrapped to their data and handed to ``tessela_prng`` as its own typed keys.
+With concrete arguments (the eager case) the NumPy implementation runs, bit
+for bit the standalone package, and the results move to the default device;
+keys it returns are wrapped again. When a key or any argument is a tracer
+(inside ``jit``, ``vmap``, ``grad``, ...) the same sampling code runs on the
+traced values through the array-API view of :mod:`tessela._xp`, so it is
+staged, batched and compiled like any other Tessela program.
 """
 
 from __future__ import annotations
@@ -19,37 +27,72 @@ from typing import Any, ParamSpec
 import numpy as np
 import tessela_lowering
 import tessela_prng
-from tessela_prng import KeyArray, key_data
+from tessela_prng import KeyArray
 from tessela_pytree import register_pytree_node
 from tessela_tracer import Tracer
+from tessela_tracer.dtypes import is_key_dtype
+from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
 
 from ._xp import Boxed, unbox
 
-__all__ = ["KeyArray", "wrap_sampler"]
+__all__ = ["KeyArray", "is_typed_key", "wrap_sampler"]
 
 _P = ParamSpec("_P")
 
 
 def _flatten_key(k: KeyArray) -> tuple[tuple[Any], None]:
-    return (key_data(k),), None
+    return (tessela_prng.key_data(k),), None
 
 
 def _unflatten_key(_aux: None, children: Any) -> KeyArray:
     return KeyArray(children[0])
 
 
+# tessela_prng's own key arrays, when a user passes one, stay pytrees of their data.
 register_pytree_node(KeyArray, _flatten_key, _unflatten_key)
+
+
+def is_typed_key(x: Any, /) -> bool:
+    """Whether ``x`` is a Tessela array (or tracer) of typed PRNG keys.
+
+    Args:
+        x: any value.
+
+    Returns:
+        True for arrays and tracers whose dtype is a key dtype.
+
+    Example:
+        >>> is_typed_key(key(0)), is_typed_key(PRNGKey(0))
+        (True, False)
+    """
+    if not isinstance(x, (tessela_lowering.Array, Tracer)):
+        return False
+    return is_key_dtype(get_aval_of(x).dtype)
+
+
+def _registered_key_data(x: Any) -> Any:
+    return random_unwrap(x) if is_typed_key(x) else None
+
+
+# tessela_prng's functions, called directly, take Tessela's typed keys too.
+tessela_prng.register_key_type(tessela_lowering.Array, _registered_key_data)
+tessela_prng.register_key_type(Tracer, _registered_key_data)
+
+
+def _unwrap_keys(x: Any) -> Any:
+    # A typed key array becomes tessela_prng's key array over its data.
+    return KeyArray(random_unwrap(x)) if is_typed_key(x) else x
 
 
 def _is_traced(x: Any) -> bool:
     if isinstance(x, KeyArray):
-        x = key_data(x)
+        x = tessela_prng.key_data(x)
     return isinstance(x, Tracer)
 
 
 def _to_boxed(x: Any) -> Any:
     if isinstance(x, KeyArray):
-        return KeyArray(_to_boxed(key_data(x)))
+        return KeyArray(_to_boxed(tessela_prng.key_data(x)))
     if isinstance(x, (Tracer, tessela_lowering.Array)):
         return Boxed(x)
     if isinstance(x, np.ndarray):
@@ -59,7 +102,7 @@ def _to_boxed(x: Any) -> Any:
 
 def _from_boxed(x: Any) -> Any:
     if isinstance(x, KeyArray):
-        return KeyArray(unbox(key_data(x)))
+        return random_wrap(unbox(tessela_prng.key_data(x)))
     if isinstance(x, tuple):
         return tuple(_from_boxed(v) for v in x)
     if isinstance(x, list):
@@ -69,7 +112,7 @@ def _from_boxed(x: Any) -> Any:
 
 def _to_numpy(x: Any) -> Any:
     if isinstance(x, KeyArray):
-        return KeyArray(_to_numpy(key_data(x)))
+        return KeyArray(_to_numpy(tessela_prng.key_data(x)))
     if isinstance(x, tessela_lowering.Array):
         return np.asarray(x)
     return x
@@ -77,7 +120,7 @@ def _to_numpy(x: Any) -> Any:
 
 def _to_device(x: Any) -> Any:
     if isinstance(x, KeyArray):
-        return KeyArray(_to_device(key_data(x)))
+        return random_wrap(_to_device(tessela_prng.key_data(x)))
     if isinstance(x, (np.ndarray, np.generic)):
         return tessela_lowering.device_put(x)
     if isinstance(x, tuple):
@@ -106,6 +149,8 @@ def wrap_sampler(fn: Callable[_P, Any], /) -> Callable[_P, Any]:
 
     @functools.wraps(fn)
     def sampler(*args: _P.args, **kwargs: _P.kwargs) -> Any:
+        args = tuple(_unwrap_keys(a) for a in args)  # type: ignore[assignment]
+        kwargs = {k: _unwrap_keys(v) for k, v in kwargs.items()}  # type: ignore[assignment]
         if any(_is_traced(a) for a in args) or any(_is_traced(v) for v in kwargs.values()):
             boxed_args = [_to_boxed(a) for a in args]
             boxed_kwargs = {k: _to_boxed(v) for k, v in kwargs.items()}
@@ -178,7 +223,9 @@ def key_data_of(keys: Any, /) -> Any:
         >>> key_data_of(key(0)).tolist()
         [0, 0]
     """
+    if is_typed_key(keys):
+        return random_unwrap(keys)
     if isinstance(keys, KeyArray):
-        data = key_data(keys)
+        data = tessela_prng.key_data(keys)
         return data if _is_traced(data) else tessela_lowering.device_put(np.asarray(data))
-    return keys
+    return tessela_prng.key_data(keys) if isinstance(keys, np.ndarray) else keys

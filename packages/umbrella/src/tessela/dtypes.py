@@ -25,9 +25,11 @@ from tessela_tracer.dtypes import (
     TypePromotionError,
     bfloat16,
     canonicalize_dtype,
+    extended,
     finfo,
     float0,
     iinfo,
+    prng_key,
     result_type,
 )
 from tessela_tracer.dtypes import dtype as _dtype
@@ -37,14 +39,6 @@ __all__ = [
     "TypePromotionError", "bfloat16", "canonicalize_dtype", "extended", "finfo", "float0",
     "iinfo", "issubdtype", "itemsize_bits", "prng_key", "result_type", "scalar_type_of",
 ]  # fmt: skip
-
-
-class extended(np.generic):
-    """Scalar class of extended dtypes (dtypes that are not NumPy's)."""
-
-
-class prng_key(extended):
-    """Scalar class of PRNG key dtypes (``key<fry>``, ...)."""
 
 
 def _is_key_dtype(x: Any) -> bool:

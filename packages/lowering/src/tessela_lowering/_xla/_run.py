@@ -171,7 +171,15 @@ def register_lapack_targets() -> list[str]:
 
 
 def result_handler(aval: AvalLike, device: Device) -> ResultHandler:
-    """A handler turning one raw output into a buffer of ``aval`` on ``device``."""
+    """A handler turning one raw output into a buffer of ``aval`` on ``device``.
+
+    An aval of an extended dtype (typed PRNG keys) gets the buffer of its
+    physical data: trailing ``dtype.physical_shape``, ``dtype.physical_dtype``.
+    """
+    trailing = getattr(aval.dtype, "physical_shape", None)
+    if trailing is not None:
+        physical: np.dtype[Any] = aval.dtype.physical_dtype  # type: ignore[attr-defined]
+        aval = _Aval((*aval.shape, *trailing), physical)
     return _jax.array_result_handler(aval, _jax.SingleDeviceSharding(device), True, True)
 
 
