@@ -11,17 +11,18 @@ also get an unrolled fast path: when every child is a leaf, the children are
 read into locals, checked and appended in one step, and (for namedtuples)
 the node returned is one shared constant.
 
-Children that are leaves are handled inline in the parent's loop (one table
-lookup and one append per leaf). Wide containers go to ``_wide``: rows of
-leaves are checked per distinct type and appended at once, and rows of
-equally typed leaf-only nodes are taken apart with C-level ``map``/``chain``
+Containers of fewer than 16 children check them up to the first node and,
+when all are leaves, append them at once. Otherwise children that are leaves
+are handled inline in the parent's loop (one table lookup and one append per
+leaf). Wide containers go to ``_wide``: rows of leaves are checked per
+distinct type and appended at once, and rows of equally typed leaf-only
+lists, tuples or namedtuples are taken apart with C-level ``map``/``chain``
 calls (``_flat_siblings``).
 """
 
 from __future__ import annotations
 
 import keyword
-import operator
 from itertools import chain, repeat
 from typing import Any
 
@@ -46,21 +47,19 @@ __all__ = ["NONE_NODE"]
 Node = Any
 NONE_NODE: Node = (NONE, type(None), None, 0)
 
-_BATCH_MIN = 4  # rows of dicts flattened at once
 _SEQ_ROW_MIN = 8  # rows of lists, tuples or namedtuples flattened at once
 _LEAF_ROW_MIN = 16  # leaves checked per distinct type instead of one by one
 _UNROLL_MAX = 8  # fields read into locals by the unrolled fast path
 _ROW_KINDS = frozenset((LIST, TUPLE, NAMEDTUPLE))
-_GETITEM = operator.attrgetter("__getitem__")
 
 
 def _wide(children: list[Any] | tuple[Any, ...], leaves: list[Any], head: Node) -> Node | None:
     """Flattens a wide row of children at C speed, or returns None (nothing appended).
 
     ``head`` is the parent's ``(kind, type, aux)``; the result is its node.
-    Rows of leaves, of dicts and of lists, tuples or namedtuples qualify;
-    rows of dataclasses and other custom nodes go through their handlers,
-    which are as fast.
+    Rows of leaves and of lists, tuples or namedtuples qualify; rows of dicts,
+    dataclasses and other custom nodes go through their handlers, which are
+    as fast.
     """
     first = _KIND[type(children[0])]
     n = len(children)
@@ -90,24 +89,6 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
         return None
     t = types.pop()
     k = _KIND[t]
-    if k == DICT:
-        key_tuples = list(map(tuple, children))
-        keys = key_tuples[0]
-        if key_tuples.count(keys) == len(key_tuples):  # one key set: one sort, one getter
-            order, values = dict_sort(keys)
-            auxes = list(map(order, key_tuples))
-            row = list(chain.from_iterable(map(values, children)))
-        else:
-            try:
-                auxes = list(map(tuple, map(sorted, children)))
-            except TypeError:
-                return None  # the per-node path raises the proper error
-            row = list(chain.from_iterable(map(map, map(_GETITEM, children), auxes)))
-        for gt in set(map(type, row)):
-            if _KIND[gt]:
-                return None
-        leaves += row
-        return tuple(zip(repeat(DICT), repeat(t), auxes, map(len, auxes)))
     row = list(chain.from_iterable(children))
     kind_of = _KIND
     for gt in set(map(type, row)):

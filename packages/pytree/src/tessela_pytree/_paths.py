@@ -131,6 +131,8 @@ def _node_paths(node: Node, prefix: Path, out: list[Path], exact: list[bool]) ->
 # Paths by structure: node -> list of paths (or None: keys need the instances).
 # Structures whose dict keys are not all strings are not cached (see _dict1).
 _PATHS: dict[Node, list[Path] | None] = {}
+# The last structure found in _PATHS and its paths, compared before hashing.
+_LAST: list[Any] = [None, None]
 _PATHS_MAX_LEAVES = 1 << 20
 _paths_cached = 0
 
@@ -264,17 +266,23 @@ def tree_flatten_with_path(
         if node is None:
             return [((), leaves[0])], treedef
         num_leaves = treedef._num_leaves
+    last = _LAST
     try:
-        paths = _PATHS[node]
-    except Exception:  # not cached yet, or not hashable
+        if node == last[0]:  # the structure of the previous call (no hashing)
+            paths = last[1]
+        else:
+            paths = _PATHS[node]
+            last[0], last[1] = node, paths
+    except Exception:  # not cached yet, not hashable, or not comparable
         paths = structure_paths(node, num_leaves)
     if paths is None:
         if is_leaf is None:
             return _traverse(tree, None)
         leaf_fn = is_leaf
         return _traverse(tree, lambda _, x: leaf_fn(x))
-    # Both lists come from the same structure: equal lengths by construction.
-    return list(zip(paths, leaves, strict=False)), PyTreeDef(node, num_leaves)
+    # Both lists come from the same structure: equal lengths by construction
+    # (and a ``strict=`` keyword would double the cost of pairing small trees).
+    return [*zip(paths, leaves)], PyTreeDef(node, num_leaves)  # noqa: B905
 
 
 def tree_leaves_with_path(

@@ -601,7 +601,9 @@ def dict_sort(keys: tuple[Any, ...]) -> tuple[Callable[[Any], Any], Callable[[An
             perm = sorted(range(n), key=keys.__getitem__)
         except TypeError:
             raise ValueError(_SORT_ERROR) from None
-        entry = (operator.itemgetter(*perm), operator.itemgetter(*[keys[i] for i in perm]))
+        values = operator.itemgetter(*[keys[i] for i in perm])
+        # Keys already in order: ``tuple(keys)`` is ``keys`` itself.
+        entry = (tuple if perm == list(range(n)) else operator.itemgetter(*perm), values)
     else:
         entry = (tuple, _one_value(keys[0]) if n else _no_values)
     if len(DICT_SORTS) >= _CACHE_LIMIT:
