@@ -291,6 +291,16 @@ def build(session: nox.Session, package: str) -> None:
 @nox.parametrize("package", FOLDERS)
 def bench(session: nox.Session, package: str) -> None:
     """Run a package's benchmarks side by side with JAX (printed ratios)."""
+    _bench(session, package)
+
+
+@nox.session(name="bench-lowering")
+def bench_lowering(session: nox.Session) -> None:
+    """tessela-lowering's benchmarks: per-call dispatch on 1 and 8 devices, the training loop."""
+    _bench(session, "lowering")
+
+
+def _bench(session: nox.Session, package: str) -> None:
     pkg = PACKAGES[package]
     _install_from_repo(session, pkg, extras=("bench",))
     session.install(*ORACLE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import ml_dtypes
@@ -17,7 +19,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_lowering import _xla
+from tessela_lowering import _flags, _xla
 from tessela_lowering._array import DonatedArgumentError
 from tessela_lowering._xla import _run
 from tessela_pytree import register_pytree_node, tree_leaves
@@ -372,3 +374,107 @@ def test_several_devices_keep_placement_on_the_fast_path() -> None:
     ).stdout.split("\n")
     assert out[0] == "0 False 5 True 5 True 3 9.0"
     assert out[1] == "ValueError True"
+
+
+# ------------------------------------------------------------ scalar memo, static splits
+
+SCALARS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=32),
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e-3]),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(SCALARS, min_size=1, max_size=40))
+def test_python_scalars_on_the_fast_path_keep_every_value(values: list[float]) -> None:
+    # The fast path keeps device copies of recent scalar values: every call
+    # must still see its own value, signed zeros and NaNs included.
+    f = tl.jit(lambda x, s: lax.mul(x, s))
+    one = tl.device_put(np.float32(1))
+    for v in values:
+        out = np.asarray(f(one, v))
+        expected = np.float32(v)
+        assert out.dtype == np.float32
+        if np.isnan(expected):
+            assert np.isnan(out)
+        else:
+            assert out == expected and np.signbit(out) == np.signbit(expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.one_of(st.integers(-5, 5), st.booleans()), min_size=1, max_size=20))
+def test_python_ints_and_bools_on_the_fast_path_keep_their_types(values: list[Any]) -> None:
+    f = tl.jit(lambda s: lax.convert_element_type(s, np.int32))
+    g = tl.jit(lambda s: s)
+    for v in values:
+        assert int(f(v)) == int(v)
+        assert g(v).dtype == (np.bool_ if isinstance(v, bool) else np.int32)
+
+
+def test_scalar_outputs_and_donated_scalars_do_not_share_kept_copies() -> None:
+    a = tl.device_put(np.float32(1))
+    same = tl.jit(lambda x, s: s)
+    for _ in range(3):
+        out = same(a, 3.0)
+        assert float(out) == 3.0
+        out.delete()
+    donating = tl.jit(lambda x, s: lax.add(x, s), donate_argnums=1)
+    for i in range(4):
+        assert float(donating(np.float32(1), 2.5)) == 3.5, i
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from([(0,), (1,), (-1,), (0, 2), (-3, -1), (1, 2)]),
+    st.integers(3, 4),
+    st.booleans(),
+)
+def test_static_positions_agree_on_fast_and_full_paths(
+    static: tuple[int, ...], n: int, host: bool
+) -> None:
+    traces: list[int] = []
+
+    def fun(*args: Any) -> Any:
+        traces.append(1)
+        acc: Any = 0.0
+        for i, x in enumerate(args):
+            if i in {s % n for s in static}:
+                acc = lax.add(acc, float(x))
+            else:
+                acc = lax.add(acc, lax.mul(x, float(i + 1)))
+        return acc
+
+    f = tl.jit(fun, static_argnums=static)
+    positions = {s % n for s in static}
+
+    def make(seed: int) -> list[Any]:
+        rng = np.random.default_rng(seed)
+        out: list[Any] = []
+        for i in range(n):
+            if i in positions:
+                out.append(i + 1)
+            elif host:
+                out.append(rng.standard_normal(2).astype(np.float32))
+            else:
+                out.append(tl.device_put(rng.standard_normal(2).astype(np.float32)))
+        return out
+
+    f(*make(0))  # full path
+    args = make(1)
+    with config_disable_fast():
+        expected = np.asarray(f(*args))
+    got = np.asarray(f(*args))  # fast path
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert len(traces) == 1
+    assert len(f._fast) == 1
+
+
+@contextlib.contextmanager
+def config_disable_fast() -> Iterator[None]:
+    """Every call takes the full path while inside."""
+    before = _flags.state.fast
+    _flags.state.fast = False
+    try:
+        yield
+    finally:
+        _flags.state.fast = before

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tessela_pytree import tree_flatten, tree_unflatten
-from tessela_tracer import ClosedJaxpr, ShapeDtypeStruct, get_aval
+from tessela_tracer import get_aval
+from tessela_tracer.extend import Traced as _TracedStage
 
 from tessela_lowering import _xla
 from tessela_lowering._compile import Executable, Plan, compile_plan, short_type
@@ -21,20 +22,18 @@ from tessela_lowering._xla import ir
 __all__ = ["Compiled", "Lowered", "Traced"]
 
 
-class Traced:
-    """A jitted function traced for given argument types.
+class Traced(_TracedStage):
+    """A jitted function traced for given argument types, ready to lower with XLA.
 
     Attributes:
-      jaxpr: the traced program (constants hoisted to leading inputs).
+      jaxpr: the traced program (constants embedded, unused inputs pruned).
       out_info: the output pytree of ``ShapeDtypeStruct``.
     """
 
     def __init__(self, plan: Plan, in_tree: Any) -> None:
+        super().__init__(plan.closed, plan.out_tree)
         self._plan = plan
         self._in_tree = in_tree
-        self.jaxpr: ClosedJaxpr = plan.closed
-        outs = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in plan.closed.jaxpr.outvars]
-        self.out_info = tree_unflatten(plan.out_tree, outs)
 
     def lower(self) -> Lowered:
         """The StableHLO module of this trace."""

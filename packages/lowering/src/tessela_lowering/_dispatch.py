@@ -30,7 +30,7 @@ from tessela_tracer import (
 from tessela_tracer.extend import set_eager_backend
 
 from tessela_lowering import _devices, _hlo, _xla
-from tessela_lowering._array import Array, leaf_key, make_array, signature, single_result
+from tessela_lowering._array import Array, leaf_key, signature, single_result
 from tessela_lowering._devices import get_default_device
 from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
@@ -99,13 +99,22 @@ def outputs(
     """
     if wrap is None and len(out_avals) == 1:
         return single_result(out_avals[0], device, committed)
-    avals = list(out_avals)
-    sigs = [signature(a, device, committed) for a in avals]
-    flags = [committed] * len(avals)
+    specs = [(a, signature(a, device, committed)) for a in out_avals]
     unwrap: Callable[[list[Array]], Any] = list if wrap is None else wrap
+    new = object.__new__
 
     def finish(outs: list[Buffer]) -> Any:
-        return unwrap(list(map(make_array, outs, avals, flags, sigs)))
+        # ``make_array`` of each output, without a call per output.
+        arrays = []
+        for buf, (aval, sig) in zip(outs, specs, strict=True):
+            out: Array = new(Array)
+            out._buf = buf
+            out.aval = aval
+            out._committed = committed
+            out._npy = None
+            out._sig = sig
+            arrays.append(out)
+        return unwrap(arrays)
 
     return finish
 
@@ -118,8 +127,14 @@ def fast_call(
     dtypes: Sequence[np.dtype[Any] | None],
     device: Device,
     shapes: Sequence[tuple[int, ...] | None] | None = None,
+    donated: Sequence[bool] = (),
 ) -> FastCall:
     """The fast paths' call of one cached executable on a call's leaves.
+
+    Python scalars (``lr=1e-3``, a step count) are the same few values call
+    after call: each position keeps the device buffers of the last
+    :data:`SCALAR_MEMO` nonzero values it copied and passes them again (device
+    arrays are immutable; donated positions copy every time).
 
     Args:
       executable: the compiled program (without host callbacks).
@@ -132,6 +147,7 @@ def fast_call(
       device: where the program runs.
       shapes: per leaf, the shape of a host value (``None`` for an Array);
         by default every host value is a scalar.
+      donated: per leaf, whether the program donates it (default: none).
 
     Returns:
       ``call(leaves)``: the result; it raises when a buffer was deleted, and
@@ -155,23 +171,50 @@ def fast_call(
         if kept == list(range(len(dtypes))):
             return lambda leaves: run(list(map(_buf_of, leaves)))
         return lambda leaves: run([leaves[i]._buf for i in kept])
-    steps: list[tuple[int, Any, Any]] = []
-    for i in kept:
+    # Arrays' buffers are read in C; host values are copied and inserted at
+    # their places (in increasing order, so earlier places are filled).
+    arrays = [i for i in kept if dtypes[i] is None or shapes[i] is None]
+    take = operator.itemgetter(*arrays) if len(arrays) > 1 else None
+    first = arrays[0] if len(arrays) == 1 else None
+    steps: list[tuple[int, int, Any, Any, dict[Any, Buffer] | None]] = []
+    for place, i in enumerate(kept):
         dtype, shape = dtypes[i], shapes[i]
-        if dtype is None or shape is None:
-            steps.append((i, None, None))
-        else:
-            steps.append((i, dtype, _xla.host_putter(device, shape, dtype)))
+        if dtype is not None and shape is not None:
+            keep = shape == () and not (donated and donated[i])
+            memo: dict[Any, Buffer] | None = {} if keep else None
+            steps.append((place, i, dtype, _xla.host_putter(device, shape, dtype), memo))
     asarray = np.asarray
+    scalars = _PY_SCALARS
 
     def call(leaves: Sequence[Any]) -> Any:
-        bufs = []
-        for i, dtype, put in steps:
+        if take is not None:
+            bufs = list(map(_buf_of, take(leaves)))
+        elif first is not None:
+            bufs = [leaves[first]._buf]
+        else:
+            bufs = []
+        for place, i, dtype, put, memo in steps:
             x = leaves[i]
-            bufs.append(x._buf if put is None else put(asarray(x, dtype)))
+            if memo is None or type(x) not in scalars:
+                bufs.insert(place, put(asarray(x, dtype)))
+                continue
+            buf = memo.get(x)
+            if buf is None:
+                buf = put(asarray(x, dtype))
+                # Zeros are never kept (0.0 == -0.0), so a hit is exact.
+                if x:
+                    if len(memo) >= SCALAR_MEMO:
+                        memo.clear()
+                    memo[x] = buf
+            bufs.insert(place, buf)
         return run(bufs)
 
     return call
+
+
+SCALAR_MEMO = 16
+"""How many Python-scalar values each argument position of a fast call keeps on device."""
+_PY_SCALARS = frozenset({int, float, bool})
 
 
 _cache: dict[tuple[Any, ...], _Compiled] = {}

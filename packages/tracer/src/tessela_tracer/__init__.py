@@ -33,7 +33,7 @@ from tessela_tracer._jaxpr import (
     replace_subjaxprs,
     subjaxprs,
 )
-from tessela_tracer._lax_control import jit
+from tessela_tracer._jit import jit
 from tessela_tracer._prims_array import ArrayCopySemantics, to_concrete_array
 from tessela_tracer._prims_control import jit_p
 from tessela_tracer._prims_remat import checkpoint, checkpoint_name, remat

@@ -21,7 +21,7 @@ from tessela_tracer import _lax_reduce as rd
 from tessela_tracer import _lax_shape as sh
 from tessela_tracer._avals import canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._lax_control import jit
+from tessela_tracer._jit import jit
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Staging ``jit``, structured control flow, custom derivatives and scatter."""
+"""Structured control flow, custom derivatives and scatter."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._prims_control import (
     cond_p,
     hoist_consts,
-    jit_p,
     scan_p,
     while_p,
 )
@@ -27,7 +26,6 @@ from tessela_tracer._staging import (
     DebugInfo,
     _fun_src_info,
     cached_trace,
-    trace_pytree_fun,
     trace_to_jaxpr,
 )
 from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
@@ -44,61 +42,6 @@ def _trace_flat(
 ) -> tuple[ClosedJaxpr, list[Any], Any]:
     debug = DebugInfo(what, _fun_src_info(fun))
     return trace_with_aux(flatten_fun(fun, in_tree, star=star), avals, debug_info=debug)
-
-
-class _StagedJit:
-    def __init__(self, fun: Callable[..., Any], static_argnums: tuple[int, ...]) -> None:
-        functools.update_wrapper(self, fun)
-        self._fun = fun
-        self._static = static_argnums
-        self._cache: dict[Any, tuple[ClosedJaxpr, list[Any], Any]] = {}
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        static = tuple(args[i] for i in self._static if i < len(args))
-        dyn = [a for i, a in enumerate(args) if i not in self._static]
-        flat, in_tree = tree_flatten((dyn, kwargs))
-        avals = tuple(_aval(x) for x in flat)
-        key = (avals, str(in_tree), static)
-        hit = self._cache.get(key)
-        if hit is None or any(getattr(c, "_trace", None) is not None for c in hit[1]):
-            closed, out_tree = trace_pytree_fun(
-                self._fun, args, kwargs, traced_for="jit", static_argnums=self._static
-            )
-            jaxpr, consts = hoist_consts(closed)
-            hit = (jaxpr, consts, out_tree)
-            if not consts or all(getattr(c, "_trace", None) is None for c in consts):
-                self._cache[key] = hit
-        jaxpr, consts, out_tree = hit
-        name = getattr(self._fun, "__name__", "fun")
-        outs = jit_p.bind(
-            *consts, *flat, jaxpr=jaxpr, name=name,
-            donated_invars=(False,) * (len(consts) + len(flat)), keep_unused=False, inline=False,
-        )  # fmt: skip
-        return tree_unflatten(out_tree, outs)
-
-
-def jit(
-    fun: Callable[..., Any], /, *, static_argnums: int | Sequence[int] = ()
-) -> Callable[..., Any]:
-    """Staging-only ``jit``: records one ``jit`` call equation per call.
-
-    Without tessela-lowering it interprets the traced jaxpr eagerly; the
-    compiling ``jit`` of tessela_lowering binds the same primitive.
-
-    Args:
-      fun: the function.
-      static_argnums: positions passed as Python values.
-
-    Returns:
-      The wrapped function.
-
-    Example:
-        >>> from tessela_tracer import make_jaxpr, lax
-        >>> make_jaxpr(jit(lax.sin))(1.0).eqns[0].params["name"]
-        'sin'
-    """
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-    return _StagedJit(fun, static)
 
 
 def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tree_b: Any) -> None:

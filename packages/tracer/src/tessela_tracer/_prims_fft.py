@@ -29,8 +29,8 @@ from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._jit import jit
 from tessela_tracer._lax import convert_element_type
-from tessela_tracer._lax_control import jit
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["FftType", "fft", "fft_p"]

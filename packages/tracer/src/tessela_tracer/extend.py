@@ -68,6 +68,7 @@ from tessela_tracer._jaxpr import (
     replace_subjaxprs,
     subjaxprs,
 )
+from tessela_tracer._jit import JitWrapped, Traced, clear_jit_caches, set_jit_backend
 from tessela_tracer._lax_shape import reshape_axis_into, reshape_axis_out_of
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
@@ -129,12 +130,14 @@ __all__ = [
     "JaxprTrace",
     "JaxprTypeError",
     "JitTracer",
+    "JitWrapped",
     "LinearSolveTuple",
     "Literal",
     "NamedCallable",
     "Primitive",
     "ShapedArray",
     "Trace",
+    "Traced",
     "Tracer",
     "Var",
     "abstract_eval_rule",
@@ -143,6 +146,7 @@ __all__ = [
     "bound_axis_sizes",
     "call_host_callback",
     "check_jaxpr",
+    "clear_jit_caches",
     "cond_p",
     "config",
     "custom_jvp_call_p",
@@ -188,6 +192,7 @@ __all__ = [
     "scan_p",
     "set_current_trace",
     "set_eager_backend",
+    "set_jit_backend",
     "split_solve_args",
     "subjaxprs",
     "tangent_aval",
