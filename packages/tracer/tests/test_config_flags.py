@@ -8,6 +8,8 @@ bad value, ``jax.numpy_dtype_promotion('strict')`` over the dtype pairs below,
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
@@ -251,3 +253,17 @@ def test_no_leak_no_error() -> None:
     config.update("jax_check_tracer_leaks", True)
     out = make_jaxpr(lambda x, y: (lax.sin(x), [y, x], {"k": x}))(1.0, 2.0)
     assert len(out.jaxpr.outvars) == 4
+
+
+@pytest.mark.parametrize(("value", "want"), [("4", "4"), ("abc", "-1")])
+def test_num_cpu_devices_reads_the_environment(value: str, want: str) -> None:
+    code = "from tessela_tracer import config; print(config.jax_num_cpu_devices)"
+    env = {k: v for k, v in os.environ.items() if "NUM_CPU_DEVICES" not in k}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "JAX_NUM_CPU_DEVICES": value},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == want  # a malformed value is reported by the backend

@@ -7,6 +7,9 @@ The expected results come from JAX 0.10.2 (the same programs under
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -132,3 +135,24 @@ def test_rank_promotion_raise_refuses_implicit_rank_promotion() -> None:
         "Operands could not be broadcast together for add on shapes (3,) (2, 3) and with the "
         "config option jax_numpy_rank_promotion='raise'."
     )
+
+
+def _devices_in_fresh_process(code: str, **env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if "NUM_CPU_DEVICES" not in k and k != "XLA_FLAGS"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_num_cpu_devices_flag_sizes_the_cpu_backend() -> None:
+    code = (
+        "import tessela as tx\n"
+        "tx.config.update('jax_num_cpu_devices', 3)\n"
+        "print(tx.config.jax_num_cpu_devices, len(tx.devices()))"
+    )
+    assert _devices_in_fresh_process(code) == "3 3"
+    read = "import tessela as tx; print(tx.config.jax_num_cpu_devices, len(tx.devices()))"
+    assert _devices_in_fresh_process(read, JAX_NUM_CPU_DEVICES="2") == "2 2"
+    assert _devices_in_fresh_process(read) == "-1 1"

@@ -5,8 +5,10 @@ Backends are created lazily, once per process, in the priority order named by
 either variable every platform whose plugin is installed is tried, accelerators
 first, and CPU is always last. The CPU backend exposes
 ``TESSELA_NUM_CPU_DEVICES`` (or ``JAX_NUM_CPU_DEVICES``) devices when set, else
-what XLA's ``--xla_force_host_platform_device_count`` flag in ``XLA_FLAGS``
-asks for, else one.
+the ``jax_num_cpu_devices`` flag's value when it was set (``config.update``
+before the first use of a device), else what XLA's
+``--xla_force_host_platform_device_count`` flag in ``XLA_FLAGS`` asks for,
+else one.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import contextvars
 import os
 import threading
 from collections.abc import Iterator
+
+from tessela_tracer import config
 
 from tessela_lowering import _xla
 from tessela_lowering._xla import Client, Device
@@ -59,7 +63,8 @@ def _requested_platforms() -> list[str] | None:
 def _num_cpu_devices() -> int | None:
     raw = os.environ.get("TESSELA_NUM_CPU_DEVICES") or os.environ.get("JAX_NUM_CPU_DEVICES")
     if not raw:
-        return None
+        flag = config.read("jax_num_cpu_devices")
+        return flag if flag is not None and flag >= 1 else None
     try:
         count = int(raw)
     except ValueError:

@@ -251,9 +251,17 @@ class Config:
                 )
             return value
 
+        def parse(flag_name: str, text: str) -> int | None:
+            # A malformed variable leaves the default: the package that reads the
+            # flag reports it (importing the tracer never fails on it).
+            try:
+                return int(text)
+            except ValueError:
+                return default
+
         self.define(
-            name, default, aliases=aliases, env=env, validator=validate,
-            parse_env=lambda n, t: int(t), help=help, on_change=on_change,
+            name, default, aliases=aliases, env=env, validator=validate, parse_env=parse,
+            help=help, on_change=on_change,
         )  # fmt: skip
 
     def state(self, name: str, /) -> FlagState:
