@@ -61,8 +61,12 @@ cases = {
     "pmax xy": (lambda a: lax.pmax(a, ("x", "y")), P("x", "y"), P()),
     "pmin y": (lambda a: lax.pmin(a, "y"), P(None, "y"), P()),
     "all_gather y": (lambda a: lax.all_gather(a, "y", axis=1, tiled=True), P("x", "y"), P("x")),
-    "axis_index x": (lambda a: a + lax.axis_index("x").astype(np.float32), P("x"), P("x")),
-    "replicated": (lambda a: a * 2, P(), P()),
+    "axis_index x": (
+        lambda a: lax.add(a, lax.convert_element_type(lax.axis_index("x"), np.float32)),
+        P("x"),
+        P("x"),
+    ),
+    "replicated": (lambda a: lax.mul(a, np.float32(2)), P(), P()),
     "ppermute x": (
         lambda a: lax.ppermute(a, "x", [(0, 1), (1, 2), (2, 3), (3, 0)]),
         P("x"),

@@ -162,7 +162,11 @@ def shard_buffers(buf: Buffer) -> list[Buffer]:
 
 def sharded_result_handler(aval: AvalLike, devices: Sequence[Device], sharding: Any) -> Any:
     """A handler turning one output of an SPMD executable into a multi-device buffer."""
-    return _jax.array_result_handler(aval, placement(devices, sharding), True, True)
+    where = placement(devices, sharding)
+    try:
+        return _jax.array_result_handler(aval, where, True, True)
+    except TypeError:  # jaxlib 0.11 dropped the ``_skip_checks`` argument
+        return _jax.array_result_handler(aval, where, True)
 
 
 def compile_spmd(module: str, devices: Sequence[Device]) -> Executable:
