@@ -59,10 +59,13 @@ def log(
     Example:
         >>> import logging, sys
         >>> import tessela as tx
-        >>> logging.basicConfig(stream=sys.stdout, format="%(message)s", force=True)
-        >>> logging.getLogger("tessela.debug").setLevel(logging.INFO)
+        >>> logger = logging.getLogger("tessela.debug")
+        >>> handler = logging.StreamHandler(sys.stdout)
+        >>> logger.addHandler(handler)
+        >>> logger.setLevel(logging.INFO)
         >>> tx.jit(lambda x: tx.debug.log("x = {}", x))(1.5)
         x = 1.5
+        >>> logger.removeHandler(handler)
     """
     del partitioned
     record = _record(logging.INFO)
