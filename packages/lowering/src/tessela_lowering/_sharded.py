@@ -33,6 +33,7 @@ from tessela_lowering._xla import Buffer, Device, HostArray, _shards
 
 __all__ = [
     "ShardedArray",
+    "any_sharded",
     "hlo_sharding_of",
     "make_array_from_callback",
     "make_array_from_process_local_data",
@@ -208,6 +209,24 @@ def _shape_of(index: tuple[slice, ...], shape: tuple[int, ...]) -> tuple[int, ..
 
 
 register_aval_handler(ShardedArray, lambda a: a.aval)
+
+
+def any_sharded(leaves: Sequence[Any], /) -> bool:
+    """Whether any of ``leaves`` is a :class:`ShardedArray` (a call to run over a mesh).
+
+    Args:
+      leaves: the flat arguments of a call.
+
+    Returns:
+      True when one of them is split over a mesh.
+
+    Example:
+      >>> import numpy as np
+      >>> any_sharded([np.ones(2), 1.0])
+      False
+    """
+    return any(type(x) is ShardedArray for x in leaves)
+
 
 _on_first: list[Callable[[], None]] = []
 """Run once, when the first sharded array is made (installs the SPMD eager path)."""

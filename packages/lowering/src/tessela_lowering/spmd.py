@@ -11,6 +11,7 @@ The pieces that ``tessela.shard_map`` and jit on sharded arguments build on:
 - :func:`run_jaxpr`: run a program on arguments of which some are sharded,
   partitioned by XLA (what jit does with sharded arguments).
 - :func:`apply_sharded`: one primitive on sharded operands (the eager path).
+- :func:`any_sharded`: whether a call's arguments include a sharded array.
 
 Example:
     >>> import numpy as np
@@ -31,11 +32,12 @@ from tessela_lowering._shard_map import (
     shard_map_call,
     shard_map_text,
 )
-from tessela_lowering._sharded import ShardedArray
+from tessela_lowering._sharded import ShardedArray, any_sharded
 from tessela_lowering._spmd import apply_sharded, compile_jaxpr, run_jaxpr
 
 __all__ = [
     "ShardedArray",
+    "any_sharded",
     "apply_sharded",
     "compile_jaxpr",
     "global_aval",

@@ -17,7 +17,8 @@ from tessela_lowering.sharding import (
     make_array_from_single_device_arrays,
     make_mesh,
 )
-from tessela_tracer import lax
+from tessela_lowering.spmd import any_sharded, run_jaxpr
+from tessela_tracer import lax, make_jaxpr
 
 P = PartitionSpec
 DEVS = tl.devices()
@@ -171,3 +172,16 @@ def test_delete_and_block_until_ready() -> None:
         np.asarray(x)
     np.testing.assert_array_equal(np.asarray(y), np.ones(8))
     assert y.sharding == NamedSharding(make_mesh((8,), ("x",)), P("x"))
+
+
+def test_jit_binds_to_the_partitioned_path_for_sharded_arguments() -> None:
+    # What jit does with sharded arguments once it routes them through jit_p
+    # (tessela_lowering.spmd.any_sharded): XLA partitions the whole program.
+    mesh = make_mesh((4, 2), ("x", "y"))
+    data = np.arange(32, dtype=np.float32).reshape(8, 4)
+    x = tl.device_put(data, NamedSharding(mesh, P("x", "y")))
+    assert any_sharded([1.0, x]) and not any_sharded([data])
+    closed = make_jaxpr(lambda a: lax.reduce_sum(lax.mul(a, a), (1,)))(data)
+    (out,) = run_jaxpr(closed, [x])
+    np.testing.assert_allclose(np.asarray(out), (data * data).sum(1))
+    assert out.sharding == NamedSharding(mesh, P("x"))
