@@ -1518,8 +1518,16 @@ NOT_COMPARED: dict[str, str] = {
         "tested eagerly and under jit in tests/test_callback.py",
     ),
     **dict.fromkeys(
-        ("psum", "pmax", "pmin", "all_gather", "axis_index", "ppermute", "reduce_scatter",
-         "all_to_all"),
+        (
+            "psum",
+            "pmax",
+            "pmin",
+            "all_gather",
+            "axis_index",
+            "ppermute",
+            "reduce_scatter",
+            "all_to_all",
+        ),
         "a collective over a named axis: vmap computes it over its batch axis, and shard_map "
         "lowers it to an XLA collective over mesh axes, compared with JAX 0.10.2 on 8 devices "
         "(tests/golden/shard_map_lowering.txt, the umbrella's shard_map_cases.txt); outside "
