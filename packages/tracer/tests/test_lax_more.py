@@ -119,3 +119,25 @@ def test_axis_size_is_unbound_outside_a_named_axis() -> None:
 def test_type_names_exist() -> None:
     assert lax.DotDimensionNumbers is not None and lax.PrecisionLike is not None
     assert lax.ConvGeneralDilatedDimensionNumbers is not None
+
+
+RNG_BITS = """{ lambda ; a:u32[4]. let
+    b:u32[4] c:u32[2] = rng_bit_generator[
+      algorithm=RNG_DEFAULT
+      dtype=uint32
+      out_sharding=None
+      shape=(2,)
+    ] a
+  in (b, c) }"""
+RNG_UNIFORM = """{ lambda ; . let
+    a:f32[3] = rng_uniform[shape=(3,)] 0.0:f32[] 1.0:f32[]
+  in (a,) }"""
+
+
+def test_rng_jaxprs_print_as_jax() -> None:
+    bits = make_jaxpr(lambda k: lax.rng_bit_generator(k, (2,)))(np.zeros(4, np.uint32))
+    assert str(bits) == RNG_BITS
+    assert str(make_jaxpr(lambda: lax.rng_uniform(0.0, 1.0, (3,)))()) == RNG_UNIFORM
+    assert str(lax.RandomAlgorithm.RNG_PHILOX) == "RNG_PHILOX"
+    with pytest.raises(TypeError, match="unsupported dtype int32"):
+        lax.rng_bit_generator(np.zeros(4, np.uint32), (2,), np.int32)

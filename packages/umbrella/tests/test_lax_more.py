@@ -65,3 +65,34 @@ def test_mulhi_has_a_zero_derivative() -> None:
         return (x * hi.astype(x.dtype)).sum()
 
     np.testing.assert_array_equal(np.asarray(tx.grad(f)(tnp.array([3.0, 5.0]))), [0.0, 0.0])
+
+
+def test_rng_bit_generator_batches_per_key_and_has_zero_derivatives() -> None:
+    keys = tnp.asarray(np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.uint32))
+    batched = tx.vmap(lambda k: lax.rng_bit_generator(k, (3,))[1])(keys)
+    one_by_one = [np.asarray(lax.rng_bit_generator(k, (3,))[1]) for k in keys]
+    np.testing.assert_array_equal(np.asarray(batched), np.stack(one_by_one))
+    scalar = float(lax.rng_bit_generator(keys[0], ())[1])
+
+    def scaled(x: tnp.ndarray) -> tnp.ndarray:
+        return x * lax.rng_bit_generator(keys[0], ())[1].astype(tnp.float32)
+
+    # d/dx (x * bits) is the bits: the bits themselves have a zero derivative.
+    assert float(tx.grad(scaled)(1.0)) == np.float32(scalar)
+
+
+def test_rng_bit_generator_and_rng_uniform_refuse_what_jax_refuses() -> None:
+    key = tnp.zeros(4, tnp.uint32)
+    with pytest.raises(TypeError, match="rng_bit_generator: unsupported dtype int32"):
+        lax.rng_bit_generator(key, (3,), tnp.int32)
+    with pytest.raises(TypeError, match="key must be uint32"):
+        lax.rng_bit_generator(tnp.zeros(3, tnp.uint32), (3,))
+    with pytest.raises(ValueError, match="must have identical dtypes"):
+        lax.rng_uniform(0.0, tnp.int32(1), (2,))
+    with pytest.raises(NotImplementedError, match="rng_uniform"):
+        tx.grad(lambda a: lax.rng_uniform(a, 1.0, ()))(0.0)
+
+
+def test_rng_uniform_stays_in_range() -> None:
+    u = np.asarray(lax.rng_uniform(2.0, 3.0, (50,)))
+    assert u.shape == (50,) and str(u.dtype) == "float32" and ((u >= 2.0) & (u < 3.0)).all()

@@ -1,4 +1,4 @@
-"""JVP and transpose rules of ``reduce_precision``, ``optimization_barrier`` and ``reduce``.
+"""JVP and transpose rules of ``reduce_precision``, ``optimization_barrier``, ``reduce`` and the RNGs.
 
 - ``reduce_precision`` is treated as linear, as in JAX: the tangent (and the
   cotangent) is rounded the same way.
@@ -116,3 +116,25 @@ def _reduce_jvp(
 
 
 register_jvp(P.reduce_p, _reduce_jvp)
+
+
+# ------------------------------------------------------------------ RNGs
+
+
+def _rng_bit_generator_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
+    # Integer outputs: constant to first order.
+    outs = P.rng_bit_generator_p.bind(*primals, **params)
+    return outs, [Zero(tangent_aval(get_aval_of(o))) for o in outs]
+
+
+def _rng_uniform_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+    raise NotImplementedError(
+        "Differentiation rule for 'rng_uniform' not implemented (as in JAX): it is XLA's "
+        "stateful RNG; use tessela.random.uniform for values to differentiate through."
+    )
+
+
+register_jvp(P.rng_bit_generator_p, _rng_bit_generator_jvp)
+register_jvp(P.rng_uniform_p, _rng_uniform_jvp)

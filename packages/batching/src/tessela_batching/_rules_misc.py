@@ -1,5 +1,7 @@
 """Batching rules of the misc family: ``reduce_precision``, ``optimization_barrier``, ``reduce``.
 
+- ``rng_bit_generator`` / ``rng_uniform`` run once per example (``lax.map``).
+
 - ``reduce_precision`` is elementwise (:func:`defvectorized`).
 - ``optimization_barrier`` keeps each operand's batch axis.
 - ``reduce``: the batch axes of the operands move to the front and the
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import ClosedJaxpr
 
@@ -51,3 +54,19 @@ def _reduce_rule(
 
 
 register_batching(P.reduce_p, _reduce_rule)
+
+
+def _per_example(prim: Any) -> Any:
+    """Apply ``prim`` to each example in turn (a ``lax.map``): its values depend on them all."""
+
+    def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+        size = batch_size(args, dims)
+        fronts = [bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True)]
+        outs = lax.map(lambda xs: prim.bind(*xs, **params), fronts)
+        return outs, ([0] * len(outs) if prim.multiple_results else 0)
+
+    return rule
+
+
+register_batching(P.rng_bit_generator_p, _per_example(P.rng_bit_generator_p))
+register_batching(P.rng_uniform_p, _per_example(P.rng_uniform_p))

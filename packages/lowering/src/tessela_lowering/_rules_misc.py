@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from tessela_tracer import ClosedJaxpr
 from tessela_tracer import primitives as P
 
@@ -61,3 +62,38 @@ def _reduce_lowering(
 
 
 register_lowering(P.reduce_p, _reduce_lowering)
+
+
+_RNG_ALGORITHMS = {0: "DEFAULT", 1: "THREE_FRY", 2: "PHILOX"}
+
+
+def _rng_bit_generator_lowering(
+    ctx: LoweringRuleContext, key: Value, *, shape: Any, dtype: Any, algorithm: Any,
+    out_sharding: Any,
+) -> list[Value]:  # fmt: skip
+    # As JAX: a uint32[4] key is XLA's uint64[2] state, bit for bit.
+    key_aval, bits_aval = ctx.avals_out
+    u32 = key_aval.dtype == np.uint32
+    state = key
+    if u32:
+        pairs = stablehlo.ReshapeOp(_hlo.tensor_type((2, 2), np.uint32), key).result
+        state = stablehlo.BitcastConvertOp(_hlo.tensor_type((2,), np.uint64), pairs).result
+    attr = stablehlo.RngAlgorithmAttr.get(_RNG_ALGORITHMS[int(algorithm)])
+    op = stablehlo.RngBitGeneratorOp(state.type, out_type(bits_aval), attr, state)
+    new_state, bits = op.results
+    if u32:
+        pairs = stablehlo.BitcastConvertOp(_hlo.tensor_type((2, 2), np.uint32), new_state).result
+        new_state = stablehlo.ReshapeOp(out_type(key_aval), pairs).result
+    return [new_state, bits]
+
+
+def _rng_uniform_lowering(
+    ctx: LoweringRuleContext, a: Value, b: Value, *, shape: Any
+) -> list[Value]:
+    dims = _hlo.constant(np.array(ctx.avals_out[0].shape, np.int64))
+    dist = stablehlo.RngDistributionAttr.get("UNIFORM")
+    return [stablehlo.RngOp(a, b, dims, dist).result]
+
+
+register_lowering(P.rng_bit_generator_p, _rng_bit_generator_lowering)
+register_lowering(P.rng_uniform_p, _rng_uniform_lowering)

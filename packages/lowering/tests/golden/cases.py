@@ -1544,6 +1544,11 @@ NOT_COMPARED["mulhi"] = NOT_COMPARED["scatter-sub"] = (
     "added after this golden set; compared with JAX 0.10.2 (eagerly, under jit and vmap, and "
     "the gradient of scatter-sub) in the umbrella's tests/test_lax_more.py golden data"
 )
+NOT_COMPARED["rng_bit_generator"] = NOT_COMPARED["rng_uniform"] = (
+    "added after this golden set; rng_bit_generator's keys and bits are compared with JAX "
+    "0.10.2 for every algorithm in the umbrella's tests/test_lax_more.py golden data, "
+    "rng_uniform (XLA's stateful RNG) by range and dtype there"
+)
 _KEYS_COMPARED = (
     "typed PRNG keys (no numeric value of their own); their data and every key operation "
     "are compared with JAX in tessela's tests/test_typed_keys.py (umbrella golden data)"

@@ -1,4 +1,4 @@
-"""``reduce_precision_p``, ``optimization_barrier_p`` and the generic ``reduce_p``.
+"""``reduce_precision_p``, ``optimization_barrier_p``, the generic ``reduce_p`` and XLA's RNGs.
 
 - ``reduce_precision`` rounds a floating-point array to the values a format
   with ``exponent_bits`` exponent and ``mantissa_bits`` mantissa bits holds
@@ -10,10 +10,14 @@
   ``dimensions`` with a traced ``computation``; ``lax.add`` / ``mul`` /
   ``max`` / ``min`` / ``bitwise_*`` with their identities become
   ``reduce_sum`` and its siblings instead, as in JAX.
+- ``rng_bit_generator`` runs XLA's stateless RngBitGenerator on a ``uint32[4]``
+  key (a ``uint64[2]`` one too) and returns the next key and the bits;
+  ``rng_uniform`` is XLA's stateful uniform RNG (experimental in JAX too).
 """
 
 from __future__ import annotations
 
+import enum
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,12 +37,17 @@ from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
 from tessela_tracer.typing import Array
 
 __all__ = [
+    "RandomAlgorithm",
     "optimization_barrier",
     "optimization_barrier_p",
     "reduce",
     "reduce_p",
     "reduce_precision",
     "reduce_precision_p",
+    "rng_bit_generator",
+    "rng_bit_generator_p",
+    "rng_uniform",
+    "rng_uniform_p",
 ]
 
 
@@ -282,3 +291,128 @@ def _reduction_jaxpr(
     if any(isinstance(c, Tracer) for c in closed.consts):
         raise NotImplementedError("Reduction computations can't close over Tracers.")
     return closed, box[0]
+
+
+# ------------------------------------------------------------------ rng_bit_generator
+
+
+class RandomAlgorithm(enum.IntEnum):
+    """The algorithm of ``rng_bit_generator`` (XLA's RngBitGenerator)."""
+
+    RNG_DEFAULT = 0
+    RNG_THREE_FRY = 1
+    RNG_PHILOX = 2
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_BIT_DTYPES = frozenset(np.dtype(d) for d in ("uint8", "uint16", "uint32", "uint64"))
+
+
+def _rng_bit_generator_abstract_eval(
+    key: ShapedArray, *, shape: tuple[int, ...], dtype: np.dtype[Any], algorithm: Any,
+    out_sharding: Any,
+) -> list[ShapedArray]:  # fmt: skip
+    ok = (key.shape == (4,) and key.dtype == np.uint32) or (
+        key.shape == (2,) and key.dtype == np.uint64
+    )
+    if not ok:
+        raise TypeError(
+            f"rng_bit_generator: the key must be uint32[4] (or uint64[2]), got "
+            f"{key.str_short()}; make one with e.g. np.zeros(4, np.uint32)"
+        )
+    return [ShapedArray(key.shape, key.dtype), ShapedArray(shape, dtype)]
+
+
+rng_bit_generator_p = Primitive("rng_bit_generator", multiple_results=True)
+register_abstract_eval(rng_bit_generator_p, _rng_bit_generator_abstract_eval)
+
+
+def rng_bit_generator(
+    key: Any,
+    shape: Sequence[int],
+    dtype: Any = np.uint32,
+    algorithm: RandomAlgorithm = RandomAlgorithm.RNG_DEFAULT,
+    *,
+    out_sharding: Any = None,
+) -> tuple[Array, Array]:
+    """Random bits from XLA's stateless RngBitGenerator, and the next key.
+
+    Args:
+      key: a ``uint32[4]`` (or ``uint64[2]``) key.
+      shape: the shape of the bits.
+      dtype: ``uint8``, ``uint16``, ``uint32`` or ``uint64``.
+      algorithm: a :class:`RandomAlgorithm`.
+      out_sharding: reserved; must be None.
+
+    Returns:
+      ``(new_key, bits)``.
+
+    Raises:
+      TypeError: another dtype, or a key of another shape or dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> f = lambda k: rng_bit_generator(k, (2,))
+        >>> print(make_jaxpr(f)(np.zeros(4, np.uint32)))
+        { lambda ; a:u32[4]. let
+            b:u32[4] c:u32[2] = rng_bit_generator[
+              algorithm=RNG_DEFAULT
+              dtype=uint32
+              out_sharding=None
+              shape=(2,)
+            ] a
+          in (b, c) }
+    """
+    if out_sharding is not None:
+        raise NotImplementedError("rng_bit_generator: out_sharding is not supported; pass None")
+    dt = _dtypes.canonicalize_dtype(dtype)
+    if np.dtype(dtype) not in _BIT_DTYPES or dt not in _BIT_DTYPES:
+        raise TypeError(f"rng_bit_generator: unsupported dtype {np.dtype(dtype)}")
+    shape_t = tuple(operator.index(d) for d in shape)
+    new_key, bits = rng_bit_generator_p.bind(
+        key, shape=shape_t, dtype=dt, algorithm=RandomAlgorithm(algorithm), out_sharding=None
+    )
+    return new_key, bits
+
+
+def _rng_uniform_abstract_eval(
+    a: ShapedArray, b: ShapedArray, *, shape: tuple[int, ...]
+) -> ShapedArray:
+    if a.dtype != b.dtype:
+        raise ValueError(
+            f"Arguments to rng_uniform must have identical dtypes, got {a.dtype} and {b.dtype}."
+        )
+    if a.shape != () or b.shape != ():
+        raise ValueError(
+            f"Arguments to rng_uniform must be scalars; got shapes {a.shape} and {b.shape}."
+        )
+    return ShapedArray(shape, a.dtype, a.weak_type and b.weak_type)
+
+
+rng_uniform_p = Primitive("rng_uniform")
+register_abstract_eval(rng_uniform_p, _rng_uniform_abstract_eval)
+
+
+def rng_uniform(a: Any, b: Any, shape: Sequence[int]) -> Array:
+    """Uniform numbers in ``[a, b)`` from XLA's stateful RNG (experimental, as in JAX).
+
+    Prefer ``tessela.random``: these values depend on the backend.
+
+    Args:
+      a: the scalar lower bound.
+      b: the scalar upper bound, of ``a``'s dtype.
+      shape: the output shape.
+
+    Returns:
+      The array.
+
+    Example:
+        >>> from tessela_tracer import eval_shape
+        >>> eval_shape(lambda: rng_uniform(0.0, 1.0, (3,))).shape
+        (3,)
+    """
+    out: Array = rng_uniform_p.bind(a, b, shape=tuple(operator.index(d) for d in shape))
+    return out

@@ -135,7 +135,13 @@ from tessela_tracer._prims_linalg import (
     svd_p,
     triangular_solve_p,
 )
-from tessela_tracer._prims_misc import optimization_barrier_p, reduce_p, reduce_precision_p
+from tessela_tracer._prims_misc import (
+    optimization_barrier_p,
+    reduce_p,
+    reduce_precision_p,
+    rng_bit_generator_p,
+    rng_uniform_p,
+)
 from tessela_tracer._prims_random import random_unwrap_p, random_wrap_p
 from tessela_tracer._prims_reduce import (
     argmax_p,
@@ -309,6 +315,8 @@ __all__ = [
     "remat_p",
     "reshape_p",
     "rev_p",
+    "rng_bit_generator_p",
+    "rng_uniform_p",
     "round_p",
     "rsqrt_p",
     "scan_p",

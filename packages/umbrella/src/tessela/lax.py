@@ -2,7 +2,7 @@
 collectives of ``tessela_batching`` (``psum``, ``pmean``, ``pmax``, ``pmin``,
 ``all_gather``, ``axis_index``) that ``jax.lax`` also holds, ``broadcast_shapes``
 and the primitives under their ``jax.lax`` names (``add_p``, ``sin_p``,
-``mulhi_p``, ``scatter_sub_p``, ...).
+``mulhi_p``, ``scatter_sub_p``, ``rng_bit_generator_p``, ...).
 
 Example:
     >>> import tessela.lax as lax
@@ -22,6 +22,8 @@ from tessela_batching import psum as psum
 from tessela_tracer.lax import *  # noqa: F403
 from tessela_tracer.lax import __all__ as _tracer_all
 from tessela_tracer.primitives import mulhi_p as mulhi_p
+from tessela_tracer.primitives import rng_bit_generator_p as rng_bit_generator_p
+from tessela_tracer.primitives import rng_uniform_p as rng_uniform_p
 from tessela_tracer.primitives import scatter_sub_p as scatter_sub_p
 
 from tessela._lax_extra import *  # noqa: F403
@@ -38,6 +40,8 @@ __all__ = sorted(
         "pmin",
         "psum",
         "mulhi_p",
+        "rng_bit_generator_p",
+        "rng_uniform_p",
         "scatter_sub_p",
     ],
     key=lambda name: (name[0].islower(), name),

@@ -86,4 +86,14 @@ def run(lib: Any) -> dict[str, np.ndarray]:
         axis_name="i",
     )
     out["axis_size"] = np.asarray(sized(jnp.ones((2, 3))))
+
+    key = jnp.asarray(np.array([1, 2, 3, 4], np.uint32))
+    for alg in (lax.RandomAlgorithm.RNG_DEFAULT, lax.RandomAlgorithm.RNG_THREE_FRY,
+                lax.RandomAlgorithm.RNG_PHILOX):  # fmt: skip
+        for dt in (jnp.uint8, jnp.uint16, jnp.uint32):
+            new_key, bits = lax.rng_bit_generator(key, (2, 3), dt, alg)
+            name = f"rng_bit_generator/{alg.name}/{np.dtype(dt).name}"
+            out[f"{name}/key"], out[f"{name}/bits"] = np.asarray(new_key), np.asarray(bits)
+    jitted = lib.jit(lambda k: lax.rng_bit_generator(k, (5,))[1])
+    out["rng_bit_generator/jit"] = np.asarray(jitted(key + 7))
     return out

@@ -174,7 +174,14 @@ from tessela_tracer._prims_indexing import (
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
-from tessela_tracer._prims_misc import optimization_barrier, reduce, reduce_precision
+from tessela_tracer._prims_misc import (
+    RandomAlgorithm,
+    optimization_barrier,
+    reduce,
+    reduce_precision,
+    rng_bit_generator,
+    rng_uniform,
+)
 from tessela_tracer._prims_solves import custom_linear_solve, custom_root
 from tessela_tracer._prims_special import (
     bessel_i0e,
@@ -197,6 +204,7 @@ __all__ = [
     "GatherScatterMode",
     "Precision",
     "PrecisionLike",
+    "RandomAlgorithm",
     "RoundingMethod",
     "ScatterDimensionNumbers",
     "abs",
@@ -337,6 +345,8 @@ __all__ = [
     "rem",
     "reshape",
     "rev",
+    "rng_bit_generator",
+    "rng_uniform",
     "round",
     "rsqrt",
     "scan",
