@@ -100,3 +100,19 @@ def test_identity_helpers() -> None:
         np.float32(1),
     )
     assert got == [(True, True, None)]
+
+
+def test_reference_and_constant_bookkeeping_answers_as_jax() -> None:
+    # JAX 0.10.2, jit tracer of float32[2,3]: aval_mutable_qdd is the aval,
+    # cur_qdd() / get_const() / mutable_qdd / parent are None.
+    got = _on_tracer(
+        lambda t: (
+            t.aval_mutable_qdd == t.aval,
+            t.cur_qdd(),
+            t.get_const(),
+            t.mutable_qdd,
+            t.parent,
+        ),
+        np.ones((2, 3), np.float32),
+    )
+    assert got == [(True, None, None, None, None)]

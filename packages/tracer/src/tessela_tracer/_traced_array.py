@@ -137,6 +137,24 @@ class TracedArray(Array):
             )
         return super().__getattr__(name)
 
+    # What JAX's tracers of arrays answer for its internal mutable-reference and
+    # constant bookkeeping: nothing mutable, no known constant, no parent.
+    mutable_qdd = None
+    parent = None
+
+    @property
+    def aval_mutable_qdd(self) -> Any:
+        """The abstract value (arrays carry no mutable quasi-dynamic data)."""
+        return self.aval
+
+    def cur_qdd(self) -> None:
+        """None: arrays carry no quasi-dynamic data."""
+        return None
+
+    def get_const(self) -> None:
+        """None: the constant behind a tracer is not exposed."""
+        return None
+
     def full_lower(self) -> TracedArray:
         """The tracer itself (JAX keeps this method for old code)."""
         return self
