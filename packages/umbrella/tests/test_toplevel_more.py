@@ -15,6 +15,7 @@ import pytest
 import tessela as tx
 import tessela.numpy as tnp
 from tessela import custom_batching, errors, monitoring, profiler, stages
+from tessela.custom_derivatives import linear_call
 
 _HERE = pathlib.Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(_HERE))
@@ -286,3 +287,24 @@ def test_dlpack_round_trips_and_checks_its_argument() -> None:
     assert not tx.dlpack.is_supported_dtype("float8_e4m3fn")
     with pytest.raises(TypeError, match="Expected a string or dtype-like object"):
         tx.dlpack.is_supported_dtype(None)
+
+
+def test_linear_call_batches_and_checks_its_transpose() -> None:
+    def g(x: Any) -> Any:
+        return linear_call(lambda r, v: r * v, lambda r, ct: 10.0 * r * ct, 2.0, x)
+
+    xs = tnp.arange(3.0)
+    np.testing.assert_allclose(np.asarray(tx.vmap(g)(xs)), [0.0, 2.0, 4.0])
+    np.testing.assert_allclose(np.asarray(tx.vmap(tx.grad(g))(xs)), [20.0] * 3)
+    np.testing.assert_allclose(
+        np.asarray(tx.grad(lambda v: tnp.sum(tx.vmap(g)(v)))(xs)), [20.0] * 3
+    )
+    with pytest.raises(ValueError, match="residual arguments"):
+        tx.grad(lambda r: linear_call(lambda a, v: a * v, lambda a, ct: a * ct, r, 3.0))(2.0)
+
+    def bad(x: Any) -> Any:
+        return linear_call(lambda r, v: v[0] + v[1], lambda r, ct: ct, (), (x, x))
+
+    assert float(bad(1.0)) == 2.0
+    with pytest.raises(TypeError, match="transpose output pytree structure must match"):
+        tx.grad(bad)(1.0)

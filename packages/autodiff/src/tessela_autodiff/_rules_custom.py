@@ -134,3 +134,52 @@ def _custom_vmap_call_jvp(
 
 
 register_jvp(P.custom_vmap_call_p, _custom_vmap_call_jvp)
+
+
+def _linear_call_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, num_callee_consts: int, num_res: int,
+    **params: Any,
+) -> tuple[Any, Any]:  # fmt: skip
+    k = num_callee_consts + num_res
+    if any(type(t) is not Zero for t in tangents[:k]):
+        raise ValueError(
+            "linear_call: the function is linear in its linear arguments only; its residual "
+            "arguments (and the values it closes over) cannot be differentiated. Pass "
+            "values that depend on the differentiated inputs as linear arguments."
+        )
+    params.update(num_callee_consts=num_callee_consts, num_res=num_res)
+    outs = P.linear_call_p.bind(*primals, **params)
+    lin_tangents = [instantiate(t) for t in tangents[k:]]
+    touts = P.linear_call_p.bind(*primals[:k], *lin_tangents, **params)
+    return outs, touts
+
+
+register_jvp(P.linear_call_p, _linear_call_jvp)
+
+
+def _linear_call_transpose(
+    cts: Sequence[Any], *args: Any, callee: ClosedJaxpr, transpose_thunk: Any,
+    num_callee_consts: int, num_res: int,
+) -> list[Any]:  # fmt: skip
+    transpose, t_consts = transpose_thunk()
+    k = num_callee_consts + num_res
+    res = list(args[num_callee_consts:k])
+    if any(is_undefined(r) for r in res):
+        raise ValueError("linear_call: a residual argument depends on the linear inputs.")
+    callee_consts = list(args[:num_callee_consts])
+
+    def back() -> tuple[ClosedJaxpr, list[Any]]:
+        return callee, callee_consts
+
+    outs = P.linear_call_p.bind(
+        *t_consts, *res, *[instantiate(c) for c in cts], callee=transpose,
+        transpose_thunk=NamedCallable(back, "transpose"), num_callee_consts=len(t_consts),
+        num_res=len(res),
+    )  # fmt: skip
+    lin = args[k:]
+    return [None] * k + [
+        convert_like(o, tangent_aval(x.aval)) for o, x in zip(outs, lin, strict=True)
+    ]
+
+
+register_transpose(P.linear_call_p, _linear_call_transpose)

@@ -183,3 +183,34 @@ def _custom_vmap_call_rule(
 
 
 register_batching(P.custom_vmap_call_p, _custom_vmap_call_rule)
+
+
+# ----------------------------------------------------------------- linear_call
+
+
+def _linear_call_rule(
+    args: Sequence[Any], dims: Sequence[Any], *, callee: ClosedJaxpr,
+    transpose_thunk: Callable[[], tuple[ClosedJaxpr, list[Any]]], num_callee_consts: int,
+    num_res: int,
+) -> Any:  # fmt: skip
+    size, name = batch_size(args, dims), rule_axis_name()
+    n = len(args)
+    ops = front(args, dims, [True] * n, size)
+    j, extra, _ = batch_jaxpr(callee, size, [True] * n, [True] * len(callee.out_avals), name)
+
+    def batched_transpose() -> tuple[ClosedJaxpr, list[Any]]:
+        t, t_consts = transpose_thunk()
+        nt = len(t_consts)
+        flags = [False] * nt + [True] * (len(t.in_avals) - nt)
+        bt, t_extra, _ = batch_jaxpr(t, size, flags, [True] * len(t.out_avals), name)
+        return bt, [*t_extra, *t_consts]
+
+    outs = P.linear_call_p.bind(
+        *extra, *ops, callee=j,
+        transpose_thunk=NamedCallable(batched_transpose, str(transpose_thunk)),
+        num_callee_consts=len(extra) + num_callee_consts, num_res=num_res,
+    )  # fmt: skip
+    return outs, [0] * len(outs)
+
+
+register_batching(P.linear_call_p, _linear_call_rule)

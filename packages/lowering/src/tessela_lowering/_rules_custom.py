@@ -58,3 +58,12 @@ def _custom_vmap_call_lowering(
 
 
 register_lowering(P.custom_vmap_call_p, _custom_vmap_call_lowering)
+
+
+def _linear_call_lowering(
+    ctx: LoweringRuleContext, *args: Value, callee: ClosedJaxpr, **_: Any
+) -> list[Value]:
+    return lower_closed_jaxpr(ctx.module_context, callee, args)
+
+
+register_lowering(P.linear_call_p, _linear_call_lowering)

@@ -4,6 +4,8 @@
 user's rules (closures on flat leaves); eagerly they evaluate the jaxpr.
 ``custom_vmap_call`` carries a function's jaxpr (``call``) and the user's
 batching rule (``rule``, on flat leaves); only batching reads the rule.
+``linear_call`` is a function linear in some operands, with a transpose of
+its own (``jax.custom_derivatives.linear_call``).
 ``custom_lin`` is the linear part of a ``custom_vjp`` function that reverse
 mode stages between linearization and transposition: its transpose calls the
 user's bwd rule; it cannot be evaluated, so forward mode alone refuses it.
@@ -20,7 +22,13 @@ from tessela_tracer._jaxpr import ClosedJaxpr, JaxprEqn, eval_jaxpr
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_control import out_avals_of
 
-__all__ = ["custom_jvp_call_p", "custom_lin_p", "custom_vjp_call_p", "custom_vmap_call_p"]
+__all__ = [
+    "custom_jvp_call_p",
+    "custom_lin_p",
+    "custom_vjp_call_p",
+    "custom_vmap_call_p",
+    "linear_call_p",
+]
 
 
 def _call_abstract_eval(
@@ -94,3 +102,25 @@ out_batched)`` on the arguments' leaves), ``in_tree``, ``out_tree`` and
 ``num_consts``."""
 register_abstract_eval(custom_vmap_call_p, _custom_vmap_abstract_eval)
 register_impl(custom_vmap_call_p, _custom_vmap_impl)
+
+
+def _linear_call_abstract_eval(
+    *avals: ShapedArray, callee: ClosedJaxpr, **params: Any
+) -> list[Any]:
+    return out_avals_of(callee)
+
+
+def _linear_call_impl(*args: Any, callee: ClosedJaxpr, **params: Any) -> list[Any]:
+    return eval_jaxpr(callee.jaxpr, callee.consts, *args)
+
+
+linear_call_p = Primitive("linear_call", multiple_results=True)
+"""``linear_call(fun, fun_transpose, residuals, linear_args)``: ``fun`` is linear
+in ``linear_args`` and its transpose is ``fun_transpose``. Operands:
+``num_callee_consts`` hoisted constants of ``callee``, ``num_res`` residuals,
+then the linear operands. Parameters: ``callee`` (closed jaxpr over all the
+operands), ``transpose_thunk`` (a callable giving ``(transpose_jaxpr,
+its_consts)``, the transpose taking its consts, the residuals and the output
+cotangents), ``num_callee_consts`` and ``num_res``."""
+register_abstract_eval(linear_call_p, _linear_call_abstract_eval)
+register_impl(linear_call_p, _linear_call_impl)

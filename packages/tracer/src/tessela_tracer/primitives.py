@@ -40,6 +40,7 @@ from tessela_tracer._prims_custom import (
     custom_lin_p,
     custom_vjp_call_p,
     custom_vmap_call_p,
+    linear_call_p,
 )
 from tessela_tracer._prims_elementwise import (
     abs_p,
@@ -267,6 +268,7 @@ __all__ = [
     "jit_p",
     "le_p",
     "lgamma_p",
+    "linear_call_p",
     "log1p_p",
     "log_p",
     "logistic_p",

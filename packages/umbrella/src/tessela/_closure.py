@@ -1,4 +1,4 @@
-"""``custom_gradient``, ``closure_convert`` and ``fwd_and_bwd``, as in JAX.
+"""``custom_gradient``, ``closure_convert``, ``fwd_and_bwd`` and ``linear_call``, as in JAX.
 
 ``custom_gradient(f)``: ``f`` returns ``(out, vjp)``; the result is a
 ``custom_vjp`` function whose backward pass is ``vjp``. The ``vjp`` closure
@@ -10,7 +10,9 @@ dtype) turned into the explicit trailing arguments ``consts``.
 ``fwd_and_bwd(f, argnums)`` splits ``vjp`` into a forward function that
 returns the output and the residuals (arrays, with the backward jaxpr as
 static structure) and a backward function of the residuals, both jitted by
-default, so that the backward pass compiles once.
+default, so that the backward pass compiles once. ``linear_call(f, f_t, res,
+lin)`` computes ``f(res, lin)``, a function linear in ``lin``, whose
+transpose (in reverse mode and ``linear_transpose``) is ``f_t(res, ct)``.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from tessela_pytree import (
     treedef_is_leaf,
 )
 from tessela_tracer import Tracer, custom_vjp, get_aval, trace_to_jaxpr
-from tessela_tracer.extend import DebugInfo, eval_jaxpr, hoist_consts, tangent_aval
+from tessela_tracer import primitives as P
+from tessela_tracer.extend import DebugInfo, NamedCallable, eval_jaxpr, hoist_consts, tangent_aval
 
-__all__ = ["closure_convert", "custom_gradient", "fwd_and_bwd"]
+__all__ = ["closure_convert", "custom_gradient", "fwd_and_bwd", "linear_call"]
 
 
 class _Residuals:
@@ -264,3 +267,91 @@ def fwd_and_bwd(
     if jitted:
         return jit(fwd), jit(bwd)
     return fwd, bwd
+
+
+def _flat_traced(
+    fun: Callable[..., Any],
+    trees: Sequence[Any],
+    counts: Sequence[int],
+    avals: Sequence[Any],
+    what: str,
+) -> tuple[Any, list[Any], Any]:
+    """``fun(*unflattened groups)`` traced on flat leaves: (jaxpr taking consts first, consts, out tree)."""
+    out_info: list[Any] = []
+
+    def flat(*xs: Any) -> list[Any]:
+        groups, start = [], 0
+        for tree, n in zip(trees, counts, strict=True):
+            groups.append(tree_unflatten(tree, list(xs[start : start + n])))
+            start += n
+        leaves, tree = tree_flatten(fun(*groups))
+        out_info.append(tree)
+        return leaves
+
+    closed = trace_to_jaxpr(flat, list(avals), debug_info=DebugInfo(what, _name(fun)))
+    jaxpr, consts = hoist_consts(closed)
+    return jaxpr, consts, out_info[0]
+
+
+def linear_call(
+    fun: Callable[[Any, Any], Any],
+    fun_transpose: Callable[[Any, Any], Any],
+    residual_args: Any,
+    linear_args: Any,
+) -> Any:
+    """Calls ``fun(residual_args, linear_args)``, linear in ``linear_args``, with its own transpose.
+
+    Differentiation treats the call as linear: its JVP is the same call on
+    the tangents of ``linear_args``, and transposing it (reverse mode,
+    ``linear_transpose``) calls ``fun_transpose(residual_args, ct)``, which
+    must return cotangents shaped like ``linear_args``.
+
+    Args:
+      fun: ``fun(residuals, linear) -> out``.
+      fun_transpose: ``fun_transpose(residuals, ct_out) -> ct_linear``.
+      residual_args: a pytree of values the call is not linear in (not
+        differentiable).
+      linear_args: a pytree of the linear inputs.
+
+    Returns:
+      ``fun(residual_args, linear_args)``.
+
+    Example:
+      >>> import tessela as tx
+      >>> import tessela.numpy as tnp
+      >>> f = lambda r, x: r * x
+      >>> f_t = lambda r, ct: 10.0 * r * ct  # a deliberately different transpose
+      >>> g = lambda x: tx.custom_derivatives.linear_call(f, f_t, 2.0, x)
+      >>> print(g(3.0), tx.grad(g)(3.0))
+      6.0 20.0
+    """
+    res_flat, res_tree = tree_flatten(residual_args)
+    lin_flat, lin_tree = tree_flatten(linear_args)
+    res_avals = [get_aval(x) for x in res_flat]
+    callee, consts, out_tree = _flat_traced(
+        fun, (res_tree, lin_tree), (len(res_flat), len(lin_flat)),
+        [*res_avals, *[get_aval(x) for x in lin_flat]], "linear_call",
+    )  # fmt: skip
+    out_avals = list(callee.out_avals)
+    cache: list[tuple[Any, list[Any]]] = []
+
+    def transpose_thunk() -> tuple[Any, list[Any]]:
+        if not cache:
+            t_jaxpr, t_consts, t_tree = _flat_traced(
+                fun_transpose, (res_tree, out_tree), (len(res_flat), len(out_avals)),
+                [*res_avals, *[tangent_aval(a) for a in out_avals]], "linear_call transpose",
+            )  # fmt: skip
+            if t_tree != lin_tree:
+                raise TypeError(
+                    "transpose output pytree structure must match that of linear inputs, "
+                    f"got output structure {t_tree} and input structure {lin_tree}."
+                )
+            cache.append((t_jaxpr, t_consts))
+        return cache[0]
+
+    outs = P.linear_call_p.bind(
+        *consts, *res_flat, *lin_flat, callee=callee,
+        transpose_thunk=NamedCallable(transpose_thunk, _name(fun_transpose)),
+        num_callee_consts=len(consts), num_res=len(res_flat),
+    )  # fmt: skip
+    return tree_unflatten(out_tree, outs)

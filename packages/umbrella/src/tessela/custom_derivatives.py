@@ -3,7 +3,7 @@
 ``custom_jvp``, ``custom_vjp``, ``SymbolicZero``, ``CustomVJPPrimal``,
 ``zero_from_primal`` and ``custom_vjp_primal_tree_values`` are the tracer's,
 with the primitives ``custom_jvp_call_p`` and ``custom_vjp_call_p``;
-``custom_gradient`` and ``closure_convert`` are the umbrella's.
+``custom_gradient``, ``closure_convert`` and ``linear_call`` are the umbrella's.
 
 Example:
     >>> from tessela.custom_derivatives import SymbolicZero, custom_jvp
@@ -21,7 +21,7 @@ from tessela_tracer.custom_derivatives import (
 )
 from tessela_tracer.primitives import custom_jvp_call_p, custom_vjp_call_p
 
-from ._closure import closure_convert, custom_gradient
+from ._closure import closure_convert, custom_gradient, linear_call
 
 __all__ = [
     "CustomVJPPrimal",
@@ -33,5 +33,6 @@ __all__ = [
     "custom_vjp",
     "custom_vjp_call_p",
     "custom_vjp_primal_tree_values",
+    "linear_call",
     "zero_from_primal",
 ]

@@ -86,4 +86,25 @@ def run(lib: Any) -> dict[str, np.ndarray]:
     _, res1, aux = fwd1(x)
     out["fb/aux"] = np.asarray(aux)
     out["fb/int_argnum"] = np.asarray(bwd1(res1, jnp.ones(4)))
+
+    def lin(x):
+        return lib.custom_derivatives.linear_call(
+            lambda r, v: r * v, lambda r, ct: 10.0 * r * ct, 2.0, x
+        )
+
+    out["lc/value"] = np.asarray(lin(3.0))
+    out["lc/grad"] = np.asarray(lib.grad(lin)(3.0))
+    out["lc/jit_grad"] = np.asarray(lib.jit(lib.grad(lin))(3.0))
+    out["lc/jvp"] = np.stack([np.asarray(t) for t in lib.jvp(lin, (3.0,), (1.0,))])
+    out["lc/transpose"] = np.asarray(lib.linear_transpose(lin, 1.0)(1.0)[0])
+
+    def pair(x):
+        return lib.custom_derivatives.linear_call(
+            lambda r, v: {"a": r[0] * v[0], "b": jnp.sin(r[1]) * v[1]},
+            lambda r, ct: (ct["a"] * r[0] * 10.0, ct["b"] * 3.0),
+            (2.0, 0.7),
+            (x, x),
+        )
+
+    out["lc/tree"] = np.asarray(lib.grad(lambda x: pair(x)["a"] + 2.0 * pair(x)["b"])(1.0))
     return out
