@@ -91,3 +91,30 @@ def test_device_put_keeps_key_arrays() -> None:
     moved = tl.device_put(keys, tl.devices()[0])
     assert moved.dtype == key_fry and moved.committed
     np.testing.assert_array_equal(_data(moved), DATA)
+
+
+def test_keys_compare_equal_word_for_word() -> None:
+    keys = random_wrap(DATA)
+    flipped = lax.rev(keys, (0,))
+    for fn in (lambda a, b: lax.eq(a, b), tl.jit(lambda a, b: lax.eq(a, b))):
+        np.testing.assert_array_equal(np.asarray(fn(keys, keys)), np.ones(6, bool))
+        np.testing.assert_array_equal(np.asarray(fn(keys, flipped)), np.zeros(6, bool))
+    ne = tl.jit(lambda a, b: lax.ne(a, b))(keys, lax.slice(keys, (0,), (1,)))
+    np.testing.assert_array_equal(np.asarray(ne), [False, True, True, True, True, True])
+
+
+def test_select_tile_and_scatter_move_whole_keys() -> None:
+    keys = random_wrap(DATA)
+    which = np.array([True, False, True, False, False, True])
+    picked = tl.jit(lambda a, b: lax.select(which, a, b))(keys, lax.rev(keys, (0,)))
+    np.testing.assert_array_equal(_data(picked), np.where(which[:, None], DATA, DATA[::-1]))
+    tiled = tl.jit(lambda k: lax.tile(k, (2,)))(keys)
+    np.testing.assert_array_equal(_data(tiled), np.concatenate([DATA, DATA]))
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+    one = random_wrap(np.array([[100, 200]], np.uint32))
+    out = tl.jit(lambda k, u: lax.scatter(k, np.array([[2]], np.int32), u, dn))(keys, one)
+    want = DATA.copy()
+    want[2] = [100, 200]
+    np.testing.assert_array_equal(_data(out), want)

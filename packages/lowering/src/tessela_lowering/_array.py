@@ -328,10 +328,20 @@ class Array(ArrayOps):
 
     def tolist(self) -> Any:
         """The value as nested Python lists of Python scalars."""
+        if is_extended(self.aval.dtype):  # as JAX's key arrays, which lack it
+            raise AttributeError(
+                "PRNG key arrays have no attribute 'tolist'; use "
+                "random.key_data(keys).tolist() for their uint32 data."
+            )
         return self._value.tolist()
 
     def item(self, *args: int) -> Any:
         """The single element (or the element at ``args``) as a Python scalar."""
+        if is_extended(self.aval.dtype):
+            raise NotImplementedError(
+                "Cannot call abstract method item on a PRNG key array; use "
+                "random.key_data(keys) for its uint32 data."
+            )
         return self._value.item(*args)
 
     def copy(self) -> Array:
@@ -345,6 +355,8 @@ class Array(ArrayOps):
     # -- Python conversions (the array is concrete) ----------------------
 
     def __bool__(self) -> bool:
+        if is_extended(self.aval.dtype):
+            raise TypeError("key array cannot be converted to boolean.")
         return bool(self._value)
 
     def __int__(self) -> int:
@@ -622,7 +634,8 @@ def device_get(x: Any, /) -> Any:
       {'a': array(2, dtype=int32)}
     """
     if isinstance(x, Array):
-        return np.array(x._value)
+        # Key arrays have no NumPy form: they come back as they are, as in JAX.
+        return x if is_extended(x.aval.dtype) else np.array(x._value)
     if isinstance(x, tuple) and hasattr(x, "_fields"):
         return type(x)(*(device_get(v) for v in x))
     if isinstance(x, (list, tuple)):

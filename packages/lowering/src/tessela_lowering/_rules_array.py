@@ -84,8 +84,10 @@ register_lowering(P.split_p, _split_lowering)
 def _tile_lowering(ctx: LoweringRuleContext, x: Value, *, reps: Sequence[int]) -> list[Value]:
     # Broadcast to (r0, d0, r1, d1, ...) with the operand on the odd axes, then merge pairs.
     shape = ctx.avals_in[0].shape
+    t = _hlo.key_trailing(ctx.avals_in[0])  # keys: their words ride along, last
     wide = [n for r, d in zip(reps, shape, strict=True) for n in (int(r), d)]
-    spread = _hlo.broadcast_in_dim(x, wide, [2 * i + 1 for i in range(len(shape))])
+    dims = [*(2 * i + 1 for i in range(len(shape))), *range(len(wide), len(wide) + len(t))]
+    spread = _hlo.broadcast_in_dim(x, [*wide, *t], dims)
     return [stablehlo.ReshapeOp(out_type(ctx.avals_out[0]), spread).result]
 
 

@@ -22,9 +22,9 @@ from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
-from tessela_lowering._hlo import broadcast_to, compare_values, out_type
+from tessela_lowering._hlo import broadcast_to, compare_values, out_type, reduce_region
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
-from tessela_lowering._xla import Value, chlo, stablehlo
+from tessela_lowering._xla import Value, chlo, ir, stablehlo
 
 __all__: list[str] = []
 
@@ -90,12 +90,37 @@ _register_elementwise(P.population_count_p, stablehlo.PopulationCountOp)
 _register_elementwise(P.clz_p, stablehlo.ClzOp)
 
 
+def _compare_keys(ctx: LoweringRuleContext, x: Value, y: Value, direction: str) -> Value:
+    """``eq``/``ne`` of key arrays: every word equal (``eq``), or any differs (``ne``)."""
+    out = ctx.avals_out[0]
+    t = _hlo.key_trailing(ctx.avals_in[0])
+    phys = (*out.shape, *t)
+    n = len(out.shape)
+
+    def spread(v: Value, aval: Any) -> Value:
+        dims = [*range(n - len(aval.shape), n), *range(n, n + len(t))]
+        return _hlo.broadcast_in_dim(v, phys, dims)
+
+    words = compare_values(
+        spread(x, ctx.avals_in[0]), spread(y, ctx.avals_in[1]), direction, np.dtype(np.uint32)
+    )
+    every = direction == "EQ"
+    combine = stablehlo.AndOp if every else stablehlo.OrOp
+    init = _hlo.constant(np.array(every))
+    result = ir.RankedTensorType.get(list(out.shape), ir.IntegerType.get_signless(1))
+    op = stablehlo.ReduceOp([result], [words], [init], list(range(n, n + len(t))))
+    reduce_region(op, np.dtype(bool), lambda a, b: combine(a, b).result)
+    return op.result
+
+
 def _register_comparison(prim: Primitive, direction: str) -> None:
     """Lower ``prim`` to ``stablehlo.compare`` in ``direction`` ("EQ", "LT", ...)."""
 
     def rule(ctx: LoweringRuleContext, x: Value, y: Value, **_: Any) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
         dtype = ctx.avals_in[0].dtype
+        if _hlo.key_trailing(ctx.avals_in[0]):  # keys: compare their words, then all/any
+            return [_compare_keys(ctx, x, y, direction)]
         return [compare_values(broadcast_to(x, shape), broadcast_to(y, shape), direction, dtype)]
 
     register_lowering(prim, rule)
@@ -246,8 +271,12 @@ register_lowering(P.convert_element_type_p, _convert_element_type_lowering)
 def _select_n_lowering(ctx: LoweringRuleContext, which: Value, *cases: Value) -> list[Value]:
     if len(cases) == 1:
         return [cases[0]]
-    shape = tuple(ctx.avals_out[0].shape)
+    out = ctx.avals_out[0]
+    t = _hlo.key_trailing(out)  # keys: each choice picks whole keys
+    shape = (*out.shape, *t)
     pred_aval = ctx.avals_in[0]
+    if t:
+        which = _hlo.broadcast_in_dim(which, shape, list(range(len(pred_aval.shape))))
     if pred_aval.dtype == np.bool_ and len(cases) == 2:
         pred = broadcast_to(which, shape)
         return [stablehlo.SelectOp(pred, cases[1], cases[0]).result]

@@ -200,8 +200,10 @@ def _register_scatter(prim: Primitive, combine: Callable[[Value, Value], Value] 
             window = _scatter_window(x_aval, upd_aval, dn)
             upper = [x_aval.shape[d] - window[d] for d in dn.scatter_dims_to_operand_dims]
             idx = _clamp_indices(idx, idx_aval, upper)
+        t = _hlo.key_trailing(x_aval)  # keys: each update writes whole keys
+        n_upd = upd_aval.ndim
         dims = stablehlo.ScatterDimensionNumbers.get(
-            update_window_dims=list(dn.update_window_dims),
+            update_window_dims=[*dn.update_window_dims, *range(n_upd, n_upd + len(t))],
             inserted_window_dims=list(dn.inserted_window_dims),
             input_batching_dims=list(dn.operand_batching_dims),
             scatter_indices_batching_dims=list(dn.scatter_indices_batching_dims),
@@ -212,7 +214,8 @@ def _register_scatter(prim: Primitive, combine: Callable[[Value, Value], Value] 
             [out_type(ctx.avals_out[0])], [x], idx, [updates], dims,
             indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices),
         )  # fmt: skip
-        reduce_region(op, x_aval.dtype, _combiner(ctx, combine, update_jaxpr, update_consts))
+        element = physical_shape_dtype((), x_aval.dtype)[1]
+        reduce_region(op, element, _combiner(ctx, combine, update_jaxpr, update_consts))
         return [op.result]
 
     register_lowering(prim, rule)

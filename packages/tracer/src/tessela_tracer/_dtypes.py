@@ -16,6 +16,7 @@ _promotion = config.state("jax_numpy_dtype_promotion")
 
 __all__ = [
     "DTypeLike",
+    "KeyPromotionError",
     "TypePromotionError",
     "bfloat16",
     "bool_",
@@ -51,6 +52,15 @@ _CUSTOM_INTS = frozenset((int4, uint4))
 
 class TypePromotionError(ValueError):
     """Raised when two dtypes have no common type in the promotion lattice."""
+
+
+class KeyPromotionError(TypePromotionError, TypeError):
+    """A key dtype mixed with another dtype: no promotion exists.
+
+    JAX raises ``ValueError`` where such dtypes are promoted (``concatenate``
+    of typed and raw keys) and ``TypeError`` from arithmetic on keys; this
+    class is both, so code catching either works.
+    """
 
 
 # Lattice nodes are dtypes or the weak categories "i*", "f*", "c*" (the types
@@ -346,9 +356,10 @@ def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
         if len(ext) == 1 and all(_is_extended_arg(a) for a in args):
             return ext.pop(), False
         names = ", ".join(sorted({str(dtype(a)) for a in args}, key=str))
-        raise TypeError(
-            f"Cannot promote key dtypes with other dtypes: got {names}. PRNG key arrays "
-            "support no arithmetic; use random.key_data(keys) for their uint32 data."
+        raise KeyPromotionError(
+            f"dtype={sorted(map(str, ext))[0]} is not a valid dtype for JAX type promotion "
+            f"(got {names}). PRNG key arrays support no arithmetic and mix with no other "
+            "dtype; use random.key_data(keys) for their uint32 data."
         )
     pairs = [_dtype_and_weak(a, x64) for a in args]
     dts = {dt for dt, _ in pairs}

@@ -12,7 +12,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
-from tessela_tracer._key_dtypes import is_extended
+from tessela_tracer._key_dtypes import is_extended, prng_key
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
 __all__ = ["RoundingMethod"]
@@ -28,6 +28,7 @@ _KIND_TYPES: dict[str, Any] = {
     "complexfloating": np.complexfloating,
     "integer": np.integer,
     "bool": np.bool_,
+    "prng_key": prng_key,
 }
 
 
@@ -237,8 +238,9 @@ shift_right_logical_p = nary_primitive("shift_right_logical", _INT)
 shift_right_arithmetic_p = nary_primitive("shift_right_arithmetic", _INT)
 # The high half of the double-width product of two integers of one dtype.
 mulhi_p = nary_primitive("mulhi", _INT)
-eq_p = nary_primitive("eq", _ANY, _to_bool)
-ne_p = nary_primitive("ne", _ANY, _to_bool)
+# Keys compare for equality (as in JAX), and for nothing else.
+eq_p = nary_primitive("eq", (*_ANY, "prng_key"), _to_bool)
+ne_p = nary_primitive("ne", (*_ANY, "prng_key"), _to_bool)
 lt_p = nary_primitive("lt", _ANY, _to_bool)
 le_p = nary_primitive("le", _ANY, _to_bool)
 gt_p = nary_primitive("gt", _ANY, _to_bool)

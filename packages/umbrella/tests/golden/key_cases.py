@@ -20,10 +20,16 @@ def _data(jx: Any, keys: Any) -> Any:
 
 
 def _error(fn: Callable[[], Any]) -> str:
+    """The builtin exception classes the error is an instance of, joined by ``|``."""
     try:
         fn()
-    except Exception as err:  # the class is the result
-        return type(err).__name__
+    except Exception as err:  # the classes are the result
+        kinds = {
+            c.__name__
+            for c in type(err).__mro__
+            if c.__module__ == "builtins" and issubclass(c, Exception) and c is not Exception
+        }
+        return "|".join(sorted(kinds))
     return "no error"
 
 
@@ -118,6 +124,19 @@ def _shape_ops(jx: Any, out: dict[str, Any]) -> None:
     out["jit_index"] = _data(jx, jx.jit(lambda ks, i: ks[i])(ks, 4))
     out["jit_reshape_slice"] = _data(jx, jx.jit(lambda ks: ks.reshape(3, 2)[1:, ::-1])(ks))
     out["vmap_index"] = _data(jx, jx.vmap(lambda ks: ks[1])(ks.reshape(3, 2)))
+    mask = np.array([True, False, True, False, False, True])
+    out["where"] = _data(jx, jnp.where(mask, ks, ks[::-1]))
+    out["jit_where"] = _data(jx, jx.jit(lambda a, b: jnp.where(mask, a, b))(ks, ks[::-1]))
+    out["tile"] = _data(jx, jnp.tile(ks[:2], 2))
+    out["repeat"] = _data(jx, jnp.repeat(ks[:2], 2))
+    out["flip"] = _data(jx, jnp.flip(ks[:3]))
+    out["take"] = _data(jx, jnp.take(ks, np.array([4, 1])))
+    out["at_set"] = _data(jx, ks.at[2].set(k))
+    out["eq"] = bool(k == random.key(0))
+    out["eq_other"] = bool(k == ks[0])
+    out["ne"] = np.asarray(ks != ks[::-1]).tolist()
+    out["jit_eq"] = np.asarray(jx.jit(lambda a, b: a == b)(ks, ks[::-1])).tolist()
+    out["device_get_dtype"] = str(jx.device_get(k).dtype)
 
 
 def _errors(jx: Any, out: dict[str, Any]) -> None:
@@ -136,6 +155,15 @@ def _errors(jx: Any, out: dict[str, Any]) -> None:
     out["err_wrap_float"] = _error(lambda: random.wrap_key_data(np.zeros(2, np.float32)))
     out["err_split_batched"] = _error(lambda: random.split(ks))
     out["err_len_scalar"] = _error(lambda: len(k))
+    raw = random.PRNGKey(0)
+    out["err_concat_raw"] = _error(lambda: jnp.concatenate([ks, raw[None]]))
+    out["err_stack_raw"] = _error(lambda: jnp.stack([k, raw]))
+    out["err_add_raw"] = _error(lambda: ks + raw)
+    out["err_bool"] = _error(lambda: bool(k))
+    out["err_int"] = _error(lambda: int(k))
+    out["err_item"] = _error(lambda: k.item())
+    out["err_tolist"] = _error(lambda: ks.tolist())
+    out["err_lt"] = _error(lambda: ks < ks)
 
 
 def run(jx: Any) -> dict[str, Any]:
