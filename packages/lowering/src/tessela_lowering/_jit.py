@@ -107,8 +107,12 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
         try:
             if kwargs:
                 if not jitted._has_static:
-                    names = tuple(sorted(kwargs))
-                    leaves = (*args, *[kwargs[k] for k in names])
+                    if len(kwargs) == 1:
+                        names = tuple(kwargs)
+                        leaves = (*args, *kwargs.values())
+                    else:
+                        names = tuple(sorted(kwargs))
+                        leaves = (*args, *map(kwargs.__getitem__, names))
                     key = (type(get_current_trace()), _default_device_var.get(),
                            config.x64_enabled, len(args), names, None,
                            *map(_sig_of, leaves))  # fmt: skip
@@ -148,8 +152,14 @@ _NO_SIG = itertools.repeat(None)
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
     # ``map(leaf_key, leaves)``, with Arrays read in C.
     keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
-    if None in keys:
-        keys = tuple([leaf_key(x) if k is None else k for k, x in zip(keys, leaves, strict=True)])
+    missing = keys.count(None)
+    if missing:  # host values (or tracers, which raise): found by C-level scans
+        fixed = list(keys)
+        i = -1
+        for _ in range(missing):
+            i = keys.index(None, i + 1)
+            fixed[i] = leaf_key(leaves[i])
+        keys = tuple(fixed)
     return keys
 
 
@@ -175,7 +185,7 @@ def _fast_key(
     try:
         if dyn_kw:
             names_kw = tuple(sorted(dyn_kw))
-            leaves = (*dyn, *[dyn_kw[k] for k in names_kw])
+            leaves = (*dyn, *map(dyn_kw.__getitem__, names_kw))
             key = (*head, len(dyn), names_kw, static, *_leaf_keys(leaves))
         elif static is None:  # positional leaves: as the Arrays-only key
             leaves = dyn
