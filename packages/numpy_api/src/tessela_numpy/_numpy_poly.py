@@ -1,5 +1,8 @@
 """Polynomial helpers, ``angle``, ``ix_`` and ``isdtype``, with JAX's semantics.
 
+``poly`` of a square matrix needs eigenvalues, which are not available: pass
+the roots.
+
 >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
 >>> eval_shape(polymul, S((3,), "float32"), S((2,), "float32")).shape
 (4,)
@@ -7,19 +10,30 @@
 
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any
 
 import numpy as np
-from tessela_tracer import lax
+from tessela_tracer import dtypes as _dt
+from tessela_tracer import jit, lax
 from tessela_tracer.dtypes import bfloat16, canonicalize_dtype, result_type
 
+from ._arrays import check_arraylike, promote_dtypes_inexact
 from ._convolve import convolve
-from ._creation import arange, asarray, full, zeros
+from ._creation import arange, array, asarray, full, ones, zeros
+from ._linalg import inv
+from ._linalg_more import lstsq
+from ._numpy_more import vander
+from ._products import dot
+from ._reductions import sum as _sum
 from ._shape_ops import atleast_1d, concatenate
-from ._ufuncs import arctan2, degrees, imag, maximum, real
+from ._ufuncs import arctan2, degrees, imag, maximum, real, sqrt
 
-__all__ = ["angle", "isdtype", "ix_", "polyadd", "polyder", "polyint", "polymul", "polysub"]
+__all__ = [
+    "angle", "isdtype", "ix_", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint",
+    "polymul", "polysub",
+]  # fmt: skip
 
 _KINDS: dict[str, tuple[Any, ...]] = {
     "bool": (np.bool_,),
@@ -265,3 +279,170 @@ def isdtype(dtype: Any, kind: Any) -> bool:
                 f"Expected kind to be a dtype, string, or tuple; got kind={one!r}"
             ) from err
     return the_dtype in options
+
+
+def poly(seq_of_zeros: Any) -> Any:
+    """The coefficients of the monic polynomial with the given roots.
+
+    Args:
+      seq_of_zeros: a 1-D array of roots.
+
+    Returns:
+      The coefficients, highest power first.
+
+    Raises:
+      NotImplementedError: ``seq_of_zeros`` is a square matrix (that needs its
+        eigenvalues, and general eigenvalues are not available).
+      ValueError: the input is neither 1-D nor a square matrix.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(poly, S((3,), "int32")).shape
+    (4,)
+    """
+    check_arraylike("poly", seq_of_zeros)
+    (z,) = promote_dtypes_inexact(seq_of_zeros)
+    z = atleast_1d(asarray(z))
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        raise NotImplementedError(
+            "poly of a square matrix needs its eigenvalues (jnp.linalg.eigvals), which "
+            "Tessela does not provide; pass the roots as a 1-D array"
+        )
+    if z.ndim != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    dt = z.dtype
+    if z.shape[0] == 0:
+        return ones((), dtype=dt)
+    out = ones((1,), dtype=dt)
+    for k in range(z.shape[0]):
+        out = convolve(out, concatenate([ones((1,), dt), -z[k : k + 1]]), mode="full")
+    return out
+
+
+def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
+    """The quotient and remainder of two polynomials (coefficients, highest first).
+
+    Args:
+      u: the dividend's coefficients.
+      v: the divisor's coefficients.
+      trim_leading_zeros: drop the remainder's leading near-zero coefficients
+        (needs concrete values).
+
+    Returns:
+      ``(quotient, remainder)``.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> [o.shape for o in eval_shape(polydiv, S((5,), "f4"), S((2,), "f4"))]
+    [(4,), (5,)]
+    """
+    check_arraylike("polydiv", u, v)
+    ua, va = (asarray(t) for t in promote_dtypes_inexact(u, v))
+    m, n = ua.shape[0] - 1, va.shape[0] - 1
+    scale = 1.0 / va[0]
+    q = zeros(builtins.max(m - n + 1, 1), dtype=ua.dtype)
+    for k in range(m - n + 1):
+        d = scale * ua[k]
+        q = q.at[k].set(d)
+        ua = ua.at[k : k + n + 1].add(-d * va)
+    if trim_leading_zeros:
+        tol = float(np.sqrt(_dt.finfo(ua.dtype).eps))
+        host = np.asarray(ua)
+        nz = np.flatnonzero(np.abs(host) > tol)
+        ua = ua[int(nz[0]) :] if nz.size else ua[:0]
+    return q, ua
+
+
+def _polyfit(
+    x: Any,
+    y: Any,
+    deg: int,
+    rcond: float | None = None,
+    full: bool = False,
+    w: Any = None,
+    cov: bool | str = False,
+) -> Any:
+    check_arraylike("polyfit", x, y, *(() if w is None else (w,)))
+    xa, ya = asarray(x), asarray(y)
+    deg = operator.index(deg)
+    order = deg + 1
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if xa.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if xa.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if ya.ndim < 1 or ya.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if xa.shape[0] != ya.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = xa.shape[0] * float(_dt.finfo(_dt.result_type(xa.dtype, np.float32)).eps)
+    lhs = asarray(vander(xa, order))
+    rhs = ya
+    if w is not None:
+        (wa,) = promote_dtypes_inexact(w)
+        wa = asarray(wa)
+        if wa.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if wa.shape[0] != ya.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * wa[:, None]
+        rhs = rhs * (wa[:, None] if rhs.ndim == 2 else wa)
+    scale = sqrt(_sum(lhs * lhs, axis=0))
+    lhs = lhs / scale[None, :]
+    c, resids, rank, s = lstsq(lhs, rhs, rcond)
+    c = (c.T / scale[None, :]).T if c.ndim > 1 else c / scale
+    if full:
+        return c, resids, rank, s, asarray(rcond)
+    if not cov:
+        return c
+    vbase = inv(dot(lhs.T, lhs)) / (scale[:, None] * scale[None, :])
+    if cov == "unscaled":
+        fac = array(1.0)
+    else:
+        if xa.shape[0] <= order:
+            raise ValueError(
+                "the number of data points must exceed order to scale the covariance matrix"
+            )
+        fac = resids / (xa.shape[0] - order)
+    if ya.ndim == 1:
+        return c, vbase * atleast_1d(fac)[None]
+    return c, vbase[:, :, None] * atleast_1d(fac)[None, None, :]
+
+
+_polyfit_jit = jit(_polyfit, static_argnums=(2, 3, 4, 6))
+
+
+def polyfit(
+    x: Any,
+    y: Any,
+    deg: int,
+    rcond: float | None = None,
+    full: bool = False,
+    w: Any = None,
+    cov: bool | str = False,
+) -> Any:
+    """The least-squares polynomial fit of degree ``deg`` (coefficients, highest first).
+
+    Args:
+      x: the 1-D sample points.
+      y: the values, 1-D or one column per data set.
+      deg: the degree.
+      rcond: the relative singular-value cutoff (default ``len(x) * eps``).
+      full: also return the residuals, rank, singular values and ``rcond``.
+      w: weights of the sample points.
+      cov: also return the covariance of the coefficients (``"unscaled"``
+        skips the scaling by the residuals).
+
+    Returns:
+      The coefficients, or a tuple as ``full``/``cov`` ask.
+
+    Raises:
+      ValueError: ``deg`` is negative.
+      TypeError: the shapes do not fit.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(lambda x, y: polyfit(x, y, 2), S((6,), "f4"), S((6,), "f4")).shape
+    (3,)
+    """
+    return _polyfit_jit(x, y, deg, rcond, full, w, cov)
