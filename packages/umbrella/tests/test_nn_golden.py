@@ -49,7 +49,10 @@ def activations() -> dict[str, np.ndarray]:
 def test_activation_values(activations: dict[str, np.ndarray], name: str) -> None:
     got, want = activations[name], GOLDEN[name]
     assert got.shape == want.shape and got.dtype == want.dtype
-    assert _ulps(got, want) <= 4, (name, got, want)
+    # standardize's "fast" variance, E[x^2] - E[x]^2, cancels: the sums' order
+    # shows in a few more last bits there.
+    limit = 8 if "|standardize_" in name else 4
+    assert _ulps(got, want) <= limit, (name, got, want)
 
 
 @pytest.mark.parametrize("name", sorted(k for k in GOLDEN if k.endswith("|grad")))

@@ -35,23 +35,22 @@ SAVED = HERE / "clients_jax.json.gz"
 SUITES = ("optax", "array-api", "array-api-linalg", "array-api-fft")
 
 
-def _outcomes(junit: pathlib.Path) -> dict[str, str]:
-    """Test id -> ``passed``/``failed``/``error``/``skipped`` from a JUnit XML report."""
+def _outcomes(junit: pathlib.Path) -> tuple[dict[str, str], dict[str, str]]:
+    """From a JUnit XML report: test id -> ``passed``/``failed``/``error``/``skipped``,
+    and test id -> the message of each failure or error."""
     out: dict[str, str] = {}
+    messages: dict[str, str] = {}
     if not junit.exists():
-        return out
+        return out, messages
     for case in ET.parse(junit).getroot().iter("testcase"):
         test_id = f"{case.get('classname', '')}::{case.get('name', '')}"
-        tags = {child.tag for child in case}
-        if "failure" in tags:
-            out[test_id] = "failed"
-        elif "error" in tags:
-            out[test_id] = "error"
-        elif "skipped" in tags:
-            out[test_id] = "skipped"
-        else:
-            out[test_id] = "passed"
-    return out
+        out[test_id] = "passed"
+        for child in case:
+            if child.tag in ("failure", "error", "skipped"):
+                out[test_id] = "failed" if child.tag == "failure" else child.tag
+                messages[test_id] = child.get("message", "")[:400]
+                break
+    return out, messages
 
 
 def _pytest(args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str) -> dict[str, Any]:
@@ -71,12 +70,15 @@ def _pytest(args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str) 
         start = time.monotonic()
         proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
         seconds = time.monotonic() - start
-        outcomes = _outcomes(junit)
+        outcomes, messages = _outcomes(junit)
     counts = {
         k: sum(v == k for v in outcomes.values()) for k in ("passed", "failed", "error", "skipped")
     }
     tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else proc.stderr[-500:]
-    return {"counts": counts, "seconds": round(seconds, 1), "outcomes": outcomes, "summary": tail}
+    return {
+        "counts": counts, "seconds": round(seconds, 1), "outcomes": outcomes,
+        "messages": messages, "summary": tail,
+    }  # fmt: skip
 
 
 def run_optax(impl: str) -> dict[str, Any]:
@@ -154,6 +156,14 @@ def main() -> None:
     parser.add_argument(
         "--report", type=pathlib.Path, help="write every outcome and message as JSON"
     )
+    parser.add_argument(
+        "--require",
+        type=pathlib.Path,
+        help="a file of test ids that must pass (one per line, '<suite> <id>'); exit 1 if any fails",
+    )
+    parser.add_argument(
+        "--record", type=pathlib.Path, help="write the ids that pass now, for --require"
+    )
     args = parser.parse_args()
     suites = [s for s in args.suites.split(",") if s]
     results: dict[str, dict[str, Any]] = {}
@@ -179,7 +189,10 @@ def main() -> None:
             json.dump({"impl": args.impl, "suites": saved}, f, indent=0, sort_keys=True)
         print(f"wrote {SAVED}")
     if args.report is not None:
-        args.report.write_text(json.dumps({n: r["outcomes"] for n, r in results.items()}, indent=0))
+        report = {
+            n: {"outcomes": r["outcomes"], "messages": r["messages"]} for n, r in results.items()
+        }
+        args.report.write_text(json.dumps(report, indent=0))
     reference: dict[str, Any] = {}
     if SAVED.exists():
         with gzip.open(SAVED, "rt") as f:
@@ -191,6 +204,36 @@ def main() -> None:
             for test_id, outcome in sorted(result["outcomes"].items()):
                 if outcome in ("failed", "error"):
                     print(f"    {outcome}: {test_id}")
+    passing = {
+        f"{name} {_normalized(test_id)}"
+        for name, result in results.items()
+        for test_id, outcome in result["outcomes"].items()
+        if outcome == "passed"
+    }
+    if args.record is not None:
+        args.record.write_text("".join(f"{line}\n" for line in sorted(passing)))
+        print(f"wrote {len(passing)} passing test ids to {args.record}")
+    if args.require is not None:
+        _check_required(args.require, results, passing)
+
+
+def _check_required(
+    path: pathlib.Path, results: dict[str, dict[str, Any]], passing: set[str]
+) -> None:
+    """Exit 1 naming each test of ``path`` (of a suite that ran) that no longer passes."""
+    required = {line for line in path.read_text().splitlines() if line.strip()}
+    required = {line for line in required if line.split(" ", 1)[0] in results}
+    lost = sorted(required - passing)
+    print(f"{len(required) - len(lost)}/{len(required)} tests recorded as passing still pass")
+    if lost:
+        messages = {
+            f"{name} {_normalized(k)}": m
+            for name, r in results.items()
+            for k, m in r["messages"].items()
+        }
+        for line in lost:
+            print(f"    no longer passes: {line}\n        {messages.get(line, '')[:300]}")
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import lax
 
@@ -76,12 +75,14 @@ def logmeanexp(x: Any, /, axis: Axis = None, where: Any = None, keepdims: bool =
     return lse - tnp.log(count)
 
 
-def log_softmax(x: Any, /, axis: Axis = -1) -> Any:
+def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
     """``x - logsumexp(x, axis)``.
 
     Args:
         x: an array.
         axis: the axes normalised over.
+        where: a boolean mask broadcastable to ``x``: only its true entries
+            take part; the others come out as ``-inf``.
 
     Returns:
         Log-probabilities.
@@ -90,18 +91,25 @@ def log_softmax(x: Any, /, axis: Axis = -1) -> Any:
         >>> import tessela.numpy as tnp
         >>> print(tnp.exp(log_softmax(tnp.array([1.0, 1.0]))))
         [0.5 0.5]
+        >>> print(log_softmax(tnp.array([1.0, 1.0, 5.0]), where=tnp.array([True, True, False])))
+        [-0.6931472 -0.6931472       -inf]
     """
     x = tnp.asarray(x)
-    shifted = x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True))
-    return shifted - tnp.log(tnp.sum(tnp.exp(shifted), axis=axis, keepdims=True))
+    peak = tnp.max(x, axis=axis, where=where, initial=-tnp.inf, keepdims=True)
+    x_safe = x if where is None else tnp.where(where, x, -tnp.inf)
+    shifted = x_safe - lax.stop_gradient(peak)
+    out = shifted - tnp.log(tnp.sum(tnp.exp(shifted), axis=axis, where=where, keepdims=True))
+    return out if where is None else tnp.where(where, out, -tnp.inf)
 
 
-def softmax(x: Any, /, axis: Axis = -1) -> Any:
+def softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
     """``exp(x) / sum(exp(x), axis)``, computed stably.
 
     Args:
         x: an array.
         axis: the axes normalised over.
+        where: a boolean mask broadcastable to ``x``: only its true entries
+            take part; the others come out as 0.
 
     Returns:
         Probabilities that sum to one along ``axis``.
@@ -110,14 +118,26 @@ def softmax(x: Any, /, axis: Axis = -1) -> Any:
         >>> import tessela.numpy as tnp
         >>> print(softmax(tnp.array([0.0, 0.0])))
         [0.5 0.5]
+        >>> print(softmax(tnp.array([0.0, 0.0, 9.0]), where=tnp.array([True, True, False])))
+        [0.5 0.5 0. ]
     """
     x = tnp.asarray(x)
-    unnormalized = tnp.exp(x - lax.stop_gradient(tnp.max(x, axis=axis, keepdims=True)))
-    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
+    peak = tnp.max(x, axis=axis, where=where, initial=-tnp.inf, keepdims=True)
+    x_safe = x if where is None else tnp.where(where, x, -tnp.inf)
+    unnormalized = tnp.exp(x_safe - lax.stop_gradient(peak))
+    out = unnormalized / tnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
+    return out if where is None else tnp.where(where, out, 0)
 
 
 def standardize(
-    x: Any, /, axis: Axis = -1, mean: Any = None, variance: Any = None, epsilon: float = 1e-5
+    x: Any,
+    axis: Axis = -1,
+    mean: Any = None,
+    variance: Any = None,
+    epsilon: float = 1e-5,
+    where: Any = None,
+    *,
+    algorithm: str = "fast",
 ) -> Any:
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``.
 
@@ -127,6 +147,9 @@ def standardize(
         mean: a precomputed mean (computed when None).
         variance: a precomputed variance (computed when None).
         epsilon: added to the variance.
+        where: a boolean mask: only its true entries enter the statistics.
+        algorithm: how the variance is computed: ``"fast"``, ``E[x^2] - E[x]^2``
+            clipped at 0, or ``"stable"``, the two-pass ``E[(x - E[x])^2]``.
 
     Returns:
         The standardised array.
@@ -138,19 +161,24 @@ def standardize(
     """
     x = tnp.asarray(x)
     if mean is None:
-        mean = tnp.mean(x, axis=axis, keepdims=True)
-    if variance is None:
-        variance = tnp.mean(tnp.square(x), axis=axis, keepdims=True) - tnp.square(mean)
+        mean = tnp.mean(x, axis=axis, keepdims=True, where=where)
+    if algorithm not in ("fast", "stable"):
+        raise ValueError(f"standardize: algorithm must be 'fast' or 'stable', got {algorithm!r}")
+    if variance is None and algorithm == "stable":
+        variance = tnp.mean(tnp.square(x - mean), axis=axis, keepdims=True, where=where)
+    elif variance is None:
+        squares = tnp.mean(tnp.square(x), axis=axis, keepdims=True, where=where)
+        variance = tnp.clip(squares - tnp.square(mean), 0)
     return (x - mean) * lax.rsqrt(variance + epsilon)
 
 
-def one_hot(x: Any, num_classes: int, /, *, dtype: Any = np.float32, axis: int = -1) -> Any:
+def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: int = -1) -> Any:
     """One-hot encode integer labels into a new axis of length ``num_classes``.
 
     Args:
         x: integer labels; out-of-range labels give all-zero rows.
         num_classes: the length of the new axis.
-        dtype: the result dtype.
+        dtype: the result dtype (the default float dtype when None).
         axis: where the new axis goes.
 
     Returns:
@@ -173,4 +201,4 @@ def one_hot(x: Any, num_classes: int, /, *, dtype: Any = np.float32, axis: int =
     shape = [1] * (x.ndim + 1)
     shape[out_axis] = num_classes
     classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
-    return (labels == classes).astype(dtype)
+    return (labels == classes).astype(tnp.float_ if dtype is None else dtype)

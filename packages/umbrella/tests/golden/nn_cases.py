@@ -62,6 +62,16 @@ def activations(nn: Any, grad: Any, vmap: Any) -> dict[str, np.ndarray]:
         if kw.get("where"):
             kw["where"] = LME_WHERE
         out[f"lme|{label}|value"] = np.asarray(nn.logmeanexp(LME, **kw))
+    # Masked normalizations (``where=``), as optax's losses call them.
+    for axis in (0, 1):
+        for name in ("softmax", "log_softmax", "standardize", "logsumexp"):
+            value = getattr(nn, name)(LME, axis=axis, where=LME_WHERE)
+            out[f"lme|{name}_where_axis{axis}|value"] = np.asarray(value)
+    for algorithm in ("fast", "stable"):
+        value = nn.standardize(LME, axis=1, algorithm=algorithm)
+        out[f"lme|standardize_{algorithm}|value"] = np.asarray(value)
+    out["lme|log_softmax_positional|value"] = np.asarray(nn.log_softmax(LME, 0, LME_WHERE))
+    out["lme|one_hot_keyword|value"] = np.asarray(nn.one_hot(np.arange(4) % 3, num_classes=3))
     return out
 
 

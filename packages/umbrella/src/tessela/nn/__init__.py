@@ -37,7 +37,8 @@ from .._nn import (
     swish,
     tanh,
 )
-from .._nn_reduce import log_softmax, logmeanexp, logsumexp, one_hot, softmax, standardize
+from .._nn_reduce import log_softmax, logmeanexp, one_hot, softmax, standardize
+from .._scipy_special import logsumexp
 from . import initializers
 
 __all__ = [
