@@ -267,3 +267,13 @@ def test_num_cpu_devices_reads_the_environment(value: str, want: str) -> None:
         check=True,
     )
     assert out.stdout.strip() == want  # a malformed value is reported by the backend
+
+
+def test_trace_key_follows_the_flags_that_change_tracing() -> None:
+    before = config.trace_key
+    assert before == ("allow", "standard", None)
+    config.update("jax_numpy_dtype_promotion", "strict")
+    config.update("jax_default_matmul_precision", "highest")
+    assert config.trace_key == ("allow", "strict", "highest")
+    config.update("jax_check_tracer_leaks", True)  # not a tracing flag
+    assert config.trace_key == ("allow", "strict", "highest")

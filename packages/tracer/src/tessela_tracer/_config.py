@@ -14,7 +14,14 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["Config", "FlagState", "check_rank_promotion", "config"]
+__all__ = ["TRACE_KEY_FLAGS", "Config", "FlagState", "check_rank_promotion", "config"]
+
+TRACE_KEY_FLAGS = (
+    "jax_numpy_rank_promotion",
+    "jax_numpy_dtype_promotion",
+    "jax_default_matmul_precision",
+)
+"""The flags whose values change what tracing produces: ``config.trace_key`` holds them."""
 
 _TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})
 _FALSE = frozenset({"0", "false", "no", "off", "f", "n", ""})
@@ -84,6 +91,7 @@ class Config:
         object.__setattr__(self, "_aliases", {})
         object.__setattr__(self, "_x64", None)
         object.__setattr__(self, "x64_enabled", False)
+        object.__setattr__(self, "trace_key", ())
 
     def define(
         self,
@@ -345,6 +353,8 @@ class Config:
         flag.value = flag.validator(value)
         if flag is self._x64:
             object.__setattr__(self, "x64_enabled", flag.value)
+        if flag.name in TRACE_KEY_FLAGS:
+            self._refresh_trace_key()
         if flag.on_change is not None:
             flag.on_change(flag.value)
 
@@ -386,6 +396,17 @@ class Config:
         raise AttributeError(
             f"config flags are set with config.update({name!r}, value), not by assignment"
         )
+
+    def _refresh_trace_key(self) -> None:
+        flags = self._flags
+        key = tuple(flags[n].value for n in TRACE_KEY_FLAGS if n in flags)
+        object.__setattr__(self, "trace_key", key)
+
+    # ``trace_key`` is a plain attribute too: the values of the flags that change
+    # what tracing a function produces (``TRACE_KEY_FLAGS``), which caches of
+    # traced functions add to their keys (as JAX's jit keys hold its trace
+    # context), so that ``with numpy_dtype_promotion("strict"):`` retraces.
+    trace_key: tuple[Any, ...]
 
     # ``x64_enabled`` (whether 64-bit types are enabled) is a plain attribute,
     # kept equal to the ``jax_enable_x64`` flag by ``update``: the dispatch fast
@@ -490,6 +511,7 @@ config.define_int(
     help="How many CPU devices the CPU backend exposes (-1: XLA's choice); set before first use.",
 )
 
+config._refresh_trace_key()
 _rank_promotion = config.state("jax_numpy_rank_promotion")
 _RANK_DOC = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
 
