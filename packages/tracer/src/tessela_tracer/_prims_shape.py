@@ -223,7 +223,7 @@ def _iota_rule(
         raise ValueError(
             f"iota dimension must be between 0 and len(shape), got dimension={dimension} for shape {shape}"
         )
-    if np.dtype(dtype).kind not in "iufc":
+    if not any(_dtypes.issubdtype(dtype, k) for k in (np.integer, np.inexact)):
         raise TypeError(
             f"iota does not accept dtype {np.dtype(dtype).name}. Accepted dtypes are subtypes "
             "of integer, floating, complexfloating; build the values in one of those and "
