@@ -24,7 +24,9 @@ import numpy as np
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
+from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._key_dtypes import KeyDType, is_extended, key_fry, physical_shape_dtype
+from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
@@ -90,6 +92,29 @@ random_wrap_p = Primitive("random_wrap")
 register_abstract_eval(random_wrap_p, _random_wrap_rule)
 
 
+class _ImplTag:
+    """Prints a key dtype's implementation by its tag, as JAX's jaxprs do (``impl=fry``)."""
+
+    __slots__ = ("tag",)
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+    def __repr__(self) -> str:
+        return self.tag
+
+    __str__ = __repr__
+
+
+def _random_wrap_pp_rule(eqn: JaxprEqn, ctx: JaxprPpContext) -> Doc:
+    impl = eqn.params["impl"]
+    tag = impl.name[len("key<") : -1] if isinstance(impl, KeyDType) else str(impl)
+    return pp_eqn_default(eqn.replace(params={**eqn.params, "impl": _ImplTag(tag)}), ctx)
+
+
+register_pp_rule(random_wrap_p, _random_wrap_pp_rule)
+
+
 def _random_unwrap_rule(keys: ShapedArray) -> ShapedArray:
     if not isinstance(keys.dtype, KeyDType):
         raise TypeError(
@@ -117,9 +142,7 @@ def random_wrap(data: ArrayLike, /, *, impl: KeyDType = key_fry) -> Array:
         >>> import numpy as np
         >>> from tessela_tracer import make_jaxpr
         >>> print(make_jaxpr(random_wrap)(np.zeros((3, 2), np.uint32)))
-        { lambda ; a:u32[3,2]. let
-            b:key<fry>[3] = random_wrap[impl=key<fry>] a
-          in (b,) }
+        { lambda ; a:u32[3,2]. let b:key<fry>[3] = random_wrap[impl=fry] a in (b,) }
     """
     out: Array = random_wrap_p.bind(data, impl=impl)
     return out
@@ -140,7 +163,7 @@ def random_unwrap(keys: Array, /) -> Array:
         >>> f = lambda d: random_unwrap(random_wrap(d))
         >>> print(make_jaxpr(f)(np.zeros((2,), np.uint32)))
         { lambda ; a:u32[2]. let
-            b:key<fry>[] = random_wrap[impl=key<fry>] a
+            b:key<fry>[] = random_wrap[impl=fry] a
             c:u32[2] = random_unwrap b
           in (c,) }
     """

@@ -100,6 +100,9 @@ def _transforms(jx: Any, out: dict[str, Any]) -> None:
     out["jaxpr_in_aval"] = str(jaxpr.in_avals[0])
     out["jaxpr_out_aval"] = str(jaxpr.out_avals[0])
     out["cond"] = _data(jx, lax.cond(True, lambda k: random.fold_in(k, 1), lambda k: k, k))
+    wrap_unwrap = jx.make_jaxpr(lambda d: random.key_data(random.wrap_key_data(d)))
+    out["jaxpr_wrap_unwrap"] = str(wrap_unwrap(np.zeros((3, 2), np.uint32)))
+    out["jaxpr_index"] = str(jx.make_jaxpr(lambda ks: ks[0])(ks))
 
 
 def _shape_ops(jx: Any, out: dict[str, Any]) -> None:
