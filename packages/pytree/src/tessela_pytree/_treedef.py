@@ -177,9 +177,12 @@ def _children_up_to(node: Node, x: Any) -> Any:
                 f"Named tuple type mismatch: expected type: {typ!r}, tuple: {x!r}."
             )
         return x
-    if type(x) is not typ:
-        raise StructureMismatch(f"Custom node type mismatch: expected type: {typ!r}, value: {x!r}.")
     entry = REGISTRY[typ]
+    if type(x) is not typ:
+        what = "dataclass " if entry.is_dataclass else ""
+        raise StructureMismatch(
+            f"Custom {what}node type mismatch: expected type: {typ!r}, value: {x!r}."
+        )
     children, x_aux = entry.flatten(x)
     if x_aux != aux:
         what = "dataclass " if entry.is_dataclass else ""
