@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from tessela_tracer import _dtypes
 from tessela_tracer._errors import ConcretizationTypeError
 
 __all__ = [
@@ -335,7 +336,7 @@ class Array:
     @property
     def itemsize(self) -> int:
         """The size of one element in bytes."""
-        return int(np.dtype(self.aval.dtype).itemsize)
+        return int(_dtypes.dtype(self.aval.dtype).itemsize)  # a key: its two words
 
     @property
     def nbytes(self) -> int:

@@ -53,6 +53,9 @@ def _keys(jx: Any, out: dict[str, Any]) -> None:
     out["wrap_shape"] = list(random.wrap_key_data(np.zeros((3, 2), np.uint32)).shape)
     out["key_data_dtype"] = str(random.key_data(k).dtype)
     out["shape"] = list(k.shape)
+    keys = random.split(k, 3)
+    out["sizes"] = [keys.size, keys.ndim, keys.itemsize, keys.nbytes, len(keys)]
+    out["key_impl"] = str(random.key_impl(keys))
     out["dtype"] = str(k.dtype)
     out["prng_key"] = bool(jnp.issubdtype(k.dtype, jx.dtypes.prng_key))
     out["extended"] = bool(jnp.issubdtype(k.dtype, jx.dtypes.extended))
