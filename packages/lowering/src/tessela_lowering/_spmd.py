@@ -277,6 +277,18 @@ def _compile(
     return SpmdExecutable(exe, text, mesh, out_avals, inputs)
 
 
+def _incompatible(
+    what: str, i: int, a: Any, ids_a: list[int], j: int, b: Any, ids_b: list[int]
+) -> ValueError:
+    return ValueError(
+        f"Received incompatible devices for {what}. Got argument {i} with shape "
+        f"{get_aval(a).str_short()} and with device ids {ids_a} and argument {j} with shape "
+        f"{get_aval(b).str_short()} and with device ids {ids_b}; put every argument on one "
+        "mesh first, e.g. device_put(x, NamedSharding(mesh, spec)), or leave a value "
+        "uncommitted (device_put(x) without a device) so that it is replicated over the mesh."
+    )
+
+
 def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
     mesh: Mesh | None = None
     first = -1
@@ -286,14 +298,20 @@ def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
             if mesh is None:
                 mesh, first = m, i
             elif list(m.devices.flat) != list(mesh.devices.flat):
-                raise ValueError(
-                    f"Received incompatible devices for {what}. Got argument {first} with "
-                    f"device ids {mesh.device_ids.ravel().tolist()} and argument {i} with "
-                    f"device ids {m.device_ids.ravel().tolist()}; put every argument on one "
-                    "mesh first, e.g. device_put(x, NamedSharding(mesh, spec))."
-                )
+                raise _incompatible(
+                    what, first, args[first], mesh.device_ids.ravel().tolist(),
+                    i, a, m.device_ids.ravel().tolist(),
+                )  # fmt: skip
     if mesh is None:
         raise ValueError(f"{what}: no argument is sharded over a mesh.")
+    ids = mesh.device_ids.ravel().tolist()
+    for i, a in enumerate(args):
+        # A value committed to a device outside the mesh cannot join it. (JAX refuses any
+        # committed single-device value; one on a mesh device is replicated here, so that
+        # results of jit, which computes on the mesh's first device, combine with the mesh.)
+        outside = getattr(a, "committed", False) and a.device.id not in ids
+        if type(a) is not ShardedArray and outside:
+            raise _incompatible(what, first, args[first], ids, i, a, [a.device.id])
     return mesh
 
 

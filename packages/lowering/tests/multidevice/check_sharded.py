@@ -124,6 +124,12 @@ def test_operands_on_different_meshes_are_a_value_error() -> None:
     b = tl.device_put(np.ones(4, np.float32), NamedSharding(other, P("x")))
     with pytest.raises(ValueError, match=r"incompatible devices.*argument 0.*argument 1"):
         lax.add(a, b)
+    # A value committed to a device outside the mesh does not join a computation over it;
+    # an uncommitted one is replicated over it.
+    one = tl.device_put(np.ones(4, np.float32), DEVS[6])
+    with pytest.raises(ValueError, match=r"device ids \[6\].*leave a value\s+uncommitted"):
+        lax.add(a, one)
+    np.testing.assert_array_equal(np.asarray(lax.add(a, tl.device_put(np.ones(4, np.float32)))), 2)
 
 
 def test_indivisible_and_unknown_axis_errors_name_the_fix() -> None:
