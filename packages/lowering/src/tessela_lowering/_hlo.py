@@ -186,6 +186,26 @@ def compare_values(lhs: Value, rhs: Value, direction: str, dtype: DType) -> Valu
     ).result
 
 
+def extremum(x: Value, y: Value, *, larger: bool) -> Value:
+    """``stablehlo.maximum`` (``larger``) or ``minimum`` of two same-typed values.
+
+    Complex numbers are ordered lexicographically (real part, then imaginary
+    part), as JAX orders them; XLA's own complex max/min does not.
+    """
+    element = ir.RankedTensorType(x.type).element_type
+    if not isinstance(element, ir.ComplexType):
+        return (stablehlo.MaxOp if larger else stablehlo.MinOp)(x, y).result
+    direction = "GT" if larger else "LT"
+    real = np.dtype(np.float64 if isinstance(element.element_type, ir.F64Type) else np.float32)
+    rx, ry = stablehlo.RealOp(x).result, stablehlo.RealOp(y).result
+    ix, iy = stablehlo.ImagOp(x).result, stablehlo.ImagOp(y).result
+    ahead = compare_values(rx, ry, direction, real)
+    tie = stablehlo.AndOp(
+        compare_values(rx, ry, "EQ", real), compare_values(ix, iy, direction, real)
+    ).result
+    return stablehlo.SelectOp(stablehlo.OrOp(ahead, tie).result, x, y).result
+
+
 def scalar_identity(name: str, dtype: DType) -> Any:
     """The identity of reduction ``name`` ("sum", "prod", "max", "min", "and", "or", "xor").
 
@@ -200,7 +220,7 @@ def scalar_identity(name: str, dtype: DType) -> Any:
         if dtype.kind == "b":
             return np.array(name == "and")
         return np.array(-1 if name == "and" else 0).astype(dtype)
-    if dtype.kind == "f" or dtype.kind == "V":
+    if dtype.kind in "fcV":  # complex: (-inf + 0j) first, in lexicographic order, as JAX
         return np.array(-np.inf if name == "max" else np.inf).astype(dtype)
     if dtype.kind == "b":
         return np.array(name == "min")

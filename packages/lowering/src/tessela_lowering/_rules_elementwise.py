@@ -44,8 +44,20 @@ _register_elementwise(P.sub_p, stablehlo.SubtractOp)
 _register_elementwise(P.mul_p, stablehlo.MulOp)
 _register_elementwise(P.div_p, stablehlo.DivOp)
 _register_elementwise(P.rem_p, stablehlo.RemOp)
-_register_elementwise(P.max_p, stablehlo.MaxOp)
-_register_elementwise(P.min_p, stablehlo.MinOp)
+
+
+def _register_extremum(prim: Primitive, *, larger: bool) -> None:
+    """max/min: XLA's op on real operands, lexicographic order on complex ones."""
+
+    def rule(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:
+        shape = tuple(ctx.avals_out[0].shape)
+        return [_hlo.extremum(broadcast_to(x, shape), broadcast_to(y, shape), larger=larger)]
+
+    register_lowering(prim, rule)
+
+
+_register_extremum(P.max_p, larger=True)
+_register_extremum(P.min_p, larger=False)
 _register_elementwise(P.atan2_p, stablehlo.Atan2Op)
 _register_elementwise(P.nextafter_p, chlo.NextAfterOp)
 _register_elementwise(P.and_p, stablehlo.AndOp)

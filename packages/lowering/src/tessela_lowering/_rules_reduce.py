@@ -16,6 +16,7 @@ transposed there and back), ``dot_general`` one ``stablehlo.dot_general``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,33 +26,41 @@ from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 
 from tessela_lowering import _hlo
-from tessela_lowering._hlo import compare_values, out_type, reduce_region, scalar_identity
+from tessela_lowering._hlo import (
+    compare_values,
+    extremum,
+    out_type,
+    reduce_region,
+    scalar_identity,
+)
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
 from tessela_lowering._xla import DType, Value, chlo, dense_attr, ir, stablehlo
 
 __all__: list[str] = []
 
 
-def _register_reduction(prim: Primitive, identity: str, op: Callable[..., Any]) -> None:
-    """Lower ``prim`` to ``stablehlo.reduce`` over ``axes`` with ``op`` from ``identity``."""
+def _register_reduction(
+    prim: Primitive, identity: str, combine: Callable[[Value, Value], Value]
+) -> None:
+    """Lower ``prim`` to ``stablehlo.reduce`` over ``axes`` with ``combine`` from ``identity``."""
 
     def rule(ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: Any) -> list[Value]:
         dtype = ctx.avals_in[0].dtype
         init = _hlo.constant(scalar_identity(identity, dtype))
         reduce = stablehlo.ReduceOp([out_type(ctx.avals_out[0])], [x], [init], list(axes))
-        reduce_region(reduce, dtype, lambda a, b: op(a, b).result)
+        reduce_region(reduce, dtype, combine)
         return [reduce.result]
 
     register_lowering(prim, rule)
 
 
-_register_reduction(P.reduce_sum_p, "sum", stablehlo.AddOp)
-_register_reduction(P.reduce_prod_p, "prod", stablehlo.MulOp)
-_register_reduction(P.reduce_max_p, "max", stablehlo.MaxOp)
-_register_reduction(P.reduce_min_p, "min", stablehlo.MinOp)
-_register_reduction(P.reduce_and_p, "and", stablehlo.AndOp)
-_register_reduction(P.reduce_or_p, "or", stablehlo.OrOp)
-_register_reduction(P.reduce_xor_p, "xor", stablehlo.XorOp)
+_register_reduction(P.reduce_sum_p, "sum", lambda a, b: stablehlo.AddOp(a, b).result)
+_register_reduction(P.reduce_prod_p, "prod", lambda a, b: stablehlo.MulOp(a, b).result)
+_register_reduction(P.reduce_max_p, "max", functools.partial(extremum, larger=True))
+_register_reduction(P.reduce_min_p, "min", functools.partial(extremum, larger=False))
+_register_reduction(P.reduce_and_p, "and", lambda a, b: stablehlo.AndOp(a, b).result)
+_register_reduction(P.reduce_or_p, "or", lambda a, b: stablehlo.OrOp(a, b).result)
+_register_reduction(P.reduce_xor_p, "xor", lambda a, b: stablehlo.XorOp(a, b).result)
 
 
 def _is_float(dtype: DType) -> bool:
@@ -141,8 +150,8 @@ def _register_cumulative(
 
 _register_cumulative(P.cumsum_p, "sum", lambda a, b: stablehlo.AddOp(a, b).result)
 _register_cumulative(P.cumprod_p, "prod", lambda a, b: stablehlo.MulOp(a, b).result)
-_register_cumulative(P.cummax_p, "max", lambda a, b: stablehlo.MaxOp(a, b).result)
-_register_cumulative(P.cummin_p, "min", lambda a, b: stablehlo.MinOp(a, b).result)
+_register_cumulative(P.cummax_p, "max", functools.partial(extremum, larger=True))
+_register_cumulative(P.cummin_p, "min", functools.partial(extremum, larger=False))
 _register_cumulative(P.cumlogsumexp_p, "max", _logaddexp)
 
 

@@ -46,8 +46,8 @@ def _window_op(
 def _register_reduce_window(
     prim: Primitive,
     identity: str,
-    combine: Callable[[Value, Value], Any],
-    bool_combine: Callable[[Value, Value], Any],
+    combine: Callable[[Value, Value], Value],
+    bool_combine: Callable[[Value, Value], Value],
 ) -> None:
     """Lower ``prim`` to ``stablehlo.reduce_window`` of ``combine`` (``bool_combine`` on booleans)."""
 
@@ -59,15 +59,26 @@ def _register_reduce_window(
         scalar = _hlo.tensor_type((), dtype)
         block: Any = op.regions[0].blocks.append(scalar, scalar)
         with ir.InsertionPoint(block):
-            stablehlo.ReturnOp([combine_(block.arguments[0], block.arguments[1]).result])
+            stablehlo.ReturnOp([combine_(block.arguments[0], block.arguments[1])])
         return [op.result]
 
     register_lowering(prim, rule)
 
 
-_register_reduce_window(P.reduce_window_sum_p, "sum", stablehlo.AddOp, stablehlo.AddOp)
-_register_reduce_window(P.reduce_window_max_p, "max", stablehlo.MaxOp, stablehlo.OrOp)
-_register_reduce_window(P.reduce_window_min_p, "min", stablehlo.MinOp, stablehlo.AndOp)
+def _op(op: Callable[[Value, Value], Any]) -> Callable[[Value, Value], Value]:
+    return lambda a, b: op(a, b).result
+
+
+_register_reduce_window(P.reduce_window_sum_p, "sum", _op(stablehlo.AddOp), _op(stablehlo.AddOp))
+_register_reduce_window(
+    P.reduce_window_max_p, "max", lambda a, b: _hlo.extremum(a, b, larger=True), _op(stablehlo.OrOp)
+)
+_register_reduce_window(
+    P.reduce_window_min_p,
+    "min",
+    lambda a, b: _hlo.extremum(a, b, larger=False),
+    _op(stablehlo.AndOp),
+)
 
 
 def _direction(select_prim: Primitive) -> str:

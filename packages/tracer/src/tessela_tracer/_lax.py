@@ -8,11 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from tessela_pytree import tree_map
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._key_dtypes import is_key_dtype
 from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer.typing import Array, ArrayLike
 from tessela_tracer.typing import unchanged as _unchanged
@@ -104,7 +106,30 @@ bitwise_not = _unary(ew.not_p, _INT_EXAMPLE, "bitwise_not")
 not_ = bitwise_not
 population_count = _unary(ew.population_count_p, _INT_EXAMPLE)
 clz = _unary(ew.clz_p, _INT_EXAMPLE)
-stop_gradient = _unary(ew.stop_gradient_p)
+
+
+def stop_gradient(x: Any, /) -> Any:
+    """Block derivatives through every leaf of the pytree ``x``.
+
+    Args:
+      x: an array, a scalar or a pytree of them; PRNG key leaves pass through.
+
+    Returns:
+      ``x`` with the same values, treated as a constant by ``grad`` and ``jvp``.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> print(make_jaxpr(lambda t: lax.stop_gradient(t)["a"])({"a": 1.0}))
+        { lambda ; a:f32[]. let b:f32[] = stop_gradient a in (b,) }
+    """
+
+    def stop(leaf: Any) -> Any:
+        if is_key_dtype(_aval(leaf).dtype):
+            return leaf
+        return ew.stop_gradient_p.bind(leaf)
+
+    return tree_map(stop, x)
+
 
 add = _binary(ew.add_p)
 sub = _binary(ew.sub_p)
