@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
     aval_of,
@@ -77,7 +78,7 @@ def power(x1: Any, x2: Any, /) -> Any:
         return lax.integer_pow(x1, int(x2))
     x1, x2 = promote_args("power", x1, x2)
     if _is(x1, np.integer):
-        return _integer_power(x1, x2)
+        return unchanged(_integer_power(x1, x2))
     if _dtype(x1) == np.bool_:
         raise TypeError("power does not accept dtype bool; convert to an integer first")
     return lax.pow(x1, x2)
@@ -86,7 +87,7 @@ def power(x1: Any, x2: Any, /) -> Any:
 pow = power
 
 
-def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Any, Any]:
     """``(floor_divide(x1, x2), remainder(x1, x2))``.
 
     Args:
@@ -116,7 +117,7 @@ _divmod.__name__ = _divmod.__qualname__ = "divmod"
 _divmod_jit = jit(_divmod)
 
 
-def round(a: Any, decimals: int = 0, out: None = None) -> Any:
+def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Round half to even, to ``decimals`` decimal places.
 
     Args:
@@ -134,7 +135,7 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     check_arraylike("round", a)
     if out is not None:
         raise NotImplementedError("round: the out argument is not supported; arrays are immutable")
-    return _round_jit(a, operator.index(decimals))
+    return unchanged(_round_jit(a, operator.index(decimals)))
 
 
 def _round(a: Any, decimals: int) -> Any:
@@ -149,7 +150,7 @@ _round.__name__ = _round.__qualname__ = "round"
 _round_jit = jit(_round, static_argnums=1)
 
 
-def ldexp(x1: Any, x2: Any, /) -> Any:
+def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 * 2**x2``, element-wise.
 
     Args:
@@ -183,7 +184,7 @@ def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     return select_n(nonzero, a, b), select_n(nonzero, zero, lax.rem(a, safe_b))
 
 
-def gcd(x1: Any, x2: Any, /) -> Any:
+def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Greatest common divisor of integers, element-wise (Euclid's algorithm).
 
     Args:
@@ -208,10 +209,10 @@ def gcd(x1: Any, x2: Any, /) -> Any:
     a = _abs(_fit(x1, shape))
     b = _abs(_fit(x2, shape))
     out, _ = lax.while_loop(_gcd_cond, _gcd_body, (a, b))
-    return out
+    return unchanged(out)
 
 
-def lcm(x1: Any, x2: Any, /) -> Any:
+def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Least common multiple of integers, element-wise.
 
     Args:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer.dtypes import canonicalize_dtype
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._creation import array, asarray, full, zeros
 from ._reductions import cumprod, cumsum
@@ -90,7 +91,7 @@ bitwise_left_shift = left_shift
 bitwise_right_shift = right_shift
 
 
-def append(arr: Any, values: Any, axis: int | None = None) -> Any:
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` appended to ``arr``.
 
     Args:
@@ -106,11 +107,11 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Any:
     (4, 2)
     """
     if axis is None:
-        return concatenate([ravel(arr), ravel(values)], 0)
-    return concatenate([arr, values], axis=axis)
+        return unchanged(concatenate([ravel(arr), ravel(values)], 0))
+    return unchanged(concatenate([arr, values], axis=axis))
 
 
-def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Array:
     """The array API's ``concatenate``.
 
     Args:
@@ -124,10 +125,10 @@ def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
     >>> eval_shape(lambda a, b: concat([a, b]), S((1,), "int32"), S((2,), "int32")).shape
     (3,)
     """
-    return concatenate(arrays, axis=axis)
+    return unchanged(concatenate(arrays, axis=axis))
 
 
-def copy(a: Any, order: str | None = None) -> Any:
+def copy(a: ArrayLike, order: str | None = None) -> Array:
     """A copy of ``a`` as an array.
 
     Args:
@@ -161,7 +162,7 @@ def _block(xs: Any) -> tuple[Any, int]:
     return asarray(xs), 1
 
 
-def block(arrays: Any) -> Any:
+def block(arrays: Any) -> Array:
     """An array assembled from nested lists of blocks, as ``np.block``.
 
     Args:
@@ -178,7 +179,7 @@ def block(arrays: Any) -> Any:
     (2, 2)
     """
     out, _ = _block(arrays)
-    return out
+    return unchanged(out)
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
@@ -221,7 +222,7 @@ def _isposneginf(infinity: float, x: Any, name: str, out: None) -> Any:
     return lax.full_like(x, False, dtype=np.bool_)
 
 
-def isposinf(x: Any, /, out: None = None) -> Any:
+def isposinf(x: ArrayLike, /, out: None = None) -> Array:
     """Elementwise ``x == +inf``.
 
     Args:
@@ -238,10 +239,10 @@ def isposinf(x: Any, /, out: None = None) -> Any:
     >>> eval_shape(isposinf, S((3,), "float32")).dtype
     dtype('bool')
     """
-    return _isposneginf(np.inf, x, "isposinf", out)
+    return unchanged(_isposneginf(np.inf, x, "isposinf", out))
 
 
-def isneginf(x: Any, /, out: None = None) -> Any:
+def isneginf(x: ArrayLike, /, out: None = None) -> Array:
     """Elementwise ``x == -inf``.
 
     Args:
@@ -258,10 +259,10 @@ def isneginf(x: Any, /, out: None = None) -> Any:
     >>> eval_shape(isneginf, S((3,), "int32")).dtype
     dtype('bool')
     """
-    return _isposneginf(-np.inf, x, "isneginf", out)
+    return unchanged(_isposneginf(-np.inf, x, "isneginf", out))
 
 
-def bitwise_count(x: Any, /) -> Any:
+def bitwise_count(x: ArrayLike, /) -> Array:
     """The number of 1 bits in ``abs(x)``, as ``uint8``.
 
     Args:
@@ -278,7 +279,7 @@ def bitwise_count(x: Any, /) -> Any:
     if not (np.issubdtype(x.dtype, np.integer) or x.dtype == np.bool_):
         raise TypeError(f"bitwise_count requires integer or boolean input, got {x.dtype}")
     magnitude = x if x.dtype == np.bool_ or np.issubdtype(x.dtype, np.unsignedinteger) else abs(x)
-    return lax.population_count(magnitude).astype(np.uint8)
+    return unchanged(lax.population_count(magnitude).astype(np.uint8))
 
 
 def _concrete_int(value: Any, what: str) -> int:
@@ -341,7 +342,7 @@ def _shape_2d(arr: Any, name: str) -> tuple[int, int]:
     return int(shape[0]), int(shape[1])
 
 
-def tril_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
     """``tril_indices`` for the shape of the 2-D ``arr``.
 
     Args:
@@ -360,7 +361,7 @@ def tril_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
     return tril_indices(n, k=k, m=m)
 
 
-def triu_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
     """``triu_indices`` for the shape of the 2-D ``arr``.
 
     Args:
@@ -405,7 +406,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
     return (asarray(np.arange(n, dtype=np.int32)),) * ndim
 
 
-def diag_indices_from(arr: Any) -> tuple[Any, ...]:
+def diag_indices_from(arr: ArrayLike) -> tuple[Any, ...]:
     """``diag_indices`` for a square array of at least two dimensions.
 
     Args:
@@ -452,7 +453,7 @@ def indices(dimensions: Sequence[int], dtype: Any = None, sparse: bool = False) 
     return asarray(np.indices(dims, dtype=dt), dtype=dt)
 
 
-def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
+def permute_dims(a: ArrayLike, /, axes: tuple[int, ...]) -> Array:
     """The array API's ``transpose`` with required ``axes``.
 
     Args:
@@ -469,7 +470,7 @@ def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
     return transpose(a, axes)
 
 
-def matrix_transpose(x: Any, /) -> Any:
+def matrix_transpose(x: ArrayLike, /) -> Array:
     """Swap the last two axes.
 
     Args:
@@ -493,7 +494,7 @@ def matrix_transpose(x: Any, /) -> Any:
     return transpose(x, (*range(x.ndim - 2), x.ndim - 1, x.ndim - 2))
 
 
-def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Any, ...]:
     """Split ``x`` into the slices along ``axis``.
 
     Args:
@@ -547,7 +548,7 @@ def _cumulative(name: str, op: Any, x: Any, axis: int | None, dtype: Any, initia
 
 def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
+) -> Array:
     """The array API's cumulative sum.
 
     Args:
@@ -563,12 +564,12 @@ def cumulative_sum(
     >>> eval_shape(lambda a: cumulative_sum(a, include_initial=True), S((3,), "int32")).shape
     (4,)
     """
-    return _cumulative("cumulative sum", cumsum, x, axis, dtype, include_initial)
+    return unchanged(_cumulative("cumulative sum", cumsum, x, axis, dtype, include_initial))
 
 
 def cumulative_prod(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
+) -> Array:
     """The array API's cumulative product.
 
     Args:
@@ -584,4 +585,4 @@ def cumulative_prod(
     >>> eval_shape(cumulative_prod, S((3,), "int32")).shape
     (3,)
     """
-    return _cumulative("cumulative product", cumprod, x, axis, dtype, include_initial)
+    return unchanged(_cumulative("cumulative product", cumprod, x, axis, dtype, include_initial))

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, unchanged
 
 from ._arrays import aval_of, convert, dtype_arg, shape_of
 from ._choose import choose, compress
@@ -151,7 +152,7 @@ def _bits(dtype: np.dtype[Any]) -> int:
     return bits
 
 
-def view(x: Any, dtype: Any = None, type: None = None) -> Any:
+def view(x: Any, dtype: Any = None, type: None = None) -> Array:
     """The array's bits read as ``dtype`` (``x.view(dtype)``).
 
     The last axis grows or shrinks by the ratio of the item sizes; a 0-d
@@ -184,14 +185,14 @@ def view(x: Any, dtype: Any = None, type: None = None) -> Any:
     if not shape:
         if n_in != n_out:
             raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
-        return reshape(view(reshape(x, (1,)), out_dt), ())
+        return unchanged(reshape(view(reshape(x, (1,)), out_dt), ()))
     if (shape[-1] * n_in) % n_out:
         raise ValueError(
             "When changing to a larger dtype, its size must be a divisor of the total size "
             "in bytes of the last axis of the array."
         )
     if in_dt == out_dt:
-        return x
+        return unchanged(x)
     if in_dt == np.dtype(bool):
         return view(convert(x, np.dtype(np.uint8)), out_dt)
     if _dt.issubdtype(in_dt, np.complexfloating):
@@ -199,7 +200,7 @@ def view(x: Any, dtype: Any = None, type: None = None) -> Any:
         pairs = lax.concatenate(parts, len(shape))
         return view(reshape(pairs, (*shape[:-1], 2 * shape[-1])), out_dt)
     if out_dt == np.dtype(bool):
-        return convert(view(x, np.dtype(np.uint8)), out_dt)
+        return unchanged(convert(view(x, np.dtype(np.uint8)), out_dt))
     if _dt.issubdtype(out_dt, np.complexfloating):
         part_dt = np.dtype(_dt.finfo(out_dt).dtype)
         flat = view(x, part_dt)

@@ -16,9 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import ArrayOps, ShapedArray, get_aval, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import convert_element_type_p
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 
@@ -137,7 +139,7 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
     return out
 
 
-def dtype_or(dtype: Any, default: np.dtype[Any], /, *, name: str = "dtype") -> np.dtype[Any]:
+def dtype_or(dtype: DTypeLike, default: np.dtype[Any], /, *, name: str = "dtype") -> np.dtype[Any]:
     """:func:`dtype_arg`, with ``default`` when ``dtype`` is ``None``."""
     out = dtype_arg(dtype, name=name)
     return default if out is None else out
@@ -152,7 +154,7 @@ def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> Any:
     return np.asarray(value, dtype=dtype)[()]
 
 
-def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
+def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
     """Convert ``x`` to ``dtype`` (and weak-type bit); no-op when unchanged.
 
     Args:
@@ -165,7 +167,7 @@ def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
       array for NumPy constants, else the result of ``convert_element_type``.
     """
     if is_python_scalar(x):
-        return _literal(x, dtype, weak_type)
+        return unchanged(_literal(x, dtype, weak_type))
     if isinstance(x, np.ndarray | np.generic):
         if x.dtype == dtype:
             return x
@@ -173,13 +175,15 @@ def convert(x: Any, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
         return out[()] if out.ndim == 0 else out
     aval = aval_of(x)
     if aval.dtype == dtype and aval.weak_type == weak_type:
-        return x
-    return convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=None)
+        return unchanged(x)
+    return unchanged(
+        convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=None)
+    )
 
 
 def full_like(
     x: Any, fill_value: Any, /, *, dtype: Any = None, shape: tuple[int, ...] | None = None
-) -> Any:
+) -> Array:
     """An array of ``x``'s shape and dtype (or the given ones) filled with a scalar.
 
     Args:
@@ -197,7 +201,7 @@ def full_like(
     return lax.broadcast_in_dim(convert(fill_value, dt), out_shape, ())
 
 
-def select_n(which: Any, /, *cases: Any) -> Any:
+def select_n(which: Any, /, *cases: Any) -> Array:
     """``lax.select_n`` with scalar cases and predicate broadcast to the common shape.
 
     Args:
@@ -324,13 +328,13 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
     return out
 
 
-def promote_args(fun_name: str, /, *args: Any) -> list[Any]:
+def promote_args(fun_name: str, /, *args: ArrayLike) -> list[Any]:
     """Check, promote dtypes, then promote ranks."""
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes(*args))
 
 
-def promote_args_inexact(fun_name: str, /, *args: Any) -> list[Any]:
+def promote_args_inexact(fun_name: str, /, *args: ArrayLike) -> list[Any]:
     """Check, promote to a common inexact dtype, then promote ranks."""
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_inexact(*args))

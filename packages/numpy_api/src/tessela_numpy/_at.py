@@ -16,6 +16,7 @@ import numpy as np
 from tessela_tracer import ShapedArray, lax
 from tessela_tracer.extend import trace_to_jaxpr
 from tessela_tracer.primitives import scatter_p
+from tessela_tracer.typing import ArrayLike
 
 from ._arith import power as _power
 from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
@@ -30,7 +31,7 @@ __all__ = ["IndexUpdateHelper", "IndexedRef", "setitem_error"]
 _MODES = ("clip", "drop", "fill", "promise_in_bounds", None)
 
 
-def setitem_error(x: Any, idx: Any, value: Any, /) -> None:
+def setitem_error(x: ArrayLike, idx: Any, value: ArrayLike, /) -> None:
     """Item assignment is refused: arrays are immutable.
 
     Args:

@@ -18,6 +18,7 @@ import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.errors import ConcretizationTypeError
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
 from ._creation import array, asarray
@@ -33,12 +34,12 @@ __all__ = ["choose", "compress"]
 
 
 def compress(
-    condition: Any,
-    a: Any,
+    condition: ArrayLike,
+    a: ArrayLike,
     axis: int | None = None,
     *,
     size: int | None = None,
-    fill_value: Any = 0,
+    fill_value: ArrayLike = 0,
     out: None = None,
 ) -> Any:
     """The slices of ``a`` along ``axis`` where ``condition`` is true.
@@ -100,7 +101,7 @@ def compress(
     return moveaxis(result, 0, axis)
 
 
-def choose(a: Any, choices: Sequence[Any], out: None = None, mode: str = "raise") -> Any:
+def choose(a: ArrayLike, choices: Sequence[Any], out: None = None, mode: str = "raise") -> Array:
     """At each position, the element of ``choices[a]``.
 
     Args:

@@ -11,6 +11,7 @@ from typing import Any
 
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, promote_dtypes, promote_dtypes_inexact
 from ._indexing import getitem
@@ -89,13 +90,13 @@ _correlate_jit = jit(_correlate_impl, static_argnums=(2, 3, 4))
 
 
 def convolve(
-    a: Any,
-    v: Any,
+    a: ArrayLike,
+    v: ArrayLike,
     mode: str = "full",
     *,
     precision: Any = None,
     preferred_element_type: Any = None,
-) -> Any:
+) -> Array:
     """The discrete linear convolution of two 1-D arrays, as ``numpy.convolve``.
 
     Args:
@@ -118,17 +119,17 @@ def convolve(
     (7,)
     """
     _check("convolve", a, v, mode)
-    return _convolve_jit(a, v, mode, precision, _dtype_or_none(preferred_element_type))
+    return unchanged(_convolve_jit(a, v, mode, precision, _dtype_or_none(preferred_element_type)))
 
 
 def correlate(
-    a: Any,
-    v: Any,
+    a: ArrayLike,
+    v: ArrayLike,
     mode: str = "valid",
     *,
     precision: Any = None,
     preferred_element_type: Any = None,
-) -> Any:
+) -> Array:
     """The cross-correlation of two 1-D arrays, as ``numpy.correlate``.
 
     ``v`` is conjugated; when it is the longer input the result is reversed,
@@ -154,4 +155,4 @@ def correlate(
     (3,)
     """
     _check("correlate", a, v, mode)
-    return _correlate_jit(a, v, mode, precision, _dtype_or_none(preferred_element_type))
+    return unchanged(_correlate_jit(a, v, mode, precision, _dtype_or_none(preferred_element_type)))

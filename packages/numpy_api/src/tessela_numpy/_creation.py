@@ -16,6 +16,7 @@ from tessela_tracer import ArrayCopySemantics, ArrayOps, jit, lax, to_concrete_a
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
 from tessela_tracer.extend import device_put_p
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
 from ._shapes import canonicalize_shape, check_element_count, is_python_scalar
@@ -79,7 +80,7 @@ def array(
     ndmin: int = 0,
     *,
     device: Any = None,
-) -> Any:
+) -> Array:
     """Create an array from an array, a scalar or (nested) lists of them.
 
     Args:
@@ -159,7 +160,7 @@ def array(
         )
     # Host data become a concrete array when running eagerly with a backend;
     # under a trace they stay constants (literals or constvars).
-    return _place(out, device)
+    return unchanged(_place(out, device))
 
 
 def asarray(
@@ -169,7 +170,7 @@ def asarray(
     *,
     copy: bool | None = None,
     device: Any = None,
-) -> Any:
+) -> Array:
     """Convert to an array without copying when nothing changes.
 
     Args:
@@ -199,7 +200,7 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
     return dt, weak
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Any:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``.
 
     Args:
@@ -224,7 +225,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
     dt, weak = _fill_dtype(fill_value, dtype)
-    return _place(_full(shape_t, fill_value, dt, weak), device)
+    return unchanged(_place(_full(shape_t, fill_value, dt, weak), device))
 
 
 def _place(out: Any, device: Any) -> Any:
@@ -257,7 +258,7 @@ def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bo
     return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
 
 
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of zeros.
 
     Args:
@@ -275,7 +276,7 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
     return full(shape, 0, _default(float) if dtype is None else dtype, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of ones.
 
     Args:
@@ -293,7 +294,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
     return full(shape, 1, _default(float) if dtype is None else dtype, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of the given shape; its contents are zeros (arrays are immutable).
 
     Args:
@@ -313,7 +314,7 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Any:
 
 def full_like(
     a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
-) -> Any:
+) -> Array:
     """An array like ``a`` (shape and dtype) filled with ``fill_value``.
 
     Args:
@@ -346,10 +347,10 @@ def full_like(
     shape_t = a_shape if shape is None else canonicalize_shape(shape)
     dt = a_dtype if dtype is None else dtype_arg(dtype)
     assert dt is not None
-    return _place(_full(shape_t, fill_value, dt, dtype is None and a_weak), device)
+    return unchanged(_place(_full(shape_t, fill_value, dt, dtype is None and a_weak), device))
 
 
-def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """Zeros with the shape and dtype of ``a``.
 
     Args:
@@ -368,7 +369,7 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
     return full_like(a, 0, dtype, shape, device=device)
 
 
-def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
+def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """Ones with the shape and dtype of ``a``.
 
     Args:
@@ -387,7 +388,9 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
     return full_like(a, 1, dtype, shape, device=device)
 
 
-def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
+def empty_like(
+    prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+) -> Array:
     """An array like ``prototype``; its contents are zeros.
 
     Args:
@@ -424,7 +427,7 @@ def _concrete_number(x: Any, name: str) -> Any:
 
 def arange(
     start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None
-) -> Any:
+) -> Array:
     """Evenly spaced values in ``[start, stop)``; the bounds must be concrete.
 
     Args:
@@ -469,8 +472,8 @@ def arange(
 
 
 def linspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
     retstep: bool = False,
@@ -545,7 +548,9 @@ def _linspace_parts(
 _linspace_jit = jit(_linspace, static_argnums=(2, 3, 4, 5))
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None) -> Any:
+def eye(
+    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
+) -> Array:
     """A 2-D array with ones on the ``k``-th diagonal.
 
     Args:
@@ -576,10 +581,10 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
     rows = lax.broadcasted_iota(i32, (n, m), 0)
     cols = lax.broadcasted_iota(i32, (n, m), 1)
     out = convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
-    return out if device is None else _place(out, device)
+    return unchanged(out if device is None else _place(out, device))
 
 
-def identity(n: int, dtype: Any = None) -> Any:
+def identity(n: int, dtype: Any = None) -> Array:
     """The ``n`` by ``n`` identity matrix.
 
     Args:

@@ -20,8 +20,10 @@ from __future__ import annotations
 from typing import IO, Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import ArrayOps
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._arrays import promote_dtypes
 from ._creation import arange, array, asarray, linspace
@@ -36,7 +38,7 @@ __all__ = [
 
 
 def array_repr(
-    arr: Any,
+    arr: ArrayLike,
     max_line_width: int | None = None,
     precision: int | None = None,
     suppress_small: bool | None = None,
@@ -60,7 +62,7 @@ def array_repr(
 
 
 def array_str(
-    a: Any,
+    a: ArrayLike,
     max_line_width: int | None = None,
     precision: int | None = None,
     suppress_small: bool | None = None,
@@ -83,7 +85,7 @@ def array_str(
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
-def save(file: Any, arr: Any, allow_pickle: bool = True) -> None:
+def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     """Save the array's values in NumPy's ``.npy`` format (``numpy.save``).
 
     Args:
@@ -282,7 +284,7 @@ r_ = RClass()
 c_ = CClass()
 
 
-def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Any:
+def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: int = 0) -> Array:
     """An array of the values in a bytes-like buffer.
 
     Args:
@@ -301,7 +303,7 @@ def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0
     return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
-def fromstring(string: str, dtype: Any = float, count: int = -1, *, sep: str) -> Any:
+def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: str) -> Array:
     """An array of the numbers written in ``string``, separated by ``sep``.
 
     Args:
@@ -319,7 +321,7 @@ def fromstring(string: str, dtype: Any = float, count: int = -1, *, sep: str) ->
     return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
     """An array from an object that supports the DLPack protocol (on the host).
 
     Args:
@@ -338,7 +340,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return asarray(host, device=device)
 
 
-def fromfile(*args: Any, **kwargs: Any) -> Any:
+def fromfile(*args: Any, **kwargs: Any) -> Array:
     """Not provided, as in JAX: reading a file may be impure.
 
     Args:
@@ -364,7 +366,7 @@ def fromfile(*args: Any, **kwargs: Any) -> Any:
     )
 
 
-def fromiter(*args: Any, **kwargs: Any) -> Any:
+def fromiter(*args: Any, **kwargs: Any) -> Array:
     """Not provided, as in JAX: consuming an iterator may be impure.
 
     Args:

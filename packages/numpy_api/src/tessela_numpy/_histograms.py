@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
     aval_of,
@@ -48,7 +49,7 @@ from ._where import broadcast_to, clip, where
 __all__ = ["digitize", "histogram", "histogram_bin_edges", "interp", "polyval"]
 
 
-def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Any:
+def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Array:
     """The index of the bin each element of ``x`` falls in.
 
     Args:
@@ -81,11 +82,11 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
 
 
 def histogram_bin_edges(
-    a: Any,
+    a: ArrayLike,
     bins: Any = 10,
     range: Any = None,
-    weights: Any = None,
-) -> Any:
+    weights: ArrayLike | None = None,
+) -> Array:
     """The bin edges ``histogram`` uses.
 
     Args:
@@ -106,7 +107,7 @@ def histogram_bin_edges(
     if not isinstance(bins, int) and np.ndim(bins) == 1:
         check_arraylike("histogram_bin_edges", bins)
         (edges,) = promote_dtypes_inexact(bins)
-        return edges
+        return unchanged(edges)
     nbins = operator.index(bins)
     if nbins < 1:
         raise ValueError(f"histogram: bins must be a positive integer; got bins={nbins}")
@@ -122,14 +123,14 @@ def histogram_bin_edges(
     half = convert(0.5, dt)
     lo = where(same, subtract(lo, half), lo)
     hi = where(same, add(hi, half), hi)
-    return linspace(lo, hi, nbins + 1, dtype=dt)
+    return unchanged(linspace(lo, hi, nbins + 1, dtype=dt))
 
 
 def histogram(
-    a: Any,
+    a: ArrayLike,
     bins: Any = 10,
     range: Any = None,
-    weights: Any = None,
+    weights: ArrayLike | None = None,
     density: bool | None = None,
 ) -> tuple[Any, Any]:
     """A histogram of the flattened data.
@@ -176,7 +177,7 @@ def interp(
     left: Any = None,
     right: Any = None,
     period: Any = None,
-) -> Any:
+) -> Array:
     """One-dimensional piecewise-linear interpolation of ``(xp, fp)`` at ``x``.
 
     Args:
@@ -228,7 +229,7 @@ def interp(
     return f
 
 
-def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
+def polyval(p: Any, x: Any, *, unroll: int = 16) -> Array:
     """Evaluate the polynomial with coefficients ``p`` (highest degree first) at ``x``.
 
     Horner's scheme, unrolled over the static number of coefficients.
@@ -256,4 +257,4 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     y = lax.full(shape, 0, aval_of(x).dtype)
     for k in range(p_shape[0]):
         y = add(multiply(y, x), p[k])
-    return broadcast_to(y, shape)
+    return unchanged(broadcast_to(y, shape))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import Tracer, lax
 from tessela_tracer.errors import NonConcreteBooleanIndexError
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, convert, full_like, select_n, shape_of
 from ._gather_plan import GatherPlan, gather_plan
@@ -180,7 +181,7 @@ def _gather(
 
 
 def getitem(
-    x: Any,
+    x: ArrayLike,
     idx: Any,
     /,
     *,
@@ -188,7 +189,7 @@ def getitem(
     fill_value: Any = None,
     unique_indices: bool = False,
     indices_are_sorted: bool = False,
-) -> Any:
+) -> Array:
     """``x[idx]`` with NumPy's semantics and JAX's out-of-bounds clamping.
 
     Args:
@@ -222,10 +223,10 @@ def getitem(
     ):
         plan_s = static_slice_plan(parsed, shape)
         if plan_s is not None:
-            return _apply_static(x, plan_s)
+            return unchanged(_apply_static(x, plan_s))
         plan_d = dynamic_slice_plan(parsed, shape)
         if plan_d is not None:
-            return _apply_dynamic(x, plan_d)
+            return unchanged(_apply_dynamic(x, plan_d))
     expanded = expand_bool_indices(
         parsed, shape, concrete=_concrete, on_abstract=lambda v: NonConcreteBooleanIndexError(v)
     )
@@ -236,11 +237,13 @@ def getitem(
         if np.ndim(fill_value) != 0:
             raise ValueError("fill_value argument to indexed get() must be a scalar")
         fill_value = np.asarray(fill_value).item()
-    return _gather(
-        x,
-        plan,
-        mode=gmode,
-        fill_value=fill_value,
-        unique_indices=unique_indices,
-        indices_are_sorted=indices_are_sorted,
+    return unchanged(
+        _gather(
+            x,
+            plan,
+            mode=gmode,
+            fill_value=fill_value,
+            unique_indices=unique_indices,
+            indices_are_sorted=indices_are_sorted,
+        )
     )

@@ -16,6 +16,7 @@ import numpy as np
 from tessela_tracer import custom_jvp, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, promote_dtypes_inexact, shape_of
 from ._products import matmul
@@ -71,7 +72,7 @@ def _eye_like(shape: tuple[int, ...], dtype: Any) -> Any:
     return lax.broadcast_in_dim(np.eye(n, dtype=dtype), shape, (len(shape) - 2, len(shape) - 1))
 
 
-def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
+def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
     """The Cholesky factor of Hermitian positive-definite matrices.
 
     Args:
@@ -106,7 +107,7 @@ _cholesky.__name__ = _cholesky.__qualname__ = "cholesky"
 _cholesky_jit = jit(_cholesky, static_argnums=(1, 2))
 
 
-def qr(a: Any, mode: str = "reduced") -> Any:
+def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """The QR decomposition ``a = Q R`` (Householder, LAPACK's signs).
 
     Args:
@@ -152,7 +153,7 @@ def _lu_solve(lu: Any, perm: Any, b: Any) -> Any:
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
-def solve(a: Any, b: Any) -> Any:
+def solve(a: ArrayLike, b: ArrayLike) -> Any:
     """Solve ``a @ x = b`` by LU decomposition with partial pivoting.
 
     Args:
@@ -214,7 +215,7 @@ _solve.__name__ = _solve.__qualname__ = "solve"
 _solve_jit = jit(_solve)
 
 
-def inv(a: Any) -> Any:
+def inv(a: ArrayLike) -> Array:
     """The inverse of square matrices, ``solve(a, I)``.
 
     Args:
@@ -232,7 +233,7 @@ def inv(a: Any) -> Any:
     """
     check_arraylike("jnp.linalg.inv", a)
     _square("inv", a)
-    return _inv_jit(a)
+    return unchanged(_inv_jit(a))
 
 
 def _inv(a: Any) -> Any:
@@ -245,7 +246,7 @@ _inv.__name__ = _inv.__qualname__ = "inv"
 _inv_jit = jit(_inv)
 
 
-def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:
     """The diagonal of the last two axes (the array API's ``linalg.diagonal``).
 
     Args:
@@ -305,7 +306,7 @@ def _slogdet_from_lu(a: Any) -> tuple[Any, Any]:
     is_zero = _any(d == 0, axis=-1)
     swaps = _sum(pivots != np.arange(n, dtype=np.int32), axis=-1)
     if _dt.issubdtype(dtype, np.complexfloating):
-        unit = _prod(d / _abs(d).astype(dtype), axis=-1)
+        unit: Any = _prod(d / _abs(d).astype(dtype), axis=-1)
     else:
         unit = np.asarray(1, dtype)
         swaps = swaps + _sum(d < 0, axis=-1)
@@ -364,7 +365,7 @@ def _slogdet_analytic_jvp(primals: Any, tangents: Any) -> Any:
     return (sgn, logabs), (sgn * 0, ans_dot)
 
 
-def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
+def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """The sign and natural logarithm of the absolute determinant.
 
     Args:
@@ -455,7 +456,7 @@ def _det_lu_jvp(primals: Any, tangents: Any) -> Any:
     return y, _trace(z)
 
 
-def det(a: Any) -> Any:
+def det(a: ArrayLike) -> Array:
     """The determinant of square matrices.
 
     ``2 x 2`` and ``3 x 3`` matrices use the closed forms (as JAX does); larger
@@ -477,7 +478,7 @@ def det(a: Any) -> Any:
     """
     check_arraylike("jnp.linalg.det", a)
     _square("det", a)
-    return _det_jit(a)
+    return unchanged(_det_jit(a))
 
 
 def _det(a: Any) -> Any:
@@ -494,7 +495,7 @@ _det.__name__ = _det.__qualname__ = "det"
 _det_jit = jit(_det)
 
 
-def matrix_power(a: Any, n: int) -> Any:
+def matrix_power(a: ArrayLike, n: int) -> Array:
     """``a`` multiplied by itself ``n`` times (the inverse's power for negative ``n``).
 
     Args:
@@ -523,7 +524,7 @@ def matrix_power(a: Any, n: int) -> Any:
         n = operator.index(n)
     except TypeError as err:
         raise TypeError(f"exponent must be an integer, got {n!r}") from err
-    return _matrix_power_jit(a, n)
+    return unchanged(_matrix_power_jit(a, n))
 
 
 def _matrix_power(a: Any, n: int) -> Any:

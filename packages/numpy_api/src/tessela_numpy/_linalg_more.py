@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._creation import asarray
@@ -43,7 +44,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def matrix_transpose(x: Any, /) -> Any:
+def matrix_transpose(x: ArrayLike, /) -> Array:
     """Swap the last two axes of ``x``.
 
     Args:
@@ -66,7 +67,7 @@ def matrix_transpose(x: Any, /) -> Any:
     return lax.transpose(asarray(x), (*range(ndim - 2), ndim - 1, ndim - 2))
 
 
-def outer(x1: Any, x2: Any, /) -> Any:
+def outer(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     """The outer product of two vectors.
 
     Args:
@@ -90,7 +91,7 @@ def outer(x1: Any, x2: Any, /) -> Any:
     return asarray(x1)[:, None] * asarray(x2)[None, :]
 
 
-def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """The cross product of 3-vectors along ``axis``.
 
     Args:
@@ -115,10 +116,10 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
             "Both input arrays must be (arrays of) 3-dimensional vectors, "
             f"but they have x1.shape[axis]={s1} and x2.shape[axis]={s2}"
         )
-    return _cross(x1, x2, axis=axis)
+    return unchanged(_cross(x1, x2, axis=axis))
 
 
-def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Array:
     """The sums of the diagonals of the matrices in the last two axes.
 
     Args:
@@ -138,14 +139,14 @@ def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
 
 
 def vecdot(
-    x1: Any,
-    x2: Any,
+    x1: ArrayLike,
+    x2: ArrayLike,
     /,
     *,
     axis: int = -1,
     precision: Any = None,
     preferred_element_type: Any = None,
-) -> Any:
+) -> Array:
     """The dot products of vectors along ``axis`` (the first one conjugated).
 
     Args:
@@ -167,12 +168,12 @@ def vecdot(
     out = _vecdot(x1, x2, axis=axis)
     if preferred_element_type is not None:
         out = convert(out, np.dtype(_dt.canonicalize_dtype(preferred_element_type)))
-    return out
+    return unchanged(out)
 
 
 def matmul(
-    x1: Any, x2: Any, /, *, precision: Any = None, preferred_element_type: Any = None
-) -> Any:
+    x1: ArrayLike, x2: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """The matrix product, as ``tessela_numpy.matmul``.
 
     Args:
@@ -193,14 +194,14 @@ def matmul(
 
 
 def tensordot(
-    x1: Any,
-    x2: Any,
+    x1: ArrayLike,
+    x2: ArrayLike,
     /,
     *,
     axes: int | tuple[Sequence[int], Sequence[int]] = 2,
     precision: Any = None,
     preferred_element_type: Any = None,
-) -> Any:
+) -> Array:
     """The tensor contraction of ``x1`` and ``x2`` over ``axes``.
 
     Args:
@@ -223,7 +224,7 @@ def tensordot(
     )
 
 
-def multi_dot(arrays: Sequence[Any], *, precision: Any = None) -> Any:
+def multi_dot(arrays: Sequence[Any], *, precision: Any = None) -> Array:
     """The product of a chain of matrices (the ends may be vectors).
 
     Args:
@@ -277,7 +278,7 @@ def multi_dot(arrays: Sequence[Any], *, precision: Any = None) -> Any:
     return einsum(spec, *arrs, precision=precision)
 
 
-def tensorinv(a: Any, ind: int = 2) -> Any:
+def tensorinv(a: Any, ind: int = 2) -> Array:
     """The inverse of a tensor seen as a matrix of its first ``ind`` and other axes.
 
     Args:
@@ -303,10 +304,10 @@ def tensorinv(a: Any, ind: int = 2) -> Any:
     if math.prod(contracting) != math.prod(batch):
         raise ValueError(f"{a.shape[:ind]=} must match {a.shape[ind:]=}")
     rows = reshape(a, (math.prod(contracting), -1))
-    return reshape(inv(rows), (*batch, *contracting))
+    return unchanged(reshape(inv(rows), (*batch, *contracting)))
 
 
-def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
+def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Array:
     """Solve the tensor equation ``tensordot(a, x, x.ndim) == b`` for ``x``.
 
     Args:
@@ -342,7 +343,7 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
             f"{out_shape} and {b_shape}"
         )
     size = math.prod(b_shape)
-    return reshape(solve(reshape(a, (size, -1)), ravel(b)), out_shape)
+    return unchanged(reshape(solve(reshape(a, (size, -1)), ravel(b)), out_shape))
 
 
 def lstsq(

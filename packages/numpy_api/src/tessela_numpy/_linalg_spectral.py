@@ -17,6 +17,7 @@ import numpy as np
 from tessela_tracer import custom_jvp, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, promote_dtypes_inexact, shape_of
 from ._linalg import _mT
@@ -63,7 +64,7 @@ def _at_least_2d(fun_name: str, a: Any) -> None:
 # ----------------------------------------------------------------------- eigh
 
 
-def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
+def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """Eigenvalues and eigenvectors of Hermitian (real symmetric) matrices.
 
     Args:
@@ -102,7 +103,7 @@ _eigh.__name__ = _eigh.__qualname__ = "eigh"
 _eigh_jit = jit(_eigh, static_argnums=(1, 2))
 
 
-def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
+def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
     """The eigenvalues of Hermitian (real symmetric) matrices, in ascending order.
 
     Args:
@@ -143,7 +144,7 @@ def _subset(subset_by_index: Any) -> tuple[int, int] | None:
 
 
 def svd(
-    a: Any,
+    a: ArrayLike,
     full_matrices: bool = True,
     compute_uv: bool = True,
     hermitian: bool = False,
@@ -213,7 +214,7 @@ _svd.__name__ = _svd.__qualname__ = "svd"
 _svd_jit = jit(_svd, static_argnums=(1, 2, 3, 4))
 
 
-def svdvals(x: Any, /) -> Any:
+def svdvals(x: ArrayLike, /) -> Any:
     """The singular values of matrices, in descending order.
 
     Args:
@@ -233,7 +234,7 @@ def svdvals(x: Any, /) -> Any:
 # ----------------------------------------------------------------------- pinv
 
 
-def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
+def pinv(a: ArrayLike, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
     """The Moore-Penrose pseudo-inverse of matrices, from their SVD.
 
     Singular values up to ``rtol`` times the largest are treated as zero. The
@@ -328,7 +329,9 @@ def _pinv_jvp(rtol: Any, hermitian: bool, primals: Any, tangents: Any) -> Any:
 # ---------------------------------------------------------------- matrix_rank
 
 
-def matrix_rank(M: Any, rtol: Any = None, *, hermitian: bool = False, tol: Any = None) -> Any:
+def matrix_rank(
+    M: ArrayLike, rtol: Any = None, *, hermitian: bool = False, tol: Any = None
+) -> Array:
     """The rank of matrices: how many singular values exceed a tolerance.
 
     Args:
@@ -354,7 +357,7 @@ def matrix_rank(M: Any, rtol: Any = None, *, hermitian: bool = False, tol: Any =
         if rtol is not None:
             raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
         rtol = tol
-    return _matrix_rank_jit(M, rtol, bool(hermitian))
+    return unchanged(_matrix_rank_jit(M, rtol, bool(hermitian)))
 
 
 def _matrix_rank(M: Any, rtol: Any, hermitian: bool) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
 from ._indexing import getitem
@@ -71,7 +72,7 @@ def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
     return lax.select_n(mask, lax.broadcast_in_dim(np.zeros((), dt), shape, ()), m)
 
 
-def tril(m: Any, k: int = 0) -> Any:
+def tril(m: ArrayLike, k: int = 0) -> Array:
     """The lower triangle of the last two axes: entries above diagonal ``k`` are zeroed.
 
     Args:
@@ -89,10 +90,10 @@ def tril(m: Any, k: int = 0) -> Any:
     >>> eval_shape(lambda: tril(np.arange(1, 10).reshape(3, 3))).shape
     (3, 3)
     """
-    return _triangle("tril", m, k, lower=True)
+    return unchanged(_triangle("tril", m, k, lower=True))
 
 
-def triu(m: Any, k: int = 0) -> Any:
+def triu(m: ArrayLike, k: int = 0) -> Array:
     """The upper triangle of the last two axes: entries below diagonal ``k`` are zeroed.
 
     Args:
@@ -110,10 +111,10 @@ def triu(m: Any, k: int = 0) -> Any:
     >>> eval_shape(lambda: triu(np.arange(1, 10).reshape(3, 3), k=1)).shape
     (3, 3)
     """
-    return _triangle("triu", m, k, lower=False)
+    return unchanged(_triangle("triu", m, k, lower=False))
 
 
-def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The ``offset``-th diagonal of the 2-D slices given by ``axis1`` and ``axis2``.
 
     Args:
@@ -154,13 +155,13 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 
 
 def trace(
-    a: Any,
+    a: ArrayLike,
     offset: int = 0,
     axis1: int = 0,
     axis2: int = 1,
     dtype: Any = None,
     out: None = None,
-) -> Any:
+) -> Array:
     """The sum along a diagonal.
 
     Args:
@@ -183,10 +184,10 @@ def trace(
     if out is not None:
         raise NotImplementedError("trace: the out argument is not supported; arrays are immutable")
     check_arraylike("trace", a)
-    return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    return unchanged(_sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype))
 
 
-def diag(v: Any, k: int = 0) -> Any:
+def diag(v: ArrayLike, k: int = 0) -> Array:
     """Extract a diagonal of a 2-D array, or build a 2-D array with ``v`` on a diagonal.
 
     Args:
@@ -221,7 +222,7 @@ def diag(v: Any, k: int = 0) -> Any:
     return lax.select_n(mask, lax.broadcast_in_dim(np.zeros((), dt), (n, n), ()), values)
 
 
-def diagflat(v: Any, k: int = 0) -> Any:
+def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on diagonal ``k``.
 
     Args:
@@ -240,7 +241,7 @@ def diagflat(v: Any, k: int = 0) -> Any:
     return diag(ravel(v), k)
 
 
-def fliplr(m: Any) -> Any:
+def fliplr(m: ArrayLike) -> Array:
     """Reverse the order of the columns (axis 1).
 
     Args:
@@ -263,7 +264,7 @@ def fliplr(m: Any) -> Any:
     return flip(m, 1)
 
 
-def flipud(m: Any) -> Any:
+def flipud(m: ArrayLike) -> Array:
     """Reverse the order of the rows (axis 0).
 
     Args:
@@ -285,7 +286,7 @@ def flipud(m: Any) -> Any:
     return flip(m, 0)
 
 
-def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
+def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (first towards second).
 
     Args:
@@ -323,7 +324,7 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     return flip(transpose(m, perm), ax1)
 
 
-def kron(a: Any, b: Any) -> Any:
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """The Kronecker product: blocks ``a[i, j] * b``.
 
     Args:
@@ -346,12 +347,17 @@ def kron(a: Any, b: Any) -> Any:
     sb = (1,) * (nd - len(sb)) + sb
     a = reshape(a, tuple(d for s in sa for d in (s, 1)))
     b = reshape(b, tuple(d for s in sb for d in (1, s)))
-    return reshape(multiply(a, b), tuple(x * y for x, y in zip(sa, sb, strict=True)))
+    return unchanged(reshape(multiply(a, b), tuple(x * y for x, y in zip(sa, sb, strict=True))))
 
 
 def cross(
-    a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
-) -> Any:
+    a: ArrayLike,
+    b: ArrayLike,
+    axisa: int = -1,
+    axisb: int = -1,
+    axisc: int = -1,
+    axis: int | None = None,
+) -> Array:
     """The cross product of 2- or 3-vectors along the given axes.
 
     Args:
@@ -386,7 +392,7 @@ def cross(
     b0, b1 = getitem(b, (Ellipsis, 0)), getitem(b, (Ellipsis, 1))
     z = subtract(multiply(a0, b1), multiply(a1, b0))
     if na == 2 and nb == 2:
-        return z
+        return unchanged(z)
     a2 = getitem(a, (Ellipsis, 2)) if na == 3 else None
     b2 = getitem(b, (Ellipsis, 2)) if nb == 3 else None
     if a2 is None:
@@ -397,4 +403,4 @@ def cross(
         x = subtract(multiply(a1, b2), multiply(a2, b1))
         y = subtract(multiply(a2, b0), multiply(a0, b2))
     c = stack([x, y, z], axis=-1)
-    return moveaxis(c, -1, axisc)
+    return unchanged(moveaxis(c, -1, axisc))

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from numpy.typing import DTypeLike
 from tessela_tracer import register_array_methods
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from . import _arith as ar
 from . import _array_methods as am
@@ -31,7 +33,7 @@ from ._where import clip
 __all__ = ["astype", "install", "method_table"]
 
 
-def astype(x: Any, dtype: Any, /, *, copy: bool = False) -> Any:
+def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False) -> Array:
     """Convert to ``dtype`` (never weakly typed).
 
     Args:
@@ -47,7 +49,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False) -> Any:
     dtype('int32')
     """
     del copy
-    return convert(x, dtype_arg(dtype))  # type: ignore[arg-type]
+    return unchanged(convert(x, dtype_arg(dtype)))  # type: ignore[arg-type]
 
 
 def _defer(op: Callable[[Any, Any], Any], *, swap: bool = False) -> Callable[[Any, Any], Any]:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import round as _round
 from ._arrays import (
@@ -54,7 +55,9 @@ def _is(x: Any, kind: Any) -> bool:
     return bool(_dt.issubdtype(aval_of(x).dtype, kind))
 
 
-def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+def isclose(
+    a: ArrayLike, b: ArrayLike, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False
+) -> Array:
     """Element-wise ``|a - b| <= atol + rtol * |b|`` (exact equality for integers).
 
     Args:
@@ -75,7 +78,7 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     """
     a, b = promote_args("isclose", a, b)
     if not _is(a, np.inexact):
-        return equal(a, b)
+        return unchanged(equal(a, b))
     dt = aval_of(a).dtype
     real_dt = np.dtype(np.finfo(dt).dtype)
     rtol_c, atol_c = convert(rtol, real_dt), convert(atol, real_dt)
@@ -83,10 +86,12 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     out = where(logical_or(isinf(a), isinf(b)), equal(a, b), out)
     if equal_nan:
         out = logical_or(out, logical_and(isnan(a), isnan(b)))
-    return out
+    return unchanged(out)
 
 
-def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+def allclose(
+    a: ArrayLike, b: ArrayLike, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False
+) -> Array:
     """Whether every element pair is :func:`isclose`.
 
     Args:
@@ -103,10 +108,10 @@ def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
     >>> eval_shape(allclose, S((2, 3), "float32"), S((3,), "float32")).shape
     ()
     """
-    return _all(isclose(a, b, rtol, atol, equal_nan))
+    return unchanged(_all(isclose(a, b, rtol, atol, equal_nan)))
 
 
-def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> Array:
     """Whether two arrays have the same shape and elements.
 
     Args:
@@ -128,10 +133,10 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
     eq = equal(a1, a2)
     if equal_nan and _is(a1, np.inexact):
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
-    return _all(eq)
+    return unchanged(_all(eq))
 
 
-def array_equiv(a1: Any, a2: Any) -> Any:
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
     """Whether two arrays are equal after broadcasting against each other.
 
     Args:
@@ -150,11 +155,11 @@ def array_equiv(a1: Any, a2: Any) -> Any:
         broadcast_shapes(shape_of(a1), shape_of(a2))
     except ValueError:
         return asarray(False)
-    return _all(equal(*promote_args("array_equiv", a1, a2)))
+    return unchanged(_all(equal(*promote_args("array_equiv", a1, a2))))
 
 
 def nan_to_num(
-    x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
+    x: ArrayLike, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
 ) -> Any:
     """Replace NaN with ``nan`` and infinities with large finite numbers.
 
@@ -189,7 +194,7 @@ def nan_to_num(
     return where(logical_and(isinf(out), lax.lt(out, convert(0, dt))), convert(lo, dt), out)
 
 
-def around(a: Any, decimals: int = 0, out: None = None) -> Any:
+def around(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Round half to even, to ``decimals`` decimal places (an alias of :func:`round`).
 
     Args:
@@ -207,7 +212,7 @@ def around(a: Any, decimals: int = 0, out: None = None) -> Any:
     return _round(a, decimals, out)
 
 
-def frexp(x: Any, /) -> tuple[Any, Any]:
+def frexp(x: ArrayLike, /) -> tuple[Any, Any]:
     """Split floats into mantissa and exponent: ``x == m * 2**e`` with ``0.5 <= |m| < 1``.
 
     Args:
@@ -250,7 +255,7 @@ def frexp(x: Any, /) -> tuple[Any, Any]:
     return mant, convert(exp, np.dtype(np.int32))
 
 
-def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
+def modf(x: ArrayLike, /, out: None = None) -> tuple[Any, Any]:
     """Split into fractional and integral parts, both with the sign of ``x``.
 
     Args:
@@ -273,7 +278,7 @@ def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
     return lax.sub(x, whole), whole
 
 
-def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> Any:
+def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: ArrayLike = 0) -> Array:
     """Pick, element by element, the choice of the first true condition.
 
     Args:
@@ -306,16 +311,16 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         if aval_of(cond).dtype != np.bool_:
             cond = not_equal(cond, 0)
         out = where(cond, choice, out)
-    return out
+    return unchanged(out)
 
 
 def piecewise(
-    x: Any,
+    x: ArrayLike,
     condlist: Any,
     funclist: list[Any | Callable[..., Any]],
     *args: Any,
     **kw: Any,
-) -> Any:
+) -> Array:
     """Evaluate a function (or take a constant) per region given by conditions.
 
     Args:
@@ -367,7 +372,7 @@ def piecewise(
     return out
 
 
-def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+def count_nonzero(a: ArrayLike, axis: Any = None, keepdims: bool = False) -> Array:
     """The number of non-zero elements along the given axes.
 
     Args:
@@ -385,14 +390,14 @@ def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """
     check_arraylike("count_nonzero", a)
     nz = not_equal(a, convert(0, aval_of(a).dtype))
-    return _sum(nz, axis=axis, keepdims=keepdims, dtype=_dt.canonicalize_dtype(np.int64))
+    return unchanged(_sum(nz, axis=axis, keepdims=keepdims, dtype=_dt.canonicalize_dtype(np.int64)))
 
 
 def _i0_points(dt: np.dtype[Any]) -> int:
     return 256 if dt.itemsize >= 8 else 64
 
 
-def i0(x: Any) -> Any:
+def i0(x: ArrayLike) -> Array:
     """The modified Bessel function of the first kind, order zero.
 
     Computed as ``exp(|x|)`` times the trapezoidal rule of
@@ -430,4 +435,4 @@ def i0(x: Any) -> Any:
     i0e = lax.reduce_sum(lax.mul(scaled, weights), (len(shape),))
     # exp(|x|) in two halves, so the result overflows only where I0 itself does.
     half = lax.exp(lax.mul(ax, convert(0.5, comp)))
-    return convert(lax.mul(lax.mul(half, i0e), half), dt)
+    return unchanged(convert(lax.mul(lax.mul(half, i0e), half), dt))

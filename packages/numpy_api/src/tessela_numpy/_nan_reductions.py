@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._reductions import any as _any
@@ -53,14 +54,14 @@ def _nan_replaced(a: Any, value: Any) -> Any:
 
 
 def nansum(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     """Sum treating NaNs as zero.
 
     Args:
@@ -80,18 +81,18 @@ def nansum(
     (3,)
     """
     check_arraylike("nansum", a)
-    return _sum(_nan_replaced(a, 0), axis, dtype, out, keepdims, initial, where)
+    return unchanged(_sum(_nan_replaced(a, 0), axis, dtype, out, keepdims, initial, where))
 
 
 def nanprod(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     """Product treating NaNs as one.
 
     Args:
@@ -111,7 +112,7 @@ def nanprod(
     (2,)
     """
     check_arraylike("nanprod", a)
-    return _prod(_nan_replaced(a, 1), axis, dtype, out, keepdims, initial, where)
+    return unchanged(_prod(_nan_replaced(a, 1), axis, dtype, out, keepdims, initial, where))
 
 
 def _nan_extreme(
@@ -131,13 +132,13 @@ def _nan_extreme(
 
 
 def nanmax(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     """Maximum ignoring NaNs (NaN where a slice holds only NaNs).
 
     Args:
@@ -155,17 +156,17 @@ def nanmax(
     >>> eval_shape(lambda x: nanmax(x, axis=1, keepdims=True), S((2, 3), "float32")).shape
     (2, 1)
     """
-    return _nan_extreme("nanmax", a, axis, out, keepdims, initial, where)
+    return unchanged(_nan_extreme("nanmax", a, axis, out, keepdims, initial, where))
 
 
 def nanmin(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     """Minimum ignoring NaNs (NaN where a slice holds only NaNs).
 
     Args:
@@ -183,7 +184,7 @@ def nanmin(
     >>> eval_shape(nanmin, S((2, 3), "float32")).shape
     ()
     """
-    return _nan_extreme("nanmin", a, axis, out, keepdims, initial, where)
+    return unchanged(_nan_extreme("nanmin", a, axis, out, keepdims, initial, where))
 
 
 def _valid(a: Any, where_: Any) -> Any:
@@ -194,13 +195,13 @@ def _valid(a: Any, where_: Any) -> Any:
 
 
 def nanmean(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     """Mean of the non-NaN elements (NaN where there are none).
 
     Args:
@@ -222,25 +223,25 @@ def nanmean(
     if out is not None:
         raise NotImplementedError("nanmean: the out argument is not supported")
     if not _inexact(a):
-        return mean(a, axis, dtype, keepdims=keepdims, where=where)
+        return unchanged(mean(a, axis, dtype, keepdims=keepdims, where=where))
     valid = _valid(a, where)
     (a,) = promote_dtypes_inexact(a)
     dt = aval_of(a).dtype if dtype is None else np.dtype(dtype)
     count = _sum(valid, axis, dtype=dt, keepdims=keepdims)
     total = _sum(_nan_replaced(a, 0), axis, dtype=dt, keepdims=keepdims, where=where)
-    return true_divide(total, count)
+    return unchanged(true_divide(total, count))
 
 
 def nanvar(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
-    where: Any = None,
-    mean: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
+) -> Array:
     """Variance of the non-NaN elements, with ``ddof`` delta degrees of freedom.
 
     Args:
@@ -277,19 +278,19 @@ def nanvar(
     norm = lax.sub(count, convert(ddof, rdt))
     result = true_divide(_sum(sq, axis, keepdims=keepdims), norm)
     result = _sel(lax.le(norm, convert(0, rdt)), convert(np.nan, rdt), result)
-    return result if dtype is None else convert(result, np.dtype(dtype))
+    return unchanged(result if dtype is None else convert(result, np.dtype(dtype)))
 
 
 def nanstd(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
-    where: Any = None,
-    mean: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
+) -> Array:
     """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`.
 
     Args:
@@ -309,10 +310,10 @@ def nanstd(
     >>> eval_shape(nanstd, S((2, 3), "float32")).shape
     ()
     """
-    return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean))
+    return unchanged(sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean)))
 
 
-def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
     """Cumulative sum treating NaNs as zero.
 
     Args:
@@ -329,10 +330,10 @@ def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = No
     (6,)
     """
     check_arraylike("nancumsum", a)
-    return cumsum(_nan_replaced(a, 0), axis, dtype, out)
+    return unchanged(cumsum(_nan_replaced(a, 0), axis, dtype, out))
 
 
-def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
     """Cumulative product treating NaNs as one.
 
     Args:
@@ -349,4 +350,4 @@ def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = N
     (2, 3)
     """
     check_arraylike("nancumprod", a)
-    return cumprod(_nan_replaced(a, 1), axis, dtype, out)
+    return unchanged(cumprod(_nan_replaced(a, 1), axis, dtype, out))

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes, promote_dtypes_inexact
 from ._creation import arange, asarray
@@ -68,7 +69,7 @@ def _packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
 _packbits_jit = jit(_packbits, static_argnums=(1, 2))
 
 
-def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
+def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Array:
     """Pack the truth of each entry into the bits of ``uint8`` values.
 
     Args:
@@ -87,7 +88,7 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     >>> eval_shape(lambda x: packbits(x, axis=0), S((9, 2), "int32")).shape
     (2, 2)
     """
-    return _packbits_jit(a, axis, bitorder)
+    return unchanged(_packbits_jit(a, axis, bitorder))
 
 
 def _unpackbits(
@@ -120,8 +121,8 @@ _unpackbits_jit = jit(_unpackbits, static_argnums=(1, 2, 3))
 
 
 def unpackbits(
-    a: Any, axis: int | None = None, count: int | None = None, bitorder: str = "big"
-) -> Any:
+    a: ArrayLike, axis: int | None = None, count: int | None = None, bitorder: str = "big"
+) -> Array:
     """Unpack the bits of ``uint8`` values into an array of 0s and 1s.
 
     Args:
@@ -142,7 +143,7 @@ def unpackbits(
     >>> eval_shape(lambda x: unpackbits(x, count=5), S((2,), "uint8")).shape
     (5,)
     """
-    return _unpackbits_jit(a, axis, count, bitorder)
+    return unchanged(_unpackbits_jit(a, axis, count, bitorder))
 
 
 def _spacing(x: Any, /) -> Any:
@@ -162,7 +163,7 @@ def _spacing(x: Any, /) -> Any:
 _spacing_jit = jit(_spacing)
 
 
-def spacing(x: Any, /) -> Any:
+def spacing(x: ArrayLike, /) -> Array:
     """The distance from ``x`` to the next float away from zero.
 
     Args:
@@ -178,7 +179,7 @@ def spacing(x: Any, /) -> Any:
     >>> eval_shape(spacing, S((3,), "int32")).dtype
     dtype('float32')
     """
-    return _spacing_jit(x)
+    return unchanged(_spacing_jit(x))
 
 
 def _unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
@@ -205,7 +206,7 @@ def _unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi
 _unwrap_jit = jit(_unwrap, static_argnums=(2,))
 
 
-def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
+def unwrap(p: ArrayLike, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Array:
     """Unwrap a phase signal: replace jumps above ``discont`` by their ``period`` complement.
 
     Args:
@@ -224,7 +225,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     >>> eval_shape(unwrap, S((4, 3), "float32")).shape
     (4, 3)
     """
-    return _unwrap_jit(p, discont, axis, period)
+    return unchanged(_unwrap_jit(p, discont, axis, period))
 
 
 def _sort_complex(a: Any) -> Any:
@@ -241,7 +242,7 @@ def _sort_complex(a: Any) -> Any:
 _sort_complex_jit = jit(_sort_complex)
 
 
-def sort_complex(a: Any) -> Any:
+def sort_complex(a: ArrayLike) -> Array:
     """Sort ``a`` along its last axis (real part first, then imaginary) as complex values.
 
     Args:
@@ -254,10 +255,10 @@ def sort_complex(a: Any) -> Any:
     >>> eval_shape(sort_complex, S((3,), "float32")).dtype
     dtype('complex64')
     """
-    return _sort_complex_jit(a)
+    return unchanged(_sort_complex_jit(a))
 
 
-def apply_over_axes(func: Callable[[Any, int], Any], a: Any, axes: Sequence[int]) -> Any:
+def apply_over_axes(func: Callable[[Any, int], Any], a: ArrayLike, axes: Sequence[int]) -> Array:
     """Apply ``func(a, axis)`` for each axis in turn, keeping the rank.
 
     Args:
@@ -290,10 +291,10 @@ def apply_over_axes(func: Callable[[Any, int], Any], a: Any, axes: Sequence[int]
 
 
 def histogramdd(
-    sample: Any,
+    sample: ArrayLike,
     bins: Any = 10,
     range: Sequence[Any] | None = None,
-    weights: Any = None,
+    weights: ArrayLike | None = None,
     density: bool | None = None,
 ) -> tuple[Any, list[Any]]:
     """The histogram of ``N`` points in ``D`` dimensions.
@@ -360,11 +361,11 @@ def histogramdd(
 
 
 def histogram2d(
-    x: Any,
-    y: Any,
+    x: ArrayLike,
+    y: ArrayLike,
     bins: Any = 10,
     range: Sequence[Any] | None = None,
-    weights: Any = None,
+    weights: ArrayLike | None = None,
     density: bool | None = None,
 ) -> tuple[Any, Any, Any]:
     """The 2-D histogram of points ``(x[i], y[i])``.

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer.dtypes import canonicalize_dtype, result_type
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import divmod as _divmod
 from ._arith import power
@@ -40,7 +41,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def iscomplex(x: Any) -> Any:
+def iscomplex(x: ArrayLike) -> Array:
     """Elementwise: a nonzero imaginary part.
 
     Args:
@@ -57,7 +58,7 @@ def iscomplex(x: Any) -> Any:
     return lax.ne(i, lax.full_like(i, 0))
 
 
-def isreal(x: Any) -> Any:
+def isreal(x: ArrayLike) -> Array:
     """Elementwise: a zero imaginary part.
 
     Args:
@@ -74,7 +75,7 @@ def isreal(x: Any) -> Any:
     return lax.eq(i, lax.full_like(i, 0))
 
 
-def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     """Move ``axis`` to before ``start`` (prefer ``moveaxis``).
 
     Args:
@@ -104,10 +105,10 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
         start += ndim
     if start > axis:
         start -= 1
-    return moveaxis(a, axis, start)
+    return unchanged(moveaxis(a, axis, start))
 
 
-def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Any:
     """The Vandermonde matrix of ``x``.
 
     Args:
@@ -143,7 +144,7 @@ def _inexact(*xs: Any) -> list[Any]:
     return [x.astype(dtype) for x in arrays]
 
 
-def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: Any = 1.0, axis: int = -1) -> Array:
     """Integrate along ``axis`` with the trapezoidal rule.
 
     Args:
@@ -171,11 +172,11 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     y_arr = moveaxis(y_arr, axis, -1)
     if np.ndim(dx_array) == 0 or dx_array.shape[-1] == 1:
         dx_reduced = dx_array if np.ndim(dx_array) == 0 else dx_array[..., 0]
-        return dx_reduced * (y_arr.sum(-1) - 0.5 * (y_arr[..., 0] + y_arr[..., -1]))
-    return 0.5 * (dx_array * (y_arr[..., 1:] + y_arr[..., :-1])).sum(-1)
+        return unchanged(dx_reduced * (y_arr.sum(-1) - 0.5 * (y_arr[..., 0] + y_arr[..., -1])))
+    return unchanged(0.5 * (dx_array * (y_arr[..., 1:] + y_arr[..., :-1])).sum(-1))
 
 
-def resize(a: Any, new_shape: int | Sequence[int]) -> Any:
+def resize(a: ArrayLike, new_shape: int | Sequence[int]) -> Array:
     """``a`` flattened, repeated and reshaped to ``new_shape``.
 
     Args:
@@ -203,7 +204,7 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> Any:
     if arr.size == 0 or size == 0:
         return zeros(shape, arr.dtype)
     arr = tile(arr, -(-size // arr.size))[:size]
-    return reshape(arr, shape)
+    return unchanged(reshape(arr, shape))
 
 
 def unravel_index(indices: Any, shape: int | Sequence[int]) -> tuple[Any, ...]:
@@ -244,7 +245,7 @@ def ravel_multi_index(
     order: str = "C",
     *,
     dtype: Any = None,
-) -> Any:
+) -> Array:
     """Convert coordinate arrays to flat indices.
 
     Args:
@@ -306,7 +307,7 @@ def ravel_multi_index(
     return result
 
 
-def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True) -> Any:
+def fill_diagonal(a: ArrayLike, val: Any, wrap: bool = False, *, inplace: bool = True) -> Array:
     """``a`` with its main diagonal set to ``val`` (``inplace=False`` is required).
 
     Args:
@@ -338,12 +339,12 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True)
     n = min(a.shape)
     idx = diag_indices(n, a.ndim)
     if np.ndim(val) == 0:
-        return a.at[idx].set(val)
+        return unchanged(a.at[idx].set(val))
     flat = ravel(val)
-    return a.at[idx].set(tile(flat, -(-n // flat.size))[:n])
+    return unchanged(a.at[idx].set(tile(flat, -(-n // flat.size))[:n]))
 
 
-def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """The conjugated dot product along ``axis``, broadcasting the other axes.
 
     Args:
@@ -366,10 +367,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
         raise ValueError(f"axes must match; got shapes {x1.shape} and {x2.shape} with axis={axis}")
     a = moveaxis(conj(x1), axis, -1)[..., None, :]
     b = moveaxis(x2, axis, -1)[..., :, None]
-    return matmul(a, b)[..., 0, 0]
+    return unchanged(matmul(a, b)[..., 0, 0])
 
 
-def matvec(x1: Any, x2: Any, /) -> Any:
+def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Batched matrix-vector products: ``(..., n, m), (..., m) -> (..., n)``.
 
     Args:
@@ -383,10 +384,10 @@ def matvec(x1: Any, x2: Any, /) -> Any:
     >>> eval_shape(matvec, S((4, 2, 3), "f4"), S((3,), "f4")).shape
     (4, 2)
     """
-    return matmul(asarray(x1), expand_dims(asarray(x2), -1))[..., 0]
+    return unchanged(matmul(asarray(x1), expand_dims(asarray(x2), -1))[..., 0])
 
 
-def vecmat(x1: Any, x2: Any, /) -> Any:
+def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Batched conjugated vector-matrix products: ``(..., m), (..., m, n) -> (..., n)``.
 
     Args:
@@ -400,7 +401,7 @@ def vecmat(x1: Any, x2: Any, /) -> Any:
     >>> eval_shape(vecmat, S((2,), "f4"), S((4, 2, 3), "f4")).shape
     (4, 3)
     """
-    return matmul(expand_dims(conj(asarray(x1)), -2), asarray(x2))[..., 0, :]
+    return unchanged(matmul(expand_dims(conj(asarray(x1)), -2), asarray(x2))[..., 0, :])
 
 
 def _window(m: int, name: str) -> tuple[int, Any]:
@@ -412,7 +413,7 @@ def _iota(m: int, dtype: Any) -> Any:
     return asarray(np.arange(m), dtype=dtype)
 
 
-def hamming(M: int) -> Any:
+def hamming(M: int) -> Array:
     """The Hamming window.
 
     Args:
@@ -428,10 +429,10 @@ def hamming(M: int) -> Any:
     m, dtype = _window(M, "hamming")
     if m <= 1:
         return ones(m, dtype)
-    return 0.54 - 0.46 * cos(2 * np.pi * _iota(m, dtype) / (m - 1))
+    return unchanged(0.54 - 0.46 * cos(2 * np.pi * _iota(m, dtype) / (m - 1)))
 
 
-def hanning(M: int) -> Any:
+def hanning(M: int) -> Array:
     """The Hann window.
 
     Args:
@@ -447,10 +448,10 @@ def hanning(M: int) -> Any:
     m, dtype = _window(M, "hanning")
     if m <= 1:
         return ones(m, dtype)
-    return 0.5 * (1 - cos(2 * np.pi * _iota(m, dtype) / (m - 1)))
+    return unchanged(0.5 * (1 - cos(2 * np.pi * _iota(m, dtype) / (m - 1))))
 
 
-def blackman(M: int) -> Any:
+def blackman(M: int) -> Array:
     """The Blackman window.
 
     Args:
@@ -467,10 +468,12 @@ def blackman(M: int) -> Any:
     if m <= 1:
         return ones(m, dtype)
     n = _iota(m, dtype)
-    return 0.42 - 0.5 * cos(2 * np.pi * n / (m - 1)) + 0.08 * cos(4 * np.pi * n / (m - 1))
+    return unchanged(
+        0.42 - 0.5 * cos(2 * np.pi * n / (m - 1)) + 0.08 * cos(4 * np.pi * n / (m - 1))
+    )
 
 
-def bartlett(M: int) -> Any:
+def bartlett(M: int) -> Array:
     """The Bartlett (triangular) window.
 
     Args:
@@ -487,10 +490,10 @@ def bartlett(M: int) -> Any:
     if m <= 1:
         return ones(m, dtype)
     n = _iota(m, dtype)
-    return 1 - abs(2 * n + 1 - m) / (m - 1)
+    return unchanged(1 - abs(2 * n + 1 - m) / (m - 1))
 
 
-def kaiser(M: int, beta: Any) -> Any:
+def kaiser(M: int, beta: Any) -> Array:
     """The Kaiser window.
 
     Args:
@@ -509,17 +512,17 @@ def kaiser(M: int, beta: Any) -> Any:
         return ones(m, dtype)
     n = _iota(m, dtype)
     alpha = 0.5 * (m - 1)
-    return i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(asarray(beta, dtype))
+    return unchanged(i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(asarray(beta, dtype)))
 
 
 def isin(
-    element: Any,
+    element: ArrayLike,
     test_elements: Any,
     assume_unique: bool = False,
     invert: bool = False,
     *,
     method: str = "auto",
-) -> Any:
+) -> Array:
     """Elementwise: whether each element of ``element`` is in ``test_elements``.
 
     Every ``method`` JAX accepts gives the same values; this one compares all
@@ -558,4 +561,4 @@ def isin(
         flat = (arr1[:, None] != arr2[None, :]).all(-1)
     else:
         flat = (arr1[:, None] == arr2[None, :]).any(-1)
-    return reshape(flat, np.shape(element))
+    return unchanged(reshape(flat, np.shape(element)))

@@ -15,9 +15,11 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
 from tessela_tracer.dtypes import bfloat16, canonicalize_dtype, result_type
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes_inexact
 from ._convolve import convolve
@@ -54,7 +56,7 @@ def _promote(*xs: Any, inexact: bool = False) -> list[Any]:
     return [asarray(x, dtype=dtype) for x in arrays]
 
 
-def polyadd(a1: Any, a2: Any) -> Any:
+def polyadd(a1: Any, a2: Any) -> Array:
     """The sum of two polynomials (coefficients, highest power first).
 
     Args:
@@ -70,11 +72,11 @@ def polyadd(a1: Any, a2: Any) -> Any:
     """
     a1, a2 = _promote(a1, a2)
     if a2.shape[0] <= a1.shape[0]:
-        return a1.at[-a2.shape[0] :].add(a2)
-    return a2.at[-a1.shape[0] :].add(a1)
+        return unchanged(a1.at[-a2.shape[0] :].add(a2))
+    return unchanged(a2.at[-a1.shape[0] :].add(a1))
 
 
-def polysub(a1: Any, a2: Any) -> Any:
+def polysub(a1: Any, a2: Any) -> Array:
     """The difference of two polynomials.
 
     Args:
@@ -92,7 +94,7 @@ def polysub(a1: Any, a2: Any) -> Any:
     return polyadd(a1, -a2)
 
 
-def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
+def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Array:
     """The product of two polynomials.
 
     Args:
@@ -117,7 +119,7 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
     return convolve(a1, a2, mode="full")
 
 
-def polyder(p: Any, m: int = 1) -> Any:
+def polyder(p: Any, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial.
 
     Args:
@@ -139,12 +141,12 @@ def polyder(p: Any, m: int = 1) -> Any:
     if m < 0:
         raise ValueError("Order of derivative must be positive")
     if m == 0:
-        return p
+        return unchanged(p)
     coeff = (arange(m, len(p), dtype=p.dtype)[None] - arange(m, dtype=p.dtype)[:, None]).prod(0)
-    return p[:-m] * coeff[::-1]
+    return unchanged(p[:-m] * coeff[::-1])
 
 
-def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
+def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
     """The ``m``-th antiderivative of a polynomial, with integration constants ``k``.
 
     Args:
@@ -172,13 +174,13 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     if k_arr.shape != (m,):
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
     if m == 0:
-        return p
+        return unchanged(p)
     grid = arange(len(p) + m, dtype=p.dtype)[None] - arange(m, dtype=p.dtype)[:, None]
     coeff = maximum(1, grid).prod(0)[::-1]
-    return concatenate((p, k_arr)) / coeff
+    return unchanged(concatenate((p, k_arr)) / coeff)
 
 
-def angle(z: Any, deg: bool = False) -> Any:
+def angle(z: Any, deg: bool = False) -> Array:
     """The argument (phase angle) of complex values.
 
     Args:
@@ -201,7 +203,7 @@ def angle(z: Any, deg: bool = False) -> Any:
         default = np.dtype(canonicalize_dtype(np.float64))
         re, im = lax.convert_element_type(re, default), lax.convert_element_type(im, default)
     result = arctan2(im, re)
-    return degrees(result) if deg else result
+    return unchanged(degrees(result) if deg else result)
 
 
 def ix_(*args: Any) -> tuple[Any, ...]:
@@ -241,7 +243,7 @@ def ix_(*args: Any) -> tuple[Any, ...]:
     return tuple(output)
 
 
-def isdtype(dtype: Any, kind: Any) -> bool:
+def isdtype(dtype: DTypeLike, kind: Any) -> bool:
     """Whether ``dtype`` is of ``kind``, as the array API defines it.
 
     Args:
@@ -281,7 +283,7 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     return the_dtype in options
 
 
-def poly(seq_of_zeros: Any) -> Any:
+def poly(seq_of_zeros: ArrayLike) -> Array:
     """The coefficients of the monic polynomial with the given roots.
 
     Args:
@@ -319,7 +321,7 @@ def poly(seq_of_zeros: Any) -> Any:
     return out
 
 
-def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
+def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
     """The quotient and remainder of two polynomials (coefficients, highest first).
 
     Args:
@@ -414,8 +416,8 @@ _polyfit_jit = jit(_polyfit, static_argnums=(2, 3, 4, 6))
 
 
 def polyfit(
-    x: Any,
-    y: Any,
+    x: ArrayLike,
+    y: ArrayLike,
     deg: int,
     rcond: float | None = None,
     full: bool = False,

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from tessela_tracer import ArrayOps, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
     aval_of,
@@ -61,7 +62,9 @@ def _result(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
     return dtype, weak
 
 
-def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def dot(
+    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """NumPy's ``dot``: matrix product for 2-D, sum over the last/second-to-last axes in N-D.
 
     Args:
@@ -84,12 +87,14 @@ def dot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     na, nb = len(shape_of(a)), len(shape_of(b))
     if na == 0 or nb == 0:
-        return _out(_dg(a, b, ((), ()), preferred=pref), dtype, weak)
+        return unchanged(_out(_dg(a, b, ((), ()), preferred=pref), dtype, weak))
     cb = 0 if nb == 1 else nb - 2
-    return _out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak)
+    return unchanged(_out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak))
 
 
-def matmul(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def matmul(
+    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """Matrix product with NumPy's broadcasting of leading batch axes.
 
     Args:
@@ -132,7 +137,7 @@ def matmul(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: 
         out = lax.transpose(out, plan.perm)
     if plan.both_squeezed:
         out = lax.expand_dims(out, plan.both_squeezed)
-    return _out(out, dtype, weak)
+    return unchanged(_out(out, dtype, weak))
 
 
 class _MatmulPlan(NamedTuple):
@@ -200,7 +205,9 @@ def _matmul_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> _MatmulPlan:
     return _MatmulPlan(tuple(a_sq), tuple(b_sq), tuple(a_bat), tuple(b_bat), perm, tuple(both))
 
 
-def vdot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def vdot(
+    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """Dot product of the flattened arrays, conjugating the first.
 
     Args:
@@ -225,7 +232,9 @@ def vdot(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: An
     )
 
 
-def inner(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def inner(
+    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Array:
     """Sum product over the last axes of ``a`` and ``b``.
 
     Args:
@@ -244,13 +253,13 @@ def inner(a: Any, b: Any, /, *, precision: Any = None, preferred_element_type: A
     """
     check_arraylike("inner", a, b)
     if not shape_of(a) or not shape_of(b):
-        return multiply(a, b)
+        return unchanged(multiply(a, b))
     return tensordot(
         a, b, (-1, -1), precision=precision, preferred_element_type=preferred_element_type
     )
 
 
-def outer(a: Any, b: Any, /) -> Any:
+def outer(a: ArrayLike, b: ArrayLike, /) -> Any:
     """Outer product of the flattened arrays.
 
     Args:
@@ -273,8 +282,14 @@ def outer(a: Any, b: Any, /) -> Any:
 
 
 def tensordot(
-    a: Any, b: Any, /, axes: Any = 2, *, precision: Any = None, preferred_element_type: Any = None
-) -> Any:
+    a: ArrayLike,
+    b: ArrayLike,
+    /,
+    axes: Any = 2,
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
     """Contract ``a`` and ``b`` over the given axes.
 
     Args:
@@ -320,7 +335,7 @@ def tensordot(
         raise TypeError(f"tensordot: axes must be an int or a pair of sequences, got {axes!r}")
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
-    return _out(_dg(a, b, (ca, cb), preferred=pref), dtype, weak)
+    return unchanged(_out(_dg(a, b, (ca, cb), preferred=pref), dtype, weak))
 
 
 def _sum_axes(x: Any, axes: Sequence[int]) -> Any:
@@ -376,11 +391,11 @@ def _squeeze_singletons(
 def einsum(
     subscripts: str,
     /,
-    *operands: Any,
+    *operands: ArrayLike,
     optimize: Any = "auto",
     precision: Any = None,
     preferred_element_type: Any = None,
-) -> Any:
+) -> Array:
     """Einstein summation over the operands, contracted pairwise left to right.
 
     Args:
@@ -453,4 +468,4 @@ def einsum(
         if names != result:
             x = transpose(x, [names.index(n) for n in result])
         work.append(x)
-    return _out(work[0], pref, weak)
+    return unchanged(_out(work[0], pref, weak))

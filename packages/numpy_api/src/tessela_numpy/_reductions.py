@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
     aval_of,
@@ -156,142 +157,164 @@ def _no_out(out: Any, name: str) -> None:
 
 
 def sum(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "sum")
-    return _reduce(
-        "sum",
-        a,
-        axis,
-        dtype,
-        keepdims,
-        initial,
-        where,
-        prim=lax.reduce_sum,
-        identity=lambda d: 0,
-        binop=lax.add,
-        upcast=True,
+    return unchanged(
+        _reduce(
+            "sum",
+            a,
+            axis,
+            dtype,
+            keepdims,
+            initial,
+            where,
+            prim=lax.reduce_sum,
+            identity=lambda d: 0,
+            binop=lax.add,
+            upcast=True,
+        )
     )
 
 
 def prod(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "prod")
-    return _reduce(
-        "prod",
-        a,
-        axis,
-        dtype,
-        keepdims,
-        initial,
-        where,
-        prim=lax.reduce_prod,
-        identity=lambda d: 1,
-        binop=lax.mul,
-        upcast=True,
+    return unchanged(
+        _reduce(
+            "prod",
+            a,
+            axis,
+            dtype,
+            keepdims,
+            initial,
+            where,
+            prim=lax.reduce_prod,
+            identity=lambda d: 1,
+            binop=lax.mul,
+            upcast=True,
+        )
     )
 
 
 def max(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "max")
-    return _reduce(
-        "max",
-        a,
-        axis,
-        None,
-        keepdims,
-        initial,
-        where,
-        prim=lax.reduce_max,
-        identity=_dt_min,
-        binop=lax.max,
-        upcast=False,
-        has_identity=False,
+    return unchanged(
+        _reduce(
+            "max",
+            a,
+            axis,
+            None,
+            keepdims,
+            initial,
+            where,
+            prim=lax.reduce_max,
+            identity=_dt_min,
+            binop=lax.max,
+            upcast=False,
+            has_identity=False,
+        )
     )
 
 
 def min(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "min")
-    return _reduce(
-        "min",
-        a,
-        axis,
-        None,
-        keepdims,
-        initial,
-        where,
-        prim=lax.reduce_min,
-        identity=_dt_max,
-        binop=lax.min,
-        upcast=False,
-        has_identity=False,
+    return unchanged(
+        _reduce(
+            "min",
+            a,
+            axis,
+            None,
+            keepdims,
+            initial,
+            where,
+            prim=lax.reduce_min,
+            identity=_dt_max,
+            binop=lax.min,
+            upcast=False,
+            has_identity=False,
+        )
     )
 
 
 def all(
-    a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
-) -> Any:
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "all")
-    return _reduce(
-        "all",
-        a,
-        axis,
-        None,
-        keepdims,
-        None,
-        where,
-        prim=lax.reduce_and,
-        identity=lambda d: True,
-        binop=lax.bitwise_and,
-        upcast=False,
-        to_bool=True,
+    return unchanged(
+        _reduce(
+            "all",
+            a,
+            axis,
+            None,
+            keepdims,
+            None,
+            where,
+            prim=lax.reduce_and,
+            identity=lambda d: True,
+            binop=lax.bitwise_and,
+            upcast=False,
+            to_bool=True,
+        )
     )
 
 
 def any(
-    a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
-) -> Any:
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "any")
-    return _reduce(
-        "any",
-        a,
-        axis,
-        None,
-        keepdims,
-        None,
-        where,
-        prim=lax.reduce_or,
-        identity=lambda d: False,
-        binop=lax.bitwise_or,
-        upcast=False,
-        to_bool=True,
+    return unchanged(
+        _reduce(
+            "any",
+            a,
+            axis,
+            None,
+            keepdims,
+            None,
+            where,
+            prim=lax.reduce_or,
+            identity=lambda d: False,
+            binop=lax.bitwise_or,
+            upcast=False,
+            to_bool=True,
+        )
     )
 
 
@@ -300,14 +323,14 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 def mean(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     keepdims: bool = False,
     *,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "mean")
     check_arraylike("mean", a)
     shape = shape_of(a)
@@ -316,11 +339,11 @@ def mean(
     comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
     if where is None:
         total = sum(a, axis, dtype=comp, keepdims=keepdims)
-        return convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt)
+        return unchanged(convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt))
     mask = where if shape_of(where) == shape else broadcast_to(where, shape)
     n = sum(mask, axis, dtype=comp, keepdims=keepdims)
     total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
-    return convert(lax.div(total, n), out_dt)
+    return unchanged(convert(lax.div(total, n), out_dt))
 
 
 def _axis_key(axis: Any) -> Any:
@@ -330,18 +353,18 @@ def _axis_key(axis: Any) -> Any:
 
 
 def var(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "var")
     check_arraylike("var", a)
-    return _var_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where)
+    return unchanged(_var_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
 
 
 def _var(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
@@ -375,18 +398,18 @@ _var_jit = jit(_var, static_argnums=(1, 2, 4))
 
 
 def std(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array:
     _no_out(out, "std")
     check_arraylike("std", a)
-    return _std_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where)
+    return unchanged(_std_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
 
 
 def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
@@ -396,7 +419,7 @@ def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) 
 _std_jit = jit(_std, static_argnums=(1, 2, 4))
 
 
-def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     """Peak to peak: the maximum minus the minimum over the given axes.
 
     Args:
@@ -414,7 +437,7 @@ def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> A
     """
     _no_out(out, "ptp")
     check_arraylike("ptp", a)
-    return _ptp_jit(a, _axis_key(axis), bool(keepdims))
+    return unchanged(_ptp_jit(a, _axis_key(axis), bool(keepdims)))
 
 
 def _ptp(a: Any, axis: Any, keepdims: bool) -> Any:
@@ -447,14 +470,14 @@ def any_zero(shape: tuple[int, ...]) -> bool:
     return 0 in shape
 
 
-def argmax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+def argmax(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmax")
-    return _arg("argmax", lax.argmax, a, axis, keepdims)
+    return unchanged(_arg("argmax", lax.argmax, a, axis, keepdims))
 
 
-def argmin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+def argmin(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmin")
-    return _arg("argmin", lax.argmin, a, axis, keepdims)
+    return unchanged(_arg("argmin", lax.argmin, a, axis, keepdims))
 
 
 def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: Any) -> Any:
@@ -471,16 +494,16 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
     return prim(a, axis=ax, reverse=False)
 
 
-def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Array:
     _no_out(out, "cumsum")
     check_arraylike("cumsum", a)
-    return _cumsum_jit(a, axis, dtype_arg(dtype))
+    return unchanged(_cumsum_jit(a, axis, dtype_arg(dtype)))
 
 
-def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Array:
     _no_out(out, "cumprod")
     check_arraylike("cumprod", a)
-    return _cumprod_jit(a, axis, dtype_arg(dtype))
+    return unchanged(_cumprod_jit(a, axis, dtype_arg(dtype)))
 
 
 def _cumsum(a: Any, axis: Any, dtype: Any) -> Any:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from tessela_tracer.typing import ArrayLike
 
 from ._scalar_types import bool_, complex64, complex128, float32, float64, int64, uint64
 
@@ -64,7 +65,7 @@ def _check_arraylike(name: str, a: Any) -> None:
         )
 
 
-def ndim(a: Any) -> int:
+def ndim(a: ArrayLike) -> int:
     """The number of dimensions of ``a``.
 
     Args:
@@ -83,7 +84,7 @@ def ndim(a: Any) -> int:
     return int(np.ndim(a))
 
 
-def shape(a: Any) -> tuple[int, ...]:
+def shape(a: ArrayLike) -> tuple[int, ...]:
     """The shape of ``a``.
 
     Args:
@@ -101,7 +102,7 @@ def shape(a: Any) -> tuple[int, ...]:
     return tuple(np.shape(a))
 
 
-def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
+def size(a: ArrayLike, axis: int | Sequence[int] | None = None) -> int:
     """The number of elements of ``a``, or along ``axis``.
 
     Args:
@@ -132,7 +133,7 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     return math.prod(dims[i] for i in normalized)
 
 
-def iscomplexobj(x: Any) -> builtins.bool:
+def iscomplexobj(x: ArrayLike) -> builtins.bool:
     """Whether ``x`` has a complex dtype (its values are not inspected).
 
     Args:
@@ -155,7 +156,7 @@ def iscomplexobj(x: Any) -> builtins.bool:
     return issubclass(typ, np.complexfloating)
 
 
-def isrealobj(x: Any) -> builtins.bool:
+def isrealobj(x: ArrayLike) -> builtins.bool:
     """Whether ``x`` does not have a complex dtype.
 
     Args:
@@ -170,7 +171,7 @@ def isrealobj(x: Any) -> builtins.bool:
     return not iscomplexobj(x)
 
 
-def isscalar(element: Any) -> builtins.bool:
+def isscalar(element: ArrayLike) -> builtins.bool:
     """Whether ``element`` is a scalar: a Python or NumPy scalar, or a 0-d array.
 
     Unlike ``np.isscalar``, a 0-d array (or tracer) counts, as in JAX.

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, shape_of
 
@@ -68,7 +69,7 @@ def _eq_to(x: Any, y: Any) -> Any:
     return lax.bitwise_or(lax.eq(x, y), lax.bitwise_and(lax.ne(x, x), lax.ne(y, y)))
 
 
-def total_order_compare(x: Any, y: Any, *, or_equal: bool) -> Any:
+def total_order_compare(x: ArrayLike, y: ArrayLike, *, or_equal: bool) -> Array:
     """``x < y`` (or ``x <= y``) in the sort primitive's total order.
 
     Args:
@@ -88,7 +89,7 @@ def total_order_compare(x: Any, y: Any, *, or_equal: bool) -> Any:
     p = _le_to(xs[-1], ys[-1]) if or_equal else _lt_to(xs[-1], ys[-1])
     for xk, yk in zip(xs[-2::-1], ys[-2::-1], strict=True):
         p = lax.bitwise_or(_lt_to(xk, yk), lax.bitwise_and(_eq_to(xk, yk), p))
-    return p
+    return unchanged(p)
 
 
 def _read(a: Any, idx: Any) -> Any:
@@ -161,13 +162,13 @@ def _via_sort(a: Any, v: Any, side: str, dtype: np.dtype[Any], argsort: Callable
 
 
 def searchsorted_impl(
-    a: Any,
-    v: Any,
+    a: ArrayLike,
+    v: ArrayLike,
     side: str,
     method: str,
     dtype: np.dtype[Any],
     argsort: Callable[..., Any],
-) -> Any:
+) -> Array:
     """Insertion indices of ``v`` into the sorted 1-D ``a`` by ``method``.
 
     Args:
@@ -188,7 +189,7 @@ def searchsorted_impl(
     (2, 3)
     """
     if method == "compare_all":
-        return _via_compare_all(a, v, side, dtype)
+        return unchanged(_via_compare_all(a, v, side, dtype))
     if method == "sort":
-        return _via_sort(a, v, side, dtype, argsort)
-    return _via_scan(a, v, side, dtype, unrolled=method == "scan_unrolled")
+        return unchanged(_via_sort(a, v, side, dtype, argsort))
+    return unchanged(_via_scan(a, v, side, dtype, unrolled=method == "scan_unrolled"))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, shape_of
 from ._creation import asarray
@@ -26,7 +27,7 @@ from ._where import broadcast_to, clip
 __all__ = ["argpartition", "lexsort", "partition", "put", "put_along_axis"]
 
 
-def lexsort(keys: Any, axis: int = -1) -> Any:
+def lexsort(keys: Any, axis: int = -1) -> Array:
     """Indices that sort by several keys; the last key is the primary one.
 
     Args:
@@ -54,7 +55,7 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
     dim = canonicalize_axis(operator.index(axis), len(shape))
     iota = lax.broadcasted_iota(np.dtype(_dt.canonicalize_dtype(np.int64)), shape, dim)
     ops = (*key_list[::-1], iota)
-    return lax.sort(ops, dimension=dim, is_stable=True, num_keys=len(key_list))[-1]
+    return unchanged(lax.sort(ops, dimension=dim, is_stable=True, num_keys=len(key_list))[-1])
 
 
 def _negate(a: Any) -> Any:
@@ -90,7 +91,7 @@ def _partition(name: str, a: Any, kth: int, axis: int, want_indices: bool) -> An
     return swapaxes(out, -1, axis)
 
 
-def partition(a: Any, kth: int, axis: int = -1) -> Any:
+def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """A partial sort: the ``kth`` entry in place, smaller ones before, larger after.
 
     The entries up to ``kth`` come out ascending and the rest descending.
@@ -108,10 +109,10 @@ def partition(a: Any, kth: int, axis: int = -1) -> Any:
     >>> [e.primitive.name for e in make_jaxpr(lambda a: partition(a, 1))(np.ones(4)).eqns][:2]
     ['neg', 'top_k']
     """
-    return _partition("partition", a, kth, axis, False)
+    return unchanged(_partition("partition", a, kth, axis, False))
 
 
-def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
+def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """Indices that partition ``a`` as :func:`partition` does.
 
     Args:
@@ -126,7 +127,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     >>> eval_shape(lambda a: argpartition(a, 2), S((3, 5), "f4")).dtype
     dtype('int32')
     """
-    return _partition("argpartition", a, kth, axis, True)
+    return unchanged(_partition("argpartition", a, kth, axis, True))
 
 
 def _no_inplace(name: str, inplace: bool) -> None:
@@ -137,7 +138,9 @@ def _no_inplace(name: str, inplace: bool) -> None:
         )
 
 
-def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = True) -> Any:
+def put(
+    a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, inplace: bool = True
+) -> Array:
     """A copy of ``a`` with the flat positions ``ind`` set to ``v``.
 
     Args:
@@ -174,18 +177,18 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
         out = flat.at[remainder(ind, size)].set(vals)
     else:
         raise ValueError(f"put: mode must be None, 'clip' or 'wrap'; got mode={mode!r}")
-    return reshape(out, shape_of(a))
+    return unchanged(reshape(out, shape_of(a)))
 
 
 def put_along_axis(
-    arr: Any,
-    indices: Any,
-    values: Any,
+    arr: ArrayLike,
+    indices: ArrayLike,
+    values: ArrayLike,
     axis: int | None,
     inplace: bool = True,
     *,
     mode: str | None = None,
-) -> Any:
+) -> Array:
     """A copy of ``arr`` with ``values`` put at ``indices`` along ``axis``.
 
     The counterpart of ``take_along_axis``.
@@ -211,7 +214,7 @@ def put_along_axis(
     arr = asarray(arr)
     if axis is None:
         flat = put_along_axis(ravel(arr), ravel(indices), values, 0, False, mode=mode)
-        return reshape(flat, shape_of(arr))
+        return unchanged(reshape(flat, shape_of(arr)))
     shape = shape_of(arr)
     ishape = shape_of(indices)
     if len(ishape) != len(shape):
@@ -230,4 +233,4 @@ def put_along_axis(
         broadcast_to(indices, full_shape) if i == axis else lax.broadcasted_iota(idt, full_shape, i)
         for i in range(len(shape))
     )
-    return arr.at[index].set(broadcast_to(values, full_shape), mode=mode)
+    return unchanged(arr.at[index].set(broadcast_to(values, full_shape), mode=mode))

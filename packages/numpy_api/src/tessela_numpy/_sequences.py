@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import power
 from ._arrays import (
@@ -44,7 +45,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def dstack(tup: Sequence[Any], dtype: Any = None) -> Any:
+def dstack(tup: Sequence[Any], dtype: Any = None) -> Array:
     """Join arrays along the third axis (1-D and 2-D inputs become ``(1, n, 1)``/``(m, n, 1)``).
 
     Args:
@@ -61,10 +62,10 @@ def dstack(tup: Sequence[Any], dtype: Any = None) -> Any:
     """
     arrs = _check_sequence("dstack", tup)
     arrs = [atleast_3d(a) for a in arrs]
-    return concatenate(arrs, axis=2, dtype=dtype)
+    return unchanged(concatenate(arrs, axis=2, dtype=dtype))
 
 
-def column_stack(tup: Sequence[Any]) -> Any:
+def column_stack(tup: Sequence[Any]) -> Array:
     """Join 1-D arrays as columns (and 2-D arrays as they are) into a 2-D array.
 
     Args:
@@ -80,10 +81,10 @@ def column_stack(tup: Sequence[Any]) -> Any:
     """
     arrs = _check_sequence("column_stack", tup)
     cols = [reshape(a, (-1, 1)) if len(shape_of(a)) < 2 else a for a in arrs]
-    return concatenate(cols, axis=1)
+    return unchanged(concatenate(cols, axis=1))
 
 
-def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Any]:
     """Split into ``n`` nearly equal sections (the first ones one longer), or at indices.
 
     Args:
@@ -142,7 +143,7 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     return _split_n("hsplit", ary, indices_or_sections, 0 if nd == 1 else 1, 1)
 
 
-def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     """Split row-wise (axis 0) into equal sections or at indices.
 
     Args:
@@ -160,7 +161,7 @@ def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     return _split_n("vsplit", ary, indices_or_sections, 0, 2)
 
 
-def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     """Split depth-wise (axis 2) into equal sections or at indices.
 
     Args:
@@ -178,7 +179,9 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     return _split_n("dsplit", ary, indices_or_sections, 2, 3)
 
 
-def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list[Any]:
+def meshgrid(
+    *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
+) -> list[Any]:
     """Coordinate grids from 1-D coordinate vectors.
 
     Args:
@@ -222,14 +225,14 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
 
 
 def logspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
-    base: Any = 10.0,
+    base: ArrayLike = 10.0,
     dtype: Any = None,
     axis: int = 0,
-) -> Any:
+) -> Array:
     """``base`` raised to ``num`` evenly spaced exponents from ``start`` to ``stop``.
 
     Args:
@@ -252,17 +255,17 @@ def logspace(
     out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
     comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
     lin = linspace(start, stop, num, endpoint=endpoint, dtype=comp, axis=axis)
-    return convert(power(convert(base, comp), lin), out_dt)
+    return unchanged(convert(power(convert(base, comp), lin), out_dt))
 
 
 def geomspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
     dtype: Any = None,
     axis: int = 0,
-) -> Any:
+) -> Array:
     """``num`` samples from ``start`` to ``stop`` spaced evenly on a log scale.
 
     Args:
@@ -287,7 +290,7 @@ def geomspace(
     sgn = sign(start_c)
     lo, hi = log10(true_divide(start_c, sgn)), log10(true_divide(stop_c, sgn))
     res = multiply(sgn, logspace(lo, hi, num, endpoint=endpoint, base=10.0, dtype=comp, axis=axis))
-    return convert(res, out_dt)
+    return unchanged(convert(res, out_dt))
 
 
 def _edge(value: Any, shape: tuple[int, ...], ax: int) -> Any:
@@ -298,7 +301,13 @@ def _edge(value: Any, shape: tuple[int, ...], ax: int) -> Any:
     return value
 
 
-def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
+def diff(
+    a: ArrayLike,
+    n: int = 1,
+    axis: int = -1,
+    prepend: ArrayLike | None = None,
+    append: ArrayLike | None = None,
+) -> Any:
     """The ``n``-th discrete difference along an axis (``not_equal`` for booleans).
 
     Args:
@@ -350,7 +359,9 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     return a
 
 
-def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+def ediff1d(
+    ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None
+) -> Array:
     """Differences of consecutive elements of the flattened array.
 
     Args:
@@ -377,7 +388,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     if to_end is not None:
         check_arraylike("ediff1d", to_end)
         parts.append(convert(ravel(to_end), dt))
-    return concatenate(parts) if len(parts) > 1 else result
+    return unchanged(concatenate(parts) if len(parts) > 1 else result)
 
 
 def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
@@ -418,8 +429,8 @@ def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
 
 
 def gradient(
-    f: Any,
-    *varargs: Any,
+    f: ArrayLike,
+    *varargs: ArrayLike,
     axis: int | Sequence[int] | None = None,
     edge_order: int | None = None,
 ) -> Any:

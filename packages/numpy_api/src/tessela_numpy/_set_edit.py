@@ -20,6 +20,7 @@ import numpy as np
 from tessela_tracer import ArrayOps
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes
 from ._choose import compress
@@ -86,8 +87,8 @@ def _compact(
 
 
 def intersect1d(
-    ar1: Any,
-    ar2: Any,
+    ar1: ArrayLike,
+    ar2: ArrayLike,
     assume_unique: bool = False,
     return_indices: bool = False,
     *,
@@ -138,13 +139,13 @@ def intersect1d(
 
 
 def setdiff1d(
-    ar1: Any,
-    ar2: Any,
+    ar1: ArrayLike,
+    ar2: ArrayLike,
     assume_unique: bool = False,
     *,
     size: int | None = None,
     fill_value: Any = None,
-) -> Any:
+) -> Array:
     """The sorted unique values of ``ar1`` that are not in ``ar2``.
 
     Args:
@@ -169,17 +170,17 @@ def setdiff1d(
         return full((size or 0,), fill, a1.dtype)
     u1, valid = _unique_padded(a1, assume_unique)
     keep = valid & ~_any(u1[:, None] == a2[None, :], axis=1) if a2.shape[0] else valid
-    return _compact(u1, keep, size, fill, "setdiff1d")
+    return unchanged(_compact(u1, keep, size, fill, "setdiff1d"))
 
 
 def setxor1d(
-    ar1: Any,
-    ar2: Any,
+    ar1: ArrayLike,
+    ar2: ArrayLike,
     assume_unique: bool = False,
     *,
     size: int | None = None,
     fill_value: Any = None,
-) -> Any:
+) -> Array:
     """The sorted values in exactly one of the two arrays.
 
     Args:
@@ -199,7 +200,7 @@ def setxor1d(
     a1, a2 = _flat_pair("setxor1d", ar1, ar2)
     size = None if size is None else _static_size(size)
     if a1.shape[0] + a2.shape[0] == 0:
-        return _compact(a1, zeros_like(a1, dtype=bool), size, fill_value)
+        return unchanged(_compact(a1, zeros_like(a1, dtype=bool), size, fill_value))
     u1, v1 = _unique_padded(a1, assume_unique)
     u2, v2 = _unique_padded(a2, assume_unique)
     in2 = _any((u1[:, None] == u2[None, :]) & v2[None, :], axis=1)
@@ -207,12 +208,14 @@ def setxor1d(
     cand = concatenate([u1, u2])
     keep = concatenate([v1 & ~in2, v2 & ~in1])
     if size is None:
-        return sort(cand[_host_mask(keep, "setxor1d")])
+        return unchanged(sort(cand[_host_mask(keep, "setxor1d")]))
     order = lexsort((cand, ~keep))
-    return _compact(cand[order], keep[order], size, fill_value, "setxor1d")
+    return unchanged(_compact(cand[order], keep[order], size, fill_value, "setxor1d"))
 
 
-def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+def union1d(
+    ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_value: Any = None
+) -> Array:
     """The sorted unique values of both arrays together.
 
     Args:
@@ -231,12 +234,12 @@ def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = No
     check_arraylike("union1d", ar1, ar2)
     size = None if size is None else _static_size(size)
     both = concatenate([ravel(asarray(ar1)), ravel(asarray(ar2))])
-    return unique(both, size=size, fill_value=fill_value)
+    return unchanged(unique(both, size=size, fill_value=fill_value))
 
 
 def delete(
-    arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
-) -> Any:
+    arr: ArrayLike, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
+) -> Array:
     """``arr`` without the entries ``obj`` selects along ``axis``.
 
     Args:
@@ -270,7 +273,9 @@ def delete(
             pass
         else:
             i = canonicalize_axis(i, n)
-            return concatenate([a[(*lead, slice(0, i))], a[(*lead, slice(i + 1, None))]], axis)
+            return unchanged(
+                concatenate([a[(*lead, slice(0, i))], a[(*lead, slice(i + 1, None))]], axis)
+            )
     if isinstance(obj, slice):
         obj, assume_unique_indices = np.arange(n)[obj], True
     idx = obj if isinstance(obj, ArrayOps) else np.asarray(obj)
@@ -278,9 +283,9 @@ def delete(
         o = ravel(asarray(idx))
         o = sort(clip(where(o < 0, o + n, o), 0, n))
         o = o - arange(o.shape[0], dtype=o.dtype)
-        i = arange(n - o.shape[0], dtype=o.dtype)
-        i = i + _sum(i[None, :] >= o[:, None], axis=0, dtype=i.dtype)
-        return a[(*lead, i)]
+        kept = arange(n - o.shape[0], dtype=o.dtype)
+        kept = kept + _sum(kept[None, :] >= o[:, None], axis=0, dtype=kept.dtype)
+        return unchanged(a[(*lead, kept)])
     host = np.asarray(idx)
     if _dt.issubdtype(host.dtype, np.integer):
         mask = np.ones(n, dtype=bool)
@@ -296,10 +301,10 @@ def delete(
         raise ValueError(
             f"np.delete(arr, obj): got obj.dtype={host.dtype}; must be integer or bool."
         )
-    return a[(*lead, mask)]
+    return unchanged(a[(*lead, mask)])
 
 
-def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
+def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
     """``arr`` with ``values`` inserted before the positions ``obj`` along ``axis``.
 
     Args:
@@ -356,10 +361,12 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
     arr_ind = nonzero(arr_mask, size=n_input)[0]
     lead = (slice(None),) * axis
     out = out.at[(*lead, values_ind)].set(vals)
-    return out.at[(*lead, arr_ind)].set(a)
+    return unchanged(out.at[(*lead, arr_ind)].set(a))
 
 
-def extract(condition: Any, arr: Any, *, size: int | None = None, fill_value: Any = 0) -> Any:
+def extract(
+    condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
+) -> Array:
     """The entries of ``arr`` (flattened) where ``condition`` (flattened) is true.
 
     Args:
@@ -376,12 +383,12 @@ def extract(condition: Any, arr: Any, *, size: int | None = None, fill_value: An
     (3,)
     """
     check_arraylike("extract", condition, arr, fill_value)
-    return compress(
-        ravel(asarray(condition)), ravel(asarray(arr)), size=size, fill_value=fill_value
+    return unchanged(
+        compress(ravel(asarray(condition)), ravel(asarray(arr)), size=size, fill_value=fill_value)
     )
 
 
-def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> Any:
+def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = True) -> Array:
     """``arr`` with the entries where ``mask`` is true replaced by ``vals`` (cycled).
 
     Args:
@@ -418,10 +425,10 @@ def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> Any:
     indices = nonzero(ravel(mask_arr), size=n, fill_value=n)[0]
     reps = -(-n // vals_arr.size)
     tiled = concatenate([vals_arr] * reps)[:n] if reps > 1 else vals_arr[:n]
-    return reshape(ravel(data).at[indices].set(tiled, mode="drop"), data.shape)
+    return unchanged(reshape(ravel(data).at[indices].set(tiled, mode="drop"), data.shape))
 
 
-def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Any:
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Array:
     """``filt`` without its leading (``"f"``) and trailing (``"b"``) zeros.
 
     Args:
@@ -455,7 +462,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
         start = int(nz.argmax()) if "f" in low else None
         stop = x.shape[ax] - int(nz[::-1].argmax()) if "b" in low else None
         index.append(slice(start, stop))
-    return asarray(filt)[tuple(index)]
+    return unchanged(asarray(filt)[tuple(index)])
 
 
 def mask_indices(

@@ -20,6 +20,7 @@ import numpy as np
 from tessela_tracer import Tracer, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
 from ._reductions import any as _any
@@ -64,7 +65,7 @@ def _int_dtype() -> np.dtype[Any]:
     return np.dtype(_dt.canonicalize_dtype(np.int64))
 
 
-def host_value(x: Any) -> np.ndarray[Any, Any] | None:
+def host_value(x: ArrayLike) -> np.ndarray[Any, Any] | None:
     """``x`` as a NumPy array when its value is known, else ``None`` (a traced value)."""
     if isinstance(x, Tracer):
         value = x.to_concrete_value()
@@ -97,7 +98,7 @@ def _first_true(mask: Any, n: int, size: int) -> tuple[Any, Any]:
 
 
 def nonzero(
-    a: Any,
+    a: ArrayLike,
     *,
     size: int | None = None,
     fill_value: Any = None,
@@ -164,7 +165,7 @@ def nonzero(
     return tuple(coords)
 
 
-def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
     """The indices of the nonzero elements of ``ravel(a)``.
 
     Args:
@@ -181,10 +182,10 @@ def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> A
     """
     check_arraylike("flatnonzero", a)
     n = math.prod(shape_of(a))
-    return nonzero(lax.reshape(a, (n,)), size=size, fill_value=fill_value)[0]
+    return unchanged(nonzero(lax.reshape(a, (n,)), size=size, fill_value=fill_value)[0])
 
 
-def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
     """The indices of the nonzero elements as rows of a 2-D array.
 
     Args:
@@ -357,7 +358,7 @@ def unique(
     return tuple(out)
 
 
-def unique_values(x: Any, /, *, size: int | None = None, fill_value: Any = None) -> Any:
+def unique_values(x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None) -> Array:
     """The sorted unique values of ``x``; NaNs are all distinct (array API).
 
     Args:
@@ -372,11 +373,11 @@ def unique_values(x: Any, /, *, size: int | None = None, fill_value: Any = None)
     >>> eval_shape(lambda x: unique_values(x, size=2), S((2, 2), "int32")).shape
     (2,)
     """
-    return _unique(x, None, False, size, fill_value, "unique_values")[0]
+    return unchanged(_unique(x, None, False, size, fill_value, "unique_values")[0])
 
 
 def unique_counts(
-    x: Any, /, *, size: int | None = None, fill_value: Any = None
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
 ) -> _UniqueCountsResult:
     """The unique values of ``x`` and their counts; NaNs are distinct.
 
@@ -397,7 +398,7 @@ def unique_counts(
 
 
 def unique_inverse(
-    x: Any, /, *, size: int | None = None, fill_value: Any = None
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
 ) -> _UniqueInverseResult:
     """The unique values of ``x`` and the inverse indices; NaNs are distinct.
 
@@ -417,7 +418,9 @@ def unique_inverse(
     return _UniqueInverseResult(values, inverse)
 
 
-def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) -> _UniqueAllResult:
+def unique_all(
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+) -> _UniqueAllResult:
     """The unique values of ``x`` with first indices, inverse indices and counts.
 
     Args:
@@ -437,12 +440,12 @@ def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) ->
 
 
 def bincount(
-    x: Any,
+    x: ArrayLike,
     weights: Any = None,
     minlength: int = 0,
     *,
     length: int | None = None,
-) -> Any:
+) -> Array:
     """Count the occurrences (or sum the weights) of each non-negative integer.
 
     Args:
@@ -494,4 +497,4 @@ def bincount(
             )
     out_dt = aval_of(w).dtype
     x = lax.max(x, convert(0, aval_of(x).dtype))
-    return lax.full((length,), 0, out_dt).at[x].add(w, mode="drop")
+    return unchanged(lax.full((length,), 0, out_dt).at[x].add(w, mode="drop"))

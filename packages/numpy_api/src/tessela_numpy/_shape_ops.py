@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, convert, promote_dtypes, shape_of
 from ._shapes import (
@@ -64,7 +65,7 @@ def _resolve_shape(newshape: Any, size: int, old: tuple[int, ...]) -> tuple[int,
     return out
 
 
-def reshape(a: Any, /, shape: Any, *, order: str = "C") -> Any:
+def reshape(a: ArrayLike, /, shape: Any, *, order: str = "C") -> Any:
     """Give an array a new shape with the same number of elements.
 
     Args:
@@ -96,7 +97,7 @@ def reshape(a: Any, /, shape: Any, *, order: str = "C") -> Any:
     return a if new == old else lax.reshape(a, new)
 
 
-def ravel(a: Any, /, order: str = "C") -> Any:
+def ravel(a: ArrayLike, /, order: str = "C") -> Array:
     """Flatten to one dimension.
 
     Args:
@@ -111,10 +112,10 @@ def ravel(a: Any, /, order: str = "C") -> Any:
     (6,)
     """
     check_arraylike("ravel", a)
-    return reshape(a, (math.prod(shape_of(a)),), order=order)
+    return unchanged(reshape(a, (math.prod(shape_of(a)),), order=order))
 
 
-def transpose(a: Any, /, axes: Sequence[int] | None = None) -> Any:
+def transpose(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
     """Permute the axes (reverse them when ``axes`` is ``None``).
 
     Args:
@@ -147,7 +148,7 @@ def transpose(a: Any, /, axes: Sequence[int] | None = None) -> Any:
     return lax.transpose(a, perm)
 
 
-def swapaxes(a: Any, /, axis1: int, axis2: int) -> Any:
+def swapaxes(a: ArrayLike, /, axis1: int, axis2: int) -> Array:
     """Exchange two axes.
 
     Args:
@@ -170,7 +171,7 @@ def swapaxes(a: Any, /, axis1: int, axis2: int) -> Any:
     return lax.transpose(a, tuple(perm))
 
 
-def moveaxis(a: Any, /, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
+def moveaxis(a: ArrayLike, /, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
     """Move axes to new positions, keeping the order of the others.
 
     Args:
@@ -197,7 +198,7 @@ def moveaxis(a: Any, /, source: int | Sequence[int], destination: int | Sequence
     return a if perm == tuple(range(nd)) else lax.transpose(a, perm)
 
 
-def squeeze(a: Any, /, axis: int | Sequence[int] | None = None) -> Any:
+def squeeze(a: ArrayLike, /, axis: int | Sequence[int] | None = None) -> Any:
     """Remove size-1 axes (all of them, or those in ``axis``).
 
     Args:
@@ -229,7 +230,7 @@ def squeeze(a: Any, /, axis: int | Sequence[int] | None = None) -> Any:
     return lax.squeeze(a, dims) if dims else a
 
 
-def expand_dims(a: Any, /, axis: int | Sequence[int]) -> Any:
+def expand_dims(a: ArrayLike, /, axis: int | Sequence[int]) -> Array:
     """Insert size-1 axes at the positions ``axis`` of the result.
 
     Args:
@@ -265,7 +266,7 @@ def _check_sequence(name: str, arrays: Any) -> list[Any]:
     return list(arrays)
 
 
-def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, dtype: Any = None) -> Any:
+def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, dtype: Any = None) -> Array:
     """Join arrays along an existing axis (the flattened arrays when axis is None).
 
     Args:
@@ -296,11 +297,11 @@ def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, dtype: Any = Non
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
     ax = canonicalize_axis(axis, nd)
     if len(arrs) == 1:
-        return arrs[0]
+        return unchanged(arrs[0])
     return lax.concatenate(arrs, ax)
 
 
-def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: Any = None) -> Any:
+def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: Any = None) -> Array:
     """Join arrays of one shape along a new axis.
 
     Args:
@@ -327,7 +328,7 @@ def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: Any = None) -> Any:
     arrs = promote_dtypes(*arrs)
     if dtype is not None:
         arrs = [convert(a, np.dtype(dtype)) for a in arrs]
-    return lax.stack(arrs, ax)
+    return unchanged(lax.stack(arrs, ax))
 
 
 def _atleast(a: Any, nd: int) -> Any:
@@ -366,7 +367,7 @@ for _f, _n in (
     _f.__name__ = _f.__qualname__ = _n
 
 
-def atleast_1d(*arys: Any) -> Any:
+def atleast_1d(*arys: ArrayLike) -> Any:
     """View inputs as arrays with at least one dimension.
 
     Args:
@@ -384,7 +385,7 @@ def atleast_1d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def atleast_2d(*arys: Any) -> Any:
+def atleast_2d(*arys: ArrayLike) -> Any:
     """View inputs as arrays with at least two dimensions (1-D arrays become rows).
 
     Args:
@@ -402,7 +403,7 @@ def atleast_2d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def atleast_3d(*arys: Any) -> Any:
+def atleast_3d(*arys: ArrayLike) -> Any:
     """View inputs as arrays with at least three dimensions.
 
     Args:
@@ -420,7 +421,7 @@ def atleast_3d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
+def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Array:
     """Join arrays column-wise (along axis 1, or axis 0 for 1-D arrays).
 
     Args:
@@ -436,10 +437,10 @@ def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
     (5,)
     """
     arrs = [atleast_1d(a) for a in _check_sequence("hstack", tup)]
-    return concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype)
+    return unchanged(concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype))
 
 
-def vstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
+def vstack(tup: Sequence[Any], /, dtype: Any = None) -> Array:
     """Join arrays row-wise (1-D arrays become rows).
 
     Args:
@@ -455,10 +456,10 @@ def vstack(tup: Sequence[Any], /, dtype: Any = None) -> Any:
     (3, 3)
     """
     arrs = [atleast_2d(a) for a in _check_sequence("vstack", tup)]
-    return concatenate(arrs, axis=0, dtype=dtype)
+    return unchanged(concatenate(arrs, axis=0, dtype=dtype))
 
 
-def split(ary: Any, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
+def split(ary: ArrayLike, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
     """Split into equal sections, or at the given indices, along an axis.
 
     Args:
@@ -495,7 +496,7 @@ def split(ary: Any, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
     return list(lax.split(ary, tuple(sizes), ax))
 
 
-def flip(m: Any, /, axis: int | Sequence[int] | None = None) -> Any:
+def flip(m: ArrayLike, /, axis: int | Sequence[int] | None = None) -> Array:
     """Reverse the order of elements along the given axes (all when None).
 
     Args:
@@ -511,7 +512,7 @@ def flip(m: Any, /, axis: int | Sequence[int] | None = None) -> Any:
     """
     check_arraylike("flip", m)
     dims = normalize_reduction_axes(axis, len(shape_of(m)))
-    return _flip_jit(m, dims)
+    return unchanged(_flip_jit(m, dims))
 
 
 def _flip(m: Any, dims: tuple[int, ...]) -> Any:

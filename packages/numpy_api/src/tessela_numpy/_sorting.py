@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, dtype_arg, promote_dtypes, shape_of
 from ._reductions import all as _all
@@ -48,14 +49,14 @@ def _flat_axis(a: Any, axis: int | None) -> tuple[Any, int]:
 
 
 def sort(
-    a: Any,
+    a: ArrayLike,
     axis: int | None = -1,
     *,
     kind: None = None,
     order: None = None,
     stable: bool = True,
     descending: bool = False,
-) -> Any:
+) -> Array:
     """A sorted copy of an array.
 
     Args:
@@ -79,7 +80,7 @@ def sort(
     """
     check_arraylike("sort", a)
     _check_kind_order("sort", kind, order)
-    return _sort_jit(a, axis, bool(stable), bool(descending))
+    return unchanged(_sort_jit(a, axis, bool(stable), bool(descending)))
 
 
 def _sort(a: Any, axis: int | None, stable: bool, descending: bool) -> Any:
@@ -93,7 +94,7 @@ _sort_jit = jit(_sort, static_argnums=(1, 2, 3))
 
 
 def argsort(
-    a: Any,
+    a: ArrayLike,
     axis: int | None = -1,
     *,
     kind: None = None,
@@ -157,8 +158,8 @@ def _nanarg(name: str, a: Any, axis: Any, out: Any, keepdims: bool | None) -> An
 
 
 def nanargmin(
-    a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None
-) -> Any:
+    a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None
+) -> Array:
     """The index of the minimum, ignoring NaNs.
 
     Args:
@@ -177,12 +178,12 @@ def nanargmin(
     >>> eval_shape(lambda x: nanargmin(x, axis=1), ShapeDtypeStruct((3, 4), "float32")).shape
     (3,)
     """
-    return _nanarg("nanargmin", a, axis, out, keepdims)
+    return unchanged(_nanarg("nanargmin", a, axis, out, keepdims))
 
 
 def nanargmax(
-    a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None
-) -> Any:
+    a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None
+) -> Array:
     """The index of the maximum, ignoring NaNs.
 
     Args:
@@ -201,7 +202,7 @@ def nanargmax(
     >>> eval_shape(nanargmax, ShapeDtypeStruct((3, 4), "float32")).dtype
     dtype('int32')
     """
-    return _nanarg("nanargmax", a, axis, out, keepdims)
+    return unchanged(_nanarg("nanargmax", a, axis, out, keepdims))
 
 
 def _nanargmin(a: Any, axis: int | None, keepdims: bool) -> Any:
@@ -230,12 +231,12 @@ _METHODS = ("scan", "scan_unrolled", "sort", "compare_all")
 
 def searchsorted(
     a: Any,
-    v: Any,
+    v: ArrayLike,
     side: str = "left",
     sorter: Any = None,
     *,
     method: str = "scan",
-) -> Any:
+) -> Array:
     """Where to insert ``v`` into the sorted 1-D array ``a`` to keep it sorted.
 
     Args:

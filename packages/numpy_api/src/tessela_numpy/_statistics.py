@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._matrix_ops import diag
@@ -139,16 +140,16 @@ def _quantile(
 
 
 def quantile(
-    a: Any,
-    q: Any,
+    a: ArrayLike,
+    q: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
     *,
-    weights: Any = None,
-) -> Any:
+    weights: ArrayLike | None = None,
+) -> Array:
     """The ``q``-th quantiles along the given axes (NaN where a slice holds a NaN).
 
     Args:
@@ -169,20 +170,22 @@ def quantile(
     >>> eval_shape(lambda x, q: quantile(x, q, axis=1), S((2, 5), "int32"), S((3,), "f4")).shape
     (3, 2)
     """
-    return _quantile("quantile", a, q, axis, out, overwrite_input, method, keepdims, weights, False)
+    return unchanged(
+        _quantile("quantile", a, q, axis, out, overwrite_input, method, keepdims, weights, False)
+    )
 
 
 def nanquantile(
-    a: Any,
-    q: Any,
+    a: ArrayLike,
+    q: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
     *,
-    weights: Any = None,
-) -> Any:
+    weights: ArrayLike | None = None,
+) -> Array:
     """The ``q``-th quantiles of the non-NaN elements (NaN where there are none).
 
     Args:
@@ -202,22 +205,22 @@ def nanquantile(
     >>> eval_shape(lambda x: nanquantile(x, 0.25), S((2, 5), "float32")).shape
     ()
     """
-    return _quantile(
-        "nanquantile", a, q, axis, out, overwrite_input, method, keepdims, weights, True
+    return unchanged(
+        _quantile("nanquantile", a, q, axis, out, overwrite_input, method, keepdims, weights, True)
     )
 
 
 def percentile(
-    a: Any,
-    q: Any,
+    a: ArrayLike,
+    q: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
     *,
-    weights: Any = None,
-) -> Any:
+    weights: ArrayLike | None = None,
+) -> Array:
     """The ``q``-th percentiles: :func:`quantile` of ``q / 100``.
 
     Args:
@@ -239,22 +242,24 @@ def percentile(
     """
     check_arraylike("percentile", a, q)
     a, q = promote_dtypes_inexact(a, q)
-    return quantile(
-        a, true_divide(q, 100.0), axis, out, overwrite_input, method, keepdims, weights=weights
+    return unchanged(
+        quantile(
+            a, true_divide(q, 100.0), axis, out, overwrite_input, method, keepdims, weights=weights
+        )
     )
 
 
 def nanpercentile(
-    a: Any,
-    q: Any,
+    a: ArrayLike,
+    q: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
     *,
-    weights: Any = None,
-) -> Any:
+    weights: ArrayLike | None = None,
+) -> Array:
     """The ``q``-th percentiles of the non-NaN elements.
 
     Args:
@@ -282,12 +287,12 @@ def nanpercentile(
 
 
 def median(
-    a: Any,
+    a: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     keepdims: bool = False,
-) -> Any:
+) -> Array:
     """The median along the given axes (NaN where a slice holds a NaN).
 
     Args:
@@ -308,12 +313,12 @@ def median(
 
 
 def nanmedian(
-    a: Any,
+    a: ArrayLike,
     axis: int | tuple[int, ...] | None = None,
     out: None = None,
     overwrite_input: bool = False,
     keepdims: bool = False,
-) -> Any:
+) -> Array:
     """The median of the non-NaN elements.
 
     Args:
@@ -334,9 +339,9 @@ def nanmedian(
 
 
 def average(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
-    weights: Any = None,
+    weights: ArrayLike | None = None,
     returned: bool = False,
     keepdims: bool = False,
 ) -> Any:
@@ -391,15 +396,15 @@ def average(
 
 
 def cov(
-    m: Any,
-    y: Any = None,
+    m: ArrayLike,
+    y: ArrayLike | None = None,
     rowvar: bool = True,
     bias: bool = False,
     ddof: int | None = None,
     fweights: Any = None,
-    aweights: Any = None,
+    aweights: ArrayLike | None = None,
     dtype: Any = None,
-) -> Any:
+) -> Array:
     """The covariance matrix of variables given as rows (or columns) of ``m``.
 
     Args:
@@ -465,10 +470,10 @@ def cov(
         else lax.transpose(multiply(xc, convert(w, dt)), (1, 0))
     )
     c = true_divide(dot(xc, conj(xt)), fact)
-    return squeeze(c)
+    return unchanged(squeeze(c))
 
 
-def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Any:
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Array:
     """Pearson correlation coefficients: :func:`cov` normalised by the standard deviations.
 
     Args:
@@ -487,7 +492,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
     check_arraylike("corrcoef", x)
     c = cov(x, y, rowvar, dtype=dtype)
     if len(shape_of(c)) == 0:
-        return true_divide(c, c)
+        return unchanged(true_divide(c, c))
     d = diag(c)
     std = sqrt(real(d))
     c = true_divide(true_divide(c, expand_dims(std, 1)), expand_dims(std, 0))

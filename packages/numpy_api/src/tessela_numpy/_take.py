@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
 from ._shapes import broadcast_shapes, canonicalize_axis
@@ -24,15 +25,15 @@ __all__ = ["take", "take_along_axis"]
 
 
 def take(
-    a: Any,
-    indices: Any,
+    a: ArrayLike,
+    indices: ArrayLike,
     axis: int | None = None,
     out: None = None,
     mode: str | None = None,
     unique_indices: bool = False,
     indices_are_sorted: bool = False,
     fill_value: Any = None,
-) -> Any:
+) -> Array:
     """Take entries of ``a`` at ``indices`` along an axis.
 
     Args:
@@ -69,8 +70,8 @@ def take(
     if mode not in (None, "fill", "clip", "wrap"):
         raise ValueError(f"Invalid mode '{mode}' for np.take; use 'fill', 'clip' or 'wrap'.")
     ax = None if axis is None else operator.index(axis)
-    return _take_jit(
-        a, indices, ax, mode, bool(unique_indices), bool(indices_are_sorted), fill_value
+    return unchanged(
+        _take_jit(a, indices, ax, mode, bool(unique_indices), bool(indices_are_sorted), fill_value)
     )
 
 
@@ -136,12 +137,12 @@ _take_jit = jit(_take, static_argnums=(2, 3, 4, 5, 6))
 
 
 def take_along_axis(
-    arr: Any,
-    indices: Any,
+    arr: ArrayLike,
+    indices: ArrayLike,
     axis: int | None = -1,
     mode: str | None = None,
     fill_value: Any = None,
-) -> Any:
+) -> Array:
     """Take entries of ``arr`` at ``indices`` matched slice by slice along an axis.
 
     Args:
@@ -184,7 +185,7 @@ def take_along_axis(
     if mode not in (None, "fill", "clip", "promise_in_bounds"):
         raise ValueError(f"Invalid mode {mode!r} for take_along_axis; use 'fill' or 'clip'.")
     ax = None if axis is None else operator.index(axis)
-    return _take_along_axis_jit(arr, indices, ax, mode, fill_value)
+    return unchanged(_take_along_axis_jit(arr, indices, ax, mode, fill_value))
 
 
 def _take_along_axis(

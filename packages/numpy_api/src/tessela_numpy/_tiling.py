@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
 from ._shape_ops import moveaxis, ravel, reshape
@@ -16,7 +17,9 @@ from ._shapes import canonicalize_axis
 __all__ = ["pad", "repeat", "roll", "tile"]
 
 
-def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Any:
+def roll(
+    a: ArrayLike, /, shift: int | Sequence[int], axis: int | Sequence[int] | None = None
+) -> Array:
     """Shift elements cyclically along axes (of the flattened array when axis is None).
 
     Args:
@@ -33,14 +36,14 @@ def roll(a: Any, /, shift: int | Sequence[int], axis: int | Sequence[int] | None
     """
     check_arraylike("roll", a)
     if axis is None:
-        return reshape(roll(ravel(a), shift, 0), shape_of(a))
+        return unchanged(reshape(roll(ravel(a), shift, 0), shape_of(a)))
     shifts = (shift,) if isinstance(shift, int) else tuple(shift)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     if len(shifts) == 1:
         shifts = shifts * len(axes)
     if len(axes) == 1:
         axes = axes * len(shifts)
-    return _roll_jit(a, shifts, axes)
+    return unchanged(_roll_jit(a, shifts, axes))
 
 
 def _roll_static(a: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
@@ -84,7 +87,9 @@ def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
     return [(b, e) for b, e in pw]
 
 
-def pad(array: Any, /, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> Any:
+def pad(
+    array: ArrayLike, /, pad_width: Any, mode: str = "constant", *, constant_values: ArrayLike = 0
+) -> Any:
     """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
 
     Args:
@@ -105,7 +110,7 @@ def pad(array: Any, /, pad_width: Any, mode: str = "constant", *, constant_value
     widths = tuple(_pad_widths(pad_width, len(shape)))
     if mode == "constant":
         check_arraylike("pad", constant_values)
-        return _pad_constant_jit(array, widths, constant_values)
+        return unchanged(_pad_constant_jit(array, widths, constant_values))
     if mode not in ("edge", "reflect", "symmetric", "wrap"):
         raise NotImplementedError(
             f"pad: mode={mode!r} is not supported; use 'constant', "
@@ -148,7 +153,7 @@ def _take_one(x: Any, i: int, axis: int) -> Any:
     return lax.slice(x, tuple(lo), tuple(hi))
 
 
-def tile(A: Any, reps: int | Sequence[int], /) -> Any:
+def tile(A: ArrayLike, reps: int | Sequence[int], /) -> Array:
     """Repeat a whole array ``reps`` times along each axis.
 
     Args:
@@ -172,12 +177,17 @@ def tile(A: Any, reps: int | Sequence[int], /) -> Any:
     nd = max(len(shape), len(reps_t))
     shape = (1,) * (nd - len(shape)) + shape
     reps_t = (1,) * (nd - len(reps_t)) + reps_t
-    return lax.tile(reshape(A, shape), reps_t)
+    return unchanged(lax.tile(reshape(A, shape), reps_t))
 
 
 def repeat(
-    a: Any, /, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
-) -> Any:
+    a: ArrayLike,
+    /,
+    repeats: Any,
+    axis: int | None = None,
+    *,
+    total_repeat_length: int | None = None,
+) -> Array:
     """Repeat each element ``repeats`` times along an axis (the flattened array when None).
 
     Args:
@@ -216,7 +226,7 @@ def repeat(
             (*shape[: ax + 1], r, *shape[ax + 1 :]),
             tuple(range(ax + 1)) + tuple(range(ax + 2, len(shape) + 1)),
         )
-        return reshape(b, (*shape[:ax], shape[ax] * r, *shape[ax + 1 :]))
+        return unchanged(reshape(b, (*shape[:ax], shape[ax] * r, *shape[ax + 1 :])))
     if total_repeat_length is None:
         rep = np.asarray(repeats)
         total_repeat_length = int(np.broadcast_to(rep, (shape[ax],)).sum())
@@ -246,4 +256,4 @@ def repeat(
         (1, *tuple(d for i, d in enumerate(shape) if i != ax)),
         mode=lax.GatherScatterMode.CLIP,
     )
-    return moveaxis(got, 0, ax)
+    return unchanged(moveaxis(got, 0, ax))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
     aval_of,
@@ -358,7 +359,7 @@ def _floor_divide(a: Any, b: Any) -> Any:
     return quot
 
 
-def float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+def float_divmod(a: ArrayLike, b: ArrayLike) -> tuple[Any, Any]:
     """Floor quotient and modulus of same-shape floating arrays.
 
     The quotient divides the exact multiple ``a - fmod(a, b)``, then both are
@@ -420,7 +421,7 @@ def _copysign(a: Any, b: Any) -> Any:
     return where(signbit(b), lax.neg(lax.abs(a)), lax.abs(a))
 
 
-def heaviside(x1: Any, x2: Any, /) -> Any:
+def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     """Heaviside step: 0 below zero, 1 above, ``x2`` at zero (NaN stays NaN).
 
     Args:
@@ -480,7 +481,7 @@ def _logaddexp2(a: Any, b: Any) -> Any:
     return lax.div(_logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
 
 
-def fmax(x1: Any, x2: Any, /) -> Any:
+def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Element-wise maximum that ignores NaNs (NaN only where both are NaN).
 
     Args:
@@ -496,10 +497,10 @@ def fmax(x1: Any, x2: Any, /) -> Any:
     (2, 3)
     """
     check_arraylike("fmax", x1, x2)
-    return _fmax_jit(x1, x2)
+    return unchanged(_fmax_jit(x1, x2))
 
 
-def fmin(x1: Any, x2: Any, /) -> Any:
+def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Element-wise minimum that ignores NaNs (NaN only where both are NaN).
 
     Args:
@@ -515,7 +516,7 @@ def fmin(x1: Any, x2: Any, /) -> Any:
     (2, 3)
     """
     check_arraylike("fmin", x1, x2)
-    return _fmin_jit(x1, x2)
+    return unchanged(_fmin_jit(x1, x2))
 
 
 def _fmax(x1: Any, x2: Any) -> Any:

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import ArrayOps, jit, lax
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
 from ._shapes import broadcast_shapes
@@ -13,7 +14,7 @@ from ._shapes import broadcast_shapes
 __all__ = ["broadcast_arrays", "broadcast_to", "clip", "where"]
 
 
-def broadcast_to(array: Any, shape: Any, /) -> Any:
+def broadcast_to(array: ArrayLike, shape: Any, /) -> Any:
     """Broadcast an array to a shape, NumPy-style.
 
     Args:
@@ -46,7 +47,7 @@ def broadcast_to(array: Any, shape: Any, /) -> Any:
     return lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd)))
 
 
-def broadcast_arrays(*args: Any) -> list[Any]:
+def broadcast_arrays(*args: ArrayLike) -> list[Any]:
     """Broadcast several arrays against each other.
 
     Args:
@@ -68,7 +69,7 @@ def broadcast_arrays(*args: Any) -> list[Any]:
     ]
 
 
-def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
+def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, /) -> Array:
     """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
 
     Args:
@@ -97,7 +98,7 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
             "Either both or neither of the x and y arguments should be provided to where."
         )
     check_arraylike("where", condition, x, y)
-    return _where_jit(condition, x, y)
+    return unchanged(_where_jit(condition, x, y))
 
 
 def _where(condition: Any, x: Any, y: Any) -> Any:
@@ -115,7 +116,7 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
 _where_jit = jit(_where)
 
 
-def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:
+def clip(arr: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:
     """Clip values to ``[min, max]`` (either bound may be ``None``).
 
     Args:
@@ -135,7 +136,7 @@ def clip(arr: Any, /, min: Any = None, max: Any = None) -> Any:
         check_arraylike("clip", min)
     if max is not None:
         check_arraylike("clip", max)
-    return _clip_jit(arr, min, max)
+    return unchanged(_clip_jit(arr, min, max))
 
 
 def _clip(arr: Any, lo: Any, hi: Any) -> Any:

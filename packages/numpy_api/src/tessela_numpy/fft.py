@@ -23,6 +23,7 @@ import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.lax import FftType
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike
 from ._creation import arange, asarray
@@ -130,7 +131,7 @@ def _one_axis(name: str, typ: FftType, a: Any, n: int | None, axis: int,
     return _fftn(name, typ, a, None if n is None else (n,), (axis,), norm)
 
 
-def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The 1-D discrete Fourier transform along ``axis``.
 
     Args:
@@ -143,10 +144,10 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -
     Returns:
       The complex transform.
     """
-    return _one_axis("fft", FftType.FFT, a, n, axis, norm)
+    return unchanged(_one_axis("fft", FftType.FFT, a, n, axis, norm))
 
 
-def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`fft` along ``axis``.
 
     Args:
@@ -158,10 +159,10 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
       The complex inverse transform.
     """
-    return _one_axis("ifft", FftType.IFFT, a, n, axis, norm)
+    return unchanged(_one_axis("ifft", FftType.IFFT, a, n, axis, norm))
 
 
-def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The transform of real input along ``axis``: its ``n // 2 + 1`` non-negative frequencies.
 
     Args:
@@ -173,10 +174,10 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
       The complex half spectrum.
     """
-    return _one_axis("rfft", FftType.RFFT, a, n, axis, norm)
+    return unchanged(_one_axis("rfft", FftType.RFFT, a, n, axis, norm))
 
 
-def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`rfft`: real output of length ``n`` along ``axis``.
 
     Args:
@@ -188,7 +189,7 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
       The real signal.
     """
-    return _one_axis("irfft", FftType.IRFFT, a, n, axis, norm)
+    return unchanged(_one_axis("irfft", FftType.IRFFT, a, n, axis, norm))
 
 
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
@@ -199,7 +200,7 @@ def _swapped(norm: str | None) -> str:
     return _SWAP[norm]
 
 
-def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The transform of a signal with Hermitian symmetry, given by its half: real output.
 
     Args:
@@ -214,7 +215,7 @@ def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     return irfft(conj(asarray(a)), n, axis, _swapped(norm))
 
 
-def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
+def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`hfft`: the half of a Hermitian-symmetric signal.
 
     Args:
@@ -226,11 +227,11 @@ def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
       The complex half signal.
     """
-    return conj(rfft(a, n, axis, _swapped(norm)))
+    return unchanged(conj(rfft(a, n, axis, _swapped(norm))))
 
 
-def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-         norm: str | None = None) -> Any:  # fmt: skip
+def fftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: str | None = None) -> Array:  # fmt: skip
     """The N-D discrete Fourier transform over ``axes`` (by default all, or the last ``len(s)``).
 
     Args:
@@ -242,11 +243,11 @@ def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
     Returns:
       The complex transform.
     """
-    return _fftn("fftn", FftType.FFT, a, s, axes, norm)
+    return unchanged(_fftn("fftn", FftType.FFT, a, s, axes, norm))
 
 
-def ifftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str | None = None) -> Any:  # fmt: skip
+def ifftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = None) -> Array:  # fmt: skip
     """The inverse of :func:`fftn`.
 
     Args:
@@ -258,11 +259,11 @@ def ifftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
     Returns:
       The complex inverse transform.
     """
-    return _fftn("ifftn", FftType.IFFT, a, s, axes, norm)
+    return unchanged(_fftn("ifftn", FftType.IFFT, a, s, axes, norm))
 
 
-def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str | None = None) -> Any:  # fmt: skip
+def rfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = None) -> Array:  # fmt: skip
     """The N-D transform of real input; the last axis keeps ``s[-1] // 2 + 1`` entries.
 
     Args:
@@ -274,11 +275,11 @@ def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
     Returns:
       The complex half spectrum.
     """
-    return _fftn("rfftn", FftType.RFFT, a, s, axes, norm)
+    return unchanged(_fftn("rfftn", FftType.RFFT, a, s, axes, norm))
 
 
-def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-           norm: str | None = None) -> Any:  # fmt: skip
+def irfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: str | None = None) -> Array:  # fmt: skip
     """The inverse of :func:`rfftn`: real output of lengths ``s``.
 
     Args:
@@ -291,7 +292,7 @@ def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
     Returns:
       The real signal.
     """
-    return _fftn("irfftn", FftType.IRFFT, a, s, axes, norm)
+    return unchanged(_fftn("irfftn", FftType.IRFFT, a, s, axes, norm))
 
 
 def _two_axes(name: str, typ: FftType, a: Any, s: Sequence[int] | None,
@@ -301,8 +302,8 @@ def _two_axes(name: str, typ: FftType, a: Any, s: Sequence[int] | None,
     return _fftn(name, typ, a, s, axes, norm)
 
 
-def fft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
-         norm: str | None = None) -> Any:  # fmt: skip
+def fft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+         norm: str | None = None) -> Array:  # fmt: skip
     """:func:`fftn` over two axes (by default the last two).
 
     Args:
@@ -314,11 +315,11 @@ def fft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
     Returns:
       The complex transform.
     """
-    return _two_axes("fft2", FftType.FFT, a, s, axes, norm)
+    return unchanged(_two_axes("fft2", FftType.FFT, a, s, axes, norm))
 
 
-def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
-          norm: str | None = None) -> Any:  # fmt: skip
+def ifft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Array:  # fmt: skip
     """:func:`ifftn` over two axes (by default the last two).
 
     Args:
@@ -330,11 +331,11 @@ def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
     Returns:
       The complex inverse transform.
     """
-    return _two_axes("ifft2", FftType.IFFT, a, s, axes, norm)
+    return unchanged(_two_axes("ifft2", FftType.IFFT, a, s, axes, norm))
 
 
-def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
-          norm: str | None = None) -> Any:  # fmt: skip
+def rfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Array:  # fmt: skip
     """:func:`rfftn` over two axes (by default the last two).
 
     Args:
@@ -346,11 +347,11 @@ def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
     Returns:
       The complex half spectrum.
     """
-    return _two_axes("rfft2", FftType.RFFT, a, s, axes, norm)
+    return unchanged(_two_axes("rfft2", FftType.RFFT, a, s, axes, norm))
 
 
-def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
-           norm: str | None = None) -> Any:  # fmt: skip
+def irfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+           norm: str | None = None) -> Array:  # fmt: skip
     """:func:`irfftn` over two axes (by default the last two).
 
     Args:
@@ -362,14 +363,14 @@ def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
     Returns:
       The real signal.
     """
-    return _two_axes("irfft2", FftType.IRFFT, a, s, axes, norm)
+    return unchanged(_two_axes("irfft2", FftType.IRFFT, a, s, axes, norm))
 
 
 def _freq_dtype(dtype: Any) -> Any:
     return _dt.canonicalize_dtype(dtype if dtype is not None else np.float64)
 
 
-def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
+def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``.
 
     Args:
@@ -389,10 +390,10 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
     n = operator.index(n)
     dt = _freq_dtype(dtype)
     ks = concatenate([arange((n - 1) // 2 + 1, dtype=dt), arange(-(n // 2), 0, dtype=dt)])
-    return true_divide(ks, multiply(np.asarray(n, dt), d)).astype(dt)
+    return unchanged(true_divide(ks, multiply(np.asarray(n, dt), d)).astype(dt))
 
 
-def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
+def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.
 
     Args:
@@ -407,7 +408,9 @@ def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> 
     del device
     n = operator.index(n)
     dt = _freq_dtype(dtype)
-    return true_divide(arange(n // 2 + 1, dtype=dt), multiply(np.asarray(n, dt), d)).astype(dt)
+    return unchanged(
+        true_divide(arange(n // 2 + 1, dtype=dt), multiply(np.asarray(n, dt), d)).astype(dt)
+    )
 
 
 def _shift(name: str, x: Any, axes: int | Sequence[int] | None, sign: int) -> Any:
@@ -423,7 +426,7 @@ def _shift(name: str, x: Any, axes: int | Sequence[int] | None, sign: int) -> An
     return roll(x, shifts, axes) if axes else x
 
 
-def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
+def fftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
     """Move the zero frequency to the centre: roll each axis by half its length.
 
     Args:
@@ -433,10 +436,10 @@ def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
     Returns:
       The shifted array.
     """
-    return _shift("fftshift", x, axes, 1)
+    return unchanged(_shift("fftshift", x, axes, 1))
 
 
-def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
+def ifftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
     """The inverse of :func:`fftshift`.
 
     Args:
@@ -446,4 +449,4 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
     Returns:
       The unshifted array.
     """
-    return _shift("ifftshift", x, axes, -1)
+    return unchanged(_shift("ifftshift", x, axes, -1))

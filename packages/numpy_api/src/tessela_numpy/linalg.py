@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import power
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
@@ -91,11 +92,11 @@ def _hashable_ord(ord: Any) -> Any:
 
 
 def norm(
-    x: Any,
+    x: ArrayLike,
     ord: int | float | str | None = None,
     axis: tuple[int, ...] | int | None = None,
     keepdims: bool = False,
-) -> Any:
+) -> Array:
     """A vector or matrix norm, as ``numpy.linalg.norm`` computes it.
 
     Args:
@@ -126,7 +127,7 @@ def norm(
         axis = operator.index(axis)
     elif isinstance(axis, tuple):
         axis = tuple(operator.index(a) for a in axis)
-    return _norm_jit(x, _hashable_ord(ord), axis, bool(keepdims))
+    return unchanged(_norm_jit(x, _hashable_ord(ord), axis, bool(keepdims)))
 
 
 def _frobenius(x: Any, axis: Any, keepdims: bool) -> Any:
@@ -185,7 +186,7 @@ _norm.__name__ = _norm.__qualname__ = "norm"
 _norm_jit = jit(_norm, static_argnums=(1, 2, 3))
 
 
-def cond(x: Any, p: int | float | str | None = None) -> Any:
+def cond(x: ArrayLike, p: int | float | str | None = None) -> Any:
     """The condition number ``norm(x, p) * norm(inv(x), p)`` of matrices.
 
     Args:
@@ -236,7 +237,7 @@ _cond.__name__ = _cond.__qualname__ = "cond"
 _cond_jit = jit(_cond, static_argnums=(1,))
 
 
-def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: str | int = "fro") -> Any:
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: str | int = "fro") -> Array:
     """The norm of the matrices in the last two axes of ``x``.
 
     Args:
@@ -252,17 +253,17 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: str | int = "fro") ->
     (4,)
     """
     check_arraylike("jnp.linalg.matrix_norm", x)
-    return norm(x, ord=ord, keepdims=keepdims, axis=(-2, -1))
+    return unchanged(norm(x, ord=ord, keepdims=keepdims, axis=(-2, -1)))
 
 
 def vector_norm(
-    x: Any,
+    x: ArrayLike,
     /,
     *,
     axis: int | tuple[int, ...] | None = None,
     keepdims: bool = False,
     ord: int | float = 2,
-) -> Any:
+) -> Array:
     """The vector norm of ``x`` over ``axis`` (all axes by default).
 
     Args:
@@ -282,7 +283,7 @@ def vector_norm(
     ()
     """
     check_arraylike("jnp.linalg.vector_norm", x)
-    return _vector_norm(x, ord, axis, keepdims)
+    return unchanged(_vector_norm(x, ord, axis, keepdims))
 
 
 def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
