@@ -1,4 +1,5 @@
-"""``full`` of an empty shape, ``*_like`` of duck-typed shapes and ``device=``, as in JAX."""
+"""``full`` of an empty shape, ``*_like`` of duck-typed shapes, ``device=`` and the array API's
+``correction=``, as in JAX."""
 
 from __future__ import annotations
 
@@ -89,3 +90,14 @@ def test_device_keyword_places_the_result() -> None:
     np.testing.assert_array_equal(jit(lambda: tnp.ones(2, device=dev))(), [1.0, 1.0])
     x = tnp.ones(3)
     assert tnp.asarray(x, copy=False) is x
+
+
+def test_var_std_take_the_array_api_correction() -> None:
+    # JAX 0.10.2: var(x, correction=1) == 3.5 for arange(6.0).reshape(2, 3);
+    # std(x, axis=0, correction=0.5) == sqrt(3) for each column.
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    assert float(tnp.var(x, correction=1)) == pytest.approx(3.5)
+    np.testing.assert_allclose(tnp.std(x, axis=0, correction=0.5), np.full(3, np.sqrt(3.0)), 1e-6)
+    assert float(tnp.var(x, correction=0)) == pytest.approx(float(np.var(x)))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        tnp.var(x, ddof=1, correction=1)

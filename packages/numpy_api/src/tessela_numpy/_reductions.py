@@ -352,6 +352,15 @@ def _axis_key(axis: Any) -> Any:
     return tuple(axis)
 
 
+def _correction(name: str, ddof: int, correction: int | float | None) -> int | float:
+    """The degrees-of-freedom correction: ``ddof`` or the array API's ``correction``."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{name}: ddof and correction can't both be specified; pass one of them")
+    return correction
+
+
 def var(
     a: ArrayLike,
     axis: Any = None,
@@ -361,9 +370,11 @@ def var(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "var")
     check_arraylike("var", a)
+    ddof = _correction("var", ddof, correction)
     return unchanged(_var_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
 
 
@@ -406,9 +417,11 @@ def std(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "std")
     check_arraylike("std", a)
+    ddof = _correction("std", ddof, correction)
     return unchanged(_std_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
 
 
