@@ -374,8 +374,8 @@ def var(
 ) -> Array:
     _no_out(out, "var")
     check_arraylike("var", a)
-    ddof = _correction("var", ddof, correction)
-    return unchanged(_var_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
+    dof = _correction("var", ddof, correction)
+    return unchanged(_var_jit(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where))
 
 
 def _var(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
@@ -421,8 +421,8 @@ def std(
 ) -> Array:
     _no_out(out, "std")
     check_arraylike("std", a)
-    ddof = _correction("std", ddof, correction)
-    return unchanged(_std_jit(a, _axis_key(axis), dtype_arg(dtype), ddof, bool(keepdims), where))
+    dof = _correction("std", ddof, correction)
+    return unchanged(_std_jit(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where))
 
 
 def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
