@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -118,3 +121,10 @@ def test_select_tile_and_scatter_move_whole_keys() -> None:
     want = DATA.copy()
     want[2] = [100, 200]
     np.testing.assert_array_equal(_data(out), want)
+
+
+def test_key_arrays_pickle_and_copy_as_key_arrays() -> None:
+    keys = random_wrap(DATA)
+    for again in (pickle.loads(pickle.dumps(keys)), copy.deepcopy(keys), keys.copy()):
+        assert again.dtype == key_fry and again.shape == (6,)
+        np.testing.assert_array_equal(_data(again), DATA)

@@ -350,6 +350,8 @@ class Array(ArrayOps):
         return Array(buf, self.aval, self._committed)
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if is_extended(self.aval.dtype):  # key arrays keep their dtype (their data travels)
+            return (_unpickle, (self._value.copy(), False, self.aval.dtype))
         return (_unpickle, (self._value.copy(), self.aval.weak_type))
 
     # -- Python conversions (the array is concrete) ----------------------
@@ -522,8 +524,12 @@ def _format_repr(value: HostArray, aval: ShapedArray) -> str:
     return f"{prefix}{body},{sep}{tail}"
 
 
-def _unpickle(value: HostArray, weak_type: bool) -> Array:
-    aval = ShapedArray(value.shape, value.dtype, weak_type)
+def _unpickle(value: HostArray, weak_type: bool, dtype: Any = None) -> Array:
+    if dtype is not None:  # a key array: ``value`` is its data
+        shape = value.shape[: value.ndim - len(dtype.physical_shape)]
+        aval = ShapedArray(shape, dtype, False)
+    else:
+        aval = ShapedArray(value.shape, value.dtype, weak_type)
     return Array(_xla.device_put(value, get_default_device()), aval, False)
 
 

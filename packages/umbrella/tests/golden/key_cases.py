@@ -9,6 +9,7 @@ floats, printed forms as strings, exception classes by name.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,7 @@ def _keys(jx: Any, out: dict[str, Any]) -> None:
     out["str"] = str(k)
     out["repr_split"] = repr(random.split(k))
     out["repr_split_2x2"] = repr(random.split(k, (2, 2)))
+    out["pickled"] = repr(pickle.loads(pickle.dumps(random.split(k))))
 
 
 def _transforms(jx: Any, out: dict[str, Any]) -> None:
