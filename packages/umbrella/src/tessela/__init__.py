@@ -9,7 +9,17 @@ Example:
     >>> df = tx.jit(tx.grad(lambda x: tnp.sum(tnp.sin(x))))
     >>> print(df(tnp.zeros(3)))
     [1. 1. 1.]
+
+Submodules that a plain ``import tessela`` does not need (``numpy``,
+``random``, ``nn``, ``scipy``, ``image``, ``profiler``, ``stages``,
+``experimental``, ``flatten_util``, ``ops``, ``dlpack``, ``version``) are
+imported the first time they are used: ``tessela.scipy``,
+``from tessela import nn`` and ``import tessela.random`` all work as for an
+eager submodule.
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from tessela_autodiff import (
     grad,
@@ -57,26 +67,14 @@ from . import (
     custom_batching,
     custom_derivatives,
     debug,
-    dlpack,
     dtypes,
     errors,
-    experimental,
-    flatten_util,
-    image,
     lax,
     monitoring,
-    nn,
-    numpy,
-    ops,
-    profiler,
-    random,
-    scipy,
     sharding,
-    stages,
     tree,
     tree_util,
     typing,
-    version,
 )
 from ._api import block_until_ready, load_plugins, plugins
 from ._closure import closure_convert, custom_gradient, fwd_and_bwd
@@ -130,6 +128,78 @@ from .sharding import (
 from .sharding import PartitionSpec as P
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from . import (
+        dlpack,
+        experimental,
+        flatten_util,
+        image,
+        nn,
+        numpy,
+        ops,
+        profiler,
+        random,
+        scipy,
+        stages,
+        version,
+    )
+
+# Imported on first attribute access (PEP 562); `import tessela` stays light.
+_LAZY_SUBMODULES = frozenset(
+    {
+        "dlpack",
+        "experimental",
+        "flatten_util",
+        "image",
+        "nn",
+        "numpy",
+        "ops",
+        "profiler",
+        "random",
+        "scipy",
+        "stages",
+        "version",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """Imports a lazy submodule the first time it is read (``tessela.scipy``).
+
+    Args:
+      name: the attribute read on the package.
+
+    Returns:
+      The submodule ``tessela.<name>`` (importing binds it on the package, so
+      later reads do not come here).
+
+    Raises:
+      AttributeError: if ``name`` is neither defined nor a lazy submodule.
+
+    Example:
+      >>> import tessela
+      >>> tessela.scipy.special.__name__
+      'tessela.scipy.special'
+    """
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The package's names, lazy submodules included.
+
+    Returns:
+      The sorted names.
+
+    Example:
+      >>> import tessela
+      >>> "nn" in dir(tessela)
+      True
+    """
+    return sorted({*globals(), *_LAZY_SUBMODULES})
+
 
 __all__ = [
     "Array",
