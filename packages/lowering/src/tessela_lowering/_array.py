@@ -621,7 +621,16 @@ def device_put_impl(
       [Array(3, dtype=int8)]
     """
     del srcs, copy_semantics
-    return [_put_one(x, d) for x, d in zip(xs, devices, strict=True)]
+    return [_put_to(x, d) for x, d in zip(xs, devices, strict=True)]
+
+
+def _put_to(x: Any, target: Any) -> Any:
+    # A target of device_put_p is a device, a SingleDeviceSharding or a sharding over a mesh.
+    if isinstance(target, SingleDeviceSharding):
+        return _put_one(x, target._device)
+    if target is not None and not hasattr(target, "client") and _sharded_put:
+        return _sharded_put[0](x, target)
+    return _put_one(x, target)
 
 
 def device_get(x: Any, /) -> Any:

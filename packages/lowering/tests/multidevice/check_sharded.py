@@ -7,6 +7,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
+from tessela_lowering._array import device_put_impl
 from tessela_lowering.sharding import (
     IndivisibleError,
     Mesh,
@@ -191,3 +192,15 @@ def test_jit_binds_to_the_partitioned_path_for_sharded_arguments() -> None:
     (out,) = run_jaxpr(closed, [x])
     np.testing.assert_allclose(np.asarray(out), (data * data).sum(1))
     assert out.sharding == NamedSharding(mesh, P("x"))
+
+
+def test_device_put_to_a_sharding_inside_a_transformation() -> None:
+    # grad binds device_put_p on concrete primals: the eager implementation splits them.
+    sharding = NamedSharding(make_mesh((8,), ("x",)), P("x"))
+    data = np.arange(8.0, dtype=np.float32)
+    out = device_put_impl(data, devices=(sharding,), srcs=(None,), copy_semantics=(None,))
+    assert out[0].sharding == sharding
+    np.testing.assert_array_equal(np.asarray(out[0]), data)
+    np.testing.assert_array_equal(
+        np.asarray(tl.jit(lambda a: tl.device_put(a, sharding))(data)), data
+    )

@@ -138,3 +138,11 @@ def test_bad_specs_are_value_errors_naming_the_fix() -> None:
         h(np.ones(8, np.float32), np.ones(8, np.float32))
     with pytest.raises(ValueError, match="needs a mesh"):
         tx.shard_map(lambda a: a, in_specs=P(), out_specs=P())(np.ones(2, np.float32))
+
+
+def test_grad_through_device_put_to_a_sharding() -> None:
+    sharding = NamedSharding(MESH, P("x"))
+    g = tx.grad(lambda a: (tx.device_put(a, sharding) ** 2).sum())(DATA)
+    np.testing.assert_allclose(g, 2 * DATA, rtol=1e-6)
+    assert isinstance(tx.device_put(DATA, sharding), tx.Array)
+    assert isinstance(tx.devices()[0], tx.Device)
