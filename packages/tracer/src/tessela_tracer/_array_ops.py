@@ -31,17 +31,20 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import importlib.metadata
+import importlib
 import threading
 import types
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer._errors import ConcretizationTypeError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "ARRAY_METHOD_NAMES",
@@ -164,11 +167,17 @@ def registered_array_methods() -> Mapping[str, Callable[..., Any]]:
     return dict(_METHODS)
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+def _entry_points() -> list[EntryPoint]:
+    # importlib.metadata is imported by the first scan, not with the tracer:
+    # it takes a tenth of `import tessela`, and most processes never scan.
+    metadata: Any = importlib.import_module("importlib.metadata")
+    found: list[EntryPoint] = sorted(
+        metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
+    )
+    return found
 
 
-def _load_one(ep: importlib.metadata.EntryPoint) -> None:
+def _load_one(ep: EntryPoint) -> None:
     obj = ep.load()
     table = obj if isinstance(obj, Mapping) else obj()
     if not isinstance(table, Mapping):

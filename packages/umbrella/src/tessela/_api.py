@@ -7,7 +7,7 @@ point group and loads them on request.
 
 from __future__ import annotations
 
-from importlib import metadata
+import importlib
 from typing import Any, TypeVar
 
 from tessela_pytree import tree_leaves
@@ -17,6 +17,12 @@ __all__ = ["PLUGIN_GROUP", "block_until_ready", "load_plugins", "plugins"]
 PLUGIN_GROUP = "tessela.plugins"
 _T = TypeVar("_T")
 _LOADED: dict[str, Any] = {}
+
+
+def _entry_points() -> list[Any]:
+    # importlib.metadata is imported by the first scan, not with `import tessela`.
+    metadata: Any = importlib.import_module("importlib.metadata")
+    return list(metadata.entry_points(group=PLUGIN_GROUP))
 
 
 def block_until_ready(x: _T, /) -> _T:
@@ -57,7 +63,7 @@ def plugins() -> dict[str, str]:
         >>> isinstance(plugins(), dict)
         True
     """
-    found = metadata.entry_points(group=PLUGIN_GROUP)
+    found = _entry_points()
     return {ep.name: ep.value for ep in sorted(found, key=lambda ep: ep.name)}
 
 
@@ -80,7 +86,7 @@ def load_plugins(*names: str) -> dict[str, Any]:
         >>> load_plugins()  == {n: load_plugins(n)[n] for n in plugins()}
         True
     """
-    available = {ep.name: ep for ep in metadata.entry_points(group=PLUGIN_GROUP)}
+    available = {ep.name: ep for ep in _entry_points()}
     wanted = names or tuple(sorted(available))
     missing = [n for n in wanted if n not in available]
     if missing:

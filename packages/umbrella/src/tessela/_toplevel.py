@@ -11,10 +11,10 @@ current, so constants computed inside a ``jit`` become concrete values.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import platform
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib import metadata
 from typing import Any, TypeVar
 
 import numpy as np
@@ -162,8 +162,11 @@ _DISTRIBUTIONS = (
 
 
 def _version(dist: str) -> str:
+    # importlib.metadata is imported here, not with `import tessela`.
+    metadata: Any = importlib.import_module("importlib.metadata")
     try:
-        return metadata.version(dist)
+        version: str = metadata.version(dist)
+        return version
     except metadata.PackageNotFoundError:
         return "not installed"
 

@@ -4,7 +4,6 @@ analyses) and moving buffers between host and device."""
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import threading
 from collections.abc import Callable, Sequence
