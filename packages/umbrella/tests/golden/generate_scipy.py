@@ -1,4 +1,6 @@
-"""Write the reference outputs of ``scipy_cases.py`` to ``scipy_golden.npz``.
+"""Write the reference outputs of ``scipy_cases.py`` and ``scipy_more_cases.py``.
+
+``scipy_golden.npz`` and ``scipy_more_golden.npz`` hold them.
 
 Run under the reference implementation only (no tessela package is imported)::
 
@@ -10,9 +12,14 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from types import SimpleNamespace
 
 import jax
 import jax.ops
+import jax.scipy.linalg
+import jax.scipy.ndimage
+import jax.scipy.optimize
+import jax.scipy.signal
 import jax.scipy.special
 import jax.scipy.stats
 import numpy as np
@@ -21,6 +28,7 @@ jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import scipy_cases  # noqa: E402
+import scipy_more_cases  # noqa: E402
 
 
 def main() -> None:
@@ -31,6 +39,10 @@ def main() -> None:
     arrays = scipy_cases.run(jax.scipy.special, jax.scipy.stats, jax.ops, jax.grad, jax.vmap)
     np.savez_compressed(out / "scipy_golden.npz", **arrays)
     print(f"wrote {len(arrays)} arrays to {out / 'scipy_golden.npz'}")
+    ns = SimpleNamespace(lax=jax.lax, scipy=jax.scipy, grad=jax.grad, vmap=jax.vmap)
+    more = scipy_more_cases.run(ns)
+    np.savez_compressed(out / "scipy_more_golden.npz", **more)
+    print(f"wrote {len(more)} arrays to {out / 'scipy_more_golden.npz'}")
 
 
 if __name__ == "__main__":

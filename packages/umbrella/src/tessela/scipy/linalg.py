@@ -3,8 +3,12 @@
 ``cholesky``, ``cho_factor``, ``cho_solve``, ``solve_triangular``, ``solve``
 (``assume_a`` ``"gen"``, ``"sym"``, ``"her"`` or ``"pos"``), ``inv``, ``det``,
 ``eigh``, ``svd``, ``qr`` and ``block_diag``, with SciPy's signatures as JAX
-keeps them (``overwrite_*`` and ``check_finite`` are accepted and ignored).
-Leading axes are batch axes.
+keeps them (``overwrite_*`` and ``check_finite`` are accepted and ignored);
+``lu``, ``lu_factor``, ``lu_solve``, ``expm``, ``polar``, ``solve_sylvester`` and
+``eigh_tridiagonal`` (``tessela._scipy_linalg_lu``); the special matrices
+``toeplitz``, ``hankel``, ``circulant``, ``companion``, ``leslie``, ``fiedler``,
+``hilbert``, ``pascal``, ``helmert``, ``hadamard`` and ``dft``
+(``tessela._scipy_linalg_matrices``). Leading axes are batch axes.
 
 Example:
     >>> import tessela.numpy as tnp
@@ -27,11 +31,35 @@ from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer.lax import custom_linear_solve, pad, stop_gradient
 from tessela_tracer.lax import linalg as lax_linalg
 
+from tessela._scipy_linalg_lu import (
+    eigh_tridiagonal,
+    expm,
+    lu,
+    lu_factor,
+    lu_solve,
+    polar,
+    solve_sylvester,
+)
+from tessela._scipy_linalg_matrices import (
+    circulant,
+    companion,
+    dft,
+    fiedler,
+    hadamard,
+    hankel,
+    helmert,
+    hilbert,
+    leslie,
+    pascal,
+    toeplitz,
+)
 from tessela._vectorize import vectorize
 
 __all__ = [
-    "block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv", "qr", "solve",
-    "solve_triangular", "svd",
+    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "det", "dft",
+    "eigh", "eigh_tridiagonal", "expm", "fiedler", "hadamard", "hankel", "helmert", "hilbert",
+    "inv", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "solve",
+    "solve_sylvester", "solve_triangular", "svd", "toeplitz",
 ]  # fmt: skip
 
 

@@ -1,7 +1,8 @@
-"""``tessela.scipy.special``: the ``jax.scipy.special`` functions composable from ``lax``.
+"""``tessela.scipy.special``: the ``jax.scipy.special`` functions, composed from ``lax``.
 
-Functions that need primitives Tessela lacks (``gammainc``, ``betainc``, the
-Bessel functions, ``erfcx``, ...) are not provided.
+The incomplete gamma and beta functions and the Bessel functions build on the
+tracer's ``special`` primitives (``lax.igamma``, ``lax.betainc``,
+``lax.bessel_i0e``, ...); the rest are JAX's formulas in ``tessela.numpy``.
 
 Example:
     >>> import tessela.numpy as tnp
@@ -14,7 +15,9 @@ from tessela._scipy_ndtr import *  # noqa: F403
 from tessela._scipy_ndtr import __all__ as _ndtr_all
 from tessela._scipy_special import *  # noqa: F403
 from tessela._scipy_special import __all__ as _special_all
+from tessela._scipy_special_gamma import *  # noqa: F403
+from tessela._scipy_special_gamma import __all__ as _gamma_all
 from tessela._scipy_special_more import *  # noqa: F403
 from tessela._scipy_special_more import __all__ as _more_all
 
-__all__ = sorted([*_special_all, *_ndtr_all, *_more_all])
+__all__ = sorted([*_special_all, *_ndtr_all, *_gamma_all, *_more_all])

@@ -1,12 +1,15 @@
 """``tessela.scipy.stats``: the ``jax.scipy.stats`` distributions composable from ``lax``.
 
-Each distribution is a module of functions with SciPy's ``loc``/``scale`` arguments.
+Each distribution is a module of functions with SciPy's ``loc``/``scale`` arguments;
+``sem``, ``mode`` (with ``ModeResult``) and ``rankdata`` summarize data.
 
 Example:
     >>> from tessela.scipy import stats
     >>> print(round(float(stats.norm.logpdf(0.0)), 6))
     -0.918939
 """
+
+from tessela._scipy_stats_cdfs import ModeResult, mode, rankdata, sem
 
 from . import (
     bernoulli,
@@ -18,6 +21,7 @@ from . import (
     dirichlet,
     expon,
     gamma,
+    gennorm,
     geom,
     gumbel_l,
     gumbel_r,
@@ -30,11 +34,14 @@ from . import (
     pareto,
     poisson,
     t,
+    truncnorm,
     uniform,
+    vonmises,
     wrapcauchy,
 )
 
 __all__ = [
+    "ModeResult",
     "bernoulli",
     "beta",
     "betabinom",
@@ -44,18 +51,24 @@ __all__ = [
     "dirichlet",
     "expon",
     "gamma",
+    "gennorm",
     "geom",
     "gumbel_l",
     "gumbel_r",
     "laplace",
     "logistic",
+    "mode",
     "multinomial",
     "multivariate_normal",
     "nbinom",
     "norm",
     "pareto",
     "poisson",
+    "rankdata",
+    "sem",
     "t",
+    "truncnorm",
     "uniform",
+    "vonmises",
     "wrapcauchy",
 ]

@@ -1,0 +1,385 @@
+"""``jax.scipy.linalg``'s special matrices: Toeplitz, Hankel, circulant, companion, ...
+
+Each follows JAX 0.10.2: the vector-argument constructors broadcast over
+leading batch dimensions (``toeplitz``, ``hankel``, ``circulant``,
+``companion``, ``leslie``, ``fiedler``), the size-argument ones take a
+concrete Python integer (``hilbert``, ``pascal``, ``helmert``, ``hadamard``,
+``dft``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+import tessela_numpy as tnp
+from tessela_tracer import dtypes as _dtypes
+from tessela_tracer import lax
+
+from ._scipy_special import _arr, promote_inexact
+from ._vectorize import vectorize
+
+__all__ = [
+    "circulant", "companion", "dft", "fiedler", "hadamard", "hankel", "helmert", "hilbert",
+    "leslie", "pascal", "toeplitz",
+]  # fmt: skip
+
+
+def _check_arraylike(name: str, *args: Any) -> None:
+    for i, a in enumerate(args):
+        if isinstance(a, (list, tuple, str)):
+            raise TypeError(
+                f"{name} requires ndarray or scalar arguments, got {type(a).__name__} at "
+                f"position {i}; pass tessela.numpy.asarray(value)."
+            )
+
+
+def _toeplitz_core(c: Any, r: Any) -> Any:
+    (m,), (n,) = c.shape, r.shape
+    if m == 0 or n == 0:
+        return tnp.empty((m, n), dtype=tnp.promote_types(c.dtype, r.dtype))
+    elems = tnp.concatenate((c[::-1], r[1:]))
+    index = (m - 1) - np.arange(m)[:, None] + np.arange(n)[None, :]
+    return elems[index]
+
+
+def toeplitz(c: Any, r: Any = None) -> Any:
+    """A Toeplitz matrix: first column ``c``, first row ``r`` (``conj(c)`` by default).
+
+    ``r[0]`` is ignored (the diagonal is ``c[0]``). Leading dimensions of
+    ``c`` and ``r`` are batch dimensions.
+
+    Args:
+        c: the first column.
+        r: the first row.
+
+    Returns:
+        An array of shape ``(..., len(c), len(r))``.
+
+    Example:
+        >>> print(toeplitz(tnp.array([1, 2, 3]), tnp.array([1, 4, 5])))
+        [[1 4 5]
+         [2 1 4]
+         [3 2 1]]
+    """
+    if r is None:
+        _check_arraylike("toeplitz", c)
+        r = tnp.conjugate(tnp.asarray(c))
+    else:
+        _check_arraylike("toeplitz", c, r)
+    core = vectorize(_toeplitz_core, signature="(m),(n)->(m,n)")
+    return core(tnp.atleast_1d(tnp.asarray(c)), tnp.atleast_1d(tnp.asarray(r)))
+
+
+def _hankel_core(c: Any, r: Any) -> Any:
+    (m,), (n,) = c.shape, r.shape
+    if m == 0 or n == 0:
+        return tnp.empty((m, n), dtype=tnp.result_type(c, r))
+    v = tnp.concatenate((c, r[1:]))
+    return v[np.arange(m)[:, None] + np.arange(n)[None, :]]
+
+
+def hankel(c: Any, r: Any = None) -> Any:
+    """A Hankel matrix: first column ``c``, last row ``r`` (zeros by default).
+
+    ``r[0]`` is ignored (the anti-diagonal's last entry is ``c[-1]``).
+
+    Args:
+        c: the first column (at least one dimension).
+        r: the last row.
+
+    Returns:
+        An array of shape ``(..., len(c), len(r))``.
+
+    Raises:
+        ValueError: a scalar ``c`` or ``r``.
+
+    Example:
+        >>> print(hankel(tnp.array([1, 2, 3])))
+        [[1 2 3]
+         [2 3 0]
+         [3 0 0]]
+    """
+    if r is None:
+        _check_arraylike("hankel", c)
+        c = tnp.asarray(c)
+        r = tnp.zeros_like(c)
+    else:
+        _check_arraylike("hankel", c, r)
+        c, r = tnp.asarray(c), tnp.asarray(r)
+    if c.ndim == 0:
+        raise ValueError("hankel: c must be at least 1-dimensional, got a scalar.")
+    if r.ndim == 0:
+        raise ValueError("hankel: r must be at least 1-dimensional, got a scalar.")
+    if c.ndim < r.ndim:
+        c = tnp.expand_dims(c, tuple(range(r.ndim - c.ndim)))
+    elif r.ndim < c.ndim:
+        r = tnp.expand_dims(r, tuple(range(c.ndim - r.ndim)))
+    return vectorize(_hankel_core, signature="(m),(n)->(m,n)")(c, r)
+
+
+def _circulant_core(c: Any) -> Any:
+    (n,) = c.shape
+    return c[(np.arange(n)[:, None] - np.arange(n)[None, :]) % n]
+
+
+def circulant(c: Any) -> Any:
+    """A circulant matrix whose first column is ``c``.
+
+    Args:
+        c: the first column (leading dimensions are batch dimensions).
+
+    Returns:
+        An array of shape ``(..., n, n)``.
+
+    Example:
+        >>> print(circulant(tnp.array([1, 2, 3])))
+        [[1 3 2]
+         [2 1 3]
+         [3 2 1]]
+    """
+    _check_arraylike("circulant", c)
+    return vectorize(_circulant_core, signature="(n)->(n,n)")(tnp.atleast_1d(tnp.asarray(c)))
+
+
+def _leslie_core(f: Any, s: Any) -> Any:
+    dtype = tnp.result_type(f, s)
+    f, s = f.astype(dtype), s.astype(dtype)
+    return tnp.diag(s, k=-1).at[0].set(f)
+
+
+def leslie(f: Any, s: Any) -> Any:
+    """A Leslie matrix: fecundities ``f`` on the first row, survivals ``s`` below the diagonal.
+
+    Args:
+        f: the first row (length ``n >= 2``).
+        s: the subdiagonal (length ``n - 1``).
+
+    Returns:
+        An array of shape ``(..., n, n)``.
+
+    Raises:
+        ValueError: ``f`` shorter than 2, or ``s`` not one shorter than ``f``.
+
+    Example:
+        >>> print(leslie(tnp.array([0.5, 1.0]), tnp.array([0.25])))
+        [[0.5  1.  ]
+         [0.25 0.  ]]
+    """
+    _check_arraylike("leslie", f, s)
+    f_arr, s_arr = tnp.atleast_1d(tnp.asarray(f)), tnp.atleast_1d(tnp.asarray(s))
+    if f_arr.shape[-1] < 2:
+        raise ValueError(
+            f"The length of f along the last axis must be at least 2; got shape {f_arr.shape}."
+        )
+    if s_arr.shape[-1] != f_arr.shape[-1] - 1:
+        raise ValueError(
+            "Incorrect lengths for f and s. The length of s along the last axis must be one "
+            f"less than the length of f; got f shape {f_arr.shape} and s shape {s_arr.shape}."
+        )
+    return vectorize(_leslie_core, signature="(n),(m)->(n,n)")(f_arr, s_arr)
+
+
+def _companion_core(a: Any) -> Any:
+    first_row = -a[1:] / a[0]
+    m = a.shape[0] - 1
+    return tnp.eye(m, m, k=-1, dtype=first_row.dtype).at[0].set(first_row)
+
+
+def companion(a: Any) -> Any:
+    """The companion matrix of the polynomial with coefficients ``a`` (highest degree first).
+
+    Args:
+        a: the coefficients (length at least 2; ``a[0]`` nonzero).
+
+    Returns:
+        A float array of shape ``(..., n - 1, n - 1)``.
+
+    Raises:
+        ValueError: fewer than two coefficients.
+
+    Example:
+        >>> print(companion(tnp.array([1.0, -3.0, 2.0])))
+        [[ 3. -2.]
+         [ 1.  0.]]
+    """
+    (a,) = (_arr(v) for v in promote_inexact("companion", a))
+    a = tnp.atleast_1d(a)
+    if a.shape[-1] < 2:
+        raise ValueError(
+            f"The length of `a` along the last axis must be at least 2; got shape {a.shape}."
+        )
+    return vectorize(_companion_core, signature="(n)->(m,m)")(a)
+
+
+def fiedler(a: Any) -> Any:
+    """The symmetric Fiedler matrix ``|a[i] - a[j]|``.
+
+    Args:
+        a: a vector (leading dimensions are batch dimensions).
+
+    Returns:
+        An array of shape ``(..., n, n)``.
+
+    Example:
+        >>> print(fiedler(tnp.array([1, 4, 12])))
+        [[ 0  3 11]
+         [ 3  0  8]
+         [11  8  0]]
+    """
+    _check_arraylike("fiedler", a)
+    arr = tnp.atleast_1d(tnp.asarray(a))
+    return tnp.abs(arr[..., None] - arr[..., None, :])
+
+
+def hilbert(n: int) -> Any:
+    """The ``n x n`` Hilbert matrix ``1 / (i + j + 1)``.
+
+    Args:
+        n: the size (a Python integer).
+
+    Returns:
+        A float array.
+
+    Example:
+        >>> print(hilbert(2))
+        [[1.         0.5       ]
+         [0.5        0.33333334]]
+    """
+    n = operator.index(n)
+    a = lax.broadcasted_iota(_dtypes.default_float_dtype(), (n, 1), 0)
+    return 1 / (a + a.T + 1)
+
+
+def _binom(n: Any, k: Any) -> Any:
+    return lax.exp(lax.lgamma(n + 1.0) - lax.lgamma(n - k + 1.0) - lax.lgamma(k + 1.0))
+
+
+def pascal(n: int, kind: str | None = None) -> Any:
+    """The ``n x n`` Pascal matrix (binomial coefficients), as float32 like JAX's.
+
+    Args:
+        n: the size.
+        kind: ``"symmetric"`` (default), ``"lower"`` or ``"upper"``.
+
+    Returns:
+        A float32 array.
+
+    Raises:
+        ValueError: another ``kind``.
+
+    Example:
+        >>> print(tnp.round(pascal(3, kind="lower")))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 2. 1.]]
+    """
+    kind = "symmetric" if kind is None else kind
+    valid_kind = ["symmetric", "lower", "upper"]
+    if kind not in valid_kind:
+        raise ValueError(f"Expected kind to be on of: {valid_kind}; got {kind}")
+    a = tnp.arange(operator.index(n), dtype=np.float32)
+    lower = _binom(a[:, None], a[None, :])
+    if kind == "lower":
+        return lower
+    if kind == "upper":
+        return lower.T
+    return tnp.dot(lower, lower.T)
+
+
+def helmert(n: int, full: bool = False) -> Any:
+    """The Helmert matrix of order ``n`` (its ``n - 1`` orthonormal contrast rows).
+
+    Args:
+        n: the order (positive).
+        full: prepend the row ``1 / sqrt(n)``, giving an ``n x n`` orthogonal matrix.
+
+    Returns:
+        A float array of shape ``(n - 1, n)`` or ``(n, n)``.
+
+    Raises:
+        ValueError: ``n < 1``.
+
+    Example:
+        >>> print(helmert(2))
+        [[ 0.70710677 -0.70710677]]
+    """
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    i = tnp.arange(n - 1)[:, None]
+    j = tnp.arange(n)[None, :]
+    k = i + 1
+    k_f = k.astype(_dtypes.default_float_dtype())
+    denom = tnp.sqrt(k_f * (k_f + 1))
+    h = tnp.where(j <= i, 1.0 / denom, tnp.where(j == k, -k_f / denom, tnp.zeros_like(denom)))
+    if full:
+        first_row = tnp.full((1, n), 1.0 / tnp.sqrt(n), dtype=h.dtype)
+        h = tnp.concatenate([first_row, h], axis=0)
+    return h
+
+
+def hadamard(n: int, dtype: Any = int) -> Any:
+    """The Sylvester-construction Hadamard matrix of order ``n`` (a power of 2).
+
+    Args:
+        n: the order.
+        dtype: the result dtype (the default integer type by default).
+
+    Returns:
+        An ``n x n`` matrix of +1 and -1.
+
+    Raises:
+        ValueError: ``n`` not a positive power of 2.
+
+    Example:
+        >>> print(hadamard(2))
+        [[ 1  1]
+         [ 1 -1]]
+    """
+    n = operator.index(n)
+    if n < 1 or not math.log2(n).is_integer():
+        raise ValueError(f"n must be a positive power of 2; got {n}.")
+    h = tnp.ones((1, 1), dtype=dtype)
+    for _ in range(int(math.log2(n))):
+        h = tnp.block([[h, h], [h, -h]])
+    return h
+
+
+def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
+    r"""The ``n x n`` discrete Fourier transform matrix :math:`\omega^{ij}`, :math:`\omega = e^{-2\pi i/n}`.
+
+    Args:
+        n: the size.
+        scale: ``None`` (unscaled), ``"sqrtn"`` (unitary) or ``"n"``.
+        dtype: a complex dtype (the default complex type by default).
+
+    Returns:
+        A complex array.
+
+    Raises:
+        ValueError: another ``scale``, or a dtype that is not complex.
+
+    Example:
+        >>> print(dft(2).real)
+        [[ 1.  1.]
+         [ 1. -1.]]
+    """
+    if scale is not None and scale not in ("sqrtn", "n"):
+        raise ValueError(f"scale must be None, 'sqrtn', or 'n'; got {scale!r}.")
+    if dtype is None:
+        wide = _dtypes.default_float_dtype() == np.float64
+        dtype = np.dtype(np.complex128 if wide else np.complex64)
+    else:
+        dtype = np.dtype(dtype)
+        if not _dtypes.issubdtype(dtype, np.complexfloating):
+            raise ValueError(f"dtype must be a complex floating-point type; got {dtype}.")
+    a = tnp.arange(operator.index(n), dtype=dtype)
+    omegas = tnp.exp(-2j * np.pi * a[:, None] * a[None, :] / n)
+    if scale == "sqrtn":
+        omegas = omegas / tnp.sqrt(n)
+    elif scale == "n":
+        omegas = omegas / n
+    return omegas
