@@ -8,6 +8,8 @@ import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
 from tessela_lowering._array import device_put_impl
+from tessela_lowering._sharded import hlo_sharding_of
+from tessela_lowering._spmd import spec_from_hlo
 from tessela_lowering.sharding import (
     IndivisibleError,
     Mesh,
@@ -204,3 +206,20 @@ def test_device_put_to_a_sharding_inside_a_transformation() -> None:
     np.testing.assert_array_equal(
         np.asarray(tl.jit(lambda a: tl.device_put(a, sharding))(data)), data
     )
+
+
+@given(_mesh_and_spec())
+def test_xla_layouts_read_back_as_the_same_partition_spec(
+    case: tuple[Mesh, PartitionSpec, tuple[int, ...]],
+) -> None:
+    mesh, spec, shape = case
+    hlo = hlo_sharding_of(NamedSharding(mesh, spec), len(shape))
+    back = spec_from_hlo(hlo, mesh, len(shape))
+    # The same device -> block map (an axis of size one may be named or not).
+
+    def blocks(s: PartitionSpec) -> dict[object, tuple[tuple[int, int, int], ...]]:
+        index = NamedSharding(mesh, s).devices_indices_map(shape)
+        return {d: tuple(i.indices(n) for i, n in zip(ix, shape, strict=True))
+                for d, ix in index.items()}  # fmt: skip
+
+    assert blocks(back) == blocks(spec)
