@@ -95,7 +95,6 @@ from ._flag_contexts import (
     threefry_partitionable,
     typeof,
 )
-from ._jax_alias import JaxAliasError, install_jax_alias, jax_alias_installed, uninstall_jax_alias
 from ._runtime import (
     copy_to_host_async,
     host_count,
@@ -144,6 +143,12 @@ if TYPE_CHECKING:
         stages,
         version,
     )
+    from ._jax_alias import (
+        JaxAliasError,
+        install_jax_alias,
+        jax_alias_installed,
+        uninstall_jax_alias,
+    )
 
 # Imported on first attribute access (PEP 562); `import tessela` stays light.
 _LAZY_SUBMODULES = frozenset(
@@ -163,6 +168,14 @@ _LAZY_SUBMODULES = frozenset(
     }
 )
 
+# Names whose module is imported on first access, and that module.
+_LAZY_ATTRIBUTES = {
+    "JaxAliasError": "_jax_alias",
+    "install_jax_alias": "_jax_alias",
+    "jax_alias_installed": "_jax_alias",
+    "uninstall_jax_alias": "_jax_alias",
+}
+
 
 def __getattr__(name: str) -> Any:
     """Imports a lazy submodule the first time it is read (``tessela.scipy``).
@@ -172,7 +185,8 @@ def __getattr__(name: str) -> Any:
 
     Returns:
       The submodule ``tessela.<name>`` (importing binds it on the package, so
-      later reads do not come here).
+      later reads do not come here), or a lazy name such as
+      ``install_jax_alias`` (bound on the package once read).
 
     Raises:
       AttributeError: if ``name`` is neither defined nor a lazy submodule.
@@ -184,6 +198,10 @@ def __getattr__(name: str) -> Any:
     """
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_ATTRIBUTES:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_ATTRIBUTES[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -198,7 +216,7 @@ def __dir__() -> list[str]:
       >>> "nn" in dir(tessela)
       True
     """
-    return sorted({*globals(), *_LAZY_SUBMODULES})
+    return sorted({*globals(), *_LAZY_SUBMODULES, *_LAZY_ATTRIBUTES})
 
 
 __all__ = [
