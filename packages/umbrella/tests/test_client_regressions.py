@@ -67,3 +67,14 @@ def test_fori_loop_unroll_matches_the_python_loop(lo: int, n: int, unroll: int |
 def test_cond_without_operands_runs_under_jit() -> None:
     f = tx.jit(lambda p: tx.lax.cond(p, lambda: tnp.float32(1), lambda: tnp.float32(2)))
     assert (float(f(True)), float(f(False))) == (1.0, 2.0)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_vmap_over_no_examples_gathers_nothing(jit: bool) -> None:
+    # optax's hungarian_algorithm under vmap of a (0, n, m) batch: JAX returns empty results.
+    def f(x: object) -> object:
+        return tnp.take(x, tnp.array([0, 2])) + x[1:][tnp.argmax(x)]
+
+    g = tx.jit(tx.vmap(f)) if jit else tx.vmap(f)
+    out = g(tnp.zeros((0, 4)))
+    assert out.shape == (0, 2) and str(out.dtype) == "float32"

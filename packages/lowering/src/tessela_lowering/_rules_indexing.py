@@ -109,6 +109,11 @@ def _gather_lowering(
     x_aval, idx_aval = ctx.avals_in
     out = ctx.avals_out[0]
     t = _hlo.key_trailing(x_aval)  # keys: each gathers its words as trailing offset dims
+    if 0 in out.shape:
+        # Nothing to gather (a vmap over no examples, say): XLA would still reject
+        # slices larger than an empty operand dimension.
+        phys_dtype = physical_shape_dtype((), out.dtype)[1]
+        return [_hlo.constant(np.zeros((*out.shape, *t), phys_dtype))]
     dims = stablehlo.GatherDimensionNumbers.get(
         offset_dims=[*dn.offset_dims, *range(out.ndim, out.ndim + len(t))],
         collapsed_slice_dims=list(dn.collapsed_slice_dims),
