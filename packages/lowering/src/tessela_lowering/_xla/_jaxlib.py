@@ -207,7 +207,10 @@ def _register_gpu_ffi_handlers(platform: str, c_api: Any) -> None:
     _xla_client.register_custom_call_handler(
         xla_platform, functools.partial(extension.register_custom_call_target, c_api)
     )
-    for name, handler in extension.ffi_registrations().items():
+    # Plugins of jaxlib 0.11 register their FFI handlers themselves and have no
+    # ``ffi_registrations``.
+    registrations = getattr(extension, "ffi_registrations", dict)
+    for name, handler in registrations().items():
         _xla_client.register_custom_call_target(name, handler, platform=xla_platform, api_version=1)
 
 

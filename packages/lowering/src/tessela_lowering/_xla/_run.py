@@ -169,6 +169,13 @@ def register_lapack_targets() -> list[str]:
     return list(_lapack_targets)
 
 
+# jaxlib 0.10 checks each result through a method of JAX's own Array class unless
+# told to skip it (``_skip_checks``); jaxlib 0.11 has neither the check nor the flag.
+_SKIP_CHECKS: tuple[bool, ...] = (
+    (True,) if "_skip_checks" in (_jax.array_result_handler.__doc__ or "") else ()
+)
+
+
 def result_handler(aval: AvalLike, device: Device) -> ResultHandler:
     """A handler turning one raw output into a buffer of ``aval`` on ``device``.
 
@@ -179,7 +186,7 @@ def result_handler(aval: AvalLike, device: Device) -> ResultHandler:
     if trailing is not None:
         physical: np.dtype[Any] = aval.dtype.physical_dtype  # type: ignore[attr-defined]
         aval = _Aval((*aval.shape, *trailing), physical)
-    return _jax.array_result_handler(aval, _jax.SingleDeviceSharding(device), True, True)
+    return _jax.array_result_handler(aval, _jax.SingleDeviceSharding(device), True, *_SKIP_CHECKS)
 
 
 def execute(
