@@ -8,12 +8,15 @@ scratch buffer, so one block stays in cache for all rounds.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "parallel_blocks",
@@ -47,7 +50,11 @@ def parallel_blocks(
         work(0, n)
         return
     if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="tessela-prng")
+        # concurrent.futures is imported with the first pool, not with the package.
+        futures_module: Any = importlib.import_module("concurrent.futures")
+        _POOL = futures_module.ThreadPoolExecutor(
+            max_workers=_WORKERS, thread_name_prefix="tessela-prng"
+        )
     step = -(-n // _WORKERS)
     step = -(-step // 1024) * 1024
     futures = [_POOL.submit(work, s, min(s + step, n)) for s in range(0, n, step)]
