@@ -197,3 +197,15 @@ def test_more_names_are_exported() -> None:
     for name in ("lstsq", "matrix_norm", "tensorsolve", "multi_dot", "vecdot"):
         assert name in tnp.linalg.__all__
     _ = _arg
+
+
+def test_fromfunction_matches_jax() -> None:
+    # JAX 0.10.2: [[0, 10, 20], [1, 11, 21]] (int32); eye-like booleans; float32 by default.
+    got = tnp.fromfunction(lambda i, j: i + 10 * j, (2, 3), dtype=int)
+    assert str(got.dtype) == "int32"
+    np.testing.assert_array_equal(got, [[0, 10, 20], [1, 11, 21]])
+    np.testing.assert_array_equal(
+        tnp.fromfunction(lambda i, j: i == j, (2, 2)), np.eye(2, dtype=bool)
+    )
+    out = tnp.fromfunction(lambda i: i * 2.5, (3,))
+    assert str(out.dtype) == "float32" and out.tolist() == [0.0, 2.5, 5.0]

@@ -392,6 +392,8 @@ from ._tiling import (
 from ._tiling import (
     tile as tile,
 )
+from ._ufunc_class import frompyfunc as frompyfunc
+from ._ufunc_class import ufunc as ufunc
 from ._ufuncs import (
     abs as abs,
 )
@@ -928,7 +930,7 @@ __all__ = [
     "zeros_like",
 ]
 __all__ += [*_array_extras_all, *_numpy_more_all, *_numpy_poly_all, *_scalar_kinds_all]
-__all__ += [*_numeric_more_all, *_grids_io_all, *_set_edit_all]
+__all__ += [*_numeric_more_all, *_grids_io_all, *_set_edit_all, "frompyfunc", "ufunc"]
 __all__ += [
     "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
     "int4", "uint4",

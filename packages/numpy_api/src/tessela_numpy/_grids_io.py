@@ -6,7 +6,7 @@ directive ``"axis,ndmin,trans1d"``, ``"r"`` or ``"c"`` as in NumPy);
 ``5j`` means five points, end included). ``frombuffer``, ``fromstring``,
 ``from_dlpack`` and ``load`` read host data into arrays; ``save``, ``savez``,
 ``array_repr``, ``array_str`` and the print options call NumPy's, as
-``jax.numpy``'s do. ``fromfile`` and ``fromiter`` raise ``NotImplementedError``, as
+``jax.numpy``'s do; ``fromfunction`` calls a function on index grids. ``fromfile`` and ``fromiter`` raise ``NotImplementedError``, as
 JAX's do (they may be impure).
 
 >>> import numpy as np
@@ -17,6 +17,7 @@ JAX's do (they may be impure).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import IO, Any
 
 import numpy as np
@@ -29,10 +30,11 @@ from ._arrays import promote_dtypes
 from ._creation import arange, array, asarray, linspace
 from ._sequences import meshgrid
 from ._shape_ops import concatenate, expand_dims, stack, transpose
+from ._shapes import canonicalize_shape
 
 __all__ = [
-    "array_repr", "array_str", "c_", "from_dlpack", "frombuffer", "fromfile", "fromiter",
-    "fromstring", "get_printoptions", "load", "mgrid", "ogrid", "printoptions", "r_", "save",
+    "array_repr", "array_str", "c_", "from_dlpack", "frombuffer", "fromfile", "fromfunction",
+    "fromiter", "fromstring", "get_printoptions", "load", "mgrid", "ogrid", "printoptions", "r_", "save",
     "savez", "set_printoptions",
 ]  # fmt: skip
 
@@ -301,6 +303,33 @@ def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: i
     (3,)
     """
     return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromfunction(
+    function: Callable[..., Any], shape: Any, *, dtype: Any = float, **kwargs: Any
+) -> Any:
+    """``function`` of the index grids of ``shape``: entry ``[i, j, ...]`` is ``function(i, j, ...)``.
+
+    ``function`` receives whole index arrays (``indices(shape)``), as in
+    NumPy, so it must be element-wise; JAX maps it over scalars with ``vmap``,
+    which gives the same result for element-wise functions.
+
+    Args:
+      function: a function of ``len(shape)`` index arrays.
+      shape: the result's shape.
+      dtype: the dtype of the index arrays (default float32).
+      **kwargs: passed to ``function``.
+
+    Returns:
+      What ``function`` returns.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: fromfunction(lambda i, j: i + j, (2, 3), dtype=int)).dtype
+    dtype('int32')
+    """
+    dims = canonicalize_shape(shape)
+    grids = meshgrid(*(arange(n, dtype=dtype) for n in dims), indexing="ij")
+    return function(*grids, **kwargs)
 
 
 def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: str) -> Array:

@@ -1,0 +1,55 @@
+"""``ufunc`` and ``frompyfunc``: each method against the NumPy ufunc of the same function."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tessela_lowering  # noqa: F401  (eager execution)
+import tessela_numpy as tnp
+from tessela_tracer import jit
+
+add = tnp.frompyfunc(lambda x, y: x + y, nin=2, nout=1, identity=0)
+sub = tnp.ufunc(lambda x, y: x - y, 2, 1, name="sub")
+X = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+
+
+def test_call_outer_and_identity() -> None:
+    np.testing.assert_array_equal(add(X, 1.0), X + 1)
+    np.testing.assert_array_equal(sub.outer(X[0], X[1]), np.subtract.outer(X[0], X[1]))
+    assert repr(sub) == "<jnp.ufunc 'sub'>" and (sub.nin, sub.nout, sub.nargs) == (2, 1, 2)
+    assert add.identity == 0 and sub.identity is None
+    assert sub == tnp.ufunc(sub._props["func"], 2, 1, name="sub") and hash(sub) == hash(sub)
+
+
+@pytest.mark.parametrize(("axis", "keepdims"), [(0, False), (1, True), (None, False)])
+def test_reduce_matches_numpy(axis: int | None, keepdims: bool) -> None:
+    got = add.reduce(X, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(got, np.add.reduce(X, axis=axis, keepdims=keepdims))
+    masked = add.reduce(X, axis=axis, where=X > 3, initial=0.0)
+    np.testing.assert_allclose(masked, np.add.reduce(X, axis=axis, where=X > 3, initial=0.0))
+    np.testing.assert_allclose(jit(lambda x: add.reduce(x, axis=axis))(X), X.sum(axis=axis))
+
+
+def test_accumulate_at_reduceat_match_numpy() -> None:
+    np.testing.assert_allclose(add.accumulate(X, axis=1), np.add.accumulate(X, axis=1))
+    idx = np.array([0, 0, 2, 3, 3, 3])
+    want = np.zeros(5, np.float32)
+    np.add.at(want, idx, 1.5)
+    np.testing.assert_allclose(add.at(np.zeros(5, np.float32), idx, 1.5, inplace=False), want)
+    starts = np.array([0, 2, 3])
+    np.testing.assert_allclose(add.reduceat(X, starts, axis=1), np.add.reduceat(X, starts, axis=1))
+
+
+def test_refusals_as_in_jax() -> None:
+    with pytest.raises(NotImplementedError, match="inplace=False"):
+        add.at(X, 0, 1.0)
+    with pytest.raises(ValueError, match="does not have an identity"):
+        sub.reduce(X, where=X > 0)
+    with pytest.raises(ValueError, match="zero-size array"):
+        sub.reduce(np.zeros((0,), np.float32))
+    neg = tnp.ufunc(lambda x: -x, 1, 1)
+    with pytest.raises(ValueError, match="only supported for binary ufuncs"):
+        neg.reduce(X)
+    with pytest.raises(NotImplementedError, match="out argument"):
+        add(X, X, out=X)  # type: ignore[arg-type]
+    assert "ufunc" in tnp.__all__ and "frompyfunc" in tnp.__all__
