@@ -1,10 +1,12 @@
-"""Meshes, partition specs and named shardings: the descriptions behind ``tessela_lowering.sharding``.
+"""Meshes of devices and the current mesh: the device half of ``tessela_lowering.sharding``.
 
 A :class:`Mesh` arranges devices in an n-dimensional grid with named axes; a
 :class:`PartitionSpec` says, per array dimension, which mesh axes split it; a
-:class:`NamedSharding` pairs the two. Their queries (``shard_shape``,
-``devices_indices_map``, ``is_fully_replicated``, equality, printing) follow
-JAX 0.10.2.
+:class:`NamedSharding` pairs the two. The spec, the abstract mesh and the named
+sharding are ``tessela_tracer.sharding``'s own classes (abstract values report
+them too); over a ``Mesh`` the sharding's device queries (``device_set``,
+``devices_indices_map``) read its devices. Queries, equality and printing
+follow JAX 0.10.2.
 
 Example:
     >>> import numpy as np
@@ -18,14 +20,21 @@ from __future__ import annotations
 
 import abc
 import contextlib
-import enum
 import math
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
+from tessela_tracer.sharding import (
+    AbstractMesh,
+    AxisType,
+    DuplicateSpecError,
+    IndivisibleError,
+    NamedSharding,
+    PartitionSpec,
+)
 
 from tessela_lowering._array import SingleDeviceSharding
 from tessela_lowering._devices import devices as _all_devices
@@ -46,200 +55,6 @@ __all__ = [
     "make_mesh",
     "set_mesh",
 ]
-
-
-class AxisType(enum.Enum):
-    """How a mesh axis is partitioned: by XLA (``Auto``), by the types (``Explicit``), by hand."""
-
-    Auto = enum.auto()
-    Explicit = enum.auto()
-    Manual = enum.auto()
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-class _Unconstrained:
-    def __repr__(self) -> str:
-        return "UNCONSTRAINED"
-
-
-class PartitionSpec:
-    """Which mesh axes split each dimension of an array.
-
-    Each entry is ``None`` (the dimension is not split), a mesh axis name, or a
-    tuple of names (split over their product, the first name major).
-
-    Args:
-      *partitions: one entry per leading array dimension.
-      unreduced: mesh axes over which the array holds unreduced partial sums.
-      reduced: mesh axes over which it is reduced (replicated).
-
-    Example:
-        >>> P = PartitionSpec
-        >>> P("x", None, ("a", "b"))
-        P('x', None, ('a', 'b'))
-        >>> P(("x",)) == P("x"), len(P("x", None))
-        (True, 2)
-    """
-
-    __slots__ = ("_partitions", "reduced", "unreduced")
-    UNCONSTRAINED = _Unconstrained()
-
-    def __init__(
-        self,
-        *partitions: Hashable | Sequence[Hashable] | None,
-        unreduced: frozenset[Hashable] | set[Hashable] = frozenset(),
-        reduced: frozenset[Hashable] | set[Hashable] = frozenset(),
-    ) -> None:
-        self._partitions = tuple(_canonical_entry(p) for p in partitions)
-        self.unreduced = frozenset(unreduced)
-        self.reduced = frozenset(reduced)
-
-    def __len__(self) -> int:
-        return len(self._partitions)
-
-    def __getitem__(self, i: Any) -> Any:
-        return self._partitions[i]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._partitions)
-
-    def index(self, value: Any) -> int:
-        """The position of the first entry equal to ``value``."""
-        return self._partitions.index(value)
-
-    def count(self, value: Any) -> int:
-        """How many entries equal ``value``."""
-        return self._partitions.count(value)
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self._partitions, self.unreduced, self.reduced)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PartitionSpec) and other._key() == self._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __reduce__(self) -> Any:
-        return (_rebuild_spec, (self._partitions, self.unreduced, self.reduced))
-
-    def __repr__(self) -> str:
-        parts = [repr(p) for p in self._partitions]
-        for name in ("unreduced", "reduced"):
-            axes: frozenset[Hashable] = getattr(self, name)
-            if axes:
-                parts.append(f"{name}={{{', '.join(repr(a) for a in sorted(axes, key=str))}}}")
-        if len(self._partitions) == 1 and len(parts) == 1:
-            return f"P({parts[0]},)"
-        return f"P({', '.join(parts)})"
-
-    def axes_of(self, dim: int, /) -> tuple[Hashable, ...]:
-        """The mesh axes that split dimension ``dim`` (empty when it is not split)."""
-        entry = self._partitions[dim] if dim < len(self._partitions) else None
-        if entry is None or entry is PartitionSpec.UNCONSTRAINED:
-            return ()
-        return entry if isinstance(entry, tuple) else (entry,)
-
-
-def _canonical_entry(p: Any) -> Any:
-    if isinstance(p, list):
-        p = tuple(p)
-    if isinstance(p, tuple) and len(p) == 1:
-        return p[0]
-    return p
-
-
-def _rebuild_spec(partitions: tuple[Any, ...], unreduced: Any, reduced: Any) -> PartitionSpec:
-    return PartitionSpec(*partitions, unreduced=unreduced, reduced=reduced)
-
-
-class DuplicateSpecError(Exception):
-    """A partition spec maps one mesh axis to two array dimensions."""
-
-
-class IndivisibleError(Exception):
-    """A sharded dimension is not divisible by the number of its shards."""
-
-
-def _axes_repr(names: Sequence[Hashable], sizes: Sequence[int], types: Sequence[AxisType]) -> str:
-    axes = ", ".join(f"{n!r}: {s}" for n, s in zip(names, sizes, strict=True))
-    return f"{axes}, axis_types={tuple(types)!r}"
-
-
-class AbstractMesh:
-    """A mesh's axis names, sizes and types, without devices.
-
-    Args:
-      axis_sizes: the size of each axis.
-      axis_names: the name of each axis.
-      axis_types: the type of each axis (``AxisType.Auto`` by default).
-
-    Example:
-        >>> AbstractMesh((2, 2), ("x", "y"))
-        AbstractMesh('x': 2, 'y': 2, axis_types=(Auto, Auto))
-    """
-
-    __slots__ = ("axis_names", "axis_sizes", "axis_types")
-
-    def __init__(
-        self,
-        axis_sizes: Sequence[int],
-        axis_names: Sequence[Hashable],
-        axis_types: Sequence[AxisType] | None = None,
-    ) -> None:
-        self.axis_sizes = tuple(int(s) for s in axis_sizes)
-        self.axis_names = tuple(axis_names)
-        self.axis_types = _axis_types(axis_types, len(self.axis_names), AxisType.Auto)
-        if len(self.axis_sizes) != len(self.axis_names):
-            raise ValueError(
-                f"AbstractMesh got {len(self.axis_sizes)} axis sizes and "
-                f"{len(self.axis_names)} axis names; give one name per size."
-            )
-
-    @property
-    def shape(self) -> OrderedDict[Hashable, int]:
-        """Axis name to size, in order."""
-        return OrderedDict(zip(self.axis_names, self.axis_sizes, strict=True))
-
-    @property
-    def size(self) -> int:
-        """The number of devices the mesh has room for."""
-        return math.prod(self.axis_sizes)
-
-    @property
-    def empty(self) -> bool:
-        """Whether the mesh has no axes."""
-        return not self.axis_names
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AbstractMesh) and (
-            other.axis_sizes,
-            other.axis_names,
-            other.axis_types,
-        ) == (self.axis_sizes, self.axis_names, self.axis_types)
-
-    def __hash__(self) -> int:
-        return hash((self.axis_sizes, self.axis_names, self.axis_types))
-
-    def __repr__(self) -> str:
-        if self.empty:
-            return "AbstractMesh((), axis_types=())"
-        return f"AbstractMesh({_axes_repr(self.axis_names, self.axis_sizes, self.axis_types)})"
-
-
-def _axis_types(
-    given: Sequence[AxisType] | AxisType | None, n: int, default: AxisType
-) -> tuple[AxisType, ...]:
-    if given is None:
-        return (default,) * n
-    if isinstance(given, AxisType):
-        return (given,) * n
-    types = tuple(given)
-    if len(types) != n or not all(isinstance(t, AxisType) for t in types):
-        raise ValueError(f"axis_types must be {n} AxisType values, got {types!r}")
-    return types
 
 
 _current_mesh: ContextVar[Mesh | None] = ContextVar("tessela_current_mesh", default=None)
@@ -283,7 +98,7 @@ class Mesh:
             raise ValueError(f"Mesh axis names must be unique, got {names!r}")
         self.devices = grid
         self.axis_names = names
-        self.axis_types = _axis_types(axis_types, len(names), AxisType.Auto)
+        self.axis_types = AbstractMesh(grid.shape, names, axis_types).axis_types
         self._token: list[Any] = []
 
     @property
@@ -359,7 +174,7 @@ class Mesh:
     def __str__(self) -> str:
         if self.empty:
             return "Mesh()"
-        return f"Mesh({_axes_repr(self.axis_names, self.axis_sizes, self.axis_types)})"
+        return "Mesh" + repr(self.abstract_mesh).removeprefix("AbstractMesh")
 
 
 class Sharding(abc.ABC):
@@ -378,163 +193,7 @@ class Sharding(abc.ABC):
 
 
 Sharding.register(SingleDeviceSharding)
-
-
-class NamedSharding(Sharding):
-    """A sharding given by a mesh and a partition spec.
-
-    Args:
-      mesh: the devices and their named axes.
-      spec: which mesh axes split each array dimension.
-      memory_kind: the kind of memory (``"device"``).
-
-    Raises:
-      ValueError: ``spec`` names an axis the mesh does not have.
-      DuplicateSpecError: ``spec`` uses one mesh axis for two dimensions.
-
-    Example:
-        >>> import numpy as np
-        >>> import tessela_lowering as tl
-        >>> mesh = Mesh(np.array(tl.devices()[:1]), ("x",))
-        >>> NamedSharding(mesh, PartitionSpec("x"))
-        NamedSharding(mesh=Mesh('x': 1, axis_types=(Auto,)), spec=P('x',), memory_kind=device)
-    """
-
-    __slots__ = ("_memory_kind", "mesh", "spec")
-
-    def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
-        if not isinstance(spec, PartitionSpec):
-            raise TypeError(
-                f"NamedSharding takes a PartitionSpec as spec, got {spec!r}; "
-                "write PartitionSpec(*entries) (or P(...))."
-            )
-        seen: set[Hashable] = set()
-        for dim in range(len(spec)):
-            for axis in spec.axes_of(dim):
-                if axis not in mesh.axis_names:
-                    raise ValueError(
-                        f"Resource axis: {axis} of {spec!r} is not found in mesh: "
-                        f"{mesh.axis_names!r}."
-                    )
-                if axis in seen:
-                    raise DuplicateSpecError(
-                        "A single NamedSharding spec specification can map every mesh axis "
-                        f"to at most one positional dimension, but {spec!r} has duplicate "
-                        f"entries for `{axis}`"
-                    )
-                seen.add(axis)
-        self.mesh = mesh
-        self.spec = spec
-        self._memory_kind = memory_kind
-
-    @property
-    def memory_kind(self) -> str:
-        """The kind of memory the shards live in."""
-        return self._memory_kind or "device"
-
-    @property
-    def device_set(self) -> set[Device]:
-        """Every device of the mesh."""
-        return set(self.mesh.devices.flat)
-
-    @property
-    def num_devices(self) -> int:
-        """The number of devices of the mesh."""
-        return self.mesh.size
-
-    @property
-    def is_fully_addressable(self) -> bool:
-        """Whether this process holds every shard."""
-        return not self.mesh.is_multi_process
-
-    @property
-    def replicated_axes(self) -> frozenset[Hashable]:
-        """The mesh axes the spec does not use: the array is replicated over them."""
-        used = {a for d in range(len(self.spec)) for a in self.spec.axes_of(d)}
-        return frozenset(n for n in self.mesh.axis_names if n not in used)
-
-    @property
-    def is_fully_replicated(self) -> bool:
-        """Whether every device holds the whole array."""
-        sizes = self.mesh.shape
-        return all(sizes[a] == 1 for d in range(len(self.spec)) for a in self.spec.axes_of(d))
-
-    def _tiling(self, global_shape: Sequence[int]) -> list[int]:
-        sizes = self.mesh.shape
-        return [math.prod(sizes[a] for a in self.spec.axes_of(d)) for d in range(len(global_shape))]
-
-    def shard_shape(self, global_shape: Sequence[int], /) -> tuple[int, ...]:
-        """The shape of each shard of an array of ``global_shape``.
-
-        Args:
-          global_shape: the whole array's shape.
-
-        Returns:
-          The shape of one shard.
-
-        Raises:
-          IndivisibleError: a split dimension is not divisible by its number of shards.
-        """
-        tiling = self._tiling(global_shape)
-        for axis, (n, t) in enumerate(zip(global_shape, tiling, strict=True)):
-            if n % t:
-                raise IndivisibleError(
-                    f"Sharding {self!r} implies that array axis {axis} is "
-                    f"partitioned {t} times, but the dimension size is {n} (full shape: "
-                    f"{tuple(global_shape)}, per-dimension tiling factors: {tiling} should "
-                    "evenly divide the shape)"
-                )
-        return tuple(n // t for n, t in zip(global_shape, tiling, strict=True))
-
-    def devices_indices_map(
-        self, global_shape: Sequence[int], /
-    ) -> Mapping[Device, tuple[slice, ...]]:
-        """The part of an array of ``global_shape`` that each device holds.
-
-        Args:
-          global_shape: the whole array's shape.
-
-        Returns:
-          Device to a tuple of one slice per dimension.
-        """
-        shard = self.shard_shape(global_shape)
-        sizes = self.mesh.shape
-        out: dict[Device, tuple[slice, ...]] = {}
-        for position in np.ndindex(*self.mesh.axis_sizes):
-            coords = dict(zip(self.mesh.axis_names, position, strict=True))
-            index = []
-            for d in range(len(global_shape)):
-                axes = self.spec.axes_of(d)
-                if not axes:
-                    index.append(slice(None))
-                    continue
-                k = 0
-                for a in axes:
-                    k = k * sizes[a] + coords[a]
-                index.append(slice(k * shard[d], (k + 1) * shard[d]))
-            out[self.mesh.devices[position]] = tuple(index)
-        return out
-
-    def addressable_devices_indices_map(
-        self, global_shape: Sequence[int], /
-    ) -> Mapping[Device, tuple[slice, ...]]:
-        """:meth:`devices_indices_map` restricted to this process's devices."""
-        local = set(self.mesh.local_devices)
-        return {d: i for d, i in self.devices_indices_map(global_shape).items() if d in local}
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.mesh, self.spec, self.memory_kind)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, NamedSharding) and other._key() == self._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"NamedSharding(mesh={self.mesh}, spec={self.spec!r}, memory_kind={self.memory_kind})"
-        )
+Sharding.register(NamedSharding)
 
 
 def make_mesh(
@@ -572,7 +231,7 @@ def make_mesh(
     return Mesh(
         np.array(pool[:n], dtype=object).reshape(tuple(int(s) for s in axis_shapes)),
         tuple(axis_names),
-        _axis_types(axis_types, len(tuple(axis_names)), AxisType.Explicit),
+        AxisType.Explicit if axis_types is None else axis_types,
     )
 
 

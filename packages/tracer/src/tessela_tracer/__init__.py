@@ -1,6 +1,14 @@
 """tessela_tracer: primitives, stackless tracing, jaxprs and lax for Tessela."""
 
-from tessela_tracer import checkpoint_policies, custom_derivatives, dtypes, errors, extend, lax
+from tessela_tracer import (
+    checkpoint_policies,
+    custom_derivatives,
+    dtypes,
+    errors,
+    extend,
+    lax,
+    sharding,
+)
 from tessela_tracer._array_ops import (
     ARRAY_METHOD_NAMES,
     ArrayOps,
@@ -48,5 +56,5 @@ __all__ = [
     "eval_shape", "extend", "get_aval", "get_current_trace", "io_callback", "jit", "jit_p", "lax",
     "make_jaxpr", "new_trace", "pure_callback", "register_abstract_eval", "register_array_methods",
     "register_aval_handler", "register_impl", "registered_array_methods", "remat", "replace_subjaxprs",
-    "set_current_trace", "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr",
+    "set_current_trace", "sharding", "subjaxprs", "to_concrete_array", "trace_pytree_fun", "trace_to_jaxpr",
 ]  # fmt: skip

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from tessela_tracer import _dtypes
+from tessela_tracer._abstract_sharding import NamedSharding, unsharded
 from tessela_tracer._config import config
 from tessela_tracer._key_dtypes import ExtendedDType
 
@@ -65,6 +66,16 @@ class ShapedArray:
         for d in self.shape:
             n *= d
         return n
+
+    @property
+    def sharding(self) -> NamedSharding:
+        """How the array is laid out: unsplit, over the empty abstract mesh (as JAX's ``typeof``).
+
+        Example:
+            >>> ShapedArray((3, 4), np.float32).sharding
+            NamedSharding(mesh=AbstractMesh((), axis_types=()), spec=P(None, None))
+        """
+        return unsharded(len(self.shape))
 
     def update(
         self,
