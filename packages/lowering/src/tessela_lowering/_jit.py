@@ -39,6 +39,7 @@ from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan,
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import fast_call, outputs, pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
+from tessela_lowering._sharded import any_sharded
 from tessela_lowering._xla import Device
 
 __all__ = ["JitWrapped", "clear_caches", "jit"]
@@ -241,7 +242,11 @@ def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
     if state.disable_jit:
         return jitted._fun(*args, **kwargs)
     static, flat, in_tree = jitted._split(args, kwargs)
-    if type(get_current_trace()) is not EvalTrace or any(isinstance(x, Tracer) for x in flat):
+    if (
+        type(get_current_trace()) is not EvalTrace
+        or any(isinstance(x, Tracer) for x in flat)
+        or any_sharded(flat)  # jit_p's eager run partitions the program over the mesh
+    ):
         return jitted._bind(args, kwargs, static, flat, in_tree)
     runtime = _runtime(jitted)
     exe = _executable(jitted, runtime, args, kwargs, static, flat, in_tree)

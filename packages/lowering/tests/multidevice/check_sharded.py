@@ -105,6 +105,9 @@ def test_jit_on_sharded_arguments_gives_the_single_device_value() -> None:
     x = tl.device_put(data, NamedSharding(mesh, P("x", "y")))
     out = tl.jit(lambda a: lax.reduce_sum(lax.mul(a, a), (1,)))(x)
     np.testing.assert_allclose(np.asarray(out), (data * data).sum(1))
+    # Partitioned over the mesh as JAX does: the result stays split along "x".
+    assert any_sharded([out]) and out.sharding.spec == P("x")
+    assert {s.device for s in out.addressable_shards} == set(mesh.devices.flat)
 
 
 def test_pytrees_split_leaf_by_leaf_and_sharded_arrays_move() -> None:
