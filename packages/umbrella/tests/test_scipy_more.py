@@ -15,7 +15,7 @@ import pytest
 import tessela as tx
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela.scipy import linalg, special, stats
+from tessela.scipy import linalg, ndimage, optimize, signal, special, stats
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True)
 
@@ -54,7 +54,8 @@ def test_betainc_reflection(a: float, b: float, x: float) -> None:
 @pytest.mark.parametrize(
     ("name", "points"),
     [("expi", [-3.0, -0.4, 0.7, 3.0, 20.0]), ("i0", [-2.0, 0.5, 4.0]), ("i1", [-2.0, 0.5, 4.0]),
-     ("i0e", [-2.0, 0.5, 4.0]), ("i1e", [-2.0, 0.5, 4.0]), ("exp1", [0.3, 1.5, 6.0])],
+     ("i0e", [-2.0, 0.5, 4.0]), ("i1e", [-2.0, 0.5, 4.0]), ("exp1", [0.3, 1.5, 6.0]),
+     ("erfcx", [-2.0, 0.5, 3.0, 30.0]), ("dawsn", [-1.0, 0.5, 4.0, 8.0])],
 )  # fmt: skip
 def test_grad_matches_central_differences(name: str, points: list[float]) -> None:
     fn = getattr(special, name)
@@ -148,8 +149,55 @@ def test_stats_cdf_and_sf_are_complements() -> None:
         (lambda: linalg.leslie(np.ones(3), np.ones(3)), ValueError, "one less"),
         (lambda: stats.rankdata(np.ones(3), "bogus"), ValueError, "unknown method"),
         (lambda: stats.mode(np.ones(3), nan_policy="omit"), NotImplementedError, "omit"),
+        (lambda: special.dawsn(np.complex64(1)), ValueError, "complex"),
+        (lambda: signal.convolve(np.ones(3), np.ones(2), method="bogus"), ValueError, "method"),
+        (lambda: signal.convolve(np.ones(3), np.ones((2, 2))), ValueError, "dimensions"),
+        (lambda: signal.convolve2d(np.ones((3, 3)), np.ones((2, 2)), boundary="wrap"),
+         NotImplementedError, "fill"),
+        (lambda: signal.detrend(np.ones(4), type="quadratic"), ValueError, "Trend type"),
+        (lambda: optimize.minimize(lambda x: (x**2).sum(), np.ones(2), method="CG"), ValueError,
+         "not recognized"),
+        (lambda: optimize.minimize(lambda x, a: (x**2).sum(), np.ones(2), args=1, method="BFGS"),
+         TypeError, "tuple"),
+        (lambda: ndimage.map_coordinates(np.ones((2, 2)), [np.zeros(1)], 1), ValueError, "length"),
+        (lambda: ndimage.map_coordinates(np.ones(3), [np.zeros(1)], 3), NotImplementedError,
+         "order"),
     ],
 )  # fmt: skip
 def test_bad_input_raises_as_jax_does(call: Callable[[], Any], error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         call()
+
+
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), m=st.integers(1, 4))
+@SETTINGS
+def test_convolve_matches_numpy_and_fft(seed: int, n: int, m: int) -> None:
+    r = np.random.default_rng(seed)
+    a, b = r.normal(size=n).astype(np.float32), r.normal(size=m).astype(np.float32)
+    want = np.convolve(a, b)
+    np.testing.assert_allclose(np.asarray(signal.convolve(a, b)), want, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(signal.fftconvolve(a, b)), want, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(signal.correlate(a, b)), np.correlate(a, b, "full"),
+                               atol=1e-5)  # fmt: skip
+
+
+def test_minimize_finds_the_minimum_of_a_quadratic_under_jit() -> None:
+    target = np.array([1.0, -2.0, 0.5], np.float32)
+
+    @tx.jit
+    def solve(x0: Any) -> Any:
+        return optimize.minimize(lambda x: ((x - target) ** 2).sum(), x0, method="BFGS")
+
+    res = solve(np.zeros(3, np.float32))
+    np.testing.assert_allclose(np.asarray(res.x), target, atol=1e-4)
+    assert bool(res.success) and int(res.status) == 0
+
+
+def test_map_coordinates_at_integer_points_reads_the_array() -> None:
+    img = np.arange(12, dtype=np.float32).reshape(3, 4)
+    rows, cols = np.meshgrid(np.arange(3), np.arange(4), indexing="ij")
+    for order in (0, 1):
+        got = ndimage.map_coordinates(
+            img, [rows.astype(np.float32), cols.astype(np.float32)], order
+        )
+        np.testing.assert_array_equal(np.asarray(got), img)

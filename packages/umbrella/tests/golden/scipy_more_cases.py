@@ -32,6 +32,7 @@ def cases(ns: Any) -> dict[str, Any]:
     _special(out, ns.scipy.special, ns.grad, ns.vmap)
     _linalg(out, ns.scipy.linalg, ns.grad)
     _stats(out, ns.scipy.stats, ns.grad, ns.vmap)
+    _signal_optimize_ndimage(out, ns.scipy)
     return out
 
 
@@ -73,6 +74,12 @@ def _special(out: dict[str, Any], special: Any, grad: Any, vmap: Any) -> None:
         out[f"grad|{name}"] = vmap(grad(getattr(special, name)))(pos[1:] + F32(0.1))
     out["grad|gammainc"] = vmap(grad(special.gammainc, argnums=(0, 1)))(pos[1:9], pos[8:] + 1)
     out["grad|expn"] = vmap(grad(lambda x: special.expn(F32(2.0), x)))(pos[1:9])
+    wide = np.array([-30.0, -5.0, -1.0, -0.1, 0.0, 0.3, 1.0, 3.0, 3.3, 5.0, 6.3, 9.0, 9.5, 12.0,
+                     100.0], F32)  # fmt: skip
+    for name in ["erfcx", "dawsn"]:
+        out[f"special|{name}"] = getattr(special, name)(wide)
+        out[f"grad|{name}"] = vmap(grad(getattr(special, name)))(wide)
+    out["special|erfcx_f16"] = special.erfcx(wide.astype(np.float16))
 
 
 def _linalg(out: dict[str, Any], linalg: Any, grad: Any) -> None:
@@ -169,3 +176,47 @@ def _stats(out: dict[str, Any], stats: Any, grad: Any, vmap: Any) -> None:
     out["stats|grad_truncnorm"] = vmap(grad(stats.truncnorm.logpdf), in_axes=(0, None, None))(
         z[2:-2], F32(-2.5), F32(2.5)
     )
+
+
+def _rosen(x: Any) -> Any:
+    return ((1.0 - x[:-1]) ** 2 + 100.0 * (x[1:] - x[:-1] ** 2) ** 2).sum()
+
+
+def _signal_optimize_ndimage(out: dict[str, Any], scipy: Any) -> None:
+    r = _rng(5)
+    a, b = r.normal(size=7).astype(F32), r.normal(size=3).astype(F32)
+    m1, m2 = r.normal(size=(5, 4)).astype(F32), r.normal(size=(2, 3)).astype(F32)
+    signal = scipy.signal
+    for mode in ("full", "same", "valid"):
+        out[f"signal|convolve_{mode}"] = signal.convolve(a, b, mode)
+        out[f"signal|convolve_swap_{mode}"] = signal.convolve(b, a, mode)
+        out[f"signal|correlate_{mode}"] = signal.correlate(a, b, mode)
+        out[f"signal|fftconvolve_{mode}"] = signal.fftconvolve(a, b, mode)
+        out[f"signal|convolve2d_{mode}"] = signal.convolve2d(m1, m2, mode)
+        out[f"signal|correlate2d_{mode}"] = signal.correlate2d(m1, m2, mode)
+        out[f"signal|correlate2d_swap_{mode}"] = signal.correlate2d(m2, m1, mode)
+        out[f"signal|fftconvolve2d_{mode}"] = signal.fftconvolve(m1, m2, mode)
+    out["signal|convolve_fft_method"] = signal.convolve(a, b, method="fft")
+    out["signal|fftconvolve_axes"] = signal.fftconvolve(m1, np.ones((5, 2), F32), axes=1)
+    out["signal|detrend"] = signal.detrend(m1, axis=0)
+    out["signal|detrend_bp"] = signal.detrend(np.arange(10, dtype=F32) ** 2, bp=[4])
+    out["signal|detrend_constant"] = signal.detrend(m1, type="constant")
+    res = scipy.optimize.minimize(_rosen, np.array([-1.2, 1.0, 0.5], F32), method="BFGS")
+    for field in ("x", "success", "status", "fun", "jac", "nfev", "njev", "nit"):
+        out[f"optimize|rosen_{field}"] = getattr(res, field)
+    quad = scipy.optimize.minimize(
+        lambda x, c: ((x - c) ** 2).sum() + (x**4).sum(), np.ones(3, F32),
+        args=(F32(2.0),), method="bfgs", options={"maxiter": 5},
+    )  # fmt: skip
+    out["optimize|quartic_x"], out["optimize|quartic_hess_inv"] = quad.x, quad.hess_inv
+    out["optimize|quartic_status"] = quad.status
+    img = np.arange(20, dtype=F32).reshape(4, 5)
+    coords = [np.array([-1.2, 0.0, 0.5, 2.7, 3.9, 5.5], F32),
+              np.array([0.2, -0.7, 4.5, 1.5, 3.2, 6.1], F32)]  # fmt: skip
+    for order in (0, 1):
+        for mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
+            key = f"ndimage|order{order}_{mode}"
+            out[key] = scipy.ndimage.map_coordinates(img, coords, order, mode, cval=-1.0)
+            out[key + "_int"] = scipy.ndimage.map_coordinates(
+                img.astype(np.int32), coords, order, mode
+            )

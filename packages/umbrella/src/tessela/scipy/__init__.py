@@ -1,6 +1,6 @@
 """``tessela.scipy``: the ``jax.scipy`` submodules composable from Tessela's primitives.
 
-Submodules: ``linalg``, ``special`` and ``stats``.
+Submodules: ``linalg``, ``ndimage``, ``optimize``, ``signal``, ``special`` and ``stats``.
 
 Example:
     >>> import tessela.scipy as tsp
@@ -8,6 +8,6 @@ Example:
     0.5
 """
 
-from . import linalg, special, stats
+from . import linalg, ndimage, optimize, signal, special, stats
 
-__all__ = ["linalg", "special", "stats"]
+__all__ = ["linalg", "ndimage", "optimize", "signal", "special", "stats"]

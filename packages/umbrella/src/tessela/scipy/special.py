@@ -15,9 +15,11 @@ from tessela._scipy_ndtr import *  # noqa: F403
 from tessela._scipy_ndtr import __all__ as _ndtr_all
 from tessela._scipy_special import *  # noqa: F403
 from tessela._scipy_special import __all__ as _special_all
+from tessela._scipy_special_erf import *  # noqa: F403
+from tessela._scipy_special_erf import __all__ as _erf_all
 from tessela._scipy_special_gamma import *  # noqa: F403
 from tessela._scipy_special_gamma import __all__ as _gamma_all
 from tessela._scipy_special_more import *  # noqa: F403
 from tessela._scipy_special_more import __all__ as _more_all
 
-__all__ = sorted([*_special_all, *_ndtr_all, *_gamma_all, *_more_all])
+__all__ = sorted([*_special_all, *_ndtr_all, *_erf_all, *_gamma_all, *_more_all])

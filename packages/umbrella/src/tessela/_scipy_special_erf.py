@@ -1,0 +1,171 @@
+"""``jax.scipy.special``: ``erfcx`` and ``dawsn`` of real arguments, with JAX 0.10.2's kernels.
+
+``erfcx(x) = exp(x**2) erfc(x)`` switches to its asymptotic series where
+``exp(x**2)`` would overflow; ``dawsn`` uses the rational approximations of
+Cody, Paciorek and Thacher (1970) on ``[0, 3.25)``, ``[3.25, 6.25)`` and
+beyond. Half-precision inputs are computed in float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import tessela_numpy as tnp
+from tessela_tracer import custom_jvp, lax
+from tessela_tracer import dtypes as _dtypes
+
+from ._scipy_special import _arr, promote_inexact
+
+__all__ = ["dawsn", "erfcx"]
+
+_F32 = np.dtype(np.float32)
+
+
+def _c(x: Any, value: Any) -> Any:
+    return np.array(value, x.dtype)[()]
+
+
+def _real(name: str, x: Any) -> Any:
+    (x,) = (_arr(v) for v in promote_inexact(name, x))
+    if _dtypes.issubdtype(x.dtype, np.complexfloating):
+        raise NotImplementedError(
+            f"{name} of complex arguments is not implemented in tessela; pass real values"
+        )
+    return x
+
+
+# erfcx(x) ~ P(1/x^2) / (sqrt(pi) x), P's coefficients highest degree first.
+_ERFCX_ASYMPTOTIC = [7918.06640625, -1055.7421875, 162.421875, -29.53125, 6.5625, -1.875,
+                     0.75, -0.5, 1.0]  # fmt: skip
+
+
+def _erfcx_kernel(x: Any, nterms: int) -> Any:
+    threshold = np.sqrt(np.log(np.finfo(x.dtype).max))
+    large = x > _c(x, threshold)
+    safe = lax.select(large, lax.full_like(x, _c(x, 1.0)), x)
+    direct = lax.exp(lax.square(safe)) * lax.erfc(safe)
+    t = _c(x, 1.0) / lax.square(x)
+    series = tnp.polyval(np.array(_ERFCX_ASYMPTOTIC[-nterms:], x.dtype), t)
+    return lax.select(large, series / (x * _c(x, np.sqrt(np.pi))), direct)
+
+
+def _erfcx_impl(x: Any) -> Any:
+    if x.dtype == np.float64:
+        return _erfcx_kernel(x, 9)
+    if x.dtype == np.float32:
+        return _erfcx_kernel(x, 5)
+    return _erfcx_kernel(x.astype(_F32), 5).astype(x.dtype)
+
+
+def _erfcx_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    ans = _erfcx_impl(x)
+    return ans, t * (2 * x * ans - _c(x, 2.0 / np.sqrt(np.pi)))
+
+
+_erfcx = custom_jvp(_erfcx_impl)
+_erfcx.defjvp(_erfcx_jvp)
+
+
+def erfcx(x: Any) -> Any:
+    """The scaled complementary error function ``exp(x**2) * erfc(x)``.
+
+    Args:
+        x: real values.
+
+    Returns:
+        ``erfcx(x)``, stable for large positive ``x``; its derivative is
+        ``2 x erfcx(x) - 2 / sqrt(pi)``.
+
+    Raises:
+        NotImplementedError: complex arguments (JAX computes them through ``wofz``).
+
+    Example:
+        >>> print(erfcx(0.0))
+        1.0
+    """
+    return _erfcx(_real("erfcx", x))
+
+
+_DAWSN = {
+    "an": [1.13681498971755972054e-11, 8.49262267667473811108e-10, 1.94434204175553054283e-8,
+           9.53151741254484363489e-7, 3.07828309874913200438e-6, 3.52513368520288738649e-4,
+           -8.50149846724410912031e-4, 4.22618223005546594270e-2, -9.17480371773452345351e-2,
+           9.99999999999999994612e-1],
+    "ad": [2.40372073066762605484e-11, 1.48864681368493396752e-9, 5.21265281010541664570e-8,
+           1.27258478273186970203e-6, 2.32490249820789513991e-5, 3.25524741826057911661e-4,
+           3.48805814657162590916e-3, 2.79448531198828973716e-2, 1.58874241960120565368e-1,
+           5.74918629489320327824e-1, 1.00000000000000000539e0],
+    "bn": [5.08955156417900903354e-1, -2.44754418142697847934e-1, 9.41512335303534411857e-2,
+           -2.18711255142039025206e-2, 3.66207612329569181322e-3, -4.23209114460388756528e-4,
+           3.59641304793896631888e-5, -2.14640351719968974225e-6, 9.10010780076391431042e-8,
+           -2.40274520828250956942e-9, 3.59233385440928410398e-11],
+    "bd": [1.00000000000000000000e0, -6.31839869873368190192e-1, 2.36706788228248691528e-1,
+           -5.31806367003223277662e-2, 8.48041718586295374409e-3, -9.47996768486665330168e-4,
+           7.81025592944552338085e-5, -4.55875153252442634831e-6, 1.89100358111421846170e-7,
+           -4.91324691331920606875e-9, 7.18466403235734541950e-11],
+    "cn": [-5.90592860534773254987e-1, 6.29235242724368800674e-1, -1.72858975380388136411e-1,
+           1.64837047825189632310e-2, -4.86827613020462700845e-4],
+    "cd": [1.00000000000000000000e0, -2.69820057197544900361e0, 1.73270799045947845857e0,
+           -3.93708582281939493482e-1, 3.44278924041233391079e-2, -9.73655226040941223894e-4],
+}  # fmt: skip
+
+
+def _poly(name: str, v: Any) -> Any:
+    return tnp.polyval(np.array(_DAWSN[name], v.dtype), v)
+
+
+def _dawsn_kernel(x: Any) -> Any:
+    sign = tnp.sign(x)
+    ax = lax.abs(x)
+    t = _c(x, 1.0) / lax.square(ax)
+    one_ax, one_t = lax.full_like(ax, _c(x, 1.0)), lax.full_like(t, _c(x, 1.0))
+    in1 = ax < _c(x, 3.25)
+    in2 = (ax >= _c(x, 3.25)) & (ax < _c(x, 6.25))
+    in3 = ax >= _c(x, 6.25)
+    ax1 = lax.select(in1, ax, one_ax)
+    val1 = ax1 * _poly("an", lax.square(ax1)) / _poly("ad", lax.square(ax1))
+    t2, ax2 = lax.select(in2, t, one_t), lax.select(in2, ax, one_ax)
+    val2 = (_c(x, 0.5) / ax2) * (_c(x, 1.0) + t2 * _poly("bn", t2) / _poly("bd", t2))
+    t3, ax3 = lax.select(in3, t, one_t), lax.select(in3, ax, one_ax)
+    val3 = (_c(x, 0.5) / ax3) * (_c(x, 1.0) + t3 * _poly("cn", t3) / _poly("cd", t3))
+    return sign * lax.select(in1, val1, lax.select(ax < _c(x, 6.25), val2, val3))
+
+
+def _dawsn_impl(x: Any) -> Any:
+    if x.dtype in (np.float32, np.float64):
+        return _dawsn_kernel(x)
+    return _dawsn_kernel(x.astype(_F32)).astype(x.dtype)
+
+
+def _dawsn_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    ans = _dawsn_impl(x)
+    return ans, t * (_c(x, 1.0) - _c(x, 2.0) * x * ans)
+
+
+_dawsn = custom_jvp(_dawsn_impl)
+_dawsn.defjvp(_dawsn_jvp)
+
+
+def dawsn(x: Any) -> Any:
+    """Dawson's integral ``exp(-x**2) * integral_0^x exp(t**2) dt``.
+
+    Args:
+        x: real values.
+
+    Returns:
+        ``dawsn(x)``; its derivative is ``1 - 2 x dawsn(x)``.
+
+    Raises:
+        ValueError: complex arguments, as in JAX.
+
+    Example:
+        >>> print(dawsn(0.0))
+        0.0
+    """
+    x = _arr(promote_inexact("dawsn", x)[0])
+    if _dtypes.issubdtype(x.dtype, np.complexfloating):
+        raise ValueError("dawsn does not support complex-valued inputs.")
+    return _dawsn(x)
