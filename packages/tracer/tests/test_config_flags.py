@@ -271,9 +271,9 @@ def test_num_cpu_devices_reads_the_environment(value: str, want: str) -> None:
 
 def test_trace_key_follows_the_flags_that_change_tracing() -> None:
     before = config.trace_key
-    assert before == ("allow", "standard", None)
+    assert before == (False, "allow", "standard", None)
     config.update("jax_numpy_dtype_promotion", "strict")
     config.update("jax_default_matmul_precision", "highest")
-    assert config.trace_key == ("allow", "strict", "highest")
+    assert config.trace_key == (False, "allow", "strict", "highest")
     config.update("jax_check_tracer_leaks", True)  # not a tracing flag
-    assert config.trace_key == ("allow", "strict", "highest")
+    assert config.trace_key == (False, "allow", "strict", "highest")

@@ -124,3 +124,16 @@ def test_traced_stage_without_a_compiler() -> None:
 def test_jit_is_the_one_type() -> None:
     assert isinstance(tt.jit(_two), JitWrapped)
     assert repr(tt.jit(_two)) == "<jitted function _two>"
+
+
+def test_a_flag_that_changes_tracing_retraces() -> None:
+    f = tt.jit(lambda a: tt.lax.dot(a, a))
+    a = np.ones((2, 2), np.float32)
+    before = str(tt.make_jaxpr(f)(a))
+    tt.config.update("jax_default_matmul_precision", "highest")
+    try:
+        during = str(tt.make_jaxpr(f)(a))
+    finally:
+        tt.config.update("jax_default_matmul_precision", None)
+    assert "HIGHEST" not in before and "HIGHEST" in during
+    assert str(tt.make_jaxpr(f)(a)) == before

@@ -8,7 +8,7 @@ argument signature, a fast dispatch table in front of it, donation, and the
 ahead-of-time stages (``.trace``, ``.lower``, ``.compile``).
 
 A call first builds its fast key: the current trace's type, the default-device
-setting, the x64 flag, the number of positional arguments, the keyword names,
+setting, the flags that change tracing (``config.trace_key``: x64, promotion, precision), the number of positional arguments, the keyword names,
 the static values and one key per leaf (an :class:`Array`'s signature, a host
 value's dtype and shape, a Python scalar's type; see ``leaf_key``). Leaves are
 the top-level arguments when none is a container, else the flattened pytree
@@ -115,21 +115,21 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                         names = tuple(sorted(kwargs))
                         leaves = (*args, *map(kwargs.__getitem__, names))
                     key = (type(get_current_trace()), _default_device_var.get(),
-                           config.x64_enabled, len(args), names, None,
+                           config.trace_key, len(args), names, None,
                            *map(_sig_of, leaves))  # fmt: skip
             elif jitted._has_static:
                 n = len(args)
                 static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
                 leaves = dyn(args)
                 key = (type(get_current_trace()), _default_device_var.get(),
-                       config.x64_enabled, n, static(args), *map(_sig_of, leaves))  # fmt: skip
+                       config.trace_key, n, static(args), *map(_sig_of, leaves))  # fmt: skip
             elif len(args) == 2:
                 a, b = args
                 key = (type(get_current_trace()), _default_device_var.get(),
-                       config.x64_enabled, a._sig, b._sig)  # fmt: skip
+                       config.trace_key, a._sig, b._sig)  # fmt: skip
             else:
                 key = (type(get_current_trace()), _default_device_var.get(),
-                       config.x64_enabled, *map(_sig_of, args))  # fmt: skip
+                       config.trace_key, *map(_sig_of, args))  # fmt: skip
         except AttributeError:  # a host value or a pytree
             key = None
         if key is None:
@@ -169,7 +169,7 @@ def _fast_key(
 ) -> tuple[Any, Sequence[Any]]:
     # The general key, and the leaves in the order of the full path's flat
     # arguments. Leaves at the top level (the usual case) need no flatten.
-    head = (type(get_current_trace()), _default_device_var.get(), config.x64_enabled)
+    head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
     n = len(args)
     static: Any = None
     dyn: Any = args
@@ -280,7 +280,7 @@ def _executable(
     avals = tuple(get_aval(x) for x in flat)
     device, committed = _placement(jitted, flat)
     donated = tuple(jitted._donation(args, kwargs)) if jitted._donates else ()
-    key = (in_tree, static, avals, device, committed, config.x64_enabled, donated)
+    key = (in_tree, static, avals, device, committed, config.trace_key, donated)
     exe = runtime.full.get(key)
     if exe is None:
         with jitted._cache.lock:
@@ -305,7 +305,7 @@ def _explain(name: str, last_key: Any, key: Any) -> None:
         logger.warning("TRACING CACHE MISS for %s: first call.", name)
         return
     names = ("pytree structure", "static arguments", "argument types", "device",
-             "commitment", "x64 flag", "donation")  # fmt: skip
+             "commitment", "flags that change tracing (x64, promotion, precision)", "donation")  # fmt: skip
     reasons = []
     for what, old, new in zip(names, last_key, key, strict=True):
         if old != new:

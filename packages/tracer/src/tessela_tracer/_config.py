@@ -17,6 +17,7 @@ from typing import Any
 __all__ = ["TRACE_KEY_FLAGS", "Config", "FlagState", "check_rank_promotion", "config"]
 
 TRACE_KEY_FLAGS = (
+    "jax_enable_x64",
     "jax_numpy_rank_promotion",
     "jax_numpy_dtype_promotion",
     "jax_default_matmul_precision",

@@ -30,6 +30,7 @@ from typing import Any
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
 from tessela_tracer._avals import ShapeDtypeStruct, get_aval
+from tessela_tracer._config import config
 from tessela_tracer._core import EvalTrace, Tracer, get_current_trace
 from tessela_tracer._jaxpr import ClosedJaxpr, eval_jaxpr
 from tessela_tracer._prims_control import hoist_consts, jit_p
@@ -373,7 +374,7 @@ class JitWrapped:
         in_tree: Any,
     ) -> tuple[ClosedJaxpr, list[Any], Any]:  # fmt: skip
         # ``_trace``, cached on the structure, static values and avals.
-        key = (in_tree, static, tuple(get_aval(x) for x in flat))
+        key = (in_tree, static, config.trace_key, tuple(get_aval(x) for x in flat))
         hit = self._cache.traced.get(key)
         if hit is None:
             hit = self._trace(args, kwargs)
