@@ -122,6 +122,10 @@ def test_aot_stages() -> None:
     lowered = traced.lower()
     assert "stablehlo.dot_general" in lowered.as_text()
     assert "stablehlo.dot_general" in str(lowered.compiler_ir())
+    hlo = lowered.compiler_ir(dialect="hlo").as_hlo_text()
+    assert hlo.startswith("HloModule") and " dot(" in hlo and "ENTRY" in hlo
+    with pytest.raises(ValueError, match='use "stablehlo" or "hlo"'):
+        lowered.compiler_ir(dialect="mhlo")
     assert lowered.cost_analysis()["flops"] >= 2 * 8**3 - 64
     compiled = lowered.compile()
     x = np.eye(8, dtype=np.float32)

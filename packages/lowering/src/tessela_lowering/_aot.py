@@ -53,14 +53,25 @@ class Lowered:
         """The StableHLO module as MLIR text."""
         return self._text
 
-    def compiler_ir(self, dialect: str = "stablehlo") -> ir.Module:
-        """The module as an MLIR ``Module`` object (in a fresh context).
+    def compiler_ir(self, dialect: str = "stablehlo") -> Any:
+        """The module as an MLIR ``Module`` (in a fresh context), or as HLO.
+
+        Args:
+          dialect: ``"stablehlo"`` (an MLIR module) or ``"hlo"`` (an
+            ``XlaComputation``, whose ``as_hlo_text()`` prints HLO).
+
+        Returns:
+          The module in that dialect.
 
         Raises:
-          ValueError: ``dialect`` is not "stablehlo".
+          ValueError: for another dialect.
         """
+        if dialect == "hlo":
+            return _xla.xla_computation(self._text)
         if dialect != "stablehlo":
-            raise ValueError(f'compiler_ir(dialect={dialect!r}) is not supported; use "stablehlo".')
+            raise ValueError(
+                f'compiler_ir(dialect={dialect!r}) is not supported; use "stablehlo" or "hlo".'
+            )
         ctx = _xla.fresh_ir_context()
         return ir.Module.parse(self._text, context=ctx)
 

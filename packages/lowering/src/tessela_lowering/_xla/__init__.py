@@ -76,6 +76,7 @@ from tessela_lowering._xla._run import (
     serialize,
     to_dlpack,
     to_numpy,
+    xla_computation,
 )
 
 __all__ = [
@@ -124,4 +125,5 @@ __all__ = [
     "stablehlo",
     "to_dlpack",
     "to_numpy",
+    "xla_computation",
 ]

@@ -284,6 +284,13 @@ def deserialize(data: bytes, devices: Sequence[Device]) -> Executable | None:
         return None
 
 
+def xla_computation(module_text: str) -> Any:
+    """The StableHLO module text as an HLO ``XlaComputation`` (``as_hlo_text()``, ...)."""
+    return _jax.mlir.mlir_module_to_xla_computation(
+        module_text, use_tuple_args=False, return_tuple=False
+    )
+
+
 def hlo_text(exe: Executable) -> str:
     """The optimized HLO text of a compiled executable."""
     modules = exe.hlo_modules()
