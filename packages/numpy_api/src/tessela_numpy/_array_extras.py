@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import lax
 from tessela_tracer.dtypes import canonicalize_dtype
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -431,7 +432,7 @@ def diag_indices_from(arr: ArrayLike) -> tuple[Any, ...]:
     return diag_indices(shape[0], ndim=len(shape))
 
 
-def indices(dimensions: Sequence[int], dtype: Any = None, sparse: bool = False) -> Any:
+def indices(dimensions: Sequence[int], dtype: DTypeLike | None = None, sparse: bool = False) -> Any:
     """An array (or tuple, when ``sparse``) of index grids for a shape.
 
     Args:
@@ -547,7 +548,12 @@ def _cumulative(name: str, op: Any, x: Any, axis: int | None, dtype: Any, initia
 
 
 def cumulative_sum(
-    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike | None = None,
+    include_initial: bool = False,
 ) -> Array:
     """The array API's cumulative sum.
 
@@ -568,7 +574,12 @@ def cumulative_sum(
 
 
 def cumulative_prod(
-    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike | None = None,
+    include_initial: bool = False,
 ) -> Array:
     """The array API's cumulative product.
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
-from tessela_tracer.typing import Array, unchanged
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, convert, dtype_arg, shape_of
 from ._choose import choose, compress
@@ -152,7 +152,7 @@ def _bits(dtype: np.dtype[Any]) -> int:
     return bits
 
 
-def view(x: Any, dtype: Any = None, type: None = None) -> Array:
+def view(x: ArrayLike, dtype: Any = None, type: None = None) -> Array:
     """The array's bits read as ``dtype`` (``x.view(dtype)``).
 
     The last axis grows or shrinks by the ratio of the item sizes; a 0-d

@@ -182,7 +182,12 @@ def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -
 
 
 def full_like(
-    x: Any, fill_value: Any, /, *, dtype: Any = None, shape: tuple[int, ...] | None = None
+    x: ArrayLike,
+    fill_value: Any,
+    /,
+    *,
+    dtype: DTypeLike | None = None,
+    shape: tuple[int, ...] | None = None,
 ) -> Array:
     """An array of ``x``'s shape and dtype (or the given ones) filled with a scalar.
 

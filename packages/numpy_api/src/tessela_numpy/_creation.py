@@ -12,6 +12,7 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import ArrayCopySemantics, ArrayOps, jit, lax, to_concrete_array
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
@@ -165,7 +166,7 @@ def array(
 
 def asarray(
     a: Any,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     order: str | None = None,
     *,
     copy: bool | None = None,
@@ -200,7 +201,9 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
     return dt, weak
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def full(
+    shape: Any, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: Any = None
+) -> Array:
     """An array of ``shape`` filled with ``fill_value``.
 
     Args:
@@ -258,7 +261,7 @@ def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bo
     return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
 
 
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     """An array of zeros.
 
     Args:
@@ -276,7 +279,7 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     return full(shape, 0, _default(float) if dtype is None else dtype, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def ones(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     """An array of ones.
 
     Args:
@@ -294,7 +297,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     return full(shape, 1, _default(float) if dtype is None else dtype, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def empty(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     """An array of the given shape; its contents are zeros (arrays are immutable).
 
     Args:
@@ -313,7 +316,12 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
 
 
 def full_like(
-    a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+    a: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: Any = None,
+    *,
+    device: Any = None,
 ) -> Array:
     """An array like ``a`` (shape and dtype) filled with ``fill_value``.
 
@@ -350,7 +358,9 @@ def full_like(
     return unchanged(_place(_full(shape_t, fill_value, dt, dtype is None and a_weak), device))
 
 
-def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+def zeros_like(
+    a: ArrayLike, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
+) -> Array:
     """Zeros with the shape and dtype of ``a``.
 
     Args:
@@ -369,7 +379,9 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
     return full_like(a, 0, dtype, shape, device=device)
 
 
-def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+def ones_like(
+    a: ArrayLike, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
+) -> Array:
     """Ones with the shape and dtype of ``a``.
 
     Args:
@@ -389,7 +401,7 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
 
 
 def empty_like(
-    prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+    prototype: Any, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
 ) -> Array:
     """An array like ``prototype``; its contents are zeros.
 
@@ -584,7 +596,7 @@ def eye(
     return unchanged(out if device is None else _place(out, device))
 
 
-def identity(n: int, dtype: Any = None) -> Array:
+def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     """The ``n`` by ``n`` identity matrix.
 
     Args:

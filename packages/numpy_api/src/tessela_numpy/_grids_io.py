@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import ArrayOps
 from tessela_tracer import dtypes as _dt
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import promote_dtypes
 from ._creation import arange, array, asarray, linspace
@@ -306,8 +306,8 @@ def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: i
 
 
 def fromfunction(
-    function: Callable[..., Any], shape: Any, *, dtype: Any = float, **kwargs: Any
-) -> Any:
+    function: Callable[..., Any], shape: Any, *, dtype: DTypeLike = float, **kwargs: Any
+) -> Array:
     """``function`` of the index grids of ``shape``: entry ``[i, j, ...]`` is ``function(i, j, ...)``.
 
     ``function`` receives whole index arrays (``indices(shape)``), as in
@@ -329,7 +329,7 @@ def fromfunction(
     """
     dims = canonicalize_shape(shape)
     grids = meshgrid(*(arange(n, dtype=dtype) for n in dims), indexing="ij")
-    return function(*grids, **kwargs)
+    return unchanged(function(*grids, **kwargs))
 
 
 def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: str) -> Array:

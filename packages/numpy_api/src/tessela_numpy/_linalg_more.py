@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -119,7 +120,7 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     return unchanged(_cross(x1, x2, axis=axis))
 
 
-def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Array:
+def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -> Array:
     """The sums of the diagonals of the matrices in the last two axes.
 
     Args:

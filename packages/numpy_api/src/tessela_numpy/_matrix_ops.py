@@ -11,6 +11,7 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -159,7 +160,7 @@ def trace(
     offset: int = 0,
     axis1: int = 0,
     axis2: int = 1,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
 ) -> Array:
     """The sum along a diagonal.

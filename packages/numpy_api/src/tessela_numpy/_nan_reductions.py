@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -56,7 +57,7 @@ def _nan_replaced(a: Any, value: Any) -> Any:
 def nansum(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -87,7 +88,7 @@ def nansum(
 def nanprod(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -197,7 +198,7 @@ def _valid(a: Any, where_: Any) -> Any:
 def nanmean(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     where: ArrayLike | None = None,
@@ -235,7 +236,7 @@ def nanmean(
 def nanvar(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
@@ -284,7 +285,7 @@ def nanvar(
 def nanstd(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
@@ -313,7 +314,9 @@ def nanstd(
     return unchanged(sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean)))
 
 
-def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
+def nancumsum(
+    a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None
+) -> Array:
     """Cumulative sum treating NaNs as zero.
 
     Args:
@@ -333,7 +336,9 @@ def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = No
     return unchanged(cumsum(_nan_replaced(a, 0), axis, dtype, out))
 
 
-def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
+def nancumprod(
+    a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None
+) -> Array:
     """Cumulative product treating NaNs as one.
 
     Args:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import lax
 from tessela_tracer.dtypes import canonicalize_dtype, result_type
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -244,7 +245,7 @@ def ravel_multi_index(
     mode: str = "raise",
     order: str = "C",
     *,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Convert coordinate arrays to flat indices.
 

@@ -180,7 +180,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
     return unchanged(concatenate((p, k_arr)) / coeff)
 
 
-def angle(z: Any, deg: bool = False) -> Array:
+def angle(z: ArrayLike, deg: bool = False) -> Array:
     """The argument (phase angle) of complex values.
 
     Args:

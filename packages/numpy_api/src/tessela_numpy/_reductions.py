@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -159,7 +160,7 @@ def _no_out(out: Any, name: str) -> None:
 def sum(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -186,7 +187,7 @@ def sum(
 def prod(
     a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -323,7 +324,7 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 def mean(
-    a: ArrayLike,
+    a: Any,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
@@ -362,14 +363,14 @@ def _correction(name: str, ddof: int, correction: int | float | None) -> int | f
 
 
 def var(
-    a: ArrayLike,
+    a: Any,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: ArrayLike | None = None,
+    where: Any = None,
     correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "var")
@@ -409,14 +410,14 @@ _var_jit = jit(_var, static_argnums=(1, 2, 4))
 
 
 def std(
-    a: ArrayLike,
+    a: Any,
     axis: Any = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: ArrayLike | None = None,
+    where: Any = None,
     correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "std")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -45,7 +46,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def dstack(tup: Sequence[Any], dtype: Any = None) -> Array:
+def dstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     """Join arrays along the third axis (1-D and 2-D inputs become ``(1, n, 1)``/``(m, n, 1)``).
 
     Args:
@@ -225,8 +226,8 @@ def meshgrid(
 
 
 def logspace(
-    start: ArrayLike,
-    stop: ArrayLike,
+    start: Any,
+    stop: Any,
     num: int = 50,
     endpoint: bool = True,
     base: ArrayLike = 10.0,
@@ -259,8 +260,8 @@ def logspace(
 
 
 def geomspace(
-    start: ArrayLike,
-    stop: ArrayLike,
+    start: Any,
+    stop: Any,
     num: int = 50,
     endpoint: bool = True,
     dtype: Any = None,

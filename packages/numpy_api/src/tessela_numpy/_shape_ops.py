@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -266,7 +267,9 @@ def _check_sequence(name: str, arrays: Any) -> list[Any]:
     return list(arrays)
 
 
-def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, dtype: Any = None) -> Array:
+def concatenate(
+    arrays: Sequence[Any], /, axis: int | None = 0, dtype: DTypeLike | None = None
+) -> Array:
     """Join arrays along an existing axis (the flattened arrays when axis is None).
 
     Args:
@@ -301,7 +304,7 @@ def concatenate(arrays: Sequence[Any], /, axis: int | None = 0, dtype: Any = Non
     return lax.concatenate(arrs, ax)
 
 
-def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: Any = None) -> Array:
+def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: DTypeLike | None = None) -> Array:
     """Join arrays of one shape along a new axis.
 
     Args:
@@ -421,7 +424,7 @@ def atleast_3d(*arys: ArrayLike) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Array:
+def hstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
     """Join arrays column-wise (along axis 1, or axis 0 for 1-D arrays).
 
     Args:
@@ -440,7 +443,7 @@ def hstack(tup: Sequence[Any], /, dtype: Any = None) -> Array:
     return unchanged(concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype))
 
 
-def vstack(tup: Sequence[Any], /, dtype: Any = None) -> Array:
+def vstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
     """Join arrays row-wise (1-D arrays become rows).
 
     Args:

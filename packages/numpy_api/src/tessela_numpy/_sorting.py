@@ -94,7 +94,7 @@ _sort_jit = jit(_sort, static_argnums=(1, 2, 3))
 
 
 def argsort(
-    a: ArrayLike,
+    a: Any,
     axis: int | None = -1,
     *,
     kind: None = None,

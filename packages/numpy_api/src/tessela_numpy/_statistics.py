@@ -11,6 +11,7 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -403,7 +404,7 @@ def cov(
     ddof: int | None = None,
     fweights: Any = None,
     aweights: ArrayLike | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """The covariance matrix of variables given as rows (or columns) of ``m``.
 
@@ -473,7 +474,9 @@ def cov(
     return unchanged(squeeze(c))
 
 
-def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Array:
+def corrcoef(
+    x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, dtype: DTypeLike | None = None
+) -> Array:
     """Pearson correlation coefficients: :func:`cov` normalised by the standard deviations.
 
     Args:

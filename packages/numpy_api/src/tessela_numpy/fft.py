@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.lax import FftType
@@ -370,7 +371,7 @@ def _freq_dtype(dtype: Any) -> Any:
     return _dt.canonicalize_dtype(dtype if dtype is not None else np.float64)
 
 
-def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+def fftfreq(n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: Any = None) -> Array:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``.
 
     Args:
@@ -393,7 +394,7 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
     return unchanged(true_divide(ks, multiply(np.asarray(n, dt), d)).astype(dt))
 
 
-def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+def rfftfreq(n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: Any = None) -> Array:
     """The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.
 
     Args:
