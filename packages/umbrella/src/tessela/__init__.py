@@ -106,6 +106,7 @@ from ._runtime import (
     transfer_guard_device_to_host,
     transfer_guard_host_to_device,
 )
+from ._pmap import pmap
 from ._shard_map import shard_map
 from ._toplevel import (
     disable_jit,
@@ -300,6 +301,7 @@ __all__ = [
     "numpy_rank_promotion",
     "ops",
     "plugins",
+    "pmap",
     "print_environment_info",
     "process_count",
     "process_index",
