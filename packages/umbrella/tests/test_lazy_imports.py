@@ -60,6 +60,15 @@ def test_the_eager_api_is_there_without_the_lazy_modules() -> None:
     assert loaded == [9.0, 6.0, False]
 
 
+def test_prng_keys_are_registered_without_tessela_random() -> None:
+    loaded = _fresh(
+        "import json, sys, tessela, tessela_prng\n"
+        "k = tessela.jit(lambda k: k)(tessela_prng.key(0))\n"
+        "print(json.dumps([type(k).__name__, 'tessela.random' in sys.modules]))"
+    )
+    assert loaded == ["KeyArray", False]
+
+
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
@@ -70,6 +79,7 @@ def test_the_eager_api_is_there_without_the_lazy_modules() -> None:
         ("import tessela; print(tessela.numpy.sum(tessela.numpy.ones(3)))", "3.0"),
         ("from tessela import install_jax_alias as f; print(f.__module__)", "tessela._jax_alias"),
         ("import tessela; print(tessela.JaxAliasError.__mro__[1].__name__)", "RuntimeError"),
+        ("import tessela; print(tessela.pmap.__module__)", "tessela._pmap"),
     ],
 )
 def test_attribute_access_imports_the_submodule(code: str, expected: str) -> None:

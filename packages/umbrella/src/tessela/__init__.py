@@ -62,6 +62,8 @@ from tessela_tracer import (
 )
 from tessela_tracer.typing import Array
 
+# Registers tessela_prng's keys as pytrees (tessela.random itself is lazy).
+from . import _prng_keys as _prng_keys
 from . import (
     core,
     custom_batching,
@@ -106,7 +108,6 @@ from ._runtime import (
     transfer_guard_device_to_host,
     transfer_guard_host_to_device,
 )
-from ._pmap import pmap
 from ._shard_map import shard_map
 from ._toplevel import (
     disable_jit,
@@ -150,6 +151,7 @@ if TYPE_CHECKING:
         jax_alias_installed,
         uninstall_jax_alias,
     )
+    from ._pmap import pmap
 
 # Imported on first attribute access (PEP 562); `import tessela` stays light.
 _LAZY_SUBMODULES = frozenset(
@@ -175,6 +177,7 @@ _LAZY_ATTRIBUTES = {
     "install_jax_alias": "_jax_alias",
     "jax_alias_installed": "_jax_alias",
     "uninstall_jax_alias": "_jax_alias",
+    "pmap": "_pmap",
 }
 
 

@@ -28,55 +28,15 @@ import numpy as np
 import tessela_lowering
 import tessela_prng
 from tessela_prng import KeyArray
-from tessela_pytree import register_pytree_node
 from tessela_tracer import Tracer
-from tessela_tracer.dtypes import is_key_dtype
-from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
+from tessela_tracer.extend import random_unwrap, random_wrap
 
+from ._prng_keys import is_typed_key
 from ._xp import Boxed, unbox
 
 __all__ = ["KeyArray", "is_typed_key", "wrap_sampler"]
 
 _P = ParamSpec("_P")
-
-
-def _flatten_key(k: KeyArray) -> tuple[tuple[Any], None]:
-    return (tessela_prng.key_data(k),), None
-
-
-def _unflatten_key(_aux: None, children: Any) -> KeyArray:
-    return KeyArray(children[0])
-
-
-# tessela_prng's own key arrays, when a user passes one, stay pytrees of their data.
-register_pytree_node(KeyArray, _flatten_key, _unflatten_key)
-
-
-def is_typed_key(x: Any, /) -> bool:
-    """Whether ``x`` is a Tessela array (or tracer) of typed PRNG keys.
-
-    Args:
-        x: any value.
-
-    Returns:
-        True for arrays and tracers whose dtype is a key dtype.
-
-    Example:
-        >>> is_typed_key(key(0)), is_typed_key(PRNGKey(0))
-        (True, False)
-    """
-    if not isinstance(x, (tessela_lowering.Array, Tracer)):
-        return False
-    return is_key_dtype(get_aval_of(x).dtype)
-
-
-def _registered_key_data(x: Any) -> Any:
-    return random_unwrap(x) if is_typed_key(x) else None
-
-
-# tessela_prng's functions, called directly, take Tessela's typed keys too.
-tessela_prng.register_key_type(tessela_lowering.Array, _registered_key_data)
-tessela_prng.register_key_type(Tracer, _registered_key_data)
 
 
 def _unwrap_keys(x: Any) -> Any:
