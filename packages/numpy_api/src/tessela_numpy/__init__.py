@@ -58,16 +58,10 @@ from ._creation import (
     empty_like as empty_like,
 )
 from ._creation import (
-    eye as eye,
-)
-from ._creation import (
     full as full,
 )
 from ._creation import (
     full_like as full_like,
-)
-from ._creation import (
-    identity as identity,
 )
 from ._creation import (
     linspace as linspace,
@@ -95,8 +89,10 @@ from ._matrix_ops import cross as cross
 from ._matrix_ops import diag as diag
 from ._matrix_ops import diagflat as diagflat
 from ._matrix_ops import diagonal as diagonal
+from ._matrix_ops import eye as eye
 from ._matrix_ops import fliplr as fliplr
 from ._matrix_ops import flipud as flipud
+from ._matrix_ops import identity as identity
 from ._matrix_ops import kron as kron
 from ._matrix_ops import rot90 as rot90
 from ._matrix_ops import trace as trace

@@ -1,4 +1,5 @@
-"""Array creation: ``array``, ``zeros``, ``full``, ``arange``, ``eye``, ...
+"""Array creation: ``array``, ``zeros``, ``full``, ``arange``, ``linspace``, ... (``eye`` is in
+``_matrix_ops``).
 
 Creation binds primitives the way JAX does (``broadcast_in_dim`` of a scalar
 literal, ``iota``, ``convert_element_type``), so the same code is traced into
@@ -23,8 +24,8 @@ from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_
 from ._shapes import canonicalize_shape, check_element_count, is_python_scalar
 
 __all__ = [
-    "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
-    "identity", "linspace", "ones", "ones_like", "zeros", "zeros_like",
+    "arange", "array", "asarray", "empty", "empty_like", "full", "full_like", "linspace",
+    "ones", "ones_like", "zeros", "zeros_like",
 ]  # fmt: skip
 
 
@@ -161,7 +162,7 @@ def array(
         )
     # Host data become a concrete array when running eagerly with a backend;
     # under a trace they stay constants (literals or constvars).
-    return unchanged(_place(out, device))
+    return unchanged(place_result(out, device))
 
 
 def asarray(
@@ -228,11 +229,23 @@ def full(
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
     dt, weak = _fill_dtype(fill_value, dtype)
-    return unchanged(_place(_full(shape_t, fill_value, dt, weak), device))
+    return unchanged(place_result(_full(shape_t, fill_value, dt, weak), device))
 
 
-def _place(out: Any, device: Any) -> Any:
-    """``out`` as an array: host constants become concrete arrays, on ``device`` if given."""
+def place_result(out: Any, device: Any) -> Any:
+    """``out`` as an array: host constants become concrete arrays, on ``device`` if given.
+
+    Args:
+      out: a result: an array, a tracer or host data (a literal under a trace).
+      device: a device, or ``None`` for the default placement.
+
+    Returns:
+      The array (host data stay constants under a trace, as in JAX).
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: place_result(2.5, None))())
+    { lambda ; . let  in (2.5:f32[],) }
+    """
     if device is not None:
         return device_put_p.bind(
             out, devices=(device,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
@@ -355,7 +368,7 @@ def full_like(
     shape_t = a_shape if shape is None else canonicalize_shape(shape)
     dt = a_dtype if dtype is None else dtype_arg(dtype)
     assert dt is not None
-    return unchanged(_place(_full(shape_t, fill_value, dt, dtype is None and a_weak), device))
+    return unchanged(place_result(_full(shape_t, fill_value, dt, dtype is None and a_weak), device))
 
 
 def zeros_like(
@@ -480,7 +493,7 @@ def arange(
         out = lax.mul(convert(step, out_dt), out)
     if start != 0 or step != 1:
         out = lax.add(convert(start, out_dt), out) if start != 0 or step != 1 else out
-    return out if device is None else _place(out, device)
+    return out if device is None else place_result(out, device)
 
 
 def linspace(
@@ -525,7 +538,7 @@ def linspace(
     out = _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
     if device is None:
         return out
-    return (_place(out[0], device), out[1]) if retstep else _place(out, device)
+    return (place_result(out[0], device), out[1]) if retstep else place_result(out, device)
 
 
 def _linspace(
@@ -558,56 +571,3 @@ def _linspace_parts(
 
 
 _linspace_jit = jit(_linspace, static_argnums=(2, 3, 4, 5))
-
-
-def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
-) -> Array:
-    """A 2-D array with ones on the ``k``-th diagonal.
-
-    Args:
-      N: the number of rows.
-      M: the number of columns (default ``N``).
-      k: the diagonal offset.
-      dtype: the dtype (default float32).
-      device: the device to place the result on.
-
-    Returns:
-      The array.
-
-    Raises:
-      ValueError: ``N`` or ``M`` is negative.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(lambda: eye(2, 4, k=1, dtype="int32")).shape
-    (2, 4)
-    """
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
-    if n < 0 or m < 0:
-        raise ValueError(
-            f"negative dimensions are not allowed, got N={n} and M={M}; eye needs N >= 0 and M >= 0"
-        )
-    out_dt = dtype_or(dtype, _default(float))
-    i32 = np.dtype(np.int32)
-    rows = lax.broadcasted_iota(i32, (n, m), 0)
-    cols = lax.broadcasted_iota(i32, (n, m), 1)
-    out = convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
-    return unchanged(out if device is None else _place(out, device))
-
-
-def identity(n: int, dtype: DTypeLike | None = None) -> Array:
-    """The ``n`` by ``n`` identity matrix.
-
-    Args:
-      n: the size.
-      dtype: the dtype (default float32).
-
-    Returns:
-      The array.
-
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: identity(4)).shape
-    (4, 4)
-    """
-    return eye(n, dtype=dtype)

@@ -17,6 +17,7 @@ from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
+from ._creation import place_result
 from ._indexing import getitem
 from ._reductions import sum as _sum
 from ._shape_ops import flip, moveaxis, ravel, reshape, stack, transpose
@@ -24,8 +25,8 @@ from ._shapes import canonicalize_axis
 from ._ufuncs import multiply, subtract
 
 __all__ = [
-    "cross", "diag", "diagflat", "diagonal", "fliplr", "flipud", "kron", "rot90", "trace",
-    "tri", "tril", "triu",
+    "cross", "diag", "diagflat", "diagonal", "eye", "fliplr", "flipud", "identity", "kron",
+    "rot90", "trace", "tri", "tril", "triu",
 ]  # fmt: skip
 
 _I32 = np.dtype(np.int32)
@@ -405,3 +406,56 @@ def cross(
         y = subtract(multiply(a2, b0), multiply(a0, b2))
     c = stack([x, y, z], axis=-1)
     return unchanged(moveaxis(c, -1, axisc))
+
+
+def eye(
+    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
+) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal.
+
+    Args:
+      N: the number of rows.
+      M: the number of columns (default ``N``).
+      k: the diagonal offset.
+      dtype: the dtype (default float32).
+      device: the device to place the result on.
+
+    Returns:
+      The array.
+
+    Raises:
+      ValueError: ``N`` or ``M`` is negative.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(lambda: eye(2, 4, k=1, dtype="int32")).shape
+    (2, 4)
+    """
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    if n < 0 or m < 0:
+        raise ValueError(
+            f"negative dimensions are not allowed, got N={n} and M={M}; eye needs N >= 0 and M >= 0"
+        )
+    out_dt = dtype_or(dtype, _dt.canonicalize_dtype(np.float64))
+    i32 = np.dtype(np.int32)
+    rows = lax.broadcasted_iota(i32, (n, m), 0)
+    cols = lax.broadcasted_iota(i32, (n, m), 1)
+    out = convert(lax.eq(lax.add(rows, convert(operator.index(k), i32)), cols), out_dt)
+    return unchanged(out if device is None else place_result(out, device))
+
+
+def identity(n: int, dtype: DTypeLike | None = None) -> Array:
+    """The ``n`` by ``n`` identity matrix.
+
+    Args:
+      n: the size.
+      dtype: the dtype (default float32).
+
+    Returns:
+      The array.
+
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: identity(4)).shape
+    (4, 4)
+    """
+    return eye(n, dtype=dtype)
