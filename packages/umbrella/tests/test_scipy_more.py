@@ -15,7 +15,7 @@ import pytest
 import tessela as tx
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela.scipy import linalg, ndimage, optimize, signal, special, stats
+from tessela.scipy import fft, interpolate, linalg, ndimage, optimize, signal, special, stats
 
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True)
 
@@ -150,6 +150,12 @@ def test_stats_cdf_and_sf_are_complements() -> None:
         (lambda: stats.rankdata(np.ones(3), "bogus"), ValueError, "unknown method"),
         (lambda: stats.mode(np.ones(3), nan_policy="omit"), NotImplementedError, "omit"),
         (lambda: special.dawsn(np.complex64(1)), ValueError, "complex"),
+        (lambda: fft.dct(np.ones(3), type=3), NotImplementedError, "type 2"),
+        (lambda: interpolate.RegularGridInterpolator((np.arange(3.0),), np.ones(3), "cubic"),
+         ValueError, "not defined"),
+        (lambda: interpolate.RegularGridInterpolator((np.arange(3.0),), np.ones(3),
+                                                     bounds_error=True), NotImplementedError, "JIT"),
+        (lambda: fft.idctn(np.ones((2, 2)), norm="forward"), ValueError, "norm"),
         (lambda: signal.convolve(np.ones(3), np.ones(2), method="bogus"), ValueError, "method"),
         (lambda: signal.convolve(np.ones(3), np.ones((2, 2))), ValueError, "dimensions"),
         (lambda: signal.convolve2d(np.ones((3, 3)), np.ones((2, 2)), boundary="wrap"),
@@ -201,3 +207,12 @@ def test_map_coordinates_at_integer_points_reads_the_array() -> None:
             img, [rows.astype(np.float32), cols.astype(np.float32)], order
         )
         np.testing.assert_array_equal(np.asarray(got), img)
+
+
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 7))
+@SETTINGS
+def test_idct_inverts_dct(seed: int, n: int) -> None:
+    x = np.random.default_rng(seed).normal(size=(3, n)).astype(np.float32)
+    for norm in (None, "ortho"):
+        back = np.asarray(fft.idct(fft.dct(x, norm=norm), norm=norm))
+        np.testing.assert_allclose(back, x, atol=2e-5 * max(1, n))

@@ -33,6 +33,8 @@ def cases(ns: Any) -> dict[str, Any]:
     _linalg(out, ns.scipy.linalg, ns.grad)
     _stats(out, ns.scipy.stats, ns.grad, ns.vmap)
     _signal_optimize_ndimage(out, ns.scipy)
+    _fft_integrate_cluster(out, ns.scipy)
+    _interpolate(out, ns.scipy)
     return out
 
 
@@ -220,3 +222,41 @@ def _signal_optimize_ndimage(out: dict[str, Any], scipy: Any) -> None:
             out[key + "_int"] = scipy.ndimage.map_coordinates(
                 img.astype(np.int32), coords, order, mode
             )
+
+
+def _fft_integrate_cluster(out: dict[str, Any], scipy: Any) -> None:
+    r = _rng(6)
+    x = r.normal(size=(4, 5)).astype(F32)
+    cube = r.normal(size=(2, 3, 4)).astype(F32)
+    fft = scipy.fft
+    for norm in (None, "ortho"):
+        out[f"fft|dct_{norm}"] = fft.dct(x, norm=norm)
+        out[f"fft|dct_axis0_n6_{norm}"] = fft.dct(x, axis=0, n=6, norm=norm)
+        out[f"fft|idct_{norm}"] = fft.idct(x, norm=norm)
+        out[f"fft|idct_n3_{norm}"] = fft.idct(x, n=3, norm=norm)
+        out[f"fft|dctn_{norm}"] = fft.dctn(x, norm=norm)
+        out[f"fft|dctn_s_{norm}"] = fft.dctn(x, s=(3, 6), norm=norm)
+        out[f"fft|dctn_3d_{norm}"] = fft.dctn(cube, norm=norm)
+        out[f"fft|idctn_{norm}"] = fft.idctn(x, norm=norm)
+    out["fft|dct_complex"] = fft.dct(x + 1j * x[::-1])
+    out["integrate|trapezoid_dx"] = scipy.integrate.trapezoid(x, dx=0.5)
+    out["integrate|trapezoid_x"] = scipy.integrate.trapezoid(x, x=np.arange(4, dtype=F32), axis=0)
+    code, dist = scipy.cluster.vq.vq(x, x[:2])
+    out["cluster|vq_code"], out["cluster|vq_dist"] = code, dist
+    code, dist = scipy.cluster.vq.vq(x[:, 0], np.array([0.0, 1.0], F32))
+    out["cluster|vq1_code"], out["cluster|vq1_dist"] = code, dist
+
+
+def _interpolate(out: dict[str, Any], scipy: Any) -> None:
+    interp = scipy.interpolate.RegularGridInterpolator
+    grid = (np.array([0.0, 1.0, 2.5, 4.0], F32), np.array([-1.0, 0.0, 1.0], F32))
+    values = np.arange(12, dtype=F32).reshape(4, 3) ** 1.5
+    pts = np.array([[0.5, -0.5], [2.0, 0.9], [4.5, 0.0], [-1.0, 2.0], [1.0, 0.0]], F32)
+    for method in ("linear", "nearest"):
+        out[f"interpolate|{method}"] = interp(grid, values, method=method)(pts)
+        out[f"interpolate|{method}_extrapolate"] = interp(grid, values, method, False, None)(pts)
+        out[f"interpolate|{method}_fill"] = interp(grid, values, method, fill_value=-1.0)(pts)
+    out["interpolate|trailing"] = interp(grid, np.stack([values, -values], -1))(pts)
+    coords = (np.array([0.5, 1.5], F32), np.array([0.0, 0.5], F32))
+    out["interpolate|tuple"] = interp(grid, values)(coords)
+    out["interpolate|one_axis"] = interp(grid[:1], values)(np.array([0.2, 3.0], F32))

@@ -1,6 +1,7 @@
 """``tessela.scipy``: the ``jax.scipy`` submodules composable from Tessela's primitives.
 
-Submodules: ``linalg``, ``ndimage``, ``optimize``, ``signal``, ``special`` and ``stats``.
+Submodules: ``cluster``, ``fft``, ``integrate``, ``interpolate``, ``linalg``, ``ndimage``,
+``optimize``, ``signal``, ``special`` and ``stats``.
 
 Example:
     >>> import tessela.scipy as tsp
@@ -8,6 +9,20 @@ Example:
     0.5
 """
 
-from . import linalg, ndimage, optimize, signal, special, stats
+from . import (
+    cluster,
+    fft,
+    integrate,
+    interpolate,
+    linalg,
+    ndimage,
+    optimize,
+    signal,
+    special,
+    stats,
+)
 
-__all__ = ["linalg", "ndimage", "optimize", "signal", "special", "stats"]
+__all__ = [
+    "cluster", "fft", "integrate", "interpolate", "linalg", "ndimage", "optimize", "signal",
+    "special", "stats",
+]  # fmt: skip
