@@ -21,20 +21,22 @@ staged, batched and compiled like any other Tessela program.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, ParamSpec
 
 import numpy as np
 import tessela_lowering
 import tessela_prng
+from tessela_lowering.sharding import AbstractMesh, NamedSharding, PartitionSpec, get_mesh
 from tessela_prng import KeyArray
 from tessela_tracer import Tracer
-from tessela_tracer.extend import random_unwrap, random_wrap
+from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
 
 from ._prng_keys import is_typed_key
 from ._xp import Boxed, unbox
 
-__all__ = ["KeyArray", "is_typed_key", "wrap_sampler"]
+__all__ = ["KeyArray", "is_typed_key", "place_sampled", "wrap_sampler", "wrap_sharded_sampler"]
 
 _P = ParamSpec("_P")
 
@@ -123,50 +125,160 @@ def wrap_sampler(fn: Callable[_P, Any], /) -> Callable[_P, Any]:
     return sampler
 
 
+def _named_sharding(out_sharding: Any, name: str) -> NamedSharding | None:
+    """``out_sharding`` as a sharding over a mesh of devices, or None when it changes nothing."""
+    if out_sharding is None:
+        return None
+    if isinstance(out_sharding, PartitionSpec):
+        if get_mesh().empty:
+            raise ValueError(
+                "Using PartitionSpec when you are not under a mesh context is not allowed. "
+                "Please pass a NamedSharding instance or enter into a mesh context via "
+                f"`tessela.set_mesh`. Got {out_sharding!r}"
+            )
+        out_sharding = NamedSharding(get_mesh(), out_sharding)
+    if not isinstance(out_sharding, NamedSharding):
+        raise TypeError(
+            f"`out_sharding` argument of {name} only supports instances of `NamedSharding` or "
+            f"`PartitionSpec`. Got {out_sharding!r} of type: {type(out_sharding)}"
+        )
+    sharding: NamedSharding = out_sharding
+    if isinstance(sharding.mesh, AbstractMesh):
+        if sharding.mesh.size <= 1:
+            return None  # the empty abstract mesh (``typeof(x).sharding``): one device
+        current = get_mesh()
+        if current.abstract_mesh != sharding.mesh:
+            raise ValueError(
+                f"`out_sharding` of {name} is over {sharding.mesh!r}, but the current mesh is "
+                f"{current}; use a NamedSharding over a Mesh, or set the mesh with "
+                "tessela.sharding.set_mesh(mesh)."
+            )
+        sharding = NamedSharding(current, sharding.spec)
+    return sharding
+
+
+def place_sampled(value: Any, out_sharding: Any, name: str) -> Any:
+    """Lay a sampler's result out as ``out_sharding`` asks (``jax.random``'s ``out_sharding=``).
+
+    ``None``, and shardings over the empty abstract mesh (what
+    ``typeof(x).sharding`` reports for an unsplit value) change nothing. A
+    ``NamedSharding`` over a mesh of devices (or a ``PartitionSpec`` over the
+    current mesh) places the concrete result with ``device_put``. Inside a
+    transformation a mesh of one device changes nothing, and a larger one
+    raises ``NotImplementedError`` (there is no sharding constraint to stage).
+
+    Args:
+        value: the sampled array (or tracer).
+        out_sharding: ``None``, a ``NamedSharding`` or a ``PartitionSpec``.
+        name: the sampler's name, for the messages.
+
+    Returns:
+        ``value``, placed.
+
+    Raises:
+        TypeError: ``out_sharding`` is another kind of sharding (as JAX).
+        NotImplementedError: a multi-device sharding of a traced result.
+
+    Example:
+        >>> import tessela
+        >>> x = normal(key(0), (2,))
+        >>> place_sampled(x, tessela.typeof(x).sharding, "normal") is x
+        True
+    """
+    sharding = _named_sharding(out_sharding, name)
+    if sharding is None:
+        return value
+    spec, ndim = sharding.spec, len(get_aval_of(value).shape)
+    if len(spec) < ndim:  # JAX reports the spec padded to the rank
+        padded = (*spec, *(None,) * (ndim - len(spec)))
+        spec = PartitionSpec(*padded, unreduced=spec.unreduced, reduced=spec.reduced)
+        sharding = NamedSharding(sharding.mesh, spec, memory_kind=sharding.memory_kind)
+    if isinstance(value, Tracer):
+        if sharding.num_devices <= 1:
+            return value
+        raise NotImplementedError(
+            f"{name}: out_sharding={sharding!r} over {sharding.num_devices} devices is not "
+            "supported inside a transformation (jit, vmap, grad, ...); sample outside it, or "
+            "device_put the result after the transformation."
+        )
+    return tessela_lowering.device_put(value, sharding)
+
+
+def wrap_sharded_sampler(fn: Callable[_P, Any], /) -> Callable[..., Any]:
+    """:func:`wrap_sampler` plus JAX's keyword-only ``out_sharding=None`` (see :func:`place_sampled`).
+
+    Args:
+        fn: a sampler of ``tessela_prng`` (``normal``, ``uniform``, ...).
+
+    Returns:
+        The wrapped sampler; its signature ends with ``*, out_sharding=None``.
+
+    Example:
+        >>> import inspect, tessela_prng
+        >>> normal = wrap_sharded_sampler(tessela_prng.normal)
+        >>> "out_sharding" in inspect.signature(normal).parameters
+        True
+    """
+    sampler = wrap_sampler(fn)
+    name = fn.__name__
+
+    @functools.wraps(sampler)
+    def sharded(*args: Any, out_sharding: Any = None, **kwargs: Any) -> Any:
+        _named_sharding(out_sharding, name)  # a wrong sharding fails before sampling
+        return place_sampled(sampler(*args, **kwargs), out_sharding, name)
+
+    signature = inspect.signature(fn)
+    extra = inspect.Parameter("out_sharding", inspect.Parameter.KEYWORD_ONLY, default=None)
+    sharded.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), extra]
+    )
+    return sharded
+
+
 PRNGKey = wrap_sampler(tessela_prng.PRNGKey)
 key = wrap_sampler(tessela_prng.key)
 key_impl = tessela_prng.key_impl
-bits = wrap_sampler(tessela_prng.bits)
+bits = wrap_sharded_sampler(tessela_prng.bits)
 clone = wrap_sampler(tessela_prng.clone)
 fold_in = wrap_sampler(tessela_prng.fold_in)
 split = wrap_sampler(tessela_prng.split)
 wrap_key_data = wrap_sampler(tessela_prng.wrap_key_data)
-ball = wrap_sampler(tessela_prng.ball)
-bernoulli = wrap_sampler(tessela_prng.bernoulli)
-beta = wrap_sampler(tessela_prng.beta)
+ball = wrap_sharded_sampler(tessela_prng.ball)
+bernoulli = wrap_sharded_sampler(tessela_prng.bernoulli)
+beta = wrap_sharded_sampler(tessela_prng.beta)
 binomial = wrap_sampler(tessela_prng.binomial)
-categorical = wrap_sampler(tessela_prng.categorical)
-cauchy = wrap_sampler(tessela_prng.cauchy)
-chisquare = wrap_sampler(tessela_prng.chisquare)
+categorical = wrap_sharded_sampler(tessela_prng.categorical)
+cauchy = wrap_sharded_sampler(tessela_prng.cauchy)
+chisquare = wrap_sharded_sampler(tessela_prng.chisquare)
 choice = wrap_sampler(tessela_prng.choice)
-dirichlet = wrap_sampler(tessela_prng.dirichlet)
+dirichlet = wrap_sharded_sampler(tessela_prng.dirichlet)
 double_sided_maxwell = wrap_sampler(tessela_prng.double_sided_maxwell)
-exponential = wrap_sampler(tessela_prng.exponential)
-f = wrap_sampler(tessela_prng.f)
-gamma = wrap_sampler(tessela_prng.gamma)
-generalized_normal = wrap_sampler(tessela_prng.generalized_normal)
-geometric = wrap_sampler(tessela_prng.geometric)
-gumbel = wrap_sampler(tessela_prng.gumbel)
-laplace = wrap_sampler(tessela_prng.laplace)
-loggamma = wrap_sampler(tessela_prng.loggamma)
-logistic = wrap_sampler(tessela_prng.logistic)
-lognormal = wrap_sampler(tessela_prng.lognormal)
-maxwell = wrap_sampler(tessela_prng.maxwell)
+exponential = wrap_sharded_sampler(tessela_prng.exponential)
+f = wrap_sharded_sampler(tessela_prng.f)
+gamma = wrap_sharded_sampler(tessela_prng.gamma)
+generalized_normal = wrap_sharded_sampler(tessela_prng.generalized_normal)
+geometric = wrap_sharded_sampler(tessela_prng.geometric)
+gumbel = wrap_sharded_sampler(tessela_prng.gumbel)
+laplace = wrap_sharded_sampler(tessela_prng.laplace)
+loggamma = wrap_sharded_sampler(tessela_prng.loggamma)
+logistic = wrap_sharded_sampler(tessela_prng.logistic)
+lognormal = wrap_sharded_sampler(tessela_prng.lognormal)
+maxwell = wrap_sharded_sampler(tessela_prng.maxwell)
 multinomial = wrap_sampler(tessela_prng.multinomial)
-multivariate_normal = wrap_sampler(tessela_prng.multivariate_normal)
-normal = wrap_sampler(tessela_prng.normal)
-orthogonal = wrap_sampler(tessela_prng.orthogonal)
-pareto = wrap_sampler(tessela_prng.pareto)
-permutation = wrap_sampler(tessela_prng.permutation)
-poisson = wrap_sampler(tessela_prng.poisson)
-rademacher = wrap_sampler(tessela_prng.rademacher)
-randint = wrap_sampler(tessela_prng.randint)
-rayleigh = wrap_sampler(tessela_prng.rayleigh)
-t = wrap_sampler(tessela_prng.t)
-triangular = wrap_sampler(tessela_prng.triangular)
-truncated_normal = wrap_sampler(tessela_prng.truncated_normal)
-uniform = wrap_sampler(tessela_prng.uniform)
-wald = wrap_sampler(tessela_prng.wald)
+multivariate_normal = wrap_sharded_sampler(tessela_prng.multivariate_normal)
+normal = wrap_sharded_sampler(tessela_prng.normal)
+orthogonal = wrap_sharded_sampler(tessela_prng.orthogonal)
+pareto = wrap_sharded_sampler(tessela_prng.pareto)
+permutation = wrap_sharded_sampler(tessela_prng.permutation)
+poisson = wrap_sharded_sampler(tessela_prng.poisson)
+rademacher = wrap_sharded_sampler(tessela_prng.rademacher)
+randint = wrap_sharded_sampler(tessela_prng.randint)
+rayleigh = wrap_sharded_sampler(tessela_prng.rayleigh)
+t = wrap_sharded_sampler(tessela_prng.t)
+triangular = wrap_sharded_sampler(tessela_prng.triangular)
+truncated_normal = wrap_sharded_sampler(tessela_prng.truncated_normal)
+uniform = wrap_sharded_sampler(tessela_prng.uniform)
+wald = wrap_sharded_sampler(tessela_prng.wald)
 weibull_min = wrap_sampler(tessela_prng.weibull_min)
 
 
