@@ -216,3 +216,17 @@ def test_idct_inverts_dct(seed: int, n: int) -> None:
     for norm in (None, "ortho"):
         back = np.asarray(fft.idct(fft.dct(x, norm=norm), norm=norm))
         np.testing.assert_allclose(back, x, atol=2e-5 * max(1, n))
+
+
+def test_gaussian_kde_resamples_near_its_data_and_is_a_pytree() -> None:
+    data = np.array([[0.0, 10.0, 20.0]], np.float32)
+    kde = stats.gaussian_kde(data, bw_method=0.01)
+    draws = np.asarray(kde.resample(tx.random.key(0), (50,)))
+    assert draws.shape == (1, 50)
+    assert np.all(np.min(np.abs(draws[0][:, None] - data[0][None, :]), axis=1) < 1.0)
+    leaves, tree = tx.tree_util.tree_flatten(kde)
+    assert len(leaves) == 5
+    np.testing.assert_allclose(np.asarray(tx.tree_util.tree_unflatten(tree, leaves).pdf(5.0)),
+                               np.asarray(kde.pdf(5.0)))  # fmt: skip
+    with pytest.raises(NotImplementedError, match="integrate_box_1d"):
+        kde.integrate_box([0.0], [1.0])

@@ -35,6 +35,7 @@ def cases(ns: Any) -> dict[str, Any]:
     _signal_optimize_ndimage(out, ns.scipy)
     _fft_integrate_cluster(out, ns.scipy)
     _interpolate(out, ns.scipy)
+    _kde(out, ns.scipy.stats.gaussian_kde)
     return out
 
 
@@ -260,3 +261,22 @@ def _interpolate(out: dict[str, Any], scipy: Any) -> None:
     coords = (np.array([0.5, 1.5], F32), np.array([0.0, 0.5], F32))
     out["interpolate|tuple"] = interp(grid, values)(coords)
     out["interpolate|one_axis"] = interp(grid[:1], values)(np.array([0.2, 3.0], F32))
+
+
+def _kde(out: dict[str, Any], kde: Any) -> None:
+    r = _rng(7)
+    d1, d2 = r.normal(size=20).astype(F32), r.normal(size=(2, 15)).astype(F32)
+    weights = r.uniform(0.1, 1.0, 15).astype(F32)
+    pts = np.linspace(-2, 2, 5, dtype=F32)
+    for bw in (None, "silverman", 0.5):
+        k = kde(d1, bw)
+        out[f"kde|evaluate_{bw}"], out[f"kde|logpdf_{bw}"] = k.evaluate(pts), k.logpdf(pts)
+        out[f"kde|box_{bw}"], out[f"kde|covariance_{bw}"] = (
+            k.integrate_box_1d(-1.0, 0.5),
+            k.covariance,
+        )
+    k2 = kde(d2, weights=weights)
+    out["kde|weighted_2d"] = k2(r.normal(size=(2, 4)).astype(F32))
+    out["kde|neff"] = k2.neff
+    out["kde|integrate_gaussian"] = k2.integrate_gaussian(np.zeros(2, F32), np.eye(2, dtype=F32))
+    out["kde|integrate_kde"] = k2.integrate_kde(kde(d2[:, :7]))

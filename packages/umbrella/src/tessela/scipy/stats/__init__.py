@@ -1,7 +1,8 @@
 """``tessela.scipy.stats``: the ``jax.scipy.stats`` distributions composable from ``lax``.
 
 Each distribution is a module of functions with SciPy's ``loc``/``scale`` arguments;
-``sem``, ``mode`` (with ``ModeResult``) and ``rankdata`` summarize data.
+``sem``, ``mode`` (with ``ModeResult``) and ``rankdata`` summarize data; ``gaussian_kde``
+estimates a density.
 
 Example:
     >>> from tessela.scipy import stats
@@ -9,6 +10,7 @@ Example:
     -0.918939
 """
 
+from tessela._scipy_kde import gaussian_kde
 from tessela._scipy_stats_cdfs import ModeResult, mode, rankdata, sem
 
 from . import (
@@ -51,6 +53,7 @@ __all__ = [
     "dirichlet",
     "expon",
     "gamma",
+    "gaussian_kde",
     "gennorm",
     "geom",
     "gumbel_l",
