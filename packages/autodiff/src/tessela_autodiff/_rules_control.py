@@ -48,9 +48,15 @@ __all__: list[str] = []
 
 
 def _jit_params(
-    params: dict[str, Any], jaxpr: ClosedJaxpr, nargs: int, name: str
+    params: dict[str, Any],
+    jaxpr: ClosedJaxpr,
+    nargs: int,
+    name: str,
+    donated: Sequence[bool] = (),
 ) -> dict[str, Any]:
-    return {**params, "jaxpr": jaxpr, "name": name, "donated_invars": (False,) * nargs}
+    # ``donated``: the flags of the leading arguments (the rest are not donated).
+    flags = (*donated, *(False,) * (nargs - len(donated)))
+    return {**params, "jaxpr": jaxpr, "name": name, "donated_invars": flags}
 
 
 def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
@@ -59,7 +65,10 @@ def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> 
     nout = len(jaxpr.out_avals)
     jj, consts, out_nz = jvp_jaxpr(jaxpr, nz, [False] * nout)
     args = [*consts, *primals, *[t for t in tangents if type(t) is not Zero]]
-    outs = P.jit_p.bind(*args, **_jit_params(params, jj, len(args), f"jvp({params['name']})"))
+    # The primals stay donated as the caller asked (JAX does too); tangents are not.
+    donated = (*(False,) * len(consts), *params["donated_invars"])
+    name = f"jvp({params['name']})"
+    outs = P.jit_p.bind(*args, **_jit_params(params, jj, len(args), name, donated))
     it = iter(outs[nout:])
     touts = [
         next(it) if m else Zero(tangent_aval(a))
@@ -74,7 +83,9 @@ def _jit_partial_eval(trace: PartialEvalTrace, args: Sequence[Any], params: dict
     known, kconsts, staged, out_uk, nres = partial_eval_jaxpr(jaxpr, uk, False)
     k_in, u_in = split_by(args, uk)
     k_args = [*kconsts, *k_in]
-    k_outs = trace.known(P.jit_p, k_args, _jit_params(params, known, len(k_args), params["name"]))
+    k_donated = [*(False,) * len(kconsts), *split_by(params["donated_invars"], uk)[0]]
+    k_params = _jit_params(params, known, len(k_args), params["name"], k_donated)
+    k_outs = trace.known(P.jit_p, k_args, k_params)
     nk = len(k_outs) - nres
     res = k_outs[nk:]
     u_args = [*res, *u_in]

@@ -29,6 +29,7 @@ from tessela_tracer import (
 )
 from tessela_tracer.extend import set_eager_backend
 
+from tessela_lowering import _compile as _plans
 from tessela_lowering import _devices, _hlo, _xla
 from tessela_lowering._array import Array, leaf_key, signature, single_result
 from tessela_lowering._devices import get_default_device
@@ -328,6 +329,8 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
       >>> tl.apply_primitive(P.add_p, (np.float32(1.0), np.float32(2.0)), {})
       Array(3., dtype=float32)
     """
+    if prim is jit_p and any(params["donated_invars"]):
+        return _run_donating_jit(args, params)
     fast_key: tuple[Any, ...] | None = None
     leaves: Sequence[Any] = args
     if state.fast:
@@ -381,6 +384,26 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
         else:
             check_finite(prim.name, results)
     return results if prim.multiple_results else results[0]
+
+
+_donating: dict[Any, _plans.Executable] = {}
+
+
+def _run_donating_jit(args: Sequence[Any], params: dict[str, Any]) -> list[Array]:
+    """A ``jit_p`` that donates, evaluated eagerly (a donating jit under ``vmap`` or
+    ``grad``): compiled as ``jit`` compiles it, so the donated buffers are reused."""
+    device, committed = pick_device([a for a in args if isinstance(a, Array)])
+    avals = tuple(get_aval(a) for a in args)
+    donated = tuple(params["donated_invars"])
+    key = (params["jaxpr"], avals, donated, device, committed, config.trace_key)
+    exe = _donating.get(key)
+    if exe is None:
+        plan = _plans.make_plan(
+            params["name"], params["jaxpr"], [], None, avals, donated,
+            keep_unused=params["keep_unused"], device=device, committed=committed,
+        )  # fmt: skip
+        exe = _donating[key] = _plans.compile_plan(plan)
+    return exe.run(list(args))
 
 
 def _host_key(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:

@@ -18,7 +18,8 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, trace_to_jaxpr
 from tessela_tracer.dtypes import is_extended
 
-from tessela_lowering import _hlo
+from tessela_lowering import _hlo, _xla
+from tessela_lowering._array import Array
 from tessela_lowering._xla import Value, func_dialect, ir
 
 __all__ = [
@@ -177,6 +178,11 @@ def _host_constant(c: Any, aval: ShapedArray) -> Any:
     # A key array constant is embedded as its uint32 data (it refuses np.asarray).
     if is_extended(aval.dtype):
         return np.asarray(getattr(c, "_value", c))
+    if type(c) is Array and c._npy is None:
+        # A copy, not the array's cached host view: a view keeps the device buffer
+        # referenced, and XLA would then refuse to donate it (an array both closed
+        # over and passed to a donating jit).
+        return np.array(_xla.to_numpy(c._live_buffer()), dtype=aval.dtype, copy=True)
     return np.asarray(c, dtype=aval.dtype)
 
 
