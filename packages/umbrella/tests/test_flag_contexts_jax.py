@@ -123,11 +123,6 @@ def test_default_matmul_precision_reaches_matmul() -> None:
     assert "precision" not in str(tx.make_jaxpr(lambda a: a @ a)(x))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tessela-numpy: promote_shapes must call tessela_tracer.check_rank_promotion(fun_name, "
-    "shapes) before it prepends size-1 axes (the flag and its check live in the tracer).",
-)
 def test_rank_promotion_raise_refuses_implicit_rank_promotion() -> None:
     with tx.numpy_rank_promotion("raise"), pytest.raises(ValueError) as info:
         tnp.ones(3) + tnp.ones((2, 3))

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayOps, ShapedArray, get_aval, lax
+from tessela_tracer import ArrayOps, ShapedArray, check_rank_promotion, get_aval, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import convert_element_type_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -322,6 +322,7 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
             " Counted from the last, each axis needs equal sizes or size 1: reshape or "
             "expand_dims an argument to align them."
         ) from None
+    check_rank_promotion(fun_name, shapes)  # the jax_numpy_rank_promotion flag
     nd = max(len(s) for s in shapes)
     out = []
     for a, s in zip(args, shapes, strict=True):
