@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import scipy.special as scipy_special
 import tessela as tx
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -150,6 +151,7 @@ def test_stats_cdf_and_sf_are_complements() -> None:
         (lambda: stats.rankdata(np.ones(3), "bogus"), ValueError, "unknown method"),
         (lambda: stats.mode(np.ones(3), nan_policy="omit"), NotImplementedError, "omit"),
         (lambda: special.dawsn(np.complex64(1)), ValueError, "complex"),
+        (lambda: special.bessel_jn(np.complex64(1), v=1), ValueError, "complex"),
         (lambda: fft.dct(np.ones(3), type=3), NotImplementedError, "type 2"),
         (lambda: interpolate.RegularGridInterpolator((np.arange(3.0),), np.ones(3), "cubic"),
          ValueError, "not defined"),
@@ -230,3 +232,13 @@ def test_gaussian_kde_resamples_near_its_data_and_is_a_pytree() -> None:
                                np.asarray(kde.pdf(5.0)))  # fmt: skip
     with pytest.raises(NotImplementedError, match="integrate_box_1d"):
         kde.integrate_box([0.0], [1.0])
+
+
+def test_bessel_jn_matches_scipy_and_wofz_matches_erfcx_on_the_imaginary_axis() -> None:
+    z = np.array([5.0, 9.0, 12.0], np.float32)
+    got = np.asarray(special.bessel_jn(z, v=2))
+    want = np.stack([scipy_special.jv(k, z) for k in range(3)])
+    np.testing.assert_allclose(got, want, atol=2e-5)
+    y = np.array([0.5, 1.5, 3.0], np.float32)
+    np.testing.assert_allclose(np.asarray(special.wofz(1j * y)).real,
+                               np.asarray(special.erfcx(y)), rtol=1e-5)  # fmt: skip

@@ -1,38 +1,35 @@
-"""``jax.scipy.special``: ``erfcx`` and ``dawsn`` of real arguments, with JAX 0.10.2's kernels.
+"""``jax.scipy.special``: ``erfcx``, ``dawsn``, ``wofz`` and ``bessel_jn``, with JAX 0.10.2's kernels.
 
 ``erfcx(x) = exp(x**2) erfc(x)`` switches to its asymptotic series where
 ``exp(x**2)`` would overflow; ``dawsn`` uses the rational approximations of
 Cody, Paciorek and Thacher (1970) on ``[0, 3.25)``, ``[3.25, 6.25)`` and
-beyond. Half-precision inputs are computed in float32.
+beyond. Half-precision inputs are computed in float32. ``wofz`` is Weideman's
+(1994) rational approximation of the Faddeeva function (32 terms) in the upper
+half plane, reflected below; ``erfcx`` of complex arguments is ``wofz(i z)``.
+``bessel_jn`` runs Miller's backward recurrence.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_batching import vmap
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
 
 from ._scipy_special import _arr, promote_inexact
 
-__all__ = ["dawsn", "erfcx"]
+__all__ = ["bessel_jn", "dawsn", "erfcx", "wofz"]
 
 _F32 = np.dtype(np.float32)
 
 
 def _c(x: Any, value: Any) -> Any:
     return np.array(value, x.dtype)[()]
-
-
-def _real(name: str, x: Any) -> Any:
-    (x,) = (_arr(v) for v in promote_inexact(name, x))
-    if _dtypes.issubdtype(x.dtype, np.complexfloating):
-        raise NotImplementedError(
-            f"{name} of complex arguments is not implemented in tessela; pass real values"
-        )
-    return x
 
 
 # erfcx(x) ~ P(1/x^2) / (sqrt(pi) x), P's coefficients highest degree first.
@@ -78,14 +75,14 @@ def erfcx(x: Any) -> Any:
         ``erfcx(x)``, stable for large positive ``x``; its derivative is
         ``2 x erfcx(x) - 2 / sqrt(pi)``.
 
-    Raises:
-        NotImplementedError: complex arguments (JAX computes them through ``wofz``).
-
     Example:
         >>> print(erfcx(0.0))
         1.0
     """
-    return _erfcx(_real("erfcx", x))
+    (x,) = (_arr(v) for v in promote_inexact("erfcx", x))
+    if _dtypes.issubdtype(x.dtype, np.complexfloating):
+        return _wofz(lax.complex(lax.neg(lax.imag(x)), lax.real(x)))
+    return _erfcx(x)
 
 
 _DAWSN = {
@@ -169,3 +166,116 @@ def dawsn(x: Any) -> Any:
     if _dtypes.issubdtype(x.dtype, np.complexfloating):
         raise ValueError("dawsn does not support complex-valued inputs.")
     return _dawsn(x)
+
+
+# ------------------------------------------------------------------- Faddeeva
+_WOFZ_L = 4.7568284600108841
+_WOFZ_C = [
+    -1.3034426067909105e-12, 3.7411838373738471e-12, 8.030427700497756e-12,
+    -2.1543593557490879e-11, -5.5442449963237932e-11, 1.165824698850374e-10,
+    4.1537441121999766e-10, -5.2310202114920615e-10, -3.2080151339721323e-09,
+    8.1248864216535907e-10, 2.3797556530014025e-08, 2.2930438438915445e-08,
+    -1.4813078929137642e-07, -4.1840763750512053e-07, 4.2558331397138446e-07,
+    4.4015317312832251e-06, 6.8210319443575151e-06, -2.1409619201999998e-05,
+    -0.00013075449254579421, -0.00024532980270038237, 0.00039259136070109705,
+    0.0045195411053493093, 0.019006155784845501, 0.057304403529837282, 0.14060716226893755,
+    0.29544451071508743, 0.54601397206393376, 0.9019254893648001, 1.3455441692345449,
+    1.8256696296324815, 2.2635372999002676, 2.5722534081245696,
+]  # fmt: skip
+
+
+def _wofz_upper(z: Any) -> Any:
+    re = lax.real(z)
+    big_l = lax.complex(_c(re, _WOFZ_L), _c(re, 0.0))
+    iz = lax.complex(lax.neg(lax.imag(z)), re)
+    denom = big_l - iz
+    ratio = (big_l + iz) / denom
+    p = tnp.polyval(np.array(_WOFZ_C, ratio.dtype), ratio)
+    inv_sqrt_pi = lax.complex(_c(re, 1.0 / np.sqrt(np.pi)), _c(re, 0.0))
+    return 2 * p / (denom * denom) + inv_sqrt_pi / denom
+
+
+def _wofz_impl(z: Any) -> Any:
+    upper = lax.ge(lax.imag(z), _c(lax.real(z), 0.0))
+    w_upper = _wofz_upper(lax.select(upper, z, lax.neg(z)))
+    return lax.select(upper, w_upper, 2 * lax.exp(lax.neg(z * z)) - w_upper)
+
+
+def _wofz_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (z,), (t,) = primals, tangents
+    ans = _wofz_impl(z)
+    re = lax.real(z)
+    return ans, t * (lax.neg(2 * z * ans) + lax.complex(_c(re, 0.0), _c(re, 2.0 / np.sqrt(np.pi))))
+
+
+_wofz = custom_jvp(_wofz_impl)
+_wofz.defjvp(_wofz_jvp)
+
+
+def wofz(z: Any) -> Any:
+    """The Faddeeva function ``w(z) = exp(-z**2) erfc(-i z)``.
+
+    Args:
+        z: complex (or real, promoted to complex) values.
+
+    Returns:
+        ``w(z)``, complex.
+
+    Example:
+        >>> print(wofz(0.0))
+        (1.0000001+0j)
+    """
+    z = tnp.asarray(z)
+    if not np.issubdtype(z.dtype, np.complexfloating):
+        wide = np.issubdtype(z.dtype, np.floating) and z.dtype.itemsize == 8
+        z = z.astype(np.complex128 if wide else np.complex64)
+    return _wofz(z)
+
+
+# ------------------------------------------------------------------- Bessel J
+
+
+def _bessel_jn_step(carry: tuple[Any, ...], k: Any) -> tuple[tuple[Any, ...], Any]:
+    f0, f1, bs, z = carry
+    f = 2.0 * (k + 1.0) * f1 / z - f0
+    bs = lax.cond(tnp.mod(k, 2) == 0, lambda u: u[0] + 2.0 * u[1], lambda u: u[0], (bs, f))
+    return (f1, f, bs, z), f
+
+
+def _bessel_jn_1d(z: Any, *, v: int, n_iter: int) -> Any:
+    zero = _c(z, 0.0)
+    init = (zero, _c(z, 1e-16), zero, z)
+    (_, _, bs, _), values = lax.scan(
+        _bessel_jn_step, init, lax.iota(z.dtype, n_iter + 1), reverse=True
+    )
+    return values[: v + 1] / (bs - values[0])
+
+
+def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
+    """The Bessel functions of the first kind ``J_0(z) .. J_v(z)``, by backward recurrence.
+
+    Args:
+        z: real values.
+        v: the highest order (a concrete integer).
+        n_iter: the number of recurrence steps.
+
+    Returns:
+        An array of shape ``(v + 1,) + z.shape``; with the default ``n_iter``,
+        float32 overflows (NaN) for small ``z``, as in JAX.
+
+    Raises:
+        ValueError: complex input, as in JAX.
+
+    Example:
+        >>> print(tnp.round(bessel_jn(tnp.array([1.0]), v=1, n_iter=20)[:, 0], 4))
+        [0.76519996 0.44009998]
+    """
+    z = tnp.asarray(z)
+    if not np.issubdtype(z.dtype, np.inexact):
+        z = z.astype(tnp.result_type(z.dtype, np.float32))
+    if np.issubdtype(z.dtype, np.complexfloating):
+        raise ValueError("complex input not supported.")
+    fun: Any = functools.partial(_bessel_jn_1d, v=operator.index(v), n_iter=int(n_iter))
+    for _ in range(z.ndim):
+        fun = vmap(fun)
+    return tnp.moveaxis(fun(z), -1, 0)

@@ -36,6 +36,7 @@ def cases(ns: Any) -> dict[str, Any]:
     _fft_integrate_cluster(out, ns.scipy)
     _interpolate(out, ns.scipy)
     _kde(out, ns.scipy.stats.gaussian_kde)
+    _faddeeva_bessel(out, ns.scipy.special, ns.grad)
     return out
 
 
@@ -280,3 +281,13 @@ def _kde(out: dict[str, Any], kde: Any) -> None:
     out["kde|neff"] = k2.neff
     out["kde|integrate_gaussian"] = k2.integrate_gaussian(np.zeros(2, F32), np.eye(2, dtype=F32))
     out["kde|integrate_kde"] = k2.integrate_kde(kde(d2[:, :7]))
+
+
+def _faddeeva_bessel(out: dict[str, Any], special: Any, grad: Any) -> None:
+    z = np.array([0.0, 1 + 1j, -2 + 0.5j, 3 - 2j, -1 - 1j, 0.3j, 10 + 10j], np.complex64)
+    out["special|wofz"] = special.wofz(z)
+    out["special|wofz_real"] = special.wofz(np.array([0.5, -1.0], F32))
+    out["special|erfcx_complex"] = special.erfcx(z)
+    out["grad|wofz_real_part"] = grad(lambda v: special.wofz(v).real)(np.complex64(1 + 1j))
+    out["special|bessel_jn"] = special.bessel_jn(np.array([0.5, 1.0, 5.0, 12.0], F32), v=3)
+    out["special|bessel_jn_2d"] = special.bessel_jn(np.array([[0.5, 2.0], [3.0, 4.0]], F32), v=2)
