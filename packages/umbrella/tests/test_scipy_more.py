@@ -242,3 +242,16 @@ def test_bessel_jn_matches_scipy_and_wofz_matches_erfcx_on_the_imaginary_axis() 
     y = np.array([0.5, 1.5, 3.0], np.float32)
     np.testing.assert_allclose(np.asarray(special.wofz(1j * y)).real,
                                np.asarray(special.erfcx(y)), rtol=1e-5)  # fmt: skip
+
+
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 5))
+@SETTINGS
+def test_convolution_matrix_convolves_and_inverses_invert(seed: int, n: int) -> None:
+    r = np.random.default_rng(seed)
+    a, v = r.normal(size=3).astype(np.float32), r.normal(size=n).astype(np.float32)
+    for mode in ("full", "same", "valid"):
+        mat = np.asarray(linalg.convolution_matrix(a, n, mode))
+        np.testing.assert_allclose(mat @ v, np.convolve(a, v, mode), atol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(linalg.invpascal(n)) @ np.asarray(linalg.pascal(n)), np.eye(n), atol=1e-3
+    )

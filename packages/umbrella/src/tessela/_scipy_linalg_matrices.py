@@ -18,12 +18,13 @@ import tessela_numpy as tnp
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
 
-from ._scipy_special import _arr, promote_inexact
+from ._scipy_special import _arr, comb, promote_inexact
 from ._vectorize import vectorize
 
 __all__ = [
-    "circulant", "companion", "dft", "fiedler", "hadamard", "hankel", "helmert", "hilbert",
-    "leslie", "pascal", "toeplitz",
+    "circulant", "companion", "convolution_matrix", "dft", "fiedler", "fiedler_companion",
+    "hadamard", "hankel", "helmert", "hilbert", "invhilbert", "invpascal", "leslie", "pascal",
+    "toeplitz",
 ]  # fmt: skip
 
 
@@ -383,3 +384,159 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
     elif scale == "n":
         omegas = omegas / n
     return omegas
+
+
+def _fiedler_companion_core(a: Any) -> Any:
+    n = a.shape[0] - 1
+    if n == 0:
+        return tnp.empty((0, 0), dtype=a.dtype)
+    a = a / a[0]
+    if n == 1:
+        return -a[1:].reshape(1, 1)
+    i = np.arange(n)[:, None]
+    j = np.arange(n)[None, :]
+    super_val = -a[np.minimum(i + 2, n)]
+    sub_val = -a[np.minimum(i + 1, n)]
+    even, odd = i % 2 == 0, i % 2 == 1
+    one, zero = tnp.array(1, dtype=a.dtype), tnp.array(0, dtype=a.dtype)
+    conditions = [
+        (i == 0) & (j == 0), (i == 1) & (j == 0), (j == i + 1) & even, (j == i + 2) & even,
+        (j == i - 1) & even & (i >= 2), (j == i - 2) & odd & (i >= 3),
+    ]  # fmt: skip
+    choices = [-a[1], one, super_val, one, sub_val, one]
+    shape = (n, n)
+    return tnp.select(
+        [np.broadcast_to(c, shape) for c in conditions],
+        [tnp.broadcast_to(c, shape) for c in choices],
+        default=zero,
+    )
+
+
+def fiedler_companion(a: Any) -> Any:
+    """Fiedler's pentadiagonal companion matrix of the polynomial with coefficients ``a``.
+
+    Args:
+        a: the coefficients, highest degree first (leading dimensions batch).
+
+    Returns:
+        A float array of shape ``(..., n - 1, n - 1)``, with the polynomial's roots
+        as eigenvalues.
+
+    Raises:
+        ValueError: an empty last axis.
+
+    Example:
+        >>> print(fiedler_companion(tnp.array([1.0, -3.0, 2.0])))
+        [[ 3. -2.]
+         [ 1.  0.]]
+    """
+    (a,) = (_arr(v) for v in promote_inexact("fiedler_companion", a))
+    a = tnp.atleast_1d(a)
+    if a.shape[-1] == 0:
+        raise ValueError(
+            "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
+            f"an array of shape {a.shape}."
+        )
+    return vectorize(_fiedler_companion_core, signature="(n)->(m,m)")(a)
+
+
+def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
+    """The Toeplitz matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for ``len(v) == n``.
+
+    Args:
+        a: the kernel (leading dimensions batch).
+        n: the length of the vectors it convolves.
+        mode: ``"full"``, ``"same"`` or ``"valid"``.
+
+    Returns:
+        The matrix.
+
+    Raises:
+        ValueError: ``n < 1``, a scalar or empty ``a``, or an unknown mode.
+
+    Example:
+        >>> print(convolution_matrix(tnp.array([1, 2]), 2))
+        [[1 0]
+         [2 1]
+         [0 2]]
+    """
+    n = operator.index(n)
+    if n <= 0:
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    _check_arraylike("convolution_matrix", a)
+    arr = tnp.asarray(a)
+    if arr.ndim == 0:
+        raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+    m = arr.shape[-1]
+    if m < 1:
+        raise ValueError(f"len(a) must be at least 1; got shape {arr.shape}.")
+    if mode not in ("full", "valid", "same"):
+        raise ValueError(f"mode must be one of 'full', 'valid', 'same'; got {mode!r}.")
+    widths = [(0, 0)] * (arr.ndim - 1) + [(0, n - 1)]
+    az = tnp.pad(arr, widths)
+    raz = tnp.pad(tnp.flip(arr, axis=-1), widths)
+    total = m + n - 1
+    if mode == "same":
+        trim = min(n, m) - 1
+        tb, te = trim // 2, trim - trim // 2
+    elif mode == "valid":
+        tb = te = min(n, m) - 1
+    else:
+        tb = te = 0
+    col0 = lax.slice_in_dim(az, tb, total - te, axis=-1)
+    row0 = lax.slice_in_dim(raz, total - n - tb, total - tb, axis=-1)
+    return toeplitz(col0, row0)
+
+
+def invhilbert(n: int) -> Any:
+    """The inverse of the ``n x n`` Hilbert matrix (exact integers, as floats).
+
+    Args:
+        n: the size.
+
+    Returns:
+        A float array.
+
+    Example:
+        >>> print(tnp.round(invhilbert(2)))
+        [[ 4. -6.]
+         [-6. 12.]]
+    """
+    a = tnp.arange(operator.index(n), dtype=_dtypes.default_float_dtype())
+    i, j = a[:, None], a[None, :]
+    s = i + j
+    return (
+        (-1.0) ** s * (s + 1.0) * comb(n + i, n - j - 1) * comb(n + j, n - i - 1) * comb(s, i) ** 2
+    )
+
+
+def invpascal(n: int, kind: str | None = None) -> Any:
+    """The inverse of the ``n x n`` Pascal matrix.
+
+    Args:
+        n: the size.
+        kind: ``"symmetric"`` (default), ``"lower"`` or ``"upper"``.
+
+    Returns:
+        A float array.
+
+    Raises:
+        ValueError: another ``kind``.
+
+    Example:
+        >>> print(tnp.round(invpascal(2, "lower")) + 0.0)
+        [[ 1.  0.]
+         [-1.  1.]]
+    """
+    kind = "symmetric" if kind is None else kind
+    valid_kind = ["symmetric", "lower", "upper"]
+    if kind not in valid_kind:
+        raise ValueError(f"Expected kind to be one of: {valid_kind}; got {kind}")
+    a = tnp.arange(operator.index(n), dtype=_dtypes.default_float_dtype())
+    i, j = a[:, None], a[None, :]
+    lower_inv = (-1.0) ** (i - j) * _binom(i, j)
+    if kind == "lower":
+        return lower_inv
+    if kind == "upper":
+        return lower_inv.T
+    return tnp.dot(lower_inv.T, lower_inv)

@@ -37,6 +37,7 @@ def cases(ns: Any) -> dict[str, Any]:
     _interpolate(out, ns.scipy)
     _kde(out, ns.scipy.stats.gaussian_kde)
     _faddeeva_bessel(out, ns.scipy.special, ns.grad)
+    _more_matrices(out, ns.scipy.linalg)
     return out
 
 
@@ -291,3 +292,20 @@ def _faddeeva_bessel(out: dict[str, Any], special: Any, grad: Any) -> None:
     out["grad|wofz_real_part"] = grad(lambda v: special.wofz(v).real)(np.complex64(1 + 1j))
     out["special|bessel_jn"] = special.bessel_jn(np.array([0.5, 1.0, 5.0, 12.0], F32), v=3)
     out["special|bessel_jn_2d"] = special.bessel_jn(np.array([[0.5, 2.0], [3.0, 4.0]], F32), v=2)
+
+
+def _more_matrices(out: dict[str, Any], linalg: Any) -> None:
+    coefs = np.array([2.0, -3.0, 1.0, 5.0, 0.5, 2.0], F32)
+    out["linalg|fiedler_companion"] = linalg.fiedler_companion(coefs)
+    out["linalg|fiedler_companion_2"] = linalg.fiedler_companion(coefs[:2])
+    out["linalg|fiedler_companion_batched"] = linalg.fiedler_companion(
+        np.array([[1.0, 2.0, 3.0], [2.0, 0.0, 1.0]], F32)
+    )
+    for mode in ("full", "same", "valid"):
+        out[f"linalg|convolution_matrix_{mode}"] = linalg.convolution_matrix(coefs[:3], 4, mode)
+        out[f"linalg|convolution_matrix_int_{mode}"] = linalg.convolution_matrix(
+            np.arange(1, 6, dtype=np.int32), 2, mode
+        )
+    out["linalg|invhilbert"] = linalg.invhilbert(4)
+    for kind in ("symmetric", "lower", "upper"):
+        out[f"linalg|invpascal_{kind}"] = linalg.invpascal(4, kind)

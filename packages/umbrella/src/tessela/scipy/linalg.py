@@ -7,7 +7,8 @@ keeps them (``overwrite_*`` and ``check_finite`` are accepted and ignored);
 ``lu``, ``lu_factor``, ``lu_solve``, ``expm``, ``polar``, ``solve_sylvester`` and
 ``eigh_tridiagonal`` (``tessela._scipy_linalg_lu``); the special matrices
 ``toeplitz``, ``hankel``, ``circulant``, ``companion``, ``leslie``, ``fiedler``,
-``hilbert``, ``pascal``, ``helmert``, ``hadamard`` and ``dft``
+``hilbert``, ``pascal``, ``helmert``, ``hadamard``, ``dft``, ``fiedler_companion``,
+``convolution_matrix``, ``invhilbert`` and ``invpascal``
 (``tessela._scipy_linalg_matrices``). Leading axes are batch axes.
 
 Example:
@@ -43,12 +44,16 @@ from tessela._scipy_linalg_lu import (
 from tessela._scipy_linalg_matrices import (
     circulant,
     companion,
+    convolution_matrix,
     dft,
     fiedler,
+    fiedler_companion,
     hadamard,
     hankel,
     helmert,
     hilbert,
+    invhilbert,
+    invpascal,
     leslie,
     pascal,
     toeplitz,
@@ -56,9 +61,10 @@ from tessela._scipy_linalg_matrices import (
 from tessela._vectorize import vectorize
 
 __all__ = [
-    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "det", "dft",
-    "eigh", "eigh_tridiagonal", "expm", "fiedler", "hadamard", "hankel", "helmert", "hilbert",
-    "inv", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "solve",
+    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion",
+    "convolution_matrix", "det", "dft", "eigh", "eigh_tridiagonal", "expm", "fiedler",
+    "fiedler_companion", "hadamard", "hankel", "helmert", "hilbert", "inv", "invhilbert",
+    "invpascal", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "solve",
     "solve_sylvester", "solve_triangular", "svd", "toeplitz",
 ]  # fmt: skip
 
