@@ -16,6 +16,8 @@ from ._sampling import (
     broadcast_shapes,
     check_shape,
     float_dtype,
+    float_info,
+    narrow_result,
     normal_data,
     quiet,
     rademacher_data,
@@ -122,6 +124,7 @@ def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     return normal_data(data, canonical_shape("normal", shape), dt)
 
 
+@narrow_result
 @quiet
 def truncated_normal(
     key: Any, /, lower: Any, upper: Any, shape: Shape | None = None, dtype: Any = None
@@ -163,6 +166,7 @@ def truncated_normal(
     return xp.reshape(xp.broadcast_to(out, shp), shp)
 
 
+@narrow_result
 @quiet
 def exponential(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard exponential distribution.
@@ -191,6 +195,7 @@ def exponential_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> 
     return -xp.log1p(-u)
 
 
+@narrow_result
 @quiet
 def gumbel(key: Any, /, shape: Shape = (), dtype: Any = None, mode: str | None = None) -> Array:
     """Sample the standard Gumbel distribution.
@@ -238,7 +243,7 @@ def _safe_int_to_float(xp: Any, hi: Array, lo: Array) -> Array:
 
 def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: str) -> Array:
     xp = namespace_of(data)
-    finfo = np.finfo(dt)
+    finfo = float_info(dt)
     if mode == "highest" and dt == np.float32:
         raw = random_bits_data(data, 32, (2, *shape))
         neg = xp.bitwise_invert(raw)
@@ -261,6 +266,7 @@ def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: st
     return -xp.log(-xp.log(u))
 
 
+@narrow_result
 @quiet
 def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard Laplace distribution.
@@ -281,11 +287,12 @@ def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     data, _ = check_key("laplace", key)
     dt = float_dtype("laplace", dtype)
     xp = namespace_of(data)
-    lo = float(np.array(-1.0, dt) + np.finfo(dt).epsneg)
+    lo = float(np.array(-1.0, dt) + float_info(dt).epsneg)
     u = uniform_data(data, canonical_shape("laplace", shape), dt, lo, 1.0)
     return xp.sign(u) * xp.log1p(-xp.abs(u))
 
 
+@narrow_result
 @quiet
 def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard logistic distribution.
@@ -306,10 +313,11 @@ def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     data, _ = check_key("logistic", key)
     dt = float_dtype("logistic", dtype)
     xp = namespace_of(data)
-    x = uniform_data(data, canonical_shape("logistic", shape), dt, float(np.finfo(dt).tiny), 1.0)
+    x = uniform_data(data, canonical_shape("logistic", shape), dt, float(float_info(dt).tiny), 1.0)
     return xp.log(x) - xp.log1p(-x)
 
 
+@narrow_result
 @quiet
 def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the standard Cauchy distribution.
@@ -330,10 +338,13 @@ def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     data, _ = check_key("cauchy", key)
     dt = float_dtype("cauchy", dtype)
     xp = namespace_of(data)
-    u = uniform_data(data, canonical_shape("cauchy", shape), dt, float(np.finfo(dt).eps), 1.0)
-    return xp.tan(float(np.array(np.pi, dt)) * (u - 0.5))
+    u = uniform_data(data, canonical_shape("cauchy", shape), dt, float(float_info(dt).eps), 1.0)
+    fdt = xdtype(xp, dt)
+    pi = xp.asarray(float(np.array(np.pi, dt)), dtype=fdt)
+    return xp.tan(pi * (u - xp.asarray(0.5, dtype=fdt)))
 
 
+@narrow_result
 @quiet
 def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Pareto distribution with shape parameter ``b``.
@@ -360,6 +371,7 @@ def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -
     return xp.exp(e / as_param(xp, b, dt))
 
 
+@narrow_result
 @quiet
 def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Rayleigh distribution.
@@ -387,6 +399,7 @@ def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = N
     return s * xp.sqrt(xp.log(u) * -2.0)
 
 
+@narrow_result
 @quiet
 def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Wald (inverse Gaussian) distribution.
@@ -421,6 +434,7 @@ def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) 
     return xp.where(z <= mu / (mu + x), x, mean_sq / x)
 
 
+@narrow_result
 @quiet
 def triangular(
     key: Any,
@@ -464,6 +478,7 @@ def triangular(
     return xp.where(u < fc, out1, out2)
 
 
+@narrow_result
 @quiet
 def lognormal(
     key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: Any = None
@@ -491,6 +506,7 @@ def lognormal(
     return xp.exp(normal_data(data, shp, dt) * as_param(xp, sigma, dt))
 
 
+@narrow_result
 @quiet
 def weibull_min(
     key: Any, /, scale: Any, concentration: Any, shape: Shape = (), dtype: Any = None
@@ -524,6 +540,7 @@ def weibull_min(
     return xp.pow(-xp.log1p(-u), inv) * as_param(xp, scale, dt)
 
 
+@narrow_result
 @quiet
 def maxwell(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the Maxwell distribution (norm of a 3-d standard normal).
@@ -552,6 +569,7 @@ def maxwell_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Arra
     return xp.sqrt(xp.sum(z * z, axis=-1))
 
 
+@narrow_result
 @quiet
 def double_sided_maxwell(
     key: Any, /, loc: Any, scale: Any, shape: Shape = (), dtype: Any = None

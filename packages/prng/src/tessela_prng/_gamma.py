@@ -22,6 +22,7 @@ from ._sampling import (
     broadcast_shapes,
     check_shape,
     float_dtype,
+    narrow_result,
     normal_data,
     param_dtype,
     quiet,
@@ -136,6 +137,7 @@ def _gamma_public(
     return gamma_data(data, alpha, dt, log_space)
 
 
+@narrow_result
 @quiet
 def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Gamma distribution with shape parameter(s) ``a`` and unit scale.
@@ -157,6 +159,7 @@ def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) ->
     return _gamma_public("gamma", key, a, shape, dtype, False)
 
 
+@narrow_result
 @quiet
 def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the log of Gamma(``a``) variates, accurate for small ``a``.
@@ -178,6 +181,7 @@ def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None)
     return _gamma_public("loggamma", key, a, shape, dtype, True)
 
 
+@narrow_result
 @quiet
 def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Beta(``a``, ``b``) distribution.
@@ -213,6 +217,7 @@ def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = N
     return ga / (ga + gb)
 
 
+@narrow_result
 @quiet
 def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the Dirichlet distribution with concentrations ``alpha``.
@@ -252,6 +257,7 @@ def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = 
     return z / xp.sum(z, axis=-1, keepdims=True)
 
 
+@narrow_result
 @quiet
 def chisquare(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the chi-square distribution with ``df`` degrees of freedom.
@@ -282,6 +288,7 @@ def _chisquare_data(data: Array, df: Array, shp: tuple[int, ...], dt: np.dtype[A
     return xp.exp(gamma_data(data, half, dt, True)) * 2.0
 
 
+@narrow_result
 @quiet
 def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample the F distribution.
@@ -313,6 +320,7 @@ def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: An
     return (chi_num / num_df) / (chi_den / den_df)
 
 
+@narrow_result
 @quiet
 def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
     """Sample Student's t distribution with ``df`` degrees of freedom.
@@ -342,6 +350,7 @@ def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Ar
     return n * xp.sqrt(half / g)
 
 
+@narrow_result
 @quiet
 def generalized_normal(key: Any, /, p: float, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample the generalized normal distribution with exponent ``p``.
@@ -376,6 +385,7 @@ def _generalized_normal_data(
     return r * xp.pow(g, inv)
 
 
+@narrow_result
 @quiet
 def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None) -> Array:
     """Sample uniformly from the unit ``p``-norm ball in ``d`` dimensions.
@@ -413,6 +423,7 @@ def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None
 # linear-algebra samplers
 
 
+@narrow_result
 @quiet
 def multivariate_normal(
     key: Any,
@@ -483,6 +494,7 @@ def multivariate_normal(
     return mu + xp.matmul(factor, z[..., None])[..., 0]
 
 
+@narrow_result
 @quiet
 def orthogonal(
     key: Any, /, n: int, shape: Shape = (), dtype: Any = None, m: int | None = None

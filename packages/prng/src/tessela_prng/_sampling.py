@@ -8,9 +8,10 @@ samplers are thin wrappers that validate arguments first.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -19,12 +20,16 @@ from ._namespace import backend_ops, fused_normal_numpy, namespace_of
 from ._threefry import random_bits_data, split_data
 
 __all__ = [
+    "as_dtype",
     "as_param",
     "bernoulli_data",
     "broadcast_shapes",
     "check_shape",
     "float_dtype",
+    "float_info",
     "int_dtype",
+    "is_narrow_float",
+    "narrow_result",
     "normal_data",
     "param_dtype",
     "quiet",
@@ -50,14 +55,119 @@ def quiet(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 
 
 def xdtype(xp: Any, dt: np.dtype[Any]) -> Any:
-    """The namespace's dtype object for the NumPy dtype ``dt``."""
-    return getattr(xp, dt.name)
+    """The namespace's dtype object for the NumPy dtype ``dt``.
+
+    A namespace without a name for an ``ml_dtypes`` float (NumPy itself) takes
+    the NumPy dtype, which ``ml_dtypes`` registered.
+    """
+    found = getattr(xp, dt.name, None)
+    if found is None and is_narrow_float(dt):
+        return dt
+    return getattr(xp, dt.name) if found is None else found
+
+
+def is_narrow_float(dt: np.dtype[Any]) -> bool:
+    """Whether ``dt`` is an 8- or 16-bit float of ``ml_dtypes`` (``bfloat16``, ``float8_*``).
+
+    These are the extension floats the reference samples; ``float4``/``float6``
+    types (fewer bits than a byte) are not.
+    """
+    return (
+        dt.type.__module__ == "ml_dtypes"
+        and "float" in dt.name
+        and dt.name.startswith(("bfloat16", "float8_"))
+    )
+
+
+class FloatInfo(NamedTuple):
+    """The ``finfo`` fields the samplers use, for NumPy and ``ml_dtypes`` floats."""
+
+    bits: int
+    nmant: int
+    tiny: float
+    eps: float
+    epsneg: float
+
+
+@functools.cache
+def float_info(dt: np.dtype[Any]) -> FloatInfo:
+    """``finfo`` values of the float dtype ``dt``, read from its bit layout.
+
+    ``numpy.finfo`` does not know the ``ml_dtypes`` floats, so for them every
+    bit pattern is decoded: ``eps`` is the gap above ``1.0``, and ``tiny``
+    (the smallest normal) is the smallest positive value times ``2**nmant``.
+
+    Args:
+        dt: a NumPy float dtype or an ``ml_dtypes`` float dtype.
+
+    Returns:
+        A :class:`FloatInfo`.
+
+    Example:
+        >>> import numpy as np
+        >>> float_info(np.dtype(np.float16))
+        FloatInfo(bits=16, nmant=10, tiny=6.103515625e-05, eps=0.0009765625, epsneg=0.00048828125)
+    """
+    if not is_narrow_float(dt):
+        fi = np.finfo(dt)
+        return FloatInfo(fi.bits, fi.nmant, float(fi.tiny), float(fi.eps), float(fi.epsneg))
+    bits = dt.itemsize * 8
+    udt = np.dtype(f"uint{bits}")
+    one = int(np.array(1.0, dt).view(udt))
+    eps = float(np.array(one + 1, udt).view(dt).astype(np.float64)) - 1.0
+    nmant = -math.frexp(eps)[1] + 1
+    with np.errstate(invalid="ignore"):  # NaN patterns of formats without NaN
+        values = np.arange(2**bits, dtype=np.uint64).astype(udt).view(dt).astype(np.float64)
+    smallest = float(values[np.isfinite(values) & (values > 0)].min())
+    return FloatInfo(bits, nmant, smallest * 2.0**nmant, eps, eps / 2.0)
+
+
+def narrow_result(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Round a sampler's result to its ``dtype`` argument if that is a 16- or 8-bit float.
+
+    NumPy promotes the mix of ``ml_dtypes`` arrays and Python floats (and some
+    float16 special functions) to ``float32``; the reference returns the
+    requested dtype.
+
+    Args:
+        fn: a sampler with a ``dtype`` parameter.
+
+    Returns:
+        The sampler, whose result has the requested narrow dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_prng import key, truncated_normal
+        >>> truncated_normal(key(0), -1.0, 1.0, (2,), dtype=np.float16).dtype
+        dtype('float16')
+    """
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        out = fn(*args, **kwargs)
+        dtype = sig.bind(*args, **kwargs).arguments.get("dtype")
+        if dtype is None:
+            return out
+        dt = canonical_dtype(dtype, warn=False)
+        if not (is_narrow_float(dt) or dt == np.float16):
+            return out
+        result: _R = as_dtype(namespace_of(out), out, dt)
+        return result
+
+    return wrapper
+
+
+def as_dtype(xp: Any, out: Array, dt: np.dtype[Any]) -> Array:
+    """``out`` converted to the float dtype ``dt`` where it has another dtype."""
+    target = xdtype(xp, dt)
+    return out if out.dtype == target else xp.astype(out, target)
 
 
 def float_dtype(name: str, dtype: Any, *, allow_complex: bool = False) -> np.dtype[Any]:
     dt = default_float() if dtype is None else canonical_dtype(dtype)
     kinds = "fc" if allow_complex else "f"
-    if dt.kind not in kinds:
+    if dt.kind not in kinds and not is_narrow_float(dt):
         what = "a float or complex" if allow_complex else "a float"
         raise ValueError(
             f"dtype argument to `{name}` must be {what} dtype, got {dt}; "
@@ -159,7 +269,7 @@ def uniform_data(
 ) -> Array:
     """Uniform floats in ``[minval, maxval)`` for every key of ``data``."""
     xp = namespace_of(data)
-    finfo = np.finfo(dt)
+    finfo = float_info(dt)
     nbits, nmant = finfo.bits, finfo.nmant
     rng_bits = 8 if nmant < 8 else nbits
     batch = tuple(data.shape[:-1])
@@ -184,13 +294,13 @@ def uniform_data(
     else:
         floats *= unit
         span = hi - lo
-        if dt.itemsize < 8:
+        if dt.itemsize == 4:
             # one rounding, as the fused multiply-add of the reference does
             f64 = xp.float64
             fused = xp.astype(floats, f64) * xp.astype(span, f64) + xp.astype(lo, f64)
             floats = xp.astype(fused, fdt)
         else:
-            floats *= span
+            floats *= span  # narrower floats: one rounding per operation
             floats += lo
         out = xp.maximum(lo, floats)
     return xp.reshape(out, batch + shape)
@@ -215,9 +325,13 @@ def normal_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array
         )
         if fused is not None:
             return fused
-    lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
+    lo = -1.0 + float_info(dt).epsneg
     u = uniform_data(data, shape, dt, lo, 1.0)
-    out = backend_ops(data).erf_inv(u)
+    if dt.itemsize < 4:
+        # Half-width and 8-bit floats take erf_inv in float32, rounded back.
+        out = xp.astype(backend_ops(data).erf_inv(xp.astype(u, xp.float32)), xdtype(xp, dt))
+    else:
+        out = backend_ops(data).erf_inv(u)
     out *= float(np.array(math.sqrt(2.0), dt))
     return xp.reshape(out, tuple(data.shape[:-1]) + shape)
 
@@ -233,7 +347,7 @@ def bernoulli_data(data: Array, p: Array, shape: tuple[int, ...], mode: str) -> 
     if mode == "high":
         both = uniform_data(data, (2, *shape), dt)
         u1, u2 = both[0, ...], both[1, ...]
-        u2 = u2 * float(2.0 ** -np.finfo(dt).nmant)
+        u2 = u2 * float(2.0 ** -float_info(dt).nmant)
         return u2 < p - u1
     out = uniform_data(data, shape, dt) < p
     return xp.reshape(out, tuple(data.shape[:-1]) + shape)

@@ -8,7 +8,9 @@ It writes ``prng_golden.json``: for both Threefry schemes (and, in a smaller
 ``x64`` section, both schemes with 64-bit mode on), a list of cases,
 each naming a ``jax.random`` function, its arguments (arrays encoded as
 ``{"array": [...], "dtype": ...}``) and the result as the hex of its raw
-little-endian bytes, so floats are stored as exact bit patterns.
+little-endian bytes, so floats are stored as exact bit patterns. The 16- and
+8-bit float samplers (``bfloat16`` and the ``float8`` types of ``ml_dtypes``)
+go to ``prng_narrow_golden.json`` in the same layout.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import jax
+import ml_dtypes  # noqa: F401  (registers bfloat16 and float8 names with NumPy)
 import numpy as np
 from jax import random
 
@@ -176,6 +179,54 @@ def x64_cases() -> list[dict[str, Any]]:
     return out
 
 
+NARROW_FLOATS = [
+    "bfloat16",
+    "float16",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fnuz",
+    "float8_e5m2fnuz",
+    "float8_e3m4",
+    "float8_e4m3",
+]
+
+
+def narrow_cases() -> list[dict[str, Any]]:
+    """Samplers in the 16- and 8-bit float widths (``ml_dtypes``), by dtype name."""
+    out: list[dict[str, Any]] = []
+
+    def add(fn: str, seed: int, *args: Any, **kwargs: Any) -> None:
+        out.append({"fn": fn, "seed": seed, "raw": False, "args": list(args), "kwargs": kwargs})
+
+    n = {"tuple": [64]}
+    for dt in NARROW_FLOATS:
+        for seed in SEEDS[:3]:
+            add("uniform", seed, n, dt)
+            add("uniform", seed, n, dt, -2.0, 3.5)
+            add("normal", seed, n, dt)
+            add("exponential", seed, n, dt)
+            add("gumbel", seed, n, dt)
+            add("laplace", seed, n, dt)
+            add("logistic", seed, n, dt)
+            add("cauchy", seed, n, dt)
+            add("truncated_normal", seed, -1.0, 2.0, n, dt)
+            add("rayleigh", seed, 1.0, n, dt)
+            add("maxwell", seed, n, dt)
+            add("pareto", seed, 3.0, n, dt)
+            add("weibull_min", seed, 2.0, 1.5, n, dt)
+            add("triangular", seed, 0.0, 0.3, 1.0, n, dt)
+            add("lognormal", seed, 0.5, n, dt)
+            add("double_sided_maxwell", seed, 1.0, 2.0, n, dt)
+            add("wald", seed, 1.5, n, dt)
+            add("gamma", seed, 3.0, n, dt)
+            add("beta", seed, 2.0, 3.0, n, dt)
+            add("chisquare", seed, 3.0, n, dt)
+            add("t", seed, 4.0, n, dt)
+            add("rademacher", seed, n, dt)
+    return out
+
+
 def run_case(case: dict[str, Any]) -> Any:
     k = random.PRNGKey(case["seed"]) if case["raw"] else random.key(case["seed"])
     args = [decode(a) for a in case["args"]]
@@ -210,6 +261,14 @@ def main() -> None:
         results = [{**c, "result": encode_result(run_case(c))} for c in x64_cases()]
         doc["x64"]["partitionable" if scheme else "legacy"] = results
     jax.config.update("jax_enable_x64", False)
+    narrow: dict[str, Any] = {"jax_version": jax.__version__, "schemes": {}}
+    for scheme in (True, False):
+        jax.config.update("jax_threefry_partitionable", scheme)
+        results = [{**c, "result": encode_result(run_case(c))} for c in narrow_cases()]
+        narrow["schemes"]["partitionable" if scheme else "legacy"] = results
+    narrow_path = out_dir / "prng_narrow_golden.json"
+    narrow_path.write_text(json.dumps(narrow, separators=(",", ":")))
+    print(f"wrote {2 * len(narrow_cases())} cases to {narrow_path}")
     path = out_dir / "prng_golden.json"
     path.write_text(json.dumps(doc, separators=(",", ":")))
     n = sum(len(v) for v in doc["schemes"].values()) + sum(len(v) for v in doc["x64"].values())
