@@ -2,7 +2,7 @@
 
 Run under the reference implementation only (no tessela package is imported)::
 
-    /work/jaxvenv/bin/python tests/golden/generate_random_sharding.py --out tests/golden
+    python tests/golden/generate_random_sharding.py --out tests/golden
 """
 
 from __future__ import annotations
