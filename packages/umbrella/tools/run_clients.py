@@ -88,7 +88,9 @@ def run_optax(impl: str) -> dict[str, Any]:
         raise SystemExit("optax is not installed (pip install --no-deps optax==0.2.8)")
     folder = pathlib.Path(next(iter(spec.submodule_search_locations)))
     with tempfile.TemporaryDirectory() as cwd:
-        args = ["--continue-on-collection-errors", str(folder)]
+        # Rooted at the folder above the package, test ids read "optax._src.x_test.X::y"
+        # wherever optax is installed.
+        args = ["--continue-on-collection-errors", f"--rootdir={folder.parent}", str(folder)]
         return _pytest(args, dict(os.environ), pathlib.Path(cwd), impl)
 
 
