@@ -402,7 +402,9 @@ def _run_donating_jit(args: Sequence[Any], params: dict[str, Any]) -> list[Array
             params["name"], params["jaxpr"], [], None, avals, donated,
             keep_unused=params["keep_unused"], device=device, committed=committed,
         )  # fmt: skip
-        exe = _donating[key] = _plans.compile_plan(plan)
+        exe = _plans.compile_plan(plan)
+        with _cache_lock:
+            _donating[key] = exe
     return exe.run(list(args))
 
 
@@ -470,6 +472,7 @@ def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
         _fast.clear()
+        _donating.clear()
 
 
 def effects_barrier() -> None:
