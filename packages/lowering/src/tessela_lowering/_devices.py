@@ -17,7 +17,7 @@ import contextlib
 import contextvars
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tessela_tracer import config
 
@@ -25,6 +25,7 @@ from tessela_lowering import _xla
 from tessela_lowering._xla import Client, Device
 
 __all__ = [
+    "backends_are_initialized",
     "default_backend",
     "default_device",
     "device_count",
@@ -34,6 +35,7 @@ __all__ = [
     "local_devices",
     "process_count",
     "process_index",
+    "set_cpu_client_factory",
 ]
 
 _ACCELERATORS = ("cuda", "rocm", "tpu")
@@ -43,6 +45,7 @@ _lock = threading.RLock()
 _clients: dict[str, Client] = {}
 _errors: dict[str, str] = {}
 _initialized: list[bool] = []
+_cpu_factory: list[Callable[[int | None], Client]] = []
 
 _default_device: contextvars.ContextVar[Device | str | None] = contextvars.ContextVar(
     "tessela_default_device", default=None
@@ -93,7 +96,11 @@ def _initialize() -> dict[str, Client]:
             explicit = True
         for platform in order:
             if platform == "cpu":
-                _clients["cpu"] = _xla.make_client("cpu", num_cpu_devices=_num_cpu_devices())
+                count = _num_cpu_devices()
+                if _cpu_factory:
+                    _clients["cpu"] = _cpu_factory[0](count)
+                else:
+                    _clients["cpu"] = _xla.make_client("cpu", num_cpu_devices=count)
                 continue
             try:
                 client = _xla.make_client(platform)
@@ -114,6 +121,52 @@ def _initialize() -> dict[str, Client]:
             )
         _initialized.append(True)
     return _clients
+
+
+def backends_are_initialized() -> bool:
+    """Whether this process's backends (and so its devices) exist already.
+
+    Returns:
+      True once a device, a computation or a transfer has needed a backend.
+
+    Example:
+      >>> import tessela_lowering as tl
+      >>> _ = tl.devices()
+      >>> backends_are_initialized()
+      True
+    """
+    return bool(_initialized)
+
+
+def set_cpu_client_factory(factory: Callable[[int | None], Client] | None, /) -> None:
+    """Make the CPU backend, when it is created, with ``factory`` (``None``: the usual way).
+
+    ``tessela_lowering.distributed.initialize`` installs a factory that makes a
+    CPU client spanning every process of a distributed computation.
+
+    Args:
+      factory: called once with the number of CPU devices asked for (``None``
+        when unset); returns the PJRT client.
+
+    Raises:
+      RuntimeError: the backends already exist.
+
+    Example:
+      >>> import tessela_lowering as tl
+      >>> _ = tl.devices()
+      >>> set_cpu_client_factory(None)
+      Traceback (most recent call last):
+      ...
+      RuntimeError: The CPU client cannot be replaced: the backends were created already.
+    """
+    with _lock:
+        if _initialized:
+            raise RuntimeError(
+                "The CPU client cannot be replaced: the backends were created already."
+            )
+        _cpu_factory.clear()
+        if factory is not None:
+            _cpu_factory.append(factory)
 
 
 def _backend_name(platform: str) -> str:
@@ -276,7 +329,7 @@ def get_default_device() -> Device:
 
     Returns:
       The device set by the innermost :func:`default_device`, else the first
-      device of the default backend.
+      device of the default backend that this process drives.
 
     Example:
       >>> import tessela_lowering as tl
@@ -285,7 +338,7 @@ def get_default_device() -> Device:
     """
     chosen = _default_device.get()
     if chosen is None:
-        return _client(None).devices()[0]
+        return _client(None).local_devices()[0]
     if isinstance(chosen, str):
-        return _client(chosen).devices()[0]
+        return _client(chosen).local_devices()[0]
     return chosen

@@ -135,7 +135,7 @@ class Mesh:
     @property
     def local_devices(self) -> list[Device]:
         """The devices of this process, in mesh order."""
-        return [d for d in self.devices.flat if getattr(d, "process_index", 0) == 0]
+        return [d for d in self.devices.flat if _is_local(d)]
 
     @property
     def is_multi_process(self) -> bool:
@@ -175,6 +175,12 @@ class Mesh:
         if self.empty:
             return "Mesh()"
         return "Mesh" + repr(self.abstract_mesh).removeprefix("AbstractMesh")
+
+
+def _is_local(device: Any) -> bool:
+    # A device of this process (objects that are not jaxlib devices count as local).
+    client = getattr(device, "client", None)
+    return client is None or device.process_index == client.process_index()
 
 
 class Sharding(abc.ABC):

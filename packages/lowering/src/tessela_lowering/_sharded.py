@@ -30,6 +30,7 @@ from tessela_lowering._array import (
 )
 from tessela_lowering._mesh import IndivisibleError, NamedSharding
 from tessela_lowering._xla import Buffer, Device, HostArray, _shards
+from tessela_lowering.distributed import process_local_layout
 
 __all__ = [
     "ShardedArray",
@@ -137,25 +138,26 @@ class ShardedArray(Array):
 
     @property
     def global_shards(self) -> list[Shard]:
-        """Every device's part, in the mesh's device order."""
-        bufs = _shards.shard_buffers(self._global)
+        """Every device's part, in the mesh's device order (``data`` is None on other processes)."""
+        bufs = iter(_shards.shard_buffers(self._global))
+        local = set(self._named.mesh.local_devices)
         indices = self._named.devices_indices_map(self.aval.shape)
         seen: dict[tuple[Any, ...], int] = {}
         out = []
-        for dev, buf in zip(self._named.mesh.devices.flat, bufs, strict=True):
+        for dev in self._named.mesh.devices.flat:
             index = indices[dev]
             key = tuple((s.start, s.stop) for s in index)
             replica = seen.get(key, 0)
             seen[key] = replica + 1
             shard_aval = ShapedArray(_shape_of(index, self.aval.shape), self.aval.dtype)
-            data = Array(buf, shard_aval, True)
-            out.append(Shard(dev, index, replica, data))
+            data = Array(next(bufs), shard_aval, True) if dev in local else None
+            out.append(Shard(dev, index, replica, data))  # type: ignore[arg-type]
         return out
 
     @property
     def addressable_shards(self) -> list[Shard]:
         """The parts this process holds."""
-        return self.global_shards
+        return [s for s in self.global_shards if s.data is not None]
 
     def addressable_data(self, index: int) -> Array:
         """The data of addressable shard ``index`` as a single-device array."""
@@ -184,6 +186,14 @@ class ShardedArray(Array):
         if npy is None:
             if self._global.is_deleted():
                 raise _deleted_error(self.aval)
+            if not self._named.is_fully_addressable:
+                raise RuntimeError(
+                    "Fetching value for `jax.Array` that spans non-addressable (non process "
+                    "local) devices is not possible. You can use "
+                    "`jax.experimental.multihost_utils.process_allgather` to print the global "
+                    "array or use `.addressable_shards` method of jax.Array to inspect the "
+                    "addressable (process local) shards."
+                )
             npy = np.empty(self.aval.shape, self.aval.dtype)
             indices = self._named.devices_indices_map(self.aval.shape)
             done: set[tuple[Any, ...]] = set()
@@ -298,9 +308,10 @@ def put_sharded(value: Any, sharding: NamedSharding, aval: ShapedArray | None = 
     _check_divisible(sharding, aval.shape, "device_put")
     host = np.asarray(value, dtype=aval.dtype)
     indices = sharding.devices_indices_map(aval.shape)
-    devs = list(sharding.mesh.devices.flat)
+    devs = sharding.mesh.local_devices
     bufs = [_xla.device_put(np.array(host[indices[d]], order="C"), d) for d in devs]
-    buf = _shards.assemble(aval, devs, hlo_sharding_of(sharding, aval.ndim), bufs)
+    every = list(sharding.mesh.devices.flat)  # the placement names every process's devices
+    buf = _shards.assemble(aval, every, hlo_sharding_of(sharding, aval.ndim), bufs)
     return wrap_global(buf, aval, sharding)
 
 
@@ -367,7 +378,7 @@ def make_array_from_callback(
         return _put_single(part, sharding)
     _check_divisible(sharding, shape, "make_array_from_callback")
     indices = sharding.devices_indices_map(shape)
-    devs = list(sharding.mesh.devices.flat)
+    devs = sharding.mesh.local_devices
     parts = [np.asarray(data_callback(indices[d]), dtype=dtype) for d in devs]
     aval = ShapedArray(shape, parts[0].dtype if parts else np.dtype(dtype or np.float32))
     _check_rank(sharding, aval, "make_array_from_callback")
@@ -380,7 +391,8 @@ def make_array_from_callback(
                 "exactly the part the index selects."
             )
     bufs = [_xla.device_put(np.array(p, order="C"), d) for p, d in zip(parts, devs, strict=True)]
-    buf = _shards.assemble(aval, devs, hlo_sharding_of(sharding, aval.ndim), bufs)
+    every = list(sharding.mesh.devices.flat)  # the placement names every process's devices
+    buf = _shards.assemble(aval, every, hlo_sharding_of(sharding, aval.ndim), bufs)
     return wrap_global(buf, aval, sharding)
 
 
@@ -425,7 +437,7 @@ def make_array_from_single_device_arrays(
         (only,) = arrays
         return Array(only._live_buffer(), ShapedArray(shape, only.aval.dtype), True)
     by_device = {a.device: a for a in arrays}
-    devs = list(sharding.mesh.devices.flat)
+    devs = sharding.mesh.local_devices
     missing = [d for d in devs if d not in by_device]
     if missing or len(arrays) != len(devs):
         raise ValueError(
@@ -443,7 +455,8 @@ def make_array_from_single_device_arrays(
                 f"{by_device[d].aval.shape}, but the sharding's shard shape for {shape} is {want}."
             )
     bufs = [by_device[d]._live_buffer() for d in devs]
-    buf = _shards.assemble(aval, devs, hlo_sharding_of(sharding, aval.ndim), bufs)
+    every = list(sharding.mesh.devices.flat)  # the placement names every process's devices
+    buf = _shards.assemble(aval, every, hlo_sharding_of(sharding, aval.ndim), bufs)
     return wrap_global(buf, aval, sharding)
 
 
@@ -477,7 +490,8 @@ def make_array_from_process_local_data(
     """
     aval = get_aval(local_data)
     host = np.asarray(local_data, dtype=aval.dtype)
-    if global_shape is not None and tuple(global_shape) != host.shape:
+    several = isinstance(sharding, NamedSharding) and sharding.mesh.is_multi_process
+    if not several and global_shape is not None and tuple(global_shape) != host.shape:
         raise ValueError(
             f"make_array_from_process_local_data: global_shape {tuple(global_shape)} differs "
             f"from the local data's shape {host.shape}; with one process the local data is the "
@@ -485,5 +499,14 @@ def make_array_from_process_local_data(
         )
     if isinstance(sharding, SingleDeviceSharding):
         return _put_single(host, sharding)
+    if several:
+        # Each device's part, read from this process's data (distributed.process_local_layout).
+        shape, where = process_local_layout(sharding, host.shape, global_shape)
+        by_index = {_index_key(sharding.devices_indices_map(shape)[d]): i for d, i in where.items()}
+        return make_array_from_callback(shape, sharding, lambda i: host[by_index[_index_key(i)]])
     out: Array = put_sharded(host, sharding, ShapedArray(host.shape, aval.dtype))
     return out
+
+
+def _index_key(index: tuple[slice, ...]) -> tuple[tuple[Any, Any], ...]:
+    return tuple((s.start, s.stop) for s in index)
