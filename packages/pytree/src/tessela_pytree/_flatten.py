@@ -21,11 +21,15 @@ from ._registry import (
     NAMEDTUPLE,
     NONE,
     REGISTRY,
+    SPECS,
     TUPLE,
     _sorted_keys,
     classify,
 )
+from ._specialize import MAX_LEAVES, learn
 from ._treedef import LEAF_TREEDEF, Node, PyTreeDef
+
+_new_treedef = object.__new__
 
 __all__ = [
     "tree_flatten",
@@ -90,10 +94,21 @@ def tree_flatten(
     """
     leaves: list[Any] = []
     if is_leaf is None:
-        handler = HANDLERS[type(tree)]
+        root = type(tree)
+        spec = SPECS.get(root)
+        if spec is not None:
+            out = spec[0](tree)
+            if out is not None:
+                treedef = _new_treedef(PyTreeDef)  # ``PyTreeDef(node, n)`` without its frame
+                treedef._node = spec[1]
+                treedef._num_leaves = len(out)
+                return out, treedef
+        handler = HANDLERS[root]
         if handler is None:
             return [tree], LEAF_TREEDEF
         node = handler(tree, leaves)
+        if len(leaves) <= MAX_LEAVES:
+            learn(root, node, tree)
     else:
         if is_leaf(tree):
             return [tree], LEAF_TREEDEF
@@ -101,7 +116,10 @@ def tree_flatten(
         if not kind:
             return [tree], LEAF_TREEDEF
         node = flat_is_leaf(tree, kind, leaves, is_leaf)
-    return leaves, PyTreeDef(node, len(leaves))
+    treedef = _new_treedef(PyTreeDef)
+    treedef._node = node
+    treedef._num_leaves = len(leaves)
+    return leaves, treedef
 
 
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
@@ -120,11 +138,19 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
       [1, 2, 3]
     """
     if is_leaf is None:
-        handler = HANDLERS[type(tree)]
+        root = type(tree)
+        spec = SPECS.get(root)
+        if spec is not None:
+            out = spec[0](tree)
+            if out is not None:
+                return out
+        handler = HANDLERS[root]
         if handler is None:
             return [tree]
         leaves: list[Any] = []
-        handler(tree, leaves)
+        node = handler(tree, leaves)
+        if len(leaves) <= MAX_LEAVES:
+            learn(root, node, tree)
         return leaves
     return tree_flatten(tree, is_leaf)[0]
 

@@ -131,7 +131,7 @@ _LOOP = """\
         else:
             if kids is None:
                 kids = [None] * (len(leaves) - start)
-            kids.append(h(c, leaves))
+            kids.append(NONE_NODE if c is None else h(c, leaves))
     if kids is None:
         return (KIND, TYP, aux, len(leaves) - start)
     return (KIND, TYP, aux, tuple(kids))
@@ -209,6 +209,7 @@ def make_handler(t: type[Any]) -> Any:
         "DICT_SORTS": DICT_SORTS,
         "dict_sort": dict_sort,
         "HANDLERS": HANDLERS,
+        "NONE_NODE": NONE_NODE,
         "KIND": kind,
         "LEAF_ROW_MIN": _LEAF_ROW_MIN,
         "NODES": tuple((kind, t, None, n) for n in range(_LEAF_ROW_MIN)),

@@ -118,6 +118,9 @@ class _HandlerTable(dict[type[Any], Any]):
 HANDLERS: dict[type[Any], Any] = _HandlerTable()
 # The same for ``tree_map`` of one tree: ``h(f, x)`` returns the mapped node.
 MAP_HANDLERS: dict[type[Any], Any] = _HandlerTable()
+# Root type to ``(spec, node)``: ``spec(tree)`` returns the leaves of a tree of
+# that root type whose structure is ``node``, else None (see ``_specialize``).
+SPECS: dict[type[Any], tuple[Callable[[Any], list[Any] | None], Any]] = {}
 
 
 def _reset_kinds() -> None:
@@ -127,6 +130,7 @@ def _reset_kinds() -> None:
         _KIND[t] = CUSTOM
     HANDLERS.clear()
     MAP_HANDLERS.clear()
+    SPECS.clear()
 
 
 def classify(t: type[Any]) -> int:
@@ -187,6 +191,7 @@ def _add(
     _KIND[nodetype] = CUSTOM
     HANDLERS.clear()
     MAP_HANDLERS.clear()
+    SPECS.clear()
 
 
 def register_pytree_node(
