@@ -156,6 +156,7 @@ if TYPE_CHECKING:
 # Imported on first attribute access (PEP 562); `import tessela` stays light.
 _LAZY_SUBMODULES = frozenset(
     {
+        "distributed",
         "dlpack",
         "experimental",
         "flatten_util",
@@ -257,6 +258,7 @@ __all__ = [
     "device_put",
     "devices",
     "disable_jit",
+    "distributed",
     "dlpack",
     "dtypes",
     "effects_barrier",
