@@ -312,6 +312,7 @@ from ._setops import unique_all as unique_all
 from ._setops import unique_counts as unique_counts
 from ._setops import unique_inverse as unique_inverse
 from ._setops import unique_values as unique_values
+from ._setops import where as where
 from ._shape_ops import (
     atleast_1d as atleast_1d,
 )
@@ -650,9 +651,6 @@ from ._where import (
 )
 from ._where import (
     clip as clip,
-)
-from ._where import (
-    where as where,
 )
 
 _install()

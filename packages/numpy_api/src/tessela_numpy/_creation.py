@@ -474,7 +474,7 @@ def arange(
     >>> [str(e.primitive) for e in jaxpr.eqns], jaxpr.out_avals[0].shape
     (['iota', 'mul', 'add'], (3,))
     """
-    if stop is None and step is None:
+    if stop is None:  # arange(stop) and arange(stop, None, step), as JAX's
         start, stop = 0, start
     step = 1 if step is None else step
     start, stop, step = (

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from tessela_tracer import ArrayOps, Tracer
 
 __all__ = [
     "DynamicSlicePlan",
@@ -104,13 +105,31 @@ def as_index_tuple(idx: Any, /) -> tuple[Any, ...]:
     return (idx,)
 
 
+def _concrete_slice(s: slice) -> slice:
+    """``s`` with concrete integer scalar arrays as Python ints (their ``__index__``, as JAX).
+
+    Traced entries stay, and are rejected later; a float or non-scalar array
+    raises ``TypeError``.
+    """
+    entries = (s.start, s.stop, s.step)
+    if not any(isinstance(v, ArrayOps | np.ndarray) and not isinstance(v, Tracer) for v in entries):
+        return s
+    start, stop, step = (
+        operator.index(v)
+        if isinstance(v, ArrayOps | np.ndarray) and not isinstance(v, Tracer)
+        else v
+        for v in entries
+    )
+    return slice(start, stop, step)
+
+
 def _classify(idx: Any) -> tuple[Any, IndexKind]:
     if idx is None:
         return idx, IndexKind.NONE
     if idx is Ellipsis:
         return idx, IndexKind.ELLIPSIS
     if isinstance(idx, slice):
-        return idx, IndexKind.SLICE
+        return _concrete_slice(idx), IndexKind.SLICE
     if isinstance(idx, bool | np.bool_):
         return idx, IndexKind.BOOLEAN
     if isinstance(idx, int | np.integer):

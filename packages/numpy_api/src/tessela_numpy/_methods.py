@@ -26,6 +26,7 @@ from . import _tiling as til
 from . import _ufuncs as uf
 from ._arrays import convert, dtype_arg, is_arraylike, shape_of
 from ._at import IndexUpdateHelper, setitem_error
+from ._creation import place_result
 from ._indexing import getitem
 from ._products import dot, matmul
 from ._where import clip
@@ -33,13 +34,17 @@ from ._where import clip
 __all__ = ["astype", "install", "method_table"]
 
 
-def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False) -> Array:
+def astype(
+    x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False, device: object | None = None
+) -> Array:
     """Convert to ``dtype`` (never weakly typed).
 
     Args:
       x: an array.
       dtype: the target dtype.
-      copy: accepted for NumPy compatibility.
+      copy: accepted for NumPy compatibility (arrays are immutable).
+      device: the device (or sharding) to place the result on; ``None`` keeps
+        the placement.
 
     Returns:
       The converted array.
@@ -49,7 +54,8 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False) -> Array:
     dtype('int32')
     """
     del copy
-    return unchanged(convert(x, dtype_arg(dtype)))  # type: ignore[arg-type]
+    out = convert(x, dtype_arg(dtype))  # type: ignore[arg-type]
+    return unchanged(out if device is None else place_result(out, device))
 
 
 def _defer(op: Callable[[Any, Any], Any], *, swap: bool = False) -> Callable[[Any, Any], Any]:

@@ -12,12 +12,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    dtype_arg,
+    promote_dtypes_inexact,
+    shape_of,
+    to_inexact_dtype,
+)
+from ._reductions import _axis_key, cumprod, cumsum, mean
 from ._reductions import any as _any
-from ._reductions import cumprod, cumsum, mean
 from ._reductions import max as _max
 from ._reductions import min as _min
 from ._reductions import prod as _prod
@@ -265,21 +273,56 @@ def nanvar(
     check_arraylike("nanvar", a)
     if out is not None:
         raise NotImplementedError("nanvar: the out argument is not supported")
-    (a,) = promote_dtypes_inexact(a)
-    valid = _valid(a, where)
-    center = nanmean(a, axis, keepdims=True, where=where) if mean is None else mean
-    centered = lax.sub(a, center)
-    if _dt.issubdtype(aval_of(centered).dtype, np.complexfloating):
-        sq = real(lax.mul(centered, conj(centered)))
+    if mean is not None:
+        check_arraylike("nanvar", mean)
+    key = _axis_key(axis)
+    return unchanged(_nanvar_jit(a, key, dtype_arg(dtype), ddof, bool(keepdims), where, mean))
+
+
+def _nanvar(
+    a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any, a_mean: Any
+) -> Any:
+    # One compiled program, in JAX's order of operations, so that the values are
+    # JAX's to the last bit.
+    in_dt = aval_of(a).dtype
+    if dtype is not None:
+        comp = out_dt = dtype
+    elif not _dt.issubdtype(in_dt, np.inexact):
+        comp = out_dt = to_inexact_dtype(in_dt)
     else:
-        sq = lax.square(centered)
-    rdt = aval_of(sq).dtype
-    sq = _sel(valid, sq, convert(0, rdt))
-    count = _sum(valid, axis, dtype=rdt, keepdims=keepdims)
-    norm = lax.sub(count, convert(ddof, rdt))
-    result = true_divide(_sum(sq, axis, keepdims=keepdims), norm)
-    result = _sel(lax.le(norm, convert(0, rdt)), convert(np.nan, rdt), result)
-    return unchanged(result if dtype is None else convert(result, np.dtype(dtype)))
+        comp = in_dt
+        out_dt = _REAL_OF.get(in_dt, in_dt)
+    if comp in _HALF:
+        comp = np.dtype(np.float32)
+    a = convert(a, comp)
+    if a_mean is None:
+        a_mean = nanmean(a, axis, dtype=comp, keepdims=True, where=where_)
+    else:
+        a_mean = convert(a_mean, comp)
+    nan = isnan(a)
+    centered = _sel(nan, convert(0, comp), lax.sub(a, a_mean))
+    if _dt.issubdtype(comp, np.complexfloating):
+        centered = real(lax.mul(centered, conj(centered)))
+    else:
+        centered = lax.square(centered)
+    count = _sum(logical_not(nan), axis, keepdims=keepdims, where=where_)
+    cdt = aval_of(count).dtype
+    count = lax.sub(count, convert(ddof, cdt))
+    empty = lax.le(count, convert(0, cdt))
+    result = _sum(centered, axis, keepdims=keepdims, where=where_)
+    rdt = aval_of(result).dtype
+    result = _sel(empty, convert(np.nan, rdt), result)
+    divisor = _sel(empty, convert(1, cdt), count)
+    return convert(lax.div(result, convert(divisor, rdt)), out_dt)
+
+
+_nanvar.__name__ = _nanvar.__qualname__ = "nanvar"
+_nanvar_jit = jit(_nanvar, static_argnums=(1, 2, 4))
+_HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
+_REAL_OF = {
+    np.dtype(np.complex64): np.dtype(np.float32),
+    np.dtype(np.complex128): np.dtype(np.float64),
+}
 
 
 def nanstd(

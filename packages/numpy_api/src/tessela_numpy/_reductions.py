@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import jit, lax
+from tessela_tracer import get_current_trace, jit, lax
+from tessela_tracer.extend import JaxprTrace
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -324,9 +325,9 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 
 def mean(
-    a: Any,
+    a: ArrayLike,
     axis: Any = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
     *,
@@ -334,17 +335,32 @@ def mean(
 ) -> Array:
     _no_out(out, "mean")
     check_arraylike("mean", a)
+    args = (a, _axis_key(axis), dtype_arg(dtype), bool(keepdims), where)
+    # JAX's mean is a jit with inline=True: its body is emitted in place when a
+    # jaxpr is staged, and it runs as one compiled program otherwise.
+    if isinstance(get_current_trace(), JaxprTrace):
+        return unchanged(_mean(*args))
+    return unchanged(_mean_jit(*args))
+
+
+def _mean(a: Any, axis: Any, dtype: Any, keepdims: bool, where_: Any) -> Any:
+    # Compiled as one program the count is a constant, and XLA turns the
+    # division by it into a multiplication by its reciprocal, as in JAX.
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     out_dt = dtype_or(dtype, to_inexact_dtype(aval_of(a).dtype))
     comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
-    if where is None:
+    if where_ is None:
         total = sum(a, axis, dtype=comp, keepdims=keepdims)
-        return unchanged(convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt))
-    mask = where if shape_of(where) == shape else broadcast_to(where, shape)
+        return convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt)
+    mask = where_ if shape_of(where_) == shape else broadcast_to(where_, shape)
     n = sum(mask, axis, dtype=comp, keepdims=keepdims)
-    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where)
-    return unchanged(convert(lax.div(total, n), out_dt))
+    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where_)
+    return convert(lax.div(total, n), out_dt)
+
+
+_mean.__name__ = _mean.__qualname__ = "mean"
+_mean_jit = jit(_mean, static_argnums=(1, 2, 3))
 
 
 def _axis_key(axis: Any) -> Any:
@@ -370,16 +386,22 @@ def var(
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: Any = None,
+    where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "var")
     check_arraylike("var", a)
+    if mean is not None:
+        check_arraylike("var", mean)
     dof = _correction("var", ddof, correction)
-    return unchanged(_var_jit(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where))
+    key = _axis_key(axis)
+    return unchanged(_var_jit(a, key, dtype_arg(dtype), dof, bool(keepdims), where, mean))
 
 
-def _var(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
+def _var(
+    a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any, a_mean: Any = None
+) -> Any:
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
@@ -388,7 +410,8 @@ def _var(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) 
     if _dt.issubdtype(in_dt, np.complexfloating):
         comp = in_dt
     a = convert(a, comp)
-    centered = lax.sub(a, mean(a, axis, dtype=comp, keepdims=True, where=where_))
+    a_mean = _mean(a, axis, comp, True, where_) if a_mean is None else convert(a_mean, comp)
+    centered = lax.sub(a, a_mean)
     if _dt.issubdtype(comp, np.complexfloating):
         sq = lax.real(lax.mul(centered, lax.conj(centered)))
     else:
@@ -417,17 +440,23 @@ def std(
     ddof: int = 0,
     keepdims: bool = False,
     *,
-    where: Any = None,
+    where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
     _no_out(out, "std")
     check_arraylike("std", a)
+    if mean is not None:
+        check_arraylike("std", mean)
     dof = _correction("std", ddof, correction)
-    return unchanged(_std_jit(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where))
+    key = _axis_key(axis)
+    return unchanged(_std_jit(a, key, dtype_arg(dtype), dof, bool(keepdims), where, mean))
 
 
-def _std(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any) -> Any:
-    return lax.sqrt(_var_jit(a, axis, dtype, ddof, keepdims, where_))
+def _std(
+    a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any, a_mean: Any = None
+) -> Any:
+    return lax.sqrt(_var_jit(a, axis, dtype, ddof, keepdims, where_, a_mean))
 
 
 _std_jit = jit(_std, static_argnums=(1, 2, 4))

@@ -29,7 +29,7 @@ from ._reductions import sum as _sum
 from ._shape_ops import concatenate, moveaxis, reshape, stack
 from ._shapes import canonicalize_axis
 from ._ufuncs import isnan, logical_and, logical_not, not_equal
-from ._where import where
+from ._where import where as _select
 
 __all__ = [
     "argwhere",
@@ -41,6 +41,7 @@ __all__ = [
     "unique_counts",
     "unique_inverse",
     "unique_values",
+    "where",
 ]
 
 
@@ -94,7 +95,7 @@ def _first_true(mask: Any, n: int, size: int) -> tuple[Any, Any]:
         order = lax.slice(order, (0,), (size,))
     else:
         order = lax.pad(order, convert(0, idt), ((0, size - n, 0),))
-    return where(valid, order, convert(0, idt)), valid
+    return _select(valid, order, convert(0, idt)), valid
 
 
 def nonzero(
@@ -161,8 +162,59 @@ def nonzero(
                 f"fill_value must be a scalar or a tuple of length {len(shape)} (one per axis "
                 f"of a); got a tuple of length {len(fills)}"
             )
-        coords = [where(valid, c, f) for c, f in zip(coords, fills, strict=True)]
+        coords = [_select(valid, c, f) for c, f in zip(coords, fills, strict=True)]
     return tuple(coords)
+
+
+def where(
+    condition: ArrayLike,
+    x: ArrayLike | None = None,
+    y: ArrayLike | None = None,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None,
+) -> Array | tuple[Array, ...]:
+    """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
+
+    With ``condition`` alone, ``where`` is :func:`nonzero`: the indices of the
+    nonzero elements, one array per axis (under ``jit`` ``size`` must be given).
+
+    Args:
+      condition: a boolean array-like (others are compared with zero).
+      x: values where ``condition`` is true.
+      y: values where ``condition`` is false.
+      size: with ``condition`` alone, the static number of indices.
+      fill_value: with ``condition`` alone, the padding of the indices.
+
+    Returns:
+      An array of the broadcast shape and the promoted dtype of ``x`` and
+      ``y``; with ``condition`` alone, a tuple of index arrays.
+
+    Raises:
+      TypeError: only one of ``x`` and ``y`` is given.
+      ValueError: ``size`` or ``fill_value`` is given with ``x`` and ``y``.
+      ConcretizationTypeError: ``condition`` alone is traced and ``size`` is not given.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> [i.shape for i in eval_shape(lambda c: where(c, size=3), S((2, 2), "bool"))]
+    [(3,), (3,)]
+    >>> eval_shape(where, S((3, 1), "bool"), S((3,), "float32"), 0).shape
+    (3, 3)
+    """
+    if x is None and y is None:
+        return nonzero(condition, size=size, fill_value=fill_value)
+    if size is not None or fill_value is not None:
+        raise ValueError(
+            "size and fill_value arguments cannot be used in three-term where function."
+        )
+    if x is None or y is None:
+        position = 1 if x is None else 2
+        raise TypeError(
+            f"where requires ndarray or scalar arguments, got {type(None)} at position "
+            f"{position}: pass both x and y, or neither."
+        )
+    return _select(condition, x, y)
 
 
 def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
@@ -280,7 +332,7 @@ def _unique(
     firsts, valid = _first_true(mask, n, size)
     values = aux[firsts]
     if fill_value is not None:
-        values = where(valid[:, None], values, convert(fill_value, dt))
+        values = _select(valid[:, None], values, convert(fill_value, dt))
     indices = perm[firsts]
     group = lax.sub(cumsum(mask, dtype=idt), convert(1, idt))
     inverse = lax.full((n,), 0, idt).at[perm].set(group, unique_indices=True)

@@ -66,13 +66,17 @@ def _resolve_shape(newshape: Any, size: int, old: tuple[int, ...]) -> tuple[int,
     return out
 
 
-def reshape(a: ArrayLike, /, shape: Any, *, order: str = "C") -> Any:
+def reshape(
+    a: ArrayLike, shape: int | Sequence[int], order: str = "C", *, copy: bool | None = None
+) -> Array:
     """Give an array a new shape with the same number of elements.
 
     Args:
       a: an array-like (not a list).
       shape: the new shape; one entry may be ``-1``.
       order: ``"C"`` (row-major) or ``"F"`` (column-major) element order.
+      copy: accepted for the array API (arrays are immutable, so a reshape
+        never aliases a buffer that could change).
 
     Returns:
       The reshaped array (``a`` itself when the shape is unchanged).
@@ -86,16 +90,19 @@ def reshape(a: ArrayLike, /, shape: Any, *, order: str = "C") -> Any:
     >>> eval_shape(lambda x: reshape(x, (-1, 2)), ShapeDtypeStruct((2, 6), "float32")).shape
     (6, 2)
     """
+    del copy
     check_arraylike("reshape", a)
     old = shape_of(a)
     new = _resolve_shape(shape, math.prod(old), old)
     if order == "F":
         t = lax.transpose(a, tuple(reversed(range(len(old))))) if len(old) > 1 else a
         out = lax.reshape(t, tuple(reversed(new)))
-        return lax.transpose(out, tuple(reversed(range(len(new))))) if len(new) > 1 else out
+        return unchanged(
+            lax.transpose(out, tuple(reversed(range(len(new))))) if len(new) > 1 else out
+        )
     if order != "C":
         raise ValueError(f"reshape: order must be 'C' or 'F', got order={order!r}")
-    return a if new == old else lax.reshape(a, new)
+    return unchanged(a if new == old else lax.reshape(a, new))
 
 
 def ravel(a: ArrayLike, /, order: str = "C") -> Array:

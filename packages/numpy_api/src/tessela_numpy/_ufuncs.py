@@ -310,9 +310,29 @@ def _invert(x: Any) -> Any:
 
 def _log_base(base: float) -> Callable[[Any], Any]:
     def run(x: Any) -> Any:
-        return lax.div(lax.log(x), lax.log(convert(base, _dtype(x))))
+        r = lax.log(x)
+        if not _is(x, np.complexfloating):
+            return lax.div(r, lax.log(convert(base, _dtype(x))))
+        # As JAX: the real and imaginary parts divided apart, by a real log(base).
+        re, im = lax.real(r), lax.imag(r)
+        log_base = lax.log(convert(base, _dtype(re)))
+        return lax.complex(lax.div(re, log_base), lax.div(im, log_base))
 
     return run
+
+
+# 1 / log(10) to the nearest float64 (``1 / np.log(10)`` is one unit lower), as JAX's.
+_ONE_OVER_LOG10 = 0.4342944819032518
+
+
+def _log10(x: Any) -> Any:
+    r = lax.log(x)
+    if not _is(x, np.complexfloating):
+        return lax.mul(r, convert(_ONE_OVER_LOG10, _dtype(x)))
+    # Real and imaginary parts scaled apart: a complex product would turn
+    # ``-inf * 0`` into NaN (log10(0) is -inf + 0j).
+    c = convert(_ONE_OVER_LOG10, _dtype(lax.real(r)))
+    return lax.complex(lax.mul(lax.real(r), c), lax.mul(lax.imag(r), c))
 
 
 def _isinf(x: Any) -> Any:
@@ -564,9 +584,7 @@ expm1 = _inexact_unary("expm1", lambda x: lax.expm1(x), "``exp(x) - 1``")
 log = _inexact_unary("log", lambda x: lax.log(x), "Natural logarithm")
 log1p = _inexact_unary("log1p", lambda x: lax.log1p(x), "``log(1 + x)``")
 log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
-log10 = _inexact_unary(
-    "log10", lambda x: lax.mul(lax.log(x), convert(1 / np.log(10), _dtype(x))), "Base-10 logarithm"
-)
+log10 = _inexact_unary("log10", _log10, "Base-10 logarithm")
 sqrt = _inexact_unary("sqrt", lambda x: lax.sqrt(x), "Square root")
 cbrt = _inexact_unary("cbrt", lambda x: lax.cbrt(x), "Cube root")
 square = _numeric_unary("square", lambda x: lax.square(x), "Square")

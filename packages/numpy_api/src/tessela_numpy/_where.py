@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from ._shapes import broadcast_shapes
 __all__ = ["broadcast_arrays", "broadcast_to", "clip", "where"]
 
 
-def broadcast_to(array: ArrayLike, shape: Any, /) -> Any:
+def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
     """Broadcast an array to a shape, NumPy-style.
 
     Args:
@@ -33,9 +34,9 @@ def broadcast_to(array: ArrayLike, shape: Any, /) -> Any:
     """
     check_arraylike("broadcast_to", array)
     from_shape = shape_of(array)
-    to_shape = tuple(shape) if isinstance(shape, tuple | list) else (int(shape),)
+    to_shape = tuple(shape) if isinstance(shape, Sequence) else (int(shape),)
     if from_shape == to_shape:
-        return array
+        return unchanged(array)
     nd = len(to_shape)
     if len(from_shape) > nd or any(
         f not in (1, t) for f, t in zip(from_shape, to_shape[nd - len(from_shape) :], strict=True)
@@ -44,7 +45,7 @@ def broadcast_to(array: ArrayLike, shape: Any, /) -> Any:
             f"Incompatible shapes for broadcasting: {from_shape} and requested shape {to_shape}"
         )
     lead = nd - len(from_shape)
-    return lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd)))
+    return unchanged(lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd))))
 
 
 def broadcast_arrays(*args: ArrayLike) -> list[Any]:
