@@ -15,7 +15,8 @@ import hashlib
 import os
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from tessela_lowering._flags import logger, state
 from tessela_lowering._lowering import jaxpr_to_module
 from tessela_lowering._xla import Buffer, Device
 
-__all__ = ["Executable", "Plan", "compile_plan", "make_plan", "short_type"]
+__all__ = ["Executable", "Plan", "cached_executable", "compile_plan", "make_plan", "short_type"]
 
 
 def short_type(aval: ShapedArray, *, layout: bool = False) -> str:
@@ -168,7 +169,7 @@ def make_plan(
             "Donation is not implemented for this platform or no output has the same "
             "shape and dtype; drop the argument from donate_argnums to silence this.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
     return Plan(name, closed, kept, in_avals, out_tree, aliases, device, committed)
 
@@ -288,3 +289,77 @@ def compile_plan(plan: Plan) -> Executable:
             plan.name, args, time.perf_counter() - start,
         )  # fmt: skip
     return Executable(plan, text, exe, callbacks)
+
+
+Traced = tuple[ClosedJaxpr, list[Any], Any]
+"""What tracing a call gives: the jaxpr (consts hoisted to leading inputs), the consts, the output tree."""
+
+
+def cached_executable(
+    cache: MutableMapping[Any, Executable],
+    lock: AbstractContextManager[Any],
+    key: Any,
+    trace: Callable[[], Traced],
+    name: str,
+    in_avals: Sequence[ShapedArray],
+    donated: Sequence[bool],
+    *,
+    keep_unused: bool,
+    device: Device,
+    committed: bool,
+    on_miss: Callable[[], None] | None = None,
+) -> Executable:
+    """The executable cached under ``key``, traced, planned and compiled on a miss.
+
+    ``jit`` calls and donating ``jit_p`` equations evaluated eagerly share this
+    one path from a traced function to an executable: the check, the lock
+    (so that two threads missing on one key compile once), the plan and the
+    compilation.
+
+    Args:
+      cache: executables by key.
+      lock: held while a missing entry is made.
+      key: the cache key; it must determine everything below.
+      trace: returns ``(jaxpr, consts, out_tree)``; called only on a miss.
+      name: the function's name.
+      in_avals: avals of the flat arguments.
+      donated: per flat argument, whether the caller donates it.
+      keep_unused: keep inputs the function does not use.
+      device: where it runs.
+      committed: whether its results are committed to ``device``.
+      on_miss: called under the lock before tracing (e.g. to explain the miss).
+
+    Returns:
+      The executable.
+
+    Example:
+      >>> import threading
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_tracer import ShapedArray, make_jaxpr, lax
+      >>> aval = ShapedArray((), np.float32)
+      >>> closed = make_jaxpr(lax.neg)(np.float32(1))
+      >>> cache = {}
+      >>> exe = cached_executable(
+      ...     cache, threading.Lock(), "neg", lambda: (closed, [], None), "neg", [aval],
+      ...     [False], keep_unused=False, device=tl.devices()[0], committed=False)
+      >>> exe.run([np.float32(2)])
+      [Array(-2., dtype=float32)]
+      >>> cache["neg"] is exe
+      True
+    """
+    exe = cache.get(key)
+    if exe is not None:
+        return exe
+    with lock:
+        exe = cache.get(key)
+        if exe is None:
+            if on_miss is not None:
+                on_miss()
+            jaxpr, consts, out_tree = trace()
+            plan = make_plan(
+                name, jaxpr, consts, out_tree, in_avals, donated, keep_unused=keep_unused,
+                device=device, committed=committed,
+            )  # fmt: skip
+            exe = cache[key] = compile_plan(plan)
+    return exe

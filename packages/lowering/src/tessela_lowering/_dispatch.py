@@ -387,6 +387,7 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
 
 
 _donating: dict[Any, _plans.Executable] = {}
+_donating_lock = threading.RLock()  # held while one of them compiles
 
 
 def _run_donating_jit(args: Sequence[Any], params: dict[str, Any]) -> list[Array]:
@@ -395,16 +396,12 @@ def _run_donating_jit(args: Sequence[Any], params: dict[str, Any]) -> list[Array
     device, committed = pick_device([a for a in args if isinstance(a, Array)])
     avals = tuple(get_aval(a) for a in args)
     donated = tuple(params["donated_invars"])
-    key = (params["jaxpr"], avals, donated, device, committed, config.trace_key)
-    exe = _donating.get(key)
-    if exe is None:
-        plan = _plans.make_plan(
-            params["name"], params["jaxpr"], [], None, avals, donated,
-            keep_unused=params["keep_unused"], device=device, committed=committed,
-        )  # fmt: skip
-        exe = _plans.compile_plan(plan)
-        with _cache_lock:
-            _donating[key] = exe
+    jaxpr = params["jaxpr"]
+    key = (jaxpr, avals, donated, device, committed, config.trace_key)
+    exe = _plans.cached_executable(
+        _donating, _donating_lock, key, lambda: (jaxpr, [], None), params["name"], avals, donated,
+        keep_unused=params["keep_unused"], device=device, committed=committed,
+    )  # fmt: skip
     return exe.run(list(args))
 
 

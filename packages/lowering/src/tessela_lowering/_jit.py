@@ -35,7 +35,7 @@ from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
 from tessela_lowering import _devices, _xla
 from tessela_lowering._aot import Traced
 from tessela_lowering._array import Array, leaf_key
-from tessela_lowering._compile import Executable, Plan, compile_plan, make_plan, short_type
+from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import fast_call, outputs, pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
@@ -281,23 +281,17 @@ def _executable(
     device, committed = _placement(jitted, flat)
     donated = tuple(jitted._donation(args, kwargs)) if jitted._donates else ()
     key = (in_tree, static, avals, device, committed, config.trace_key, donated)
-    exe = runtime.full.get(key)
-    if exe is None:
-        with jitted._cache.lock:
-            exe = runtime.full.get(key)
-            if exe is None:
-                if state.explain_cache_misses:
-                    _explain(jitted._name, runtime.last_key, key)
-                jaxpr, consts, out_tree = jitted._trace(args, kwargs)
-                plan = make_plan(
-                    jitted._name, jaxpr, consts, out_tree, avals,
-                    donated or (False,) * len(flat), keep_unused=jitted.keep_unused,
-                    device=device, committed=committed,
-                )  # fmt: skip
-                exe = compile_plan(plan)
-                runtime.full[key] = exe
-                runtime.last_key = key
-    return exe
+
+    def on_miss() -> None:
+        if state.explain_cache_misses:
+            _explain(jitted._name, runtime.last_key, key)
+        runtime.last_key = key
+
+    return cached_executable(
+        runtime.full, jitted._cache.lock, key, lambda: jitted._trace(args, kwargs),
+        jitted._name, avals, donated or (False,) * len(flat), keep_unused=jitted.keep_unused,
+        device=device, committed=committed, on_miss=on_miss,
+    )  # fmt: skip
 
 
 def _explain(name: str, last_key: Any, key: Any) -> None:
