@@ -80,9 +80,11 @@ def test_a_psum_and_a_sharded_matmul_span_two_processes() -> None:
             [[d, [base + k], [base + k + 1.0]] for k, d in enumerate(_local_ids(pid))],
         ]
         assert r["psum"] == [[d, [None], [10.0]] for d in _local_ids(pid)]  # 1+2+3+4
+        assert r["psum_value"] == [[10.0], "[10.]"]
         assert r["matmul"] is True
         assert r["matmul_gathered"] is True
         assert r["asarray_error"] is True
+        assert r["repr"] == "Array(shape=(4, 6), dtype=float32)"
         assert r["allgather"] == [[0, 10], [1, 11]]
         assert r["allgather_tiled"] == [0.0, 1.0]
         assert r["broadcast"] == [[5.0, 5.0, 5.0], True]  # process 0's values

@@ -186,7 +186,7 @@ class ShardedArray(Array):
         if npy is None:
             if self._global.is_deleted():
                 raise _deleted_error(self.aval)
-            if not self._named.is_fully_addressable:
+            if not self._readable():
                 raise RuntimeError(
                     "Fetching value for `jax.Array` that spans non-addressable (non process "
                     "local) devices is not possible. You can use "
@@ -198,7 +198,8 @@ class ShardedArray(Array):
             indices = self._named.devices_indices_map(self.aval.shape)
             done: set[tuple[Any, ...]] = set()
             bufs = _shards.shard_buffers(self._global)
-            for dev, buf in zip(self._named.mesh.devices.flat, bufs, strict=True):
+            # The shards this process holds (every shard on one process).
+            for dev, buf in zip(self._named.mesh.local_devices, bufs, strict=True):
                 index = indices[dev]
                 key = tuple((s.start, s.stop) for s in index)
                 if key not in done:
@@ -207,6 +208,25 @@ class ShardedArray(Array):
             npy.flags.writeable = False
             self._npy = npy
         return npy
+
+    def _readable(self) -> bool:
+        # As JAX: the whole value is known here when this process's shards cover it.
+        if self._named.is_fully_addressable:
+            return True
+        indices = self._named.devices_indices_map(self.aval.shape)
+        here = {_index_key(indices[d]) for d in self._named.mesh.local_devices}
+        return len(here) == len({_index_key(i) for i in indices.values()})
+
+    def __repr__(self) -> str:
+        if self._global.is_deleted() or self._readable():
+            return super().__repr__()
+        weak = ", weak_type=True" if self.aval.weak_type else ""
+        return f"Array(shape={self.aval.shape}, dtype={self.aval.dtype.name}{weak})"
+
+    def __str__(self) -> str:
+        if self._global.is_deleted() or self._readable():
+            return super().__str__()
+        return repr(self)
 
     def copy(self) -> ShardedArray:
         """A new array with the same value and sharding."""

@@ -52,7 +52,9 @@ def compute() -> dict[str, object]:
     psum = tx.jit(
         tx.shard_map(lambda b: tx.lax.psum(b, "x"), mesh=mesh, in_specs=P("x"), out_specs=P())
     )
-    out["psum"] = shards(psum(x))
+    total = psum(x)
+    out["psum"] = shards(total)
+    out["psum_value"] = [np.asarray(total).tolist(), str(total)]  # replicated: readable
     # A matmul over a 2x2 mesh whose rows are the two processes.
     mesh2 = tx.make_mesh((2, tx.device_count() // 2), ("a", "b"))
     a_host = np.arange(32, dtype=np.float32).reshape(4, 8) / 10
@@ -76,6 +78,7 @@ def compute() -> dict[str, object]:
         np.asarray(c)
     except RuntimeError as err:
         out["asarray_error"] = "non-addressable" in str(err)
+    out["repr"] = repr(c)
     out["allgather"] = mhu.process_allgather(np.array([PID, 10 + PID])).tolist()
     out["allgather_tiled"] = mhu.process_allgather(np.float32(PID), tiled=True).tolist()
     got = mhu.broadcast_one_to_all({"w": np.full(3, 5.0 + PID), "flag": np.bool_(PID == 0)})
