@@ -62,6 +62,7 @@ from tessela_lowering import (  # noqa: F401
     _rules_reduce,
     _rules_remat,
     _rules_shape,
+    _rules_sharding,
     _rules_solves,
     _rules_special,
     _rules_window,

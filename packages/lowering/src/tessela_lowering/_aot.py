@@ -3,7 +3,10 @@
 ``jit(f).trace(*args)`` gives a :class:`Traced` (the jaxpr and output
 shapes), ``.lower()`` a :class:`Lowered` (the StableHLO module), and
 ``.compile()`` a :class:`Compiled` that runs on arguments of the same types
-without tracing again.
+without tracing again. A call compiled over a mesh (``jit`` with shardings,
+:mod:`tessela_lowering._spmd_jit`) carries its stage through the three;
+``Compiled.input_shardings`` and ``output_shardings`` report where the
+arguments go and where the results land, as JAX's do.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from tessela_tracer import get_aval
 from tessela_tracer.extend import Traced as _TracedStage
 
 from tessela_lowering import _xla
+from tessela_lowering._array import SingleDeviceSharding
 from tessela_lowering._compile import Executable, Plan, compile_plan, short_type
+from tessela_lowering._spmd_jit import SpmdStage
 from tessela_lowering._xla import ir
 
 __all__ = ["Compiled", "Lowered", "Traced"]
@@ -30,23 +35,25 @@ class Traced(_TracedStage):
       out_info: the output pytree of ``ShapeDtypeStruct``.
     """
 
-    def __init__(self, plan: Plan, in_tree: Any) -> None:
+    def __init__(self, plan: Plan, in_tree: Any, spmd: SpmdStage | None = None) -> None:
         super().__init__(plan.closed, plan.out_tree)
         self._plan = plan
         self._in_tree = in_tree
+        self._spmd = spmd
 
     def lower(self) -> Lowered:
         """The StableHLO module of this trace."""
-        return Lowered(self._plan, self._in_tree)
+        return Lowered(self._plan, self._in_tree, self._spmd)
 
 
 class Lowered:
     """A jitted function lowered to StableHLO for given argument types."""
 
-    def __init__(self, plan: Plan, in_tree: Any) -> None:
+    def __init__(self, plan: Plan, in_tree: Any, spmd: SpmdStage | None = None) -> None:
         self._plan = plan
         self._in_tree = in_tree
-        self._text = plan.module_text()
+        self._spmd = spmd
+        self._text = spmd.text if spmd is not None else plan.module_text()
         self._compiled: Compiled | None = None
 
     def as_text(self) -> str:
@@ -82,16 +89,46 @@ class Lowered:
     def compile(self) -> Compiled:
         """Compile the module; the result runs on arguments of the lowered types."""
         if self._compiled is None:
-            self._compiled = Compiled(compile_plan(self._plan), self._in_tree)
+            exe = self._spmd if self._spmd is not None else compile_plan(self._plan)
+            self._compiled = Compiled(exe, self._in_tree)
         return self._compiled
 
 
 class Compiled:
     """A compiled jitted function for fixed argument types."""
 
-    def __init__(self, executable: Executable, in_tree: Any) -> None:
+    def __init__(self, executable: Executable | SpmdStage, in_tree: Any) -> None:
         self._exe = executable
         self._in_tree = in_tree
+
+    @property
+    def _xla_executable(self) -> Any:
+        exe = self._exe
+        return exe.executable.executable if isinstance(exe, SpmdStage) else exe.executable
+
+    @property
+    def input_shardings(self) -> Any:
+        """Where each argument goes: ``(args, kwargs)`` of shardings (``None``: an unused one)."""
+        exe = self._exe
+        if isinstance(exe, SpmdStage):
+            flat = list(exe.in_shardings)
+        else:
+            plan = exe.plan
+            kept = set(plan.kept)
+            here = SingleDeviceSharding(plan.device)
+            flat = [here if i in kept else None for i in range(len(plan.in_avals))]
+        args, kwargs = tree_unflatten(self._in_tree, flat)
+        return tuple(args), kwargs
+
+    @property
+    def output_shardings(self) -> Any:
+        """The sharding of each output, in the output's pytree structure."""
+        exe = self._exe
+        if isinstance(exe, SpmdStage):
+            flat = list(exe.out_shardings)
+        else:
+            flat = [SingleDeviceSharding(exe.plan.device)] * len(exe.out_avals)
+        return tree_unflatten(exe.plan.out_tree, flat)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         flat, in_tree = tree_flatten((list(args), kwargs))
@@ -107,15 +144,15 @@ class Compiled:
 
     def cost_analysis(self) -> dict[str, float]:
         """XLA's cost estimate (flops, bytes accessed, ...)."""
-        return _xla.cost_analysis(self._exe.executable)
+        return _xla.cost_analysis(self._xla_executable)
 
     def memory_analysis(self) -> Any:
         """XLA's memory statistics (argument, output, temp and code sizes in bytes)."""
-        return _xla.memory_analysis(self._exe.executable)
+        return _xla.memory_analysis(self._xla_executable)
 
     def as_text(self) -> str:
         """The optimized HLO XLA compiled."""
-        return _xla.hlo_text(self._exe.executable)
+        return _xla.hlo_text(self._xla_executable)
 
 
 def _types(avals: Sequence[Any]) -> list[tuple[Any, Any]]:

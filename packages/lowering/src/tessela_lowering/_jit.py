@@ -32,7 +32,7 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, config, get_aval, get_current_trace, jit
 from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
 
-from tessela_lowering import _devices, _xla
+from tessela_lowering import _devices, _spmd_jit, _xla
 from tessela_lowering._aot import Traced
 from tessela_lowering._array import Array, leaf_key
 from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
@@ -93,6 +93,7 @@ def clear_caches() -> None:
     """
     clear_jit_caches()
     _clear_eager_cache()
+    _spmd_jit.clear()
 
 
 # ------------------------------------------------------------------ calling
@@ -242,6 +243,8 @@ def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
     if state.disable_jit:
         return jitted._fun(*args, **kwargs)
     static, flat, in_tree = jitted._split(args, kwargs)
+    if _spmd_jit.wants_mesh(jitted, flat):  # shardings
+        return _spmd_jit.call(jitted, args, kwargs, static, flat, in_tree)
     if (
         type(get_current_trace()) is not EvalTrace
         or any(isinstance(x, Tracer) for x in flat)
@@ -250,6 +253,8 @@ def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
         return jitted._bind(args, kwargs, static, flat, in_tree)
     runtime = _runtime(jitted)
     exe = _executable(jitted, runtime, args, kwargs, static, flat, in_tree)
+    if _spmd_jit.constrained(exe.plan.closed):  # sharding constraints over a mesh
+        return _spmd_jit.call(jitted, args, kwargs, static, flat, in_tree)
     res = exe.run(flat)
     if state.check_values:
         _check(jitted, flat, res, args, kwargs)
@@ -349,8 +354,14 @@ def _plan(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
 
 
 def _trace_stage(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Traced:
-    plan, in_tree = _plan(jitted, args, kwargs)
-    return Traced(plan, in_tree)
+    static, flat, in_tree = jitted._split(args, kwargs)
+    spmd = None
+    if _spmd_jit.wants_mesh(jitted, flat):  # shardings
+        spmd, _ = _spmd_jit.stage(jitted, args, kwargs, static, flat, in_tree)
+    plan, in_tree = (spmd.plan, in_tree) if spmd is not None else _plan(jitted, args, kwargs)
+    if spmd is None and _spmd_jit.constrained(plan.closed):  # sharding constraints
+        spmd, _ = _spmd_jit.stage(jitted, args, kwargs, static, flat, in_tree)
+    return Traced(spmd.plan, in_tree, spmd) if spmd is not None else Traced(plan, in_tree)
 
 
 set_jit_backend(_call, _trace_stage)

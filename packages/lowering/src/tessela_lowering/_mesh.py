@@ -34,7 +34,9 @@ from tessela_tracer.sharding import (
     IndivisibleError,
     NamedSharding,
     PartitionSpec,
+    concrete_mesh_var,
 )
+from tessela_tracer.sharding import get_abstract_mesh as _abstract_in_context
 
 from tessela_lowering._array import SingleDeviceSharding
 from tessela_lowering._devices import devices as _all_devices
@@ -57,7 +59,9 @@ __all__ = [
 ]
 
 
-_current_mesh: ContextVar[Mesh | None] = ContextVar("tessela_current_mesh", default=None)
+# The tracer's context variable: bare PartitionSpecs (jit's shardings,
+# with_sharding_constraint, reshard) are resolved against the mesh set here.
+_current_mesh: ContextVar[Mesh | None] = concrete_mesh_var
 
 
 class Mesh:
@@ -291,7 +295,7 @@ def get_abstract_mesh() -> AbstractMesh:
     """The axes of the current mesh (empty when none is set).
 
     Returns:
-      The abstract mesh.
+      The abstract mesh: ``use_abstract_mesh``'s when one is in effect, else
+      the current mesh's.
     """
-    mesh = _current_mesh.get()
-    return mesh.abstract_mesh if mesh is not None else AbstractMesh((), ())
+    return _abstract_in_context()

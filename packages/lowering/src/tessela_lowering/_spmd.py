@@ -100,12 +100,14 @@ def build_spmd_module(
     name: str,
     mesh: Mesh,
     in_avals: Sequence[ShapedArray],
-    in_specs: Sequence[PartitionSpec],
+    in_specs: Sequence[PartitionSpec | None],
     out_avals: Sequence[ShapedArray],
     body: Callable[[ModuleContext, list[Value]], Sequence[Value]],
     *,
     platform: str,
     host_callbacks: list[Callable[..., Any]] | None = None,
+    out_specs: Sequence[PartitionSpec | None] | None = None,
+    aliases: Sequence[int | None] | None = None,
 ) -> str:
     """A module whose ``@main`` runs ``body`` over ``mesh``, arguments split as ``in_specs``.
 
@@ -113,11 +115,15 @@ def build_spmd_module(
       name: the module's name (``jit_<name>``).
       mesh: the devices and their axes.
       in_avals: the arguments' abstract values (whole arrays).
-      in_specs: how each argument is split over the mesh.
+      in_specs: how each argument is split over the mesh (``None``: no
+        annotation, the partitioner chooses).
       out_avals: the results' abstract values (whole arrays).
       body: emits the program, given the module context and the arguments.
       platform: the platform compiled for.
       host_callbacks: receives the host callbacks the program calls.
+      out_specs: how each result is split (``None`` entries, or no list: the
+        partitioner chooses).
+      aliases: per argument, the result that reuses its (donated) buffer.
 
     Returns:
       The module text, with the mesh and the arguments' shardings.
@@ -133,11 +139,25 @@ def build_spmd_module(
         module.body.append(ir.Operation.parse(mesh_text(mesh)))
         in_types = [_hlo.tensor_type(a.shape, a.dtype) for a in in_avals]
         out_types = [_hlo.tensor_type(a.shape, a.dtype) for a in out_avals]
-        arg_attrs = [
-            {"sdy.sharding": ir.Attribute.parse(sdy_sharding(s, a.ndim))}
-            for a, s in zip(in_avals, in_specs, strict=True)
-        ]
+        arg_attrs: list[dict[str, ir.Attribute]] = []
+        for i, (a, s) in enumerate(zip(in_avals, in_specs, strict=True)):
+            attrs_i = (
+                {} if s is None else {"sdy.sharding": ir.Attribute.parse(sdy_sharding(s, a.ndim))}
+            )
+            if aliases is not None and aliases[i] is not None:
+                attrs_i["tf.aliasing_output"] = ir.IntegerAttr.get(i32, int(aliases[i]))  # type: ignore[arg-type]
+            arg_attrs.append(attrs_i)
         block = entry_function(module, in_types, out_types, arg_attrs)
+        if out_specs is not None and any(s is not None for s in out_specs):
+            res = [
+                ir.DictAttr.get(
+                    {}
+                    if s is None
+                    else {"sdy.sharding": ir.Attribute.parse(sdy_sharding(s, a.ndim))}
+                )
+                for a, s in zip(out_avals, out_specs, strict=True)
+            ]
+            block.owner.attributes["res_attrs"] = ir.ArrayAttr.get(res)
         mctx = ModuleContext(module, platform, host_callbacks)
         mctx.unique_name("main")
         with ir.InsertionPoint(block):

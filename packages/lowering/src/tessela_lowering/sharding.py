@@ -6,6 +6,9 @@ A :class:`Mesh` arranges devices in an n-dimensional grid with named axes; a
 splits an array over the mesh's devices (a sharded array, whose
 ``addressable_shards`` are the parts); operations on sharded arrays are
 partitioned by XLA and their results carry the shardings JAX reports.
+:func:`reshard` moves arrays over meshes whose axes are ``Explicit`` (eagerly,
+or as a sharding constraint under ``jit``); :func:`use_abstract_mesh` sets the
+abstract mesh that bare ``PartitionSpec`` arguments refer to.
 
 Example:
     >>> import numpy as np
@@ -17,6 +20,8 @@ Example:
 """
 
 from __future__ import annotations
+
+from tessela_tracer.sharding import reshard, use_abstract_mesh
 
 from tessela_lowering import _spmd  # noqa: F401  (installs the eager path of sharded arrays)
 from tessela_lowering._array import Shard, SingleDeviceSharding
@@ -39,6 +44,7 @@ from tessela_lowering._sharded import (
     make_array_from_process_local_data,
     make_array_from_single_device_arrays,
 )
+from tessela_lowering._sharding_api import make_single_device_sharding
 from tessela_lowering._xla._shards import DeviceClass as Device
 
 __all__ = [
@@ -59,5 +65,8 @@ __all__ = [
     "make_array_from_process_local_data",
     "make_array_from_single_device_arrays",
     "make_mesh",
+    "make_single_device_sharding",
+    "reshard",
     "set_mesh",
+    "use_abstract_mesh",
 ]

@@ -1672,3 +1672,8 @@ NOT_COMPARED["random_gamma_grad"] = (
     "JAX computes lax.random_gamma_grad inline (no primitive); compared with JAX through "
     "lax.random_gamma_grad in tessela's scipy golden data (umbrella tests/golden)"
 )
+NOT_COMPARED["sharding_constraint"] = (
+    "an annotation for XLA's partitioner, the identity on values on one device; compared with "
+    "JAX 0.10.2 on 8 devices (module annotations, output shardings, values) in "
+    "golden/jit_shardings.py"
+)

@@ -33,10 +33,25 @@ from tessela_tracer._avals import ShapeDtypeStruct, get_aval
 from tessela_tracer._config import config
 from tessela_tracer._core import EvalTrace, Tracer, get_current_trace
 from tessela_tracer._jaxpr import ClosedJaxpr, eval_jaxpr
+from tessela_tracer._jit_shardings import (
+    UNSPECIFIED,
+    PytreeLeaf,
+    check_sharding_tree,
+    constrain,
+    sharding_leaves,
+)
 from tessela_tracer._prims_control import hoist_consts, jit_p
 from tessela_tracer._staging import trace_pytree_fun
 
-__all__ = ["JitCache", "JitWrapped", "Traced", "clear_jit_caches", "jit", "set_jit_backend"]
+__all__ = [
+    "UNSPECIFIED",
+    "JitCache",
+    "JitWrapped",
+    "Traced",
+    "clear_jit_caches",
+    "jit",
+    "set_jit_backend",
+]
 
 JitCall = Callable[["JitWrapped", tuple[Any, ...], dict[str, Any]], Any]
 """``call(jitted, args, kwargs)``: runs one call of a jitted function."""
@@ -251,6 +266,9 @@ class JitWrapped:
         implying the other where the signature allows).
       donate_argnums, donate_argnames: donated positions and names.
       keep_unused, device, backend, inline: the options given to :func:`jit`.
+      in_shardings, out_shardings: as given to :func:`jit` (``UNSPECIFIED``
+        when not given); ``_in_sharding_leaves`` and ``_out_sharding_leaves``
+        spread them over a call's flat arguments and outputs.
     """
 
     def __init__(
@@ -265,6 +283,8 @@ class JitWrapped:
         device: Any,
         backend: str | None,
         inline: bool,
+        in_shardings: Any = UNSPECIFIED,
+        out_shardings: Any = UNSPECIFIED,
     ) -> None:
         functools.update_wrapper(self, fun)
         self._fun = fun
@@ -289,10 +309,19 @@ class JitWrapped:
         self.device = device
         self.backend = backend
         self.inline = inline
+        check_sharding_tree(in_shardings, "in_shardings")
+        check_sharding_tree(out_shardings, "out_shardings")
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
+        self._has_shardings = in_shardings is not UNSPECIFIED or out_shardings is not UNSPECIFIED
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self._donates = bool(donate_argnums or donate_argnames)
-        options = (self.static_argnums, self.static_argnames, donate_argnums, donate_argnames,
-                   keep_unused, device, backend, inline)  # fmt: skip
+        options: tuple[Any, ...] = (
+            self.static_argnums, self.static_argnames, donate_argnums, donate_argnames,
+            keep_unused, device, backend, inline,
+        )  # fmt: skip
+        if self._has_shardings:
+            options = (*options, in_shardings, out_shardings)
         self._cache = _cache_for(fun, options)
         self._fast = self._cache.fast
         self._splitters: dict[int, tuple[Callable[[Any], tuple[Any, ...]], ...]] = {}
@@ -341,14 +370,41 @@ class JitWrapped:
         flat, in_tree = tree_flatten((dyn, dyn_kw))
         return (static_pos, static_kw), flat, in_tree
 
+    def _in_sharding_leaves(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        # Per flat traced leaf: its in_sharding (a PartitionSpec resolved against the
+        # mesh in context), or None where unspecified.
+        _, flat, _ = self._split(args, kwargs)
+        if self.in_shardings is UNSPECIFIED:
+            return [None] * len(flat)
+        nums = set(self._static_positions(len(args)))
+        dyn = tuple(a for i, a in enumerate(args) if i not in nums)
+        if any(k not in self.static_argnames for k in kwargs):
+            raise ValueError(
+                "pjit does not support kwargs when in_shardings is specified. Pass the "
+                "arguments positionally, or drop in_shardings."
+            )
+        return sharding_leaves(self.in_shardings, dyn, "in_shardings")
+
+    def _out_sharding_leaves(self, out_tree: Any) -> list[Any]:
+        # Per flat output: its out_sharding, or None where unspecified.
+        n = out_tree.num_leaves
+        if self.out_shardings is UNSPECIFIED:
+            return [None] * n
+        outs = tree_unflatten(out_tree, [PytreeLeaf() for _ in range(n)])
+        return sharding_leaves(self.out_shardings, outs, "out_shardings")
+
     def _trace(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], *, constrained: bool = False
     ) -> tuple[ClosedJaxpr, list[Any], Any]:
-        # (jaxpr with consts hoisted to leading inputs, the consts, out_tree).
+        # (jaxpr with consts hoisted to leading inputs, the consts, out_tree). With
+        # ``constrained``, the in/out shardings become sharding constraints of the
+        # program's inputs and outputs (how a jit with shardings nests in a trace).
         nums = self._static_positions(len(args))
         static_kw = {k: v for k, v in kwargs.items() if k in self.static_argnames}
         dyn_kw = {k: v for k, v in kwargs.items() if k not in static_kw}
         fun = functools.partial(self._fun, **static_kw) if static_kw else self._fun
+        if constrained and self._has_shardings:
+            fun = constrain(self, fun, self._in_sharding_leaves(args, kwargs), nums)
         closed, out_tree = trace_pytree_fun(
             fun, args, dyn_kw, traced_for="jit", static_argnums=nums
         )
@@ -377,7 +433,7 @@ class JitWrapped:
         key = (in_tree, static, config.trace_key, tuple(get_aval(x) for x in flat))
         hit = self._cache.traced.get(key)
         if hit is None:
-            hit = self._trace(args, kwargs)
+            hit = self._trace(args, kwargs, constrained=True)
             if not any(isinstance(c, Tracer) for c in hit[1]):
                 self._cache.traced[key] = hit
         return hit
@@ -510,6 +566,8 @@ def jit(
     device: Any = None,
     backend: str | None = None,
     inline: bool = False,
+    in_shardings: Any = UNSPECIFIED,
+    out_shardings: Any = UNSPECIFIED,
 ) -> JitWrapped:
     """Stage ``fun`` as one ``jit`` call; compiled with XLA when tessela-lowering is imported.
 
@@ -527,6 +585,12 @@ def jit(
       backend: run on this backend's first device ("cpu", "cuda", ...).
       inline: when called inside another traced function, emit the body in
         place instead of a nested call.
+      in_shardings: how the positional arguments are laid out over devices: a
+        ``Sharding`` or ``PartitionSpec`` (over the mesh of ``set_mesh``), or a
+        pytree prefix of the positional arguments of them; ``None`` leaves an
+        argument's layout to the partitioner. Uncommitted arguments are moved
+        there; a committed one laid out otherwise is a ValueError.
+      out_shardings: the same for the outputs (a prefix of the output pytree).
 
     Returns:
       The jitted function, with ``.trace``, ``.lower`` and ``.eval_shape``.
@@ -552,4 +616,6 @@ def jit(
         device=device,
         backend=backend,
         inline=bool(inline),
+        in_shardings=in_shardings,
+        out_shardings=out_shardings,
     )

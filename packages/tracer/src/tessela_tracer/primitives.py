@@ -175,6 +175,7 @@ from tessela_tracer._prims_shape import (
     squeeze_p,
     transpose_p,
 )
+from tessela_tracer._prims_sharding import sharding_constraint_p
 from tessela_tracer._prims_solves import custom_linear_solve_p
 from tessela_tracer._prims_special import (
     bessel_i0e_p,
@@ -331,6 +332,7 @@ __all__ = [
     "select_and_gather_add_p",
     "select_and_scatter_add_p",
     "select_n_p",
+    "sharding_constraint_p",
     "shift_left_p",
     "shift_right_arithmetic_p",
     "shift_right_logical_p",

@@ -3,7 +3,11 @@
 :class:`PartitionSpec`, :class:`AbstractMesh`, :class:`AxisType` and
 :class:`NamedSharding` as ``jax.sharding`` has them; the lowering adds meshes
 of real devices and placement on top of these same classes.
-``ShapedArray.sharding`` is :func:`unsharded` of its rank.
+``ShapedArray.sharding`` is :func:`unsharded` of its rank. The mesh in
+context (``concrete_mesh_var``, which the lowering's ``set_mesh`` sets, and
+:func:`use_abstract_mesh`) is what bare ``PartitionSpec`` arguments of
+:func:`with_sharding_constraint`, :func:`reshard` and ``jit``'s
+``in_shardings``/``out_shardings`` refer to.
 
 Example:
     >>> import numpy as np
@@ -23,6 +27,13 @@ from tessela_tracer._abstract_sharding import (
     PartitionSpec,
     unsharded,
 )
+from tessela_tracer._mesh_context import (
+    concrete_mesh_var,
+    context_mesh,
+    get_abstract_mesh,
+    use_abstract_mesh,
+)
+from tessela_tracer._prims_sharding import constraints_bound, reshard, with_sharding_constraint
 
 __all__ = [
     "AbstractMesh",
@@ -31,5 +42,12 @@ __all__ = [
     "IndivisibleError",
     "NamedSharding",
     "PartitionSpec",
+    "concrete_mesh_var",
+    "constraints_bound",
+    "context_mesh",
+    "get_abstract_mesh",
+    "reshard",
     "unsharded",
+    "use_abstract_mesh",
+    "with_sharding_constraint",
 ]

@@ -124,6 +124,7 @@ from .sharding import (
     make_array_from_process_local_data,
     make_array_from_single_device_arrays,
     make_mesh,
+    reshard,
     set_mesh,
 )
 from .sharding import PartitionSpec as P
@@ -315,6 +316,7 @@ __all__ = [
     "pure_callback",
     "random",
     "remat",
+    "reshard",
     "scipy",
     "set_mesh",
     "shard_map",

@@ -2,7 +2,7 @@
 collectives of ``tessela_batching`` (``psum``, ``pmean``, ``pmax``, ``pmin``,
 ``all_gather``, ``axis_index``) that ``jax.lax`` also holds, ``broadcast_shapes``
 and the primitives under their ``jax.lax`` names (``add_p``, ``sin_p``,
-``mulhi_p``, ``scatter_sub_p``, ``rng_bit_generator_p``, ...).
+``mulhi_p``, ``scatter_sub_p``, ``rng_bit_generator_p``, ``sharding_constraint_p``, ...).
 
 Example:
     >>> import tessela.lax as lax
@@ -25,6 +25,7 @@ from tessela_tracer.primitives import mulhi_p as mulhi_p
 from tessela_tracer.primitives import rng_bit_generator_p as rng_bit_generator_p
 from tessela_tracer.primitives import rng_uniform_p as rng_uniform_p
 from tessela_tracer.primitives import scatter_sub_p as scatter_sub_p
+from tessela_tracer.primitives import sharding_constraint_p as sharding_constraint_p
 
 from tessela._lax_extra import *  # noqa: F403
 from tessela._lax_extra import __all__ as _extra_all
@@ -43,6 +44,7 @@ __all__ = sorted(
         "rng_bit_generator_p",
         "rng_uniform_p",
         "scatter_sub_p",
+        "sharding_constraint_p",
     ],
     key=lambda name: (name[0].islower(), name),
 )

@@ -182,6 +182,7 @@ from tessela_tracer._prims_misc import (
     rng_bit_generator,
     rng_uniform,
 )
+from tessela_tracer._prims_sharding import with_sharding_constraint
 from tessela_tracer._prims_solves import custom_linear_solve, custom_root
 from tessela_tracer._prims_special import (
     bessel_i0e,
@@ -384,5 +385,6 @@ __all__ = [
     "transpose",
     "unstack",
     "while_loop",
+    "with_sharding_constraint",
     "zeta",
 ]  # fmt: skip

@@ -1,0 +1,143 @@
+"""The mesh in context: what ``PartitionSpec`` arguments of sharding functions refer to.
+
+Two context variables, as JAX 0.10.2 keeps them: the *concrete* mesh (set by
+the lowering's ``set_mesh``; any object with ``abstract_mesh``, ``axis_names``
+and ``shape``) and an *abstract* mesh override (:func:`use_abstract_mesh`).
+:func:`get_abstract_mesh` answers with the override, else the concrete mesh's
+axes, else the empty mesh. :func:`context_mesh` is the mesh a bare
+``PartitionSpec`` is resolved against (:func:`resolve_spec`).
+
+Example:
+    >>> from tessela_tracer.sharding import AbstractMesh
+    >>> with use_abstract_mesh(AbstractMesh((2,), ("a",))):
+    ...     get_abstract_mesh()
+    AbstractMesh('a': 2, axis_types=(Auto,))
+    >>> get_abstract_mesh()
+    AbstractMesh((), axis_types=())
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any
+
+from tessela_tracer._abstract_sharding import AbstractMesh, NamedSharding, PartitionSpec
+
+__all__ = [
+    "concrete_mesh_var",
+    "context_mesh",
+    "get_abstract_mesh",
+    "resolve_spec",
+    "use_abstract_mesh",
+]
+
+concrete_mesh_var: ContextVar[Any] = ContextVar("tessela_current_mesh", default=None)
+"""The concrete mesh set by ``set_mesh`` (``None`` when none is set)."""
+
+_abstract_var: ContextVar[AbstractMesh | None] = ContextVar("tessela_abstract_mesh", default=None)
+
+
+def get_abstract_mesh() -> AbstractMesh:
+    """The axes of the mesh in context (empty when none is set).
+
+    Returns:
+      The :func:`use_abstract_mesh` override, else the ``set_mesh`` mesh's
+      abstract mesh, else ``AbstractMesh((), ())``.
+
+    Example:
+        >>> get_abstract_mesh().empty
+        True
+    """
+    override = _abstract_var.get()
+    if override is not None:
+        return override
+    mesh = concrete_mesh_var.get()
+    if mesh is not None:
+        abstract: AbstractMesh = mesh.abstract_mesh
+        return abstract
+    return AbstractMesh((), ())
+
+
+@contextlib.contextmanager
+def use_abstract_mesh(mesh: AbstractMesh, /) -> Iterator[AbstractMesh]:
+    """Make ``mesh`` the abstract mesh in context inside a ``with`` block.
+
+    The concrete mesh (``get_mesh()``) is left as it is, as in JAX.
+
+    Args:
+      mesh: an :class:`AbstractMesh`.
+
+    Returns:
+      A context manager that restores the previous abstract mesh on exit.
+
+    Raises:
+      ValueError: ``mesh`` is not an ``AbstractMesh``.
+
+    Example:
+        >>> with use_abstract_mesh(AbstractMesh((4,), ("x",))) as m:
+        ...     get_abstract_mesh() is m
+        True
+    """
+    if not isinstance(mesh, AbstractMesh):
+        raise ValueError(
+            f"Expected mesh of type `AbstractMesh`. Got {type(mesh)}; a concrete Mesh goes "
+            "to set_mesh(mesh), or pass mesh.abstract_mesh."
+        )
+    token = _abstract_var.set(mesh)
+    try:
+        yield mesh
+    finally:
+        _abstract_var.reset(token)
+
+
+def context_mesh() -> Any:
+    """The mesh a bare ``PartitionSpec`` refers to: the abstract override, else ``set_mesh``'s.
+
+    Returns:
+      A mesh (concrete or abstract), or ``None`` when no non-empty mesh is set.
+
+    Example:
+        >>> context_mesh() is None
+        True
+    """
+    override = _abstract_var.get()
+    if override is not None and not override.empty:
+        return override
+    mesh = concrete_mesh_var.get()
+    if mesh is not None and not mesh.empty:
+        return mesh
+    return None
+
+
+def resolve_spec(value: Any, what: str, where: str) -> Any:
+    """``value`` as a sharding: a ``PartitionSpec`` becomes a ``NamedSharding`` over the context mesh.
+
+    Args:
+      value: a ``PartitionSpec`` or a sharding (returned as it is).
+      what: the function, for the error (``"jit"``, ``"with_sharding_constraint"``).
+      where: the argument, for the error (``"in_shardings"``, ``"shardings"``).
+
+    Returns:
+      The sharding.
+
+    Raises:
+      RuntimeError: ``value`` is a ``PartitionSpec`` and no mesh is set (JAX's text).
+
+    Example:
+        >>> with use_abstract_mesh(AbstractMesh((2,), ("a",))):
+        ...     resolve_spec(PartitionSpec("a"), "jit", "in_shardings").spec
+        P('a',)
+    """
+    if not isinstance(value, PartitionSpec):
+        return value
+    mesh = context_mesh()
+    if mesh is None:
+        raise RuntimeError(
+            f"{what} requires a non-empty mesh in context if you are passing "
+            f"`PartitionSpec`s to {where}. You can define a context mesh via "
+            f"`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to {where} and then "
+            "the mesh context manager is not required."
+        )
+    return NamedSharding(mesh, value)
