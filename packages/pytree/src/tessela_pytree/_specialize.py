@@ -32,7 +32,7 @@ __all__ = ["MAX_BACKOFF", "MAX_LEAVES", "learn"]
 Node = Any
 Spec = Callable[[Any], "list[Any] | None"]
 
-MAX_LEAVES = 64
+MAX_LEAVES = 256
 """Trees with more leaves (or nodes) than this are not specialised."""
 MAX_BACKOFF = 12
 """A root type specialised ``n`` times needs ``2**min(n, MAX_BACKOFF)`` repeats for the next."""
