@@ -22,6 +22,10 @@ PACKAGES_DIR = ROOT / "packages"
 # JAX is the oracle for golden data, conformance and benchmarks, never a
 # dependency of a Tessela package.
 ORACLE = ["jax==0.10.2", "jaxlib==0.10.2"]
+# Package tests run on every core (one worker process each); a test needing a
+# fresh process starts its own subprocess, so workers share no state.
+XDIST = "pytest-xdist"
+PARALLEL = ["-n", "auto"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = [
@@ -153,7 +157,8 @@ def tests(session: nox.Session, package: str) -> None:
     """Run one package's tests with only its declared dependencies."""
     pkg = PACKAGES[package]
     _install_from_repo(session, pkg)
-    session.run("pytest", "-q", str(pkg.path / "tests"), *session.posargs)
+    session.install(XDIST)
+    session.run("pytest", "-q", *PARALLEL, str(pkg.path / "tests"), *session.posargs)
 
 
 @nox.session
@@ -185,6 +190,7 @@ def isolated(session: nox.Session, package: str) -> None:
     test_requirements = _third_party(pkg.extra("test"))
     if test_requirements:
         session.install(*test_requirements)
+    session.install(XDIST)
     work = tmp / "run"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(pkg.path / "tests", work / "tests")
@@ -196,6 +202,7 @@ def isolated(session: nox.Session, package: str) -> None:
         "-q",
         "-p",
         "no:cacheprovider",
+        *PARALLEL,
         "--rootdir",
         str(work),
         "tests",
