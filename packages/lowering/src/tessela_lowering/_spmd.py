@@ -7,9 +7,12 @@ outputs, which come back as :class:`ShardedArray` with the
 ``NamedSharding`` that describes what XLA chose.
 
 Eagerly, a primitive bound on a sharded array runs here: the first sharded
-array made installs :func:`eager_backend` as the tracer's eager backend, which
-sends every call with a sharded operand to :func:`apply_sharded` and every
-other call to the single-device backend unchanged.
+array made (or the first sharding constraint) installs :func:`eager_backend`
+as the tracer's eager backend, which sends every call with a sharded operand
+to :func:`apply_sharded`, a ``jit_p`` whose program holds sharding
+constraints over a mesh (e.g. a jitted function with shardings under eager
+``grad``) to that mesh, and every other call to the single-device backend
+unchanged.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, get_aval
+from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, get_aval
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import set_eager_backend
+from tessela_tracer.sharding import constraint_hooks, constraints_bound
 
 from tessela_lowering import _hlo
 from tessela_lowering._dispatch import apply_primitive
@@ -58,6 +62,7 @@ __all__ = [
     "apply_sharded",
     "build_spmd_module",
     "compile_jaxpr",
+    "constraint_meshes",
     "eager_backend",
     "mesh_text",
     "run_jaxpr",
@@ -456,8 +461,52 @@ def run_jaxpr(
     return compile_jaxpr(closed, mesh, specs, name=name)(args, specs)
 
 
+def _sub_jaxprs(value: Any) -> list[Jaxpr]:
+    if isinstance(value, ClosedJaxpr):
+        return [value.jaxpr]
+    if isinstance(value, Jaxpr):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [j for v in value for j in _sub_jaxprs(v)]
+    return []
+
+
+def _collect_meshes(jaxpr: Jaxpr, out: list[Any]) -> None:
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is P.sharding_constraint_p:
+            mesh = getattr(eqn.params["sharding"], "mesh", None)
+            if mesh is not None and mesh.size > 1:
+                out.append(mesh)
+        for value in eqn.params.values():
+            for sub in _sub_jaxprs(value):
+                _collect_meshes(sub, out)
+
+
+def constraint_meshes(closed: ClosedJaxpr) -> list[Any]:
+    """The meshes (of more than one device) of the sharding constraints in ``closed``.
+
+    Args:
+      closed: a program (its nested programs are searched too).
+
+    Returns:
+      One mesh per constraint, in program order (empty when none was ever made).
+
+    Example:
+      >>> from tessela_tracer import lax, make_jaxpr
+      >>> constraint_meshes(make_jaxpr(lax.neg)(1.0))
+      []
+    """
+    out: list[Any] = []
+    if constraints_bound[0]:
+        _collect_meshes(closed.jaxpr, out)
+    return out
+
+
 def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
     """The eager backend once sharded arrays exist: :func:`apply_sharded` when one is an operand.
+
+    A ``jit_p`` without sharded operands whose program constrains values over
+    a mesh of devices runs over that mesh (its operands replicated).
 
     Args:
       prim: the primitive.
@@ -470,6 +519,12 @@ def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
     for a in args:
         if type(a) is ShardedArray:
             return apply_sharded(prim, args, params)
+    if prim is P.jit_p and constraints_bound[0]:
+        meshes = [m for m in constraint_meshes(params["jaxpr"]) if isinstance(m, Mesh)]
+        if meshes:
+            specs = [PartitionSpec()] * len(args)
+            exe = compile_jaxpr(params["jaxpr"], meshes[0], specs, name=params["name"])
+            return exe(args, specs)
     return apply_primitive(prim, args, params)
 
 
@@ -478,3 +533,4 @@ def _install() -> None:
 
 
 _on_first.append(_install)
+constraint_hooks.append(_install)

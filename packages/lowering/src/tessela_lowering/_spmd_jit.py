@@ -37,9 +37,8 @@ from tessela_tracer import (
     get_aval,
     get_current_trace,
 )
-from tessela_tracer import primitives as P
 from tessela_tracer.extend import JitWrapped, has_effects
-from tessela_tracer.sharding import AbstractMesh, concrete_mesh_var, constraints_bound, context_mesh
+from tessela_tracer.sharding import AbstractMesh, concrete_mesh_var, context_mesh
 
 from tessela_lowering._array import (
     Array,
@@ -52,7 +51,12 @@ from tessela_lowering._compile import Plan, make_plan
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
 from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
 from tessela_lowering._sharded import ShardedArray, any_sharded, put_sharded, wrap_global
-from tessela_lowering._spmd import SpmdExecutable, build_spmd_module, spec_from_hlo
+from tessela_lowering._spmd import (
+    SpmdExecutable,
+    build_spmd_module,
+    constraint_meshes,
+    spec_from_hlo,
+)
 from tessela_lowering._xla import Value, _shards, device_platform
 
 __all__ = ["SpmdStage", "call", "clear", "constrained", "stage", "wants_mesh"]
@@ -67,31 +71,8 @@ def clear() -> None:
         _stages.clear()
 
 
-def _sub_jaxprs(value: Any) -> list[Jaxpr]:
-    if isinstance(value, ClosedJaxpr):
-        return [value.jaxpr]
-    if isinstance(value, Jaxpr):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [j for v in value for j in _sub_jaxprs(v)]
-    return []
-
-
-def _constraint_meshes(jaxpr: Jaxpr, out: list[Any]) -> None:
-    for eqn in jaxpr.eqns:
-        if eqn.primitive is P.sharding_constraint_p:
-            mesh = getattr(eqn.params["sharding"], "mesh", None)
-            if mesh is not None and mesh.size > 1:
-                out.append(mesh)
-        for value in eqn.params.values():
-            for sub in _sub_jaxprs(value):
-                _constraint_meshes(sub, out)
-
-
 def _meshes_of(closed: ClosedJaxpr) -> list[Any]:
-    out: list[Any] = []
-    _constraint_meshes(closed.jaxpr, out)
-    return out
+    return constraint_meshes(closed)
 
 
 def wants_mesh(jitted: JitWrapped, flat: Sequence[Any]) -> bool:
@@ -121,7 +102,7 @@ def constrained(closed: ClosedJaxpr) -> bool:
     Returns:
       True when it must be compiled over the constraint's mesh.
     """
-    return constraints_bound[0] and bool(_meshes_of(closed))
+    return bool(constraint_meshes(closed))
 
 
 def _drop_dead_code(closed: ClosedJaxpr) -> ClosedJaxpr:

@@ -21,7 +21,7 @@ from tessela_lowering.sharding import (
     use_abstract_mesh,
 )
 from tessela_lowering.spmd import any_sharded
-from tessela_tracer import lax, make_jaxpr
+from tessela_tracer import eval_jaxpr, lax, make_jaxpr
 from tessela_tracer.lax import with_sharding_constraint
 
 P = PartitionSpec
@@ -102,6 +102,17 @@ def test_shardings_nest_under_grad_and_vmap_as_constraints() -> None:
         assert specs == [P("x"), P(None, "y")]
         batched = tl.jit(lambda a: lax.reduce_sum(a, (0,)))(np.stack([X, X]))
         np.testing.assert_array_equal(np.asarray(batched), 2 * X)
+
+
+def test_an_eager_jit_p_with_constraints_runs_over_their_mesh() -> None:
+    # What eager grad or vmap of a jitted function with shardings binds: jit_p on
+    # concrete, unsharded values, its body constrained.
+    with set_mesh(AUTO):
+        f = tl.jit(_double, in_shardings=P("x"), out_shardings=P(None, "y"))
+        closed = make_jaxpr(f)(X)
+    (out,) = eval_jaxpr(closed.jaxpr, closed.consts, X)
+    assert out.sharding == NamedSharding(AUTO, P(None, "y"))
+    np.testing.assert_array_equal(np.asarray(out), 2 * X)
 
 
 def test_with_sharding_constraint_eagerly_and_under_jit() -> None:

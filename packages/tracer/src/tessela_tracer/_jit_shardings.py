@@ -19,7 +19,7 @@ from tessela_pytree import tree_broadcast, tree_flatten, tree_unflatten
 
 from tessela_tracer._abstract_sharding import NamedSharding, PartitionSpec
 from tessela_tracer._mesh_context import resolve_spec
-from tessela_tracer._prims_sharding import constraint_params, constraints_bound
+from tessela_tracer._prims_sharding import constraint_params, note_constraint
 from tessela_tracer._prims_sharding import sharding_constraint_p as _constraint_p
 
 __all__ = ["UNSPECIFIED", "check_sharding_tree", "constrain", "sharding_leaves"]
@@ -147,7 +147,7 @@ def _constrained(leaves: Sequence[Any], shardings: Sequence[Any]) -> list[Any]:
     out = []
     for leaf, s in zip(leaves, shardings, strict=True):
         if isinstance(s, NamedSharding):
-            constraints_bound[0] = True
+            note_constraint()
             leaf = _constraint_p.bind(leaf, **constraint_params(s))
         out.append(leaf)
     return out

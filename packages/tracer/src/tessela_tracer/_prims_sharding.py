@@ -18,6 +18,7 @@ the value to the sharding; under ``jit`` the lowering emits
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tessela_pytree import tree_flatten, tree_unflatten
@@ -28,8 +29,10 @@ from tessela_tracer._core import Primitive, get_aval_of, register_abstract_eval
 from tessela_tracer._mesh_context import get_abstract_mesh, resolve_spec
 
 __all__ = [
+    "constraint_hooks",
     "constraint_params",
     "constraints_bound",
+    "note_constraint",
     "reshard",
     "sharding_constraint_p",
     "with_sharding_constraint",
@@ -39,6 +42,25 @@ sharding_constraint_p = Primitive("sharding_constraint")
 
 constraints_bound: list[bool] = [False]
 """``[True]`` once a sharding constraint was made: the lowering then looks for them in programs."""
+
+constraint_hooks: list[Callable[[], None]] = []
+"""Called once, when the first sharding constraint is made (the lowering's SPMD eager path)."""
+
+
+def note_constraint() -> None:
+    """Record that a sharding constraint is being made; the first time, run :data:`constraint_hooks`.
+
+    Returns:
+      None.
+
+    Example:
+        >>> note_constraint()
+        >>> constraints_bound
+        [True]
+    """
+    constraints_bound[0] = True
+    while constraint_hooks:
+        constraint_hooks.pop()()
 
 
 def _sharding_constraint_rule(
@@ -104,7 +126,7 @@ def _leaves_and_shardings(x: Any, shardings: Any, what: str) -> tuple[list[Any],
 
 
 def _bind(leaf: Any, sharding: Any) -> Any:
-    constraints_bound[0] = True
+    note_constraint()
     return sharding_constraint_p.bind(leaf, **constraint_params(sharding))
 
 

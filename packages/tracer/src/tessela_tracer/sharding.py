@@ -33,7 +33,12 @@ from tessela_tracer._mesh_context import (
     get_abstract_mesh,
     use_abstract_mesh,
 )
-from tessela_tracer._prims_sharding import constraints_bound, reshard, with_sharding_constraint
+from tessela_tracer._prims_sharding import (
+    constraint_hooks,
+    constraints_bound,
+    reshard,
+    with_sharding_constraint,
+)
 
 __all__ = [
     "AbstractMesh",
@@ -43,6 +48,7 @@ __all__ = [
     "NamedSharding",
     "PartitionSpec",
     "concrete_mesh_var",
+    "constraint_hooks",
     "constraints_bound",
     "context_mesh",
     "get_abstract_mesh",
