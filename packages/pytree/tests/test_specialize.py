@@ -76,7 +76,7 @@ def test_a_repeated_structure_is_specialised_and_rejects_other_trees() -> None:
     tp.tree_flatten(tree)
     tp.tree_flatten(tree)
     assert dict in SPECS
-    spec, _ = SPECS[dict]
+    spec, *_ = SPECS[dict]
     assert spec(tree) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
     for other in (
         {"a": 1.0, "b": (2.0, 3.0), "c": [4.0, None, Point(5.0, [6.0])]},  # a leaf became a node
@@ -95,7 +95,7 @@ def test_dict_keys_are_matched_by_identity() -> None:
     tree = {1: "x", 2: "y"}
     tp.tree_flatten(tree)
     tp.tree_flatten(tree)
-    spec, _ = SPECS[dict]
+    spec, *_ = SPECS[dict]
     assert spec({1.0: "x", 2: "y"}) is None
     leaves, treedef = tp.tree_flatten({1.0: "x", 2: "y"})
     assert type(next(iter(treedef.unflatten(leaves)))) is float
@@ -152,7 +152,7 @@ def test_registered_dataclasses_are_specialised_with_their_metadata() -> None:
     tree = [Layer(1.0, 2.0), Layer(3.0, None)]
     for _ in range(3):
         _same(tp.tree_flatten(tree), tree)
-    spec, _ = SPECS[list]
+    spec, *_ = SPECS[list]
     assert spec(tree) == [1.0, 2.0, 3.0]
     renamed = [Layer(1.0, 2.0), Layer(3.0, None, name="".join(["den", "se"]))]
     assert spec(renamed) is None  # equal metadata, another object: the generic path
@@ -160,3 +160,13 @@ def test_registered_dataclasses_are_specialised_with_their_metadata() -> None:
     broken = [Layer(1.0, 2.0), Layer(3.0, None)]
     del broken[1].w
     assert spec(broken) is None
+
+
+def test_specialised_treedefs_hash_as_generic_ones() -> None:
+    tree = {"a": [1.0, 2.0], "b": (3.0,)}
+    generic = _reference(tree)[1]
+    for _ in range(3):
+        treedef = tp.tree_flatten(tree)[1]
+    assert dict in SPECS
+    assert hash(treedef) == hash(generic)
+    assert {generic: 1}[treedef] == 1

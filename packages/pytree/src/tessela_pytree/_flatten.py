@@ -102,6 +102,7 @@ def tree_flatten(
                 treedef = _new_treedef(PyTreeDef)  # ``PyTreeDef(node, n)`` without its frame
                 treedef._node = spec[1]
                 treedef._num_leaves = len(out)
+                treedef._hash = spec[2]
                 return out, treedef
         handler = HANDLERS[root]
         if handler is None:

@@ -118,9 +118,10 @@ class _HandlerTable(dict[type[Any], Any]):
 HANDLERS: dict[type[Any], Any] = _HandlerTable()
 # The same for ``tree_map`` of one tree: ``h(f, x)`` returns the mapped node.
 MAP_HANDLERS: dict[type[Any], Any] = _HandlerTable()
-# Root type to ``(spec, node)``: ``spec(tree)`` returns the leaves of a tree of
-# that root type whose structure is ``node``, else None (see ``_specialize``).
-SPECS: dict[type[Any], tuple[Callable[[Any], list[Any] | None], Any]] = {}
+# Root type to ``(spec, node, hash)``: ``spec(tree)`` returns the leaves of a
+# tree of that root type whose structure is ``node``, else None; ``hash`` is
+# the hash of a treedef of ``node`` (see ``_specialize``).
+SPECS: dict[type[Any], tuple[Callable[[Any], list[Any] | None], Any, int]] = {}
 
 
 def _reset_kinds() -> None:

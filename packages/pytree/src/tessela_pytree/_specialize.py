@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, SPECS, TUPLE
+from ._treedef import PyTreeDef
 
 __all__ = ["MAX_BACKOFF", "MAX_LEAVES", "learn"]
 
@@ -173,4 +174,6 @@ def learn(root: type[Any], node: Node, tree: Any) -> None:
     if spec is None:
         _compiles[root] = MAX_BACKOFF  # custom nodes: rarely tried again
         return
-    SPECS[root] = (spec, seen[0])
+    # The treedef's hash, given to each treedef the spec's node goes into
+    # (a jitted call hashes the structure of its arguments every call).
+    SPECS[root] = (spec, seen[0], hash(PyTreeDef(seen[0])))
