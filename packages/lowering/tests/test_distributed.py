@@ -70,7 +70,7 @@ def test_a_one_process_job_initializes_computes_and_shuts_down() -> None:
     out = subprocess.run(
         [sys.executable, "-c", ONE_PROCESS_JOB],
         capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "TESSELA_NUM_CPU_DEVICES": "2"},
+        env={**os.environ, "TESSELA_NUM_CPU_DEVICES": "2", "TESSELA_PLATFORMS": "cpu"},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.splitlines() == [

@@ -18,7 +18,7 @@ import numpy as np
 import tessela as tx
 
 MODE, PORT, PID = sys.argv[1], sys.argv[2], int(sys.argv[3])
-HEARTBEAT = 2 if MODE == "die" else 10
+HEARTBEAT = 3 if MODE == "die" else 10
 tx.distributed.initialize(
     f"127.0.0.1:{PORT}", 2, PID, initialization_timeout=20, heartbeat_timeout_seconds=HEARTBEAT
 )
