@@ -77,6 +77,7 @@ def test_a_psum_and_a_sharded_matmul_span_two_processes() -> None:
         assert r["ids"] == [pid, 2, 4, 2]  # process_index, process_count, devices, local
         assert r["device_processes"] == [0, 0, 1, 1]
         assert r["local_ok"] is True
+        assert r["default"] == [True, [1.0, 3.0, 5.0]]
         # make_array_from_process_local_data: each process gave its 2 elements of 4.
         base = 2 * pid
         assert r["x"] == [

@@ -44,6 +44,9 @@ def compute() -> dict[str, object]:
     out["ids"] = [tx.process_index(), tx.process_count(), tx.device_count(), n_local]
     out["device_processes"] = [d.process_index for d in tx.devices()]
     out["local_ok"] = all(d.process_index == PID for d in tx.local_devices())
+    # Unsharded values and computations stay on this process's first device.
+    y = tx.jit(lambda v: v * 2)(np.arange(3.0, dtype=np.float32)) + tnp.ones(3)
+    out["default"] = [y.device == tx.local_devices()[0], y.tolist()]
     mesh = tx.make_mesh((tx.device_count(),), ("x",))
     sharding = NamedSharding(mesh, P("x"))
     local = np.arange(n_local, dtype=np.float32) + n_local * PID + 1.0
