@@ -82,6 +82,9 @@ NOT_COVERED = {
     "custom_lin",
     # typed PRNG keys are not differentiable: float0 tangents (tests/test_rules_random.py)
     "random_wrap", "random_unwrap",
+    # sharding_constraint is the identity on values; its rules (linear, the same constraint on
+    # tangents and cotangents) are checked in tests/test_rules_sharding.py
+    "sharding_constraint",
 }  # fmt: skip
 
 
