@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 from tessela_tracer import Tracer, lax
@@ -164,6 +164,28 @@ def nonzero(
             )
         coords = [_select(valid, c, f) for c, f in zip(coords, fills, strict=True)]
     return tuple(coords)
+
+
+@overload
+def where(
+    condition: ArrayLike,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None,
+) -> tuple[Array, ...]: ...
+
+
+@overload
+def where(
+    condition: ArrayLike,
+    x: ArrayLike,
+    y: ArrayLike,
+    /,
+    *,
+    size: None = None,
+    fill_value: None = None,
+) -> Array: ...
 
 
 def where(
