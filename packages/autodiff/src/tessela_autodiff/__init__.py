@@ -32,6 +32,7 @@ from tessela_autodiff import (
     _rules_sharding,
     _rules_solves,
     _rules_special,
+    _rules_structured,
     _rules_window,
 )
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
@@ -70,6 +71,7 @@ del (
     _rules_sharding,
     _rules_solves,
     _rules_special,
+    _rules_structured,
     _rules_window,
 )
 

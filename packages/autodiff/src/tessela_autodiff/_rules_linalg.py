@@ -15,6 +15,12 @@
   and ``V' = V (F * (V^H A' V))`` with ``F[i, j] = 1 / (w_j - w_i)`` off the
   diagonal and zero on it (Giles, NA-08-01); the primal is the decomposition
   of the Hermitian part of ``A``, as in JAX.
+- ``eig``: the eigenvalues' tangent ``diag(V^-1 A' V)`` (arXiv:1701.00392,
+  eq. 4.60); with ``enable_eigvec_derivs``, the eigenvectors' tangent by
+  nondegenerate perturbation theory, fixed to LAPACK's normalisation (unit
+  norm, largest-magnitude component real), as JAX 0.10.2 computes it; without
+  it, differentiating the eigenvectors raises ``NotImplementedError``.
+- ``schur``: no derivative (``NotImplementedError``), as in JAX.
 - ``svd``: JAX's rule from the thin SVD (``ds = real(diag(U^H A' V))``, then
   ``dU`` and ``dV`` through ``F[i, j] = 1 / (s_j^2 - s_i^2)``, plus the
   components outside the column spaces for non-square inputs); the
@@ -453,3 +459,107 @@ def _svd_jvp(
 
 
 register_jvp(P.svd_p, _svd_jvp)
+
+
+# ----------------------------------------------------------------------- eig
+
+
+def _solve(a: Any, b: Any) -> Any:
+    """``a^-1 b`` for square ``a`` through its LU factorisation."""
+    lu, _, perm = P.lu_p.bind(a)
+    shape = get_aval_of(a).shape
+    lower = lax.add(_tril(lu, -1), _eye(shape[:-2], shape[-1], get_aval_of(a).dtype))
+    y = linalg.triangular_solve(
+        lower, _permute_rows(perm, b), left_side=True, lower=True, unit_diagonal=True
+    )
+    return linalg.triangular_solve(_triu(lu), y, left_side=True, lower=False)
+
+
+def _eig_vec_jvp(w: Any, v: Any, da: Any) -> tuple[Any, Any]:
+    """Tangents of eigenvalues and unit eigenvectors (largest component real) of ``A v = v w``."""
+    shape = get_aval_of(v).shape
+    n, nb = shape[-1], len(shape) - 2
+    dtype = get_aval_of(v).dtype
+    eye = _eye(shape[:-2], n, dtype)
+    gaps = lax.sub(lax.add(eye, _across(w, n, along_rows=True)), _across(w, n, along_rows=False))
+    f = lax.sub(lax.integer_pow(gaps, -1), eye)
+    p = _matmul(_solve(v, da), v)
+    dw = _diag(p)
+    u = _matmul(v, lax.mul(f, p))
+    # dv_j = u_j + c_j v_j, c_j fixed by |v_j| = 1 and v_j's largest component staying real.
+    k = lax.argmax(lax.abs(v), nb, np.int32)
+    hit = lax.eq(
+        lax.broadcasted_iota(np.int32, shape, nb),
+        lax.broadcast_in_dim(k, shape, (*range(nb), nb + 1)),
+    )
+    zeros = _zeros(shape, dtype)
+    u_k = lax.reduce_sum(lax.select(hit, u, zeros), (nb,))
+    v_k = lax.reduce_sum(lax.select(hit, v, zeros), (nb,))
+    re = lax.neg(lax.real(lax.reduce_sum(lax.mul(lax.conj(v), u), (nb,))))
+    im = lax.neg(lax.div(lax.imag(u_k), lax.real(v_k)))
+    c = lax.complex(re, im)
+    return dw, lax.add(u, lax.mul(v, _across(c, n, along_rows=True)))
+
+
+def _eig_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    compute_left_eigenvectors: bool,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool,
+    implementation: Any,
+) -> tuple[Any, Any]:
+    (a,), (da,) = primals, tangents
+    vectors = compute_left_eigenvectors or compute_right_eigenvectors
+    params = {
+        "compute_left_eigenvectors": compute_left_eigenvectors,
+        "enable_eigvec_derivs": enable_eigvec_derivs, "implementation": implementation,
+    }  # fmt: skip
+    if type(da) is Zero:
+        outs = P.eig_p.bind(a, compute_right_eigenvectors=compute_right_eigenvectors, **params)
+        return outs, [Zero.from_primal(o) for o in outs]
+    if vectors and not enable_eigvec_derivs:
+        raise NotImplementedError(
+            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on "
+            "the input that cannot be checked (see the enable_eigvec_derivs argument to "
+            "lax.linalg.eig). Pass enable_eigvec_derivs=True to lax.linalg.eig to opt in, or "
+            "differentiate the eigenvalues only (compute_left_eigenvectors=False, "
+            "compute_right_eigenvectors=False)."
+        )
+    outs = P.eig_p.bind(a, compute_right_eigenvectors=True, **params)
+    w, vr = outs[0], outs[-1]
+    da = _as(da, vr)
+    if not vectors:
+        return [w], [lax.reduce_sum(lax.mul(_solve(vr, da), _mT(vr)), (_nb(vr) + 1,))]
+    dw, dvr = _eig_vec_jvp(w, vr, da)
+    primal_out, tangent_out = [w], [dw]
+    if compute_left_eigenvectors:
+        vl = outs[1]
+        _, dvl = _eig_vec_jvp(lax.conj(w), vl, _H(da))
+        primal_out.append(vl)
+        tangent_out.append(dvl)
+    if compute_right_eigenvectors:
+        primal_out.append(vr)
+        tangent_out.append(dvr)
+    return primal_out, tangent_out
+
+
+register_jvp(P.eig_p, _eig_jvp)
+
+
+# --------------------------------------------------------------------- schur
+
+
+def _schur_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    (x,), (dx,) = primals, tangents
+    outs = P.schur_p.bind(x, **params)
+    if type(dx) is Zero:
+        return outs, [Zero.from_primal(o) for o in outs]
+    raise NotImplementedError(
+        "Differentiation rule for 'schur' not implemented (as in JAX); differentiate a "
+        "function of the eigenvalues through lax.linalg.eig instead."
+    )
+
+
+register_jvp(P.schur_p, _schur_jvp)

@@ -31,6 +31,7 @@ from tessela_batching import (
     _rules_sharding,
     _rules_solves,
     _rules_special,
+    _rules_structured,
     _rules_window,
 )
 from tessela_batching._api import vmap
@@ -79,5 +80,6 @@ del (
     _rules_sharding,
     _rules_solves,
     _rules_special,
+    _rules_structured,
     _rules_window,
 )

@@ -1,7 +1,7 @@
 """Batching rules of the linalg family.
 
-``cholesky``, ``lu``, ``qr``, ``eigh``, ``svd`` and ``triangular_solve`` map
-over leading batch axes natively, so their rules move the batch axis to the front (broadcasting
+``cholesky``, ``lu``, ``qr``, ``eigh``, ``svd``, ``eig``, ``schur`` and
+``triangular_solve`` map over leading batch axes natively, so their rules move the batch axis to the front (broadcasting
 an unbatched operand of ``triangular_solve``) and bind the primitive once.
 When only the right-hand side of ``triangular_solve`` is batched, the batch
 is folded into its free axis instead, so one solve with a wider right-hand
@@ -32,7 +32,7 @@ def _front_batcher(prim: Primitive) -> Any:
     return rule
 
 
-for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p):
+for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p, P.eig_p, P.schur_p):
     register_batching(_prim, _front_batcher(_prim))
 
 

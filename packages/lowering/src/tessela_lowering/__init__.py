@@ -65,6 +65,7 @@ from tessela_lowering import (  # noqa: F401
     _rules_sharding,
     _rules_solves,
     _rules_special,
+    _rules_structured,
     _rules_window,
 )
 

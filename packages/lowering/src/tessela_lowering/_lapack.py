@@ -1,4 +1,4 @@
-"""LAPACK on CPU through jaxlib's FFI kernels: the plumbing of the eigh and svd rules.
+"""LAPACK on CPU through jaxlib's FFI kernels: the plumbing of the LAPACK-backed rules.
 
 StableHLO has no eigendecomposition or SVD op, so on CPU each such equation
 becomes one ``stablehlo.custom_call`` (``api_version`` 4, typed FFI) of a
@@ -13,7 +13,13 @@ registers with XLA. This module builds that call:
   matrices in column-major order, which the operand and result layouts tell
   XLA; result 0 reuses the operand's buffer, as the kernels overwrite their
   input.
-- :func:`char_attr` encodes the one-character options (``mode``, ``uplo``).
+- :func:`lapack_ffi_call` is the general form: several operands (matrices
+  column-major, vectors row-major) and the operand buffers that results
+  reuse, as ``geev``, ``gees``, ``gehrd``, ``sytrd``, ``orgqr``, ``ormqr``
+  and ``gtsv`` need.
+- :func:`char_attr` encodes the one-character options (``mode``, ``uplo``);
+  :func:`enum_attr`, :func:`int32_attr` and :func:`bool_attr` the kernels'
+  enum, integer and boolean options.
 - :func:`check_info` replaces the results of each matrix where LAPACK reports
   failure (``info != 0``) by NaNs, as JAX does.
 - :func:`require_cpu` refuses other platforms, naming the primitive and the
@@ -33,7 +39,10 @@ from tessela_lowering import _hlo
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun
 from tessela_lowering._xla import Value, ir, register_lapack_targets, stablehlo
 
-__all__ = ["char_attr", "check_info", "lapack_call", "lapack_target", "require_cpu"]
+__all__ = [
+    "bool_attr", "char_attr", "check_info", "enum_attr", "int32_attr", "lapack_call",
+    "lapack_ffi_call", "lapack_target", "require_cpu",
+]  # fmt: skip
 
 _I32 = np.dtype(np.int32)
 _LAPACK_PREFIX = {
@@ -87,20 +96,59 @@ def lapack_call(
 
     Result 0 reuses the operand's buffer, as the kernels overwrite their input.
     """
+    return lapack_ffi_call(target, [operand], [operand_aval], result_avals, attributes, {0: 0})
+
+
+def lapack_ffi_call(
+    target: str,
+    operands: Sequence[Value],
+    operand_avals: Sequence[ShapedArray],
+    result_avals: Sequence[ShapedArray],
+    attributes: dict[str, ir.Attribute],
+    aliases: dict[int, int] | None = None,
+) -> list[Value]:
+    """One typed-FFI custom call of ``target`` on several operands (batch axes leading).
+
+    The operands and results of the highest operand rank are matrices, laid
+    out column-major; the others (vectors, per-matrix scalars) row-major.
+    ``aliases`` maps an operand index to the result that reuses its buffer.
+    """
     register_lapack_targets()
-    rank = operand_aval.ndim
+    rank = max(a.ndim for a in operand_avals)
+    alias_attrs = [
+        stablehlo.OutputOperandAlias.get([out] if len(result_avals) > 1 else [], operand, [])
+        for operand, out in sorted((aliases or {}).items())
+    ]
     op = stablehlo.CustomCallOp(
         [_hlo.tensor_type(a.shape, a.dtype) for a in result_avals],
-        [operand],
+        list(operands),
         call_target_name=ir.StringAttr.get(target),
         has_side_effect=ir.BoolAttr.get(False),
         api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
         backend_config=ir.DictAttr.get(attributes),
-        operand_layouts=ir.ArrayAttr.get([_layout(rank, True)]),
+        operand_layouts=ir.ArrayAttr.get([_layout(a.ndim, a.ndim == rank) for a in operand_avals]),
         result_layouts=ir.ArrayAttr.get([_layout(a.ndim, a.ndim == rank) for a in result_avals]),
-        output_operand_aliases=ir.ArrayAttr.get([stablehlo.OutputOperandAlias.get([0], 0, [])]),
+        output_operand_aliases=ir.ArrayAttr.get(alias_attrs),
     )
     return list(op.results)
+
+
+def enum_attr(value: int) -> ir.Attribute:
+    """A LAPACK enum option (jaxlib's ``ComputationMode``, ``Sort``) as a ``ui8`` attribute."""
+    attr: ir.Attribute = ir.IntegerAttr.get(ir.IntegerType.get_unsigned(8), value)
+    return attr
+
+
+def int32_attr(value: int) -> ir.Attribute:
+    """An ``i32`` scalar attribute (``gehrd``'s ``low`` and ``high``)."""
+    attr: ir.Attribute = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
+    return attr
+
+
+def bool_attr(value: bool) -> ir.Attribute:
+    """A boolean attribute (``ormqr``'s ``left`` and ``transpose``)."""
+    attr: ir.Attribute = ir.IntegerAttr.get(ir.IntegerType.get_signless(1), int(value))
+    return attr
 
 
 def char_attr(c: str) -> ir.Attribute:

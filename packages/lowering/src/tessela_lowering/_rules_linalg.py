@@ -28,6 +28,14 @@ every platform:
   results ``(a, s, u, vt, info)``; matrices with a zero dimension are handled
   without LAPACK.
 
+- ``eig``: ``?geev``, attributes ``compute_left`` and ``compute_right``
+  (jaxlib's ``ComputationMode``: ``'V'`` or ``'N'``), results ``(wr, wi, vl,
+  vr, info)`` for real input (the kernel unpacks the eigenvectors to complex;
+  ``w = wr + i wi``) and ``(w, vl, vr, info)`` for complex input.
+- ``schur``: ``?gees``, attributes ``mode`` and ``sort`` (always ``'N'``:
+  sorting raises ``NotImplementedError``, as in JAX), results ``(t, vs, wr,
+  wi, sdim, info)`` (real) or ``(t, vs, w, sdim, info)`` (complex).
+
 Where LAPACK reports failure the results of that matrix are NaNs, as in JAX.
 ``subset_by_index`` (other than everything) and the Jacobi, polar and QDWH
 algorithms raise ``NotImplementedError`` on CPU, as in JAX, and every other
@@ -44,9 +52,17 @@ from tessela_tracer import ShapedArray, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
-from tessela_tracer.lax.linalg import EighImplementation, SvdAlgorithm
+from tessela_tracer.lax.linalg import EighImplementation, EigImplementation, SvdAlgorithm
 
-from tessela_lowering._lapack import char_attr, check_info, lapack_call, lapack_target, require_cpu
+from tessela_lowering._lapack import (
+    char_attr,
+    check_info,
+    enum_attr,
+    lapack_call,
+    lapack_ffi_call,
+    lapack_target,
+    require_cpu,
+)
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
 from tessela_lowering._xla import Value, chlo, stablehlo
 
@@ -486,3 +502,90 @@ def _svd_lowering(
 
 
 register_lowering(P.svd_p, _svd_lowering)
+
+
+# ----------------------------------------------------------------------- eig
+
+_COMPUTE, _NO_COMPUTE = ord("V"), ord("N")  # jaxlib's eig/schur ComputationMode values
+
+
+def _eig_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    compute_left_eigenvectors: bool,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool,
+    implementation: EigImplementation | None,
+) -> list[Value]:
+    del enable_eigvec_derivs  # a differentiation option only
+    require_cpu(ctx, "eig")
+    if implementation is not None and implementation is not EigImplementation.LAPACK:
+        raise ValueError(
+            f"eig: only the lapack implementation is supported on CPU, got "
+            f"implementation={implementation}; pass None or EigImplementation.LAPACK."
+        )
+    (aval,) = ctx.avals_in
+    batch = tuple(aval.shape[:-2])
+    w_aval = ctx.avals_out[0]
+    vec_aval = ShapedArray(aval.shape, w_aval.dtype)
+    info_aval = ShapedArray(batch, _I32)
+    real = not _is_complex(aval.dtype)
+    vals = [ShapedArray(aval.shape[:-1], aval.dtype)] * (2 if real else 1)
+    attrs = {
+        "compute_left": enum_attr(_COMPUTE if compute_left_eigenvectors else _NO_COMPUTE),
+        "compute_right": enum_attr(_COMPUTE if compute_right_eigenvectors else _NO_COMPUTE),
+    }
+    *ws, vl, vr, info = lapack_ffi_call(
+        lapack_target("eig", "geev", aval.dtype), [x], [aval],
+        [*vals, vec_aval, vec_aval, info_aval], attrs,
+    )  # fmt: skip
+    w = stablehlo.ComplexOp(ws[0], ws[1]).result if real else ws[0]
+    outs = [w]
+    if compute_left_eigenvectors:
+        outs.append(vl)
+    if compute_right_eigenvectors:
+        outs.append(vr)
+    return check_info(ctx, info, outs, info_aval, list(ctx.avals_out))
+
+
+register_lowering(P.eig_p, _eig_lowering)
+
+
+# --------------------------------------------------------------------- schur
+
+
+def _schur_lowering(
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    compute_schur_vectors: bool,
+    sort_eig_vals: bool,
+    select_callable: Any,
+) -> list[Value]:
+    del select_callable  # unused, as in JAX
+    require_cpu(ctx, "schur")
+    if sort_eig_vals:
+        raise NotImplementedError(
+            "schur: the sort feature of LAPACK's gees routine is not implemented; call it "
+            "with sort_eig_vals=False."
+        )
+    (aval,) = ctx.avals_in
+    batch = tuple(aval.shape[:-2])
+    info_aval = ShapedArray(batch, _I32)
+    vals_aval = ShapedArray(aval.shape[:-1], aval.dtype)
+    vals = [vals_aval] * (1 if _is_complex(aval.dtype) else 2)
+    mat = ShapedArray(aval.shape, aval.dtype)
+    attrs = {
+        "mode": enum_attr(_COMPUTE if compute_schur_vectors else _NO_COMPUTE),
+        "sort": enum_attr(_NO_COMPUTE),
+    }
+    t, vs, *_, info = lapack_ffi_call(
+        lapack_target("schur", "gees", aval.dtype), [x], [aval],
+        [mat, mat, *vals, info_aval, info_aval], attrs, {0: 0},
+    )  # fmt: skip
+    outs = [t, vs] if compute_schur_vectors else [t]
+    return check_info(ctx, info, outs, info_aval, list(ctx.avals_out))
+
+
+register_lowering(P.schur_p, _schur_lowering)

@@ -1,7 +1,8 @@
 """Eigen- and singular-value functions of ``tessela_numpy.linalg``.
 
-Built on ``tessela_tracer.lax.linalg.eigh`` and ``svd`` as JAX builds
-``jax.numpy.linalg``: ``eigh``/``eigvalsh``, ``svd`` (through ``eigh`` for
+Built on ``tessela_tracer.lax.linalg.eig``, ``eigh`` and ``svd`` as JAX builds
+``jax.numpy.linalg``: ``eig``/``eigvals`` (general matrices, complex results,
+CPU only), ``eigh``/``eigvalsh``, ``svd`` (through ``eigh`` for
 ``hermitian=True``), ``svdvals``, ``pinv`` (from the thin SVD, with JAX's
 custom JVP after Golub and Pereyra) and ``matrix_rank``; ``cond`` and the
 singular-value norms are in :mod:`tessela_numpy.linalg`, beside ``norm``. Each public
@@ -30,8 +31,16 @@ from ._ufuncs import conj
 from ._where import where
 
 __all__ = [
-    "EighResult", "SVDResult", "eigh", "eigvalsh", "matrix_rank", "pinv", "svd", "svdvals",
+    "EigResult", "EighResult", "SVDResult", "eig", "eigh", "eigvals", "eigvalsh", "matrix_rank",
+    "pinv", "svd", "svdvals",
 ]  # fmt: skip
+
+
+class EigResult(NamedTuple):
+    """``(eigenvalues, eigenvectors)`` of :func:`eig`."""
+
+    eigenvalues: Any
+    eigenvectors: Any
 
 
 class EighResult(NamedTuple):
@@ -131,6 +140,70 @@ def _eigvalsh(a: Any, UPLO: str | None, symmetrize_input: bool) -> Any:
 
 _eigvalsh.__name__ = _eigvalsh.__qualname__ = "eigvalsh"
 _eigvalsh_jit = jit(_eigvalsh, static_argnums=(1, 2))
+
+
+# ------------------------------------------------------------------------ eig
+
+
+def eig(a: ArrayLike) -> EigResult:
+    """Eigenvalues and right eigenvectors of general square matrices; CPU only.
+
+    Unlike NumPy, the results are always complex: ``complex64`` for 32-bit
+    input, ``complex128`` for 64-bit input. The eigenvectors are not
+    differentiable (the eigenvalues of :func:`eigvals` are).
+
+    Args:
+      a: matrices ``(..., n, n)``.
+
+    Returns:
+      :class:`EigResult` ``(eigenvalues, eigenvectors)``: ``(..., n)`` and
+      ``(..., n, n)``, column ``v[..., :, i]`` the unit eigenvector of ``w[..., i]``.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> w, v = eval_shape(eig, ShapeDtypeStruct((3, 3), "float32"))
+    >>> w.shape, v.shape, v.dtype.name
+    ((3,), (3, 3), 'complex64')
+    """
+    check_arraylike("jnp.linalg.eig", a)
+    result: EigResult = _eig_jit(a)
+    return result
+
+
+def _eig(a: Any) -> EigResult:
+    (a,) = promote_dtypes_inexact(a)
+    w, v = lax_linalg.eig(a, compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+_eig.__name__ = _eig.__qualname__ = "eig"
+_eig_jit = jit(_eig)
+
+
+def eigvals(a: ArrayLike) -> Any:
+    """The eigenvalues of general square matrices (complex, unordered); CPU only.
+
+    Args:
+      a: matrices ``(..., n, n)``.
+
+    Returns:
+      ``(..., n)``: ``complex64`` for 32-bit input, ``complex128`` for 64-bit.
+
+    >>> import numpy as np
+    >>> w = eigvals(np.array([[1.0, 2.0], [2.0, 1.0]], np.float32))
+    >>> sorted(np.asarray(w).real.round(4).tolist()), w.dtype.name
+    ([-1.0, 3.0], 'complex64')
+    """
+    check_arraylike("jnp.linalg.eigvals", a)
+    return _eigvals_jit(a)
+
+
+def _eigvals(a: Any) -> Any:
+    (a,) = promote_dtypes_inexact(a)
+    return lax_linalg.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]
+
+
+_eigvals.__name__ = _eigvals.__qualname__ = "eigvals"
+_eigvals_jit = jit(_eigvals)
 
 
 # ------------------------------------------------------------------------ svd

@@ -7,11 +7,12 @@ stages it; ``cond`` is built on it and on ``svdvals``.
 
 The factorisations and solvers (``cholesky``, ``qr``, ``solve``, ``inv``,
 ``det``, ``slogdet``, ``matrix_power``, ``diagonal``) and the spectral
-functions (``eigh``, ``eigvalsh``, ``svd``, ``svdvals``, ``pinv``,
-``matrix_rank``) are built on ``tessela_tracer.lax.linalg`` (``cholesky``,
-``lu``, ``qr``, ``triangular_solve``, ``eigh``, ``svd``) as JAX builds them,
-and map over leading batch axes. Compiled for CPU, ``eigh`` and ``svd`` call
-LAPACK.
+functions (``eig``, ``eigvals``, ``eigh``, ``eigvalsh``, ``svd``,
+``svdvals``, ``pinv``, ``matrix_rank``) are built on
+``tessela_tracer.lax.linalg`` (``cholesky``, ``lu``, ``qr``,
+``triangular_solve``, ``eig``, ``eigh``, ``svd``) as JAX builds them, and map
+over leading batch axes. Compiled for CPU, ``eig``, ``eigh`` and ``svd`` call
+LAPACK (``eig`` runs on CPU only, as in JAX).
 
 >>> import numpy as np
 >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
@@ -58,8 +59,11 @@ from ._linalg_more import (
 )
 from ._linalg_spectral import (
     EighResult,
+    EigResult,
     SVDResult,
+    eig,
     eigh,
+    eigvals,
     eigvalsh,
     matrix_rank,
     pinv,
@@ -77,11 +81,11 @@ from ._ufuncs import conj, isnan, real, sqrt
 from ._where import where
 
 __all__ = [
-    "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross", "det",
-    "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
-    "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet",
-    "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot",
-    "vector_norm",
+    "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond",
+    "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul",
+    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer",
+    "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve",
+    "trace", "vecdot", "vector_norm",
 ]  # fmt: skip
 
 

@@ -1,12 +1,17 @@
-"""Linear-algebra primitives: cholesky, triangular_solve, lu, qr, eigh and svd.
+"""Linear-algebra primitives: cholesky, triangular_solve, lu, qr, eigh, svd, eig and schur.
 
 Each operates on the last two axes of its operands and maps over any leading
 batch axes, as JAX's ``lax.linalg`` primitives do. Operands must be floating
 or complex; the results keep the operand's dtype, except LU's pivots and
 permutation, which are ``int32``, and the eigenvalues and singular values of
-``eigh`` and ``svd``, which are real. The results of ``eigh`` are ordered
-``(v, w)`` and those of ``svd`` ``(s, u, vt)``, as JAX orders them. The
-lax-level wrappers are in :mod:`tessela_tracer.lax.linalg`.
+``eigh`` and ``svd``, which are real, and the eigenvalues and eigenvectors of
+``eig``, which are complex (``complex64`` for ``float32`` input). The results of
+``eigh`` are ordered ``(v, w)``, those of ``svd`` ``(s, u, vt)``, those of
+``eig`` ``(w, [vl], [vr])`` and those of ``schur`` ``(t, [vs])``, as JAX orders
+them. The primitives of structured matrices (Hessenberg and tridiagonal
+reductions, Householder products, tridiagonal solves, ...) are in
+:mod:`tessela_tracer._prims_structured`; the lax-level wrappers in
+:mod:`tessela_tracer.lax.linalg`.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
 
 __all__ = [
-    "EighImplementation", "SvdAlgorithm", "cholesky_p", "eigh_p", "lu_p", "qr_p", "svd_p",
-    "triangular_solve_p",
+    "EigImplementation", "EighImplementation", "SvdAlgorithm", "cholesky_p", "eig_p", "eigh_p",
+    "lu_p", "qr_p", "schur_p", "svd_p", "triangular_solve_p",
 ]  # fmt: skip
 
 _INT32 = np.dtype(np.int32)
@@ -255,3 +260,67 @@ def _svd_rule(
 
 svd_p = Primitive("svd", multiple_results=True)
 register_abstract_eval(svd_p, _svd_rule)
+
+
+# -------------------------------------------------------------------------- eig
+
+
+class EigImplementation(enum.Enum):
+    """The library of a general eigendecomposition (``eig``'s ``implementation``)."""
+
+    CUSOLVER = "cusolver"
+    MAGMA = "magma"
+    LAPACK = "lapack"
+
+
+def _complex_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    if _dtypes.issubdtype(dtype, np.complexfloating):
+        return np.dtype(dtype)
+    return np.dtype(np.complex128 if np.dtype(dtype) == np.float64 else np.complex64)
+
+
+def _square(name: str, x: ShapedArray) -> None:
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(
+            f"The input to {name} must be a square matrix. Got shape {x.shape[-2:]}; pass a "
+            "(batch of) [..., n, n] matrices."
+        )
+
+
+def _eig_rule(
+    x: ShapedArray,
+    *,
+    compute_left_eigenvectors: bool,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool,
+    implementation: EigImplementation | None,
+) -> list[ShapedArray]:
+    _check_inexact("eig", x)
+    batch = _split_batch("eig", x)
+    _square("eig", x)
+    dtype = _complex_dtype(x.dtype)
+    outs = [ShapedArray((*batch, x.shape[-1]), dtype, x.weak_type)]
+    count = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
+    outs += [ShapedArray(x.shape, dtype, x.weak_type) for _ in range(count)]
+    return outs
+
+
+eig_p = Primitive("eig", multiple_results=True)
+register_abstract_eval(eig_p, _eig_rule)
+
+
+# ------------------------------------------------------------------------ schur
+
+
+def _schur_rule(
+    x: ShapedArray, *, compute_schur_vectors: bool, sort_eig_vals: bool, select_callable: Any
+) -> list[ShapedArray]:
+    _check_inexact("schur", x)
+    _split_batch("schur", x)
+    _square("schur", x)
+    out = ShapedArray(x.shape, x.dtype, x.weak_type)
+    return [out, out] if compute_schur_vectors else [out]
+
+
+schur_p = Primitive("schur", multiple_results=True)
+register_abstract_eval(schur_p, _schur_rule)

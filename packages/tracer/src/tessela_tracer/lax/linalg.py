@@ -1,6 +1,11 @@
 """``tessela_tracer.lax.linalg``: JAX's ``lax.linalg`` factorisations and solves.
 
-Every function works on the last two axes and maps over leading batch axes.
+Every function works on the last two axes and maps over leading batch axes
+(``cholesky_update`` and ``qdwh`` take one matrix, as in JAX). The wrappers of
+the structured-matrix primitives are in
+:mod:`tessela_tracer.lax._linalg_structured`, ``qdwh`` in
+:mod:`tessela_tracer.lax._qdwh`; this module names them all, with the
+primitives, as ``jax.lax.linalg`` does.
 
 Example:
     >>> import numpy as np
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import enum
 import operator
+import warnings
+from collections.abc import Callable
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -23,18 +30,48 @@ from tessela_tracer import _dtypes, _lax, _lax_shape
 from tessela_tracer._core import get_aval_of
 from tessela_tracer._prims_linalg import (
     EighImplementation,
+    EigImplementation,
     SvdAlgorithm,
     cholesky_p,
+    eig_p,
     eigh_p,
     lu_p,
     qr_p,
+    schur_p,
     svd_p,
     triangular_solve_p,
 )
+from tessela_tracer._prims_structured import (
+    cholesky_update_p,
+    hessenberg_p,
+    householder_product_p,
+    lu_pivots_to_permutation_p,
+    ormqr_p,
+    symmetric_product_p,
+    tridiagonal_p,
+    tridiagonal_solve_p,
+)
+from tessela_tracer.lax._linalg_structured import (
+    cholesky_update,
+    hessenberg,
+    householder_product,
+    lu_pivots_to_permutation,
+    ormqr,
+    symmetric_product,
+    tridiagonal,
+    tridiagonal_solve,
+)
+from tessela_tracer.lax._qdwh import qdwh
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
-    "EighImplementation", "SvdAlgorithm", "cholesky", "eigh", "lu", "qr", "svd", "triangular_solve",
+    "EigImplementation", "EighImplementation", "SvdAlgorithm", "cholesky", "cholesky_p",
+    "cholesky_update", "cholesky_update_p", "eig", "eig_p", "eigh", "eigh_p", "hessenberg",
+    "hessenberg_p", "householder_product", "householder_product_p", "lu", "lu_p",
+    "lu_pivots_to_permutation", "lu_pivots_to_permutation_p", "ormqr", "ormqr_p", "qdwh", "qr",
+    "qr_p", "schur", "schur_p", "svd", "svd_p", "symmetric_product", "symmetric_product_p",
+    "triangular_solve", "triangular_solve_p", "tridiagonal", "tridiagonal_p",
+    "tridiagonal_solve", "tridiagonal_solve_p",
 ]  # fmt: skip
 
 
@@ -353,3 +390,102 @@ def svd(
         s, u, vt = outs
         return u, s, vt
     return outs[0]
+
+
+def eig(
+    x: ArrayLike,
+    *,
+    compute_left_eigenvectors: bool = True,
+    compute_right_eigenvectors: bool = True,
+    enable_eigvec_derivs: bool = False,
+    implementation: EigImplementation | None = None,
+    use_magma: bool | None = None,
+) -> list[Array]:
+    """Eigendecomposition of general square matrices: ``x v = v diag(w)``.
+
+    Implemented on CPU (LAPACK's ``geev``), as in JAX.
+
+    Args:
+      x: matrices ``[..., n, n]``, floating or complex.
+      compute_left_eigenvectors: also return the left eigenvectors ``vl``
+        (``vl^H x = diag(w) vl^H``).
+      compute_right_eigenvectors: also return the right eigenvectors ``vr``.
+      enable_eigvec_derivs: allow differentiating the eigenvectors, under
+        LAPACK's normalisation (unit 2-norm, largest-magnitude component real);
+        valid only for distinct eigenvalues.
+      implementation: an :class:`EigImplementation` (only ``LAPACK`` runs on
+        CPU), or ``None``.
+      use_magma: deprecated spelling of ``implementation`` (``True`` for
+        ``MAGMA``, ``False`` for ``LAPACK``).
+
+    Returns:
+      ``[w, vl, vr]`` without the eigenvectors not asked for: ``w`` ``[..., n]``
+      and the eigenvectors (unit columns) ``[..., n, n]``, all complex
+      (``complex64`` for ``float32`` input). A matrix where LAPACK fails gives
+      NaNs.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape, ShapeDtypeStruct
+        >>> x = ShapeDtypeStruct((3, 3), "float32")
+        >>> [(o.shape, o.dtype.name) for o in eval_shape(eig, x)]
+        [((3,), 'complex64'), ((3, 3), 'complex64'), ((3, 3), 'complex64')]
+    """
+    if use_magma is not None:
+        warnings.warn(
+            "use_magma is deprecated, please use implementation=EigImplementation.MAGMA instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        implementation = EigImplementation.MAGMA if use_magma else EigImplementation.LAPACK
+    _check_enum("eig", "implementation", implementation, EigImplementation)
+    outs: list[Array] = eig_p.bind(
+        x,
+        compute_left_eigenvectors=bool(compute_left_eigenvectors),
+        compute_right_eigenvectors=bool(compute_right_eigenvectors),
+        enable_eigvec_derivs=bool(enable_eigvec_derivs),
+        implementation=implementation,
+    )
+    return list(outs)
+
+
+def schur(
+    x: ArrayLike,
+    *,
+    compute_schur_vectors: bool = True,
+    sort_eig_vals: bool = False,
+    select_callable: Callable[..., Any] | None = None,
+) -> list[Array]:
+    """Schur decomposition ``x = Q T Q^H`` of square matrices; implemented on CPU.
+
+    Args:
+      x: matrices ``[..., n, n]``, floating or complex.
+      compute_schur_vectors: also return the unitary ``Q``.
+      sort_eig_vals: accepted as JAX does; sorting raises
+        ``NotImplementedError`` when compiled.
+      select_callable: unused, as in JAX.
+
+    Returns:
+      ``[T, Q]`` (``[T]`` without the Schur vectors): ``T`` is upper triangular
+      for complex ``x`` and quasi upper triangular (2x2 blocks for complex
+      conjugate eigenvalue pairs) for real ``x``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr
+        >>> print(make_jaxpr(schur)(np.eye(2, dtype=np.float32)))
+        { lambda ; a:f32[2,2]. let
+            b:f32[2,2] c:f32[2,2] = schur[
+              compute_schur_vectors=True
+              select_callable=None
+              sort_eig_vals=False
+            ] a
+          in (b, c) }
+    """
+    outs: list[Array] = schur_p.bind(
+        x,
+        compute_schur_vectors=bool(compute_schur_vectors),
+        sort_eig_vals=bool(sort_eig_vals),
+        select_callable=select_callable,
+    )
+    return list(outs)

@@ -5,7 +5,9 @@
 ``eigh``, ``svd``, ``qr`` and ``block_diag``, with SciPy's signatures as JAX
 keeps them (``overwrite_*`` and ``check_finite`` are accepted and ignored);
 ``lu``, ``lu_factor``, ``lu_solve``, ``expm``, ``polar``, ``solve_sylvester`` and
-``eigh_tridiagonal`` (``tessela._scipy_linalg_lu``); the special matrices
+``eigh_tridiagonal`` (``tessela._scipy_linalg_lu``); ``schur``,
+``hessenberg``, ``rsf2csf``, ``sqrtm`` and ``funm``
+(``tessela._scipy_linalg_schur``, CPU only as in JAX); the special matrices
 ``toeplitz``, ``hankel``, ``circulant``, ``companion``, ``leslie``, ``fiedler``,
 ``hilbert``, ``pascal``, ``helmert``, ``hadamard``, ``dft``, ``fiedler_companion``,
 ``convolution_matrix``, ``invhilbert`` and ``invpascal``
@@ -58,14 +60,16 @@ from tessela._scipy_linalg_matrices import (
     pascal,
     toeplitz,
 )
+from tessela._scipy_linalg_schur import funm, hessenberg, rsf2csf, schur, sqrtm
 from tessela._vectorize import vectorize
 
 __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion",
     "convolution_matrix", "det", "dft", "eigh", "eigh_tridiagonal", "expm", "fiedler",
-    "fiedler_companion", "hadamard", "hankel", "helmert", "hilbert", "inv", "invhilbert",
-    "invpascal", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "solve",
-    "solve_sylvester", "solve_triangular", "svd", "toeplitz",
+    "fiedler_companion", "funm", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv",
+    "invhilbert", "invpascal", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr",
+    "rsf2csf", "schur", "solve", "solve_sylvester", "solve_triangular", "sqrtm", "svd",
+    "toeplitz",
 ]  # fmt: skip
 
 

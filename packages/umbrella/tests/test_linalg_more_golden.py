@@ -1,0 +1,89 @@
+"""The newer ``lax.linalg`` names and the functions built on them against JAX 0.10.2.
+
+``golden/linalg_more_cases.py`` runs ``eig`` (values, both eigenvector sets,
+JVPs, ``vmap``), ``schur``, ``hessenberg``, ``tridiagonal``,
+``householder_product``, ``ormqr``, ``tridiagonal_solve`` (with JVP, VJP and
+``vmap``), ``lu_pivots_to_permutation``, ``cholesky_update``,
+``symmetric_product``, ``qdwh``, ``numpy.linalg.eig``/``eigvals`` and
+``scipy.linalg`` ``schur``, ``rsf2csf``, ``hessenberg``, ``sqrtm`` and ``funm``
+through either library, recording what is invariant under the documented
+sign and phase freedoms; ``golden/generate_linalg_more.py`` wrote JAX's side.
+The defining identities (``A v = v w``, ``Q T Q^H = A`` with ``T``
+quasi-triangular) are checked here on Tessela's own results.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import tessela as tx
+import tessela.numpy as tnp
+import tessela.scipy.linalg as tsl
+from tessela import lax
+
+_HERE = pathlib.Path(__file__).resolve().parent / "golden"
+sys.path.insert(0, str(_HERE))
+
+import linalg_more_cases as cases  # noqa: E402
+
+with np.load(_HERE / "linalg_more_golden.npz") as _data:
+    GOLDEN = {name: _data[name] for name in _data.files}
+
+NS = SimpleNamespace(
+    lax=lax, numpy=tnp, scipy_linalg=tsl, jit=tx.jit, jvp=tx.jvp, vjp=tx.vjp, vmap=tx.vmap
+)
+OURS = cases.run(NS)
+
+
+def test_every_case_was_recorded() -> None:
+    assert sorted(OURS) == sorted(GOLDEN)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_matches_jax(name: str) -> None:
+    got, want = OURS[name], GOLDEN[name]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)
+
+
+def test_eig_defining_identities() -> None:
+    a = cases.A4
+    w, vl, vr = (np.asarray(o) for o in lax.linalg.eig(a))
+    np.testing.assert_allclose(a @ vr, vr * w, atol=1e-5)
+    np.testing.assert_allclose(vl.conj().T @ a, w[:, None] * vl.conj().T, atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(vr, axis=0), np.ones(4), atol=1e-6)
+
+
+def test_schur_reconstructs_with_quasi_triangular_t() -> None:
+    for a in (cases.A4, cases.C3):
+        t, q = (np.asarray(o) for o in lax.linalg.schur(a))
+        np.testing.assert_allclose(q @ t @ q.conj().T, a, atol=1e-5)
+        np.testing.assert_allclose(q.conj().T @ q, np.eye(len(a)), atol=1e-5)
+        assert np.all(np.tril(t, -2) == 0)
+        if a.dtype.kind == "c":
+            assert np.all(np.tril(t, -1) == 0)
+        else:  # no two consecutive nonzero subdiagonal entries: 2x2 blocks only
+            sub = np.diagonal(t, -1) != 0
+            assert not np.any(sub[1:] & sub[:-1])
+
+
+def test_bad_inputs_raise_as_jax() -> None:
+    with pytest.raises(ValueError, match="square"):
+        lax.linalg.eig(np.ones((2, 3), np.float32))
+    with pytest.raises(TypeError, match="does not accept dtype int32"):
+        lax.linalg.schur(np.ones((2, 2), np.int32))
+    with pytest.raises(ValueError, match="'real' or 'complex'"):
+        tsl.schur(cases.A4, output="imaginary")
+    with pytest.raises(NotImplementedError, match="Blocked"):
+        tsl.sqrtm(cases.SPD4, blocksize=2)
+    with pytest.raises(ValueError, match="has to exceed"):
+        lax.linalg.lu_pivots_to_permutation(cases.PIVOTS, 2)
+    with pytest.raises(NotImplementedError, match="enable_eigvec_derivs"):
+        tx.jvp(lambda a: lax.linalg.eig(a)[2], (cases.A4,), (cases.DA4,))
