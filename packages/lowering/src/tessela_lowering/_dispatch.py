@@ -12,6 +12,7 @@ operands committed to different devices are an error.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import threading
 from collections.abc import Callable, Sequence
@@ -100,21 +101,23 @@ def outputs(
     """
     if wrap is None and len(out_avals) == 1:
         return single_result(out_avals[0], device, committed)
-    specs = [(a, signature(a, device, committed)) for a in out_avals]
+    avals = list(out_avals)
+    sigs = [signature(a, device, committed) for a in avals]
     unwrap: Callable[[list[Array]], Any] = list if wrap is None else wrap
     new = object.__new__
+    repeat = itertools.repeat
+    n = len(avals)
 
     def finish(outs: list[Buffer]) -> Any:
-        # ``make_array`` of each output, without a call per output.
-        arrays = []
-        for buf, (aval, sig) in zip(outs, specs, strict=True):
-            out: Array = new(Array)
+        # ``make_array`` of each output, without a call per output: the
+        # objects are made in C, then their fields are set.
+        arrays: list[Array] = list(map(new, repeat(Array, n)))
+        for out, buf, aval, sig in zip(arrays, outs, avals, sigs):  # noqa: B905
             out._buf = buf
             out.aval = aval
             out._committed = committed
             out._npy = None
             out._sig = sig
-            arrays.append(out)
         return unwrap(arrays)
 
     return finish

@@ -106,6 +106,9 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     if state.fast:
         leaves: Any = args
         key: Any = None
+        trace_type = type(get_current_trace())
+        where = _default_device_var.get()
+        flags = config.trace_key
         try:
             if kwargs:
                 if not jitted._has_static:
@@ -115,26 +118,22 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                     else:
                         names = tuple(sorted(kwargs))
                         leaves = (*args, *map(kwargs.__getitem__, names))
-                    key = (type(get_current_trace()), _default_device_var.get(),
-                           config.trace_key, len(args), names, None,
+                    key = (trace_type, where, flags, len(args), names, None,
                            *map(_sig_of, leaves))  # fmt: skip
             elif jitted._has_static:
                 n = len(args)
                 static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
                 leaves = dyn(args)
-                key = (type(get_current_trace()), _default_device_var.get(),
-                       config.trace_key, n, static(args), *map(_sig_of, leaves))  # fmt: skip
+                key = (trace_type, where, flags, n, static(args), *map(_sig_of, leaves))
             elif len(args) == 2:
                 a, b = args
-                key = (type(get_current_trace()), _default_device_var.get(),
-                       config.trace_key, a._sig, b._sig)  # fmt: skip
+                key = (trace_type, where, flags, a._sig, b._sig)
             else:
-                key = (type(get_current_trace()), _default_device_var.get(),
-                       config.trace_key, *map(_sig_of, args))  # fmt: skip
+                key = (trace_type, where, flags, *map(_sig_of, args))
         except AttributeError:  # a host value or a pytree
             key = None
         if key is None:
-            key, leaves = _fast_key(jitted, args, kwargs)
+            key, leaves = _fast_key(jitted, args, kwargs, (trace_type, where, flags))
         try:
             fast = jitted._fast.get(key)
         except TypeError:  # an unhashable static argument: the full path says so
@@ -151,8 +150,12 @@ _SIG = itertools.repeat("_sig")
 _NO_SIG = itertools.repeat(None)
 
 
+_CONTAINERS = frozenset({list, tuple, dict, type(None)})
+
+
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
-    # ``map(leaf_key, leaves)``, with Arrays read in C.
+    # ``map(leaf_key, leaves)``, with Arrays read in C; TypeError for a
+    # container (the common pytree nodes without building leaf_key's error).
     keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
     missing = keys.count(None)
     if missing:  # host values (or tracers, which raise): found by C-level scans
@@ -160,17 +163,25 @@ def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
         i = -1
         for _ in range(missing):
             i = keys.index(None, i + 1)
-            fixed[i] = leaf_key(leaves[i])
+            x = leaves[i]
+            if type(x) in _CONTAINERS:
+                raise TypeError
+            fixed[i] = leaf_key(x)
         keys = tuple(fixed)
     return keys
 
 
 def _fast_key(
-    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
+    jitted: JitWrapped,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    head: tuple[Any, Any, Any] | None = None,
 ) -> tuple[Any, Sequence[Any]]:
     # The general key, and the leaves in the order of the full path's flat
     # arguments. Leaves at the top level (the usual case) need no flatten.
-    head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
+    # ``head``: the current trace's type, the default-device setting, the flags.
+    if head is None:
+        head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
     n = len(args)
     static: Any = None
     dyn: Any = args
