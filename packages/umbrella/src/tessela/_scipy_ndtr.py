@@ -8,24 +8,25 @@ so float32 results agree with JAX's to rounding.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr
 
 __all__ = ["log_ndtr", "ndtr", "ndtri"]
 
 
-def _check_float(name: str, x: Any) -> Any:
-    x = _arr(x)
-    if x.dtype not in (np.float32, np.float64):
+def _check_float(name: str, x: ArrayLike) -> Array:
+    arr: Array = _arr(x)
+    if arr.dtype not in (np.float32, np.float64):
         raise TypeError(
-            f"{name}: x.dtype={x.dtype} is not supported; pass a float32 or float64 array."
+            f"{name}: x.dtype={arr.dtype} is not supported; pass a float32 or float64 array."
         )
-    return x
+    return arr
 
 
 def _ndtr(x: Any) -> Any:
@@ -41,7 +42,7 @@ def _ndtr(x: Any) -> Any:
     return dt(0.5) * y
 
 
-def ndtr(x: Any) -> Any:
+def ndtr(x: ArrayLike) -> Array:
     """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2``.
 
     Args:
@@ -58,7 +59,7 @@ def ndtr(x: Any) -> Any:
         >>> print(ndtr(tnp.array([0.0])))
         [0.5]
     """
-    return _ndtr(_check_float("ndtr", x))
+    return cast(Array, _ndtr(_check_float("ndtr", x)))
 
 
 # Cephes' ndtri coefficients (highest degree first).
@@ -89,7 +90,7 @@ def _polyval(coeffs: tuple[float, ...], x: Any) -> Any:
     return acc
 
 
-def ndtri(p: Any) -> Any:
+def ndtri(p: ArrayLike) -> Array:
     """The inverse of ``ndtr``: the ``x`` with ``ndtr(x) == p``.
 
     Args:
@@ -163,10 +164,10 @@ def _log_ndtr_impl(x: Any, series_order: int) -> Any:
 
 @functools.cache
 def _log_ndtr_fn(series_order: int) -> Any:
-    def impl(x: Any) -> Any:
-        return _log_ndtr_impl(x, series_order)
+    def impl(x: Array) -> Array:
+        return cast(Array, _log_ndtr_impl(x, series_order))
 
-    def jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    def jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
         (x,), (t,) = primals, tangents
         x = _arr(x)
         ans = impl(x)
@@ -178,7 +179,7 @@ def _log_ndtr_fn(series_order: int) -> Any:
     return fn
 
 
-def log_ndtr(x: Any, series_order: int = 3) -> Any:
+def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
     """``log(ndtr(x))``, accurate far into both tails.
 
     Below -20 (float64) or -10 (float32) an asymptotic series of
@@ -202,4 +203,4 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         raise ValueError("log_ndtr: series_order must be non-negative.")
     if series_order > 30:
         raise ValueError("log_ndtr: series_order must be <= 30.")
-    return _log_ndtr_fn(series_order)(_check_float("log_ndtr", x))
+    return cast(Array, _log_ndtr_fn(series_order)(_check_float("log_ndtr", x)))

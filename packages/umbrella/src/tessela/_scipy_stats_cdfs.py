@@ -9,13 +9,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_ndtr import log_ndtr, ndtr
 from ._scipy_special import _arr, entr, logsumexp, promote_inexact
@@ -31,7 +32,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _args(name: str, *args: Any) -> list[Any]:
+def _args(name: str, *args: ArrayLike) -> list[Array]:
     return [_arr(a) for a in promote_inexact(name, *args)]
 
 
@@ -39,7 +40,7 @@ def _c(x: Any, value: Any) -> Any:
     return np.array(value, x.dtype)[()]
 
 
-def gamma_cdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The gamma distribution's CDF, ``gammainc(a, (x - loc) / scale)`` (0 below ``loc``).
 
     Args:
@@ -56,15 +57,15 @@ def gamma_cdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
         0.6321202
     """
     x, a, loc, scale = _args("gamma.cdf", x, a, loc, scale)
-    return gammainc(a, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, np.inf)))
+    return cast(Array, gammainc(a, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, np.inf))))
 
 
-def gamma_logcdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gamma_logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(gamma_cdf(x, a, loc, scale))``."""
-    return tnp.log(gamma_cdf(x, a, loc, scale))
+    return cast(Array, tnp.log(gamma_cdf(x, a, loc, scale)))
 
 
-def gamma_sf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The gamma distribution's survival function ``gammaincc(a, (x - loc) / scale)``.
 
     Args:
@@ -85,12 +86,12 @@ def gamma_sf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
     return tnp.where(y < 0, _c(y, 1), gammaincc(a, y))
 
 
-def gamma_logsf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gamma_logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(gamma_sf(x, a, loc, scale))``."""
-    return tnp.log(gamma_sf(x, a, loc, scale))
+    return cast(Array, tnp.log(gamma_sf(x, a, loc, scale)))
 
 
-def chi2_cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def chi2_cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The chi-squared distribution's CDF, ``gammainc(df / 2, (x - loc) / (2 scale))``.
 
     Args:
@@ -107,15 +108,17 @@ def chi2_cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
         0.6321202
     """
     x, df, loc, scale = _args("chi2.cdf", x, df, loc, scale)
-    return gammainc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
+    return cast(
+        Array, gammainc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
+    )
 
 
-def chi2_logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def chi2_logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(chi2_cdf(x, df, loc, scale))``."""
-    return tnp.log(chi2_cdf(x, df, loc, scale))
+    return cast(Array, tnp.log(chi2_cdf(x, df, loc, scale)))
 
 
-def chi2_sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def chi2_sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The chi-squared distribution's survival function.
 
     Args:
@@ -132,15 +135,19 @@ def chi2_sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
         0.36787927
     """
     x, df, loc, scale = _args("chi2.sf", x, df, loc, scale)
-    return gammaincc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
+    return cast(
+        Array, gammaincc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
+    )
 
 
-def chi2_logsf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(chi2_sf(x, df, loc, scale))``."""
-    return tnp.log(chi2_sf(x, df, loc, scale))
+    return cast(Array, tnp.log(chi2_sf(x, df, loc, scale)))
 
 
-def beta_cdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def beta_cdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """The beta distribution's CDF, ``betainc(a, b, clip((x - loc) / scale, 0, 1))``.
 
     Args:
@@ -158,15 +165,19 @@ def beta_cdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
         0.6874998
     """
     x, a, b, loc, scale = _args("beta.cdf", x, a, b, loc, scale)
-    return betainc(a, b, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1)))
+    return cast(Array, betainc(a, b, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
 
 
-def beta_logcdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def beta_logcdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """``log(beta_cdf(x, a, b, loc, scale))``."""
-    return tnp.log(beta_cdf(x, a, b, loc, scale))
+    return cast(Array, tnp.log(beta_cdf(x, a, b, loc, scale)))
 
 
-def beta_sf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def beta_sf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """The beta distribution's survival function, ``betainc(b, a, 1 - clip(...))``.
 
     Args:
@@ -184,15 +195,17 @@ def beta_sf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
         0.31250018
     """
     x, a, b, loc, scale = _args("beta.sf", x, a, b, loc, scale)
-    return betainc(b, a, 1 - lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1)))
+    return cast(Array, betainc(b, a, 1 - lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
 
 
-def beta_logsf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def beta_logsf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """``log(beta_sf(x, a, b, loc, scale))``."""
-    return tnp.log(beta_sf(x, a, b, loc, scale))
+    return cast(Array, tnp.log(beta_sf(x, a, b, loc, scale)))
 
 
-def poisson_cdf(k: Any, mu: Any, loc: Any = 0) -> Any:
+def poisson_cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """The Poisson distribution's CDF, ``gammaincc(floor(k - loc) + 1, mu)`` (0 below ``loc``).
 
     Args:
@@ -219,7 +232,7 @@ def _entropy_sum(mu: Any, max_k: int, bound: Any) -> Any:
     return tnp.sum(entr(tnp.where(mask, probs, 0.0)), axis=0)
 
 
-def poisson_entropy(mu: Any, loc: Any = 0) -> Any:
+def poisson_entropy(mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """The Poisson distribution's entropy (``loc`` does not change it).
 
     Sums ``-p log p`` over the support for ``mu < 100`` and uses the
@@ -266,7 +279,9 @@ def _log_gauss_mass(a: Any, b: Any) -> Any:
     return tnp.where(central, tnp.log1p(-ndtr(a) - ndtr(-b)), tail)
 
 
-def truncnorm_logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_logpdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """The log density of the normal distribution truncated to ``[a, b]`` (in standard units).
 
     Args:
@@ -290,12 +305,16 @@ def truncnorm_logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> An
     return tnp.where(a >= b, np.nan, val)
 
 
-def truncnorm_pdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_pdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """``exp(truncnorm_logpdf(x, a, b, loc, scale))``."""
-    return tnp.exp(truncnorm_logpdf(x, a, b, loc, scale))
+    return cast(Array, tnp.exp(truncnorm_logpdf(x, a, b, loc, scale)))
 
 
-def truncnorm_logcdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_logcdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """The truncated normal's log CDF.
 
     Args:
@@ -313,38 +332,44 @@ def truncnorm_logcdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> An
         -0.6931473
     """
     x, a, b, loc, scale = _args("truncnorm.logcdf", x, a, b, loc, scale)
-    x, a, b = tnp.broadcast_arrays(x, a, b)
-    x = (x - loc) / scale
-    mass = _log_gauss_mass(a, b)
-    logcdf = _log_gauss_mass(a, x) - mass
-    logsf = _log_gauss_mass(x, b) - mass
+    xb, lo, hi = tnp.broadcast_arrays(x, a, b)
+    z = (xb - loc) / scale
+    mass = _log_gauss_mass(lo, hi)
+    logcdf = _log_gauss_mass(lo, z) - mass
+    logsf = _log_gauss_mass(z, hi) - mass
     logcdf = tnp.select(
-        [x >= b, x <= a, logcdf > -0.1, x > a],
-        [tnp.zeros_like(x), tnp.full_like(x, -np.inf), tnp.log1p(-tnp.exp(logsf)), logcdf],
+        [z >= hi, z <= lo, logcdf > -0.1, z > lo],
+        [tnp.zeros_like(z), tnp.full_like(z, -np.inf), tnp.log1p(-tnp.exp(logsf)), logcdf],
     )
-    return tnp.where(a >= b, np.nan, logcdf)
+    return tnp.where(lo >= hi, np.nan, logcdf)
 
 
-def truncnorm_cdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_cdf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """``exp(truncnorm_logcdf(x, a, b, loc, scale))``."""
-    return tnp.exp(truncnorm_logcdf(x, a, b, loc, scale))
+    return cast(Array, tnp.exp(truncnorm_logcdf(x, a, b, loc, scale)))
 
 
-def truncnorm_logsf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_logsf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """The truncated normal's log survival function, by symmetry of its log CDF."""
     x, a, b, loc, scale = _args("truncnorm.logsf", x, a, b, loc, scale)
     return truncnorm_logcdf(-x, -b, -a, -loc, scale)
 
 
-def truncnorm_sf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def truncnorm_sf(
+    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
+) -> Array:
     """``exp(truncnorm_logsf(x, a, b, loc, scale))``."""
-    return tnp.exp(truncnorm_logsf(x, a, b, loc, scale))
+    return cast(Array, tnp.exp(truncnorm_logsf(x, a, b, loc, scale)))
 
 
 # ------------------------------------------------------- von Mises, generalized normal
 
 
-def vonmises_logpdf(x: Any, kappa: Any) -> Any:
+def vonmises_logpdf(x: ArrayLike, kappa: ArrayLike) -> Array:
     """The von Mises log density ``kappa (cos x - 1) - log(2 pi i0e(kappa))``.
 
     Args:
@@ -363,12 +388,12 @@ def vonmises_logpdf(x: Any, kappa: Any) -> Any:
     return tnp.where(kappa > 0, value, np.nan)
 
 
-def vonmises_pdf(x: Any, kappa: Any) -> Any:
+def vonmises_pdf(x: ArrayLike, kappa: ArrayLike) -> Array:
     """``exp(vonmises_logpdf(x, kappa))``."""
-    return tnp.exp(vonmises_logpdf(x, kappa))
+    return cast(Array, tnp.exp(vonmises_logpdf(x, kappa)))
 
 
-def gennorm_logpdf(x: Any, beta: Any) -> Any:
+def gennorm_logpdf(x: ArrayLike, beta: ArrayLike) -> Array:
     """The generalized normal log density ``log(beta / 2) - lgamma(1 / beta) - |x|**beta``.
 
     Args:
@@ -383,15 +408,15 @@ def gennorm_logpdf(x: Any, beta: Any) -> Any:
         -0.5723648
     """
     x, beta = _args("gennorm.logpdf", x, beta)
-    return tnp.log(0.5 * beta) - lax.lgamma(1 / beta) - tnp.abs(x) ** beta
+    return cast(Array, tnp.log(0.5 * beta) - lax.lgamma(1 / beta) - tnp.abs(x) ** beta)
 
 
-def gennorm_pdf(x: Any, beta: Any) -> Any:
+def gennorm_pdf(x: ArrayLike, beta: ArrayLike) -> Array:
     """``exp(gennorm_logpdf(x, beta))``."""
-    return tnp.exp(gennorm_logpdf(x, beta))
+    return cast(Array, tnp.exp(gennorm_logpdf(x, beta)))
 
 
-def gennorm_cdf(x: Any, beta: Any) -> Any:
+def gennorm_cdf(x: ArrayLike, beta: ArrayLike) -> Array:
     """The generalized normal CDF ``(1 + sign(x) igamma(1 / beta, |x|**beta)) / 2``.
 
     Args:
@@ -406,7 +431,7 @@ def gennorm_cdf(x: Any, beta: Any) -> Any:
         0.5
     """
     x, beta = _args("gennorm.cdf", x, beta)
-    return 0.5 * (1 + tnp.sign(x) * lax.igamma(1 / beta, tnp.abs(x) ** beta))
+    return cast(Array, 0.5 * (1 + tnp.sign(x) * lax.igamma(1 / beta, tnp.abs(x) ** beta)))
 
 
 # ----------------------------------------------------------------- summaries
@@ -415,14 +440,14 @@ def gennorm_cdf(x: Any, beta: Any) -> Any:
 class ModeResult(NamedTuple):
     """The result of :func:`mode`: the modal values and their counts."""
 
-    mode: Any
-    count: Any
+    mode: Array
+    count: Array  # type: ignore[assignment]  # the field shadows tuple.count, as SciPy's does
 
 
 def sem(
-    a: Any, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *,
+    a: ArrayLike, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *,
     keepdims: bool = False,
-) -> Any:  # fmt: skip
+) -> Array:  # fmt: skip
     """The standard error of the mean, ``std(a, ddof) / sqrt(n)``.
 
     Args:
@@ -445,10 +470,15 @@ def sem(
     (b,) = _args("sem", a)
     if nan_policy == "propagate":
         size = b.size if axis is None else b.shape[axis]
-        return b.std(axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(size).astype(b.dtype)
+        return cast(
+            Array, b.std(axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(size).astype(b.dtype)
+        )
     if nan_policy == "omit":
         count = (~tnp.isnan(b)).sum(axis, keepdims=keepdims)
-        return tnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(count).astype(b.dtype)
+        return cast(
+            Array,
+            tnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(count).astype(b.dtype),
+        )
     raise ValueError(f"{nan_policy} is not supported")
 
 
@@ -468,7 +498,7 @@ def _check_nan_policy(name: str, nan_policy: str) -> None:
 
 
 def mode(
-    a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False
+    a: ArrayLike, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False
 ) -> ModeResult:
     """The most common value along ``axis`` (the smallest on ties) and its count.
 
@@ -502,7 +532,7 @@ def mode(
     if axis is None:
         axis, x = 0, x.ravel()
 
-    def helper(v: Any) -> tuple[Any, Any]:
+    def helper(v: Array) -> tuple[Array, Array]:
         if v.size == 0:
             nan = tnp.array(np.nan, dtype=_dtypes.default_float_dtype())
             return nan, tnp.array(0, dtype=_dtypes.default_float_dtype())
@@ -534,8 +564,8 @@ def _rank_1d(a: Any, method: str) -> Any:
 
 
 def rankdata(
-    a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate"
-) -> Any:
+    a: ArrayLike, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate"
+) -> Array:
     """Ranks of the data, from 1, ties resolved by ``method``.
 
     Args:
@@ -564,9 +594,12 @@ def rankdata(
         return tnp.moveaxis(ranks.reshape(x.shape), -1, axis)
     a = tnp.ravel(tnp.asarray(a))
     out_dtype = _dtypes.default_float_dtype()
-    return lax.cond(
-        tnp.any(tnp.isnan(a)),
-        lambda v: tnp.full_like(v, np.nan, out_dtype),
-        lambda v: _rank_1d(v, method),
-        a,
+    return cast(
+        Array,
+        lax.cond(
+            tnp.any(tnp.isnan(a)),
+            lambda v: tnp.full_like(v, np.nan, out_dtype),
+            lambda v: _rank_1d(v, method),
+            a,
+        ),
     )

@@ -16,10 +16,11 @@ Example:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import betaln, gammaln, xlog1py, xlogy
 from ._scipy_stats import _promote
@@ -27,7 +28,7 @@ from ._scipy_stats import _promote
 __all__: list[str] = []
 
 
-def _nan_unless(ok: Any, value: Any) -> Any:
+def _nan_unless(ok: ArrayLike, value: ArrayLike) -> Array:
     return tnp.where(ok, value, np.nan)
 
 
@@ -37,119 +38,119 @@ def _log1mexp(x: Any) -> Any:
 
 
 # ----------------------------------------------------------------- gumbel_l
-def gumbel_l_logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_l_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_l.logpdf", x, loc, scale)
     z = (x - loc) / scale
     return _nan_unless(scale > 0, xlogy(-1, scale) + (z - tnp.exp(z)))
 
 
-def gumbel_l_pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(gumbel_l_logpdf(x, loc, scale))
+def gumbel_l_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(gumbel_l_logpdf(x, loc, scale)))
 
 
-def gumbel_l_logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_l_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_l.logcdf", x, loc, scale)
     z = (x - loc) / scale
     return _nan_unless(scale > 0, tnp.log(-tnp.expm1(-tnp.exp(z))))
 
 
-def gumbel_l_cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(gumbel_l_logcdf(x, loc, scale))
+def gumbel_l_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(gumbel_l_logcdf(x, loc, scale)))
 
 
-def gumbel_l_logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_l_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_l.logsf", x, loc, scale)
     return _nan_unless(scale > 0, -tnp.exp((x - loc) / scale))
 
 
-def gumbel_l_sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(gumbel_l_logsf(x, loc, scale))
+def gumbel_l_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(gumbel_l_logsf(x, loc, scale)))
 
 
-def gumbel_l_ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_l_ppf(p: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     p, loc, scale = _promote("gumbel_l.ppf", p, loc, scale)
     quantile = loc + scale * tnp.log(xlog1py(-1, -p))
     return _nan_unless((p > 0) & (p < 1), quantile)
 
 
 # ----------------------------------------------------------------- gumbel_r
-def gumbel_r_logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_r_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_r.logpdf", x, loc, scale)
     z = (x - loc) / scale
     return _nan_unless(scale > 0, xlogy(-1, scale) - (z + tnp.exp(-z)))
 
 
-def gumbel_r_pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(gumbel_r_logpdf(x, loc, scale))
+def gumbel_r_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(gumbel_r_logpdf(x, loc, scale)))
 
 
-def gumbel_r_logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_r_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_r.logcdf", x, loc, scale)
     return _nan_unless(scale > 0, -tnp.exp(-(x - loc) / scale))
 
 
-def gumbel_r_cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(gumbel_r_logcdf(x, loc, scale))
+def gumbel_r_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(gumbel_r_logcdf(x, loc, scale)))
 
 
-def gumbel_r_sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_r_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_r.sf", x, loc, scale)
     return _nan_unless(scale > 0, 1 - tnp.exp(-tnp.exp((loc - x) / scale)))
 
 
-def gumbel_r_logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_r_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("gumbel_r.logsf", x, loc, scale)
     return _nan_unless(scale > 0, _log1mexp(tnp.exp((loc - x) / scale)))
 
 
-def gumbel_r_ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def gumbel_r_ppf(p: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     p, loc, scale = _promote("gumbel_r.ppf", p, loc, scale)
     quantile = loc - scale * tnp.log(xlogy(-1, p))
     return _nan_unless((p > 0) & (p < 1), quantile)
 
 
 # ------------------------------------------------------------------- pareto
-def pareto_logpdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def pareto_logpdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, b, loc, scale = _promote("pareto.logpdf", x, b, loc, scale)
     scaled = (x - loc) / scale
     log_probs = -(tnp.log(scale / b) + (b + 1) * tnp.log(scaled))
     return tnp.where(x < loc + scale, -np.inf, log_probs)
 
 
-def pareto_pdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(pareto_logpdf(x, b, loc, scale))
+def pareto_pdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(pareto_logpdf(x, b, loc, scale)))
 
 
-def pareto_cdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def pareto_cdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, b, loc, scale = _promote("pareto.cdf", x, b, loc, scale)
     cdf = 1 - ((x - loc) / scale) ** -b
     return tnp.where(x < loc + scale, tnp.zeros_like(cdf), cdf)
 
 
-def pareto_logcdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def pareto_logcdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, b, loc, scale = _promote("pareto.logcdf", x, b, loc, scale)
     value = tnp.log1p(-(((x - loc) / scale) ** -b))
     return tnp.where(x < loc + scale, -np.inf, value)
 
 
-def pareto_logsf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def pareto_logsf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, b, loc, scale = _promote("pareto.logsf", x, b, loc, scale)
     value = -(b * tnp.log((x - loc) / scale))
     return tnp.where(x < loc + scale, tnp.zeros_like(value), value)
 
 
-def pareto_sf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(pareto_logsf(x, b, loc, scale))
+def pareto_sf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(pareto_logsf(x, b, loc, scale)))
 
 
-def pareto_ppf(q: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def pareto_ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     q, b, loc, scale = _promote("pareto.ppf", q, b, loc, scale)
     value = loc + scale * (1 - q) ** -(1 / b)
     return tnp.where(tnp.isnan(q) | (q < 0) | (q > 1), np.nan, value)
 
 
 # --------------------------------------------------------------------- chi2
-def chi2_logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+def chi2_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, df, loc, scale = _promote("chi2.logpdf", x, df, loc, scale)
     y = (x - loc) / scale
     half_df = df / 2
@@ -158,33 +159,33 @@ def chi2_logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
     return tnp.where(x < loc, -np.inf, normalizer - tnp.log(scale) + kernel)
 
 
-def chi2_pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    return tnp.exp(chi2_logpdf(x, df, loc, scale))
+def chi2_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    return cast(Array, tnp.exp(chi2_logpdf(x, df, loc, scale)))
 
 
 # ----------------------------------------------------------- discrete ones
-def geom_logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
+def geom_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     k, p, loc = _promote("geom.logpmf", k, p, loc)
     x = k - loc
     return tnp.where(x <= 0, -np.inf, xlog1py(x - 1, -p) + tnp.log(p))
 
 
-def geom_pmf(k: Any, p: Any, loc: Any = 0) -> Any:
-    return tnp.exp(geom_logpmf(k, p, loc))
+def geom_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    return cast(Array, tnp.exp(geom_logpmf(k, p, loc)))
 
 
-def nbinom_logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+def nbinom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     k, n, p, loc = _promote("nbinom.logpmf", k, n, p, loc)
     y = k - loc
     comb = gammaln(y + n) - gammaln(n) - gammaln(y + 1)
     return tnp.where(k < loc, -np.inf, comb + xlogy(n, p) + xlogy(y, 1 - p))
 
 
-def nbinom_pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
-    return tnp.exp(nbinom_logpmf(k, n, p, loc))
+def nbinom_pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    return cast(Array, tnp.exp(nbinom_logpmf(k, n, p, loc)))
 
 
-def binom_logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
+def binom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     k, n, p, loc = _promote("binom.logpmf", k, n, p, loc)
     y = k - loc
     comb = gammaln(n + 1) - (gammaln(y + 1) + gammaln(n - y + 1))
@@ -193,11 +194,13 @@ def binom_logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
     return tnp.where((k >= loc) & (k < loc + n + 1), log_probs, -np.inf)
 
 
-def binom_pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
-    return tnp.exp(binom_logpmf(k, n, p, loc))
+def binom_pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    return cast(Array, tnp.exp(binom_logpmf(k, n, p, loc)))
 
 
-def betabinom_logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
+def betabinom_logpmf(
+    k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0
+) -> Array:
     k, n, a, b, loc = _promote("betabinom.logpmf", k, n, a, b, loc)
     y = tnp.floor(k) - loc
     combiln = -(tnp.log1p(n) + betaln(n - y + 1, y + 1))
@@ -207,23 +210,25 @@ def betabinom_logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
     return tnp.where((n < 0) | (a <= 0) | (b <= 0), np.nan, log_probs)
 
 
-def betabinom_pmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
-    return tnp.exp(betabinom_logpmf(k, n, a, b, loc))
+def betabinom_pmf(
+    k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0
+) -> Array:
+    return cast(Array, tnp.exp(betabinom_logpmf(k, n, a, b, loc)))
 
 
-def wrapcauchy_logpdf(x: Any, c: Any) -> Any:
+def wrapcauchy_logpdf(x: ArrayLike, c: ArrayLike) -> Array:
     x, c = _promote("wrapcauchy.logpdf", x, c)
     inside = tnp.log(1 - c * c) - math.log(2 * math.pi) - tnp.log(1 + c * c - 2 * c * tnp.cos(x))
     in_support = tnp.where((x >= 0) & (x <= 2 * math.pi), inside, -np.inf)
     return tnp.where((c > 0) & (c < 1), in_support, np.nan)
 
 
-def wrapcauchy_pdf(x: Any, c: Any) -> Any:
-    return tnp.exp(wrapcauchy_logpdf(x, c))
+def wrapcauchy_pdf(x: ArrayLike, c: ArrayLike) -> Array:
+    return cast(Array, tnp.exp(wrapcauchy_logpdf(x, c)))
 
 
 # ------------------------------------------------------- multivariate ones
-def dirichlet_logpdf(x: Any, alpha: Any) -> Any:
+def dirichlet_logpdf(x: ArrayLike, alpha: ArrayLike) -> Array:
     x, alpha = _promote("dirichlet.logpdf", x, alpha)
     if alpha.ndim != 1:
         raise ValueError(f"`alpha` must be one-dimensional; got alpha.shape={alpha.shape}")
@@ -242,21 +247,21 @@ def dirichlet_logpdf(x: Any, alpha: Any) -> Any:
     return tnp.where(is_simplex, log_probs, -np.inf)
 
 
-def dirichlet_pdf(x: Any, alpha: Any) -> Any:
-    return tnp.exp(dirichlet_logpdf(x, alpha))
+def dirichlet_pdf(x: ArrayLike, alpha: ArrayLike) -> Array:
+    return cast(Array, tnp.exp(dirichlet_logpdf(x, alpha)))
 
 
-def multinomial_logpmf(x: Any, n: Any, p: Any) -> Any:
+def multinomial_logpmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     (p,) = _promote("multinomial.logpmf", p)
-    x, n = tnp.asarray(x), tnp.asarray(n)
-    if not (np.issubdtype(x.dtype, np.integer) and np.issubdtype(n.dtype, np.integer)):
+    x_int, n_int = tnp.asarray(x), tnp.asarray(n)
+    if not (np.issubdtype(x_int.dtype, np.integer) and np.issubdtype(n_int.dtype, np.integer)):
         raise ValueError(
-            f"x and n must be of integer type; got x.dtype={x.dtype}, n.dtype={n.dtype}"
+            f"x and n must be of integer type; got x.dtype={x_int.dtype}, n.dtype={n_int.dtype}"
         )
-    x, n = x.astype(p.dtype), n.astype(p.dtype)
-    log_probs = gammaln(n + 1) + tnp.sum(xlogy(x, p) - gammaln(x + 1), axis=-1)
-    return tnp.where(tnp.equal(tnp.sum(x), n), log_probs, -np.inf)
+    xf, nf = x_int.astype(p.dtype), n_int.astype(p.dtype)
+    log_probs = gammaln(nf + 1) + tnp.sum(xlogy(xf, p) - gammaln(xf + 1), axis=-1)
+    return tnp.where(tnp.equal(tnp.sum(xf), nf), log_probs, -np.inf)
 
 
-def multinomial_pmf(x: Any, n: Any, p: Any) -> Any:
-    return tnp.exp(multinomial_logpmf(x, n, p))
+def multinomial_pmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
+    return cast(Array, tnp.exp(multinomial_logpmf(x, n, p)))
