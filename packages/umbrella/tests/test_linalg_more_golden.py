@@ -5,7 +5,7 @@ JVPs, ``vmap``), ``schur``, ``hessenberg``, ``tridiagonal``,
 ``householder_product``, ``ormqr``, ``tridiagonal_solve`` (with JVP, VJP and
 ``vmap``), ``lu_pivots_to_permutation``, ``cholesky_update``,
 ``symmetric_product``, ``qdwh``, ``numpy.linalg.eig``/``eigvals`` and
-``scipy.linalg`` ``schur``, ``rsf2csf``, ``hessenberg``, ``sqrtm`` and ``funm``
+``scipy.linalg`` ``schur``, ``rsf2csf``, ``hessenberg``, ``sqrtm``, ``polar`` and ``funm``
 through either library, recording what is invariant under the documented
 sign and phase freedoms; ``golden/generate_linalg_more.py`` wrote JAX's side.
 The defining identities (``A v = v w``, ``Q T Q^H = A`` with ``T``
@@ -85,5 +85,9 @@ def test_bad_inputs_raise_as_jax() -> None:
         tsl.sqrtm(cases.SPD4, blocksize=2)
     with pytest.raises(ValueError, match="has to exceed"):
         lax.linalg.lu_pivots_to_permutation(cases.PIVOTS, 2)
+    with pytest.raises(NotImplementedError, match="only supports"):
+        tsl.polar(cases.TALL, side="left")
+    with pytest.raises(ValueError, match="`side` must be"):
+        tsl.polar(cases.TALL, side="up")
     with pytest.raises(NotImplementedError, match="enable_eigvec_derivs"):
         tx.jvp(lambda a: lax.linalg.eig(a)[2], (cases.A4,), (cases.DA4,))

@@ -284,46 +284,78 @@ def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> 
 # ------------------------------------------------------- polar, Sylvester, tridiagonal
 
 
+def _polar_2d(
+    a: Any, *, side: str, method: str, eps: float | None
+) -> tuple[Any, Any]:  # fmt: skip
+    m, n = a.shape
+    if method == "qdwh":
+        if m >= n and side == "right":
+            u, p, _, _ = lax_linalg.qdwh(a, is_hermitian=False, eps=eps)
+        elif m < n and side == "left":
+            u, p, _, _ = lax_linalg.qdwh(tnp.conj(a.T), is_hermitian=False, eps=eps)
+            u, p = tnp.conj(u.T), tnp.conj(p.T)
+        else:
+            raise NotImplementedError(
+                "method='qdwh' only supports mxn matrices where m < n where side='right' and "
+                f"m >= n side='left', got {a.shape} with {side=}; pass method='svd' for this "
+                "shape and side."
+            )
+    elif method == "svd":
+        w, s, vh = tnp_linalg.svd(a, full_matrices=False)
+        s = s.astype(w.dtype)
+        u = tnp.matmul(w, vh)
+        if side == "right":
+            p = tnp.matmul(tnp.conj(vh.T) * s[None, :], vh)
+        else:
+            p = tnp.matmul(w * s[None, :], tnp.conj(w.T))
+    else:
+        raise ValueError(f"Unknown polar decomposition method {method}.")
+    return u, p
+
+
 def polar(
     a: Any, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
     max_iterations: int | None = None,
 ) -> tuple[Any, Any]:  # fmt: skip
     """The polar decomposition ``a = u @ p`` (``side="right"``) or ``a = p @ u`` (``"left"``).
 
-    Computed from the SVD ``a = w s vh``: ``u = w @ vh``, ``p = vh^H s vh``
-    (right) or ``w s w^H`` (left); ``method``, ``eps`` and ``max_iterations``
-    (JAX's QDWH controls) are accepted, and the decomposition is the same.
+    With ``method="qdwh"`` (the default) through ``lax.linalg.qdwh``, as JAX:
+    a tall (or square) matrix with ``side="right"``, or a wide one with
+    ``side="left"`` (its adjoint's decomposition); ``method="svd"`` takes any
+    shape and side, from the thin SVD ``a = w s vh``: ``u = w @ vh``,
+    ``p = vh^H s vh`` (right) or ``w s w^H`` (left). Leading axes are batch axes.
 
     Args:
-        a: a matrix ``(m, n)``.
+        a: matrices ``(..., m, n)``.
         side: ``"right"`` or ``"left"``.
         method: ``"qdwh"`` or ``"svd"``.
-        eps: ignored (QDWH's tolerance).
-        max_iterations: ignored (QDWH's iteration bound).
+        eps: QDWH's convergence tolerance base (default the dtype's epsilon).
+        max_iterations: accepted as JAX accepts it; JAX's QDWH path does not use it.
 
     Returns:
         ``(u, p)``: ``u`` with orthonormal columns (rows), ``p`` Hermitian positive
         semi-definite.
 
     Raises:
-        ValueError: an unknown ``side`` or ``method``.
+        ValueError: ``a`` below two dimensions, an unknown ``side`` or ``method``.
+        NotImplementedError: ``method="qdwh"`` of a wide matrix with
+            ``side="right"`` or a tall one with ``side="left"``, as in JAX.
 
     Example:
         >>> u, p = polar(tnp.array([[2.0, 0.0], [0.0, 3.0]]))
-        >>> print(p)
+        >>> print(tnp.round(p, 4))
         [[2. 0.]
          [0. 3.]]
     """
-    del eps, max_iterations
+    del max_iterations  # JAX's QDWH path ignores it too
+    (arr,) = _inexact(a)
+    if arr.ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
     if side not in ("right", "left"):
-        raise ValueError(f"side={side} was invalid.")
-    if method not in ("qdwh", "svd"):
-        raise ValueError(f"Unknown polar decomposition method {method}.")
-    (a,) = _inexact(a)
-    w, s, vh = tnp_linalg.svd(a, full_matrices=False)
-    u = tnp.matmul(w, vh)
-    right = tnp.matmul(tnp.conj(vh.T) * s, vh)
-    p = right if side == "right" else tnp.matmul(w * s, tnp.conj(w.T))
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    sig = "(m,n)->(m,n),(n,n)" if side == "right" else "(m,n)->(m,n),(m,m)"
+    polar_2d = functools.partial(_polar_2d, side=side, method=method, eps=eps)
+    u, p = vectorize(polar_2d, signature=sig)(arr)
     return u, p
 
 

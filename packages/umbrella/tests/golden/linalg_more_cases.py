@@ -154,7 +154,7 @@ def run(ns: Any) -> dict[str, np.ndarray]:
     out["qdwh/u"], out["qdwh/h"] = _np(u), _np(hh)
     out["qdwh/converged"], out["qdwh/num_iters"] = _np(converged), _np(num_iters)
 
-    # scipy.linalg: schur, rsf2csf, hessenberg, sqrtm, funm.
+    # scipy.linalg: schur, rsf2csf, hessenberg, sqrtm, polar, funm.
     t, _ = sl.schur(A4, output="complex")
     out["scipy_schur/complex_diag"] = _sorted(np.diagonal(_np(t)))
     t, _ = sl.rsf2csf(*sl.schur(A4))
@@ -163,6 +163,10 @@ def run(ns: Any) -> dict[str, np.ndarray]:
     h, q = sl.hessenberg(A4, calc_q=True)
     out["scipy_hessenberg/abs_h"], out["scipy_hessenberg/abs_q"] = np.abs(_np(h)), np.abs(_np(q))
     out["scipy_sqrtm"] = _np(sl.sqrtm(SPD4))
+    u, p = sl.polar(TALL.T, side="left")  # QDWH of the adjoint
+    out["scipy_polar/qdwh_left_u"], out["scipy_polar/qdwh_left_p"] = _np(u), _np(p)
+    u, p = sl.polar(TALL, side="left", method="svd")
+    out["scipy_polar/svd_left_u"], out["scipy_polar/svd_left_p"] = _np(u), _np(p)
     out["scipy_funm/exp"] = _np(sl.funm(A4 * 0.3, jnp.exp))
     out["scipy_funm/sin"] = _np(sl.funm(SYM4 * 0.2, jnp.sin))
     return out
