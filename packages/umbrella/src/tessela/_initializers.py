@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 import numpy as np
 import tessela_numpy as tnp
 import tessela_tracer
+from numpy.typing import DTypeLike
+from tessela_lowering.sharding import NamedSharding, PartitionSpec
+from tessela_prng import KeyArray
+from tessela_tracer.typing import Array, ArrayLike
 
 from . import _random as random
 
@@ -29,6 +33,10 @@ __all__ = [
 
 Shape = Sequence[int] | int
 AxisSpec = int | Sequence[int]
+# A typed key, or a raw key as an array of two uint32 words.
+KeyLike: TypeAlias = KeyArray | ArrayLike
+# What JAX's samplers take as ``out_sharding``; only None is supported here.
+OutSharding: TypeAlias = NamedSharding | PartitionSpec | None
 # The standard deviation of a unit normal truncated to [-2, 2].
 _TRUNCATED_STDDEV = 0.87962566103423978
 # The same for a complex normal whose modulus is truncated to 2.
@@ -41,7 +49,13 @@ _DISTRIBUTIONS = ("truncated_normal", "normal", "uniform")
 class Initializer(Protocol):
     """What every factory of this module returns: ``init(key, shape, dtype=None)``."""
 
-    def __call__(self, key: Any, shape: Shape, dtype: Any = None, out_sharding: Any = None) -> Any:
+    def __call__(
+        self,
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = None,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         """Sample an array.
 
         Args:
@@ -56,7 +70,7 @@ class Initializer(Protocol):
         ...
 
 
-def _dtype(dtype: Any) -> np.dtype[Any]:
+def _dtype(dtype: DTypeLike | None) -> np.dtype[Any]:
     if dtype is None:
         wide = bool(tessela_tracer.config.x64_enabled)
         return np.dtype(np.float64) if wide else np.dtype(np.float32)
@@ -75,7 +89,7 @@ def _shape(shape: Shape, who: str) -> tuple[int, ...]:
         ) from None
 
 
-def _no_sharding(out_sharding: Any, who: str) -> None:
+def _no_sharding(out_sharding: OutSharding, who: str) -> None:
     if out_sharding is not None:
         raise NotImplementedError(
             f"{who}: out_sharding is not supported (arrays live on one device); "
@@ -83,12 +97,14 @@ def _no_sharding(out_sharding: Any, who: str) -> None:
         )
 
 
-def _scaled(sample: Any, factor: Any, dtype: np.dtype[Any]) -> Any:
+def _scaled(sample: Array, factor: ArrayLike, dtype: np.dtype[Any]) -> Array:
     # The cast keeps the requested dtype where a sampler widens (float16 normals).
-    return sample.astype(dtype) * tnp.asarray(factor, dtype=dtype)
+    return cast(Array, sample.astype(dtype) * tnp.asarray(factor, dtype=dtype))
 
 
-def zeros(key: Any, shape: Shape, dtype: Any = None, out_sharding: Any = None) -> Any:
+def zeros(
+    key: KeyLike, shape: Shape, dtype: DTypeLike | None = None, out_sharding: OutSharding = None
+) -> Array:
     """An array of zeros; ``key`` is ignored.
 
     Args:
@@ -109,7 +125,9 @@ def zeros(key: Any, shape: Shape, dtype: Any = None, out_sharding: Any = None) -
     return tnp.zeros(_shape(shape, "zeros"), dtype=_dtype(dtype))
 
 
-def ones(key: Any, shape: Shape, dtype: Any = None, out_sharding: Any = None) -> Any:
+def ones(
+    key: KeyLike, shape: Shape, dtype: DTypeLike | None = None, out_sharding: OutSharding = None
+) -> Array:
     """An array of ones; ``key`` is ignored.
 
     Args:
@@ -125,7 +143,7 @@ def ones(key: Any, shape: Shape, dtype: Any = None, out_sharding: Any = None) ->
     return tnp.ones(_shape(shape, "ones"), dtype=_dtype(dtype))
 
 
-def constant(value: Any, dtype: Any = None) -> Initializer:
+def constant(value: ArrayLike, dtype: DTypeLike | None = None) -> Initializer:
     """An initializer filling every entry with ``value``.
 
     Args:
@@ -142,14 +160,19 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "constant")
         return tnp.full(_shape(shape, "constant"), value, dtype=_dtype(dtype))
 
     return init
 
 
-def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
+def uniform(scale: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initializer:
     """An initializer sampling uniformly from ``[0, scale)``.
 
     Args:
@@ -161,7 +184,12 @@ def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "uniform")
         dt = _dtype(dtype)
         return _scaled(random.uniform(key, _shape(shape, "uniform"), dt), scale, dt)
@@ -169,7 +197,7 @@ def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
     return init
 
 
-def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
+def normal(stddev: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initializer:
     """An initializer sampling a centred normal with standard deviation ``stddev``.
 
     Args:
@@ -186,7 +214,12 @@ def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "normal")
         dt = _dtype(dtype)
         return _scaled(random.normal(key, _shape(shape, "normal"), dt), stddev, dt)
@@ -195,7 +228,10 @@ def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
 
 
 def truncated_normal(
-    stddev: Any = 1e-2, dtype: Any = None, lower: Any = -2.0, upper: Any = 2.0
+    stddev: ArrayLike = 1e-2,
+    dtype: DTypeLike | None = None,
+    lower: ArrayLike = -2.0,
+    upper: ArrayLike = 2.0,
 ) -> Initializer:
     """An initializer sampling a unit normal truncated to ``(lower, upper)``, times ``stddev``.
 
@@ -213,7 +249,12 @@ def truncated_normal(
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "truncated_normal")
         dt = _dtype(dtype)
         dims = _shape(shape, "truncated_normal")
@@ -251,18 +292,18 @@ def _fans(
     return in_size * receptive, out_size * receptive
 
 
-def _complex_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+def _complex_uniform(key: KeyLike, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Array:
     """Uniform on the disk of radius sqrt(2): zero mean, unit variance."""
     key_r, key_theta = random.split(key)
     real = np.zeros((), dtype).real.dtype
     r = tnp.sqrt(2 * random.uniform(key_r, shape, real)).astype(dtype)
     theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
-    return r * tnp.exp(1j * theta)
+    return cast(Array, r * tnp.exp(1j * theta))
 
 
 def _complex_truncated_normal(
-    key: Any, upper: float, shape: tuple[int, ...], dtype: np.dtype[Any]
-) -> Any:
+    key: KeyLike, upper: float, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> Array:
     """A complex normal of unit variance with its modulus truncated to ``upper``."""
     key_r, key_theta = random.split(key)
     real = np.zeros((), dtype).real.dtype
@@ -270,17 +311,17 @@ def _complex_truncated_normal(
     t = tail * random.uniform(key_r, shape, real).astype(dtype)
     r = tnp.sqrt(-tnp.log(1 - t))
     theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
-    return r * tnp.exp(1j * theta)
+    return cast(Array, r * tnp.exp(1j * theta))
 
 
 def variance_scaling(
-    scale: Any,
+    scale: ArrayLike,
     mode: Literal["fan_in", "fan_out", "fan_avg", "fan_geo_avg"],
     distribution: Literal["truncated_normal", "normal", "uniform"],
     in_axis: AxisSpec = -2,
     out_axis: AxisSpec = -1,
     batch_axis: AxisSpec = (),
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
 ) -> Initializer:
     """An initializer whose variance is ``scale / n`` for a fan ``n`` of the shape.
 
@@ -325,7 +366,12 @@ def variance_scaling(
         )
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "variance_scaling")
         dims = _shape(shape, "variance_scaling")
         dt = _dtype(dtype)
@@ -341,24 +387,44 @@ def variance_scaling(
         if distribution == "truncated_normal":
             if is_complex:
                 stddev = tnp.sqrt(variance) / tnp.asarray(_COMPLEX_TRUNCATED_STDDEV, dtype=dt)
-                return _complex_truncated_normal(key, 2.0, dims, dt) * stddev
+                return cast(Array, _complex_truncated_normal(key, 2.0, dims, dt) * stddev)
             stddev = tnp.sqrt(variance) / tnp.asarray(_TRUNCATED_STDDEV, dtype=dt)
-            return random.truncated_normal(key, -2, 2, dims, dt).astype(dt) * stddev
+            return cast(Array, random.truncated_normal(key, -2, 2, dims, dt).astype(dt) * stddev)
         if distribution == "normal":
-            return random.normal(key, dims, dt).astype(dt) * tnp.sqrt(variance)
+            return cast(Array, random.normal(key, dims, dt).astype(dt) * tnp.sqrt(variance))
         if is_complex:
-            return _complex_uniform(key, dims, dt) * tnp.sqrt(variance)
-        return random.uniform(key, dims, dt, -1).astype(dt) * tnp.sqrt(3 * variance)
+            return cast(Array, _complex_uniform(key, dims, dt) * tnp.sqrt(variance))
+        return cast(Array, random.uniform(key, dims, dt, -1).astype(dt) * tnp.sqrt(3 * variance))
 
     return init
 
 
-def _fan_family(scale: float, mode: Any, distribution: Any, doc: str) -> Any:
+class _FanFactory(Protocol):
+    """The signature of ``glorot_uniform`` and the other fixed-scale factories."""
+
+    __name__: str
+    __qualname__: str
+
+    def __call__(
+        self,
+        in_axis: AxisSpec = -2,
+        out_axis: AxisSpec = -1,
+        batch_axis: AxisSpec = (),
+        dtype: DTypeLike | None = None,
+    ) -> Initializer: ...
+
+
+def _fan_family(
+    scale: float,
+    mode: Literal["fan_in", "fan_avg"],
+    distribution: Literal["truncated_normal", "uniform"],
+    doc: str,
+) -> _FanFactory:
     def factory(
         in_axis: AxisSpec = -2,
         out_axis: AxisSpec = -1,
         batch_axis: AxisSpec = (),
-        dtype: Any = None,
+        dtype: DTypeLike | None = None,
     ) -> Initializer:
         return variance_scaling(scale, mode, distribution, in_axis, out_axis, batch_axis, dtype)
 
@@ -399,7 +465,9 @@ kaiming_uniform = he_uniform
 kaiming_normal = he_normal
 
 
-def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
+def orthogonal(
+    scale: ArrayLike = 1.0, column_axis: int = -1, dtype: DTypeLike | None = None
+) -> Initializer:
     """An initializer of (scaled) uniformly random orthogonal matrices.
 
     The shape is viewed as a matrix whose columns run along ``column_axis``
@@ -423,7 +491,12 @@ def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> In
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "orthogonal")
         dims = _shape(shape, "orthogonal")
         dt = _dtype(dtype)
@@ -444,12 +517,14 @@ def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> In
         q = random.orthogonal(key, n_rows, (), dt, n_cols)
         rest = tuple(int(d) for d in np.delete(np.asarray(dims), column_axis))
         q = tnp.moveaxis(tnp.reshape(q, (*rest, n_cols)), -1, column_axis)
-        return tnp.asarray(scale, dtype=dt) * q
+        return cast(Array, tnp.asarray(scale, dtype=dt) * q)
 
     return init
 
 
-def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
+def delta_orthogonal(
+    scale: ArrayLike = 1.0, column_axis: int = -1, dtype: DTypeLike | None = None
+) -> Initializer:
     """An initializer of convolution kernels that are orthogonal at the window's centre.
 
     The kernel is zero except at the central spatial position, which holds an
@@ -472,7 +547,12 @@ def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None)
     """
     default = dtype
 
-    def init(key: Any, shape: Shape, dtype: Any = default, out_sharding: Any = None) -> Any:
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
         _no_sharding(out_sharding, "delta_orthogonal")
         dims = _shape(shape, "delta_orthogonal")
         dt = _dtype(dtype)
@@ -488,6 +568,6 @@ def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None)
             )
         centre = orthogonal(scale, column_axis, dt)(key, dims[-2:])
         middle = tuple((k - 1) // 2 for k in dims[:-2])
-        return tnp.zeros(dims, dtype=dt).at[middle].set(centre)
+        return cast(Array, tnp.zeros(dims, dtype=dt).at[middle].set(centre))
 
     return init

@@ -8,10 +8,11 @@ custom derivative (``relu`` has derivative 0 at 0), so does Tessela.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import cast
 
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
@@ -23,7 +24,7 @@ __all__ = [
 tanh = tnp.tanh  # the same object as ``tessela.numpy.tanh``, as in JAX
 
 
-def identity(x: Any, /) -> Any:
+def identity(x: ArrayLike, /) -> Array:
     """The identity activation: ``x`` unchanged, as an array.
 
     Args:
@@ -40,8 +41,8 @@ def identity(x: Any, /) -> Any:
     return tnp.asarray(x)
 
 
-def _relu(x: Any) -> Any:
-    return tnp.maximum(x, 0)
+def _relu(x: ArrayLike) -> Array:
+    return cast(Array, tnp.maximum(x, 0))
 
 
 relu = custom_jvp(_relu)
@@ -60,7 +61,7 @@ Example:
 """
 
 
-def _relu_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+def _relu_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
     (x,), (t,) = primals, tangents
     return _relu(x), tnp.where(x > 0, t, tnp.zeros_like(t))
 
@@ -68,8 +69,8 @@ def _relu_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any,
 relu.defjvp(_relu_jvp)
 
 
-def _relu6(x: Any) -> Any:
-    return tnp.minimum(tnp.maximum(x, 0), 6.0)
+def _relu6(x: ArrayLike) -> Array:
+    return cast(Array, tnp.minimum(tnp.maximum(x, 0), 6.0))
 
 
 relu6 = custom_jvp(_relu6)
@@ -87,7 +88,7 @@ Example:
 """
 
 
-def _relu6_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+def _relu6_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
     (x,), (t,) = primals, tangents
     inside = (x > 0) & (x < 6)
     return _relu6(x), tnp.where(inside, t, tnp.zeros_like(t))
@@ -96,7 +97,7 @@ def _relu6_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any
 relu6.defjvp(_relu6_jvp)
 
 
-def sigmoid(x: Any, /) -> Any:
+def sigmoid(x: ArrayLike, /) -> Array:
     """The logistic function ``1 / (1 + exp(-x))``.
 
     Args:
@@ -112,7 +113,7 @@ def sigmoid(x: Any, /) -> Any:
     return lax.logistic(tnp.asarray(x))
 
 
-def log_sigmoid(x: Any, /) -> Any:
+def log_sigmoid(x: ArrayLike, /) -> Array:
     """``log(sigmoid(x))``, computed stably as ``-softplus(-x)``.
 
     Args:
@@ -125,10 +126,10 @@ def log_sigmoid(x: Any, /) -> Any:
         >>> print(round(float(log_sigmoid(0.0)), 6))
         -0.693147
     """
-    return -softplus(-tnp.asarray(x))
+    return cast(Array, -softplus(-tnp.asarray(x)))
 
 
-def softplus(x: Any, /) -> Any:
+def softplus(x: ArrayLike, /) -> Array:
     """``log(1 + exp(x))``, computed stably.
 
     Args:
@@ -141,10 +142,10 @@ def softplus(x: Any, /) -> Any:
         >>> print(round(float(softplus(0.0)), 6))
         0.693147
     """
-    return tnp.logaddexp(x, 0.0)
+    return cast(Array, tnp.logaddexp(x, 0.0))
 
 
-def sparse_plus(x: Any, /) -> Any:
+def sparse_plus(x: ArrayLike, /) -> Array:
     """0 below -1, ``x`` above 1, ``(x + 1)**2 / 4`` between.
 
     Args:
@@ -161,7 +162,7 @@ def sparse_plus(x: Any, /) -> Any:
     return tnp.where(x <= -1.0, 0.0, tnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
 
 
-def squareplus(x: Any, /, b: Any = 4) -> Any:
+def squareplus(x: ArrayLike, /, b: ArrayLike = 4) -> Array:
     """``(x + sqrt(x**2 + b)) / 2``, a smooth ReLU.
 
     Args:
@@ -176,10 +177,10 @@ def squareplus(x: Any, /, b: Any = 4) -> Any:
         1.0
     """
     x = tnp.asarray(x)
-    return (x + tnp.sqrt(x * x + b)) / 2
+    return cast(Array, (x + tnp.sqrt(x * x + b)) / 2)
 
 
-def soft_sign(x: Any, /) -> Any:
+def soft_sign(x: ArrayLike, /) -> Array:
     """``x / (|x| + 1)``.
 
     Args:
@@ -193,10 +194,10 @@ def soft_sign(x: Any, /) -> Any:
         0.5
     """
     x = tnp.asarray(x)
-    return x / (tnp.abs(x) + 1)
+    return cast(Array, x / (tnp.abs(x) + 1))
 
 
-def sparse_sigmoid(x: Any, /) -> Any:
+def sparse_sigmoid(x: ArrayLike, /) -> Array:
     """0 below -1, 1 above 1, ``(x + 1) / 2`` between (the derivative of ``sparse_plus``).
 
     Args:
@@ -210,10 +211,10 @@ def sparse_sigmoid(x: Any, /) -> Any:
         >>> print(sparse_sigmoid(tnp.array([-2.0, 0.0, 0.5, 3.0])))
         [0.   0.5  0.75 1.  ]
     """
-    return 0.5 * tnp.clip(tnp.asarray(x) + 1.0, 0.0, 2.0)
+    return cast(Array, 0.5 * tnp.clip(tnp.asarray(x) + 1.0, 0.0, 2.0))
 
 
-def mish(x: Any, /) -> Any:
+def mish(x: ArrayLike, /) -> Array:
     """``x * tanh(softplus(x))``.
 
     Args:
@@ -227,10 +228,10 @@ def mish(x: Any, /) -> Any:
         0.865098
     """
     x = tnp.asarray(x)
-    return x * tnp.tanh(softplus(x))
+    return cast(Array, x * tnp.tanh(softplus(x)))
 
 
-def _log1mexp(x: Any) -> Any:
+def _log1mexp(x: ArrayLike) -> Array:
     x = tnp.asarray(x)
     # log(-expm1(-x)) is accurate for small x, log1p(-exp(-x)) for large x.
     return tnp.where(x < math.log(2.0), tnp.log(-tnp.expm1(-x)), tnp.log1p(-tnp.exp(-x)))
@@ -254,7 +255,7 @@ Example:
 """
 
 
-def _log1mexp_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+def _log1mexp_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
     (x,), (t,) = primals, tangents
     return _log1mexp(x), t / tnp.expm1(x)
 
@@ -262,7 +263,7 @@ def _log1mexp_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[
 log1mexp.defjvp(_log1mexp_jvp)
 
 
-def silu(x: Any, /) -> Any:
+def silu(x: ArrayLike, /) -> Array:
     """``x * sigmoid(x)`` (also called swish).
 
     Args:
@@ -276,13 +277,13 @@ def silu(x: Any, /) -> Any:
         0.0
     """
     x = tnp.asarray(x)
-    return x * sigmoid(x)
+    return cast(Array, x * sigmoid(x))
 
 
 swish = silu
 
 
-def hard_sigmoid(x: Any, /) -> Any:
+def hard_sigmoid(x: ArrayLike, /) -> Array:
     """``relu6(x + 3) / 6``.
 
     Args:
@@ -295,10 +296,10 @@ def hard_sigmoid(x: Any, /) -> Any:
         >>> print(hard_sigmoid(0.0))
         0.5
     """
-    return relu6(tnp.asarray(x) + 3.0) / 6.0
+    return cast(Array, relu6(tnp.asarray(x) + 3.0) / 6.0)
 
 
-def hard_silu(x: Any, /) -> Any:
+def hard_silu(x: ArrayLike, /) -> Array:
     """``x * hard_sigmoid(x)`` (also called hard_swish).
 
     Args:
@@ -312,13 +313,13 @@ def hard_silu(x: Any, /) -> Any:
         3.0
     """
     x = tnp.asarray(x)
-    return x * hard_sigmoid(x)
+    return cast(Array, x * hard_sigmoid(x))
 
 
 hard_swish = hard_silu
 
 
-def hard_tanh(x: Any, /) -> Any:
+def hard_tanh(x: ArrayLike, /) -> Array:
     """``x`` clipped to ``[-1, 1]`` (derivative 1 at the ends, as in JAX).
 
     Args:
@@ -332,10 +333,10 @@ def hard_tanh(x: Any, /) -> Any:
         -1.0
     """
     x = tnp.asarray(x)
-    return tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype)
+    return cast(Array, tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype))
 
 
-def elu(x: Any, /, alpha: Any = 1.0) -> Any:
+def elu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.
 
     Args:
@@ -354,7 +355,7 @@ def elu(x: Any, /, alpha: Any = 1.0) -> Any:
     return tnp.where(x > 0, x, alpha * tnp.expm1(safe))
 
 
-def celu(x: Any, /, alpha: Any = 1.0) -> Any:
+def celu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     """``max(x, 0) + alpha * min(exp(x / alpha) - 1, 0)``.
 
     Args:
@@ -369,10 +370,10 @@ def celu(x: Any, /, alpha: Any = 1.0) -> Any:
         1.0
     """
     x = tnp.asarray(x)
-    return tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha)
+    return cast(Array, tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha))
 
 
-def selu(x: Any, /) -> Any:
+def selu(x: ArrayLike, /) -> Array:
     """Scaled ELU with the self-normalising constants.
 
     Args:
@@ -387,10 +388,10 @@ def selu(x: Any, /) -> Any:
     """
     alpha = 1.6732632423543772
     scale = 1.0507009873554805
-    return scale * elu(x, alpha)
+    return cast(Array, scale * elu(x, alpha))
 
 
-def leaky_relu(x: Any, /, negative_slope: Any = 0.01) -> Any:
+def leaky_relu(x: ArrayLike, /, negative_slope: ArrayLike = 0.01) -> Array:
     """``x`` where non-negative, ``negative_slope * x`` elsewhere.
 
     Args:
@@ -408,7 +409,7 @@ def leaky_relu(x: Any, /, negative_slope: Any = 0.01) -> Any:
     return tnp.where(x >= 0, x, negative_slope * x)
 
 
-def gelu(x: Any, /, approximate: bool = True) -> Any:
+def gelu(x: ArrayLike, /, approximate: bool = True) -> Array:
     """Gaussian error linear unit (tanh approximation by default).
 
     Args:
@@ -425,11 +426,11 @@ def gelu(x: Any, /, approximate: bool = True) -> Any:
     x = tnp.asarray(x)
     if approximate:
         c = math.sqrt(2 / math.pi)
-        return 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3)))
-    return 0.5 * x * lax.erfc(-x * math.sqrt(0.5))
+        return cast(Array, 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3))))
+    return cast(Array, 0.5 * x * lax.erfc(-x * math.sqrt(0.5)))
 
 
-def glu(x: Any, /, axis: int = -1) -> Any:
+def glu(x: ArrayLike, /, axis: int = -1) -> Array:
     """Gated linear unit: the first half of ``axis`` times sigmoid of the second.
 
     Args:
@@ -449,4 +450,4 @@ def glu(x: Any, /, axis: int = -1) -> Any:
     if size % 2:
         raise ValueError(f"glu: axis {axis} of x must have even length, got {size}; pad it.")
     a, b = tnp.split(x, 2, axis=axis)
-    return a * sigmoid(b)
+    return cast(Array, a * sigmoid(b))

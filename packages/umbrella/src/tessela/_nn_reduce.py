@@ -8,10 +8,12 @@ compiles. The maximum subtracted for stability is a ``stop_gradient``, as in JAX
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import cast
 
 import tessela_numpy as tnp
+from numpy.typing import DTypeLike
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "log_softmax", "logmeanexp", "logsumexp", "one_hot", "softmax", "standardize",
@@ -20,7 +22,7 @@ __all__ = [
 Axis = int | tuple[int, ...] | None
 
 
-def logsumexp(a: Any, /, axis: Axis = None, *, keepdims: bool = False) -> Any:
+def logsumexp(a: ArrayLike, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """``log(sum(exp(a)))`` along ``axis``, computed stably.
 
     Args:
@@ -41,11 +43,13 @@ def logsumexp(a: Any, /, axis: Axis = None, *, keepdims: bool = False) -> Any:
     peak = tnp.where(tnp.isfinite(peak), peak, 0.0)
     out = tnp.log(tnp.sum(tnp.exp(a - peak), axis=axis, keepdims=True)) + peak
     if keepdims:
-        return out
+        return cast(Array, out)
     return tnp.squeeze(out, axis=axis)
 
 
-def logmeanexp(x: Any, /, axis: Axis = None, where: Any = None, keepdims: bool = False) -> Any:
+def logmeanexp(
+    x: ArrayLike, /, axis: Axis = None, where: ArrayLike | None = None, keepdims: bool = False
+) -> Array:
     """``log(mean(exp(x)))`` along ``axis``: ``logsumexp(x) - log(n)``.
 
     Args:
@@ -68,14 +72,14 @@ def logmeanexp(x: Any, /, axis: Axis = None, where: Any = None, keepdims: bool =
         lse = logsumexp(x, axis=axis, keepdims=keepdims)
         axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
         count = math.prod(x.shape[a] for a in axes)
-        return lse - tnp.log(tnp.asarray(count, dtype=lse.dtype))
+        return cast(Array, lse - tnp.log(tnp.asarray(count, dtype=lse.dtype)))
     keep = tnp.broadcast_to(tnp.asarray(where, dtype=bool), x.shape)
     lse = logsumexp(tnp.where(keep, x, -tnp.inf), axis=axis, keepdims=keepdims)
     count = tnp.sum(keep, axis=axis, keepdims=keepdims).astype(lse.dtype)
-    return lse - tnp.log(count)
+    return cast(Array, lse - tnp.log(count))
 
 
-def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
+def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
     """``x - logsumexp(x, axis)``.
 
     Args:
@@ -102,7 +106,7 @@ def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
     return out if where is None else tnp.where(where, out, -tnp.inf)
 
 
-def softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
+def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
     """``exp(x) / sum(exp(x), axis)``, computed stably.
 
     Args:
@@ -130,15 +134,15 @@ def softmax(x: Any, axis: Axis = -1, where: Any = None) -> Any:
 
 
 def standardize(
-    x: Any,
+    x: ArrayLike,
     axis: Axis = -1,
-    mean: Any = None,
-    variance: Any = None,
+    mean: ArrayLike | None = None,
+    variance: ArrayLike | None = None,
     epsilon: float = 1e-5,
-    where: Any = None,
+    where: ArrayLike | None = None,
     *,
     algorithm: str = "fast",
-) -> Any:
+) -> Array:
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``.
 
     Args:
@@ -169,10 +173,13 @@ def standardize(
     elif variance is None:
         squares = tnp.mean(tnp.square(x), axis=axis, keepdims=True, where=where)
         variance = tnp.clip(squares - tnp.square(mean), 0)
-    return (x - mean) * lax.rsqrt(variance + epsilon)
+    # A given variance may be any numeric array-like (NumPy's stubs give np.generic no +).
+    return cast(Array, (x - mean) * lax.rsqrt(variance + epsilon))  # type: ignore[operator]
 
 
-def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: int = -1) -> Any:
+def one_hot(
+    x: ArrayLike, num_classes: int, *, dtype: DTypeLike | None = None, axis: int = -1
+) -> Array:
     """One-hot encode integer labels into a new axis of length ``num_classes``.
 
     Args:
@@ -201,4 +208,4 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: int = -1) -> A
     shape = [1] * (x.ndim + 1)
     shape[out_axis] = num_classes
     classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
-    return (labels == classes).astype(tnp.float_ if dtype is None else dtype)
+    return cast(Array, (labels == classes).astype(tnp.float_ if dtype is None else dtype))
