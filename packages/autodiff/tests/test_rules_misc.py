@@ -12,6 +12,7 @@ from _checks import check_grads
 from tessela_autodiff import grad, jvp
 from tessela_batching import vmap
 from tessela_tracer import lax, make_jaxpr
+from tessela_tracer import primitives as P
 
 F = np.float32
 DN = (((1,), (0,)), ((), ()))
@@ -205,3 +206,31 @@ def test_custom_root_text_and_grad() -> None:
     np.testing.assert_allclose(float(sqrt(2.0)), np.sqrt(2.0), rtol=1e-6)
     np.testing.assert_allclose(float(grad(sqrt)(2.0)), 0.5 / np.sqrt(2.0), rtol=1e-6)
     np.testing.assert_allclose(float(grad(grad(sqrt))(2.0)), -0.25 * 2.0**-1.5, rtol=1e-5)
+
+
+def test_tokens_have_zero_tangents_and_do_not_block_grad() -> None:
+    def f(x: Any) -> Any:
+        lax.after_all(lax.create_token(), lax.create_token())
+        return lax.mul(x, x)
+
+    assert float(grad(f)(F(3.0))) == 6.0
+    (_, _), (t_tok, t_y) = jvp(lambda x: (lax.create_token(), f(x)), (F(2.0),), (F(1.0),))
+    assert float(t_y) == 4.0
+    assert np.asarray(t_tok).shape == (0,)
+
+
+def test_copy_is_linear_as_jax() -> None:
+    x = np.array([1.0, -2.0, 3.0], F)
+    _, tout = jvp(lambda v: P.copy_p.bind(v), (x,), (2 * x,))
+    np.testing.assert_array_equal(np.asarray(tout), 2 * x)
+    g = grad(lambda v: lax.reduce_sum(lax.mul(P.copy_p.bind(v), v), (0,)))(x)
+    np.testing.assert_array_equal(np.asarray(g), 2 * x)
+    text = str(make_jaxpr(grad(lambda v: lax.mul(P.copy_p.bind(v), 2.0)))(F(1.0)))
+    assert text == (
+        "{ lambda ; a:f32[]. let\n"
+        "    b:f32[] = copy a\n"
+        "    _:f32[] = mul b 2.0:f32[]\n"
+        "    c:f32[] = mul 1.0:f32[] 2.0:f32[]\n"
+        "    d:f32[] = copy c\n"
+        "  in (d,) }"
+    )

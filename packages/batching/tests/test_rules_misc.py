@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from helpers import check
 from tessela_batching import vmap
+from tessela_batching._core import _batching_rules
 from tessela_tracer import lax, make_jaxpr
+from tessela_tracer import primitives as P
 
 F = np.float32
 DN = (((1,), (0,)), ((), ()))
@@ -91,3 +93,25 @@ def test_vmap_of_custom_linear_solve_solves_each_system() -> None:
     out = vmap(_solve)(A, B)
     want = np.stack([np.linalg.solve(A[i].astype(np.float64), B[i]) for i in range(4)])
     np.testing.assert_allclose(np.asarray(out), want, rtol=1e-4, atol=1e-5)
+
+
+def test_tokens_inside_vmap_stay_unbatched() -> None:
+    def f(x: Any) -> Any:
+        tok = lax.after_all(lax.create_token(), lax.create_token())
+        return tok, lax.mul(x, 2.0)
+
+    closed = make_jaxpr(vmap(f, out_axes=(None, 0)))(np.ones(3, F))
+    assert str(closed) == (
+        "{ lambda ; a:f32[3]. let\n"
+        "    b:Tok = create_token \n"
+        "    c:Tok = create_token \n"
+        "    d:Tok = after_all b c\n"
+        "    e:f32[3] = mul a 2.0:f32[]\n"
+        "  in (d, e) }"
+    )
+
+
+def test_vmap_refuses_batched_tokens() -> None:
+    rule = _batching_rules[P.after_all_p]
+    with pytest.raises(TypeError, match="vmap cannot batch the tokens of after_all"):
+        rule([lax.create_token()], [0])

@@ -115,11 +115,11 @@ def test_callback_errors_surface_from_the_call() -> None:
         tl.jit(lambda x: pure_callback(lambda a: np.asarray(a), bad, x))(_x())
 
 
-def test_ordered_callbacks_are_refused_under_jit() -> None:
-    with pytest.raises(NotImplementedError, match="ordered=False"):
-        tl.jit(lambda x: (debug_print("{}", x, ordered=True), x)[1])(_x())
-    with pytest.raises(NotImplementedError, match="ordered=False"):
-        tl.jit(lambda x: io_callback(lambda a: a, F32_3, x, ordered=True))(_x())
+def test_ordered_callbacks_run_under_jit(capsys: pytest.CaptureFixture[str]) -> None:
+    tl.jit(lambda x: (debug_print("{}", x, ordered=True), x)[1])(_x())
+    assert capsys.readouterr().out == "[0. 1. 2.]\n"
+    out = tl.jit(lambda x: io_callback(lambda a: a, F32_3, x, ordered=True))(_x())
+    np.testing.assert_array_equal(np.asarray(out), np.arange(3, dtype=np.float32))
 
 
 def test_callback_arguments_are_arrays_under_jit() -> None:

@@ -1,4 +1,8 @@
-"""JVP, partial-evaluation and transpose rules of jit calls, cond, while and scan."""
+"""JVP, partial-evaluation and transpose rules of jit calls, cond, while and scan.
+
+``composite`` has no derivative rules (JAX raises the same ``ValueError``:
+wrap it in ``custom_jvp``); ``platform_index`` is constant.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ from tessela_autodiff._partial_eval import (
     register_partial_eval,
     split_by,
 )
+from tessela_autodiff._rule_helpers import defjvp_zero
 from tessela_autodiff._transpose import backward_pass, register_transpose, transpose_jaxpr
 
 __all__: list[str] = []
@@ -511,3 +516,23 @@ def _while_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]
 register_jvp(P.while_p, _while_jvp)
 register_partial_eval(P.while_p, _while_partial_eval)
 register_transpose(P.while_p, _while_transpose)
+
+
+def _composite_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+    raise ValueError(
+        "JVP rule for composite not implemented. You can use `jax.custom_jvp` to add support. "
+        "See https://docs.jax.dev/en/latest/_autosummary/jax.custom_jvp.html"
+    )
+
+
+def _composite_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> Any:
+    raise ValueError(
+        "Transpose rule for composite not implemented. You can use`jax.custom_jvp` or "
+        "`jax.custom_vjp` to add support. See "
+        "https://docs.jax.dev/en/latest/_autosummary/jax.custom_jvp.html"
+    )
+
+
+register_jvp(P.composite_p, _composite_jvp)
+register_transpose(P.composite_p, _composite_transpose)
+defjvp_zero(P.platform_index_p)

@@ -9,6 +9,9 @@
   computation batched over the remaining elements (an odd half padded with
   the initial values); the tangent is the JVP of that tree of combinations.
   Initial values must have symbolically zero tangents, as in JAX.
+- ``copy`` is linear (its tangent and cotangent are copied), as in JAX.
+- ``create_token`` / ``after_all``: tokens carry no values; their tangents
+  are zero.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from tessela_tracer.extend import eval_jaxpr, get_aval_of, tangent_aval
 
 from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat, register_jvp
-from tessela_autodiff._rule_helpers import deflinear
+from tessela_autodiff._rule_helpers import defjvp_zero, deflinear
 from tessela_autodiff._transpose import register_transpose
 
 __all__: list[str] = []
@@ -138,3 +141,14 @@ def _rng_uniform_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: 
 
 register_jvp(P.rng_bit_generator_p, _rng_bit_generator_jvp)
 register_jvp(P.rng_uniform_p, _rng_uniform_jvp)
+
+
+# ------------------------------------------------------------------ copy
+
+deflinear(P.copy_p, lambda ct: [P.copy_p.bind(ct)])
+
+
+# ------------------------------------------------------------------ tokens
+
+defjvp_zero(P.create_token_p)
+defjvp_zero(P.after_all_p)

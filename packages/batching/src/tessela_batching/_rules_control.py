@@ -14,6 +14,8 @@ carry the batch at axis 0; the constants it hoists become leading operands):
   carry (``select_n`` on each member's predicate).
 - ``scan`` finds its batched carries by a fixed point too; scanned-over
   inputs and stacked outputs carry the batch at axis 1 (axis 0 is the scan).
+- ``composite`` is not batched (as in JAX: ``NotImplementedError``);
+  ``platform_index`` has no operands.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from tessela_batching._core import (
     batched_eval,
     bdim_at_front,
     moveaxis,
+    not_mapped,
     register_batching,
     rule_axis_name,
 )
@@ -206,3 +209,17 @@ def _scan_rule(
 
 
 register_batching(P.scan_p, _scan_rule)
+
+
+def _composite_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    raise NotImplementedError("Batching rule for 'composite' not implemented")
+
+
+register_batching(P.composite_p, _composite_rule)
+
+
+def _platform_index_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    return P.platform_index_p.bind(**params), not_mapped
+
+
+register_batching(P.platform_index_p, _platform_index_rule)

@@ -7,6 +7,9 @@
 - ``reduce``: the batch axes of the operands move to the front and the
   reduced dimensions shift by one; batched initial values are not supported
   (as in JAX).
+- ``copy`` is elementwise (:func:`defvectorized`).
+- ``create_token`` / ``after_all``: a token has no batch axis; a batched
+  token is refused (JAX cannot batch tokens either).
 """
 
 from __future__ import annotations
@@ -18,12 +21,19 @@ from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import ClosedJaxpr
 
-from tessela_batching._core import NotMapped, batch_size, bdim_at_front, register_batching
+from tessela_batching._core import (
+    NotMapped,
+    batch_size,
+    bdim_at_front,
+    not_mapped,
+    register_batching,
+)
 from tessela_batching._rule_helpers import defvectorized
 
 __all__: list[str] = []
 
 defvectorized(P.reduce_precision_p)
+defvectorized(P.copy_p)
 
 
 def _barrier_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
@@ -70,3 +80,16 @@ def _per_example(prim: Any) -> Any:
 
 register_batching(P.rng_bit_generator_p, _per_example(P.rng_bit_generator_p))
 register_batching(P.rng_uniform_p, _per_example(P.rng_uniform_p))
+
+
+def _token_rule(prim: Any) -> Any:
+    def rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+        if any(not isinstance(d, NotMapped) for d in dims):
+            raise TypeError(f"vmap cannot batch the tokens of {prim.name}: a token has no axes.")
+        return prim.bind(*args), not_mapped
+
+    return rule
+
+
+register_batching(P.create_token_p, _token_rule(P.create_token_p))
+register_batching(P.after_all_p, _token_rule(P.after_all_p))

@@ -7,6 +7,15 @@ A lowering rule turns one equation into StableHLO ops::
 It always returns a sequence (one value per output). Rules are registered per
 primitive with :func:`register_lowering`, optionally per platform; the
 platform-specific rule wins over the generic one.
+
+Tokens: a value of aval ``AbstractToken`` is a ``!stablehlo.token`` inside a
+module; the entry function takes and returns it as an empty ``bool[0]``
+tensor (its runtime buffer), as JAX does. Ordered effects (``ordered=True``
+callbacks) are sequenced by a token the lowering threads through the
+program itself: :attr:`ModuleContext.token` holds the current one, each
+ordered callback consumes it and yields the next, and the control-flow rules
+carry it through ``func.call``, ``stablehlo.case`` and ``stablehlo.while``
+(:func:`has_ordered_effects` says when).
 """
 
 from __future__ import annotations
@@ -17,27 +26,59 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, trace_to_jaxpr
 from tessela_tracer.dtypes import is_extended
+from tessela_tracer.extend import AbstractToken, jaxpr_effects
 
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
-from tessela_lowering._xla import Value, func_dialect, ir
+from tessela_lowering._xla import Value, func_dialect, ir, stablehlo
 
 __all__ = [
     "LoweringRule",
     "LoweringRuleContext",
     "ModuleContext",
+    "aval_type",
     "has_lowering",
+    "has_ordered_effects",
     "jaxpr_to_module",
     "lower_closed_jaxpr",
     "lower_fun",
     "lower_jaxpr",
     "lowering_rule",
+    "ordered_token",
     "register_lowering",
 ]
 
 LoweringRule = Callable[..., Sequence[Value]]
 
 _rules: dict[Primitive, dict[str | None, LoweringRule]] = {}
+
+
+def aval_type(aval: ShapedArray) -> ir.Type:
+    """The MLIR type of a value of ``aval`` inside a module: a tensor, or ``!stablehlo.token``.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer.extend import abstract_token
+      >>> from tessela_lowering._xla import ir, make_ir_context
+      >>> with make_ir_context(), ir.Location.unknown():
+      ...     str(aval_type(ShapedArray((2,), np.float32))), str(aval_type(abstract_token))
+      ('tensor<2xf32>', '!stablehlo.token')
+    """
+    if isinstance(aval, AbstractToken):
+        return stablehlo.TokenType.get()
+    return _hlo.tensor_type(aval.shape, aval.dtype)
+
+
+def has_ordered_effects(*jaxprs: ClosedJaxpr | Jaxpr) -> bool:
+    """Whether any of ``jaxprs`` (sub-jaxprs included) has an ordered effect.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import debug_print, make_jaxpr
+      >>> has_ordered_effects(make_jaxpr(lambda x: debug_print("{}", x, ordered=True))(1.0))
+      True
+    """
+    return any(getattr(e, "ordered", False) for j in jaxprs for e in jaxpr_effects(j))
 
 
 class ModuleContext:
@@ -48,9 +89,11 @@ class ModuleContext:
       platform: the platform compiled for ("cpu", "cuda", "rocm", "tpu").
       host_callbacks: the Python functions that callback custom calls of the
         module name by index; compile the module with them.
+      token: the current token of the ordered effects in the region being
+        emitted (``None`` until one is needed; :func:`ordered_token`).
     """
 
-    __slots__ = ("_functions", "_names", "host_callbacks", "module", "platform")
+    __slots__ = ("_functions", "_names", "host_callbacks", "module", "platform", "token")
 
     def __init__(
         self,
@@ -63,6 +106,7 @@ class ModuleContext:
         self.host_callbacks: list[Callable[..., Any]] = (
             [] if host_callbacks is None else host_callbacks
         )
+        self.token: Value | None = None
         self._names: dict[str, int] = {}
         self._functions: dict[int, tuple[ClosedJaxpr, str]] = {}
 
@@ -74,22 +118,55 @@ class ModuleContext:
         return clean if count == 0 else f"{clean}_{count}"
 
     def function(self, name: str, closed: ClosedJaxpr) -> str:
-        """The symbol of a private function computing ``closed`` (built once per jaxpr)."""
+        """The symbol of a private function computing ``closed`` (built once per jaxpr).
+
+        When ``closed`` has ordered effects the function takes the ordered
+        effects' token first and returns the next one first.
+        """
         hit = self._functions.get(id(closed))
         if hit is not None and hit[0] is closed:
             return hit[1]
         jaxpr = closed.jaxpr
         symbol = self.unique_name(name)
-        in_types = [_hlo.tensor_type(v.aval.shape, v.aval.dtype) for v in jaxpr.invars]
-        out_types = [_hlo.tensor_type(v.aval.shape, v.aval.dtype) for v in jaxpr.outvars]
+        threaded = has_ordered_effects(closed)
+        token_types = [stablehlo.TokenType.get()] if threaded else []
+        in_types = [*token_types, *(aval_type(v.aval) for v in jaxpr.invars)]
+        out_types = [*token_types, *(aval_type(v.aval) for v in jaxpr.outvars)]
         with ir.InsertionPoint(self.module.body):
             fn: Any = func_dialect.FuncOp(symbol, ir.FunctionType.get(in_types, out_types))
             fn.attributes["sym_visibility"] = ir.StringAttr.get("private")
             block = fn.add_entry_block()
+        saved = self.token
+        args = list(block.arguments)
         with ir.InsertionPoint(block):
-            func_dialect.ReturnOp(lower_closed_jaxpr(self, closed, list(block.arguments)))
+            if threaded:
+                self.token = args.pop(0)
+            outs = lower_closed_jaxpr(self, closed, args)
+            if threaded:
+                outs = [ordered_token(self), *outs]
+            func_dialect.ReturnOp(outs)
+        self.token = saved
         self._functions[id(closed)] = (closed, symbol)
         return symbol
+
+
+def ordered_token(module_context: ModuleContext) -> Value:
+    """The current token of the ordered effects, created here if there is none yet.
+
+    A rule that emits an ordered effect passes it to the effect and stores
+    the token the effect returns in ``module_context.token``; a rule that
+    opens regions calls it before them, so that every region sees a token
+    defined outside it.
+
+    Args:
+      module_context: the module being built (an insertion point is active).
+
+    Returns:
+      A ``!stablehlo.token`` value.
+    """
+    if module_context.token is None:
+        module_context.token = stablehlo.CreateTokenOp().result
+    return module_context.token
 
 
 class LoweringRuleContext:
@@ -319,7 +396,16 @@ def jaxpr_to_module(
     def body(module: ir.Module, values: list[Value]) -> list[Value]:
         mctx = ModuleContext(module, platform, callbacks)
         mctx.unique_name("main")
-        return lower_closed_jaxpr(mctx, closed, values)
+        # Tokens cross the entry function as empty bool[0] buffers.
+        ins = [
+            stablehlo.CreateTokenOp().result if isinstance(v.aval, AbstractToken) else x
+            for v, x in zip(jaxpr.invars, values, strict=True)
+        ]
+        outs = lower_closed_jaxpr(mctx, closed, ins)
+        return [
+            _hlo.constant(np.zeros((0,), np.bool_)) if isinstance(v.aval, AbstractToken) else x
+            for v, x in zip(jaxpr.outvars, outs, strict=True)
+        ]
 
     return _hlo.build_module(args, results, body, name=name)
 

@@ -10,8 +10,10 @@ Python-callback FFI handler (``xla_ffi_python_cpu_callback`` on CPU,
 function in the module's list of host callbacks; that list is handed to the
 compiler with the module (see :class:`~tessela_lowering.ModuleContext`).
 A program with host callbacks runs synchronously: every callback has run when
-the call returns. Ordered callbacks (``ordered=True``) are not supported in
-compiled programs yet.
+the call returns. Ordered callbacks (``ordered=True``) take the module's
+ordered-effects token as their first operand and return the next one
+(:func:`~tessela_lowering._lowering.ordered_token`), so XLA runs them in
+program order, also across ``cond``, loops and nested ``jit`` calls.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from tessela_tracer.extend import (
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
 from tessela_lowering._devices import devices, get_default_device
-from tessela_lowering._lowering import LoweringRuleContext, register_lowering
-from tessela_lowering._xla import Value
+from tessela_lowering._lowering import LoweringRuleContext, ordered_token, register_lowering
+from tessela_lowering._xla import Value, stablehlo
 
 __all__: list[str] = []
 
@@ -57,15 +59,6 @@ def _host_array(x: Any) -> Any:
     return Array(_xla.device_put(host, _callback_device()), aval, False)
 
 
-def _check_unordered(ordered: bool, what: str) -> None:
-    if ordered:
-        raise NotImplementedError(
-            f"{what}(..., ordered=True) is not supported inside compiled programs (jit, or "
-            f"a transformation evaluated by XLA) yet; pass ordered=False: the callbacks then "
-            f"run when the program runs, in an order XLA chooses."
-        )
-
-
 def _host_entry(
     callback: Callable[..., Any], result_avals: Sequence[ShapedArray] | None
 ) -> Callable[..., tuple[Any, ...]]:
@@ -87,30 +80,46 @@ def _emit_callback(
     operands: Sequence[Value],
     *,
     has_side_effect: bool,
+    ordered: bool = False,
 ) -> list[Value]:
     mctx = ctx.module_context
     index = len(mctx.host_callbacks)
-    mctx.host_callbacks.append(entry)
-    result_types = [_hlo.tensor_type(a.shape, a.dtype) for a in ctx.avals_out]
-    return _xla.python_callback_op(
-        ctx.platform, index, list(operands), result_types, has_side_effect=has_side_effect
+    result_types: list[Any] = [_hlo.tensor_type(a.shape, a.dtype) for a in ctx.avals_out]
+    if not ordered:
+        mctx.host_callbacks.append(entry)
+        return _xla.python_callback_op(
+            ctx.platform, index, list(operands), result_types, has_side_effect=has_side_effect
+        )
+
+    def entry_with_token(token: Any, *args: Any) -> tuple[Any, ...]:
+        return (token, *entry(*args))
+
+    mctx.host_callbacks.append(entry_with_token)
+    outs = _xla.python_callback_op(
+        ctx.platform,
+        index,
+        [ordered_token(mctx), *operands],
+        [stablehlo.TokenType.get(), *result_types],
+        has_side_effect=True,
     )
+    mctx.token = outs[0]
+    return outs[1:]
 
 
 def _debug_callback_lowering(
     ctx: LoweringRuleContext, *args: Value, callback: FlatCallback, effect: Any, partitioned: bool
 ) -> list[Value]:
-    _check_unordered(bool(getattr(effect, "ordered", False)), "debug.callback")
-    return _emit_callback(ctx, _host_entry(callback, None), args, has_side_effect=True)
+    ordered = bool(getattr(effect, "ordered", False))
+    entry = _host_entry(callback, None)
+    return _emit_callback(ctx, entry, args, has_side_effect=True, ordered=ordered)
 
 
 register_lowering(P.debug_callback_p, _debug_callback_lowering)
 
 
 def _debug_print_lowering(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
-    _check_unordered(bool(params["ordered"]), "debug.print")
     entry = _host_entry(format_print_callback(**params), None)
-    return _emit_callback(ctx, entry, args, has_side_effect=True)
+    return _emit_callback(ctx, entry, args, has_side_effect=True, ordered=bool(params["ordered"]))
 
 
 register_lowering(P.debug_print_p, _debug_print_lowering)
@@ -138,9 +147,8 @@ def _io_callback_lowering(
     ordered: bool,
     **params: Any,
 ) -> list[Value]:
-    _check_unordered(ordered, "io_callback")
     entry = _host_entry(callback, result_avals)
-    return _emit_callback(ctx, entry, args, has_side_effect=True)
+    return _emit_callback(ctx, entry, args, has_side_effect=True, ordered=ordered)
 
 
 register_lowering(P.io_callback_p, _io_callback_lowering)

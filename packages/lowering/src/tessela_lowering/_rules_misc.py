@@ -6,6 +6,10 @@
   operands.
 - ``reduce`` (the general, traced-computation reduction): a variadic
   ``stablehlo.reduce`` whose region is the computation's jaxpr on scalars.
+- ``copy``: its operand (XLA gives the result its own buffer).
+- ``create_token`` / ``after_all``: ``stablehlo.create_token`` /
+  ``stablehlo.after_all`` (outside ``jit`` they run in the tracer: a token
+  holds no data).
 """
 
 from __future__ import annotations
@@ -97,3 +101,22 @@ def _rng_uniform_lowering(
 
 register_lowering(P.rng_bit_generator_p, _rng_bit_generator_lowering)
 register_lowering(P.rng_uniform_p, _rng_uniform_lowering)
+
+
+register_lowering(P.copy_p, lambda ctx, x: [x])
+
+
+def _create_token_lowering(ctx: LoweringRuleContext, *args: Value) -> list[Value]:
+    return [stablehlo.CreateTokenOp().result]
+
+
+register_lowering(P.create_token_p, _create_token_lowering)
+
+
+def _after_all_lowering(ctx: LoweringRuleContext, *tokens: Value) -> list[Value]:
+    if not tokens:
+        return [stablehlo.CreateTokenOp().result]
+    return [stablehlo.AfterAllOp(list(tokens)).result]
+
+
+register_lowering(P.after_all_p, _after_all_lowering)

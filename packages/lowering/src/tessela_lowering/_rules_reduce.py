@@ -24,6 +24,8 @@ import numpy as np
 from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
+from tessela_tracer.extend import CPU_DOT_ALGORITHMS, algorithm_compute_types, algorithm_spec
+from tessela_tracer.lax import DotAlgorithm, DotAlgorithmPreset
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import (
@@ -34,7 +36,7 @@ from tessela_lowering._hlo import (
     scalar_identity,
 )
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
-from tessela_lowering._xla import DType, Value, chlo, dense_attr, ir, stablehlo
+from tessela_lowering._xla import DType, Value, chlo, dense_attr, ir, ir_element_type, stablehlo
 
 __all__: list[str] = []
 
@@ -249,26 +251,50 @@ def _top_k_lowering(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) ->
 register_lowering(P.top_k_p, _top_k_lowering)
 
 
+def _algorithm_attr(spec: tuple[Any, ...]) -> Any:
+    def ty(t: Any) -> ir.Type:
+        return ir.FloatTF32Type.get() if isinstance(t, str) else ir_element_type(np.dtype(t))
+
+    lhs, rhs, acc, lhs_count, rhs_count, ops, imprecise = spec
+    return stablehlo.DotAlgorithm.get(
+        ty(lhs), ty(rhs), ty(acc), lhs_count, rhs_count, ops, imprecise
+    )
+
+
 def _dot_general_lowering(
     ctx: LoweringRuleContext,
     lhs: Value,
     rhs: Value,
     *,
     dimension_numbers: Any,
+    precision: Any = None,
     preferred_element_type: Any = None,
     **_: Any,
 ) -> list[Value]:
     (lc, rc), (lb, rb) = dimension_numbers
     out = ctx.avals_out[0]
     dtype = out.dtype
-    lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
-    rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
     dims = stablehlo.DotDimensionNumbers.get(
         lhs_batching_dimensions=list(lb),
         rhs_batching_dimensions=list(rb),
         lhs_contracting_dimensions=list(lc),
         rhs_contracting_dimensions=list(rc),
     )
+    if isinstance(precision, (DotAlgorithm, DotAlgorithmPreset)):
+        # As JAX: the operands go to the algorithm's types, the result comes back.
+        if ctx.platform == "cpu" and precision not in CPU_DOT_ALGORITHMS:
+            raise ValueError(f"The precision '{precision}' is not supported by dot_general on CPU")
+        lhs_t, rhs_t, acc_t = algorithm_compute_types(
+            precision, ctx.avals_in[0].dtype, ctx.avals_in[1].dtype, dtype
+        )
+        lhs, rhs = _hlo.convert(lhs, lhs_t), _hlo.convert(rhs, rhs_t)
+        spec = algorithm_spec(precision, lhs_t, rhs_t)
+        kwargs = {} if spec is None else {"algorithm": _algorithm_attr(spec)}
+        acc_type = _hlo.tensor_type(out.shape, acc_t)
+        result = stablehlo.DotGeneralOp(acc_type, lhs, rhs, dims, **kwargs).result
+        return [_hlo.convert(result, dtype)]
+    lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
+    rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
     return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims).result]
 
 

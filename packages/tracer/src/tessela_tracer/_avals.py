@@ -14,8 +14,11 @@ from tessela_tracer._config import config
 from tessela_tracer._key_dtypes import ExtendedDType
 
 __all__ = [
+    "AbstractToken",
     "ShapeDtypeStruct",
     "ShapedArray",
+    "Token",
+    "abstract_token",
     "canonicalize_shape",
     "get_aval",
     "register_aval_handler",
@@ -132,6 +135,75 @@ class ShapedArray:
         return (ShapedArray, (self.shape, self.dtype, self.weak_type))
 
 
+class AbstractToken(ShapedArray):
+    """The abstract value of a token (JAX's ``AbstractToken``), printed ``Tok`` in jaxprs.
+
+    A token carries no data: it only orders side effects. Its value is held
+    in an empty ``bool[0]`` buffer (as JAX's ``Token`` holds one), which is
+    why this class derives from :class:`ShapedArray` with that shape; it
+    equals only another ``AbstractToken``.
+
+    Example:
+        >>> abstract_token, abstract_token.str_short(short_dtypes=True)
+        (AbstractToken(), 'Tok')
+        >>> abstract_token == ShapedArray((0,), bool)
+        False
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__((0,), np.bool_, False)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is AbstractToken
+
+    def __hash__(self) -> int:
+        return hash(AbstractToken)
+
+    def str_short(self, short_dtypes: bool = False) -> str:
+        """``Tok``, as JAX prints a token."""
+        return "Tok"
+
+    def __repr__(self) -> str:
+        return "AbstractToken()"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (AbstractToken, ())
+
+
+abstract_token = AbstractToken()
+
+
+class Token:
+    """A concrete token: what ``lax.create_token()`` returns outside ``jit``.
+
+    It holds no data; as an argument of a jitted function it travels as an
+    empty ``bool[0]`` buffer.
+
+    Example:
+        >>> get_aval(Token())
+        AbstractToken()
+    """
+
+    __slots__ = ()
+
+    @property
+    def aval(self) -> AbstractToken:
+        """Its abstract value, :data:`abstract_token`."""
+        return abstract_token
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.zeros((0,), np.bool_)
+
+    def block_until_ready(self) -> Token:
+        """Return the token itself (it has nothing to wait for)."""
+        return self
+
+    def __repr__(self) -> str:
+        return "Token()"
+
+
 class ShapeDtypeStruct:
     """A shape and dtype standing for an array, for ``eval_shape`` and friends.
 
@@ -228,6 +300,7 @@ register_aval_handler(int, _int_aval)
 register_aval_handler(float, _scalar_aval("float64"))
 register_aval_handler(complex, _scalar_aval("complex128"))
 register_aval_handler(np.ndarray, _np_aval)
+register_aval_handler(Token, lambda t: abstract_token)
 for _t in (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
     np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,

@@ -12,13 +12,17 @@ from tessela_pytree import tree_flatten, tree_unflatten
 
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer._avals import ShapedArray
+from tessela_tracer._core import Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._dtypes import result_type
+from tessela_tracer._errors import UnexpectedTracerError
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._lax import _convert_element_type
 from tessela_tracer._prims_control import (
+    composite_p,
     cond_p,
     hoist_consts,
+    platform_index_p,
     scan_p,
     while_p,
 )
@@ -394,3 +398,149 @@ def map(f: Callable[[Any], Any], xs: Any) -> Any:
     """
     _, ys = scan(lambda _, x: ((), f(x)), (), xs)
     return ys
+
+
+class HashableArray:
+    """A NumPy array attribute of a composite, hashable so that equations can be cached.
+
+    Example:
+        >>> HashableArray(np.arange(2)) == HashableArray(np.arange(2))
+        True
+    """
+
+    __slots__ = ("val",)
+
+    def __init__(self, val: np.ndarray) -> None:
+        self.val = val
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.val.dtype.str, self.val.shape, self.val.tobytes())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HashableArray) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return repr(self.val)
+
+
+def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable[..., Any]:
+    """Wrap ``decomposition`` as a named composite operation (a ``stablehlo.composite``).
+
+    A compiler that knows ``name`` may run its own kernel for the operation;
+    any other runs the decomposition. Positional arguments are the operands;
+    keyword arguments are static attributes (Python scalars, strings, NumPy
+    arrays), stored on the op. As in JAX, the composite cannot be
+    differentiated or batched (wrap it in ``custom_jvp`` / ``custom_vjp``).
+
+    Args:
+      decomposition: the function that computes the operation.
+      name: the operation's name (e.g. ``"my.tangent"``).
+      version: the operation's version.
+
+    Returns:
+      The composite function, with ``decomposition``'s name and signature.
+
+    Raises:
+      UnexpectedTracerError: an attribute, or a value the decomposition closes
+        over, is a tracer.
+
+    Example:
+        >>> import functools
+        >>> from tessela_tracer import lax, make_jaxpr
+        >>> @functools.partial(composite, name="my.square")
+        ... def square(x, *, scale=1.0):
+        ...     return lax.mul(lax.mul(x, x), scale)
+        >>> make_jaxpr(lambda x: square(x, scale=2.0))(3.0).eqns[0].params["name"]
+        'my.square'
+    """
+
+    @functools.wraps(decomposition)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(v, Tracer) for v in kwargs.values()):
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer as an attribute in the decomposition for the composite op "
+                f"'{name}'. This means that the decomposition function closes over a value that "
+                "is involved in a JAX transformation. Any values that aren't explicitly known at "
+                "compile time must be explicitly passed as arguments to the composite.\n\nNote: "
+                "If you are passing jax arrays as attributes, use numpy arrays instead."
+            )
+        flat, in_tree = tree_flatten(tuple(args))
+        fun = functools.partial(decomposition, **kwargs)
+        closed, consts, out_tree = _trace_flat(fun, in_tree, [_aval(x) for x in flat], name)
+        if any(isinstance(c, Tracer) for c in consts):
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer as a constant in the decomposition for the composite op "
+                f"'{name}'. This means that the decomposition function closes over a value that "
+                "is involved in a JAX transformation. Any values that aren't explicitly known at "
+                "compile time must be explicitly passed as arguments to the composite."
+            )
+        attributes = []
+        for k, v in kwargs.items():
+            leaves, treedef = tree_flatten(v)
+            leaves = [HashableArray(x) if isinstance(x, np.ndarray) else x for x in leaves]
+            attributes.append((k, tuple(leaves), treedef))
+        outs = composite_p.bind(
+            *consts, *flat, name=name, attributes=tuple(attributes), version=int(version),
+            jaxpr=closed,
+        )  # fmt: skip
+        return tree_unflatten(out_tree, outs)
+
+    return wrapped
+
+
+def platform_dependent(
+    *args: Any, default: Callable[..., Any] | None = None, **per_platform: Callable[..., Any]
+) -> Any:
+    """Run the function given for the platform the program is compiled for.
+
+    Platforms are ``cpu``, ``cuda``, ``rocm`` and ``tpu``. Under ``jit`` all
+    the branches are traced and the compiled program keeps the one for its
+    platform (a ``switch`` on ``platform_index``); eagerly only that one runs.
+
+    Args:
+      *args: the functions' arguments.
+      default: the function for the other platforms (else they raise when
+        compiled).
+      **per_platform: one function per platform name.
+
+    Returns:
+      The chosen function's result.
+
+    Raises:
+      TypeError: a branch is not callable.
+      ValueError: ``gpu`` is given (name ``cuda`` or ``rocm``).
+      NotImplementedError: no branch fits the platform and there is no default.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import make_jaxpr, lax
+        >>> f = lambda x: platform_dependent(x, cpu=lax.sin, default=lax.cos)
+        >>> [e.primitive.name for e in make_jaxpr(f)(np.float32(1)).eqns]
+        ['platform_index', 'cond']
+    """
+    groups: list[tuple[list[str], Callable[..., Any]]] = []
+    for pname, branch in per_platform.items():
+        if not callable(branch):
+            raise TypeError(
+                f"lax.platform_dependent: the '{pname}' branch must be a callable, got {branch}"
+            )
+        if pname == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        for names, b in groups:
+            if b == branch:
+                names.append(pname)
+                break
+        else:
+            groups.append(([pname], branch))
+    platforms: list[tuple[str, ...] | None] = [tuple(names) for names, _ in groups]
+    branches = [b for _, b in groups]
+    if default is not None:
+        platforms.append(None)
+        branches.append(default)
+    index = platform_index_p.bind(platforms=tuple(platforms))
+    if isinstance(index, Tracer):
+        return _cond(index, branches, args, "platform_dependent")
+    return branches[operator.index(np.asarray(index).item())](*args)

@@ -1,9 +1,18 @@
-"""The control family: higher-order primitives carrying jaxprs (jit call, cond, while, scan)."""
+"""The control family: higher-order primitives carrying jaxprs (jit call, cond, while, scan).
+
+Also ``composite`` (a named call the compiler may recognize, lowered to
+``stablehlo.composite``; params ``name``, ``attributes``, ``version``,
+``jaxpr``) and ``platform_index`` (the index of the platform the program is
+compiled for among ``platforms``, where ``None`` stands for any other, for
+``lax.platform_dependent``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, register_abstract_eval
@@ -12,10 +21,12 @@ from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_
 
 __all__ = [
     "NamedCallable",
+    "composite_p",
     "cond_p",
     "hoist_consts",
     "jit_p",
     "out_avals_of",
+    "platform_index_p",
     "scan_p",
     "while_p",
 ]
@@ -167,3 +178,32 @@ def _scan_abstract_eval(
 
 scan_p = Primitive("scan", multiple_results=True)
 register_abstract_eval(scan_p, _scan_abstract_eval)
+
+
+# ------------------------------------------------------------------ composite
+
+
+def _composite_abstract_eval(
+    *avals: ShapedArray, name: str, attributes: tuple[Any, ...], version: int, jaxpr: ClosedJaxpr
+) -> list[ShapedArray]:
+    if len(avals) != len(jaxpr.jaxpr.invars):
+        raise TypeError(
+            f"composite {name!r} got {len(avals)} operands for a decomposition of "
+            f"{len(jaxpr.jaxpr.invars)} inputs"
+        )
+    return out_avals_of(jaxpr)
+
+
+composite_p = Primitive("composite", multiple_results=True)
+register_abstract_eval(composite_p, _composite_abstract_eval)
+
+
+# ------------------------------------------------------------------ platform_index
+
+
+def _platform_index_abstract_eval(*, platforms: tuple[tuple[str, ...] | None, ...]) -> ShapedArray:
+    return ShapedArray((), np.int32)
+
+
+platform_index_p = Primitive("platform_index")
+register_abstract_eval(platform_index_p, _platform_index_abstract_eval)

@@ -22,6 +22,7 @@ import numpy as np
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
+from tessela_tracer._dot_algorithm import DotAlgorithm, DotAlgorithmPreset
 
 __all__ = ["ConvDimensionNumbers", "Precision", "conv_general_dilated_p", "dilate_shape"]
 
@@ -74,29 +75,45 @@ def _one_precision(p: Any) -> Precision:
     )
 
 
-def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None:
-    """``None`` or a pair of :class:`Precision` values, as JAX's parameter holds it.
+def canonicalize_precision(
+    precision: Any,
+) -> tuple[Precision, Precision] | DotAlgorithm | DotAlgorithmPreset | None:
+    """``None``, a pair of :class:`Precision` values, or a dot algorithm, as JAX's parameter holds it.
 
     ``None`` takes the ``jax_default_matmul_precision`` flag's value (as in
-    JAX, the flag fills in only an absent precision).
+    JAX, the flag fills in only an absent precision). A
+    :class:`DotAlgorithm` or :class:`DotAlgorithmPreset` (or a preset's name)
+    is kept as it is.
 
     Args:
-      precision: None, a Precision, a precision name, or a pair of them.
+      precision: None, a Precision, a precision name, a pair of them, a dot
+        algorithm or a preset's name.
 
     Returns:
-      None or ``(lhs_precision, rhs_precision)``.
+      None, ``(lhs_precision, rhs_precision)`` or the dot algorithm.
+
+    Example:
+        >>> canonicalize_precision("highest"), canonicalize_precision("F16_F16_F32")
+        ((Precision.HIGHEST, Precision.HIGHEST), DotAlgorithmPreset.F16_F16_F32)
     """
     if precision is None:
         default = _default_precision.value
         if default is None:
             return None
-        if default.lower() not in _PRECISION_NAMES:
-            raise NotImplementedError(
-                f"jax_default_matmul_precision={default!r} names a dot algorithm preset, which "
-                "Tessela does not implement; use 'default', 'high', 'highest', 'bfloat16', "
-                "'tensorfloat32' or 'float32'."
+        if (
+            default.lower() not in _PRECISION_NAMES
+            and default not in DotAlgorithmPreset.__members__
+        ):
+            raise ValueError(
+                "jax_default_matmul_precision flag must be set to None, a value in "
+                f"{sorted(_PRECISION_NAMES)}, or the name of a lax.DotAlgorithmPreset, but got "
+                f"{default}"
             )
         precision = default
+    if isinstance(precision, (DotAlgorithm, DotAlgorithmPreset)):
+        return precision
+    if isinstance(precision, str) and precision in DotAlgorithmPreset.__members__:
+        return DotAlgorithmPreset[precision]
     if isinstance(precision, (tuple, list)):
         if len(precision) != 2:
             raise ValueError(f"precision must be a pair, got {precision!r}")

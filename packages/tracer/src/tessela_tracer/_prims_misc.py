@@ -13,6 +13,10 @@
 - ``rng_bit_generator`` runs XLA's stateless RngBitGenerator on a ``uint32[4]``
   key (a ``uint64[2]`` one too) and returns the next key and the bits;
   ``rng_uniform`` is XLA's stateful uniform RNG (experimental in JAX too).
+- ``copy`` returns a copy of its operand (JAX's ``lax.copy_p``, what
+  ``jnp.array(x, copy=True)`` binds): a new buffer with the same values.
+- ``create_token`` makes a token (aval :class:`AbstractToken`, ``Tok``) and
+  ``after_all`` merges tokens, as XLA's ``create_token`` / ``after_all``.
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import _dtypes
 from tessela_tracer import _lax as L
 from tessela_tracer import _lax_reduce as R
-from tessela_tracer._avals import ShapedArray
-from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
+from tessela_tracer._avals import AbstractToken, ShapedArray, Token, abstract_token
+from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._prims_window import _identity_of
@@ -38,6 +42,11 @@ from tessela_tracer.typing import Array
 
 __all__ = [
     "RandomAlgorithm",
+    "after_all",
+    "after_all_p",
+    "copy_p",
+    "create_token",
+    "create_token_p",
     "optimization_barrier",
     "optimization_barrier_p",
     "reduce",
@@ -416,3 +425,74 @@ def rng_uniform(a: Any, b: Any, shape: Sequence[int]) -> Array:
     """
     out: Array = rng_uniform_p.bind(a, b, shape=tuple(operator.index(d) for d in shape))
     return out
+
+
+# ------------------------------------------------------------------ copy
+
+copy_p = Primitive("copy")
+register_abstract_eval(copy_p, lambda x: x)
+
+
+# ------------------------------------------------------------------ tokens
+
+
+def _create_token_abstract_eval(*avals: ShapedArray) -> AbstractToken:
+    return abstract_token
+
+
+create_token_p = Primitive("create_token")
+register_abstract_eval(create_token_p, _create_token_abstract_eval)
+register_impl(create_token_p, lambda *args: Token())
+
+
+def create_token(_: Any = None) -> Any:
+    """Create a token with no preconditions, for sequencing effects (experimental, as in JAX).
+
+    Args:
+      _: ignored (kept for compatibility with older JAX code).
+
+    Returns:
+      A token: a :class:`Token` outside ``jit``, a ``Tok`` tracer inside.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr
+        >>> print(make_jaxpr(lambda: create_token())())
+        { lambda ; . let a:Tok = create_token  in (a,) }
+    """
+    return create_token_p.bind()
+
+
+def _after_all_abstract_eval(*avals: ShapedArray) -> AbstractToken:
+    if any(not isinstance(a, AbstractToken) for a in avals):
+        raise TypeError("Arguments to after_all must be tokens")
+    return abstract_token
+
+
+def _after_all_impl(*tokens: Any) -> Token:
+    _after_all_abstract_eval(*(_aval(t) for t in tokens))
+    return Token()
+
+
+after_all_p = Primitive("after_all")
+register_abstract_eval(after_all_p, _after_all_abstract_eval)
+register_impl(after_all_p, _after_all_impl)
+
+
+def after_all(*operands: Any) -> Any:
+    """Merge tokens into one that comes after all of them (XLA's ``AfterAll``).
+
+    Args:
+      *operands: tokens (from :func:`create_token` or ``after_all``).
+
+    Returns:
+      A new token.
+
+    Raises:
+      TypeError: an operand is not a token.
+
+    Example:
+        >>> from tessela_tracer import make_jaxpr
+        >>> print(make_jaxpr(lambda t: after_all(t, create_token()))(create_token()))
+        { lambda ; a:Tok. let b:Tok = create_token ; c:Tok = after_all a b in (c,) }
+    """
+    return after_all_p.bind(*operands)

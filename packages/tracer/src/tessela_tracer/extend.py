@@ -36,7 +36,15 @@ module has a CHANGELOG entry. Plugins pin ``tessela-tracer>=0.1,<0.2``.
 """
 
 from tessela_tracer._array_ops import ARRAY_METHOD_NAMES, ArrayOps, register_array_methods
-from tessela_tracer._avals import ShapedArray, get_aval, register_aval_handler, tangent_aval
+from tessela_tracer._avals import (
+    AbstractToken,
+    ShapedArray,
+    Token,
+    abstract_token,
+    get_aval,
+    register_aval_handler,
+    tangent_aval,
+)
 from tessela_tracer._config import config
 from tessela_tracer._core import (
     EvalTrace,
@@ -53,6 +61,11 @@ from tessela_tracer._core import (
     set_current_trace,
     set_eager_backend,
     trace_of,
+)
+from tessela_tracer._dot_algorithm import (
+    CPU_DOT_ALGORITHMS,
+    algorithm_compute_types,
+    algorithm_spec,
 )
 from tessela_tracer._jaxpr import (
     ClosedJaxpr,
@@ -116,6 +129,8 @@ from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
 
 __all__ = [
     "ARRAY_METHOD_NAMES",
+    "CPU_DOT_ALGORITHMS",
+    "AbstractToken",
     "ArrayCopySemantics",
     "ArrayOps",
     "ClosedJaxpr",
@@ -136,11 +151,15 @@ __all__ = [
     "NamedCallable",
     "Primitive",
     "ShapedArray",
+    "Token",
     "Trace",
     "Traced",
     "Tracer",
     "Var",
     "abstract_eval_rule",
+    "abstract_token",
+    "algorithm_compute_types",
+    "algorithm_spec",
     "axis_frame",
     "axis_size_of",
     "bound_axis_sizes",

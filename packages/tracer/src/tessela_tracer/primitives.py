@@ -29,8 +29,10 @@ from tessela_tracer._prims_collective import (
     reduce_scatter_p,
 )
 from tessela_tracer._prims_control import (
+    composite_p,
     cond_p,
     jit_p,
+    platform_index_p,
     scan_p,
     while_p,
 )
@@ -139,6 +141,9 @@ from tessela_tracer._prims_linalg import (
     triangular_solve_p,
 )
 from tessela_tracer._prims_misc import (
+    after_all_p,
+    copy_p,
+    create_token_p,
     optimization_barrier_p,
     reduce_p,
     reduce_precision_p,
@@ -211,6 +216,7 @@ __all__ = [
     "acos_p",
     "acosh_p",
     "add_p",
+    "after_all_p",
     "all_gather_p",
     "all_to_all_p",
     "and_p",
@@ -233,13 +239,16 @@ __all__ = [
     "clamp_p",
     "clz_p",
     "complex_p",
+    "composite_p",
     "concatenate_p",
     "cond_p",
     "conj_p",
     "conv_general_dilated_p",
     "convert_element_type_p",
+    "copy_p",
     "cos_p",
     "cosh_p",
+    "create_token_p",
     "cumlogsumexp_p",
     "cummax_p",
     "cummin_p",
@@ -305,6 +314,7 @@ __all__ = [
     "or_p",
     "ormqr_p",
     "pad_p",
+    "platform_index_p",
     "pmax_p",
     "pmin_p",
     "polygamma_p",

@@ -21,7 +21,13 @@ from tessela_batching import pmin as pmin
 from tessela_batching import psum as psum
 from tessela_tracer.lax import *  # noqa: F403
 from tessela_tracer.lax import __all__ as _tracer_all
+from tessela_tracer.primitives import after_all_p as after_all_p
+from tessela_tracer.primitives import all_to_all_p as all_to_all_p
+from tessela_tracer.primitives import copy_p as copy_p
+from tessela_tracer.primitives import create_token_p as create_token_p
+from tessela_tracer.primitives import custom_linear_solve_p as linear_solve_p  # noqa: F401
 from tessela_tracer.primitives import mulhi_p as mulhi_p
+from tessela_tracer.primitives import ppermute_p as ppermute_p
 from tessela_tracer.primitives import rng_bit_generator_p as rng_bit_generator_p
 from tessela_tracer.primitives import rng_uniform_p as rng_uniform_p
 from tessela_tracer.primitives import scatter_sub_p as scatter_sub_p
@@ -44,6 +50,12 @@ __all__ = sorted(
         "rng_bit_generator_p",
         "rng_uniform_p",
         "scatter_sub_p",
+        "after_all_p",
+        "all_to_all_p",
+        "copy_p",
+        "create_token_p",
+        "linear_solve_p",
+        "ppermute_p",
         "sharding_constraint_p",
     ],
     key=lambda name: (name[0].islower(), name),

@@ -1,6 +1,10 @@
 """``tessela_tracer.lax``: lax-level operations under JAX's names."""
 
 from tessela_tracer._custom import scatter, scatter_add, scatter_max, scatter_min, scatter_mul
+from tessela_tracer._dot_algorithm import (
+    DotAlgorithm,
+    DotAlgorithmPreset,
+)
 from tessela_tracer._lax import (
     abs,
     acos,
@@ -90,7 +94,16 @@ from tessela_tracer._lax_composite import (
     slice_in_dim,
     sort_key_val,
 )  # fmt: skip
-from tessela_tracer._lax_control import cond, fori_loop, map, scan, switch, while_loop
+from tessela_tracer._lax_control import (
+    composite,
+    cond,
+    fori_loop,
+    map,
+    platform_dependent,
+    scan,
+    switch,
+    while_loop,
+)
 from tessela_tracer._lax_conv import (
     conv,
     conv_dimension_numbers,
@@ -115,6 +128,15 @@ from tessela_tracer._lax_more import (
     reduce_window_shape_tuple,
     scatter_apply,
     scatter_sub,
+)
+from tessela_tracer._lax_other import (
+    RaggedDotDimensionNumbers,
+    broadcast_like,
+    conv_general_dilated_local,
+    conv_general_dilated_patches,
+    ragged_dot,
+    ragged_dot_general,
+    shape_as_value,
 )
 from tessela_tracer._lax_reduce import (
     argmax,
@@ -176,6 +198,8 @@ from tessela_tracer._prims_indexing import (
 )
 from tessela_tracer._prims_misc import (
     RandomAlgorithm,
+    after_all,
+    create_token,
     optimization_barrier,
     reduce,
     reduce_precision,
@@ -199,12 +223,15 @@ from tessela_tracer.lax import linalg as linalg
 __all__ = [
     "ConvDimensionNumbers",
     "ConvGeneralDilatedDimensionNumbers",
+    "DotAlgorithm",
+    "DotAlgorithmPreset",
     "DotDimensionNumbers",
     "FftType",
     "GatherDimensionNumbers",
     "GatherScatterMode",
     "Precision",
     "PrecisionLike",
+    "RaggedDotDimensionNumbers",
     "RandomAlgorithm",
     "RoundingMethod",
     "ScatterDimensionNumbers",
@@ -212,6 +239,7 @@ __all__ = [
     "acos",
     "acosh",
     "add",
+    "after_all",
     "all_gather",
     "all_to_all",
     "approx_max_k",
@@ -237,18 +265,22 @@ __all__ = [
     "bitwise_xor",
     "broadcast",
     "broadcast_in_dim",
+    "broadcast_like",
     "broadcasted_iota",
     "cbrt",
     "ceil",
     "clamp",
     "clz",
     "complex",
+    "composite",
     "concatenate",
     "cond",
     "conj",
     "conv",
     "conv_dimension_numbers",
     "conv_general_dilated",
+    "conv_general_dilated_local",
+    "conv_general_dilated_patches",
     "conv_general_permutations",
     "conv_general_shape_tuple",
     "conv_shape_tuple",
@@ -258,6 +290,7 @@ __all__ = [
     "convert_element_type",
     "cos",
     "cosh",
+    "create_token",
     "cumlogsumexp",
     "cummax",
     "cummin",
@@ -320,6 +353,7 @@ __all__ = [
     "optimization_barrier",
     "pad",
     "padtype_to_pads",
+    "platform_dependent",
     "pmax",
     "pmean",
     "pmin",
@@ -330,6 +364,8 @@ __all__ = [
     "psum",
     "psum_scatter",
     "pswapaxes",
+    "ragged_dot",
+    "ragged_dot_general",
     "random_gamma_grad",
     "real",
     "reduce",
@@ -360,6 +396,7 @@ __all__ = [
     "scatter_sub",
     "select",
     "select_n",
+    "shape_as_value",
     "shift_left",
     "shift_right_arithmetic",
     "shift_right_logical",
