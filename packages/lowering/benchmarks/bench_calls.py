@@ -1,10 +1,15 @@
 """Per-call cost of ``jit`` and eager operations for every common call shape.
 
-Each row is measured for Tessela and for JAX, each in a fresh process, on 1
-CPU device and on 8 (``--xla_force_host_platform_device_count=8``), and printed
-as microseconds per call with the Tessela/JAX ratio. JAX runs under
-``TESSELA_BENCH_JAX_PYTHON`` (default: this interpreter); without JAX the JAX
-columns read "n/a". Run it as ``python bench_calls.py`` (``nox -s bench``).
+Each row is measured for Tessela and for JAX on 1 CPU device and on 8
+(``--xla_force_host_platform_device_count=8``), and printed as microseconds
+per call with the Tessela/JAX ratio. The two run side by side: one worker
+process each (Tessela's never imports JAX), both alive for the whole run,
+timing the same row in alternating short batches; a row's time is the best
+batch (``TESSELA_BENCH_BATCHES`` per side, default 30), so that both see the
+same machine load and a batch that another process interrupted does not
+count. JAX runs under ``TESSELA_BENCH_JAX_PYTHON`` (default: this
+interpreter); without JAX the JAX columns read "n/a". Run it as
+``python bench_calls.py`` (``nox -s bench-lowering``).
 
 Rows:
   add2        ``f(a, b)``, two device arrays
@@ -21,12 +26,12 @@ Rows:
   eager_np    eager ``add(np_a, np_b)``
   train       one step of a training loop: Adam written with the NumPy API over a
               24-leaf params pytree, its state donated, a NumPy batch and a Python
-              scalar learning rate per step; 1,000 steps, time per step
+              scalar learning rate per step; batches of steps of one long loop,
+              time per step
 """
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -51,17 +56,10 @@ ROWS = [
     ("eager_np", "eager add(np, np)"),
     ("train", "Adam loop, per step"),
 ]
-NUMBER = 2000
-REPEAT = 5
+NUMBER = 200  # calls per batch (a quarter of it for the rows of ~100 us)
+SLOW_ROWS = ("tree", "donated", "train")
 SHAPES = [(16, 16), (16,), (16, 8), (8,)] * 6  # 24 leaves
-STEPS = 1000
 B1, B2, EPS = 0.9, 0.999, 1e-8
-
-
-def _best(fn: Callable[[], Any], number: int = NUMBER) -> float:
-    fn()
-    fn()
-    return min(timeit.repeat(fn, number=number, repeat=REPEAT)) / number * 1e6
 
 
 def _params(rng: np.random.Generator) -> dict[str, list[np.ndarray[Any, Any]]]:
@@ -89,21 +87,26 @@ def _adam_step(np_mod: Any, tree_map: Callable[..., Any]) -> Callable[..., Any]:
     return step
 
 
-def _train(step: Callable[..., Any], state: Any, batches: list[Any], wait: Any) -> float:
-    # Microseconds per step of a 1,000-step loop (best of three loops).
-    best = float("inf")
-    for _ in range(3):
-        current = state()
-        start = timeit.default_timer()
-        for i in range(STEPS):
-            current = step(current, batches[i % len(batches)], 1e-3)
-        wait(current)
-        best = min(best, (timeit.default_timer() - start) / STEPS * 1e6)
-    return best
+class _Trainer:
+    """One step of a long training loop per call; ``wait()`` blocks on the state."""
+
+    def __init__(
+        self, step: Callable[..., Any], state: Any, batches: list[Any], wait: Callable[[Any], Any]
+    ) -> None:
+        self.step, self.state, self.batches, self.block = step, state, batches, wait
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
+        batch = self.batches[self.count % len(self.batches)]
+        self.state = self.step(self.state, batch, 1e-3)
+
+    def wait(self) -> None:
+        self.block(self.state)
 
 
-def tessela_rows() -> dict[str, float]:
-    """Microseconds per call for each row, for Tessela (in this process)."""
+def tessela_rows() -> dict[str, Callable[[], Any]]:
+    """One call of each row, for Tessela (in this process)."""
     import tessela_lowering as tl
     import tessela_numpy as tnp
     from tessela_pytree import tree_leaves, tree_map
@@ -140,21 +143,21 @@ def tessela_rows() -> dict[str, float]:
         state[0] = f_donate(state[0], batch)
 
     return {
-        "add2": _best(lambda: f(a, b)),
-        "numpy": _best(lambda: f(np_a, np_b)),
-        "scalar": _best(lambda: f(a, 2.0)),
-        "static": _best(lambda: f_static(a, 3)),
-        "kwarg": _best(lambda: f(a, y=b)),
-        "committed": _best(lambda: f(a_committed, b)),
-        "tree": _best(lambda: f_step(params, batch), NUMBER // 4),
-        "donated": _best(donated, NUMBER // 4),
-        "add10": _best(lambda: f10(*xs)),
-        "eager_add": _best(lambda: lax.add(a, b)),
-        "eager_sum": _best(lambda: lax.reduce_sum(a, (0,))),
-        "eager_np": _best(lambda: lax.add(np_a, np_b)),
-        "train": _train(
+        "add2": lambda: f(a, b),
+        "numpy": lambda: f(np_a, np_b),
+        "scalar": lambda: f(a, 2.0),
+        "static": lambda: f_static(a, 3),
+        "kwarg": lambda: f(a, y=b),
+        "committed": lambda: f(a_committed, b),
+        "tree": lambda: f_step(params, batch),
+        "donated": donated,
+        "add10": lambda: f10(*xs),
+        "eager_add": lambda: lax.add(a, b),
+        "eager_sum": lambda: lax.reduce_sum(a, (0,)),
+        "eager_np": lambda: lax.add(np_a, np_b),
+        "train": _Trainer(
             tl.jit(_adam_step(tnp, tree_map), donate_argnums=0),
-            lambda: tl.device_put(_adam_state(np.random.default_rng(1), np.float32)),
+            tl.device_put(_adam_state(np.random.default_rng(1), np.float32)),
             _batches(),
             lambda s: [x.block_until_ready() for x in tree_leaves(s)],
         ),
@@ -173,7 +176,7 @@ def _batches() -> list[np.ndarray[Any, Any]]:
     return [rng.standard_normal((32, 16)).astype(np.float32) for _ in range(10)]
 
 
-def jax_rows() -> dict[str, float]:
+def jax_rows() -> dict[str, Callable[[], Any]]:
     """The same rows for JAX (in this process, which must not run Tessela)."""
     import jax
     import jax.numpy as jnp
@@ -209,64 +212,104 @@ def jax_rows() -> dict[str, float]:
         state[0] = f_donate(state[0], batch)
 
     return {
-        "add2": _best(lambda: f(a, b)),
-        "numpy": _best(lambda: f(np_a, np_b)),
-        "scalar": _best(lambda: f(a, 2.0)),
-        "static": _best(lambda: f_static(a, 3)),
-        "kwarg": _best(lambda: f(a, y=b)),
-        "committed": _best(lambda: f(a_committed, b)),
-        "tree": _best(lambda: f_step(params, batch), NUMBER // 4),
-        "donated": _best(donated, NUMBER // 4),
-        "add10": _best(lambda: f10(*xs)),
-        "eager_add": _best(lambda: a + b),
-        "eager_sum": _best(lambda: jnp.sum(a)),
-        "eager_np": _best(lambda: jnp.add(np_a, np_b)),
-        "train": _train(
+        "add2": lambda: f(a, b),
+        "numpy": lambda: f(np_a, np_b),
+        "scalar": lambda: f(a, 2.0),
+        "static": lambda: f_static(a, 3),
+        "kwarg": lambda: f(a, y=b),
+        "committed": lambda: f(a_committed, b),
+        "tree": lambda: f_step(params, batch),
+        "donated": donated,
+        "add10": lambda: f10(*xs),
+        "eager_add": lambda: a + b,
+        "eager_sum": lambda: jnp.sum(a),
+        "eager_np": lambda: jnp.add(np_a, np_b),
+        "train": _Trainer(
             jax.jit(_adam_step(jnp, jax.tree_util.tree_map), donate_argnums=0),
-            lambda: jax.device_put(_adam_state(np.random.default_rng(1), np.int32)),
+            jax.device_put(_adam_state(np.random.default_rng(1), np.int32)),
             _batches(),
             jax.block_until_ready,
         ),
     }
 
 
-def _measure(python: str, which: str, devices: int) -> dict[str, float] | None:
+def _worker(which: str) -> None:
+    # Serves "row number" lines: runs the row ``number`` times, prints us per call.
+    rows = tessela_rows() if which == "tessela" else jax_rows()
+    for fn in rows.values():
+        fn()
+        fn()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        name, number = line.split()
+        fn = rows[name]
+        n = int(number)
+        wait = getattr(fn, "wait", None)
+        start = timeit.default_timer()
+        for _ in range(n):
+            fn()
+        if wait is not None:  # the training loop: its steps have run
+            wait()
+        print((timeit.default_timer() - start) / n * 1e6, flush=True)
+
+
+def _start(python: str, which: str, devices: int) -> subprocess.Popen[str] | None:
     env = dict(os.environ)
     flags = env.get("XLA_FLAGS", "")
     env["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={devices}".strip()
     env.pop("TESSELA_NUM_CPU_DEVICES", None)
     env.pop("JAX_NUM_CPU_DEVICES", None)
     env["JAX_PLATFORMS"] = "cpu"
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [python, os.path.abspath(__file__), "--worker", which],
-        capture_output=True, text=True, check=False, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
-    if proc.returncode != 0:
+    assert proc.stdin is not None and proc.stdout is not None
+    if proc.stdout.readline().strip() != "ready":
+        proc.stdin.close()
+        err = proc.stderr.read() if proc.stderr is not None else ""
+        proc.wait()
         if which == "tessela":
-            raise RuntimeError(proc.stderr)
+            raise RuntimeError(err)
         return None
-    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return proc
 
 
-def _merge(best: dict[str, float] | None, new: dict[str, float] | None) -> dict[str, float] | None:
-    if best is None or new is None:
-        return new if best is None else best
-    return {k: min(best[k], new[k]) for k in best}
+def _batch(proc: subprocess.Popen[str], name: str, number: int) -> float:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{name} {number}\n")
+    proc.stdin.flush()
+    return float(proc.stdout.readline())
+
+
+def _measure(
+    jax_python: str, devices: int, batches: int
+) -> tuple[dict[str, float], dict[str, float] | None]:
+    """Best batch of each row for Tessela and JAX, alternating batch by batch."""
+    ours = _start(sys.executable, "tessela", devices)
+    theirs = _start(jax_python, "jax", devices)
+    assert ours is not None
+    best: dict[str, float] = {}
+    best_jax: dict[str, float] = {}
+    for key, _ in ROWS:
+        number = NUMBER // 4 if key in SLOW_ROWS else NUMBER
+        for _ in range(batches):
+            best[key] = min(best.get(key, float("inf")), _batch(ours, key, number))
+            if theirs is not None:
+                t = _batch(theirs, key, number)
+                best_jax[key] = min(best_jax.get(key, float("inf")), t)
+    for proc in (ours, theirs):
+        if proc is not None and proc.stdin is not None:
+            proc.stdin.close()
+            proc.wait()
+    return best, (best_jax if theirs is not None else None)
 
 
 def main() -> None:
-    """Print the table: best of alternating rounds, 1 and 8 devices."""
+    """Print the table: best batches, Tessela and JAX alternating, 1 and 8 devices."""
     jax_python = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
-    rounds = int(os.environ.get("TESSELA_BENCH_ROUNDS", "3"))
-    results: dict[int, tuple[dict[str, float], dict[str, float] | None]] = {}
-    for devices in (1, 8):
-        ours: dict[str, float] | None = None
-        theirs: dict[str, float] | None = None
-        for _ in range(rounds):
-            theirs = _merge(theirs, _measure(jax_python, "jax", devices))
-            ours = _merge(ours, _measure(sys.executable, "tessela", devices))
-        assert ours is not None
-        results[devices] = (ours, theirs)
+    batches = int(os.environ.get("TESSELA_BENCH_BATCHES", "30"))
+    results = {devices: _measure(jax_python, devices, batches) for devices in (1, 8)}
     header = f"{'call (us per call)':<22}"
     for devices in results:
         header += f"{f'{devices} dev: tessela':>16}{'jax':>8}{'ratio':>7}"
@@ -282,7 +325,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
-        rows = tessela_rows() if sys.argv[2] == "tessela" else jax_rows()
-        print(json.dumps(rows))
+        _worker(sys.argv[2])
     else:
         main()
