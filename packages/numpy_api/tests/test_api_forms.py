@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import json
 
 import numpy as np
 import pytest
 import tessela_lowering  # noqa: F401  (eager execution)
 import tessela_numpy as tnp
+from conftest import GOLDEN_DIR
+from signature_names import SIGNATURE_NAMES
 from tessela_lowering import jit
 from tessela_tracer.errors import ConcretizationTypeError
 
@@ -56,3 +59,12 @@ def test_arange_stop_none_with_step() -> None:
     # JAX 0.10.2: arange(6.0, None, step=2) counts from 0 to 6.
     out = tnp.arange(6.0, None, step=2)
     assert out.dtype == np.float32 and out.tolist() == [0.0, 2.0, 4.0]
+
+
+SIGNATURES = json.loads((GOLDEN_DIR / "signatures.json").read_text())
+
+
+@pytest.mark.parametrize("name", SIGNATURE_NAMES)
+def test_parameters_as_jax(name: str) -> None:
+    params = inspect.signature(getattr(tnp, name)).parameters.values()
+    assert [[p.name, p.kind.name] for p in params] == SIGNATURES[name]

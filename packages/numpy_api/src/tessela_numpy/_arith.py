@@ -56,7 +56,7 @@ def _integer_power(x1: Any, x2: Any) -> Any:
     return acc
 
 
-def power(x1: Any, x2: Any, /) -> Any:
+def power(x1: Any, x2: Any, /) -> Array:
     """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
 
     Args:
@@ -74,7 +74,7 @@ def power(x1: Any, x2: Any, /) -> Any:
     if type(x2) is int or (isinstance(x2, np.integer) and not isinstance(x2, np.bool_)):
         (x1,) = promote_args("power", x1)
         if is_python_scalar(x1):
-            return x1**x2
+            return unchanged(x1**x2)
         return lax.integer_pow(x1, int(x2))
     x1, x2 = promote_args("power", x1, x2)
     if _is(x1, np.integer):
@@ -184,7 +184,7 @@ def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     return select_n(nonzero, a, b), select_n(nonzero, zero, lax.rem(a, safe_b))
 
 
-def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Greatest common divisor of integers, element-wise (Euclid's algorithm).
 
     Args:
@@ -212,7 +212,7 @@ def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return unchanged(out)
 
 
-def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Least common multiple of integers, element-wise.
 
     Args:

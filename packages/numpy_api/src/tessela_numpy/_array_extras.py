@@ -432,7 +432,9 @@ def diag_indices_from(arr: ArrayLike) -> tuple[Any, ...]:
     return diag_indices(shape[0], ndim=len(shape))
 
 
-def indices(dimensions: Sequence[int], dtype: DTypeLike | None = None, sparse: bool = False) -> Any:
+def indices(
+    dimensions: Sequence[int], dtype: DTypeLike | None = None, sparse: bool = False
+) -> Array | tuple[Array, ...]:
     """An array (or tuple, when ``sparse``) of index grids for a shape.
 
     Args:

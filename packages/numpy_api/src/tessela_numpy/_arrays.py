@@ -218,10 +218,10 @@ def select_n(which: Any, /, *cases: Any) -> Array:
     """
     shape = broadcast_shapes(shape_of(which), *(shape_of(c) for c in cases))
 
-    def fit(v: Any) -> Any:
+    def fit(v: Any) -> Array:
         s = shape_of(v)
         if s == shape:
-            return v
+            return unchanged(v)
         return lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - len(s), len(shape))))
 
     pred = which if not shape_of(which) else fit(which)

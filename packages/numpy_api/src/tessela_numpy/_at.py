@@ -16,7 +16,7 @@ import numpy as np
 from tessela_tracer import ShapedArray, lax
 from tessela_tracer.extend import trace_to_jaxpr
 from tessela_tracer.primitives import scatter_p
-from tessela_tracer.typing import ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import power as _power
 from ._arrays import aval_of, check_arraylike, convert, full_like, promote_dtypes, shape_of
@@ -137,7 +137,7 @@ class IndexedRef:
         unique_indices: bool = False,
         mode: Any = None,
         fill_value: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx]``, with out-of-bounds handling chosen by ``mode``.
 
         Args:
@@ -214,7 +214,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] = values``, out of place.
 
         Args:
@@ -226,7 +226,9 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._update(lax.scatter, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(
+            self._update(lax.scatter, values, mode, indices_are_sorted, unique_indices)
+        )
 
     def add(
         self,
@@ -235,7 +237,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] += values``, out of place; repeated indices accumulate.
 
         Args:
@@ -247,7 +249,9 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._update(lax.scatter_add, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(
+            self._update(lax.scatter_add, values, mode, indices_are_sorted, unique_indices)
+        )
 
     def multiply(
         self,
@@ -256,7 +260,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] *= values``, out of place.
 
         Args:
@@ -268,7 +272,9 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._update(lax.scatter_mul, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(
+            self._update(lax.scatter_mul, values, mode, indices_are_sorted, unique_indices)
+        )
 
     mul = multiply
 
@@ -279,7 +285,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] /= values``, out of place.
 
         Args:
@@ -291,7 +297,7 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._combine(_divide, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(self._combine(_divide, values, mode, indices_are_sorted, unique_indices))
 
     def power(
         self,
@@ -300,7 +306,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] **= values``, out of place.
 
         Args:
@@ -312,7 +318,7 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._combine(_power, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(self._combine(_power, values, mode, indices_are_sorted, unique_indices))
 
     def min(
         self,
@@ -321,7 +327,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] = minimum(x[idx], values)``, out of place.
 
         Args:
@@ -333,7 +339,9 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._update(lax.scatter_min, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(
+            self._update(lax.scatter_min, values, mode, indices_are_sorted, unique_indices)
+        )
 
     def max(
         self,
@@ -342,7 +350,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] = maximum(x[idx], values)``, out of place.
 
         Args:
@@ -354,7 +362,9 @@ class IndexedRef:
         Returns:
           The updated copy.
         """
-        return self._update(lax.scatter_max, values, mode, indices_are_sorted, unique_indices)
+        return unchanged(
+            self._update(lax.scatter_max, values, mode, indices_are_sorted, unique_indices)
+        )
 
     def apply(
         self,
@@ -363,7 +373,7 @@ class IndexedRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: Any = None,
-    ) -> Any:
+    ) -> Array:
         """``x[idx] = func(x[idx])``, out of place (``func`` is applied element-wise).
 
         Args:
@@ -381,13 +391,13 @@ class IndexedRef:
         closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
         update, consts = closed.jaxpr, tuple(closed.consts)
 
-        def op(x: Any, idx: Any, y: Any, dnums: Any, **params: Any) -> Any:
-            return scatter_p.bind(
+        def op(x: Any, idx: Any, y: Any, dnums: Any, **params: Any) -> Array:
+            return unchanged(scatter_p.bind(
                 x, idx, y, dimension_numbers=dnums, update_consts=consts, update_jaxpr=update,
                 **params,
-            )  # fmt: skip
+            ))  # fmt: skip
 
-        return self._update(op, convert(0, dt), mode, indices_are_sorted, unique_indices)
+        return unchanged(self._update(op, convert(0, dt), mode, indices_are_sorted, unique_indices))
 
 
 class IndexUpdateHelper:

@@ -41,7 +41,7 @@ def compress(
     size: int | None = None,
     fill_value: ArrayLike = 0,
     out: None = None,
-) -> Any:
+) -> Array:
     """The slices of ``a`` along ``axis`` where ``condition`` is true.
 
     Args:

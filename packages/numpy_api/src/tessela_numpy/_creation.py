@@ -21,7 +21,7 @@ from tessela_tracer.extend import device_put_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
-from ._shapes import canonicalize_shape, check_element_count, is_python_scalar
+from ._shapes import Shape, canonicalize_shape, check_element_count, is_python_scalar
 
 __all__ = [
     "arange", "array", "asarray", "empty", "empty_like", "full", "full_like", "linspace",
@@ -81,7 +81,7 @@ def array(
     order: str | None = "K",
     ndmin: int = 0,
     *,
-    device: Any = None,
+    device: object = None,
 ) -> Array:
     """Create an array from an array, a scalar or (nested) lists of them.
 
@@ -171,7 +171,7 @@ def asarray(
     order: str | None = None,
     *,
     copy: bool | None = None,
-    device: Any = None,
+    device: object = None,
 ) -> Array:
     """Convert to an array without copying when nothing changes.
 
@@ -203,7 +203,7 @@ def _fill_dtype(fill_value: Any, dtype: Any) -> tuple[np.dtype[Any], bool]:
 
 
 def full(
-    shape: Any, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: Any = None
+    shape: Shape, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: object = None
 ) -> Array:
     """An array of ``shape`` filled with ``fill_value``.
 
@@ -232,7 +232,7 @@ def full(
     return unchanged(place_result(_full(shape_t, fill_value, dt, weak), device))
 
 
-def place_result(out: Any, device: Any) -> Any:
+def place_result(out: Any, device: object) -> Array:
     """``out`` as an array: host constants become concrete arrays, on ``device`` if given.
 
     Args:
@@ -247,10 +247,11 @@ def place_result(out: Any, device: Any) -> Any:
     { lambda ; . let  in (2.5:f32[],) }
     """
     if device is not None:
-        return device_put_p.bind(
+        placed = device_put_p.bind(
             out, devices=(device,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
-        )[0]
-    return out if isinstance(out, ArrayOps) else to_concrete_array(out)
+        )
+        return unchanged(placed[0])
+    return unchanged(out if isinstance(out, ArrayOps) else to_concrete_array(out))
 
 
 def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bool) -> Any:
@@ -274,7 +275,7 @@ def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bo
     return lax.broadcast_in_dim(value, shape_t, tuple(range(lead, len(shape_t))))
 
 
-def zeros(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def zeros(shape: Shape, dtype: DTypeLike | None = None, *, device: object = None) -> Array:
     """An array of zeros.
 
     Args:
@@ -292,7 +293,7 @@ def zeros(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> 
     return full(shape, 0, _default(float) if dtype is None else dtype, device=device)
 
 
-def ones(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def ones(shape: Shape, dtype: DTypeLike | None = None, *, device: object = None) -> Array:
     """An array of ones.
 
     Args:
@@ -310,7 +311,7 @@ def ones(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> A
     return full(shape, 1, _default(float) if dtype is None else dtype, device=device)
 
 
-def empty(shape: Any, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def empty(shape: Shape, dtype: DTypeLike | None = None, *, device: object = None) -> Array:
     """An array of the given shape; its contents are zeros (arrays are immutable).
 
     Args:
@@ -332,9 +333,9 @@ def full_like(
     a: ArrayLike,
     fill_value: ArrayLike,
     dtype: DTypeLike | None = None,
-    shape: Any = None,
+    shape: Shape | None = None,
     *,
-    device: Any = None,
+    device: object = None,
 ) -> Array:
     """An array like ``a`` (shape and dtype) filled with ``fill_value``.
 
@@ -372,7 +373,11 @@ def full_like(
 
 
 def zeros_like(
-    a: ArrayLike, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
+    a: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: Shape | None = None,
+    *,
+    device: object = None,
 ) -> Array:
     """Zeros with the shape and dtype of ``a``.
 
@@ -393,7 +398,11 @@ def zeros_like(
 
 
 def ones_like(
-    a: ArrayLike, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
+    a: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: Shape | None = None,
+    *,
+    device: object = None,
 ) -> Array:
     """Ones with the shape and dtype of ``a``.
 
@@ -414,7 +423,11 @@ def ones_like(
 
 
 def empty_like(
-    prototype: Any, dtype: DTypeLike | None = None, shape: Any = None, *, device: Any = None
+    prototype: Any,
+    dtype: DTypeLike | None = None,
+    shape: Shape | None = None,
+    *,
+    device: object = None,
 ) -> Array:
     """An array like ``prototype``; its contents are zeros.
 
@@ -451,7 +464,7 @@ def _concrete_number(x: Any, name: str) -> Any:
 
 
 def arange(
-    start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None
+    start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: object = None
 ) -> Array:
     """Evenly spaced values in ``[start, stop)``; the bounds must be concrete.
 
@@ -505,8 +518,8 @@ def linspace(
     dtype: Any = None,
     axis: int = 0,
     *,
-    device: Any = None,
-) -> Any:
+    device: object = None,
+) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced samples from ``start`` to ``stop``.
 
     Args:
@@ -537,7 +550,7 @@ def linspace(
     out_dt = dtype_or(dtype, _default(float))
     out = _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
     if device is None:
-        return out
+        return unchanged(out)
     return (place_result(out[0], device), out[1]) if retstep else place_result(out, device)
 
 

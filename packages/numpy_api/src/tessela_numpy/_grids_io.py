@@ -30,7 +30,7 @@ from ._arrays import promote_dtypes
 from ._creation import arange, array, asarray, linspace
 from ._sequences import meshgrid
 from ._shape_ops import concatenate, expand_dims, stack, transpose
-from ._shapes import canonicalize_shape
+from ._shapes import Shape, canonicalize_shape
 
 __all__ = [
     "array_repr", "array_str", "c_", "from_dlpack", "frombuffer", "fromfile", "fromfunction",
@@ -306,7 +306,7 @@ def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: i
 
 
 def fromfunction(
-    function: Callable[..., Any], shape: Any, *, dtype: DTypeLike = float, **kwargs: Any
+    function: Callable[..., Any], shape: Shape, *, dtype: DTypeLike = float, **kwargs: Any
 ) -> Array:
     """``function`` of the index grids of ``shape``: entry ``[i, j, ...]`` is ``function(i, j, ...)``.
 
@@ -350,7 +350,7 @@ def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: s
     return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+def from_dlpack(x: Any, /, *, device: object = None, copy: bool | None = None) -> Array:
     """An array from an object that supports the DLPack protocol (on the host).
 
     Args:
@@ -446,5 +446,5 @@ def load(file: IO[bytes] | str | Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return asarray(out)
         except TypeError:
-            return out
-    return out
+            return unchanged(out)
+    return unchanged(out)

@@ -72,7 +72,7 @@ def _eye_like(shape: tuple[int, ...], dtype: Any) -> Any:
     return lax.broadcast_in_dim(np.eye(n, dtype=dtype), shape, (len(shape) - 2, len(shape) - 1))
 
 
-def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
+def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True) -> Array:
     """The Cholesky factor of Hermitian positive-definite matrices.
 
     Args:
@@ -94,7 +94,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     """
     check_arraylike("jnp.linalg.cholesky", a)
     _square("cholesky", a)
-    return _cholesky_jit(a, bool(upper), bool(symmetrize_input))
+    return unchanged(_cholesky_jit(a, bool(upper), bool(symmetrize_input)))
 
 
 def _cholesky(a: Any, upper: bool, symmetrize_input: bool) -> Any:
@@ -107,7 +107,7 @@ _cholesky.__name__ = _cholesky.__qualname__ = "cholesky"
 _cholesky_jit = jit(_cholesky, static_argnums=(1, 2))
 
 
-def qr(a: ArrayLike, mode: str = "reduced") -> Any:
+def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     """The QR decomposition ``a = Q R`` (Householder, LAPACK's signs).
 
     Args:
@@ -133,7 +133,8 @@ def qr(a: ArrayLike, mode: str = "reduced") -> Any:
         raise ValueError(
             f"Unsupported QR decomposition mode {mode!r}; use 'reduced', 'complete' or 'r'."
         )
-    return _qr_jit(a, mode)
+    result: QRResult | Array = _qr_jit(a, mode)
+    return result
 
 
 def _qr(a: Any, mode: str) -> Any:
@@ -153,7 +154,7 @@ def _lu_solve(lu: Any, perm: Any, b: Any) -> Any:
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
-def solve(a: ArrayLike, b: ArrayLike) -> Any:
+def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """Solve ``a @ x = b`` by LU decomposition with partial pivoting.
 
     Args:
@@ -190,7 +191,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> Any:
             f"solve requires a of shape (..., n, n) and b of shape (n,) or (..., n, k); got "
             f"a.shape={sa} and b.shape={sb}."
         )
-    return _solve_jit(a, b)
+    return unchanged(_solve_jit(a, b))
 
 
 def _solve(a: Any, b: Any) -> Any:

@@ -68,7 +68,7 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
     return lax.transpose(asarray(x), (*range(ndim - 2), ndim - 1, ndim - 2))
 
 
-def outer(x1: ArrayLike, x2: ArrayLike, /) -> Any:
+def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """The outer product of two vectors.
 
     Args:
@@ -89,7 +89,7 @@ def outer(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     n1, n2 = len(shape_of(x1)), len(shape_of(x2))
     if n1 != 1 or n2 != 1:
         raise ValueError(f"Input arrays must be one-dimensional, but they are {n1=} {n2=}")
-    return asarray(x1)[:, None] * asarray(x2)[None, :]
+    return unchanged(asarray(x1)[:, None] * asarray(x2)[None, :])
 
 
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:

@@ -39,7 +39,7 @@ def _tri_mask(n: int, m: int, k: int) -> Any:
     return lax.ge(lax.add(rows, np.int32(k)), cols)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
     """A matrix with ones at and below the ``k``-th diagonal, zeros elsewhere.
 
     Args:
@@ -58,7 +58,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     n = operator.index(N)
     m = n if M is None else operator.index(M)
     out_dt = dtype_or(dtype, _dt.canonicalize_dtype(np.float64))
-    return convert(_tri_mask(n, m, operator.index(k)), out_dt)
+    return unchanged(convert(_tri_mask(n, m, operator.index(k)), out_dt))
 
 
 def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
@@ -288,7 +288,7 @@ def flipud(m: ArrayLike) -> Array:
     return flip(m, 0)
 
 
-def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
+def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (first towards second).
 
     Args:
@@ -316,7 +316,7 @@ def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
         raise ValueError("Axes must be different")
     k = operator.index(k) % 4
     if k == 0:
-        return m
+        return unchanged(m)
     if k == 2:
         return flip(m, (ax0, ax1))
     perm = list(range(nd))
@@ -409,7 +409,7 @@ def cross(
 
 
 def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
+    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: object = None
 ) -> Array:
     """A 2-D array with ones on the ``k``-th diagonal.
 

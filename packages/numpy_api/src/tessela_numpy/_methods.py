@@ -59,10 +59,10 @@ def astype(
 
 
 def _defer(op: Callable[[Any, Any], Any], *, swap: bool = False) -> Callable[[Any, Any], Any]:
-    def method(self: Any, other: Any) -> Any:
+    def method(self: Any, other: Any) -> Array:
         if not is_arraylike(other):
-            return NotImplemented
-        return op(other, self) if swap else op(self, other)
+            return unchanged(NotImplemented)
+        return unchanged(op(other, self) if swap else op(self, other))
 
     return method
 

@@ -28,7 +28,7 @@ from ._reductions import all as _all
 from ._reductions import any as _any
 from ._reductions import sum as _sum
 from ._shape_ops import stack
-from ._shapes import broadcast_shapes
+from ._shapes import Axis, broadcast_shapes
 from ._ufuncs import (
     abs as _abs,
 )
@@ -160,7 +160,7 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
 
 def nan_to_num(
     x: ArrayLike, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
-) -> Any:
+) -> Array:
     """Replace NaN with ``nan`` and infinities with large finite numbers.
 
     Args:
@@ -181,7 +181,7 @@ def nan_to_num(
     check_arraylike("nan_to_num", x)
     dt = aval_of(x).dtype
     if not _dt.issubdtype(dt, np.inexact):
-        return x
+        return unchanged(x)
     if _dt.issubdtype(dt, np.complexfloating):
         re = nan_to_num(lax.real(x), nan=nan, posinf=posinf, neginf=neginf)
         im = nan_to_num(lax.imag(x), nan=nan, posinf=posinf, neginf=neginf)
@@ -372,7 +372,7 @@ def piecewise(
     return out
 
 
-def count_nonzero(a: ArrayLike, axis: Any = None, keepdims: bool = False) -> Array:
+def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """The number of non-zero elements along the given axes.
 
     Args:

@@ -30,6 +30,7 @@ from ._reductions import max as _max
 from ._reductions import min as _min
 from ._reductions import prod as _prod
 from ._reductions import sum as _sum
+from ._shapes import Axis
 from ._ufuncs import (
     conj,
     isnan,
@@ -64,7 +65,7 @@ def _nan_replaced(a: Any, value: Any) -> Any:
 
 def nansum(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -95,7 +96,7 @@ def nansum(
 
 def nanprod(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -142,7 +143,7 @@ def _nan_extreme(
 
 def nanmax(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -170,7 +171,7 @@ def nanmax(
 
 def nanmin(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -205,7 +206,7 @@ def _valid(a: Any, where_: Any) -> Any:
 
 def nanmean(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -243,7 +244,7 @@ def nanmean(
 
 def nanvar(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,
@@ -327,7 +328,7 @@ _REAL_OF = {
 
 def nanstd(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,

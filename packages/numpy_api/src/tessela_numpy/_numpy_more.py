@@ -109,7 +109,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     return unchanged(moveaxis(a, axis, start))
 
 
-def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Any:
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
     """The Vandermonde matrix of ``x``.
 
     Args:

@@ -19,6 +19,7 @@ from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
 from tessela_tracer.dtypes import bfloat16, canonicalize_dtype, result_type
+from tessela_tracer.errors import ConcretizationTypeError
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes_inexact
@@ -26,15 +27,33 @@ from ._convolve import convolve
 from ._creation import arange, array, asarray, full, ones, zeros
 from ._linalg import inv
 from ._linalg_more import lstsq
+from ._linalg_spectral import eigvals
+from ._matrix_ops import diag
 from ._numpy_more import vander
 from ._products import dot
+from ._reductions import all as _all
+from ._reductions import argmin
 from ._reductions import sum as _sum
+from ._setops import host_value
 from ._shape_ops import atleast_1d, concatenate
-from ._ufuncs import arctan2, degrees, imag, maximum, real, sqrt
+from ._tiling import roll
+from ._ufuncs import (
+    arctan2,
+    degrees,
+    equal,
+    imag,
+    less,
+    maximum,
+    negative,
+    real,
+    sqrt,
+    true_divide,
+)
+from ._where import where
 
 __all__ = [
     "angle", "isdtype", "ix_", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint",
-    "polymul", "polysub",
+    "polymul", "polysub", "roots",
 ]  # fmt: skip
 
 _KINDS: dict[str, tuple[Any, ...]] = {
@@ -321,6 +340,80 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
     return out
 
 
+def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
+    """The roots of the polynomial with coefficients ``p`` (highest power first).
+
+    The roots are the eigenvalues of the companion matrix (CPU only, as
+    :func:`tessela_numpy.linalg.eigvals`), complex and unordered, as JAX's.
+
+    Args:
+      p: a 1-D array of coefficients.
+      strip_zeros: drop leading zero coefficients first, which needs concrete
+        values; with ``False`` (usable under ``jit``) each leading zero gives a
+        NaN root at the end instead.
+
+    Returns:
+      A 1-D complex array of the roots.
+
+    Raises:
+      ValueError: ``p`` is not 1-D.
+      ConcretizationTypeError: ``p`` is traced and ``strip_zeros`` is true.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> r = eval_shape(lambda c: roots(c, strip_zeros=False), S((4,), "float32"))
+    >>> r.shape, r.dtype.name
+    ((3,), 'complex64')
+    """
+    check_arraylike("roots", p)
+    (p_arr,) = promote_dtypes_inexact(p)
+    p_arr = atleast_1d(p_arr)
+    if p_arr.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if p_arr.size < 2:
+        return array([], dtype=_complex_of(p_arr.dtype))
+    is_zero = equal(p_arr, 0)
+    leading = where(_all(is_zero), p_arr.size, argmin(is_zero))
+    if not strip_zeros:
+        return unchanged(_roots_with_zeros_jit(p_arr, leading))
+    n = host_value(leading)
+    if n is None:
+        raise ConcretizationTypeError(
+            leading,
+            "The error occurred in the jnp.roots() function. To use this within a "
+            "JIT-compiled context, pass strip_zeros=False, but be aware that leading zeros "
+            "will result in some returned roots being set to NaN.",
+        )
+    return unchanged(_roots_no_zeros_jit(p_arr[int(n) :]))
+
+
+def _complex_of(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return canonicalize_dtype(np.complex128 if dtype == np.float64 else np.complex64)
+
+
+def _roots_no_zeros(p: Any) -> Any:
+    # The eigenvalues of the companion matrix.
+    if p.size < 2:
+        return array([], dtype=_complex_of(p.dtype))
+    a = diag(ones((p.size - 2,), p.dtype), -1)
+    a = a.at[0, :].set(true_divide(negative(p[1:]), p[0]))
+    return eigvals(a)
+
+
+def _roots_with_zeros(p: Any, leading: Any) -> Any:
+    # All zeros would make the companion matrix singular: use ones instead.
+    p = where(equal(leading, len(p)), 1.0, p)
+    out = _roots_no_zeros(roll(p, -leading))
+    # Zero roots to the end, then the last ``leading`` roots become NaN.
+    out = lax.sort_key_val(equal(out, 0), out)[1]
+    keep = less(arange(out.size), out.size - leading)
+    return where(keep, out, complex(np.nan, np.nan))
+
+
+_roots_no_zeros.__name__ = _roots_no_zeros.__qualname__ = "_roots_no_zeros"
+_roots_no_zeros_jit = jit(_roots_no_zeros)
+_roots_with_zeros_jit = jit(_roots_with_zeros)
+
+
 def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
     """The quotient and remainder of two polynomials (coefficients, highest first).
 
@@ -423,7 +516,7 @@ def polyfit(
     full: bool = False,
     w: Any = None,
     cov: bool | str = False,
-) -> Any:
+) -> Array | tuple[Array, ...]:
     """The least-squares polynomial fit of degree ``deg`` (coefficients, highest first).
 
     Args:
@@ -447,4 +540,4 @@ def polyfit(
     >>> eval_shape(lambda x, y: polyfit(x, y, 2), S((6,), "f4"), S((6,), "f4")).shape
     (3,)
     """
-    return _polyfit_jit(x, y, deg, rcond, full, w, cov)
+    return unchanged(_polyfit_jit(x, y, deg, rcond, full, w, cov))

@@ -63,7 +63,7 @@ def _result(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
 
 
 def dot(
-    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
 ) -> Array:
     """NumPy's ``dot``: matrix product for 2-D, sum over the last/second-to-last axes in N-D.
 
@@ -206,7 +206,7 @@ def _matmul_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> _MatmulPlan:
 
 
 def vdot(
-    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
 ) -> Array:
     """Dot product of the flattened arrays, conjugating the first.
 
@@ -233,7 +233,7 @@ def vdot(
 
 
 def inner(
-    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
 ) -> Array:
     """Sum product over the last axes of ``a`` and ``b``.
 
@@ -259,7 +259,7 @@ def inner(
     )
 
 
-def outer(a: ArrayLike, b: ArrayLike, /) -> Any:
+def outer(a: ArrayLike, b: ArrayLike, /) -> Array:
     """Outer product of the flattened arrays.
 
     Args:

@@ -28,7 +28,7 @@ from ._arrays import (
     shape_of,
     to_inexact_dtype,
 )
-from ._shapes import canonicalize_axis, normalize_reduction_axes, reduced_shape
+from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes, reduced_shape
 from ._where import broadcast_to, where
 
 __all__ = [
@@ -160,7 +160,7 @@ def _no_out(out: Any, name: str) -> None:
 
 def sum(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -187,7 +187,7 @@ def sum(
 
 def prod(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -214,7 +214,7 @@ def prod(
 
 def max(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -241,7 +241,7 @@ def max(
 
 def min(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     initial: Any = None,
@@ -268,7 +268,7 @@ def min(
 
 def all(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     *,
@@ -295,7 +295,7 @@ def all(
 
 def any(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
     *,
@@ -326,7 +326,7 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 
 def mean(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
@@ -380,7 +380,7 @@ def _correction(name: str, ddof: int, correction: int | float | None) -> int | f
 
 def var(
     a: Any,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
@@ -434,7 +434,7 @@ _var_jit = jit(_var, static_argnums=(1, 2, 4))
 
 def std(
     a: Any,
-    axis: Any = None,
+    axis: Axis = None,
     dtype: Any = None,
     out: None = None,
     ddof: int = 0,
@@ -462,7 +462,7 @@ def _std(
 _std_jit = jit(_std, static_argnums=(1, 2, 4))
 
 
-def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     """Peak to peak: the maximum minus the minimum over the given axes.
 
     Args:
@@ -513,12 +513,12 @@ def any_zero(shape: tuple[int, ...]) -> bool:
     return 0 in shape
 
 
-def argmax(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def argmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmax")
     return unchanged(_arg("argmax", lax.argmax, a, axis, keepdims))
 
 
-def argmin(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def argmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmin")
     return unchanged(_arg("argmin", lax.argmin, a, axis, keepdims))
 
@@ -537,13 +537,13 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
     return prim(a, axis=ax, reverse=False)
 
 
-def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Array:
+def cumsum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None) -> Array:
     _no_out(out, "cumsum")
     check_arraylike("cumsum", a)
     return unchanged(_cumsum_jit(a, axis, dtype_arg(dtype)))
 
 
-def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Array:
+def cumprod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None) -> Array:
     _no_out(out, "cumprod")
     check_arraylike("cumprod", a)
     return unchanged(_cumprod_jit(a, axis, dtype_arg(dtype)))

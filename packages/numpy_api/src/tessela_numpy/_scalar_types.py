@@ -149,7 +149,7 @@ def result_type(*args: Any) -> np.dtype[Any]:
     return out
 
 
-def can_cast(from_: Any, to: Any, /, casting: str = "safe") -> bool:
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     """Whether a cast is allowed under NumPy's ``casting`` rule.
 
     Args:

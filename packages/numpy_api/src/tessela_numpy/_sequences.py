@@ -308,7 +308,7 @@ def diff(
     axis: int = -1,
     prepend: ArrayLike | None = None,
     append: ArrayLike | None = None,
-) -> Any:
+) -> Array:
     """The ``n``-th discrete difference along an axis (``not_equal`` for booleans).
 
     Args:
@@ -334,7 +334,7 @@ def diff(
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if n == 0:
-        return a
+        return unchanged(a)
     shape = shape_of(a)
     if not shape:
         raise ValueError("diff requires input that is at least one dimensional; got a 0-d array")
@@ -357,7 +357,7 @@ def diff(
         lo = tuple(slice(None, length - 1) if i == ax else slice(None) for i in range(len(shape)))
         op = not_equal if is_bool else subtract
         a = op(getitem(a, hi), getitem(a, lo))
-    return a
+    return unchanged(a)
 
 
 def ediff1d(
@@ -396,7 +396,7 @@ def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
     """One axis of :func:`gradient`: central differences, one-sided at the ends."""
     n = aval_of(f).shape[ax]
 
-    def part(start: int, stop: int) -> Any:
+    def part(start: int, stop: int) -> Array:
         index: list[Any] = [slice(None)] * aval_of(f).ndim
         index[ax] = slice(start, stop)
         return getitem(f, tuple(index))
@@ -415,7 +415,7 @@ def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
     shape = [1] * aval_of(f).ndim
     shape[ax] = n - 2
 
-    def along(v: Any) -> Any:
+    def along(v: Any) -> Array:
         return reshape(v, shape)
 
     dx1, dx2 = getitem(dx, slice(0, n - 2)), getitem(dx, slice(1, n - 1))
@@ -434,7 +434,7 @@ def gradient(
     *varargs: ArrayLike,
     axis: int | Sequence[int] | None = None,
     edge_order: int | None = None,
-) -> Any:
+) -> Array | list[Array]:
     """The gradient of sampled values: central differences inside, one-sided at the ends.
 
     Args:

@@ -94,7 +94,7 @@ def intersect1d(
     *,
     size: int | None = None,
     fill_value: Any = None,
-) -> Any:
+) -> Array | tuple[Array, Array, Array]:
     """The sorted values present in both arrays (flattened).
 
     Args:
@@ -128,7 +128,7 @@ def intersect1d(
     keep = _any(eq, axis=1) if n2 else zeros_like(u1, dtype=bool)
     values = _compact(u1, keep, size, fill_value, "intersect1d")
     if not return_indices:
-        return values
+        return unchanged(values)
     in2 = argmax(eq, axis=1) if n2 else zeros_like(u1, dtype=np.int32)
     if size is None:
         host = _host_mask(keep, "intersect1d")

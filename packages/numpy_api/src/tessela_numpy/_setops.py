@@ -259,7 +259,7 @@ def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None
     return unchanged(nonzero(lax.reshape(a, (n,)), size=size, fill_value=fill_value)[0])
 
 
-def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
     """The indices of the nonzero elements as rows of a 2-D array.
 
     Args:
@@ -390,7 +390,7 @@ def unique(
     size: int | None = None,
     fill_value: Any = None,
     sorted: bool = True,
-) -> Any:
+) -> Array | tuple[Array, ...]:
     """The sorted unique elements (or sub-arrays along ``axis``) of an array.
 
     Args:
@@ -421,7 +421,7 @@ def unique(
     del sorted
     values, indices, inverse, counts = _unique(ar, axis, equal_nan, size, fill_value, "unique")
     if not (return_index or return_inverse or return_counts):
-        return values
+        return unchanged(values)
     out = [values]
     if return_index:
         out.append(indices)

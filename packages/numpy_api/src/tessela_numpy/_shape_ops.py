@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -105,7 +105,7 @@ def reshape(
     return unchanged(a if new == old else lax.reshape(a, new))
 
 
-def ravel(a: ArrayLike, /, order: str = "C") -> Array:
+def ravel(a: ArrayLike, order: str = "C") -> Array:
     """Flatten to one dimension.
 
     Args:
@@ -123,7 +123,7 @@ def ravel(a: ArrayLike, /, order: str = "C") -> Array:
     return unchanged(reshape(a, (math.prod(shape_of(a)),), order=order))
 
 
-def transpose(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     """Permute the axes (reverse them when ``axes`` is ``None``).
 
     Args:
@@ -156,7 +156,7 @@ def transpose(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
     return lax.transpose(a, perm)
 
 
-def swapaxes(a: ArrayLike, /, axis1: int, axis2: int) -> Array:
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """Exchange two axes.
 
     Args:
@@ -179,7 +179,7 @@ def swapaxes(a: ArrayLike, /, axis1: int, axis2: int) -> Array:
     return lax.transpose(a, tuple(perm))
 
 
-def moveaxis(a: ArrayLike, /, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
+def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
     """Move axes to new positions, keeping the order of the others.
 
     Args:
@@ -203,10 +203,10 @@ def moveaxis(a: ArrayLike, /, source: int | Sequence[int], destination: int | Se
         tuple(canonicalize_axis(s, nd) for s in src),
         tuple(canonicalize_axis(d, nd) for d in dst),
     )
-    return a if perm == tuple(range(nd)) else lax.transpose(a, perm)
+    return unchanged(a if perm == tuple(range(nd)) else lax.transpose(a, perm))
 
 
-def squeeze(a: ArrayLike, /, axis: int | Sequence[int] | None = None) -> Any:
+def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """Remove size-1 axes (all of them, or those in ``axis``).
 
     Args:
@@ -235,10 +235,10 @@ def squeeze(a: ArrayLike, /, axis: int | Sequence[int] | None = None) -> Any:
                     "cannot select an axis to squeeze out which has size not equal to one, "
                     f"got shape={shape} and dimensions={dims}"
                 )
-    return lax.squeeze(a, dims) if dims else a
+    return unchanged(lax.squeeze(a, dims) if dims else a)
 
 
-def expand_dims(a: ArrayLike, /, axis: int | Sequence[int]) -> Array:
+def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Insert size-1 axes at the positions ``axis`` of the result.
 
     Args:
@@ -275,7 +275,7 @@ def _check_sequence(name: str, arrays: Any) -> list[Any]:
 
 
 def concatenate(
-    arrays: Sequence[Any], /, axis: int | None = 0, dtype: DTypeLike | None = None
+    arrays: Sequence[Any], axis: int | None = 0, dtype: DTypeLike | None = None
 ) -> Array:
     """Join arrays along an existing axis (the flattened arrays when axis is None).
 
@@ -311,7 +311,7 @@ def concatenate(
     return lax.concatenate(arrs, ax)
 
 
-def stack(arrays: Sequence[Any], /, axis: int = 0, dtype: DTypeLike | None = None) -> Array:
+def stack(arrays: Sequence[Any], axis: int = 0, dtype: DTypeLike | None = None) -> Array:
     """Join arrays of one shape along a new axis.
 
     Args:
@@ -377,7 +377,11 @@ for _f, _n in (
     _f.__name__ = _f.__qualname__ = _n
 
 
-def atleast_1d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_1d(ary: ArrayLike, /) -> Array: ...
+@overload
+def atleast_1d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
     """View inputs as arrays with at least one dimension.
 
     Args:
@@ -395,7 +399,11 @@ def atleast_1d(*arys: ArrayLike) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def atleast_2d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_2d(ary: ArrayLike, /) -> Array: ...
+@overload
+def atleast_2d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
     """View inputs as arrays with at least two dimensions (1-D arrays become rows).
 
     Args:
@@ -413,7 +421,11 @@ def atleast_2d(*arys: ArrayLike) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def atleast_3d(*arys: ArrayLike) -> Any:
+@overload
+def atleast_3d(ary: ArrayLike, /) -> Array: ...
+@overload
+def atleast_3d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
+def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     """View inputs as arrays with at least three dimensions.
 
     Args:
@@ -431,7 +443,7 @@ def atleast_3d(*arys: ArrayLike) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def hstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
+def hstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     """Join arrays column-wise (along axis 1, or axis 0 for 1-D arrays).
 
     Args:
@@ -450,7 +462,7 @@ def hstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype))
 
 
-def vstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
+def vstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     """Join arrays row-wise (1-D arrays become rows).
 
     Args:
@@ -469,7 +481,7 @@ def vstack(tup: Sequence[Any], /, dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=0, dtype=dtype))
 
 
-def split(ary: ArrayLike, indices_or_sections: Any, /, axis: int = 0) -> list[Any]:
+def split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Any]:
     """Split into equal sections, or at the given indices, along an axis.
 
     Args:
@@ -506,7 +518,7 @@ def split(ary: ArrayLike, indices_or_sections: Any, /, axis: int = 0) -> list[An
     return list(lax.split(ary, tuple(sizes), ax))
 
 
-def flip(m: ArrayLike, /, axis: int | Sequence[int] | None = None) -> Array:
+def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """Reverse the order of elements along the given axes (all when None).
 
     Args:

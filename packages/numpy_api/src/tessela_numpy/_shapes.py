@@ -10,14 +10,16 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import SupportsIndex, TypeAlias
 
 import numpy as np
 from numpy.exceptions import AxisError
 
 __all__ = [
+    "Axis",
     "IncompatibleShapesError",
     "NegativeDimensionError",
+    "Shape",
     "broadcast_shapes",
     "canonicalize_axis",
     "canonicalize_shape",
@@ -27,6 +29,11 @@ __all__ = [
     "normalize_reduction_axes",
     "reduced_shape",
 ]
+
+#: An ``axis`` argument: one axis, several, or ``None`` (all axes).
+Axis: TypeAlias = int | Sequence[int] | None
+#: A ``shape`` argument: one dimension or a sequence of them.
+Shape: TypeAlias = int | Sequence[int]
 
 _SHAPE_MESSAGE = (
     "Shapes must be 1D sequences of concrete values of integer type, got {}.\n"
@@ -53,7 +60,7 @@ def is_python_scalar(x: object, /) -> bool:
     return type(x) in (bool, int, float, complex)
 
 
-def canonicalize_axis(axis: Any, ndim: int, /) -> int:
+def canonicalize_axis(axis: SupportsIndex, ndim: int, /) -> int:
     """Turn a possibly negative ``axis`` into an index in ``range(ndim)``.
 
     Args:
@@ -84,7 +91,7 @@ def canonicalize_axis(axis: Any, ndim: int, /) -> int:
     return a + ndim if a < 0 else a
 
 
-def normalize_reduction_axes(axis: Any, ndim: int, /) -> tuple[int, ...]:
+def normalize_reduction_axes(axis: Axis, ndim: int, /) -> tuple[int, ...]:
     """Normalise the ``axis`` argument of a reduction.
 
     Args:
@@ -182,7 +189,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     return tuple(result)
 
 
-def canonicalize_shape(shape: Any, /) -> tuple[int, ...]:
+def canonicalize_shape(shape: Shape, /) -> tuple[int, ...]:
     """Turn an integer or sequence of integers into a shape tuple.
 
     Args:

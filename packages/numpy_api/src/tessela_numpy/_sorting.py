@@ -102,7 +102,7 @@ def argsort(
     stable: bool = True,
     descending: bool = False,
     dtype: Any = None,
-) -> Any:
+) -> Array:
     """The indices that sort an array.
 
     Args:
@@ -126,7 +126,7 @@ def argsort(
     """
     check_arraylike("argsort", a)
     _check_kind_order("argsort", kind, order)
-    return _argsort_jit(a, axis, bool(stable), bool(descending), dtype_arg(dtype))
+    return unchanged(_argsort_jit(a, axis, bool(stable), bool(descending), dtype_arg(dtype)))
 
 
 def _argsort(

@@ -23,7 +23,7 @@ from ._reductions import any as _any
 from ._reductions import mean
 from ._reductions import sum as _sum
 from ._shape_ops import atleast_2d, concatenate, expand_dims, moveaxis, reshape, squeeze
-from ._shapes import normalize_reduction_axes
+from ._shapes import Axis, normalize_reduction_axes
 from ._sorting import sort
 from ._take import take_along_axis
 from ._ufuncs import (
@@ -115,7 +115,7 @@ def _quantile(
     full = (*q_shape, *batch, n)
     srt_b = broadcast_to(srt, full)
 
-    def read(idx: Any) -> Any:
+    def read(idx: Any) -> Array:
         i = expand_dims(convert(idx, np.dtype(np.int32)), -1)
         return squeeze(take_along_axis(srt_b, broadcast_to(i, (*full[:-1], 1)), axis=-1), -1)
 
@@ -341,11 +341,11 @@ def nanmedian(
 
 def average(
     a: ArrayLike,
-    axis: Any = None,
+    axis: Axis = None,
     weights: ArrayLike | None = None,
     returned: bool = False,
     keepdims: bool = False,
-) -> Any:
+) -> Array | tuple[Array, Array]:
     """The weighted mean along the given axes.
 
     Args:

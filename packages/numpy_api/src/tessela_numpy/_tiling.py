@@ -18,13 +18,16 @@ __all__ = ["pad", "repeat", "roll", "tile"]
 
 
 def roll(
-    a: ArrayLike, /, shift: int | Sequence[int], axis: int | Sequence[int] | None = None
+    a: ArrayLike,
+    shift: ArrayLike | Sequence[int],
+    axis: int | Sequence[int] | None = None,
 ) -> Array:
     """Shift elements cyclically along axes (of the flattened array when axis is None).
 
     Args:
       a: an array-like.
-      shift: static shift amounts.
+      shift: shift amounts: Python integers (sliced statically), or an integer
+        array (a traced shift, by a dynamic slice of the doubled array, as JAX).
       axis: the axes, one per shift.
 
     Returns:
@@ -37,8 +40,11 @@ def roll(
     check_arraylike("roll", a)
     if axis is None:
         return unchanged(reshape(roll(ravel(a), shift, 0), shape_of(a)))
-    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if isinstance(shift, Array):
+        axes = tuple(canonicalize_axis(ax, len(shape_of(a))) for ax in axes)
+        return unchanged(_roll_dynamic_jit(a, shift, axes))
+    shifts = (shift,) if isinstance(shift, int | np.integer) else tuple(shift)  # type: ignore[arg-type]
     if len(shifts) == 1:
         shifts = shifts * len(axes)
     if len(axes) == 1:
@@ -73,6 +79,30 @@ def _roll_static(a: Any, shifts: tuple[int, ...], axes: tuple[int, ...]) -> Any:
 _roll_jit = jit(_roll_static, static_argnums=(1, 2))
 
 
+def _roll_dynamic(a: Any, shift: Any, axes: tuple[int, ...]) -> Any:
+    shape = shape_of(a)
+    shift = convert(shift, np.dtype(np.int32))
+    if len(shape_of(shift)) > 1:
+        raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
+    n_shift = shape_of(shift)[0] if shape_of(shift) else 1
+    if len(axes) == 1:
+        axes = axes * n_shift
+    if n_shift not in (1, len(axes)):
+        raise ValueError(f"roll: {n_shift} shifts for {len(axes)} axes; give one per axis")
+    for j, ax in enumerate(axes):
+        x = lax.index_in_dim(shift, j, keepdims=False) if shape_of(shift) else shift
+        n = shape[ax]
+        x = lax.rem(lax.add(lax.rem(x, convert(max(n, 1), x.dtype)), convert(n, x.dtype)),
+                    convert(max(n, 1), x.dtype))  # fmt: skip
+        doubled = lax.concatenate([a, a], ax)
+        a = lax.dynamic_slice_in_dim(doubled, lax.sub(convert(n, x.dtype), x), n, axis=ax)
+    return a
+
+
+_roll_dynamic.__name__ = _roll_dynamic.__qualname__ = "_roll_dynamic"
+_roll_dynamic_jit = jit(_roll_dynamic, static_argnums=(2,))
+
+
 def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
     pw = np.asarray(pad_width)
     if not np.issubdtype(pw.dtype, np.integer):
@@ -88,8 +118,8 @@ def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
 
 
 def pad(
-    array: ArrayLike, /, pad_width: Any, mode: str = "constant", *, constant_values: ArrayLike = 0
-) -> Any:
+    array: ArrayLike, pad_width: Any, mode: str = "constant", *, constant_values: ArrayLike = 0
+) -> Array:
     """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
 
     Args:
@@ -134,7 +164,7 @@ def pad(
             src = np.where(m < n, m, period - 1 - m)
         pieces = [_take_one(out, int(i), ax) for i in src]
         out = lax.concatenate(pieces, ax) if pieces else out
-    return out
+    return unchanged(out)
 
 
 def _pad(array: Any, widths: tuple[tuple[Any, Any], ...], constant_values: Any) -> Any:
@@ -153,7 +183,7 @@ def _take_one(x: Any, i: int, axis: int) -> Any:
     return lax.slice(x, tuple(lo), tuple(hi))
 
 
-def tile(A: ArrayLike, reps: int | Sequence[int], /) -> Array:
+def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     """Repeat a whole array ``reps`` times along each axis.
 
     Args:
@@ -182,7 +212,6 @@ def tile(A: ArrayLike, reps: int | Sequence[int], /) -> Array:
 
 def repeat(
     a: ArrayLike,
-    /,
     repeats: Any,
     axis: int | None = None,
     *,

@@ -246,7 +246,7 @@ class ufunc:
                 )
             return full(final, initial, dt)
 
-        def body(i: Any, val: Any) -> Any:
+        def body(i: Any, val: Any) -> Array:
             new = self(val, arr[i].astype(dt))
             return new if mask is None else where(mask[i], new, val)
 
@@ -413,7 +413,7 @@ class ufunc:
         lo = lax.slice_in_dim(ends, 0, ends.shape[axis] - 1, axis=axis)
         hi = lax.slice_in_dim(ends, 1, ends.shape[axis], axis=axis)
 
-        def body(i: Any, acc: Any) -> Any:
+        def body(i: Any, acc: Any) -> Array:
             piece = take(arr, expand_dims(i, (0,)), axis=axis)
             return where((i > lo) & (i < hi), self(acc, piece), acc)
 

@@ -187,15 +187,15 @@ def _unary(
 ) -> Callable[[Any], Any]:
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
-    def run(x: Any, /) -> Any:
+    def run(x: Any, /) -> Array:
         (x,) = promote(x)
-        return op(x)
+        return unchanged(op(x))
 
     run.__name__ = run.__qualname__ = name
     # JAX stages some functions as a nested jit call; the jaxpr shows it.
     staged_run = jit(run) if staged else run
 
-    def fn(x: Any, /) -> Any:
+    def fn(x: Any, /) -> Array:
         check_arraylike(name, x)
         return staged_run(x)
 
@@ -227,25 +227,25 @@ def _binary(
     """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools)."""
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
-    def run(x1: Any, x2: Any, /) -> Any:
+    def run(x1: Any, x2: Any, /) -> Array:
         x1, x2 = promote_shapes(name, *promote(x1, x2))
         if bool_op is not None and aval_of(x1).dtype.kind == "b":
-            return bool_op(x1, x2)
-        return op(x1, x2)
+            return unchanged(bool_op(x1, x2))
+        return unchanged(op(x1, x2))
 
     run.__name__ = run.__qualname__ = name
     if staged:
         staged_run = jit(run)
 
-        def fn(x1: Any, x2: Any, /) -> Any:
+        def fn(x1: Any, x2: Any, /) -> Array:
             check_arraylike(name, x1, x2)
-            return staged_run(x1, x2)
+            return unchanged(staged_run(x1, x2))
 
     else:
         # Kinds whose operands need no promotion when both have the same aval.
         same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
 
-        def fn(x1: Any, x2: Any, /) -> Any:
+        def fn(x1: Any, x2: Any, /) -> Array:
             if isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
                 a1, a2 = x1.aval, x2.aval
                 dtype = a1.dtype
@@ -254,8 +254,8 @@ def _binary(
                     kind = dtype.kind
                     if kind in same_aval_kinds:
                         if bool_op is not None and kind == "b":
-                            return bool_op(x1, x2)
-                        return op(x1, x2)
+                            return unchanged(bool_op(x1, x2))
+                        return unchanged(op(x1, x2))
             check_arraylike(name, x1, x2)
             return run(x1, x2)
 
@@ -264,8 +264,8 @@ def _binary(
 
 
 def _identity_for_ints(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def run(x: Any) -> Any:
-        return x if not _is(x, np.inexact) else op(x)
+    def run(x: Any) -> Array:
+        return unchanged(x if not _is(x, np.inexact) else op(x))
 
     return run
 
@@ -285,8 +285,8 @@ def _sign(x: Any) -> Any:
 
 
 def _logical(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def run(a: Any, b: Any) -> Any:
-        return op(_to_bool(a), _to_bool(b))
+    def run(a: Any, b: Any) -> Array:
+        return unchanged(op(_to_bool(a), _to_bool(b)))
 
     return run
 
@@ -309,7 +309,7 @@ def _invert(x: Any) -> Any:
 
 
 def _log_base(base: float) -> Callable[[Any], Any]:
-    def run(x: Any) -> Any:
+    def run(x: Any) -> Array:
         r = lax.log(x)
         if not _is(x, np.complexfloating):
             return lax.div(r, lax.log(convert(base, _dtype(x))))
@@ -441,7 +441,7 @@ def _copysign(a: Any, b: Any) -> Any:
     return where(signbit(b), lax.neg(lax.abs(a)), lax.abs(a))
 
 
-def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Any:
+def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Heaviside step: 0 below zero, 1 above, ``x2`` at zero (NaN stays NaN).
 
     Args:
@@ -457,7 +457,7 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     (2, 3)
     """
     check_arraylike("heaviside", x1, x2)
-    return _heaviside_jit(x1, x2)
+    return unchanged(_heaviside_jit(x1, x2))
 
 
 def _heaviside(x1: Any, x2: Any) -> Any:
@@ -501,7 +501,7 @@ def _logaddexp2(a: Any, b: Any) -> Any:
     return lax.div(_logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
 
 
-def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def fmax(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Element-wise maximum that ignores NaNs (NaN only where both are NaN).
 
     Args:
@@ -520,7 +520,7 @@ def fmax(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return unchanged(_fmax_jit(x1, x2))
 
 
-def fmin(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def fmin(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Element-wise minimum that ignores NaNs (NaN only where both are NaN).
 
     Args:

@@ -371,7 +371,9 @@ def _freq_dtype(dtype: Any) -> Any:
     return _dt.canonicalize_dtype(dtype if dtype is not None else np.float64)
 
 
-def fftfreq(n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: Any = None) -> Array:
+def fftfreq(
+    n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: object = None
+) -> Array:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``.
 
     Args:
@@ -394,7 +396,9 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: Any
     return unchanged(true_divide(ks, multiply(np.asarray(n, dt), d)).astype(dt))
 
 
-def rfftfreq(n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: Any = None) -> Array:
+def rfftfreq(
+    n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: object = None
+) -> Array:
     """The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.
 
     Args:

@@ -70,6 +70,11 @@ CASES: dict[str, tuple[Fn, list[str]]] = {
         lambda xp, a: xp.stack(xp.where(a[0] > 0, size=40, fill_value=-1)),
         ["f4"],
     ),
+    "roll_array_shift": (lambda xp, a: xp.roll(a[0], xp.asarray(-7), axis=1), ["f4"]),
+    "roll_array_shifts": (
+        lambda xp, a: xp.roll(a[0], xp.asarray([2, -1]), axis=(0, 2)),
+        ["f2"],
+    ),
     "log10_f32": (lambda xp, a: xp.log10(a[0]), ["pos32"]),
     "log10_c64": (lambda xp, a: xp.log10(a[0]), ["c64"]),
     "log2_c64": (lambda xp, a: xp.log2(a[0]), ["c64"]),
