@@ -108,6 +108,34 @@ def pmap(
         else set(static_broadcasted_argnums)
     )
 
+    # One shard_map per argument layout, static values and devices: its traced
+    # body and compiled executable are reused by every later call of that kind.
+    cache: dict[Hashable, Callable[..., Any]] = {}
+
+    def build(
+        n_args: int,
+        statics: tuple[tuple[int, Any], ...],
+        dyn_pos: Sequence[int],
+        dyn_axes: Sequence[int | None],
+        devs: Sequence[Any],
+    ) -> Callable[..., Any]:
+        mesh = Mesh(np.array(devs), (name,))
+
+        def per_device(*blocks: Any) -> Any:
+            full: list[Any] = [None] * n_args
+            for pos, value in statics:
+                full[pos] = value
+            for pos, block, ax in zip(dyn_pos, blocks, dyn_axes, strict=True):
+                full[pos] = block if ax is None else tree_map(operator.itemgetter(0), block)
+            out = fun(*full)
+            return tree_map(lambda o: tnp.expand_dims(tnp.asarray(o), 0), out)
+
+        specs = tuple(PartitionSpec() if ax is None else PartitionSpec(name) for ax in dyn_axes)
+        run: Callable[..., Any] = shard_map(
+            per_device, mesh=mesh, in_specs=specs, out_specs=PartitionSpec(name)
+        )
+        return run
+
     @functools.wraps(fun)
     def mapped(*args: Any) -> Any:
         nums = {i if i >= 0 else i + len(args) for i in static}
@@ -128,23 +156,22 @@ def pmap(
                 f"{len(devs)} XLA devices are available (num_replicas={n}); map an axis "
                 f"of at most {len(devs)} or reshape the data to add a sequential axis."
             )
-        mesh = Mesh(np.array(devs[:n]), (name,))
         fronted = [
-            arg if ax is None else tree_map(lambda x, a=ax: tnp.moveaxis(x, a, 0), arg)
+            arg if not ax else tree_map(lambda x, a=ax: tnp.moveaxis(x, a, 0), arg)
             for arg, ax in zip(dyn, dyn_axes, strict=True)
         ]
-
-        def per_device(*blocks: Any) -> Any:
-            full = list(args)
-            for pos, block, ax in zip(dyn_pos, blocks, dyn_axes, strict=True):
-                full[pos] = block if ax is None else tree_map(operator.itemgetter(0), block)
-            out = fun(*full)
-            return tree_map(lambda o: tnp.expand_dims(tnp.asarray(o), 0), out)
-
-        specs = tuple(PartitionSpec() if ax is None else PartitionSpec(name) for ax in dyn_axes)
-        stacked = shard_map(per_device, mesh=mesh, in_specs=specs, out_specs=PartitionSpec(name))(
-            *fronted
-        )
+        statics = tuple((i, args[i]) for i in sorted(nums) if i < len(args))
+        key: Hashable | None = (len(args), statics, tuple(dyn_axes), tuple(devs[:n]))
+        try:
+            run = cache.get(key)
+        except TypeError:  # an unhashable static value: trace for this call only
+            run = None
+            key = None
+        if run is None:
+            run = build(len(args), statics, dyn_pos, dyn_axes, devs[:n])
+            if key is not None:
+                cache[key] = run
+        stacked = run(*fronted)
         if out_axes is None:
             return tree_map(operator.itemgetter(0), stacked)
         if not isinstance(out_axes, int):

@@ -56,3 +56,20 @@ def test_bad_input() -> None:
         tx.pmap(lambda a, b: a + b)(np.ones((4, 2)), np.ones((2, 2)))
     with pytest.raises(ValueError, match="one entry per positional"):
         tx.pmap(lambda a, b: a + b, in_axes=(0,))(np.ones((4, 2)), np.ones((4, 2)))
+
+
+def test_repeated_calls_reuse_the_trace() -> None:
+    traces: list[int] = []
+
+    def f(a: object, k: int) -> object:
+        traces.append(k)
+        return a * k
+
+    g = tx.pmap(f, static_broadcasted_argnums=1)
+    x = np.arange(16.0, dtype=np.float32).reshape(8, 2)
+    for k in (3, 3, 4, 3, 4):
+        np.testing.assert_allclose(np.asarray(g(x, k)), x * k)
+    assert traces == [3, 4]
+    y = g(g(x, 3), 4)
+    np.testing.assert_allclose(np.asarray(y), x * 12)
+    assert traces == [3, 4]
