@@ -11,21 +11,22 @@ Everything is ``tessela.numpy``, so it traces, batches and differentiates.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._nn_reduce import logsumexp, softmax
 
 __all__ = ["dot_product_attention"]
 
 
-def _as_4d(x: Any) -> Any:
-    x = tnp.asarray(x)
-    missing = 4 - x.ndim
-    return tnp.reshape(x, (1,) * missing + x.shape) if missing > 0 else x
+def _as_4d(x: ArrayLike) -> Array:
+    arr = tnp.asarray(x)
+    missing = 4 - arr.ndim
+    return tnp.reshape(arr, (1,) * missing + arr.shape) if missing > 0 else arr
 
 
 def _check(x: Any, name: str, shape: tuple[int, ...], dtype: Any, fix: str) -> None:
@@ -97,21 +98,57 @@ def _combined_mask(
     return keep
 
 
+@overload
 def dot_product_attention(
-    query: Any,
-    key: Any,
-    value: Any,
-    bias: Any = None,
-    mask: Any = None,
+    query: ArrayLike,
+    key: ArrayLike,
+    value: ArrayLike,
+    bias: ArrayLike | None = None,
+    mask: ArrayLike | None = None,
     *,
     scale: float | None = None,
     is_causal: bool = False,
-    query_seq_lengths: Any = None,
-    key_value_seq_lengths: Any = None,
+    query_seq_lengths: ArrayLike | None = None,
+    key_value_seq_lengths: ArrayLike | None = None,
+    local_window_size: int | tuple[int, int] | None = None,
+    implementation: Literal["xla", "cudnn"] | None = None,
+    return_residual: Literal[False] = False,
+) -> Array: ...
+
+
+@overload
+def dot_product_attention(
+    query: ArrayLike,
+    key: ArrayLike,
+    value: ArrayLike,
+    bias: ArrayLike | None = None,
+    mask: ArrayLike | None = None,
+    *,
+    scale: float | None = None,
+    is_causal: bool = False,
+    query_seq_lengths: ArrayLike | None = None,
+    key_value_seq_lengths: ArrayLike | None = None,
+    local_window_size: int | tuple[int, int] | None = None,
+    implementation: Literal["xla", "cudnn"] | None = None,
+    return_residual: Literal[True],
+) -> tuple[Array, Array]: ...
+
+
+def dot_product_attention(
+    query: ArrayLike,
+    key: ArrayLike,
+    value: ArrayLike,
+    bias: ArrayLike | None = None,
+    mask: ArrayLike | None = None,
+    *,
+    scale: float | None = None,
+    is_causal: bool = False,
+    query_seq_lengths: ArrayLike | None = None,
+    key_value_seq_lengths: ArrayLike | None = None,
     local_window_size: int | tuple[int, int] | None = None,
     implementation: Literal["xla", "cudnn"] | None = None,
     return_residual: bool = False,
-) -> Any:
+) -> Array | tuple[Array, Array]:
     """Scaled dot-product attention, ``softmax(q k^T * scale + bias) v`` per head.
 
     Shapes use B batch, T query length, S key length, N query heads, K
@@ -169,11 +206,13 @@ def dot_product_attention(
         _check(mask, "mask", (-1,) * 4, np.bool_, "pass a boolean mask (True keeps a logit).")
     if bias is not None:
         _check(bias, "bias", (-1,) * 4, None, "pass a (B, N, T, S)-broadcastable bias.")
-    lengths = {
+    given = {
         "query_seq_lengths": query_seq_lengths,
         "key_value_seq_lengths": key_value_seq_lengths,
     }
-    for name, value_ in lengths.items():
+    lengths: dict[str, Array | None] = {}
+    for name, value_ in given.items():
+        lengths[name] = None
         if value_ is not None:
             lengths[name] = arr = tnp.asarray(value_)
             _check(arr, name, (b,), np.int32, f"pass an int32 array of {b} lengths, one per batch.")

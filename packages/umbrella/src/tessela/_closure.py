@@ -18,22 +18,30 @@ transpose (in reverse mode and ``linear_transpose``) is ``f_t(res, ct)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from tessela_autodiff import vjp
 from tessela_lowering import jit
 from tessela_pytree import (
+    PyTreeDef,
     register_pytree_node,
     tree_flatten,
     tree_unflatten,
     treedef_is_leaf,
 )
-from tessela_tracer import Tracer, custom_vjp, get_aval, trace_to_jaxpr
+from tessela_tracer import ClosedJaxpr, Tracer, custom_vjp, get_aval, trace_to_jaxpr
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import DebugInfo, NamedCallable, eval_jaxpr, hoist_consts, tangent_aval
+from tessela_tracer.typing import Array
 
 __all__ = ["closure_convert", "custom_gradient", "fwd_and_bwd", "linear_call"]
+
+# Arguments, outputs and cotangents are pytrees of arbitrary structure: they stay ``Any``
+# where nothing relates them, and these type variables carry them through otherwise.
+_Out = TypeVar("_Out")  # the output pytree
+_Res = TypeVar("_Res")  # linear_call's residual pytree
+_Lin = TypeVar("_Lin")  # linear_call's linear pytree
 
 
 class _Residuals:
@@ -60,7 +68,7 @@ def _name(fun: Any) -> str:
     return str(getattr(fun, "__name__", type(fun).__name__))
 
 
-def custom_gradient(fun: Callable[..., tuple[Any, Callable[..., Any]]]) -> Callable[..., Any]:
+def custom_gradient(fun: Callable[..., tuple[_Out, Callable[..., Any]]]) -> Callable[..., _Out]:
     """A function whose gradient is given by the ``vjp`` it returns with its output.
 
     Args:
@@ -81,18 +89,18 @@ def custom_gradient(fun: Callable[..., tuple[Any, Callable[..., Any]]]) -> Calla
       9.0 3.0
     """
 
-    def primal(*args: Any) -> Any:
+    def primal(*args: Any) -> _Out:
         return fun(*args)[0]
 
     primal.__name__ = _name(fun)
     wrapped = custom_vjp(primal)
 
-    def fwd(*args: Any) -> tuple[Any, _Residuals]:
+    def fwd(*args: Any) -> tuple[_Out, _Residuals]:
         ans, vjp = fun(*args)
         ans_flat, out_tree = tree_flatten((ans,))
         in_info: list[Any] = []
 
-        def flat_vjp(*cts: Any) -> list[Any]:
+        def flat_vjp(*cts: Array) -> list[Any]:
             out = vjp(*tree_unflatten(out_tree, list(cts)))
             leaves, tree = tree_flatten(out)
             in_info.append(tree)
@@ -127,8 +135,8 @@ def _maybe_perturbed(x: Any) -> bool:
 
 
 def closure_convert(
-    fun: Callable[..., Any], *example_args: Any
-) -> tuple[Callable[..., Any], list[Any]]:
+    fun: Callable[..., _Out], *example_args: Any
+) -> tuple[Callable[..., _Out], list[Array]]:
     """Turns the values ``fun`` closes over that may carry derivatives into explicit arguments.
 
     Use it with ``custom_vjp``/``custom_jvp`` and higher-order functions, whose
@@ -157,7 +165,7 @@ def closure_convert(
     flat_args, in_tree = tree_flatten(example_args)
     out_info: list[Any] = []
 
-    def flat_fun(*xs: Any) -> list[Any]:
+    def flat_fun(*xs: Array) -> list[Any]:
         leaves, tree = tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
         out_info.append(tree)
         return leaves
@@ -173,7 +181,7 @@ def closure_convert(
     kept = [c for c, w in zip(consts, which, strict=True) if not w]
     hoisted = [c for c, w in zip(consts, which, strict=True) if w]
 
-    def converted_fun(*args_hconsts: Any) -> Any:
+    def converted_fun(*args_hconsts: Any) -> _Out:
         n = len(args_hconsts) - len(hoisted)
         args, const_args = args_hconsts[:n], args_hconsts[n:]
         all_args, in_tree2 = tree_flatten(tuple(args))
@@ -185,7 +193,8 @@ def closure_convert(
             )
         it_kept, it_hoisted = iter(kept), iter(const_args)
         merged = [next(it_hoisted) if w else next(it_kept) for w in which]
-        return tree_unflatten(out_tree, eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *merged, *all_args))
+        outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *merged, *all_args)
+        return cast(_Out, tree_unflatten(out_tree, outs))
 
     return converted_fun, hoisted
 
@@ -195,7 +204,7 @@ def _trace_backward(vjp_fun: Callable[..., Any], ans: Any) -> _Residuals:
     ans_flat, out_tree = tree_flatten((ans,))
     in_info: list[Any] = []
 
-    def flat_vjp(*cts: Any) -> list[Any]:
+    def flat_vjp(*cts: Array) -> list[Any]:
         leaves, tree = tree_flatten(vjp_fun(*tree_unflatten(out_tree, list(cts))))
         in_info.append(tree)
         return leaves
@@ -214,7 +223,7 @@ def fwd_and_bwd(
     argnums: int | Sequence[int],
     has_aux: bool = False,
     jitted: bool = True,
-) -> tuple[Callable[..., Any], Callable[..., Any]]:
+) -> tuple[Callable[..., tuple[Any, ...]], Callable[..., Any]]:
     """The forward and backward passes of ``fun``, as two reusable functions.
 
     ``fwd(*args)`` is ``(out, residuals)`` (``(out, residuals, aux)`` with
@@ -242,7 +251,7 @@ def fwd_and_bwd(
         raise TypeError(f"Expected a callable value, got {fun!r}")
     index = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
-    def fwd(*args: Any) -> Any:
+    def fwd(*args: Any) -> tuple[Any, ...]:
         def partial_fun(*dyn: Any) -> Any:
             full = list(args)
             for i, v in zip(index, dyn, strict=True):
@@ -275,11 +284,11 @@ def _flat_traced(
     counts: Sequence[int],
     avals: Sequence[Any],
     what: str,
-) -> tuple[Any, list[Any], Any]:
+) -> tuple[ClosedJaxpr, list[Any], PyTreeDef]:
     """``fun(*unflattened groups)`` traced on flat leaves: (jaxpr taking consts first, consts, out tree)."""
     out_info: list[Any] = []
 
-    def flat(*xs: Any) -> list[Any]:
+    def flat(*xs: Array) -> list[Any]:
         groups, start = [], 0
         for tree, n in zip(trees, counts, strict=True):
             groups.append(tree_unflatten(tree, list(xs[start : start + n])))
@@ -294,11 +303,11 @@ def _flat_traced(
 
 
 def linear_call(
-    fun: Callable[[Any, Any], Any],
-    fun_transpose: Callable[[Any, Any], Any],
-    residual_args: Any,
-    linear_args: Any,
-) -> Any:
+    fun: Callable[[_Res, _Lin], _Out],
+    fun_transpose: Callable[[_Res, _Out], _Lin],
+    residual_args: _Res,
+    linear_args: _Lin,
+) -> _Out:
     """Calls ``fun(residual_args, linear_args)``, linear in ``linear_args``, with its own transpose.
 
     Differentiation treats the call as linear: its JVP is the same call on
@@ -333,9 +342,9 @@ def linear_call(
         [*res_avals, *[get_aval(x) for x in lin_flat]], "linear_call",
     )  # fmt: skip
     out_avals = list(callee.out_avals)
-    cache: list[tuple[Any, list[Any]]] = []
+    cache: list[tuple[ClosedJaxpr, list[Any]]] = []
 
-    def transpose_thunk() -> tuple[Any, list[Any]]:
+    def transpose_thunk() -> tuple[ClosedJaxpr, list[Any]]:
         if not cache:
             t_jaxpr, t_consts, t_tree = _flat_traced(
                 fun_transpose, (res_tree, out_tree), (len(res_flat), len(out_avals)),
@@ -354,4 +363,4 @@ def linear_call(
         transpose_thunk=NamedCallable(transpose_thunk, _name(fun_transpose)),
         num_callee_consts=len(consts), num_res=len(res_flat),
     )  # fmt: skip
-    return tree_unflatten(out_tree, outs)
+    return cast(_Out, tree_unflatten(out_tree, outs))

@@ -11,16 +11,19 @@ consecutive entries and the buckets combined afterwards, as in JAX.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_sum"]
 
 _METHOD = {"sum": "add", "prod": "multiply", "max": "max", "min": "min"}
+# How out-of-range segment ids are handled: "drop" (the default) or "clip".
+Mode: TypeAlias = lax.GatherScatterMode | str | None
 _REDUCER: dict[str, Any] = {"sum": tnp.sum, "prod": tnp.prod, "max": tnp.max, "min": tnp.min}
 
 
@@ -61,14 +64,14 @@ def _num_segments(name: str, num_segments: Any, segment_ids: Any) -> int:
 
 def _segment(
     op: str,
-    data: Any,
-    segment_ids: Any,
+    data: ArrayLike,
+    segment_ids: ArrayLike,
     num_segments: int | None,
     indices_are_sorted: bool,
     unique_indices: bool,
     bucket_size: int | None,
-    mode: Any,
-) -> Any:
+    mode: Mode,
+) -> Array:
     name = f"segment_{op}"
     for arg, what in ((data, "data"), (segment_ids, "segment_ids")):
         if isinstance(arg, (list, tuple, str)):
@@ -76,25 +79,25 @@ def _segment(
                 f"{name}: {what} must be an array, got {type(arg).__name__}; "
                 "wrap it in tessela.numpy.asarray."
             )
-    data = tnp.asarray(data)
-    segment_ids = tnp.asarray(segment_ids)
+    values = tnp.asarray(data)
+    ids = tnp.asarray(segment_ids)
     mode = "drop" if mode is None else mode
-    count = _num_segments(name, num_segments, segment_ids)
+    count = _num_segments(name, num_segments, ids)
     # Segment ids are not wrapped like NumPy indices: a negative id is out of
     # range (dropped), or clipped to segment 0.
     clip = lax.GatherScatterMode.from_any(mode) == lax.GatherScatterMode.CLIP
-    segment_ids = tnp.where(segment_ids < 0, 0 if clip else count, segment_ids)
-    dtype = data.dtype
+    ids = tnp.where(ids < 0, 0 if clip else count, ids)
+    dtype = values.dtype
     fill = _identity(op, dtype)
     kwargs = {"indices_are_sorted": indices_are_sorted, "unique_indices": unique_indices}
     if bucket_size is None:
-        out = tnp.full((count, *data.shape[1:]), fill, dtype=dtype)
-        return getattr(out.at[segment_ids], _METHOD[op])(data, mode=mode, **kwargs)
-    num_buckets = -(-segment_ids.size // bucket_size)
-    out = tnp.full((num_buckets, count, *data.shape[1:]), fill, dtype=dtype)
-    index = (tnp.arange(segment_ids.shape[0]) // bucket_size, segment_ids[None, :])
-    out = getattr(out.at[index], _METHOD[op])(data, mode=mode, **kwargs)
-    return _REDUCER[op](out, axis=0).astype(dtype)
+        out = tnp.full((count, *values.shape[1:]), fill, dtype=dtype)
+        return cast(Array, getattr(out.at[ids], _METHOD[op])(values, mode=mode, **kwargs))
+    num_buckets = -(-ids.size // bucket_size)
+    out = tnp.full((num_buckets, count, *values.shape[1:]), fill, dtype=dtype)
+    index = (tnp.arange(ids.shape[0]) // bucket_size, ids[None, :])
+    out = getattr(out.at[index], _METHOD[op])(values, mode=mode, **kwargs)
+    return cast(Array, _REDUCER[op](out, axis=0).astype(dtype))
 
 
 _ARGS_DOC = """
@@ -115,14 +118,14 @@ Returns:
 
 
 def segment_sum(
-    data: Any,
-    segment_ids: Any,
+    data: ArrayLike,
+    segment_ids: ArrayLike,
     num_segments: int | None = None,
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     bucket_size: int | None = None,
-    mode: Any = None,
-) -> Any:
+    mode: Mode = None,
+) -> Array:
     return _segment(
         "sum", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
         bucket_size, mode,
@@ -130,14 +133,14 @@ def segment_sum(
 
 
 def segment_prod(
-    data: Any,
-    segment_ids: Any,
+    data: ArrayLike,
+    segment_ids: ArrayLike,
     num_segments: int | None = None,
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     bucket_size: int | None = None,
-    mode: Any = None,
-) -> Any:
+    mode: Mode = None,
+) -> Array:
     return _segment(
         "prod", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
         bucket_size, mode,
@@ -145,14 +148,14 @@ def segment_prod(
 
 
 def segment_max(
-    data: Any,
-    segment_ids: Any,
+    data: ArrayLike,
+    segment_ids: ArrayLike,
     num_segments: int | None = None,
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     bucket_size: int | None = None,
-    mode: Any = None,
-) -> Any:
+    mode: Mode = None,
+) -> Array:
     return _segment(
         "max", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
         bucket_size, mode,
@@ -160,14 +163,14 @@ def segment_max(
 
 
 def segment_min(
-    data: Any,
-    segment_ids: Any,
+    data: ArrayLike,
+    segment_ids: ArrayLike,
     num_segments: int | None = None,
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     bucket_size: int | None = None,
-    mode: Any = None,
-) -> Any:
+    mode: Mode = None,
+) -> Array:
     return _segment(
         "min", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
         bucket_size, mode,

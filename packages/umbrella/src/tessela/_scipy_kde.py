@@ -9,15 +9,17 @@ the bandwidth follows Scott's or Silverman's rule, a scalar or a callable;
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_numpy import linalg as tnp_linalg
+from tessela_prng import KeyArray
 from tessela_pytree import register_pytree_node_class
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike
 
 from . import random as _random
 from ._scipy_ndtr import ndtr
@@ -25,8 +27,11 @@ from ._scipy_special import logsumexp
 
 __all__ = ["gaussian_kde"]
 
+# "scott", "silverman", a scalar factor, or a function of the estimator returning one.
+BandwidthMethod: TypeAlias = "str | ArrayLike | Callable[[gaussian_kde], ArrayLike] | None"
 
-def _inexact(*xs: Any) -> list[Any]:
+
+def _inexact(*xs: ArrayLike) -> list[Array]:
     arrays = [tnp.asarray(x) for x in xs]
     dtype = tnp.result_type(*arrays)
     if not np.issubdtype(dtype, np.inexact):
@@ -55,53 +60,59 @@ class gaussian_kde:
         [0.3182]
     """
 
-    neff: Any
-    dataset: Any
-    weights: Any
-    covariance: Any
-    inv_cov: Any
+    neff: Array
+    dataset: Array
+    weights: Array
+    covariance: Array
+    inv_cov: Array
 
-    def __init__(self, dataset: Any, bw_method: Any = None, weights: Any = None) -> None:
-        dataset = tnp.atleast_2d(tnp.asarray(dataset))
-        if np.issubdtype(dataset.dtype, np.complexfloating):
+    def __init__(
+        self,
+        dataset: ArrayLike,
+        bw_method: BandwidthMethod = None,
+        weights: ArrayLike | None = None,
+    ) -> None:
+        data = tnp.atleast_2d(tnp.asarray(dataset))
+        if np.issubdtype(data.dtype, np.complexfloating):
             raise NotImplementedError("gaussian_kde does not support complex data")
-        if not dataset.size > 1:
+        if not data.size > 1:
             raise ValueError("`dataset` input should have multiple elements.")
-        d, n = dataset.shape
+        d, n = data.shape
         if weights is not None:
-            dataset, weights = _inexact(dataset, weights)
-            weights = tnp.atleast_1d(weights)
-            weights = weights / tnp.sum(weights)
-            if weights.ndim != 1:
+            data, w = _inexact(data, weights)
+            w = tnp.atleast_1d(w)
+            w = w / tnp.sum(w)
+            if w.ndim != 1:
                 raise ValueError("`weights` input should be one-dimensional.")
-            if len(weights) != n:
+            if len(w) != n:
                 raise ValueError("`weights` input should be of length n")
         else:
-            (dataset,) = _inexact(dataset)
-            weights = tnp.full(n, 1.0 / n, dtype=dataset.dtype)
-        self.dataset, self.weights = dataset, weights
-        self.neff = neff = 1 / tnp.sum(weights**2)
-        bw_method = "scott" if bw_method is None else bw_method
-        if bw_method == "scott":
+            (data,) = _inexact(data)
+            w = tnp.full(n, 1.0 / n, dtype=data.dtype)
+        self.dataset, self.weights = data, w
+        self.neff = neff = 1 / tnp.sum(w**2)
+        method = "scott" if bw_method is None else bw_method
+        factor: Any  # an array, or the scalar the caller gave (kept as given, as in JAX)
+        if method == "scott":
             factor = tnp.power(neff, -1.0 / (d + 4))
-        elif bw_method == "silverman":
+        elif method == "silverman":
             factor = tnp.power(neff * (d + 2) / 4.0, -1.0 / (d + 4))
-        elif tnp.isscalar(bw_method) and not isinstance(bw_method, str):
-            factor = bw_method
-        elif callable(bw_method):
-            factor = bw_method(self)
+        elif not callable(method) and not isinstance(method, str) and tnp.isscalar(method):
+            factor = method
+        elif callable(method):
+            factor = method(self)
         else:
             raise ValueError("`bw_method` should be 'scott', 'silverman', a scalar, or a callable.")
-        cov = tnp.atleast_2d(tnp.cov(dataset, rowvar=True, bias=False, aweights=weights))
+        cov = tnp.atleast_2d(tnp.cov(data, rowvar=True, bias=False, aweights=w))
         self.covariance = cov * factor**2
         self.inv_cov = tnp_linalg.inv(cov) / factor**2
 
-    def tree_flatten(self) -> tuple[tuple[Any, ...], None]:
+    def tree_flatten(self) -> tuple[tuple[Array, ...], None]:
         """The leaves ``(neff, dataset, weights, covariance, inv_cov)``."""
         return (self.neff, self.dataset, self.weights, self.covariance, self.inv_cov), None
 
     @classmethod
-    def tree_unflatten(cls, aux_data: Any, children: Any) -> gaussian_kde:
+    def tree_unflatten(cls, aux_data: None, children: Sequence[Any]) -> gaussian_kde:
         """Rebuild an estimator from its leaves."""
         del aux_data
         kde = cls.__new__(cls)
@@ -118,26 +129,29 @@ class gaussian_kde:
         """The number of samples."""
         return int(self.dataset.shape[1])
 
-    def evaluate(self, points: Any) -> Any:
+    def evaluate(self, points: ArrayLike) -> Array:
         """The density at ``points`` (``(d, m)``, or ``(m,)`` for ``d = 1``)."""
         points = self._reshape_points(points)
         out = _kernel_eval(False, self.dataset.T, self.weights[:, None], points.T, self.inv_cov)
-        return out[:, 0]
+        return cast(Array, out[:, 0])
 
-    def __call__(self, points: Any) -> Any:
+    def __call__(self, points: ArrayLike) -> Array:
         """The density at ``points`` (as :meth:`evaluate`)."""
         return self.evaluate(points)
 
-    def pdf(self, x: Any) -> Any:
+    def pdf(self, x: ArrayLike) -> Array:
         """The density at ``x`` (as :meth:`evaluate`)."""
         return self.evaluate(x)
 
-    def logpdf(self, x: Any) -> Any:
+    def logpdf(self, x: ArrayLike) -> Array:
         """The log density at ``x``, computed with ``logsumexp``."""
         x = self._reshape_points(x)
-        return _kernel_eval(True, self.dataset.T, self.weights[:, None], x.T, self.inv_cov)[:, 0]
+        return cast(
+            Array,
+            _kernel_eval(True, self.dataset.T, self.weights[:, None], x.T, self.inv_cov)[:, 0],
+        )
 
-    def integrate_gaussian(self, mean: Any, cov: Any) -> Any:
+    def integrate_gaussian(self, mean: ArrayLike, cov: ArrayLike) -> Array:
         """The integral of the density times a Gaussian ``N(mean, cov)``."""
         mean = tnp.atleast_1d(tnp.squeeze(tnp.asarray(mean)))
         cov = tnp.atleast_2d(tnp.asarray(cov))
@@ -147,9 +161,9 @@ class gaussian_kde:
             raise ValueError(f"covariance does not have dimension {self.d}")
         chol = _cho_factor(self.covariance + cov)
         norm = 1.0 / (tnp.sqrt(2 * np.pi) ** self.d * tnp.prod(tnp.diag(chol[0])))
-        return _kernel_convolve(chol, norm, self.dataset, self.weights, mean)
+        return cast(Array, _kernel_convolve(chol, norm, self.dataset, self.weights, mean))
 
-    def integrate_box_1d(self, low: Any, high: Any) -> Any:
+    def integrate_box_1d(self, low: ArrayLike, high: ArrayLike) -> Array:
         """The probability mass between ``low`` and ``high`` (one-dimensional data only)."""
         if self.d != 1:
             raise ValueError("integrate_box_1d() only handles 1D pdfs")
@@ -160,7 +174,7 @@ class gaussian_kde:
         hi = tnp.squeeze((high - self.dataset) / sigma)
         return tnp.sum(self.weights * (ndtr(hi) - ndtr(lo)))
 
-    def integrate_kde(self, other: gaussian_kde) -> Any:
+    def integrate_kde(self, other: gaussian_kde) -> Array:
         """The integral of the product of this density and ``other``'s."""
         if other.d != self.d:
             raise ValueError("KDEs are not the same dimensionality")
@@ -170,7 +184,7 @@ class gaussian_kde:
         conv = functools.partial(_kernel_convolve, chol, norm, large.dataset, large.weights)
         return tnp.sum(vmap(conv, in_axes=1)(small.dataset) * small.weights)
 
-    def resample(self, key: Any, shape: tuple[int, ...] = ()) -> Any:
+    def resample(self, key: KeyArray | ArrayLike, shape: tuple[int, ...] = ()) -> Array:
         """Draw samples (``(d,) + shape``): a data point, plus Gaussian noise of the bandwidth."""
         ind_key, eps_key = _random.split(key)
         ind = _random.choice(ind_key, self.n, shape=shape, p=self.weights)
@@ -178,19 +192,21 @@ class gaussian_kde:
         eps = _random.multivariate_normal(
             eps_key, mean, self.covariance, shape=shape, dtype=self.dataset.dtype
         ).T
-        return self.dataset[:, ind] + eps
+        return cast(Array, self.dataset[:, ind] + eps)
 
-    def integrate_box(self, low_bounds: Any, high_bounds: Any, maxpts: Any = None) -> Any:
+    def integrate_box(
+        self, low_bounds: ArrayLike, high_bounds: ArrayLike, maxpts: int | None = None
+    ) -> Array:
         """Not supported, as in JAX: use :meth:`integrate_box_1d`."""
         del low_bounds, high_bounds, maxpts
         raise NotImplementedError("only 1D box integrations are supported; use `integrate_box_1d`")
 
-    def set_bandwidth(self, bw_method: Any = None) -> None:
+    def set_bandwidth(self, bw_method: BandwidthMethod = None) -> None:
         """Not supported, as in JAX: build a new estimator instead."""
         del bw_method
         raise NotImplementedError("dynamically changing the bandwidth method is not supported")
 
-    def _reshape_points(self, points: Any) -> Any:
+    def _reshape_points(self, points: ArrayLike) -> Array:
         points = tnp.asarray(points)
         if np.issubdtype(points.dtype, np.complexfloating):
             raise NotImplementedError("gaussian_kde does not support complex coordinates")
@@ -232,13 +248,13 @@ def _kernel_eval(in_log: bool, points: Any, values: Any, xi: Any, precision: Any
     points, xi = tnp.dot(points, whitening), tnp.dot(xi, whitening)
     log_norm = tnp.sum(tnp.log(tnp.diag(whitening))) - 0.5 * d * np.log(2 * np.pi)
 
-    def kernel(x_test: Any, x_train: Any, y_train: Any) -> Any:
+    def kernel(x_test: Array, x_train: Array, y_train: Array) -> Array:
         arg = log_norm - 0.5 * tnp.sum(tnp.square(x_train - x_test))
-        return tnp.log(y_train) + arg if in_log else y_train * tnp.exp(arg)
+        return cast(Array, tnp.log(y_train) + arg if in_log else y_train * tnp.exp(arg))
 
     reduce: Callable[..., Any] = logsumexp if in_log else tnp.sum
 
-    def reduced(x: Any) -> Any:
-        return reduce(vmap(kernel, in_axes=(None, 0, 0))(x, points, values), axis=0)
+    def reduced(x: Array) -> Array:
+        return cast(Array, reduce(vmap(kernel, in_axes=(None, 0, 0))(x, points, values), axis=0))
 
     return vmap(reduced)(xi)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["apply_along_axis", "vectorize"]
 
@@ -89,7 +90,7 @@ def vectorize(
         positions = [i for i in range(len(args)) if i not in excluded]
         fixed_kwargs = dict(kwargs)
 
-        def call(*vec_args: Any) -> Any:
+        def call(*vec_args: Array) -> Any:
             full = list(args)
             for i, value in zip(positions, vec_args, strict=True):
                 full[i] = value
@@ -114,7 +115,7 @@ def vectorize(
             loops.append(x.shape[: x.ndim - len(core)])
         loop_shape = np.broadcast_shapes(*loops) if loops else ()
 
-        def core_fn(*xs: Any) -> Any:
+        def core_fn(*xs: Array) -> Any:
             out = call(*xs)
             if out_cores is not None:
                 _check_outputs(out, out_cores, dict(sizes), where)
@@ -167,8 +168,8 @@ def _loop(
 
 
 def apply_along_axis(
-    func1d: Callable[..., Any], axis: int, arr: Any, *args: Any, **kwargs: Any
-) -> Any:
+    func1d: Callable[..., ArrayLike], axis: int, arr: ArrayLike, *args: Any, **kwargs: Any
+) -> Array:
     """Apply ``func1d`` to every 1-D slice of ``arr`` along ``axis``, with ``vmap``.
 
     Args:
@@ -187,17 +188,17 @@ def apply_along_axis(
         >>> tnp.apply_along_axis(tnp.sum, 1, np.ones((2, 3))).tolist()
         [3.0, 3.0]
     """
-    arr = tnp.asarray(arr)
-    ndim = arr.ndim
+    array = tnp.asarray(arr)
+    ndim = array.ndim
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     axis %= ndim
 
-    def fn(x: Any) -> Any:
+    def fn(x: Array) -> ArrayLike:
         return func1d(x, *args, **kwargs)
 
     for i in range(1, ndim - axis):
         fn = vmap(fn, in_axes=i, out_axes=-1)
     for _ in range(axis):
         fn = vmap(fn, in_axes=0, out_axes=0)
-    return fn(arr)
+    return cast(Array, fn(array))

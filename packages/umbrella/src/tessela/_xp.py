@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import tessela_numpy as tnp
 import tessela_prng
+from numpy.typing import DTypeLike
 from tessela_tracer import lax
+from tessela_tracer.typing import Array
 
 __all__ = ["Boxed", "box", "namespace", "unbox"]
 
@@ -44,10 +46,12 @@ class Boxed:
     __array_ufunc__ = None
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, value: Any, /) -> None:
+    value: Array | np.ndarray[Any, Any]
+
+    def __init__(self, value: Array | np.ndarray[Any, Any], /) -> None:
         self.value = value
 
-    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> _Namespace:
         return namespace
 
     @property
@@ -55,7 +59,7 @@ class Boxed:
         return tuple(self.value.shape)
 
     @property
-    def dtype(self) -> Any:
+    def dtype(self) -> np.dtype[Any]:
         return self.value.dtype
 
     @property
@@ -92,7 +96,9 @@ class Boxed:
     def __index__(self) -> int:
         return int(self.value)
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+    def __array__(
+        self, dtype: DTypeLike | None = None, copy: bool | None = None
+    ) -> np.ndarray[Any, Any]:
         return np.asarray(self.value, dtype=dtype)
 
     def __repr__(self) -> str:
@@ -239,7 +245,7 @@ class _Namespace:
         return _boxing(target) if callable(target) and not isinstance(target, type) else target
 
 
-namespace: Any = _Namespace()
+namespace = _Namespace()
 
 
 class _LinalgNamespace:

@@ -25,10 +25,12 @@ import enum
 import math
 import string
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_lowering import jit
+from tessela_tracer.lax import PrecisionLike
+from tessela_tracer.typing import Array, ArrayLike
 
 from . import lax
 from . import numpy as tnp
@@ -87,14 +89,14 @@ _NAMES = {
 }
 
 
-def _triangle(x: Any) -> Any:
-    return tnp.maximum(0, 1 - tnp.abs(x))
+def _triangle(x: Array) -> Array:
+    return cast(Array, tnp.maximum(0, 1 - tnp.abs(x)))
 
 
-def _cubic(a: float) -> Callable[[Any], Any]:
+def _cubic(a: float) -> Callable[[Array], Array]:
     """The cubic convolution kernel with parameter ``a`` (Keys: -0.5, OpenCV: -0.75)."""
 
-    def kernel(x: Any) -> Any:
+    def kernel(x: Array) -> Array:
         near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0
         far = ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a
         return tnp.where(x >= 2.0, 0.0, tnp.where(x >= 1.0, far, near))
@@ -102,8 +104,8 @@ def _cubic(a: float) -> Callable[[Any], Any]:
     return kernel
 
 
-def _lanczos(radius: float) -> Callable[[Any], Any]:
-    def kernel(x: Any) -> Any:
+def _lanczos(radius: float) -> Callable[[Array], Array]:
+    def kernel(x: Array) -> Array:
         y = radius * tnp.sin(np.pi * x) * tnp.sin(np.pi * x / radius)
         safe = tnp.where(x != 0, np.pi**2 * x**2, 1)
         out = tnp.where(x > 1e-3, y / safe, 1)
@@ -113,7 +115,7 @@ def _lanczos(radius: float) -> Callable[[Any], Any]:
 
 
 _AREA = None  # the box-overlap weights are built directly, not from distances
-_KERNELS: dict[ResizeMethod, tuple[int, Callable[[Any], Any] | None]] = {
+_KERNELS: dict[ResizeMethod, tuple[int, Callable[[Array], Array] | None]] = {
     ResizeMethod.LINEAR: (1, _triangle),
     ResizeMethod.LANCZOS3: (3, _lanczos(3.0)),
     ResizeMethod.LANCZOS5: (5, _lanczos(5.0)),
@@ -133,7 +135,7 @@ def _weights(
     out_size: int,
     scale: Any,
     translation: Any,
-    kernel: Callable[[Any], Any] | None,
+    kernel: Callable[[Array], Array] | None,
     antialias: bool,
     edge_padding: bool,
     radius: int,
@@ -212,21 +214,21 @@ def _check_shape(shape: Sequence[int], image: Any) -> tuple[int, ...]:
     return shape
 
 
-def _inexact(x: Any) -> Any:
+def _inexact(x: ArrayLike) -> Array:
     x = tnp.asarray(x)
     return x if np.issubdtype(x.dtype, np.inexact) else x.astype(tnp.result_type(x, 1.0))
 
 
 def scale_and_translate(
-    image: Any,
+    image: ArrayLike,
     shape: Sequence[int],
     spatial_dims: Sequence[int],
-    scale: Any,
-    translation: Any,
+    scale: ArrayLike,
+    translation: ArrayLike,
     method: str | ResizeMethod,
     antialias: bool = True,
-    precision: Any = lax.Precision.HIGHEST,
-) -> Any:
+    precision: PrecisionLike = lax.Precision.HIGHEST,
+) -> Array:
     """Resamples ``image`` to ``shape`` with a scale and a translation per dimension.
 
     Output sample ``i`` along a resampled dimension sits at input coordinate
@@ -268,7 +270,9 @@ def scale_and_translate(
     common = tnp.result_type(scale, translation)
     scale, translation = scale.astype(common), translation.astype(common)
     dims = tuple(int(d) for d in spatial_dims)
-    return _resample_jit(image, shape, dims, scale, translation, m, antialias, precision)
+    return cast(
+        Array, _resample_jit(image, shape, dims, scale, translation, m, antialias, precision)
+    )
 
 
 def _resize_nearest(x: Any, shape: tuple[int, ...]) -> Any:
@@ -284,12 +288,12 @@ def _resize_nearest(x: Any, shape: tuple[int, ...]) -> Any:
 
 
 def resize(
-    image: Any,
+    image: ArrayLike,
     shape: Sequence[int],
     method: str | ResizeMethod,
     antialias: bool = True,
-    precision: Any = lax.Precision.HIGHEST,
-) -> Any:
+    precision: PrecisionLike = lax.Precision.HIGHEST,
+) -> Array:
     """Resizes ``image`` to ``shape``, resampling every dimension whose size changes.
 
     Args:
@@ -317,7 +321,9 @@ def resize(
        [3. 3. 4. 4.]]
     """
     image = tnp.asarray(image)
-    return _resize(image, _check_shape(shape, image), _method(method), antialias, precision)
+    return cast(
+        Array, _resize(image, _check_shape(shape, image), _method(method), antialias, precision)
+    )
 
 
 def _resize_impl(
