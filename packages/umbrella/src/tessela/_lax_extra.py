@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import lax as _lax
 from tessela_tracer.dtypes import canonicalize_dtype as _canonicalize_dtype
 from tessela_tracer.dtypes import dtype as _dtype
@@ -155,6 +156,7 @@ from tessela_tracer.primitives import (
     xor_p,
     zeta_p,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "abs_p",
@@ -337,7 +339,7 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(result)
 
 
-def broadcast_to_rank(x: Any, rank: int) -> Any:
+def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
     """``x`` with leading unit axes added up to ``rank`` dimensions.
 
     Args:
@@ -358,7 +360,9 @@ def broadcast_to_rank(x: Any, rank: int) -> Any:
     return _lax.broadcast(x, (1,) * (rank - ndim))
 
 
-def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = None) -> Any:
+def collapse(
+    operand: Array | np.ndarray[Any, Any], start_dimension: int, stop_dimension: int | None = None
+) -> Array:
     """Merge the axes ``start_dimension:stop_dimension`` into one.
 
     Args:
@@ -387,7 +391,7 @@ def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = No
     return _lax.reshape(operand, new_shape)
 
 
-def reciprocal(x: Any) -> Any:
+def reciprocal(x: ArrayLike) -> Array:
     """Elementwise ``1 / x`` (``integer_pow(x, -1)``, as JAX).
 
     Args:
@@ -404,7 +408,7 @@ def reciprocal(x: Any) -> Any:
     return _lax.integer_pow(x, -1)
 
 
-def dtype(x: Any) -> np.dtype[Any]:
+def dtype(x: ArrayLike | DTypeLike) -> np.dtype[Any]:
     """The (canonical) dtype of a value, as ``jax.lax.dtype``.
 
     Args:

@@ -9,13 +9,14 @@ so that ``minimize`` traces, compiles and batches.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_autodiff import value_and_grad
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["OptimizeResults", "minimize"]
 
@@ -151,7 +152,7 @@ def _line_search(
     f: Callable[[Any], Any], xk: Any, pk: Any, old_fval: Any, old_old_fval: Any, gfk: Any,
     maxiter: int, c1: float = 1e-4, c2: float = 0.9,
 ) -> _SearchResult:  # fmt: skip
-    def func(t: Any) -> tuple[Any, Any, Any]:
+    def func(t: ArrayLike) -> tuple[Array, Array, Array]:
         t = tnp.asarray(t, dtype=pk.dtype)
         phi, g = value_and_grad(f)(xk + t * pk)
         return phi, tnp.real(_dot(g, pk)), g
@@ -160,11 +161,11 @@ def _line_search(
     candidate = 1.01 * 2 * (phi_0 - old_old_fval) / dphi_0
     start = tnp.where(candidate > 1, tnp.ones_like(candidate), candidate)
 
-    def wolfe_one(a_i: Any, phi_i: Any) -> Any:
-        return phi_i > phi_0 + c1 * a_i * dphi_0
+    def wolfe_one(a_i: Array, phi_i: Array) -> Array:
+        return cast(Array, phi_i > phi_0 + c1 * a_i * dphi_0)
 
-    def wolfe_two(dphi_i: Any) -> Any:
-        return tnp.abs(dphi_i) <= -c2 * dphi_0
+    def wolfe_two(dphi_i: Array) -> Array:
+        return cast(Array, tnp.abs(dphi_i) <= -c2 * dphi_0)
 
     zero_a = tnp.zeros((), pk.dtype)
     false, zero = tnp.array(False), np.int32(0)
@@ -211,15 +212,15 @@ class OptimizeResults(NamedTuple):
     ``jac``, ``hess_inv``, ``nfev``, ``njev`` and ``nit``.
     """
 
-    x: Any
-    success: Any
-    status: Any
-    fun: Any
-    jac: Any
-    hess_inv: Any
-    nfev: Any
-    njev: Any
-    nit: Any
+    x: Array
+    success: Array
+    status: Array
+    fun: Array
+    jac: Array
+    hess_inv: Array
+    nfev: Array
+    njev: Array
+    nit: Array
 
 
 class _BFGS(NamedTuple):
@@ -280,7 +281,7 @@ def _bfgs(
 
 
 def minimize(
-    fun: Callable[..., Any], x0: Any, args: tuple[Any, ...] = (), *, method: str,
+    fun: Callable[..., ArrayLike], x0: ArrayLike, args: tuple[Any, ...] = (), *, method: str,
     tol: float | None = None, options: Mapping[str, Any] | None = None,
 ) -> OptimizeResults:  # fmt: skip
     """Minimize a scalar function of one vector (``method="BFGS"``, as JAX supports).

@@ -31,14 +31,17 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import get_aval, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import DebugInfo, NamedCallable, hoist_consts, trace_to_jaxpr
+from tessela_tracer.typing import Array
 
 __all__ = ["custom_vmap", "sequential_vmap"]
+
+_Rule = TypeVar("_Rule", bound=Callable[..., Any])
 
 
 def _name(fun: Any) -> str:
@@ -69,7 +72,9 @@ def _flat_rule(
 ) -> Callable[..., tuple[list[Any], list[bool]]]:
     """The user's rule on flat leaves, checking what it returns."""
 
-    def flat(axis_size: int, in_batched: Sequence[bool], *leaves: Any) -> Any:
+    def flat(
+        axis_size: int, in_batched: Sequence[bool], *leaves: Array
+    ) -> tuple[list[Any], list[bool]]:
         args = tree_unflatten(in_tree, list(leaves))
         batched = tree_unflatten(in_tree, list(in_batched))
         out, out_batched = rule(axis_size, list(batched), *args)
@@ -126,7 +131,7 @@ class custom_vmap:
         self.fun = fun
         self.vmap_rule: Callable[..., Any] | None = None
 
-    def def_vmap(self, vmap_rule: Callable[..., Any]) -> Callable[..., Any]:
+    def def_vmap(self, vmap_rule: _Rule) -> _Rule:
         """Sets the ``vmap`` rule: ``rule(axis_size, in_batched, *args) -> (out, out_batched)``.
 
         Args:
@@ -148,7 +153,7 @@ class custom_vmap:
         flat, in_tree = tree_flatten(args)
         out_info: list[Any] = []
 
-        def flat_fun(*leaves: Any) -> list[Any]:
+        def flat_fun(*leaves: Array) -> list[Any]:
             out = self.fun(*tree_unflatten(in_tree, list(leaves)))
             out_leaves, out_tree = tree_flatten(out)
             out_info.append(out_tree)
@@ -197,7 +202,7 @@ def sequential_vmap(f: Callable[..., Any]) -> custom_vmap:
         leaves = tree_flatten(args)[0]
         mapped = [x for x, b in zip(leaves, flags, strict=True) if b]
 
-        def step(xs: Any) -> Any:
+        def step(xs: list[Array]) -> Any:
             it = iter(xs)
             full = [next(it) if b else x for x, b in zip(leaves, flags, strict=True)]
             return f(*tree_unflatten(in_tree, full))
