@@ -145,9 +145,8 @@ def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike
     return cast(Array, tnp.log(chi2_sf(x, df, loc, scale)))
 
 
-def beta_cdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+             loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """The beta distribution's CDF, ``betainc(a, b, clip((x - loc) / scale, 0, 1))``.
 
     Args:
@@ -168,16 +167,14 @@ def beta_cdf(
     return cast(Array, betainc(a, b, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
 
 
-def beta_logcdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def beta_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``log(beta_cdf(x, a, b, loc, scale))``."""
     return cast(Array, tnp.log(beta_cdf(x, a, b, loc, scale)))
 
 
-def beta_sf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+            loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """The beta distribution's survival function, ``betainc(b, a, 1 - clip(...))``.
 
     Args:
@@ -198,9 +195,8 @@ def beta_sf(
     return cast(Array, betainc(b, a, 1 - lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
 
 
-def beta_logsf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def beta_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+               loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``log(beta_sf(x, a, b, loc, scale))``."""
     return cast(Array, tnp.log(beta_sf(x, a, b, loc, scale)))
 
@@ -279,9 +275,8 @@ def _log_gauss_mass(a: Any, b: Any) -> Any:
     return tnp.where(central, tnp.log1p(-ndtr(a) - ndtr(-b)), tail)
 
 
-def truncnorm_logpdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                     loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """The log density of the normal distribution truncated to ``[a, b]`` (in standard units).
 
     Args:
@@ -305,16 +300,14 @@ def truncnorm_logpdf(
     return tnp.where(a >= b, np.nan, val)
 
 
-def truncnorm_pdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                  loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logpdf(x, a, b, loc, scale))``."""
     return cast(Array, tnp.exp(truncnorm_logpdf(x, a, b, loc, scale)))
 
 
-def truncnorm_logcdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                     loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """The truncated normal's log CDF.
 
     Args:
@@ -344,24 +337,21 @@ def truncnorm_logcdf(
     return tnp.where(lo >= hi, np.nan, logcdf)
 
 
-def truncnorm_cdf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                  loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logcdf(x, a, b, loc, scale))``."""
     return cast(Array, tnp.exp(truncnorm_logcdf(x, a, b, loc, scale)))
 
 
-def truncnorm_logsf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                    loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """The truncated normal's log survival function, by symmetry of its log CDF."""
     x, a, b, loc, scale = _args("truncnorm.logsf", x, a, b, loc, scale)
     return truncnorm_logcdf(-x, -b, -a, -loc, scale)
 
 
-def truncnorm_sf(
-    x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
-) -> Array:
+def truncnorm_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
+                 loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logsf(x, a, b, loc, scale))``."""
     return cast(Array, tnp.exp(truncnorm_logsf(x, a, b, loc, scale)))
 
