@@ -13,7 +13,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import tessela_numpy as tnp
@@ -25,10 +25,13 @@ from tessela._shard_map import shard_map
 
 __all__ = ["pmap"]
 
+# The mapped axis of every argument (None: not mapped), or one entry per positional argument.
+AxisSpec: TypeAlias = int | Sequence[int | None] | None
+
 _fresh = itertools.count()
 
 
-def _per_arg(axes: Any, n_args: int, what: str) -> list[int | None]:
+def _per_arg(axes: AxisSpec, n_args: int, what: str) -> list[int | None]:
     if axes is None or isinstance(axes, int):
         return [axes] * n_args
     if isinstance(axes, list | tuple) and len(axes) == n_args:
@@ -62,8 +65,8 @@ def pmap(
     fun: Callable[..., Any],
     axis_name: Hashable | None = None,
     *,
-    in_axes: Any = 0,
-    out_axes: Any = 0,
+    in_axes: AxisSpec = 0,
+    out_axes: int | None = 0,
     static_broadcasted_argnums: int | Sequence[int] = (),
     devices: Sequence[Any] | None = None,
     backend: str | None = None,
