@@ -82,7 +82,7 @@ class Mesh:
         Mesh(axis_sizes=(1,), axis_names=('x',), axis_types=(Auto,))
     """
 
-    __slots__ = ("_token", "axis_names", "axis_types", "devices")
+    __slots__ = ("_key_cache", "_token", "axis_names", "axis_types", "devices")
 
     def __init__(
         self,
@@ -104,6 +104,7 @@ class Mesh:
         self.axis_names = names
         self.axis_types = AbstractMesh(grid.shape, names, axis_types).axis_types
         self._token: list[Any] = []
+        self._key_cache: tuple[Any, ...] | None = None
 
     @property
     def axis_sizes(self) -> tuple[int, ...]:
@@ -152,10 +153,16 @@ class Mesh:
         return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
 
     def _key(self) -> tuple[Any, ...]:
-        return (tuple(self.device_ids.flat), self.axis_sizes, self.axis_names, self.axis_types)
+        # Computed once: a mesh's devices, names and types do not change, and
+        # sharded dispatch compares and hashes meshes on every call.
+        key = self._key_cache
+        if key is None:
+            key = (tuple(self.device_ids.flat), self.axis_sizes, self.axis_names, self.axis_types)
+            self._key_cache = key
+        return key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mesh) and other._key() == self._key()
+        return other is self or (isinstance(other, Mesh) and other._key() == self._key())
 
     def __hash__(self) -> int:
         return hash(self._key())

@@ -227,7 +227,9 @@ def _one_device_spec(
 class SpmdExecutable:
     """A compiled SPMD program, the layout of its outputs, and how to run it."""
 
-    __slots__ = ("executable", "handlers", "mesh", "out_avals", "out_shardings", "text")
+    __slots__ = (
+        "_in_shardings", "executable", "handlers", "mesh", "out_avals", "out_shardings", "text",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -253,14 +255,19 @@ class SpmdExecutable:
             _shards.sharded_result_handler(a, devs, h)
             for a, h in zip(self.out_avals, hlos, strict=True)
         ]
+        self._in_shardings: dict[tuple[PartitionSpec, ...], list[NamedSharding]] = {}
 
     def __call__(
         self, args: Sequence[Any], in_specs: Sequence[PartitionSpec]
     ) -> list[ShardedArray]:
         """Run on ``args``; each is moved to the mesh as its spec says when it is not there."""
+        specs = tuple(in_specs)
+        shardings = self._in_shardings.get(specs)
+        if shardings is None:
+            shardings = [NamedSharding(self.mesh, spec) for spec in specs]
+            self._in_shardings[specs] = shardings
         bufs = []
-        for a, spec in zip(args, in_specs, strict=True):
-            sharding = NamedSharding(self.mesh, spec)
+        for a, sharding in zip(args, shardings, strict=True):
             if not (isinstance(a, ShardedArray) and a.sharding == sharding):
                 a = put_sharded(a, sharding)
             bufs.append(a._global)
@@ -322,20 +329,23 @@ def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
             m = a.sharding.mesh
             if mesh is None:
                 mesh, first = m, i
-            elif list(m.devices.flat) != list(mesh.devices.flat):
+            elif m is not mesh and list(m.devices.flat) != list(mesh.devices.flat):
                 raise _incompatible(
                     what, first, args[first], mesh.device_ids.ravel().tolist(),
                     i, a, m.device_ids.ravel().tolist(),
                 )  # fmt: skip
     if mesh is None:
         raise ValueError(f"{what}: no argument is sharded over a mesh.")
-    ids = mesh.device_ids.ravel().tolist()
+    ids: list[int] | None = None
     for i, a in enumerate(args):
         # A value committed to a device outside the mesh cannot join it. (JAX refuses any
         # committed single-device value; one on a mesh device is replicated here, so that
         # results of jit, which computes on the mesh's first device, combine with the mesh.)
-        outside = getattr(a, "committed", False) and a.device.id not in ids
-        if type(a) is not ShardedArray and outside:
+        if type(a) is ShardedArray or not getattr(a, "committed", False):
+            continue
+        if ids is None:
+            ids = mesh.device_ids.ravel().tolist()
+        if a.device.id not in ids:
             raise _incompatible(what, first, args[first], ids, i, a, [a.device.id])
     return mesh
 
