@@ -27,6 +27,7 @@ from tessela_tracer.dtypes import is_extended
 from tessela_tracer.primitives import device_put_p
 
 from tessela_lowering import _xla
+from tessela_lowering._array_buffer import BufferMethods, Format, layout_of
 from tessela_lowering._devices import get_default_device
 from tessela_lowering._xla import Buffer, Device, HostArray
 
@@ -61,6 +62,10 @@ class SingleDeviceSharding:
     def device_set(self) -> set[Device]:
         """The devices holding a part of the array (exactly one here)."""
         return {self._device}
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict[Device, tuple[slice, ...]]:
+        """The part of an array of ``global_shape`` each device holds: all of it, on one device."""
+        return {self._device: (slice(None),) * len(global_shape)}
 
     @property
     def memory_kind(self) -> str:
@@ -189,7 +194,7 @@ def signature(aval: ShapedArray, /, device: Device | None = None, committed: boo
     return sig
 
 
-class Array(ArrayOps):
+class Array(BufferMethods, ArrayOps):
     """An immutable array on one device.
 
     Arrays come from :func:`device_put` and from every computation; NumPy's
@@ -348,6 +353,28 @@ class Array(ArrayOps):
         """A new array with the same value, on the same device."""
         buf = _xla.device_put(self._value, self.device)
         return Array(buf, self.aval, self._committed)
+
+    def clone(self) -> Array:
+        """A new array object over the same (immutable) device buffer, as JAX's.
+
+        A subclass (a sharded array) returns its ``copy()``, with the same layout.
+        """
+        if type(self) is not Array:
+            return self.copy()
+        return Array(self._live_buffer().clone(), self.aval, self._committed)
+
+    def to_device(self, device: Any, *, stream: Any = None) -> Any:
+        """A copy committed to ``device`` (a device or a sharding); ``stream`` must be None."""
+        if stream is not None:
+            raise NotImplementedError("stream argument of array.to_device()")
+        return device_put(self, device)
+
+    @property
+    def format(self) -> Format:
+        """The array's device layout and sharding (a deleted array has no layout)."""
+        if self.is_deleted():
+            return Format(None, self.sharding)
+        return Format(layout_of(self._whole_buffer()), self.sharding)
 
     def __reduce__(self) -> tuple[Any, ...]:
         if is_extended(self.aval.dtype):  # key arrays keep their dtype (their data travels)

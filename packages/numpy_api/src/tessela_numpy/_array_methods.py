@@ -4,7 +4,9 @@
 ``x.searchsorted(v)``, ``x.nonzero()``, ``x.ptp()``, ``x.trace()``,
 ``x.compress(c)``, ``x.choose(cs)`` and ``x.argpartition(k)`` call the
 functions of the same name (keyword-only and positional parameters as on
-``jax.Array``); ``x.view(dtype)`` reinterprets the bits, as JAX's does. The
+``jax.Array``); ``x.view(dtype)`` reinterprets the bits, as JAX's does;
+``x.byteswap()`` reverses each element's bytes and ``x.to_device(d)`` binds
+``device_put`` (both also on tracers, as in JAX). The
 table of :mod:`tessela_numpy._methods` maps each method name to these.
 """
 
@@ -14,8 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from tessela_tracer import ArrayCopySemantics, lax
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer.primitives import device_put_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, convert, dtype_arg, shape_of
@@ -224,7 +227,34 @@ def _view(self: Any, dtype: Any = None, type: None = None) -> Any:
     return view(self, dtype, type)
 
 
+def _byteswap(self: Any) -> Any:
+    """The array with the bytes of each element reversed (little- to big-endian and back).
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> eval_shape(_byteswap, ShapeDtypeStruct((2,), "int32")).dtype
+    dtype('int32')
+    """
+    dtype = aval_of(self).dtype
+    if _dt.issubdtype(dtype, np.complexfloating):
+        return lax.complex(_byteswap(lax.real(self)), _byteswap(lax.imag(self)))
+    if dtype.itemsize == 1:
+        return self
+    as_bytes = lax.bitcast_convert_type(self, np.dtype(np.uint8))
+    return lax.bitcast_convert_type(lax.rev(as_bytes, (len(shape_of(self)),)), dtype)
+
+
+def _to_device(self: Any, device: Any, *, stream: Any = None) -> Any:
+    """The array placed on ``device`` (under a trace, a ``device_put`` equation)."""
+    if stream is not None:
+        raise NotImplementedError("stream argument of array.to_device()")
+    (out,) = device_put_p.bind(
+        self, devices=(device,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
+    )
+    return out
+
+
 METHODS: dict[str, Callable[..., Any]] = {
+    "byteswap": _byteswap, "to_device": _to_device,
     "argpartition": _argpartition, "argsort": _argsort, "choose": _choose,
     "compress": _compress, "diagonal": _diagonal, "nonzero": _nonzero, "ptp": _ptp,
     "searchsorted": _searchsorted, "sort": _sort, "take": _take, "trace": _trace,

@@ -75,11 +75,11 @@ _BINARY = (
 _UNARY = ("neg", "pos", "abs", "invert", "round", "iter", "reversed", "complex")
 _PROPERTY_NAMES = ("T", "mT", "at", "real", "imag", "flat")
 _METHOD_NAMES = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "choose",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "byteswap", "choose",
     "clip", "compress", "conj", "conjugate", "copy", "cumprod", "cumsum", "diagonal",
     "dot", "flatten", "item", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel",
     "repeat", "reshape", "round", "searchsorted", "sort", "squeeze", "std", "sum",
-    "swapaxes", "take", "tolist", "trace", "transpose", "var", "view",
+    "swapaxes", "take", "to_device", "tolist", "trace", "transpose", "var", "view",
 )  # fmt: skip
 
 ARRAY_METHOD_NAMES: frozenset[str] = frozenset(

@@ -31,6 +31,7 @@ import tessela_prng
 from tessela_lowering.sharding import AbstractMesh, NamedSharding, PartitionSpec, get_mesh
 from tessela_prng import KeyArray
 from tessela_tracer import Tracer
+from tessela_tracer.dtypes import KeyDType, key_fry
 from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
 
 from ._prng_keys import is_typed_key
@@ -238,6 +239,39 @@ def wrap_sharded_sampler(fn: Callable[_P, Any], /) -> Callable[..., Any]:
 PRNGKey = wrap_sampler(tessela_prng.PRNGKey)
 key = wrap_sampler(tessela_prng.key)
 key_impl = tessela_prng.key_impl
+
+
+def key_dtype(impl_spec: Any = None) -> KeyDType:
+    """The dtype of typed keys of a PRNG implementation, as ``jax.random.key_dtype``.
+
+    Args:
+        impl_spec: None (the default implementation), its name
+            ``"threefry2x32"``, what :func:`key_impl` returns, or a key dtype.
+
+    Returns:
+        The key dtype (``key<fry>``), the dtype of ``key(seed, impl=impl_spec)``.
+
+    Raises:
+        ValueError: the name of an implementation Tessela does not provide.
+        TypeError: an argument of another type.
+
+    Example:
+        >>> print(key_dtype(), key_dtype() == key(0).dtype)
+        key<fry> True
+    """
+    if isinstance(impl_spec, KeyDType) or impl_spec is None or impl_spec == key_fry.impl:
+        return impl_spec if isinstance(impl_spec, KeyDType) else key_fry
+    if isinstance(impl_spec, str):
+        raise ValueError(
+            f'key_dtype: unrecognized PRNG implementation "{impl_spec}". Did you mean one of: '
+            f'"{key_fry.impl}"?'
+        )
+    raise TypeError(
+        f"key_dtype: unrecognized type {type(impl_spec).__name__} for specifying PRNG "
+        f'implementation; pass "{key_fry.impl}" or None.'
+    )
+
+
 bits = wrap_sharded_sampler(tessela_prng.bits)
 clone = wrap_sampler(tessela_prng.clone)
 fold_in = wrap_sampler(tessela_prng.fold_in)

@@ -5,7 +5,11 @@ pivoting) and triangular solves, as JAX's do; ``expm`` is JAX 0.10.2's
 scaling-and-squaring Padé approximation (orders 3 to 13 by the 1-norm);
 ``polar`` uses the SVD; ``solve_sylvester`` solves the Kronecker-product
 system (small matrices); ``eigh_tridiagonal`` the eigenvalues of the dense
-tridiagonal matrix.
+tridiagonal matrix. ``expm_frechet(A, E)`` is the derivative of ``expm`` at
+``A`` in the direction ``E`` (forward-mode differentiation of ``expm``, as JAX
+computes it); ``qr_multiply(a, c)`` multiplies ``c`` by the ``Q`` of ``a``'s
+reduced QR decomposition (``Q c`` or ``c Q``, optionally ``conj(Q)``) and
+returns it with ``R``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_autodiff import jvp
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer import lax
 from tessela_tracer.lax import linalg as lax_linalg
@@ -22,7 +27,8 @@ from tessela_tracer.lax import linalg as lax_linalg
 from ._vectorize import vectorize
 
 __all__ = [
-    "eigh_tridiagonal", "expm", "lu", "lu_factor", "lu_solve", "polar", "solve_sylvester",
+    "eigh_tridiagonal", "expm", "expm_frechet", "lu", "lu_factor", "lu_solve", "polar",
+    "qr_multiply", "solve_sylvester",
 ]  # fmt: skip
 
 
@@ -436,3 +442,114 @@ def eigh_tridiagonal(
         lo, hi = (0, n - 1) if select_range is None else select_range
         w = w[int(lo) : int(hi) + 1]
     return w
+
+
+def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: bool = True) -> Any:
+    """The Fréchet derivative of the matrix exponential at ``A`` in the direction ``E``.
+
+    Args:
+        A: a ``(..., n, n)`` array.
+        E: the direction, of ``A``'s shape.
+        method: ignored (as in JAX).
+        compute_expm: also return ``expm(A)``.
+
+    Returns:
+        ``(expm(A), L(A, E))``, or ``L(A, E)`` when ``compute_expm`` is False.
+
+    Raises:
+        ValueError: ``A`` or ``E`` not (batched) square, or of different shapes.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> print(expm_frechet(tnp.zeros((2, 2)), tnp.eye(2), compute_expm=False))
+        [[1. 0.]
+         [0. 1.]]
+    """
+    del method
+    a, e = tnp.asarray(A), tnp.asarray(E)
+    if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
+        raise ValueError(f"expected A to be a (batched) square matrix, got A.shape={a.shape}")
+    if e.ndim < 2 or e.shape[-2] != e.shape[-1]:
+        raise ValueError(f"expected E to be a (batched) square matrix, got E.shape={e.shape}")
+    if a.shape != e.shape:
+        raise ValueError(
+            f"expected A and E to be the same shape, got A.shape={a.shape} E.shape={e.shape}"
+        )
+    bound = functools.partial(expm, upper_triangular=False, max_squarings=16)
+    expm_a, frechet = jvp(bound, (a,), (e,))
+    return (expm_a, frechet) if compute_expm else frechet
+
+
+def qr_multiply(
+    a: Any,
+    c: Any,
+    mode: str = "right",
+    pivoting: bool = False,
+    conjugate: bool = False,
+    overwrite_a: bool = False,
+    overwrite_c: bool = False,
+) -> tuple[Any, Any]:
+    """The QR decomposition of ``a`` and the product of its ``Q`` with ``c``.
+
+    Args:
+        a: a ``(..., m, n)`` array.
+        c: ``(..., k, p)`` for ``mode="left"`` (``k = min(m, n)``), ``(..., p, m)``
+            for ``mode="right"``; a 1-D ``c`` is a column (left) or a row (right)
+            and the result is raveled.
+        mode: ``"right"`` (``c @ Q``, its first ``k`` columns) or ``"left"`` (``Q @ c``).
+        pivoting: must be False (column pivoting is not provided).
+        conjugate: use ``conj(Q)``.
+        overwrite_a: ignored.
+        overwrite_c: ignored.
+
+    Returns:
+        ``(product, R)`` with ``R`` of shape ``(..., k, n)``.
+
+    Raises:
+        ValueError: an unknown ``mode`` or incompatible shapes.
+        NotImplementedError: ``pivoting=True``.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> a = tnp.array([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0], [1.0, 4.0]])
+        >>> qtb, r = qr_multiply(a, tnp.array([2.0, 4.0, 5.0, 4.0]))
+        >>> qtb.shape, r.shape
+        ((2,), (2, 2))
+    """
+    del overwrite_a, overwrite_c
+    a, c = tnp.asarray(a), tnp.asarray(c)
+    dtype = tnp.result_type(a, c)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = tnp.result_type(dtype, np.float32)
+    a, c = a.astype(dtype), c.astype(dtype)
+    if mode not in ("right", "left"):
+        raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
+    if pivoting:
+        raise NotImplementedError("qr_multiply with pivoting=True is not provided by Tessela")
+    onedim = c.ndim == 1
+    if onedim:
+        c = c[:, None] if mode == "left" else c[None, :]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c.shape[-2] != k:
+        raise ValueError(
+            f"Array shapes are not compatible for Q @ c operation: a has shape "
+            f"{tuple(a.shape)} so Q has {k} columns, but c has {c.shape[-2]} rows "
+            f"(expected {k})."
+        )
+    if mode == "right" and c.shape[-1] != m:
+        raise ValueError(
+            f"Array shapes are not compatible for c @ Q operation: a has shape "
+            f"{tuple(a.shape)} so Q has {m} rows, but c has {c.shape[-1]} columns "
+            f"(expected {m})."
+        )
+    batch = tnp.broadcast_shapes(a.shape[:-2], c.shape[:-2])
+    a = tnp.broadcast_to(a, batch + a.shape[-2:])
+    c = tnp.broadcast_to(c, batch + c.shape[-2:])
+    q, r = tnp_linalg.qr(a, mode="reduced")
+    if conjugate:
+        q = tnp.conj(q)
+    out = tnp.matmul(q, c) if mode == "left" else tnp.matmul(c, q)
+    if onedim:
+        out = out.ravel()
+    return out, tnp.triu(r)

@@ -4,7 +4,10 @@
 ``callback`` calls any Python function for its side effect; both work eagerly,
 under ``jit`` (every time the compiled program runs), once per element under
 ``vmap``, and with primal values under ``grad``. They are effects, so unused
-calls are never dropped.
+calls are never dropped. ``inspect_array_sharding``, ``visualize_array_sharding``
+and ``visualize_sharding`` show where arrays live (``tessela._debug_sharding``);
+``breakpoint`` opens JAX's ``(jdb)`` debugger on the runtime values
+(``tessela._debugger``).
 
 Example:
     >>> import tessela as tx
@@ -26,7 +29,13 @@ import numpy as np
 from tessela_tracer import debug_callback as callback
 from tessela_tracer import debug_print as print
 
-__all__ = ["callback", "log", "print"]
+from ._debug_sharding import inspect_array_sharding, visualize_array_sharding, visualize_sharding
+from ._debugger import breakpoint
+
+__all__ = [
+    "breakpoint", "callback", "inspect_array_sharding", "log", "print",
+    "visualize_array_sharding", "visualize_sharding",
+]  # fmt: skip
 
 _logger = logging.getLogger("tessela.debug")
 

@@ -11,7 +11,8 @@ keeps them (``overwrite_*`` and ``check_finite`` are accepted and ignored);
 ``toeplitz``, ``hankel``, ``circulant``, ``companion``, ``leslie``, ``fiedler``,
 ``hilbert``, ``pascal``, ``helmert``, ``hadamard``, ``dft``, ``fiedler_companion``,
 ``convolution_matrix``, ``invhilbert`` and ``invpascal``
-(``tessela._scipy_linalg_matrices``). Leading axes are batch axes.
+(``tessela._scipy_linalg_matrices``); ``expm_frechet`` and ``qr_multiply``
+(``tessela._scipy_linalg_lu``). Leading axes are batch axes.
 
 Example:
     >>> import tessela.numpy as tnp
@@ -37,10 +38,12 @@ from tessela_tracer.lax import linalg as lax_linalg
 from tessela._scipy_linalg_lu import (
     eigh_tridiagonal,
     expm,
+    expm_frechet,
     lu,
     lu_factor,
     lu_solve,
     polar,
+    qr_multiply,
     solve_sylvester,
 )
 from tessela._scipy_linalg_matrices import (
@@ -65,11 +68,11 @@ from tessela._vectorize import vectorize
 
 __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion",
-    "convolution_matrix", "det", "dft", "eigh", "eigh_tridiagonal", "expm", "fiedler",
-    "fiedler_companion", "funm", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv",
-    "invhilbert", "invpascal", "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr",
-    "rsf2csf", "schur", "solve", "solve_sylvester", "solve_triangular", "sqrtm", "svd",
-    "toeplitz",
+    "convolution_matrix", "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet",
+    "fiedler", "fiedler_companion", "funm", "hadamard", "hankel", "helmert", "hessenberg",
+    "hilbert", "inv", "invhilbert", "invpascal", "leslie", "lu", "lu_factor", "lu_solve",
+    "pascal", "polar", "qr", "qr_multiply", "rsf2csf", "schur", "solve", "solve_sylvester",
+    "solve_triangular", "sqrtm", "svd", "toeplitz",
 ]  # fmt: skip
 
 

@@ -1,6 +1,7 @@
-"""``tessela.scipy.signal``: ``convolve``, ``correlate``, their 2-D forms, ``fftconvolve``, ``detrend``.
+"""``tessela.scipy.signal``: convolutions, correlations, ``detrend`` and spectral analysis.
 
-``stft``, ``istft``, ``csd`` and ``welch`` are not provided yet.
+``convolve``, ``correlate``, their 2-D forms, ``fftconvolve`` and ``detrend``;
+``stft``, ``istft``, ``csd`` and ``welch`` (``tessela._scipy_signal_spectral``).
 
 Example:
     >>> import tessela.numpy as tnp
@@ -17,5 +18,9 @@ from tessela._scipy_signal import (
     detrend,
     fftconvolve,
 )
+from tessela._scipy_signal_spectral import csd, istft, stft, welch
 
-__all__ = ["convolve", "convolve2d", "correlate", "correlate2d", "detrend", "fftconvolve"]
+__all__ = [
+    "convolve", "convolve2d", "correlate", "correlate2d", "csd", "detrend", "fftconvolve",
+    "istft", "stft", "welch",
+]  # fmt: skip

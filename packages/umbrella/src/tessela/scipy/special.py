@@ -19,7 +19,13 @@ from tessela._scipy_special_erf import *  # noqa: F403
 from tessela._scipy_special_erf import __all__ as _erf_all
 from tessela._scipy_special_gamma import *  # noqa: F403
 from tessela._scipy_special_gamma import __all__ as _gamma_all
+from tessela._scipy_special_hyp import *  # noqa: F403
+from tessela._scipy_special_hyp import __all__ as _hyp_all
+from tessela._scipy_special_integrals import *  # noqa: F403
+from tessela._scipy_special_integrals import __all__ as _integrals_all
 from tessela._scipy_special_more import *  # noqa: F403
 from tessela._scipy_special_more import __all__ as _more_all
 
-__all__ = sorted([*_special_all, *_ndtr_all, *_erf_all, *_gamma_all, *_more_all])
+__all__ = sorted([
+    *_special_all, *_ndtr_all, *_erf_all, *_gamma_all, *_more_all, *_hyp_all, *_integrals_all,
+])  # fmt: skip
