@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -249,12 +249,22 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Array:
     """
     del unroll
     check_arraylike("polyval", p, x)
+    if not shape_of(p):
+        raise ValueError("polyval: p must have at least one dimension")
+    # One compiled program, as JAX's jitted polyval: XLA fuses each ``y * x + p``
+    # step the same way, so the values are JAX's to the last bit.
+    return unchanged(_polyval_jit(p, x))
+
+
+def _polyval(p: Any, x: Any) -> Any:
     p, x = promote_dtypes(p, x)
     p_shape = shape_of(p)
-    if not p_shape:
-        raise ValueError("polyval: p must have at least one dimension")
     shape = broadcast_shapes(p_shape[1:], shape_of(x))
     y = lax.full(shape, 0, aval_of(x).dtype)
     for k in range(p_shape[0]):
         y = add(multiply(y, x), p[k])
-    return unchanged(broadcast_to(y, shape))
+    return broadcast_to(y, shape)
+
+
+_polyval.__name__ = _polyval.__qualname__ = "polyval"
+_polyval_jit = jit(_polyval)

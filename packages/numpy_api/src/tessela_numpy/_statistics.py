@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import lax
+from tessela_tracer import get_current_trace, jit, lax
+from tessela_tracer.extend import JaxprTrace
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
@@ -368,6 +369,22 @@ def average(
     ((2,), (2,))
     """
     check_arraylike("average", a)
+    if weights is not None:
+        check_arraylike("average", weights)
+    key = axis if axis is None or isinstance(axis, int) else tuple(axis)
+    args = (a, key, weights, bool(returned), bool(keepdims))
+    # JAX's average is a jit with inline=True: in place when a jaxpr is staged,
+    # one compiled program (fused as JAX's, so with JAX's last bits) otherwise.
+    if isinstance(get_current_trace(), JaxprTrace):
+        result: Array | tuple[Array, Array] = _average(*args)
+    else:
+        result = _average_jit(*args)
+    return result
+
+
+def _average(
+    a: Any, axis: Any, weights: Any, returned: bool, keepdims: bool
+) -> Array | tuple[Array, Array]:
     shape = shape_of(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
@@ -375,7 +392,6 @@ def average(
         count = math.prod(shape[i] for i in axes)
         wsum = broadcast_to(convert(count, aval_of(avg).dtype), shape_of(avg))
     else:
-        check_arraylike("average", weights)
         a, weights = promote_dtypes_inexact(a, weights)
         w_shape = shape_of(weights)
         if w_shape != shape:
@@ -394,6 +410,9 @@ def average(
             wsum = broadcast_to(wsum, shape_of(avg))
         return avg, wsum
     return avg
+
+
+_average_jit = jit(_average, static_argnums=(1, 3, 4))
 
 
 def cov(

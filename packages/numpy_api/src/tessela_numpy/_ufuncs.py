@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ArrayOps, jit, lax
+from tessela_tracer import ArrayOps, custom_jvp, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -496,9 +496,29 @@ def _logaddexp(a: Any, b: Any) -> Any:
     return select_n(delta_nan, soft, total)
 
 
-def _logaddexp2(a: Any, b: Any) -> Any:
-    ln2 = convert(np.log(2), _dtype(a))
-    return lax.div(_logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+def _logaddexp2_body(a: Any, b: Any) -> Any:
+    # JAX's formula: max + log1p(exp2(-|a - b|)) / log(2), with its constant 1 / log(2).
+    amax = lax.max(a, b)
+    delta = lax.sub(a, b)
+    inv_ln2 = convert(1 / np.log(2), _dtype(a))
+    soft = lax.add(amax, lax.mul(inv_ln2, lax.log1p(lax.exp2(lax.neg(lax.abs(delta))))))
+    return select_n(lax.ne(delta, delta), soft, lax.add(a, b))
+
+
+_logaddexp2 = custom_jvp(_logaddexp2_body)
+
+
+@_logaddexp2.defjvp
+def _logaddexp2_jvp(primals: Any, tangents: Any) -> Any:
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _logaddexp2(x1, x2)
+
+    def finite(x: Any) -> Any:  # +inf replaced by 0, as JAX's rule does
+        return select_n(lax.eq(x, convert(np.inf, _dtype(x))), x, lax.full_like(x, 0))
+
+    d1 = lax.exp2(lax.sub(finite(x1), finite(out)))
+    d2 = lax.exp2(lax.sub(finite(x2), finite(out)))
+    return out, lax.add(lax.mul(t1, d1), lax.mul(t2, d2))
 
 
 def fmax(x1: ArrayLike, x2: ArrayLike) -> Array:
@@ -652,7 +672,9 @@ nextafter = _binary(
     inexact=True,
 )
 logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
-logaddexp2 = _binary("logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True)
+logaddexp2 = _binary(
+    "logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True, staged=True
+)
 equal = _binary("equal", lax.eq, "Equality test")
 not_equal = _binary("not_equal", lax.ne, "Inequality test")
 less = _binary("less", lax.lt, "Less-than test")

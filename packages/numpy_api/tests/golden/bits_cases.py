@@ -2,8 +2,10 @@
 
 ``jnp.mean``, ``var``, ``std``, ``nanvar``, ... run as one compiled program in
 JAX, where XLA turns a division by a constant count into a multiplication by
-its reciprocal; ``log10`` multiplies by JAX's constant ``1 / log(10)`` and
-``log2`` of complex numbers divides the real and imaginary parts apart. Each
+its reciprocal (and ``average``, ``polyval``, ``logaddexp2`` fuse their
+multiply-adds as JAX's compiled programs do); ``log10`` multiplies by JAX's
+constant ``1 / log(10)`` and ``log2`` of complex numbers divides the real and
+imaginary parts apart. Each
 case is ``name -> (function of (xp, inputs), input names)``; :func:`inputs`
 builds the same arrays, from a seeded generator, in both processes.
 ``X64_CASES`` run with 64-bit types enabled.
@@ -73,6 +75,16 @@ CASES: dict[str, tuple[Fn, list[str]]] = {
     "roll_array_shift": (lambda xp, a: xp.roll(a[0], xp.asarray(-7), axis=1), ["f4"]),
     "roll_array_shifts": (
         lambda xp, a: xp.roll(a[0], xp.asarray([2, -1]), axis=(0, 2)),
+        ["f2"],
+    ),
+    "logaddexp2_f32": (lambda xp, a: xp.logaddexp2(a[0], a[1]), ["f4", "n4"]),
+    "polyval_f32": (lambda xp, a: xp.polyval(xp.asarray(a[0]), a[1]), ["f0", "f4"]),
+    "average_weights": (
+        lambda xp, a: xp.average(a[0], axis=-1, weights=xp.asarray(a[1][0])),
+        ["f4", "f4"],
+    ),
+    "average_weights_returned": (
+        lambda xp, a: xp.stack(xp.average(a[0], axis=0, weights=a[0] * a[0], returned=True)),
         ["f2"],
     ),
     "log10_f32": (lambda xp, a: xp.log10(a[0]), ["pos32"]),
