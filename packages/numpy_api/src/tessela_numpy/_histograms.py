@@ -198,14 +198,29 @@ def interp(
     check_arraylike("interp", x, xp, fp)
     if len(shape_of(xp)) != 1 or len(shape_of(fp)) != 1 or shape_of(xp) != shape_of(fp):
         raise ValueError("xp and fp must be one-dimensional arrays of equal size")
-    x, xp, fp = promote_dtypes_inexact(x, xp, fp)
-    dt = aval_of(x).dtype
     for name, v in (("left", left), ("right", right)):
         if isinstance(v, str) and v != "extrapolate":
             raise ValueError(f"{name}={v!r} is not recognized; use None, a value or 'extrapolate'")
+    if period is not None and (left is not None or right is not None):
+        raise ValueError("interp: left and right must be None when period is given")
+    # One compiled program, as JAX's (``None`` and string bounds and a ``None``
+    # period static), so XLA fuses ``f_lo + step * df`` as JAX's program does.
+    static = tuple(
+        i for i, v in ((3, left), (4, right), (5, period)) if v is None or isinstance(v, str)
+    )
+    jitted = _INTERP_JITS.get(static)
+    if jitted is None:
+        jitted = _INTERP_JITS[static] = jit(_interp, static_argnums=static)
+    return unchanged(jitted(x, xp, fp, left, right, period))
+
+
+_INTERP_JITS: dict[tuple[int, ...], Any] = {}
+
+
+def _interp(x: Any, xp: Any, fp: Any, left: Any, right: Any, period: Any) -> Any:
+    x, xp, fp = promote_dtypes_inexact(x, xp, fp)
+    dt = aval_of(x).dtype
     if period is not None:
-        if left is not None or right is not None:
-            raise ValueError("interp: left and right must be None when period is given")
         period = _abs(convert(period, dt))
         x = remainder(x, period)
         xp = remainder(xp, period)

@@ -2,7 +2,7 @@
 
 ``jnp.mean``, ``var``, ``std``, ``nanvar``, ... run as one compiled program in
 JAX, where XLA turns a division by a constant count into a multiplication by
-its reciprocal (and ``average``, ``polyval``, ``logaddexp2`` fuse their
+its reciprocal (and ``average``, ``polyval``, ``logaddexp2``, ``interp`` fuse their
 multiply-adds as JAX's compiled programs do); ``log10`` multiplies by JAX's
 constant ``1 / log(10)`` and ``log2`` of complex numbers divides the real and
 imaginary parts apart. Each
@@ -86,6 +86,23 @@ CASES: dict[str, tuple[Fn, list[str]]] = {
     "average_weights_returned": (
         lambda xp, a: xp.stack(xp.average(a[0], axis=0, weights=a[0] * a[0], returned=True)),
         ["f2"],
+    ),
+    "interp_f32": (
+        lambda xp, a: xp.interp(a[0], xp.linspace(-5.0, 5.0, 11), xp.linspace(0.0, 1.0, 11) ** 2),
+        ["f4"],
+    ),
+    "interp_bounds_period": (
+        lambda xp, a: xp.stack(
+            [
+                xp.interp(
+                    a[0], xp.asarray([-1.0, 0.5, 2.0]), xp.asarray([3.0, -1.0, 0.25]), -2.0, 7.0
+                ),
+                xp.interp(
+                    a[0], xp.asarray([0.1, 2.0, 4.5]), xp.asarray([1.0, 3.0, -2.0]), period=5.0
+                ),
+            ]
+        ),
+        ["f4"],
     ),
     "log10_f32": (lambda xp, a: xp.log10(a[0]), ["pos32"]),
     "log10_c64": (lambda xp, a: xp.log10(a[0]), ["c64"]),
