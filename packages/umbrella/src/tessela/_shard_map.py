@@ -191,10 +191,18 @@ class _ShardMapped:
         flat, in_tree = tree_flatten(args)
         in_specs = self._specs_in(args, mesh)
         avals = [get_aval(x) for x in flat]
-        local = [
-            local_aval(a, mesh, s, f"argument {i}")
-            for i, (a, s) in enumerate(zip(avals, in_specs, strict=True))
-        ]
+        key = (in_tree, tuple(avals), tuple(in_specs), mesh)
+        hit = self._traced.get(key)
+        # The blocks' shapes (and the check that each spec divides its argument)
+        # are needed unless this call's layout was already traced.
+        local = (
+            [
+                local_aval(a, mesh, s, f"argument {i}")
+                for i, (a, s) in enumerate(zip(avals, in_specs, strict=True))
+            ]
+            if hit is None
+            else []
+        )
         out_tree_box: list[Any] = []
 
         def flat_fun(*xs: Any) -> list[Any]:
@@ -214,8 +222,6 @@ class _ShardMapped:
         if not eager:
             outs = _emulate(flat_fun, mesh, in_specs, out_specs, flat)
             return tree_unflatten(out_tree_box[0][0], outs)
-        key = (in_tree, tuple(avals), tuple(in_specs), mesh)
-        hit = self._traced.get(key)
         if hit is None:
             with _axis_frames(mesh):
                 closed = trace_to_jaxpr(flat_fun, local)
