@@ -7,7 +7,12 @@ import inspect
 import pytest
 import tessela_numpy as tnp
 from tessela_numpy._methods import method_table
-from tessela_tracer import ARRAY_METHOD_NAMES, registered_array_methods
+from tessela_tracer import (
+    ARRAY_METHOD_NAMES,
+    ShapeDtypeStruct,
+    make_jaxpr,
+    registered_array_methods,
+)
 
 REQUIRED = [
     "array",
@@ -110,3 +115,16 @@ def test_method_table_is_registered_and_valid() -> None:
     registered = registered_array_methods()
     for name in ("__add__", "__getitem__", "__setitem__", "at", "T", "sum", "reshape"):
         assert name in registered
+
+
+def test_tracers_report_this_package_as_their_namespace() -> None:
+    seen: list[object] = []
+
+    def f(x: tnp.ndarray) -> tnp.ndarray:
+        seen.append(x.__array_namespace__())
+        with pytest.raises(ValueError, match=r"api_version='2021\.12' is not available"):
+            x.__array_namespace__(api_version="2021.12")
+        return x
+
+    make_jaxpr(f)(ShapeDtypeStruct((2,), "float32"))
+    assert seen == [tnp]

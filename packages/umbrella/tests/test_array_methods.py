@@ -255,3 +255,17 @@ def test_methods_on_tracers_differentiate() -> None:
     _same(g, np.array([2.0, 0.0, 1.0], np.float32))
     g = tx.grad(lambda v: v.ptp())(x)
     _same(g, np.array([1.0, -1.0, 0.0], np.float32))
+
+
+@pytest.mark.parametrize("transform", [lambda f: f, tx.jit, tx.vmap, tx.grad])
+def test_array_namespace_is_tessela_numpy_on_arrays_and_tracers(transform: Any) -> None:
+    seen: list[object] = []
+
+    def f(x: Any) -> Any:
+        seen.append(x.__array_namespace__(api_version="2024.12"))
+        return (x * 2.0).sum()
+
+    transform(f)(tnp.ones(3))
+    assert seen == [tnp]
+    with pytest.raises(ValueError, match=r"pass None or '2024\.12'"):
+        tnp.ones(2).__array_namespace__(api_version="2022.12")

@@ -12,7 +12,9 @@ table of :mod:`tessela_numpy._methods` maps each method name to these.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -253,7 +255,28 @@ def _to_device(self: Any, device: Any, *, stream: Any = None) -> Any:
     return out
 
 
+API_VERSION = "2024.12"
+"""The array API standard version the namespace follows."""
+
+
+def _array_namespace(self: Any, /, *, api_version: str | None = None) -> ModuleType:
+    """The array API namespace of arrays and tracers: ``tessela_numpy``.
+
+    >>> import tessela_numpy as tnp
+    >>> tnp.ones(2).__array_namespace__(api_version="2021.12")
+    Traceback (most recent call last):
+    ...
+    ValueError: api_version='2021.12' is not available: pass None or '2024.12'
+    """
+    if api_version not in (None, API_VERSION):
+        raise ValueError(
+            f"api_version={api_version!r} is not available: pass None or {API_VERSION!r}"
+        )
+    return sys.modules[__package__]
+
+
 METHODS: dict[str, Callable[..., Any]] = {
+    "__array_namespace__": _array_namespace,
     "byteswap": _byteswap, "to_device": _to_device,
     "argpartition": _argpartition, "argsort": _argsort, "choose": _choose,
     "compress": _compress, "diagonal": _diagonal, "nonzero": _nonzero, "ptp": _ptp,

@@ -84,7 +84,7 @@ _METHOD_NAMES = (
 
 ARRAY_METHOD_NAMES: frozenset[str] = frozenset(
     [f"__{n}__" for n in _BINARY + _UNARY]
-    + ["__getitem__", "__setitem__", "__contains__"]
+    + ["__getitem__", "__setitem__", "__contains__", "__array_namespace__"]
     + list(_PROPERTY_NAMES)
     + list(_METHOD_NAMES)
 )
@@ -428,6 +428,7 @@ class Array:
 
     __getitem__ = _forward("__getitem__")
     __contains__ = _forward("__contains__")
+    __array_namespace__ = _forward("__array_namespace__")
     __add__ = _forward("__add__")
     __radd__ = _forward("__radd__")
     __sub__ = _forward("__sub__")

@@ -8,6 +8,8 @@ of the current mode.
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -16,9 +18,37 @@ from tessela_tracer.dtypes import canonicalize_dtype
 
 from ._config import config
 
-__all__ = ["ArrayNamespaceInfo", "__array_api_version__", "__array_namespace_info__"]
+__all__ = [
+    "ArrayNamespaceInfo", "__array_api_version__", "__array_namespace_info__", "array_namespace",
+]  # fmt: skip
 
 __array_api_version__ = "2024.12"
+
+
+def array_namespace(self: Any, /, *, api_version: str | None = None) -> ModuleType:
+    """``x.__array_namespace__()`` of Tessela's arrays and tracers: ``tessela.numpy``.
+
+    Args:
+      self: an array or tracer.
+      api_version: None or ``"2024.12"``, the standard's version.
+
+    Returns:
+      The ``tessela.numpy`` module.
+
+    Raises:
+      ValueError: another ``api_version``.
+
+    Example:
+        >>> import tessela.numpy as tnp
+        >>> tnp.ones(2).__array_namespace__() is tnp
+        True
+    """
+    if api_version not in (None, __array_api_version__):
+        raise ValueError(
+            f"api_version={api_version!r} is not available: pass None or {__array_api_version__!r}"
+        )
+    return sys.modules["tessela.numpy"]
+
 
 _KINDS: dict[str, tuple[str, ...]] = {
     "bool": ("bool",),
