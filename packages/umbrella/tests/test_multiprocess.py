@@ -114,6 +114,8 @@ def test_a_process_that_dies_makes_the_other_fail_within_a_timeout() -> None:
     assert "still running" not in out0
     # Either the collective in flight failed in Python, or jaxlib's coordination
     # service ended the process when process 1 missed its heartbeats (3 s).
+    # jaxlib words the second case "heartbeat timeout" or "stopped sending heartbeats".
     said = out0 + err0
-    assert "Connection closed by peer" in said or "heartbeat timeout" in said, said[-3000:]
+    causes = ("Connection closed by peer", "heartbeat timeout", "stopped sending heartbeats")
+    assert any(cause in said for cause in causes), said[-3000:]
     assert seconds < 40
