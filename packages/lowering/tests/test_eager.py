@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import pickle
 
 import numpy as np
@@ -240,3 +241,16 @@ def test_cpu_sharding_prints_as_the_quickstart_shows() -> None:
     assert x.sharding.memory_kind == "unpinned_host"
     assert repr(x.sharding) == (f"SingleDeviceSharding(device={cpu!r}, memory_kind=unpinned_host)")
     assert repr(cpu) == "CpuDevice(id=0)"
+
+
+def test_dlpack_has_the_array_api_signature_and_exports_versioned() -> None:
+    y = tl.device_put(np.arange(6, dtype=np.float32).reshape(2, 3))
+    params = inspect.signature(type(y).__dlpack__).parameters
+    assert list(params) == ["self", "stream", "max_version", "dl_device", "copy"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[1:])
+    # numpy asks for a versioned capsule: the export keeps the values, read-only.
+    out = np.from_dlpack(y)
+    np.testing.assert_array_equal(out, np.arange(6, dtype=np.float32).reshape(2, 3))
+    copied = np.from_dlpack(y, copy=True)
+    assert copied.flags.writeable and copied.dtype == np.float32
+    assert y.__dlpack_device__() == (1, 0)

@@ -321,9 +321,22 @@ class Array(BufferMethods, ArrayOps):
             return value.copy()
         return value
 
-    def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
-        if kwargs.get("max_version") is not None and stream is None:
-            return self._value.__dlpack__(**kwargs)
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Export the buffer as a DLPack capsule (the array API's signature, as ``jax.Array``'s).
+
+        A versioned export (``max_version``, ``dl_device`` or ``copy`` given) of
+        a CPU array goes through its host view, which DLPack 1.0 marks read-only.
+        """
+        versioned = max_version is not None or dl_device is not None or copy is not None
+        if versioned and stream is None and self.device.platform == "cpu":
+            return self._value.__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
         return _xla.to_dlpack(self._live_buffer())
 
     def __dlpack_device__(self) -> tuple[int, int]:
