@@ -388,7 +388,8 @@ def clients(session: nox.Session) -> None:
 
     optax 0.2.8's suite, unmodified, through ``python -m tessela.as_jax`` (optax
     is installed without its dependencies: no ``jax`` package comes in), and
-    data-apis/array-api-tests against ``tessela.numpy`` (core, linalg, fft)
+    data-apis/array-api-tests against ``tessela.numpy`` (core, linalg, fft; in
+    32-bit mode and with ``JAX_ENABLE_X64=1``, as JAX's own array-api CI runs it)
     from ``$ARRAY_API_TESTS_DIR`` or ``../shared/third_party/array-api-tests``.
     Fails when an optax test recorded in ``tools/clients_passing.txt`` no
     longer passes (rewrite that file with ``-- --record PATH`` after a fix), or
@@ -407,7 +408,9 @@ def clients(session: nox.Session) -> None:
     # pass; array-api-tests draws examples that vary a little between runs: counts.
     defaults = [
         "--max-examples", "10", "--require", str(tools / "clients_passing.txt"),
-        "--min-passed", "array-api=1120,array-api-linalg=25",
+        "--min-passed",
+        "array-api=1120,array-api-linalg=25,array-api-x64=1250,array-api-linalg-x64=27,"
+        "array-api-fft-x64=13",
     ]  # fmt: skip
     session.run(
         "python", str(tools / "run_clients.py"), "--impl", "tessela",

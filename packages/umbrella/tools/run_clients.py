@@ -3,7 +3,8 @@
 - optax 0.2.8's test suite, unmodified: ``pytest <optax package folder>``,
   under ``python -m tessela.as_jax`` for Tessela;
 - data-apis/array-api-tests against ``tessela.numpy`` (or ``jax.numpy``),
-  with the linalg and fft extensions reported apart.
+  with the linalg and fft extensions reported apart, in 32-bit mode and with
+  ``JAX_ENABLE_X64=1`` (the ``-x64`` suites, JAX's own array-api CI setting).
 
 ``--impl jax --save`` (run once in an environment with JAX 0.10.2 and optax)
 writes ``clients_jax.json.gz`` beside this script: JAX's counts and the ids of
@@ -32,7 +33,10 @@ from typing import Any
 
 HERE = pathlib.Path(__file__).resolve().parent
 SAVED = HERE / "clients_jax.json.gz"
-SUITES = ("optax", "array-api", "array-api-linalg", "array-api-fft")
+SUITES = (
+    "optax", "array-api", "array-api-linalg", "array-api-fft",
+    "array-api-x64", "array-api-linalg-x64", "array-api-fft-x64",
+)  # fmt: skip
 
 
 def _outcomes(junit: pathlib.Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -97,8 +101,15 @@ def run_optax(impl: str) -> dict[str, Any]:
 def run_array_api(
     impl: str, suite_dir: pathlib.Path, max_examples: int, part: str
 ) -> dict[str, Any]:
-    """array-api-tests on ``tessela.numpy`` or ``jax.numpy``: the core, or one extension."""
+    """array-api-tests on ``tessela.numpy`` or ``jax.numpy``: the core, or one extension.
+
+    A ``-x64`` suite runs with ``JAX_ENABLE_X64=1``, as JAX's own array-api CI
+    does: the suite draws float64 and int64 values, which 32-bit mode rounds.
+    """
     env = dict(os.environ)
+    if part.endswith("-x64"):
+        part = part.removesuffix("-x64")
+        env["JAX_ENABLE_X64"] = "1"
     env["ARRAY_API_TESTS_MODULE"] = "tessela.numpy" if impl == "tessela" else "jax.numpy"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
     args = [f"--max-examples={max_examples}", "--hypothesis-seed=0", "-p", "clients_hypothesis"]
