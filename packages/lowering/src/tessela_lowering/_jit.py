@@ -17,6 +17,14 @@ moves host values to the device and runs the executable. A miss, or any
 failure on the fast path (a deleted buffer, a committed-device conflict),
 takes the full path, which reports errors exactly as JAX does, and fills the
 table for the next call.
+
+Calls on sharded arguments use the same table: a :class:`ShardedArray`'s
+signature names its sharding, so the key holds every argument's aval and
+sharding, and the cached call runs the SPMD executable the full path compiled
+(``_spmd_jit.fast_sharded_call``), its results laid out as that program's
+output shardings. So do calls of a jit with ``in_shardings``/``out_shardings``
+whose sharded arguments are already laid out as the program takes them
+(outside a mesh context; a donating call keeps the full path).
 """
 
 from __future__ import annotations
@@ -32,14 +40,15 @@ from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, config, get_aval, get_current_trace, jit
 from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
 
-from tessela_lowering import _devices, _spmd_jit, _xla
+from tessela_lowering import _devices, _spmd, _spmd_jit, _xla
 from tessela_lowering._aot import Traced
 from tessela_lowering._array import Array, leaf_key
 from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import fast_call, outputs, pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
-from tessela_lowering._sharded import any_sharded
+from tessela_lowering._mesh import NamedSharding
+from tessela_lowering._sharded import ShardedArray, any_sharded
 from tessela_lowering._xla import Device
 
 __all__ = ["JitWrapped", "clear_caches", "jit"]
@@ -250,18 +259,77 @@ def _remember(
         jitted._fast[key] = call
 
 
+def _remember_sharded(
+    jitted: JitWrapped,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    flat: list[Any],
+    out: Any,
+    run: tuple[Any, Any, Sequence[Any], list[Any]],
+) -> None:
+    # After a full call on sharded arguments: the fast path's entry, when the
+    # call's result is exactly the last executable's outputs (nothing ran after
+    # it) and every leaf is a ShardedArray that the executable took as it is.
+    exe, specs, operands, results = run
+    n = len(operands) - len(flat)
+    if n < 0 or any(a is not b for a, b in zip(operands[n:], flat, strict=True)):
+        return  # another program ran last
+    for x, spec in zip(flat, specs[n:], strict=True):
+        if type(x) is not ShardedArray or x.sharding != NamedSharding(exe.mesh, spec):
+            return  # the full path moves it
+    key, leaves = _fast_key(jitted, args, kwargs)
+    if key is None or len(leaves) != len(flat):
+        return
+    if any(a is not b for a, b in zip(leaves, flat, strict=True)):
+        return
+    out_leaves, out_tree = tree_flatten(out)
+    if len(out_leaves) != len(results) or any(
+        a is not b for a, b in zip(out_leaves, results, strict=True)
+    ):
+        return
+    wrap = (
+        operator.itemgetter(0) if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
+    )
+    call = _spmd_jit.fast_sharded_call(exe, operands[:n], specs[:n], wrap)
+    with contextlib.suppress(TypeError):  # an unhashable static argument
+        jitted._fast[key] = call
+
+
+def _remember_fast(
+    jitted: JitWrapped,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    flat: list[Any],
+    call: Any,
+) -> None:
+    # The fast path's entry for calls like this one (a jit with shardings).
+    key, leaves = _fast_key(jitted, args, kwargs)
+    if key is None or len(leaves) != len(flat):
+        return
+    if any(a is not b for a, b in zip(leaves, flat, strict=True)):
+        return
+    with contextlib.suppress(TypeError):  # an unhashable static argument
+        jitted._fast[key] = call
+
+
 def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if state.disable_jit:
         return jitted._fun(*args, **kwargs)
     static, flat, in_tree = jitted._split(args, kwargs)
     if _spmd_jit.wants_mesh(jitted, flat):  # shardings
-        return _spmd_jit.call(jitted, args, kwargs, static, flat, in_tree)
-    if (
-        type(get_current_trace()) is not EvalTrace
-        or any(isinstance(x, Tracer) for x in flat)
-        or any_sharded(flat)  # jit_p's eager run partitions the program over the mesh
-    ):
+        remember = None
+        if state.fast and not state.check_values:
+            remember = functools.partial(_remember_fast, jitted, args, kwargs, flat)
+        return _spmd_jit.call(jitted, args, kwargs, static, flat, in_tree, remember)
+    if type(get_current_trace()) is not EvalTrace or any(isinstance(x, Tracer) for x in flat):
         return jitted._bind(args, kwargs, static, flat, in_tree)
+    if any_sharded(flat):  # jit_p's eager run partitions the program over the mesh
+        _spmd.last_jit_run()
+        out = jitted._bind(args, kwargs, static, flat, in_tree)
+        run = _spmd.last_jit_run()
+        if run is not None and state.fast and not state.check_values:
+            _remember_sharded(jitted, args, kwargs, flat, out, run)
+        return out
     runtime = _runtime(jitted)
     exe = _executable(jitted, runtime, args, kwargs, static, flat, in_tree)
     if _spmd_jit.constrained(exe.plan.closed):  # sharding constraints over a mesh

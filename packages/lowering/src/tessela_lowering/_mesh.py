@@ -56,6 +56,7 @@ __all__ = [
     "get_mesh",
     "make_mesh",
     "set_mesh",
+    "typed_spec",
 ]
 
 
@@ -306,3 +307,24 @@ def get_abstract_mesh() -> AbstractMesh:
       the current mesh's.
     """
     return _abstract_in_context()
+
+
+def typed_spec(spec: PartitionSpec, ndim: int) -> PartitionSpec:
+    """``spec`` with one entry per dimension of a rank-``ndim`` array (``None`` appended).
+
+    Args:
+      spec: a partition spec with at most ``ndim`` entries.
+      ndim: the array's rank.
+
+    Returns:
+      The padded spec.
+
+    Example:
+      >>> typed_spec(PartitionSpec("x"), 2)
+      P('x', None)
+      >>> typed_spec(PartitionSpec(), 0)
+      P()
+    """
+    if len(spec) >= ndim:
+        return spec
+    return PartitionSpec(*spec, *([None] * (ndim - len(spec))))

@@ -37,7 +37,7 @@ from tessela_lowering._lowering import (
     lower_closed_jaxpr,
     lowering_rule,
 )
-from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
+from tessela_lowering._mesh import AxisType, Mesh, NamedSharding, PartitionSpec, typed_spec
 from tessela_lowering._sharded import (
     ShardedArray,
     _on_first,
@@ -64,6 +64,7 @@ __all__ = [
     "compile_jaxpr",
     "constraint_meshes",
     "eager_backend",
+    "last_jit_run",
     "mesh_text",
     "run_jaxpr",
     "sdy_sharding",
@@ -306,7 +307,15 @@ def _compile(
             "call the function on single-device arrays."
         )
     exe = _shards.compile_spmd(text, list(mesh.devices.flat))
-    return SpmdExecutable(exe, text, mesh, out_avals, inputs)
+    out = SpmdExecutable(exe, text, mesh, out_avals, inputs)
+    if mesh.axis_types and all(t == AxisType.Explicit for t in mesh.axis_types):
+        # As JAX over Explicit axes: a computed result's spec (part of its type)
+        # has one entry per dimension, e.g. P('x', None) for a rank-2 result.
+        out.out_shardings = [
+            NamedSharding(mesh, typed_spec(s.spec, a.ndim))
+            for s, a in zip(out.out_shardings, out.out_avals, strict=True)
+        ]
+    return out
 
 
 def _incompatible(
@@ -411,7 +420,32 @@ def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
         with _cache_lock:
             _cache[key] = entry
     results = entry(args, specs)
+    if prim is P.jit_p:
+        _last.run = (entry, specs, args, results)
     return results if prim.multiple_results else results[0]
+
+
+_last = threading.local()
+
+
+def last_jit_run() -> (
+    tuple[SpmdExecutable, tuple[PartitionSpec, ...], Sequence[Any], list[Any]] | None
+):
+    """The last ``jit_p`` this thread ran over a mesh: executable, input specs, operands, results.
+
+    Reading it forgets it (the jit fast path reads it once after a full call).
+
+    Returns:
+      ``(executable, specs, operands, results)``, or ``None`` when none ran
+      since the last read.
+
+    Example:
+      >>> last_jit_run() is None
+      True
+    """
+    run: Any = getattr(_last, "run", None)
+    _last.run = None
+    return run  # type: ignore[no-any-return]
 
 
 def compile_jaxpr(

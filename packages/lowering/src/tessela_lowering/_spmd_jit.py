@@ -22,9 +22,12 @@ that device through ``jit_p``, the results moved to their out shardings.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_pytree import tree_flatten, tree_unflatten
@@ -40,14 +43,17 @@ from tessela_tracer import (
 from tessela_tracer.extend import JitWrapped, has_effects
 from tessela_tracer.sharding import AbstractMesh, concrete_mesh_var, context_mesh
 
+from tessela_lowering import _xla
 from tessela_lowering._array import (
     Array,
     SingleDeviceSharding,
     _deleted_error,
     _donated_error,
     device_put_impl,
+    signature,
 )
 from tessela_lowering._compile import Plan, make_plan
+from tessela_lowering._dispatch import FastCall
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
 from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
 from tessela_lowering._sharded import ShardedArray, any_sharded, put_sharded, wrap_global
@@ -59,10 +65,13 @@ from tessela_lowering._spmd import (
 )
 from tessela_lowering._xla import Value, _shards, device_platform
 
-__all__ = ["SpmdStage", "call", "clear", "constrained", "stage", "wants_mesh"]
+__all__ = [
+    "SpmdStage", "call", "clear", "constrained", "fast_sharded_call", "stage", "wants_mesh",
+]  # fmt: skip
 
 _stages: weakref.WeakKeyDictionary[Any, dict[Any, SpmdStage]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+_LEAF = tree_flatten(0)[1]
 
 
 def clear() -> None:
@@ -231,7 +240,10 @@ class SpmdStage:
         bufs = []
         for i in self.plan.kept:
             x, sharding = flat[i], self.in_shardings[i]
-            if not (isinstance(x, ShardedArray) and x.sharding == sharding):
+            if not (
+                isinstance(x, ShardedArray)
+                and (x.sharding == sharding or _equivalent(x.sharding, sharding, x.aval.ndim))
+            ):  # P('x') and P('x', None) lay a rank-2 array out alike
                 x = put_sharded(x, sharding)
             bufs.append(x._global)
         exe = self.executable
@@ -333,7 +345,7 @@ def stage(
 
 def call(
     jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], static: Any,
-    flat: list[Any], in_tree: Any,
+    flat: list[Any], in_tree: Any, remember: Callable[[FastCall], None] | None = None,
 ) -> Any:  # fmt: skip
     """Run one concrete call of a jitted function over its mesh (see the module's notes).
 
@@ -343,13 +355,20 @@ def call(
       static: its static values.
       flat: its flat traced arguments.
       in_tree: their structure.
+      remember: given the fast path's call for calls like this one, when
+        there is one (``None``: no fast path).
 
     Returns:
       The output pytree.
     """
     hit, in_leaves = stage(jitted, args, kwargs, static, flat, in_tree)
     if hit is not None:
-        return tree_unflatten(hit.plan.out_tree, hit.run(flat))
+        out = tree_unflatten(hit.plan.out_tree, hit.run(flat))
+        if remember is not None and context_mesh() is None and concrete_mesh_var.get() is None:
+            fast = _fast_entry(hit, flat)
+            if fast is not None:
+                remember(fast)
+        return out
     # No mesh: single-device shardings (or none) place the arguments, jit_p runs there.
     placed = [
         _to_single(x, s) if isinstance(s, SingleDeviceSharding) and not _committed(x) else x
@@ -363,3 +382,112 @@ def call(
         for x, s in zip(leaves, given, strict=True)
     ]
     return tree_unflatten(out_tree, moved)
+
+
+def fast_sharded_call(
+    exe: SpmdExecutable,
+    consts: Sequence[Any],
+    specs: Sequence[PartitionSpec],
+    wrap: Callable[[list[ShardedArray]], Any],
+    kept: Sequence[int] | None = None,
+    outside_mesh_context: bool = False,
+) -> FastCall:
+    """The jit fast path's call of an SPMD executable on sharded leaves.
+
+    The leaves must be :class:`ShardedArray` laid out as the executable's
+    inputs after ``consts`` (the fast key's signatures, which name each
+    sharding, guarantee it); anything else raises, and the caller takes its
+    full path.
+
+    Args:
+      exe: the compiled program.
+      consts: the values passed before the leaves (moved to the mesh once).
+      specs: every input's spec, the constants' first.
+      wrap: makes the call's result from the output arrays.
+      kept: which leaves the program takes (default: all).
+      outside_mesh_context: whether the call raises under a mesh context
+        (``set_mesh``), where its shardings may resolve otherwise.
+
+    Returns:
+      ``call(leaves)``: the result, its arrays laid out as ``exe.out_shardings``.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_lowering.sharding import Mesh, NamedSharding, PartitionSpec
+      >>> mesh = Mesh(np.array(tl.devices()[:1]), ("x",))
+      >>> x = tl.device_put(np.ones(2, np.float32), NamedSharding(mesh, PartitionSpec("x")))
+      >>> f = tl.jit(lambda a: a * 2)
+      >>> _ = f(x)  # the first call compiles and fills the fast path
+      >>> f(x)  # later calls run through fast_sharded_call
+      Array([2., 2.], dtype=float32)
+    """
+    const_bufs = [
+        c._global
+        if isinstance(c, ShardedArray) and c.sharding.spec == s and c.sharding.mesh == exe.mesh
+        else put_sharded(c, NamedSharding(exe.mesh, s))._global
+        for c, s in zip(consts, specs, strict=False)
+    ]
+    outs = list(zip(exe.out_avals, exe.out_shardings, strict=True))
+    sigs = [signature(a, s, True) for a, s in outs]
+    new = object.__new__
+    n = len(outs)
+
+    def finish(bufs: list[Any]) -> Any:
+        arrays: list[ShardedArray] = list(map(new, itertools.repeat(ShardedArray, n)))
+        for out, buf, (aval, sharding), sig in zip(arrays, bufs, outs, sigs):  # noqa: B905
+            out._global = buf
+            out._named = sharding
+            out._gathered = None
+            out.aval = aval
+            out._committed = True
+            out._npy = None
+            out._sig = sig
+        return wrap(arrays)
+
+    run = _xla.runner(exe.executable, exe.handlers, finish)
+    global_of = operator.attrgetter("_global")  # AttributeError but for a ShardedArray
+    if outside_mesh_context or kept is not None:
+        take = (lambda leaves: leaves) if kept is None else _taker(kept)
+        get_context, get_concrete = context_mesh, concrete_mesh_var.get
+
+        def call(leaves: Sequence[Any]) -> Any:
+            if outside_mesh_context and (get_context() is not None or get_concrete() is not None):
+                raise LookupError("a mesh context: the full path resolves the shardings")
+            return run([*const_bufs, *map(global_of, take(leaves))])
+
+        return call
+    if const_bufs:
+        return lambda leaves: run([*const_bufs, *map(global_of, leaves)])
+    return lambda leaves: run(list(map(global_of, leaves)))
+
+
+def _taker(kept: Sequence[int]) -> Callable[[Sequence[Any]], Sequence[Any]]:
+    if len(kept) == 1:
+        (i,) = kept
+        return lambda leaves: (leaves[i],)
+    if not kept:
+        return lambda leaves: ()
+    return operator.itemgetter(*kept)
+
+
+def _fast_entry(hit: SpmdStage, flat: Sequence[Any]) -> FastCall | None:
+    # The fast path's call of a stage, when every argument it takes is a
+    # ShardedArray already laid out as its in sharding, no result moves to one
+    # device, and nothing is donated (those calls check and delete buffers).
+    plan = hit.plan
+    if any(a is not None for a in plan.aliases) or any(
+        isinstance(s, SingleDeviceSharding) for s in hit.out_shardings
+    ):
+        return None
+    for i in plan.kept:
+        x = flat[i]
+        if type(x) is not ShardedArray or x.sharding != hit.in_shardings[i]:
+            return None
+    out_tree = plan.out_tree
+    wrap: Callable[[list[ShardedArray]], Any] = (
+        operator.itemgetter(0) if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
+    )
+    return fast_sharded_call(
+        hit.executable, (), (), wrap, kept=list(plan.kept), outside_mesh_context=True
+    )

@@ -168,3 +168,23 @@ def test_any_in_and_out_sharding_gives_the_single_device_value(
     out = f(data)
     assert out.sharding == NamedSharding(AUTO, spec_out)
     np.testing.assert_allclose(np.asarray(out), np.sin(data + data.T), rtol=1e-6)
+
+
+def test_jit_with_shardings_on_sharded_arguments_takes_the_fast_path() -> None:
+    s = NamedSharding(AUTO, P("x"))
+    out_s = NamedSharding(AUTO, P(None, "y"))
+    f = tl.jit(lambda a, b: lax.add(a, _double(b)), in_shardings=(s, None), out_shardings=out_s)
+    x, y = tl.device_put(X, s), tl.device_put(X + 1, NamedSharding(AUTO, P("y")))
+    results = [f(x, y) for _ in range(3)]
+    assert len(f._fast) == 1  # the first call filled it
+    for out in results:
+        assert out.sharding == out_s
+        np.testing.assert_array_equal(np.asarray(out), X + 2 * (X + 1))
+    # Under a mesh context, and with a mismatched committed argument, the full path decides.
+    with set_mesh(AUTO):
+        assert f(x, y).sharding == out_s
+    with pytest.raises(ValueError, match="does not match"):
+        f(tl.device_put(X, NamedSharding(AUTO, P("y"))), y)
+    x.delete()
+    with pytest.raises(RuntimeError, match="deleted"):
+        f(x, y)

@@ -7,6 +7,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
+from tessela_lowering import _flags
 from tessela_lowering._array import device_put_impl
 from tessela_lowering._sharded import hlo_sharding_of
 from tessela_lowering._spmd import spec_from_hlo
@@ -20,8 +21,8 @@ from tessela_lowering.sharding import (
     make_array_from_single_device_arrays,
     make_mesh,
 )
-from tessela_lowering.spmd import any_sharded, run_jaxpr
-from tessela_tracer import lax, make_jaxpr
+from tessela_lowering.spmd import ShardedArray, any_sharded, run_jaxpr
+from tessela_tracer import config, lax, make_jaxpr
 
 P = PartitionSpec
 DEVS = tl.devices()
@@ -226,3 +227,82 @@ def test_xla_layouts_read_back_as_the_same_partition_spec(
                 for d, ix in index.items()}  # fmt: skip
 
     assert blocks(back) == blocks(spec)
+
+
+def _pair(mesh: Mesh, spec: PartitionSpec) -> tuple[np.ndarray, tl.Array, tl.Array]:
+    data = np.arange(128, dtype=np.float32).reshape(8, 16)
+    s = NamedSharding(mesh, spec)
+    return data, tl.device_put(data, s), tl.device_put(data + 1, s)
+
+
+def test_jit_on_sharded_arguments_takes_the_fast_path_as_the_full_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, a, b = _pair(make_mesh((8,), ("x",)), P("x"))
+    traces: list[int] = []
+    f = tl.jit(lambda u, v: traces.append(1) or (lax.add(lax.mul(u, np.float32(2)), v), u))
+    first = f(a, b)
+    assert len(f._fast) == 1  # the full call filled the fast path
+    second = f(a, b)
+    assert len(traces) == 1 and len(f._fast) == 1
+    monkeypatch.setattr(_flags.state, "fast", False)
+    full = f(a, b)
+    for got in (first, second):
+        for x, want in zip(got, full, strict=True):
+            assert type(x) is ShardedArray and x.sharding == want.sharding
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(want))
+
+
+def test_jit_result_specs_have_one_entry_per_dimension_over_explicit_axes() -> None:
+    # As JAX 0.10.2: P('x', None) over make_mesh's Explicit axes, P('x',) over Auto ones.
+    add = tl.jit(lambda u, v: lax.add(lax.mul(u, np.float32(2)), v))
+    _, a, b = _pair(make_mesh((8,), ("x",)), P("x"))
+    for _ in range(2):  # the full path, then the fast one
+        assert repr(add(a, b).sharding.spec) == "P('x', None)"
+    assert repr(tl.jit(lambda u: lax.reduce_sum(u, (0,)))(a).sharding.spec) == "P(None,)"
+    assert repr(tl.jit(lambda u: lax.reduce_sum(u, (0, 1)))(a).sharding.spec) == "P()"
+    assert repr(lax.add(a, b).sharding.spec) == "P('x', None)"
+    _, a, b = _pair(Mesh(np.array(DEVS), ("x",)), P("x"))
+    for _ in range(2):
+        assert repr(add(a, b).sharding.spec) == "P('x',)"
+
+
+def test_the_fast_path_on_sharded_arguments_keeps_jit_semantics() -> None:
+    mesh = make_mesh((8,), ("x",))
+    data, a, b = _pair(mesh, P("x"))
+    traces: list[int] = []
+    f = tl.jit(lambda u, v: traces.append(1) or lax.add(u, v))
+    f(a, b)
+    f(a, b)
+    # Another sharding is another executable; a weak type traces again.
+    c = tl.device_put(data, NamedSharding(mesh, P(None, "x")))
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(f(a, c)), 2 * data)
+    assert len(traces) == 1
+    weak = tl.device_put(2.0, NamedSharding(mesh, P()))
+    assert weak.aval.weak_type and f(weak, weak).aval.weak_type
+    assert len(traces) == 2
+    config.update("jax_enable_x64", True)
+    try:
+        wide = tl.device_put(data.astype(np.float64), NamedSharding(mesh, P("x")))
+        assert f(wide, wide).dtype == np.float64 and f(wide, wide).dtype == np.float64
+    finally:
+        config.update("jax_enable_x64", False)
+    assert len(traces) == 3 and f(a, b).dtype == np.float32 and len(traces) == 3
+    # A deleted argument is the full path's error, on every call.
+    errors = []
+    b.delete()
+    for _ in range(2):
+        with pytest.raises(Exception) as info:
+            f(a, b)
+        errors.append((type(info.value), str(info.value)))
+    assert errors[0] == errors[1]
+    # A committed argument outside the mesh stays an error after a fast call.
+    small = Mesh(np.array(DEVS[:4]), ("x",))
+    _, p, q = _pair(small, P("x"))
+    f(p, q)
+    f(p, q)
+    off = tl.device_put(data + 1, DEVS[6])
+    for _ in range(2):
+        with pytest.raises(ValueError, match="incompatible devices"):
+            f(p, off)
