@@ -318,7 +318,7 @@ def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
     static, flat, in_tree = jitted._split(args, kwargs)
     if _spmd_jit.wants_mesh(jitted, flat):  # shardings
         remember = None
-        if state.fast and not state.check_values:
+        if state.fast and not state.check_values and not jitted._donates:
             remember = functools.partial(_remember_fast, jitted, args, kwargs, flat)
         return _spmd_jit.call(jitted, args, kwargs, static, flat, in_tree, remember)
     if type(get_current_trace()) is not EvalTrace or any(isinstance(x, Tracer) for x in flat):
