@@ -62,8 +62,8 @@ def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
       ValueError: the shapes are not compatible.
 
     Example:
-        >>> import numpy as np
-        >>> broadcast_like(np.arange(3, dtype=np.int32), np.zeros((2, 3))).shape
+        >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+        >>> eval_shape(broadcast_like, S((3,), "int32"), S((2, 3), "float32")).shape
         (2, 3)
     """
     aval, shape = _aval(arr), tuple(_aval(like_arr).shape)
@@ -136,9 +136,9 @@ def conv_general_dilated_patches(
       A rank ``n+2`` array of patches.
 
     Example:
-        >>> import numpy as np
-        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
-        >>> conv_general_dilated_patches(x, (2, 2), (2, 2), "VALID").shape
+        >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+        >>> x = S((1, 1, 4, 4), "float32")
+        >>> eval_shape(lambda x: conv_general_dilated_patches(x, (2, 2), (2, 2), "VALID"), x).shape
         (1, 4, 2, 2)
     """
     aval = _aval(lhs)
@@ -196,11 +196,10 @@ def conv_general_dilated_local(
       ValueError: ``precision`` is a dot algorithm.
 
     Example:
-        >>> import numpy as np
-        >>> x = np.ones((1, 2, 4, 4), np.float32)
-        >>> w = np.ones((3, 2 * 3 * 3, 2, 2), np.float32)
-        >>> conv_general_dilated_local(x, w, (1, 1), "VALID", (3, 3)).shape
-        (1, 3, 2, 2)
+        >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+        >>> x, w = S((1, 2, 4, 4), "float32"), S((3, 2 * 3 * 3, 2, 2), "float32")
+        >>> eval_shape(lambda x, w: conv_general_dilated_local(x, w, (1, 1), "VALID", (3, 3)), x, w)
+        ShapeDtypeStruct(shape=(1, 3, 2, 2), dtype=float32)
     """
     c_precision = canonicalize_precision(precision)
     if c_precision is not None and not isinstance(c_precision, tuple):
@@ -353,10 +352,10 @@ def ragged_dot_general(
       TypeError: the ragged dimension is not one of ``lhs``'s dimensions.
 
     Example:
-        >>> import numpy as np
-        >>> lhs, rhs = np.ones((5, 2), np.float32), np.ones((2, 2, 3), np.float32)
+        >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+        >>> lhs, rhs, sizes = S((5, 2), "float32"), S((2, 2, 3), "float32"), S((2,), "int32")
         >>> dn = RaggedDotDimensionNumbers((([1], [1]), ([], [])), [0], [0])
-        >>> ragged_dot_general(lhs, rhs, np.array([2, 3], np.int32), dn).shape
+        >>> eval_shape(lambda l, r, g: ragged_dot_general(l, r, g, dn), lhs, rhs, sizes).shape
         (5, 3)
     """
     del out_sharding
@@ -436,11 +435,10 @@ def ragged_dot(
       ``(m, n)``.
 
     Example:
-        >>> import numpy as np
-        >>> rhs = np.stack([np.eye(2, dtype=np.float32), 2 * np.eye(2, dtype=np.float32)])
-        >>> out = ragged_dot(np.ones((3, 2), np.float32), rhs, np.array([1, 2], np.int32))
-        >>> np.asarray(out).tolist()
-        [[1.0, 1.0], [2.0, 2.0], [2.0, 2.0]]
+        >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+        >>> lhs, rhs, sizes = S((3, 2), "float32"), S((2, 2, 4), "float32"), S((2,), "int32")
+        >>> eval_shape(ragged_dot, lhs, rhs, sizes).shape
+        (3, 4)
     """
     return ragged_dot_general(
         lhs, rhs, group_sizes, _BASIC, canonicalize_precision(precision), preferred_element_type,
