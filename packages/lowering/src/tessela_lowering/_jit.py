@@ -259,6 +259,10 @@ def _remember(
         jitted._fast[key] = call
 
 
+def _identical(xs: Sequence[Any], ys: Sequence[Any]) -> bool:
+    return len(xs) == len(ys) and all(a is b for a, b in zip(xs, ys, strict=True))
+
+
 def _remember_sharded(
     jitted: JitWrapped,
     args: tuple[Any, ...],
@@ -272,20 +276,14 @@ def _remember_sharded(
     # it) and every leaf is a ShardedArray that the executable took as it is.
     exe, specs, operands, results = run
     n = len(operands) - len(flat)
-    if n < 0 or any(a is not b for a, b in zip(operands[n:], flat, strict=True)):
+    if n < 0 or not _identical(operands[n:], flat):
         return  # another program ran last
     for x, spec in zip(flat, specs[n:], strict=True):
         if type(x) is not ShardedArray or x.sharding != NamedSharding(exe.mesh, spec):
             return  # the full path moves it
-    key, leaves = _fast_key(jitted, args, kwargs)
-    if key is None or len(leaves) != len(flat):
-        return
-    if any(a is not b for a, b in zip(leaves, flat, strict=True)):
-        return
+    key = _key_of_leaves(jitted, args, kwargs, flat)
     out_leaves, out_tree = tree_flatten(out)
-    if len(out_leaves) != len(results) or any(
-        a is not b for a, b in zip(out_leaves, results, strict=True)
-    ):
+    if key is None or not _identical(out_leaves, results):
         return
     wrap = (
         operator.itemgetter(0) if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
@@ -303,13 +301,20 @@ def _remember_fast(
     call: Any,
 ) -> None:
     # The fast path's entry for calls like this one (a jit with shardings).
-    key, leaves = _fast_key(jitted, args, kwargs)
-    if key is None or len(leaves) != len(flat):
-        return
-    if any(a is not b for a, b in zip(leaves, flat, strict=True)):
+    key = _key_of_leaves(jitted, args, kwargs, flat)
+    if key is None:
         return
     with contextlib.suppress(TypeError):  # an unhashable static argument
         jitted._fast[key] = call
+
+
+def _key_of_leaves(
+    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], flat: list[Any]
+) -> Any:
+    # The fast key of a call, when the fast path would see the very leaves the
+    # full path took; else None.
+    key, leaves = _fast_key(jitted, args, kwargs)
+    return key if key is not None and _identical(leaves, flat) else None
 
 
 def _call_slow(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
