@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from tessela_pytree import (
@@ -46,7 +46,7 @@ def _flatten_axes(what: str, tree: Any, axes: Any) -> list[Any]:
     proxy = tree_unflatten(treedef, list(range(treedef.num_leaves)))
     out: list[Any] = [None] * treedef.num_leaves
 
-    def assign(ax: Any, sub: Any) -> None:
+    def assign(ax: int | None, sub: Any) -> None:
         for i in tree_leaves(sub):
             out[i] = ax
 
@@ -125,9 +125,9 @@ def vmap(
     in_axes: int | Sequence[Any] | None = 0,
     out_axes: Any = 0,
     *,
-    axis_name: Any = None,
+    axis_name: Hashable | None = None,
     axis_size: int | None = None,
-    spmd_axis_name: Any = None,
+    spmd_axis_name: Hashable | None = None,
 ) -> Callable[..., Any]:
     """Vectorize ``fun`` over an axis of its arguments.
 

@@ -35,6 +35,7 @@ from tessela_tracer.extend import (
     set_current_trace,
     trace_with_aux,
 )
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 __all__ = [
     "BatchAxis",
@@ -184,7 +185,7 @@ def rule_axis_name() -> Hashable | None:
 # ----------------------------------------------------------------- helpers
 
 
-def moveaxis(x: Any, src: int, dst: int, /) -> Any:
+def moveaxis(x: ArrayLike, src: int, dst: int, /) -> Array:
     """Move axis ``src`` of ``x`` to position ``dst`` (a no-op when equal).
 
     Args:
@@ -202,14 +203,14 @@ def moveaxis(x: Any, src: int, dst: int, /) -> Any:
         (3, 4, 2)
     """
     if src == dst:
-        return x
+        return unchanged(x)
     perm = list(range(get_aval_of(x).ndim))
     perm.remove(src)
     perm.insert(dst, src)
     return lax.transpose(x, perm)
 
 
-def broadcast(x: Any, size: int, axis: int, /) -> Any:
+def broadcast(x: ArrayLike, size: int, axis: int, /) -> Array:
     """Insert a new axis of ``size`` at ``axis``, repeating ``x`` along it.
 
     Args:
@@ -232,7 +233,7 @@ def broadcast(x: Any, size: int, axis: int, /) -> Any:
     return lax.broadcast_in_dim(x, shape, dims)
 
 
-def batch_size(args: Sequence[Any], dims: Sequence[BDim], /) -> int:
+def batch_size(args: Sequence[ArrayLike], dims: Sequence[BDim], /) -> int:
     """The batch size of a rule's operands: the length of the first mapped axis.
 
     Args:
@@ -253,7 +254,7 @@ def batch_size(args: Sequence[Any], dims: Sequence[BDim], /) -> int:
     raise ValueError("a batching rule ran with no batched operand")
 
 
-def bdim_at_front(x: Any, bdim: BDim, size: int, /) -> Any:
+def bdim_at_front(x: ArrayLike, bdim: BDim, size: int, /) -> Array:
     """Make the batch dimension of ``x`` axis 0, broadcasting unbatched values.
 
     Args:
@@ -283,7 +284,7 @@ class BatchTracer(Tracer):
 
     __slots__ = ("batch_dim", "val")
 
-    def __init__(self, trace: BatchTrace, val: Any, batch_dim: BDim) -> None:
+    def __init__(self, trace: BatchTrace, val: ArrayLike, batch_dim: BDim) -> None:
         self._trace = trace
         self.val = val
         self.batch_dim = batch_dim
@@ -309,18 +310,20 @@ class BatchTrace(Trace):
     __slots__ = ("axis_name", "axis_size")
     tracer_name = "BatchTracer"
 
-    def __init__(self, axis_name: Any, axis_size: int, parent: Trace | None = None) -> None:
+    def __init__(
+        self, axis_name: Hashable | None, axis_size: int, parent: Trace | None = None
+    ) -> None:
         super().__init__(parent if parent is not None else get_current_trace())
         self.axis_name = axis_name
         self.axis_size = axis_size
 
-    def unwrap(self, x: Any) -> tuple[Any, BDim]:
+    def unwrap(self, x: ArrayLike) -> tuple[ArrayLike, BDim]:
         """Split ``x`` into its value and batch dimension for this trace."""
         if isinstance(x, BatchTracer) and x._trace is self:
             return x.val, x.batch_dim
         return x, not_mapped
 
-    def wrap(self, val: Any, bdim: BDim) -> Any:
+    def wrap(self, val: ArrayLike, bdim: BDim) -> BatchTracer:
         """A tracer of this trace for ``val`` batched along ``bdim``."""
         return BatchTracer(self, val, bdim)
 
@@ -361,11 +364,11 @@ class BatchTrace(Trace):
 def batched_eval(
     closed: ClosedJaxpr,
     axis_size: int,
-    axis_name: Any,
-    vals: Sequence[Any],
+    axis_name: Hashable | None,
+    vals: Sequence[ArrayLike],
     dims: Sequence[BDim],
     /,
-) -> tuple[list[Any], list[BDim]]:
+) -> tuple[list[ArrayLike], list[BDim]]:
     """Evaluate ``closed`` on batched values under a fresh batching trace.
 
     Args:
@@ -404,8 +407,8 @@ def batch_jaxpr(
     in_batched: Sequence[bool],
     out_force: Sequence[bool],
     /,
-    axis_name: Any = None,
-) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    axis_name: Hashable | None = None,
+) -> tuple[ClosedJaxpr, list[ArrayLike], list[bool]]:
     """Build the batched version of a per-example jaxpr.
 
     Batched inputs and outputs carry the batch at axis 0.
@@ -433,7 +436,7 @@ def batch_jaxpr(
         for a, b in zip(closed.in_avals, in_batched, strict=True)
     ]
 
-    def fun(*args: Any) -> tuple[list[Any], list[bool]]:
+    def fun(*args: ArrayLike) -> tuple[list[ArrayLike], list[bool]]:
         dims: list[BDim] = [0 if b else not_mapped for b in in_batched]
         outs, out_dims = batched_eval(closed, axis_size, axis_name, args, dims)
         res, flags = [], []

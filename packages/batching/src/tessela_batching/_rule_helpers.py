@@ -19,6 +19,7 @@ from typing import Any
 
 from tessela_tracer import lax
 from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import (
     BDim,
@@ -64,14 +65,16 @@ def defvectorized(prim: Primitive, /) -> None:
         { lambda ; a:f32[2,3]. let b:f32[2,3] = vectorized_example a in (b,) }
     """
 
-    def vectorized_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    def vectorized_rule(
+        args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
+    ) -> tuple[Array, BDim]:
         (x,), (d,) = args, dims
         return prim.bind(x, **params), d
 
     register_batching(prim, vectorized_rule)
 
 
-def _handle_broadcasting(args: Sequence[Any], dims: Sequence[Any]) -> tuple[list[Any], Any]:
+def _handle_broadcasting(args: Sequence[ArrayLike], dims: Sequence[Any]) -> tuple[list[Any], Any]:
     """Align operands of an n-ary lax op: batched ones at axis 0, ranks equalized."""
     shape, dim = next(
         (get_aval_of(x).shape, d)
@@ -131,7 +134,9 @@ def defbroadcasting(prim: Primitive, /) -> None:
         (2, 3)
     """
 
-    def broadcasting_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    def broadcasting_rule(
+        args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
+    ) -> tuple[Array, BDim]:
         xs, d = _handle_broadcasting(args, dims)
         return prim.bind(*xs, **params), d
 
@@ -162,7 +167,9 @@ def defreducer(prim: Primitive, /) -> None:
         (3, 2)
     """
 
-    def reducer_rule(args: Sequence[Any], dims: Sequence[Any], *, axes: Any, **params: Any) -> Any:
+    def reducer_rule(
+        args: Sequence[ArrayLike], dims: Sequence[int], *, axes: Sequence[int], **params: Any
+    ) -> tuple[Array, int]:
         (x,), (d,) = args, dims
         new_axes = bump(axes, d)
         out_d = d - sum(a < d for a in new_axes)
@@ -208,8 +215,8 @@ def batched_flags(dims: Sequence[BDim], /) -> list[bool]:
 
 
 def front(
-    args: Sequence[Any], dims: Sequence[BDim], force: Sequence[bool], size: int, /
-) -> list[Any]:
+    args: Sequence[ArrayLike], dims: Sequence[BDim], force: Sequence[bool], size: int, /
+) -> list[ArrayLike]:
     """Batched (or forced) values with the batch at axis 0; the others as they are.
 
     Args:

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tessela_tracer import primitives as P
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import batch_size, bdim_at_front, register_batching
 
 __all__: list[str] = []
 
 
-def _stack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
+def _stack(args: Sequence[ArrayLike], dims: Sequence[Any], *, axis: int) -> Any:
     size = batch_size(args, dims)
     xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
     return P.stack_p.bind(*xs, axis=axis + 1), 0
@@ -27,7 +28,7 @@ def _stack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
 register_batching(P.stack_p, _stack)
 
 
-def _unstack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
+def _unstack(args: Sequence[ArrayLike], dims: Sequence[Any], *, axis: int) -> Any:
     (x,), (d,) = args, dims
     outs = P.unstack_p.bind(bdim_at_front(x, d, batch_size(args, dims)), axis=axis + 1)
     return outs, [0] * len(outs)
@@ -36,7 +37,9 @@ def _unstack(args: Sequence[Any], dims: Sequence[Any], *, axis: int) -> Any:
 register_batching(P.unstack_p, _unstack)
 
 
-def _split(args: Sequence[Any], dims: Sequence[Any], *, sizes: Sequence[int], axis: int) -> Any:
+def _split(
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, sizes: Sequence[int], axis: int
+) -> Any:
     (x,), (d,) = args, dims
     outs = P.split_p.bind(bdim_at_front(x, d, batch_size(args, dims)), sizes=sizes, axis=axis + 1)
     return outs, [0] * len(outs)
@@ -45,7 +48,7 @@ def _split(args: Sequence[Any], dims: Sequence[Any], *, sizes: Sequence[int], ax
 register_batching(P.split_p, _split)
 
 
-def _tile(args: Sequence[Any], dims: Sequence[Any], *, reps: Sequence[int]) -> Any:
+def _tile(args: Sequence[ArrayLike], dims: Sequence[Any], *, reps: Sequence[int]) -> Any:
     (x,), (d,) = args, dims
     return P.tile_p.bind(bdim_at_front(x, d, batch_size(args, dims)), reps=(1, *reps)), 0
 
@@ -53,7 +56,7 @@ def _tile(args: Sequence[Any], dims: Sequence[Any], *, reps: Sequence[int]) -> A
 register_batching(P.tile_p, _tile)
 
 
-def _device_put(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _device_put(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     # Placement moves whole arrays: batch axes stay where they are.
     return P.device_put_p.bind(*args, **params), list(dims)
 

@@ -18,14 +18,17 @@ from typing import Any
 
 from tessela_tracer import Primitive, ShapedArray, lax
 from tessela_tracer import primitives as P
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import NotMapped, batch_size, moveaxis, register_batching
+from tessela_batching._core import BDim, NotMapped, batch_size, moveaxis, register_batching
 
 __all__: list[str] = []
 
 
 def _debug_rule(prim: Primitive) -> Any:
-    def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
+    ) -> tuple[list[Array], list[BDim]]:
         size = batch_size(args, dims)
         per_arg = [
             [x] * size if isinstance(d, NotMapped) else list(lax.unstack(x, d))
@@ -48,7 +51,7 @@ def _batched_avals(avals: Sequence[ShapedArray], size: int) -> tuple[ShapedArray
 
 def _sequential(
     prim: Primitive,
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     unroll: bool,
@@ -60,7 +63,7 @@ def _sequential(
         moveaxis(x, d, 0) for x, d in zip(args, dims, strict=True) if not isinstance(d, NotMapped)
     ]
 
-    def body(carry: Any, slices: list[Any]) -> tuple[Any, list[Any]]:
+    def body(carry: tuple[()], slices: list[Array]) -> tuple[tuple[()], list[Array]]:
         it_fixed, it_slice = iter(fixed), iter(slices)
         merged = [next(it_slice) if b else next(it_fixed) for b in batched]
         return carry, list(prim.bind(*merged, **params))
@@ -70,7 +73,7 @@ def _sequential(
 
 
 def _pure_callback_rule(
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     vmap_method: str | None,
@@ -111,7 +114,7 @@ register_batching(P.pure_callback_p, _pure_callback_rule)
 
 
 def _io_callback_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, ordered: bool, **params: Any
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, ordered: bool, **params: Any
 ) -> tuple[Any, Any]:
     if ordered:
         raise ValueError(

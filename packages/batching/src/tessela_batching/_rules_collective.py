@@ -36,9 +36,11 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import (
     BatchAxis,
+    BDim,
     NotMapped,
     broadcast,
     moveaxis,
@@ -66,8 +68,13 @@ def _reduction_rule(
     """The rule of a reducing collective: ``reduce`` over the owned batch axis."""
 
     def rule(
-        batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names
-    ) -> tuple[Any, Any]:
+        batch_axis: BatchAxis,
+        args: Sequence[ArrayLike],
+        dims: Sequence[BDim],
+        /,
+        *,
+        axis_name: Names,
+    ) -> tuple[Array, BDim]:
         (x,), (d,) = args, dims
         if batch_axis.name not in axis_name:
             return prim.bind(x, axis_name=axis_name), d
@@ -95,7 +102,7 @@ register_collective_batching(P.pmin_p, _reduction_rule(P.pmin_p, lax.reduce_min,
 
 
 def _all_gather_rule(
-    batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names,
+    batch_axis: BatchAxis, args: Sequence[ArrayLike], dims: Sequence[Any], /, *, axis_name: Names,
     axis_size: int, axis: int, tiled: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
     (x,), (d,) = args, dims
@@ -121,7 +128,7 @@ register_collective_batching(P.all_gather_p, _all_gather_rule)
 
 
 def _axis_index_rule(
-    batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names
+    batch_axis: BatchAxis, args: Sequence[ArrayLike], dims: Sequence[Any], /, *, axis_name: Names
 ) -> tuple[Any, Any]:
     # No operands: the rule runs only for the vmap that owns the (one) name.
     return lax.iota(np.int32, batch_axis.size), 0
@@ -156,7 +163,7 @@ def _other_axis(
 
 
 def _ppermute_rule(
-    batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names,
+    batch_axis: BatchAxis, args: Sequence[ArrayLike], dims: Sequence[Any], /, *, axis_name: Names,
     perm: tuple[tuple[int, int], ...],
 ) -> tuple[Any, Any]:  # fmt: skip
     (x,), (d,) = args, dims
@@ -178,7 +185,7 @@ register_collective_batching(P.ppermute_p, _ppermute_rule)
 
 
 def _reduce_scatter_rule(
-    batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names,
+    batch_axis: BatchAxis, args: Sequence[ArrayLike], dims: Sequence[Any], /, *, axis_name: Names,
     axis_size: int, scatter_dimension: int, tiled: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
     (x,), (d,) = args, dims
@@ -200,7 +207,7 @@ register_collective_batching(P.reduce_scatter_p, _reduce_scatter_rule)
 
 
 def _all_to_all_rule(
-    batch_axis: BatchAxis, args: Sequence[Any], dims: Sequence[Any], /, *, axis_name: Names,
+    batch_axis: BatchAxis, args: Sequence[ArrayLike], dims: Sequence[Any], /, *, axis_name: Names,
     axis_size: int, split_axis: int, concat_axis: int, tiled: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
     (x,), (d,) = args, dims

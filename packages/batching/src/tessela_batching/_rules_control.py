@@ -33,6 +33,7 @@ from tessela_tracer.extend import (
     join_consts,
     trace_to_jaxpr,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import (
     NotMapped,
@@ -54,7 +55,7 @@ __all__: list[str] = []
 
 
 def _jit_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
 ) -> Any:
     size = batch_size(args, dims)
     in_b = batched_flags(dims)
@@ -74,7 +75,7 @@ register_batching(P.jit_p, _jit_rule)
 
 
 def _cond_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
 ) -> Any:
     (index, *ops), (di, *dops) = args, dims
     size = batch_size(args, dims)
@@ -115,7 +116,7 @@ register_batching(P.cond_p, _cond_rule)
 
 
 def _while_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, cond_jaxpr: ClosedJaxpr,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, cond_jaxpr: ClosedJaxpr,
     body_jaxpr: ClosedJaxpr, cond_nconsts: int, body_nconsts: int,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
@@ -142,14 +143,14 @@ def _while_rule(
     carry_f = [bdim_at_front(x, d, size) for x, d in zip(carry, dcarry, strict=True)]
     c_dims, b_dims, k_dims = out_dims(cc_b), out_dims(bc_b), out_dims([True] * len(carry))
 
-    def pred_of(ccs: Sequence[Any], cs: Sequence[Any]) -> Any:
+    def pred_of(ccs: Sequence[ArrayLike], cs: Sequence[ArrayLike]) -> Array:
         (pred,), (pd,) = batched_eval(cond_jaxpr, size, name, [*ccs, *cs], c_dims + k_dims)
         return bdim_at_front(pred, pd, size)
 
-    def new_cond(*xs: Any) -> list[Any]:
+    def new_cond(*xs: ArrayLike) -> list[Array]:
         return [lax.reduce_or(pred_of(xs[:nc], xs[nc:]), (0,))]
 
-    def new_body(*xs: Any) -> list[Any]:
+    def new_body(*xs: ArrayLike) -> list[Array]:
         ccs, bcs, cs = xs[:nc], xs[nc : nc + nb], xs[nc + nb :]
         pred = pred_of(ccs, cs)
         outs, odims = batched_eval(body_jaxpr, size, name, [*bcs, *cs], b_dims + k_dims)
@@ -178,7 +179,7 @@ register_batching(P.while_p, _while_rule)
 
 
 def _scan_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, num_consts: int,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, num_consts: int,
     num_carry: int, **params: Any,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
@@ -211,14 +212,14 @@ def _scan_rule(
 register_batching(P.scan_p, _scan_rule)
 
 
-def _composite_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _composite_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     raise NotImplementedError("Batching rule for 'composite' not implemented")
 
 
 register_batching(P.composite_p, _composite_rule)
 
 
-def _platform_index_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _platform_index_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     return P.platform_index_p.bind(**params), not_mapped
 
 

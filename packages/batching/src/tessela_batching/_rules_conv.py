@@ -20,10 +20,11 @@ JAX's rule does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of, reshape_axis_into, reshape_axis_out_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import NotMapped, register_batching
 
@@ -31,7 +32,7 @@ __all__: list[str] = []
 
 
 def _conv_rule(
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     dimension_numbers: Any,
@@ -44,11 +45,12 @@ def _conv_rule(
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     lhs_mapped, rhs_mapped = not isinstance(ld, NotMapped), not isinstance(rd, NotMapped)
 
-    def conv(x: Any, w: Any, fg: int, bg: int) -> Any:
-        return P.conv_general_dilated_p.bind(
+    def conv(x: ArrayLike, w: ArrayLike, fg: int, bg: int) -> Array:
+        out = P.conv_general_dilated_p.bind(
             x, w, dimension_numbers=dimension_numbers, feature_group_count=fg,
             batch_group_count=bg, **params,
         )  # fmt: skip
+        return cast(Array, out)
 
     if lhs_mapped and rhs_mapped:
         n = get_aval_of(lhs).shape[ld]

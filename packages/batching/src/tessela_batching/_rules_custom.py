@@ -34,6 +34,7 @@ from typing import Any
 from tessela_tracer import ShapedArray
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._api import vmap
 from tessela_batching._core import (
@@ -52,7 +53,7 @@ ResAxes = int | list[int | None]
 
 
 def _batched_call(
-    args: Sequence[Any], dims: Sequence[Any], call_jaxpr: ClosedJaxpr, num_consts: int
+    args: Sequence[ArrayLike], dims: Sequence[Any], call_jaxpr: ClosedJaxpr, num_consts: int
 ) -> tuple[ClosedJaxpr, list[Any], list[Any]]:
     """The call's jaxpr with every argument batched at 0, its new consts, and the operands."""
     size, name = batch_size(args, dims), rule_axis_name()
@@ -72,7 +73,9 @@ def _batched_call(
 def _batched_jvp(jvp: Callable[..., Any], size: int, name: Any) -> Callable[..., Any]:
     """The flat JVP rule mapped over axis 0 of primals and (non-None) tangents."""
 
-    def batched_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
+    def batched_jvp(
+        primals: Sequence[ArrayLike], tangents: Sequence[ArrayLike]
+    ) -> tuple[list[Array], list[Array]]:
         f = vmap(lambda p, t: jvp(p, t), axis_name=name, axis_size=size)
         outs, touts = f(list(primals), list(tangents))
         return list(outs), list(touts)
@@ -81,7 +84,7 @@ def _batched_jvp(jvp: Callable[..., Any], size: int, name: Any) -> Callable[...,
 
 
 def _custom_jvp_call_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, call_jaxpr: ClosedJaxpr, num_consts: int,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, call_jaxpr: ClosedJaxpr, num_consts: int,
     **params: Any,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
@@ -102,7 +105,7 @@ register_batching(P.custom_jvp_call_p, _custom_jvp_call_rule)
 def _batched_fwd(fwd: Callable[..., Any], size: int, name: Any) -> Callable[..., Any]:
     """The flat fwd rule mapped over axis 0 of the primals (residuals batched at 0)."""
 
-    def batched_fwd(primals: Sequence[Any], perturbed: Sequence[bool]) -> list[Any]:
+    def batched_fwd(primals: Sequence[ArrayLike], perturbed: Sequence[bool]) -> list[Array]:
         f = vmap(lambda *xs: fwd(list(xs), perturbed), axis_name=name, axis_size=size)
         return list(f(*primals))
 
@@ -115,7 +118,7 @@ def _batched_bwd(
     """The flat bwd rule mapped over ``res_axes`` of the residuals and axis 0 of the
     (non-None) cotangents."""
 
-    def batched_bwd(res: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
+    def batched_bwd(res: Sequence[ArrayLike], cts: Sequence[ArrayLike]) -> list[Any]:
         f = vmap(lambda r, c: bwd(r, c), in_axes=(res_axes, 0), axis_name=name, axis_size=size)
         return list(f(list(res), list(cts)))
 
@@ -123,7 +126,7 @@ def _batched_bwd(
 
 
 def _custom_vjp_call_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, call_jaxpr: ClosedJaxpr, num_consts: int,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, call_jaxpr: ClosedJaxpr, num_consts: int,
     **params: Any,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
@@ -143,7 +146,7 @@ register_batching(P.custom_vjp_call_p, _custom_vjp_call_rule)
 
 
 def _custom_lin_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, num_res: int, bwd: Callable[..., Any],
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, num_res: int, bwd: Callable[..., Any],
     out_avals: Callable[[], Sequence[ShapedArray]], symbolic_zeros: bool,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
@@ -167,7 +170,7 @@ register_batching(P.custom_lin_p, _custom_lin_rule)
 
 
 def _custom_vmap_call_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, call: ClosedJaxpr, rule: Callable[..., Any],
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, call: ClosedJaxpr, rule: Callable[..., Any],
     num_consts: int, **params: Any,
 ) -> Any:  # fmt: skip
     size = batch_size(args, dims)
@@ -189,7 +192,7 @@ register_batching(P.custom_vmap_call_p, _custom_vmap_call_rule)
 
 
 def _linear_call_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, callee: ClosedJaxpr,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, callee: ClosedJaxpr,
     transpose_thunk: Callable[[], tuple[ClosedJaxpr, list[Any]]], num_callee_consts: int,
     num_res: int,
 ) -> Any:  # fmt: skip
@@ -198,7 +201,7 @@ def _linear_call_rule(
     ops = front(args, dims, [True] * n, size)
     j, extra, _ = batch_jaxpr(callee, size, [True] * n, [True] * len(callee.out_avals), name)
 
-    def batched_transpose() -> tuple[ClosedJaxpr, list[Any]]:
+    def batched_transpose() -> tuple[ClosedJaxpr, list[ArrayLike]]:
         t, t_consts = transpose_thunk()
         nt = len(t_consts)
         flags = [False] * nt + [True] * (len(t.in_avals) - nt)

@@ -20,6 +20,7 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import (
     NotMapped,
@@ -47,7 +48,7 @@ for _p in (
     defvectorized(_p)
 
 
-def _bitcast_rule(args: Sequence[Any], dims: Sequence[Any], *, new_dtype: Any) -> Any:
+def _bitcast_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, new_dtype: Any) -> Any:
     (x,), (d,) = args, dims
     aval = get_aval_of(x)
     if aval.dtype.itemsize != np.dtype(new_dtype).itemsize and d == aval.ndim - 1:
@@ -83,7 +84,7 @@ def _full_operand(x: Any, d: Any, size: int, shape: tuple[int, ...]) -> Any:
     return x
 
 
-def _select_n_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+def _select_n_rule(args: Sequence[ArrayLike], dims: Sequence[Any]) -> Any:
     which, *cases = args
     wdim, *cdims = dims
     size = batch_size(args, dims)
@@ -104,7 +105,7 @@ def _select_n_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
 register_batching(P.select_n_p, _select_n_rule)
 
 
-def _clamp_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+def _clamp_rule(args: Sequence[ArrayLike], dims: Sequence[Any]) -> Any:
     lo, x, hi = args
     dlo, dx, dhi = dims
     size = batch_size(args, dims)

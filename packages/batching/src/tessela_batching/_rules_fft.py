@@ -13,6 +13,7 @@ from typing import Any
 
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import moveaxis, register_batching
 
@@ -20,7 +21,7 @@ __all__: list[str] = []
 
 
 def _fft_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, fft_type: Any, fft_lengths: tuple[int, ...]
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, fft_type: Any, fft_lengths: tuple[int, ...]
 ) -> tuple[Any, int]:
     (x,), (d,) = args, dims
     return lax.fft(moveaxis(x, d, 0), fft_type, fft_lengths), 0

@@ -19,8 +19,16 @@ from tessela_tracer.lax import (
     GatherScatterMode,
     ScatterDimensionNumbers,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
+from tessela_batching._core import (
+    BDim,
+    NotMapped,
+    batch_size,
+    bdim_at_front,
+    moveaxis,
+    register_batching,
+)
 
 __all__: list[str] = []
 
@@ -33,7 +41,7 @@ def _plus1(dims: Sequence[int]) -> tuple[int, ...]:
 
 
 def _gather_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, dimension_numbers: GatherDimensionNumbers,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, dimension_numbers: GatherDimensionNumbers,
     slice_sizes: tuple[int, ...], **params: Any,
 ) -> Any:  # fmt: skip
     (x, idx), (dx, di) = args, dims
@@ -82,9 +90,9 @@ register_batching(P.gather_p, _gather_rule)
 
 def _scatter_rule(prim: Primitive) -> Any:
     def rule(
-        args: Sequence[Any], dims: Sequence[Any], *,
+        args: Sequence[ArrayLike], dims: Sequence[BDim], *,
         dimension_numbers: ScatterDimensionNumbers, **params: Any,
-    ) -> Any:  # fmt: skip
+    ) -> tuple[Array, int]:  # fmt: skip
         (x, idx, upd), (dx, di, du) = args, dims
         size = batch_size(args, dims)
         dn = dimension_numbers
@@ -133,7 +141,7 @@ def _index_vector(idx: Sequence[Any], dims: Sequence[Any], size: int) -> Any:
 
 
 def _dynamic_slice_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, slice_sizes: tuple[int, ...]
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, slice_sizes: tuple[int, ...]
 ) -> Any:
     (x, *idx), (dx, *di) = args, dims
     if all(isinstance(d, NotMapped) for d in di):
@@ -157,7 +165,7 @@ def _dynamic_slice_rule(
 register_batching(P.dynamic_slice_p, _dynamic_slice_rule)
 
 
-def _dynamic_update_slice_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+def _dynamic_update_slice_rule(args: Sequence[ArrayLike], dims: Sequence[Any]) -> Any:
     (x, upd, *idx), (dx, du, *di) = args, dims
     size = batch_size(args, dims)
     if all(isinstance(d, NotMapped) for d in di):

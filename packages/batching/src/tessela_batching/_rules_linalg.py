@@ -16,14 +16,24 @@ from typing import Any
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
+from tessela_batching._core import (
+    BDim,
+    NotMapped,
+    batch_size,
+    bdim_at_front,
+    moveaxis,
+    register_batching,
+)
 
 __all__: list[str] = []
 
 
 def _front_batcher(prim: Primitive) -> Any:
-    def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    def rule(
+        args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
+    ) -> tuple[Array | list[Array], int | list[int]]:
         size = batch_size(args, dims)
         xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
         out = prim.bind(*xs, **params)
@@ -36,7 +46,7 @@ for _prim in (P.cholesky_p, P.lu_p, P.qr_p, P.eigh_p, P.svd_p, P.eig_p, P.schur_
     register_batching(_prim, _front_batcher(_prim))
 
 
-def _triangular_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _triangular_solve(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     a, b = args
     da, db = dims
     if isinstance(da, NotMapped) and get_aval_of(a).ndim == 2:

@@ -20,8 +20,10 @@ from typing import Any
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import ClosedJaxpr
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import (
+    BDim,
     NotMapped,
     batch_size,
     bdim_at_front,
@@ -36,7 +38,7 @@ defvectorized(P.reduce_precision_p)
 defvectorized(P.copy_p)
 
 
-def _barrier_rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+def _barrier_rule(args: Sequence[ArrayLike], dims: Sequence[Any]) -> Any:
     return P.optimization_barrier_p.bind(*args), list(dims)
 
 
@@ -44,7 +46,7 @@ register_batching(P.optimization_barrier_p, _barrier_rule)
 
 
 def _reduce_rule(
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     computation: Any,
@@ -69,7 +71,9 @@ register_batching(P.reduce_p, _reduce_rule)
 def _per_example(prim: Any) -> Any:
     """Apply ``prim`` to each example in turn (a ``lax.map``): its values depend on them all."""
 
-    def rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+    def rule(
+        args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
+    ) -> tuple[Array | list[Array], int | list[int]]:
         size = batch_size(args, dims)
         fronts = [bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True)]
         outs = lax.map(lambda xs: prim.bind(*xs, **params), fronts)
@@ -83,7 +87,7 @@ register_batching(P.rng_uniform_p, _per_example(P.rng_uniform_p))
 
 
 def _token_rule(prim: Any) -> Any:
-    def rule(args: Sequence[Any], dims: Sequence[Any]) -> Any:
+    def rule(args: Sequence[ArrayLike], dims: Sequence[BDim]) -> tuple[Array, NotMapped]:
         if any(not isinstance(d, NotMapped) for d in dims):
             raise TypeError(f"vmap cannot batch the tokens of {prim.name}: a token has no axes.")
         return prim.bind(*args), not_mapped

@@ -13,13 +13,16 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import moveaxis, register_batching
 
 __all__: list[str] = []
 
 
-def _random_wrap_rule(args: Sequence[Any], dims: Sequence[Any], *, impl: Any) -> tuple[Any, int]:
+def _random_wrap_rule(
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, impl: Any
+) -> tuple[Any, int]:
     (data,), (d,) = args, dims
     ndim = len(get_aval_of(data).shape)
     if d >= ndim - len(impl.physical_shape):
@@ -30,7 +33,7 @@ def _random_wrap_rule(args: Sequence[Any], dims: Sequence[Any], *, impl: Any) ->
 register_batching(P.random_wrap_p, _random_wrap_rule)
 
 
-def _random_unwrap_rule(args: Sequence[Any], dims: Sequence[Any]) -> tuple[Any, int]:
+def _random_unwrap_rule(args: Sequence[ArrayLike], dims: Sequence[Any]) -> tuple[Any, int]:
     (keys,), (d,) = args, dims
     return P.random_unwrap_p.bind(keys), d
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import NotMapped, batch_size, bdim_at_front, register_batching
 from tessela_batching._rule_helpers import bump, defreducer
@@ -36,7 +37,9 @@ for _p in (
 
 
 def _cumulative_rule(prim: Primitive) -> Any:
-    def rule(args: Sequence[Any], dims: Sequence[Any], *, axis: int, reverse: bool) -> Any:
+    def rule(
+        args: Sequence[ArrayLike], dims: Sequence[int], *, axis: int, reverse: bool
+    ) -> tuple[Array, int]:
         (x,), (d,) = args, dims
         return prim.bind(x, axis=axis + (axis >= d), reverse=reverse), d
 
@@ -47,7 +50,7 @@ for _p in (P.cumsum_p, P.cumprod_p, P.cummax_p, P.cummin_p, P.cumlogsumexp_p):
     register_batching(_p, _cumulative_rule(_p))
 
 
-def _sort_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _sort_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     size = batch_size(args, dims)
     xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
     params = {**params, "dimension": params["dimension"] + 1}
@@ -57,7 +60,7 @@ def _sort_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
 register_batching(P.sort_p, _sort_rule)
 
 
-def _top_k_rule(args: Sequence[Any], dims: Sequence[Any], *, k: int, axis: int) -> Any:
+def _top_k_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, k: int, axis: int) -> Any:
     (x,), (d,) = args, dims
     axis %= get_aval_of(x).ndim - 1
     return P.top_k_p.bind(x, k=k, axis=axis + (axis >= d)), [d, d]
@@ -67,7 +70,7 @@ register_batching(P.top_k_p, _top_k_rule)
 
 
 def _dot_general_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, dimension_numbers: Any, **params: Any
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, dimension_numbers: Any, **params: Any
 ) -> Any:
     (lhs, rhs), (ld, rd) = args, dims
     (lc, rc), (lb, rb) = dimension_numbers

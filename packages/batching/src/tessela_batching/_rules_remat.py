@@ -14,6 +14,7 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import ClosedJaxpr, Jaxpr, hoist_consts
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import batch_jaxpr, batch_size, register_batching, rule_axis_name
 from tessela_batching._rule_helpers import batched_flags, defvectorized, front, out_dims
@@ -21,7 +22,9 @@ from tessela_batching._rule_helpers import batched_flags, defvectorized, front, 
 __all__: list[str] = []
 
 
-def _remat_rule(args: Sequence[Any], dims: Sequence[Any], *, jaxpr: Jaxpr, **params: Any) -> Any:
+def _remat_rule(
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, jaxpr: Jaxpr, **params: Any
+) -> Any:
     size = batch_size(args, dims)
     in_b = batched_flags(dims)
     new, consts, out_b = batch_jaxpr(ClosedJaxpr(jaxpr, ()), size, in_b,

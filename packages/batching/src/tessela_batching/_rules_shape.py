@@ -18,6 +18,7 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import (
     NotMapped,
@@ -33,7 +34,7 @@ __all__: list[str] = []
 
 
 def _broadcast_in_dim_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, shape: tuple[int, ...],
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, shape: tuple[int, ...],
     broadcast_dimensions: tuple[int, ...], sharding: Any,
 ) -> Any:  # fmt: skip
     (x,), (d,) = args, dims
@@ -49,7 +50,7 @@ register_batching(P.broadcast_in_dim_p, _broadcast_in_dim_rule)
 
 
 def _reshape_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, new_sizes: tuple[int, ...],
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, new_sizes: tuple[int, ...],
     dimensions: tuple[int, ...] | None, sharding: Any,
 ) -> Any:  # fmt: skip
     (x,), (d,) = args, dims
@@ -64,7 +65,7 @@ def _reshape_rule(
 register_batching(P.reshape_p, _reshape_rule)
 
 
-def _squeeze_rule(args: Sequence[Any], dims: Sequence[Any], *, dimensions: Any) -> Any:
+def _squeeze_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, dimensions: Any) -> Any:
     (x,), (d,) = args, dims
     out = P.squeeze_p.bind(moveaxis(x, d, 0), dimensions=tuple(i + 1 for i in dimensions))
     return out, 0
@@ -73,7 +74,7 @@ def _squeeze_rule(args: Sequence[Any], dims: Sequence[Any], *, dimensions: Any) 
 register_batching(P.squeeze_p, _squeeze_rule)
 
 
-def _concatenate_rule(args: Sequence[Any], dims: Sequence[Any], *, dimension: int) -> Any:
+def _concatenate_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, dimension: int) -> Any:
     size = batch_size(args, dims)
     xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
     return P.concatenate_p.bind(*xs, dimension=dimension + 1), 0
@@ -82,7 +83,7 @@ def _concatenate_rule(args: Sequence[Any], dims: Sequence[Any], *, dimension: in
 register_batching(P.concatenate_p, _concatenate_rule)
 
 
-def _transpose_rule(args: Sequence[Any], dims: Sequence[Any], *, permutation: Any) -> Any:
+def _transpose_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, permutation: Any) -> Any:
     (x,), (d,) = args, dims
     perm = (d, *(p + (p >= d) for p in permutation))
     return P.transpose_p.bind(x, permutation=perm), 0
@@ -91,7 +92,7 @@ def _transpose_rule(args: Sequence[Any], dims: Sequence[Any], *, permutation: An
 register_batching(P.transpose_p, _transpose_rule)
 
 
-def _rev_rule(args: Sequence[Any], dims: Sequence[Any], *, dimensions: Any) -> Any:
+def _rev_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, dimensions: Any) -> Any:
     (x,), (d,) = args, dims
     return P.rev_p.bind(x, dimensions=bump(dimensions, d)), d
 
@@ -100,7 +101,7 @@ register_batching(P.rev_p, _rev_rule)
 
 
 def _slice_rule(
-    args: Sequence[Any], dims: Sequence[Any], *, start_indices: Any, limit_indices: Any,
+    args: Sequence[ArrayLike], dims: Sequence[Any], *, start_indices: Any, limit_indices: Any,
     strides: Any,
 ) -> Any:  # fmt: skip
     (x,), (d,) = args, dims
@@ -114,7 +115,7 @@ def _slice_rule(
 register_batching(P.slice_p, _slice_rule)
 
 
-def _pad_rule(args: Sequence[Any], dims: Sequence[Any], *, padding_config: Any) -> Any:
+def _pad_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, padding_config: Any) -> Any:
     (x, pv), (dx, dpv) = args, dims
     size = batch_size(args, dims)
     config = ((0, 0, 0), *padding_config)

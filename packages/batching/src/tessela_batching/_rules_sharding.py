@@ -13,6 +13,7 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.sharding import NamedSharding, PartitionSpec
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import register_batching
 
@@ -30,7 +31,7 @@ def _batched_sharding(sharding: Any, bdim: int) -> Any:
 
 
 def _sharding_constraint_rule(
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     sharding: Any,

@@ -19,6 +19,7 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import LinearSolveTuple, split_solve_args
+from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import batch_jaxpr, batch_size, register_batching, rule_axis_name
 from tessela_batching._rule_helpers import batched_flags, front, out_dims
@@ -31,7 +32,7 @@ def _or(a: Sequence[bool], b: Sequence[bool]) -> list[bool]:
 
 
 def _solve_rule(
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     dims: Sequence[Any],
     *,
     const_lengths: LinearSolveTuple,

@@ -17,8 +17,15 @@ from typing import Any
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
-from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
+from tessela_batching._core import (
+    NotMapped,
+    batch_size,
+    bdim_at_front,
+    moveaxis,
+    register_batching,
+)
 from tessela_batching._rules_linalg import _front_batcher
 
 __all__: list[str] = []
@@ -35,7 +42,7 @@ for _prim in (
     register_batching(_prim, _front_batcher(_prim))
 
 
-def _tridiagonal_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _tridiagonal_solve(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     *diags, b = args
     *diag_dims, db = dims
     if all(isinstance(d, NotMapped) for d in diag_dims):
@@ -54,7 +61,7 @@ def _tridiagonal_solve(args: Sequence[Any], dims: Sequence[Any], **params: Any) 
 register_batching(P.tridiagonal_solve_p, _tridiagonal_solve)
 
 
-def _cholesky_update(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _cholesky_update(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     size = batch_size(args, dims)
     r, w = (bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True))
     outs = [

@@ -15,6 +15,7 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._core import batch_size, bdim_at_front, register_batching
 
@@ -27,15 +28,15 @@ def _insert(t: tuple[Any, ...], at: int, v: Any) -> tuple[Any, ...]:
 
 def _window_rule(prim: Primitive) -> Any:
     def rule(
-        args: Sequence[Any],
-        dims: Sequence[Any],
+        args: Sequence[ArrayLike],
+        dims: Sequence[int],
         *,
         window_dimensions: tuple[int, ...],
         window_strides: tuple[int, ...],
         padding: tuple[tuple[int, int], ...],
         base_dilation: tuple[int, ...],
         window_dilation: tuple[int, ...],
-    ) -> Any:
+    ) -> tuple[Array, int]:
         (x,), (d,) = args, dims
         out = prim.bind(
             x,
@@ -54,7 +55,7 @@ for _p in (P.reduce_window_sum_p, P.reduce_window_max_p, P.reduce_window_min_p):
     register_batching(_p, _window_rule(_p))
 
 
-def _select_gather_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _select_gather_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     size = batch_size(args, dims)
     t, x = (bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True))
     out = P.select_and_gather_add_p.bind(
@@ -71,7 +72,7 @@ def _select_gather_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any)
 register_batching(P.select_and_gather_add_p, _select_gather_rule)
 
 
-def _select_scatter_rule(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+def _select_scatter_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
     size = batch_size(args, dims)
     s, x = (bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True))
     out = P.select_and_scatter_add_p.bind(
