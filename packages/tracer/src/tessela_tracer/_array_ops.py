@@ -46,6 +46,14 @@ from tessela_tracer._errors import ConcretizationTypeError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
+    from tessela_tracer._array_decls import ArrayMethods
+
+    # For the type checker the operators and methods have their types
+    # (``x + y`` is an ``Array``); at run time ``Array`` derives from ``object``.
+    _ArrayBase = ArrayMethods["Array"]
+else:
+    _ArrayBase = object
+
 __all__ = [
     "ARRAY_METHOD_NAMES",
     "ENTRY_POINT_GROUP",
@@ -288,7 +296,7 @@ def _host_value(x: Any, method: str, *, always_raise: bool) -> Any:
     return np.asarray(value)
 
 
-class Array:
+class Array(_ArrayBase):
     """The abstract array type: base of every tracer and every concrete array.
 
     ``tessela.Array`` (``jax.Array`` under the alias) is this class: an
@@ -407,7 +415,7 @@ class Array:
         """
         return _host_value(self, "tolist", always_raise=True).tolist()
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Array]:
         fn = _lookup("__iter__")
         if fn is not None:
             return fn(self)  # type: ignore[no-any-return]
@@ -426,65 +434,69 @@ class Array:
             "or another .at[] method."
         )
 
-    __getitem__ = _forward("__getitem__")
-    __contains__ = _forward("__contains__")
-    __array_namespace__ = _forward("__array_namespace__")
-    __add__ = _forward("__add__")
-    __radd__ = _forward("__radd__")
-    __sub__ = _forward("__sub__")
-    __rsub__ = _forward("__rsub__")
-    __mul__ = _forward("__mul__")
-    __rmul__ = _forward("__rmul__")
-    __truediv__ = _forward("__truediv__")
-    __rtruediv__ = _forward("__rtruediv__")
-    __floordiv__ = _forward("__floordiv__")
-    __rfloordiv__ = _forward("__rfloordiv__")
-    __mod__ = _forward("__mod__")
-    __rmod__ = _forward("__rmod__")
-    __divmod__ = _forward("__divmod__")
-    __rdivmod__ = _forward("__rdivmod__")
-    __pow__ = _forward("__pow__")
-    __rpow__ = _forward("__rpow__")
-    __matmul__ = _forward("__matmul__")
-    __rmatmul__ = _forward("__rmatmul__")
-    __and__ = _forward("__and__")
-    __rand__ = _forward("__rand__")
-    __or__ = _forward("__or__")
-    __ror__ = _forward("__ror__")
-    __xor__ = _forward("__xor__")
-    __rxor__ = _forward("__rxor__")
-    __lshift__ = _forward("__lshift__")
-    __rlshift__ = _forward("__rlshift__")
-    __rshift__ = _forward("__rshift__")
-    __rrshift__ = _forward("__rrshift__")
-    __eq__ = _forward("__eq__")
-    __ne__ = _forward("__ne__")
-    __lt__ = _forward("__lt__")
-    __le__ = _forward("__le__")
-    __gt__ = _forward("__gt__")
-    __ge__ = _forward("__ge__")
-    __neg__ = _forward("__neg__")
-    __pos__ = _forward("__pos__")
-    __abs__ = _forward("__abs__")
-    __invert__ = _forward("__invert__")
-    __round__ = _forward("__round__")
-    __reversed__ = _forward("__reversed__")
     __hash__ = None  # type: ignore[assignment]
 
-    T = _forward_property("T")
-    mT = _forward_property("mT")
-    at = _forward_property("at")
-    real = _forward_property("real")
-    imag = _forward_property("imag")
-    flat = _forward_property("flat")
+    if not TYPE_CHECKING:  # the typed declarations are ArrayMethods'
+        __getitem__ = _forward("__getitem__")
+        __contains__ = _forward("__contains__")
+        __array_namespace__ = _forward("__array_namespace__")
+        __add__ = _forward("__add__")
+        __radd__ = _forward("__radd__")
+        __sub__ = _forward("__sub__")
+        __rsub__ = _forward("__rsub__")
+        __mul__ = _forward("__mul__")
+        __rmul__ = _forward("__rmul__")
+        __truediv__ = _forward("__truediv__")
+        __rtruediv__ = _forward("__rtruediv__")
+        __floordiv__ = _forward("__floordiv__")
+        __rfloordiv__ = _forward("__rfloordiv__")
+        __mod__ = _forward("__mod__")
+        __rmod__ = _forward("__rmod__")
+        __divmod__ = _forward("__divmod__")
+        __rdivmod__ = _forward("__rdivmod__")
+        __pow__ = _forward("__pow__")
+        __rpow__ = _forward("__rpow__")
+        __matmul__ = _forward("__matmul__")
+        __rmatmul__ = _forward("__rmatmul__")
+        __and__ = _forward("__and__")
+        __rand__ = _forward("__rand__")
+        __or__ = _forward("__or__")
+        __ror__ = _forward("__ror__")
+        __xor__ = _forward("__xor__")
+        __rxor__ = _forward("__rxor__")
+        __lshift__ = _forward("__lshift__")
+        __rlshift__ = _forward("__rlshift__")
+        __rshift__ = _forward("__rshift__")
+        __rrshift__ = _forward("__rrshift__")
+        __eq__ = _forward("__eq__")
+        __ne__ = _forward("__ne__")
+        __lt__ = _forward("__lt__")
+        __le__ = _forward("__le__")
+        __gt__ = _forward("__gt__")
+        __ge__ = _forward("__ge__")
+        __neg__ = _forward("__neg__")
+        __pos__ = _forward("__pos__")
+        __abs__ = _forward("__abs__")
+        __invert__ = _forward("__invert__")
+        __round__ = _forward("__round__")
+        __reversed__ = _forward("__reversed__")
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _METHOD_NAMES:
-            fn = _lookup(name)
-            if fn is None:
-                raise _missing(name, self)
-            return functools.partial(fn, self)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        T = _forward_property("T")
+        mT = _forward_property("mT")
+        at = _forward_property("at")
+        real = _forward_property("real")
+        imag = _forward_property("imag")
+        flat = _forward_property("flat")
+
+        # The methods not yet on the class; hidden from the type checker, which
+        # sees each of them declared in ArrayMethods.
+        def __getattr__(self, name: str) -> Any:
+            if name in _METHOD_NAMES:
+                fn = _lookup(name)
+                if fn is None:
+                    raise _missing(name, self)
+                return functools.partial(fn, self)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 ArrayOps = Array

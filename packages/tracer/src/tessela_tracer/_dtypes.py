@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 
 from tessela_tracer._config import config
 from tessela_tracer._key_dtypes import ExtendedDType, extended
@@ -32,7 +33,9 @@ __all__ = [
     "short_dtype_name",
 ]
 
-DTypeLike = Any
+DTypeLike: TypeAlias = npt.DTypeLike | ExtendedDType
+"""What names a dtype: a NumPy dtype-like (a string, a scalar type, a dtype, an
+object with a ``dtype``) or an extended dtype such as a key dtype."""
 
 bool_ = np.dtype(np.bool_)
 bfloat16 = np.dtype(ml_dtypes.bfloat16)

@@ -7,7 +7,7 @@ abstract value (as for every array); what needs a device buffer raises as in JAX
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tessela_tracer._array_ops import Array
 from tessela_tracer._errors import ConcretizationTypeError
@@ -119,23 +119,25 @@ class TracedArray(Array):
         """Raise: known only for concrete arrays."""
         raise _no_buffer(self, "traceback property")
 
-    def __getattr__(self, name: str) -> Any:
-        # ``device``, ``sharding``, ``block_until_ready`` and
-        # ``copy_to_host_async`` raise AttributeError (``hasattr`` is False), as
-        # JAX's tracers do, with JAX's text.
-        if name in ("device", "sharding"):
-            shape = self.aval.str_short()
-            hint = " To query sharding information on tracers, use `jax.typeof(x)`."
-            raise AttributeError(
-                f"The {name!r} attribute is not available on traced array with shape "
-                f"{shape}.{hint if name == 'sharding' else ''}"
-            )
-        if name in ("block_until_ready", "copy_to_host_async"):
-            raise AttributeError(
-                f"The {name!r} method is not available on traced array with shape "
-                f"{self.aval.str_short()}."
-            )
-        return super().__getattr__(name)
+    if not TYPE_CHECKING:  # the type checker sees the declared attributes only
+
+        def __getattr__(self, name: str) -> Any:
+            # ``device``, ``sharding``, ``block_until_ready`` and
+            # ``copy_to_host_async`` raise AttributeError (``hasattr`` is False), as
+            # JAX's tracers do, with JAX's text.
+            if name in ("device", "sharding"):
+                shape = self.aval.str_short()
+                hint = " To query sharding information on tracers, use `jax.typeof(x)`."
+                raise AttributeError(
+                    f"The {name!r} attribute is not available on traced array with shape "
+                    f"{shape}.{hint if name == 'sharding' else ''}"
+                )
+            if name in ("block_until_ready", "copy_to_host_async"):
+                raise AttributeError(
+                    f"The {name!r} method is not available on traced array with shape "
+                    f"{self.aval.str_short()}."
+                )
+            return super().__getattr__(name)
 
     # What JAX's tracers of arrays answer for its internal mutable-reference and
     # constant bookkeeping: nothing mutable, no known constant, no parent.

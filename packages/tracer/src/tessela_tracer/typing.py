@@ -1,4 +1,4 @@
-"""Annotations for arrays: ``Array`` (tracers and concrete arrays) and ``ArrayLike``.
+"""Annotations for arrays: ``Array`` (tracers and concrete arrays), ``ArrayLike`` and ``DTypeLike``.
 
 ``Array`` is the one abstract array type (``tessela.Array``, and
 ``jax.Array`` under the alias): every tracer and every concrete array of a
@@ -6,7 +6,8 @@ backend (``tessela_lowering``'s device array) derives from it, so
 ``isinstance(x, Array)`` is true inside and outside transformations and false
 for NumPy arrays. It has ``shape``, ``dtype``, ``ndim``, ``size``, the
 operators and the array methods (it is also named ``ArrayOps``). ``ArrayLike`` is what operations accept as an operand: an
-``Array``, a NumPy array or scalar, or a Python scalar.
+``Array``, a NumPy array or scalar, or a Python scalar. ``DTypeLike`` names a
+dtype: a NumPy dtype-like (string, scalar type, dtype) or an extended dtype.
 
 Example:
     >>> import numpy as np
@@ -24,8 +25,9 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 from tessela_tracer._array_ops import Array
+from tessela_tracer._dtypes import DTypeLike
 
-__all__ = ["Array", "ArrayLike", "unchanged"]
+__all__ = ["Array", "ArrayLike", "DTypeLike", "unchanged"]
 
 ArrayLike: TypeAlias = Array | np.ndarray | np.generic | bool | int | float | complex
 
