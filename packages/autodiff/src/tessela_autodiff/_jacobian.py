@@ -11,6 +11,7 @@ from tessela_batching import vmap
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import lax
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
 from tessela_autodiff._api import _argnums_tuple, _check_callable, _check_input_dtype, jvp, vjp
 
@@ -94,7 +95,7 @@ def jacfwd(
             _check_input_dtype(a, holomorphic, False)
         f = _dyn_fun(fun, args, nums, kwargs)
 
-        def push(*basis: Any) -> Any:
+        def push(*basis: ArrayLike) -> Any:
             tangents = tree_unflatten(tree, list(basis))
             res = jvp(f, dyn, tangents, has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, Trace, Tracer
 from tessela_tracer.extend import (
@@ -15,8 +15,9 @@ from tessela_tracer.extend import (
     tangent_aval,
     trace_with_aux,
 )
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
+from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_differentiable
 
 __all__ = ["JVPTrace", "JVPTracer", "jvp_flat", "jvp_jaxpr", "register_jvp"]
 
@@ -68,7 +69,7 @@ class JVPTracer(Tracer):
 
     __slots__ = ("primal", "tangent")
 
-    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any) -> None:
+    def __init__(self, trace: JVPTrace, primal: ArrayLike, tangent: Tangent) -> None:
         self._trace = trace
         self.primal = primal
         self.tangent = tangent
@@ -78,11 +79,11 @@ class JVPTracer(Tracer):
         """The primal's abstract value."""
         return get_aval_of(self.primal)
 
-    def to_concrete_value(self) -> Any:
+    def to_concrete_value(self) -> ArrayLike | None:
         """The primal's concrete value, when it has one (Python control flow)."""
         p = self.primal
         if isinstance(p, Tracer):
-            return p.to_concrete_value()
+            return cast("ArrayLike | None", p.to_concrete_value())
         return p
 
 
@@ -92,7 +93,7 @@ class JVPTrace(Trace):
     __slots__ = ()
     tracer_name = "JVPTracer"
 
-    def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
+    def to_primal_tangent(self, x: ArrayLike) -> tuple[ArrayLike, Tangent]:
         """Split an operand into its primal and tangent (a Zero for constants)."""
         if type(x) is JVPTracer and x._trace is self:
             return x.primal, x.tangent
@@ -122,7 +123,7 @@ class JVPTrace(Trace):
             return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
         return self.box(primal_out, tangent_out)
 
-    def box(self, primal: Any, tangent: Any) -> Any:
+    def box(self, primal: ArrayLike, tangent: Tangent) -> ArrayLike:
         """Wrap a result; a symbolic-zero tangent leaves the bare primal."""
         if type(tangent) is Zero:
             return primal
@@ -130,11 +131,11 @@ class JVPTrace(Trace):
 
 
 def jvp_flat(
-    fun: Callable[..., tuple[Sequence[Any], Aux]],
-    primals: Sequence[Any],
-    tangents: Sequence[Any],
+    fun: Callable[..., tuple[Sequence[ArrayLike], Aux]],
+    primals: Sequence[ArrayLike],
+    tangents: Sequence[Tangent],
     /,
-) -> tuple[list[Any], list[Any], Aux]:
+) -> tuple[list[ArrayLike], list[Tangent], Aux]:
     """Run ``fun`` on flat primals and tangents (``Zero`` allowed) under a new JVP trace.
 
     Args:
@@ -169,7 +170,7 @@ def jvp_flat(
 
 def jvp_jaxpr(
     closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate_out: Sequence[bool], /
-) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+) -> tuple[ClosedJaxpr, list[ArrayLike], list[bool]]:
     """The JVP of a jaxpr as a jaxpr.
 
     Args:
@@ -186,10 +187,10 @@ def jvp_jaxpr(
     n = len(avals)
     nz_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros, strict=True) if nz]
 
-    def run(*xs: Any) -> tuple[list[Any], None]:
+    def run(*xs: ArrayLike) -> tuple[list[ArrayLike], None]:
         return eval_jaxpr(closed.jaxpr, closed.consts, *xs), None
 
-    def fun(*args: Any) -> tuple[list[Any], list[bool]]:
+    def fun(*args: ArrayLike) -> tuple[list[ArrayLike], list[bool]]:
         it = iter(args[n:])
         tangents = [
             next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros, strict=True)

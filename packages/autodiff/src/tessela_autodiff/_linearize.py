@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from tessela_tracer import ClosedJaxpr
+from tessela_tracer import ClosedJaxpr, ShapedArray
 from tessela_tracer.extend import get_aval_of, get_current_trace, set_current_trace, tangent_aval
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import UndefinedPrimal, Zero, is_differentiable
+from tessela_autodiff._ad_util import Tangent, UndefinedPrimal, Zero, is_differentiable
 from tessela_autodiff._jvp import jvp_flat
 from tessela_autodiff._partial_eval import PartialEvalTrace
 from tessela_autodiff._transpose import backward_pass
@@ -32,8 +33,8 @@ class LinearFunction:
         jaxpr: ClosedJaxpr,
         in_mask: Sequence[bool],
         out_mask: Sequence[bool],
-        in_avals: Sequence[Any],
-        out_avals: Sequence[Any],
+        in_avals: Sequence[ShapedArray],
+        out_avals: Sequence[ShapedArray],
     ) -> None:
         self.jaxpr = jaxpr
         self.in_mask = list(in_mask)
@@ -41,7 +42,7 @@ class LinearFunction:
         self.in_avals = list(in_avals)
         self.out_avals = list(out_avals)
 
-    def transpose(self, cts: Sequence[Any]) -> list[Any]:
+    def transpose(self, cts: Sequence[Tangent]) -> list[Tangent]:
         """Pull cotangents (one per output, ``Zero`` allowed) back to the inputs."""
         j = self.jaxpr.jaxpr
         cts_nz = [c for c, m in zip(cts, self.out_mask, strict=True) if m]
@@ -49,14 +50,14 @@ class LinearFunction:
         outs = backward_pass(j, self.jaxpr.consts, args, cts_nz)
         it = iter(outs)
         return [
-            next(it) if m else Zero(tangent_aval(a))
+            cast(Tangent, next(it)) if m else Zero(tangent_aval(a))
             for m, a in zip(self.in_mask, self.in_avals, strict=True)
         ]
 
 
 def linearize_flat(
-    fun: Callable[..., tuple[Sequence[Any], Aux]], primals: Sequence[Any], /
-) -> tuple[list[Any], LinearFunction, Aux]:
+    fun: Callable[..., tuple[Sequence[ArrayLike], Aux]], primals: Sequence[ArrayLike], /
+) -> tuple[list[ArrayLike], LinearFunction, Aux]:
     """Run ``fun`` on flat primals, staging its tangent computation.
 
     Args:

@@ -9,7 +9,7 @@ recorded into a linear jaxpr whose constants are the residuals.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_tracer import ClosedJaxpr, Primitive, ShapedArray, Tracer, Var
 from tessela_tracer.extend import (
@@ -20,8 +20,11 @@ from tessela_tracer.extend import (
     set_current_trace,
     trace_with_aux,
 )
+from tessela_tracer.typing import ArrayLike
 
 __all__ = ["PartialEvalTrace", "partial_eval_jaxpr", "register_partial_eval"]
+
+_T = TypeVar("_T")
 
 PartialEvalRule = Callable[["PartialEvalTrace", Sequence[Any], dict[str, Any]], Any]
 
@@ -52,7 +55,7 @@ class PartialEvalTrace(JaxprTrace):
     __slots__ = ()
     tracer_name = "JitTracer"
 
-    def is_unknown(self, x: Any) -> bool:
+    def is_unknown(self, x: object) -> bool:
         """Whether ``x`` is one of this trace's (unknown) tracers."""
         return isinstance(x, Tracer) and x._trace is self
 
@@ -72,11 +75,11 @@ class PartialEvalTrace(JaxprTrace):
             return rule(self, args, params)
         return self.stage(prim, args, params)
 
-    def stage(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    def stage(self, prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any]) -> Any:
         """Record ``prim`` as an equation of the staged jaxpr (known operands become residuals)."""
         return JaxprTrace.process_primitive(self, prim, args, params)
 
-    def known(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    def known(self, prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any]) -> Any:
         """Run ``prim`` on known operands under the enclosing trace."""
         parent = self.parent
         assert parent is not None
@@ -89,7 +92,7 @@ def partial_eval_jaxpr(
     unknowns: Sequence[bool],
     instantiate: bool | Sequence[bool],
     /,
-) -> tuple[ClosedJaxpr, list[Any], ClosedJaxpr, list[bool], int]:
+) -> tuple[ClosedJaxpr, list[ArrayLike], ClosedJaxpr, list[bool], int]:
     """Split a jaxpr into a known part and a staged part given unknown inputs.
 
     Args:
@@ -108,7 +111,9 @@ def partial_eval_jaxpr(
     nout = len(closed.jaxpr.outvars)
     inst = [instantiate] * nout if isinstance(instantiate, bool) else list(instantiate)
 
-    def known_fun(*known_ins: Any) -> tuple[list[Any], tuple[ClosedJaxpr, list[bool]]]:
+    def known_fun(
+        *known_ins: ArrayLike,
+    ) -> tuple[list[ArrayLike], tuple[ClosedJaxpr, list[bool]]]:
         pe = PartialEvalTrace(get_current_trace())
         it = iter(known_ins)
         ins = [pe.new_arg(a) if u else next(it) for a, u in zip(avals, unknowns, strict=True)]
@@ -126,14 +131,14 @@ def partial_eval_jaxpr(
     return known, known_consts, staged_jaxpr, out_uk, len(residuals)
 
 
-def split_by(xs: Sequence[Any], mask: Sequence[bool], /) -> tuple[list[Any], list[Any]]:
+def split_by(xs: Sequence[_T], mask: Sequence[bool], /) -> tuple[list[_T], list[_T]]:
     """``(unflagged, flagged)``: the items of ``xs`` whose flag is False, then those whose flag is True."""
     yes = [x for x, m in zip(xs, mask, strict=True) if m]
     no = [x for x, m in zip(xs, mask, strict=True) if not m]
     return no, yes
 
 
-def merge_by(mask: Sequence[bool], no: Sequence[Any], yes: Sequence[Any], /) -> list[Any]:
+def merge_by(mask: Sequence[bool], no: Sequence[_T], yes: Sequence[_T], /) -> list[_T]:
     """The inverse of :func:`split_by`: interleave two lists by the flags."""
     it_no, it_yes = iter(no), iter(yes)
     return [next(it_yes) if m else next(it_no) for m in mask]

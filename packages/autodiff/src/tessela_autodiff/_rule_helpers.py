@@ -10,13 +10,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_tracer import Primitive
 from tessela_tracer.extend import get_aval_of, tangent_aval
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Zero, add_tangents, broadcast_to, instantiate
+from tessela_autodiff._ad_util import (
+    Tangent,
+    UndefinedPrimal,
+    Zero,
+    add_tangents,
+    broadcast_to,
+    instantiate,
+)
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._transpose import register_transpose
 
@@ -31,7 +39,7 @@ __all__ = [
 ]
 
 
-def const(x: Any, value: Any, /) -> Any:
+def const(x: ArrayLike, value: complex | np.generic, /) -> np.generic:
     """A scalar constant of ``x``'s dtype (a literal in jaxprs).
 
     Args:
@@ -46,7 +54,7 @@ def const(x: Any, value: Any, /) -> Any:
         >>> const(np.ones(2, np.float32), 3).dtype
         dtype('float32')
     """
-    return np.array(value, get_aval_of(x).dtype)[()]
+    return cast(np.generic, np.array(value, get_aval_of(x).dtype)[()])
 
 
 def dilate_shape(shape: Sequence[int], dilation: Sequence[int], /) -> list[int]:
@@ -101,7 +109,7 @@ def conv_vjp_lhs_padding(
     return [(int(b), int(a)) for b, a in zip(before, after, strict=True)]
 
 
-def _zero_outs(prim: Primitive, out: Any) -> Any:
+def _zero_outs(prim: Primitive, out: Any) -> Zero | list[Zero]:
     if prim.multiple_results:
         return [Zero(tangent_aval(get_aval_of(o))) for o in out]
     return Zero(tangent_aval(get_aval_of(out)))
@@ -129,10 +137,12 @@ def defjvp(prim: Primitive, /, *jvps: Callable[..., Any] | None) -> None:
         >>> defjvp(cube_p, lambda g, ans, x: lax.mul(g, lax.mul(3.0, lax.mul(x, x))))
     """
 
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
         ans = prim.bind(*primals, **params)
         shape = get_aval_of(ans).shape
-        out: Any = Zero(tangent_aval(get_aval_of(ans)))
+        out: Tangent = Zero(tangent_aval(get_aval_of(ans)))
         for fn, t in zip(jvps, tangents, strict=False):
             if fn is None or type(t) is Zero:
                 continue
@@ -158,7 +168,9 @@ def defjvp_zero(prim: Primitive, /) -> None:
         >>> defjvp_zero(step_p)
     """
 
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array | list[Array], Zero | list[Zero]]:
         out = prim.bind(*primals, **params)
         return out, _zero_outs(prim, out)
 
@@ -166,14 +178,16 @@ def defjvp_zero(prim: Primitive, /) -> None:
 
 
 def _linear_jvp(prim: Primitive) -> Callable[..., tuple[Any, Any]]:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array | list[Array], Array | list[Array]]:
         ans = prim.bind(*primals, **params)
         return ans, prim.bind(*[instantiate(t) for t in tangents], **params)
 
     return rule
 
 
-def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Any]], /) -> None:
+def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
     """Define a primitive linear in all its operands whose transpose needs only the cotangent.
 
     The JVP applies the primitive to the tangents. ``transpose(ct, **params)``
@@ -194,7 +208,9 @@ def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Any]], /) -> No
     """
     register_jvp(prim, _linear_jvp(prim))
 
-    def t_rule(ct: Any, *operands: Any, **params: Any) -> Sequence[Any]:
+    def t_rule(
+        ct: Tangent, *operands: ArrayLike | UndefinedPrimal, **params: Any
+    ) -> Sequence[Tangent | None]:
         if type(ct) is Zero:
             return [None] * len(operands)
         return transpose(ct, **params)
@@ -202,7 +218,7 @@ def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Any]], /) -> No
     register_transpose(prim, t_rule)
 
 
-def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Any]], /) -> None:
+def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
     """Define a primitive linear in its operands whose transpose reads the operands.
 
     ``transpose(ct, *operands, **params)`` sees each linear operand as an
@@ -224,7 +240,9 @@ def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Any]], /) -> N
     """
     register_jvp(prim, _linear_jvp(prim))
 
-    def t_rule(ct: Any, *operands: Any, **params: Any) -> Sequence[Any]:
+    def t_rule(
+        ct: Tangent, *operands: ArrayLike | UndefinedPrimal, **params: Any
+    ) -> Sequence[Tangent | None]:
         if type(ct) is Zero:
             return [None] * len(operands)
         return transpose(ct, *operands, **params)

@@ -15,8 +15,9 @@ from typing import Any
 from tessela_tracer import ArrayCopySemantics, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Zero, instantiate, is_undefined
+from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import deflinear2
 from tessela_autodiff._transpose import register_transpose
@@ -33,7 +34,9 @@ deflinear2(P.stack_p, _stack_transpose)
 
 
 def _linear_multi_jvp(prim: Any) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[list[Array], list[Array]]:
         return prim.bind(*primals, **params), prim.bind(instantiate(tangents[0]), **params)
 
     return rule
@@ -76,7 +79,7 @@ def _pick(params: dict[str, Any], keep: Sequence[int]) -> dict[str, Any]:
 
 
 def _device_put_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
 ) -> tuple[Any, Any]:
     outs = P.device_put_p.bind(*primals, **params)
     keep = [i for i, t in enumerate(tangents) if type(t) is not Zero]

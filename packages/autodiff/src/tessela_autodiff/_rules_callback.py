@@ -10,11 +10,13 @@ them raises ``ValueError`` naming the fix (``custom_jvp`` / ``custom_vjp``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
+from tessela_tracer.typing import Array, ArrayLike
 
+from tessela_autodiff._ad_util import Tangent
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._transpose import register_transpose
 
@@ -22,7 +24,9 @@ __all__: list[str] = []
 
 
 def _debug_jvp(prim: Primitive) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[list[Array], list[Tangent]]:
         return prim.bind(*primals, **params), []
 
     return rule
@@ -38,7 +42,7 @@ for _prim in (P.debug_callback_p, P.debug_print_p):
 
 
 def _refuse(message: str) -> Any:
-    def rule(*args: Any, **params: Any) -> Any:
+    def rule(*args: object, **params: object) -> NoReturn:
         raise ValueError(message)
 
     return rule

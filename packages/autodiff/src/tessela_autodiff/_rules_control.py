@@ -7,7 +7,7 @@ wrap it in ``custom_jvp``); ``platform_index`` is constant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from tessela_tracer import ClosedJaxpr, ShapedArray, Var
 from tessela_tracer import primitives as P
@@ -21,8 +21,10 @@ from tessela_tracer.extend import (
     tangent_aval,
     trace_to_jaxpr,
 )
+from tessela_tracer.typing import ArrayLike
 
 from tessela_autodiff._ad_util import (
+    Tangent,
     UndefinedPrimal,
     Zero,
     add_tangents,
@@ -64,7 +66,9 @@ def _jit_params(
     return {**params, "jaxpr": jaxpr, "name": name, "donated_invars": flags}
 
 
-def _jit_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _jit_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     jaxpr = params["jaxpr"]
     nz = [type(t) is not Zero for t in tangents]
     nout = len(jaxpr.out_avals)
@@ -120,7 +124,7 @@ register_transpose(P.jit_p, _jit_transpose)
 
 
 def _cond_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[Any, Any]:
     index, *ops = primals
     nz = [type(t) is not Zero for t in tangents[1:]]
@@ -145,7 +149,7 @@ def _pad_residuals(
     out = []
     for k, (j, consts) in enumerate(known):
 
-        def fun(*xs: Any, j: ClosedJaxpr = j, k: int = k) -> list[Any]:
+        def fun(*xs: ArrayLike, j: ClosedJaxpr = j, k: int = k) -> list[ArrayLike]:
             vals = eval_jaxpr(j.jaxpr, j.consts, *xs)
             res = []
             for m, avals in enumerate(res_avals):
@@ -228,7 +232,9 @@ def _carry_fixpoint(
         carry = new
 
 
-def _scan_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _scan_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     body = params["jaxpr"]
     nc, ncarry = params["num_consts"], params["num_carry"]
     nz = [
@@ -393,7 +399,7 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
     y_avals = body.out_avals[ncarry:]
     nrc, nlc, nrx = len(res_c), len(lc_avals), len(res_x)
 
-    def body_t(*a: Any) -> list[Any]:
+    def body_t(*a: ArrayLike) -> list[Tangent]:
         rc, acc = a[:nrc], a[nrc : nrc + nlc]
         ctc = a[nrc + nlc : nrc + nlc + ncarry]
         rx, cty = a[nrc + nlc + ncarry : nrc + nlc + ncarry + nrx], a[nrc + nlc + ncarry + nrx :]
@@ -403,9 +409,14 @@ def _scan_transpose(cts: Sequence[Any], *args: Any, **params: Any) -> list[Any]:
             *merge_by(lin_x, rx, [UndefinedPrimal(v) for v, m in zip(x_avals, lin_x, strict=True) if m]),
         ]  # fmt: skip
         cts_in = backward_pass(body.jaxpr, body.consts, ins, [*ctc, *cty])
-        ct_c = [instantiate(c) for c, m in zip(cts_in[:nc], lin_c, strict=True) if m]
-        ct_carry = [instantiate(c) for c in cts_in[nc : nc + ncarry]]
-        ct_x = [instantiate(c) for c, m in zip(cts_in[nc + ncarry :], lin_x, strict=True) if m]
+        # Linear inputs (flagged, and every carry) always get a cotangent, never None.
+        ct_c = [instantiate(cast(Tangent, c)) for c, m in zip(cts_in[:nc], lin_c, strict=True) if m]
+        ct_carry = [instantiate(cast(Tangent, c)) for c in cts_in[nc : nc + ncarry]]
+        ct_x = [
+            instantiate(cast(Tangent, c))
+            for c, m in zip(cts_in[nc + ncarry :], lin_x, strict=True)
+            if m
+        ]
         return [*[add_tangents(s, c) for s, c in zip(acc, ct_c, strict=True)], *ct_carry, *ct_x]
 
     rc_avals = [get_aval_of(c) for c in res_c]
@@ -439,7 +450,9 @@ register_transpose(P.scan_p, _scan_transpose)
 # ------------------------------------------------------------------ while
 
 
-def _while_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _while_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     cn, bn = params["cond_nconsts"], params["body_nconsts"]
     cond, body = params["cond_jaxpr"], params["body_jaxpr"]
     bconsts, carry = primals[cn : cn + bn], primals[cn + bn :]
@@ -518,7 +531,7 @@ register_partial_eval(P.while_p, _while_partial_eval)
 register_transpose(P.while_p, _while_transpose)
 
 
-def _composite_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+def _composite_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any) -> Any:
     raise ValueError(
         "JVP rule for composite not implemented. You can use `jax.custom_jvp` to add support. "
         "See https://docs.jax.dev/en/latest/_autosummary/jax.custom_jvp.html"

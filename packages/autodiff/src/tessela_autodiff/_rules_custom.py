@@ -25,8 +25,9 @@ from typing import Any
 from tessela_tracer import primitives as P
 from tessela_tracer.errors import UnexpectedTracerError
 from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr, get_aval_of, tangent_aval
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Zero, convert_like, instantiate, is_undefined
+from tessela_autodiff._ad_util import Tangent, Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import jvp_flat, register_jvp
 from tessela_autodiff._transpose import register_transpose
 
@@ -56,7 +57,7 @@ def _check_consts(tangents: Sequence[Any], num_consts: int, kind: str) -> None:
 
 
 def _custom_jvp_call_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, call_jaxpr: Any, jvp: Any, name: str,
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, call_jaxpr: Any, jvp: Any, name: str,
     num_consts: int, symbolic_zeros: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
     _check_consts(tangents, num_consts, "jvp")
@@ -77,7 +78,7 @@ register_jvp(P.custom_jvp_call_p, _custom_jvp_call_jvp)
 
 
 def _custom_vjp_call_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, call_jaxpr: Any, fwd: Any, bwd: Any,
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, call_jaxpr: Any, fwd: Any, bwd: Any,
     name: str, num_consts: int, out_trees: Any, symbolic_zeros: bool,
 ) -> tuple[Any, Any]:  # fmt: skip
     _check_consts(tangents, num_consts, "vjp")
@@ -100,7 +101,9 @@ def _custom_vjp_call_jvp(
 register_jvp(P.custom_vjp_call_p, _custom_vjp_call_jvp)
 
 
-def _custom_lin_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+def _custom_lin_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> Any:
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
 
 
@@ -124,9 +127,9 @@ register_transpose(P.custom_lin_p, _custom_lin_transpose)
 
 
 def _custom_vmap_call_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, call: ClosedJaxpr, **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, call: ClosedJaxpr, **params: Any
 ) -> tuple[Any, Any]:
-    def run(*xs: Any) -> tuple[list[Any], None]:
+    def run(*xs: ArrayLike) -> tuple[list[ArrayLike], None]:
         return eval_jaxpr(call.jaxpr, call.consts, *xs), None
 
     outs, touts, _ = jvp_flat(run, primals, tangents)
@@ -137,7 +140,7 @@ register_jvp(P.custom_vmap_call_p, _custom_vmap_call_jvp)
 
 
 def _linear_call_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, num_callee_consts: int, num_res: int,
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, num_callee_consts: int, num_res: int,
     **params: Any,
 ) -> tuple[Any, Any]:  # fmt: skip
     k = num_callee_consts + num_res
@@ -168,7 +171,7 @@ def _linear_call_transpose(
         raise ValueError("linear_call: a residual argument depends on the linear inputs.")
     callee_consts = list(args[:num_callee_consts])
 
-    def back() -> tuple[ClosedJaxpr, list[Any]]:
+    def back() -> tuple[ClosedJaxpr, list[ArrayLike]]:
         return callee, callee_consts
 
     outs = P.linear_call_p.bind(

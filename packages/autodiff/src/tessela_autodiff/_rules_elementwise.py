@@ -9,8 +9,10 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
 from tessela_autodiff._ad_util import (
+    Tangent,
     UndefinedPrimal,
     Zero,
     broadcast_to,
@@ -75,7 +77,9 @@ def _sub_transpose(ct: Any, x: Any, y: Any) -> list[Any]:
     ]
 
 
-def _add_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _add_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
     x, y = primals
     tx, ty = tangents
     ans = lax.add(x, y)
@@ -87,7 +91,9 @@ def _add_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> 
     return ans, lax.add(tx, ty)
 
 
-def _sub_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _sub_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Any], **params: Any
+) -> tuple[Any, Any]:
     x, y = primals
     tx, ty = tangents
     ans = lax.sub(x, y)
@@ -144,7 +150,7 @@ register_transpose(P.div_p, _div_transpose)
 
 
 def _select_n_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
 ) -> tuple[Any, Any]:
     which, *cases = primals
     ans = lax.select_n(which, *cases)
@@ -189,7 +195,9 @@ defjvp(
 )
 
 
-def _convert_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _convert_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     (x,) = primals
     (t,) = tangents
     ans = P.convert_element_type_p.bind(x, **params)

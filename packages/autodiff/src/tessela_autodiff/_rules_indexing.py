@@ -18,8 +18,10 @@ from typing import Any
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_autodiff._ad_util import (
+    Tangent,
     Zero,
     add_tangents,
     instantiate,
@@ -34,7 +36,7 @@ __all__: list[str] = []
 
 
 def _dynamic_slice_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, slice_sizes: tuple[int, ...]
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, slice_sizes: tuple[int, ...]
 ) -> tuple[Any, Any]:
     x, *idx = primals
     ans = P.dynamic_slice_p.bind(x, *idx, slice_sizes=slice_sizes)
@@ -54,7 +56,9 @@ register_jvp(P.dynamic_slice_p, _dynamic_slice_jvp)
 register_transpose(P.dynamic_slice_p, _dynamic_slice_transpose)
 
 
-def _dynamic_update_slice_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+def _dynamic_update_slice_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent]
+) -> tuple[Any, Any]:
     x, u, *idx = primals
     ans = P.dynamic_update_slice_p.bind(x, u, *idx)
     tx, tu = tangents[0], tangents[1]
@@ -87,7 +91,9 @@ register_transpose(P.dynamic_update_slice_p, _dynamic_update_slice_transpose)
 # ----------------------------------------------------------- gather / scatter
 
 
-def _gather_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _gather_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     x, idx = primals
     ans = P.gather_p.bind(x, idx, **params)
     if type(tangents[0]) is Zero:
@@ -156,7 +162,9 @@ def _gather_updates(ct: Any, idx: Any, u_aval: Any, params: dict[str, Any]) -> A
 
 
 def _scatter_linear_jvp(prim: Any) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
         x, idx, u = primals
         ans = prim.bind(x, idx, u, **params)
         tx, tu = tangents[0], tangents[2]
@@ -206,7 +214,7 @@ _SCATTER_MUL_UNIQUE = "scatter_mul gradients are only implemented if `unique_ind
 
 
 def _scatter_mul_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
 ) -> tuple[Any, Any]:
     # out = x * u at the scattered positions (each written once: unique indices), x
     # elsewhere; so d out = scatter_mul(dx, idx, u) + x * scatter_add(0, idx, du).
@@ -246,7 +254,9 @@ register_transpose(P.scatter_mul_p, _scatter_mul_transpose)
 
 
 def _scatter_extremum_jvp(prim: Any) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
         x, idx, u = primals
         ans = prim.bind(x, idx, u, **params)
         tx, tu = instantiate(tangents[0]), instantiate(tangents[2])

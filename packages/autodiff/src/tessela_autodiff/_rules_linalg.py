@@ -34,7 +34,7 @@ differentiation needs no ``vmap``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_tracer import lax
@@ -42,8 +42,9 @@ from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax import linalg
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Zero
+from tessela_autodiff._ad_util import Tangent, Zero
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import defjvp
 from tessela_autodiff._transpose import register_transpose
@@ -148,7 +149,7 @@ def _unpermute_rows(perm: Any, x: Any) -> Any:
 # ------------------------------------------------------------------ cholesky
 
 
-def _cholesky_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+def _cholesky_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Tangent]) -> tuple[Any, Any]:
     (x,), (sigma_dot,) = primals, tangents
     factor = _tril(P.cholesky_p.bind(x))
     if type(sigma_dot) is Zero:
@@ -189,11 +190,12 @@ def _triangular_solve_jvp_a(
     g_a = _mT(g_a) if transpose_a else g_a
     g_a = lax.conj(g_a) if conjugate_a else g_a
 
-    def a_inverse(rhs: Any) -> Any:
-        return P.triangular_solve_p.bind(
+    def a_inverse(rhs: ArrayLike) -> Array:
+        out = P.triangular_solve_p.bind(
             a, rhs, left_side=left_side, lower=lower, transpose_a=transpose_a,
             conjugate_a=conjugate_a, unit_diagonal=unit_diagonal,
         )  # fmt: skip
+        return cast(Array, out)
 
     if left_side:
         return a_inverse(_matmul(g_a, ans)) if m > n else _matmul(a_inverse(g_a), ans)
@@ -231,7 +233,7 @@ register_transpose(P.triangular_solve_p, _triangular_solve_transpose)
 # ------------------------------------------------------------------------ lu
 
 
-def _lu_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+def _lu_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Tangent]) -> tuple[Any, Any]:
     (a,), (a_dot,) = primals, tangents
     lu, pivots, perm = P.lu_p.bind(a)
     zero_ints = [Zero.from_primal(pivots), Zero.from_primal(perm)]
@@ -288,7 +290,7 @@ def _lu_solve_adjoint(lu: Any, perm: Any, b: Any) -> Any:
 
 
 def _qr_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, pivoting: bool, full_matrices: bool,
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, pivoting: bool, full_matrices: bool,
     use_magma: Any,
 ) -> tuple[Any, Any]:  # fmt: skip
     (x,), (dx,) = primals, tangents
@@ -551,7 +553,9 @@ register_jvp(P.eig_p, _eig_jvp)
 # --------------------------------------------------------------------- schur
 
 
-def _schur_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _schur_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     (x,), (dx,) = primals, tangents
     outs = P.schur_p.bind(x, **params)
     if type(dx) is Zero:

@@ -24,8 +24,9 @@ from tessela_batching import vmap
 from tessela_tracer import ClosedJaxpr, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import eval_jaxpr, get_aval_of, tangent_aval
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
+from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat, register_jvp
 from tessela_autodiff._rule_helpers import defjvp_zero, deflinear
 from tessela_autodiff._transpose import register_transpose
@@ -41,7 +42,7 @@ deflinear(P.reduce_precision_p, lambda ct, **params: [P.reduce_precision_p.bind(
 # ------------------------------------------------------------------ optimization_barrier
 
 
-def _barrier_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+def _barrier_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Tangent]) -> tuple[Any, Any]:
     outs = P.optimization_barrier_p.bind(*primals)
     touts = P.optimization_barrier_p.bind(*[instantiate(t) for t in tangents])
     return outs, touts
@@ -125,14 +126,16 @@ register_jvp(P.reduce_p, _reduce_jvp)
 
 
 def _rng_bit_generator_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
 ) -> tuple[Any, Any]:
     # Integer outputs: constant to first order.
     outs = P.rng_bit_generator_p.bind(*primals, **params)
     return outs, [Zero(tangent_aval(get_aval_of(o))) for o in outs]
 
 
-def _rng_uniform_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> Any:
+def _rng_uniform_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> Any:
     raise NotImplementedError(
         "Differentiation rule for 'rng_uniform' not implemented (as in JAX): it is XLA's "
         "stateful RNG; use tessela.random.uniform for values to differentiate through."

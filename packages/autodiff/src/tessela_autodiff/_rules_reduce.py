@@ -9,8 +9,9 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Zero, convert_like, instantiate, is_undefined
+from tessela_autodiff._ad_util import Tangent, Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import const, defjvp, defjvp_zero, deflinear2
 from tessela_autodiff._transpose import register_transpose
@@ -187,7 +188,7 @@ def _gather_by(t: Any, idx: Any, axis: int) -> Any:
 
 
 def _sort_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, dimension: int, is_stable: bool,
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, dimension: int, is_stable: bool,
     num_keys: int,
 ) -> tuple[Any, Any]:  # fmt: skip
     shape = get_aval_of(primals[0]).shape
@@ -204,7 +205,7 @@ register_jvp(P.sort_p, _sort_jvp)
 
 
 def _top_k_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, k: int, axis: int
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, k: int, axis: int
 ) -> tuple[Any, Any]:
     (x,) = primals
     (t,) = tangents
@@ -262,7 +263,7 @@ def _dot_general_transpose(
 
 
 def _dot_general_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], **params: Any
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
 ) -> tuple[Any, Any]:
     x, y = primals
     tx, ty = tangents

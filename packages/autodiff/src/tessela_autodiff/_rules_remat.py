@@ -19,8 +19,9 @@ from tessela_tracer.extend import (
     tangent_aval,
     trace_to_jaxpr,
 )
+from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Zero, instantiate, is_undefined
+from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_undefined
 from tessela_autodiff._jvp import jvp_jaxpr, register_jvp
 from tessela_autodiff._partial_eval import (
     PartialEvalTrace,
@@ -37,7 +38,9 @@ __all__: list[str] = []
 # ------------------------------------------------------------------ remat
 
 
-def _remat_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+def _remat_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+) -> tuple[Any, Any]:
     closed = ClosedJaxpr(params["jaxpr"], ())
     nz = [type(t) is not Zero for t in tangents]
     nout = len(closed.out_avals)
@@ -207,7 +210,9 @@ register_transpose(P.remat_p, _remat_transpose)
 # ------------------------------------------------------------------ checkpoint_name
 
 
-def _name_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, name: str) -> tuple[Any, Any]:
+def _name_jvp(
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, name: str
+) -> tuple[Any, Any]:
     (x,), (t,) = primals, tangents
     return P.name_p.bind(x, name=name), t  # the tangent stays unnamed
 

@@ -18,7 +18,7 @@ The derivatives are JAX 0.10.2's:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from tessela_tracer import lax
@@ -48,7 +48,7 @@ defjvp(
 
 
 def _no_rule(name: str) -> Any:
-    def rule(g: Any, ans: Any, *args: Any) -> Any:
+    def rule(g: object, ans: object, *args: object) -> NoReturn:
         raise NotImplementedError(
             f"Differentiation rule for '{name}' not implemented: it is itself a derivative; "
             f"take the derivative you need with finite differences or stop_gradient its inputs"

@@ -21,8 +21,9 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Zero, add_tangents, instantiate, is_undefined
+from tessela_autodiff._ad_util import Tangent, Zero, add_tangents, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import defjvp_zero
 from tessela_autodiff._transpose import register_transpose
@@ -31,7 +32,9 @@ __all__: list[str] = []
 
 
 def _not_differentiable(prim: Primitive) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array | list[Array], Zero | list[Zero]]:
         out = prim.bind(*primals, **params)
         if all(type(t) is Zero for t in tangents):
             outs = out if prim.multiple_results else [out]
@@ -74,7 +77,7 @@ def _tridiagonal_product(dl: Any, d: Any, du: Any, b: Any) -> Any:
     nd = get_aval_of(b).ndim
     shape = get_aval_of(b).shape
 
-    def col(v: Any) -> Any:
+    def col(v: ArrayLike) -> Array:
         return lax.broadcast_in_dim(v, shape, tuple(range(nd - 1)))
 
     b_dtype = get_aval_of(b).dtype
@@ -86,7 +89,7 @@ def _tridiagonal_product(dl: Any, d: Any, du: Any, b: Any) -> Any:
 
 
 def _tridiagonal_solve_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, perturb_singular: bool
+    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], *, perturb_singular: bool
 ) -> tuple[Any, Any]:
     *diags, _ = primals
     *diag_dots, b_dot = tangents

@@ -16,8 +16,9 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Zero
+from tessela_autodiff._ad_util import Tangent, Zero
 from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import conv_vjp_lhs_padding, deflinear2
 from tessela_autodiff._transpose import register_transpose
@@ -54,7 +55,9 @@ deflinear2(P.reduce_window_sum_p, _reduce_window_sum_transpose)
 
 
 def _chooser_jvp(select_prim: Any, prim: Any) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
         (x,), (t,) = primals, tangents
         ans = prim.bind(x, **params)
         if type(t) is Zero:
@@ -69,7 +72,9 @@ register_jvp(P.reduce_window_min_p, _chooser_jvp(P.le_p, P.reduce_window_min_p))
 
 
 def _linear_in_first(prim: Any) -> Any:
-    def rule(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
         (t, x), (g, _) = primals, tangents
         ans = prim.bind(t, x, **params)
         if type(g) is Zero:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
-from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray
+from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, Var
 from tessela_tracer.extend import hoist_consts, trace_to_jaxpr
+from tessela_tracer.typing import ArrayLike
 
 from tessela_autodiff._ad_util import (
+    Tangent,
     UndefinedPrimal,
     Zero,
     add_tangents,
@@ -60,8 +62,12 @@ def transpose_rule(prim: Primitive, /) -> TransposeRule:
 
 
 def backward_pass(
-    jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], cts_out: Sequence[Any], /
-) -> list[Any]:
+    jaxpr: Jaxpr,
+    consts: Sequence[ArrayLike],
+    args: Sequence[ArrayLike | UndefinedPrimal],
+    cts_out: Sequence[Tangent],
+    /,
+) -> list[Tangent | None]:
     """Propagate output cotangents back to the linear inputs of a jaxpr.
 
     Equations whose operands are all known run forward first (under the
@@ -100,7 +106,7 @@ def backward_pass(
 
     ct_env: dict[Any, Any] = {}
 
-    def write(v: Any, ct: Any) -> None:
+    def write(v: Var | Literal, ct: Tangent | None) -> None:
         if ct is None or type(ct) is Zero or type(v) is Literal or v not in linear:
             return
         prev = ct_env.get(v)
@@ -121,14 +127,14 @@ def backward_pass(
         ]
         rule = transpose_rule(eqn.primitive)
         cts_in = rule(cts if eqn.primitive.multiple_results else cts[0], *invals, **eqn.params)
-        for a, ct in zip(eqn.invars, cts_in, strict=True):
-            write(a, ct)
+        for atom, ct in zip(eqn.invars, cts_in, strict=True):
+            write(atom, ct)
     return [(ct_env.get(v, Zero(v.aval)) if v in linear else None) for v in jaxpr.invars]
 
 
 def transpose_jaxpr(
     closed: ClosedJaxpr, linear: Sequence[bool], /
-) -> tuple[ClosedJaxpr, list[Any]]:
+) -> tuple[ClosedJaxpr, list[ArrayLike]]:
     """Build the transpose of a jaxpr linear in the flagged inputs.
 
     Args:
@@ -144,13 +150,14 @@ def transpose_jaxpr(
     res_avals: list[ShapedArray] = [a for a, lin in zip(in_avals, linear, strict=True) if not lin]
     nres = len(res_avals)
 
-    def fun(*args: Any) -> list[Any]:
+    def fun(*args: ArrayLike) -> list[ArrayLike]:
         res, cts = list(args[:nres]), list(args[nres:])
         it = iter(res)
         ins = [
             UndefinedPrimal(a) if lin else next(it) for a, lin in zip(in_avals, linear, strict=True)
         ]
         outs = backward_pass(closed.jaxpr, closed.consts, ins, cts)
-        return [instantiate(ct) for ct, lin in zip(outs, linear, strict=True) if lin]
+        # Every linear input gets a cotangent (None only marks the others).
+        return [instantiate(cast(Tangent, ct)) for ct, lin in zip(outs, linear, strict=True) if lin]
 
     return hoist_consts(trace_to_jaxpr(fun, [*res_avals, *closed.out_avals]))
