@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from tessela_tracer import _dtypes
-from tessela_tracer._abstract_sharding import NamedSharding, unsharded
+from tessela_tracer._abstract_sharding import NamedSharding, PartitionSpec, unsharded
 from tessela_tracer._config import config
+from tessela_tracer._dtypes import DTypeLike
 from tessela_tracer._key_dtypes import ExtendedDType
 
 __all__ = [
     "AbstractToken",
+    "OutSharding",
     "ShapeDtypeStruct",
     "ShapedArray",
     "Token",
@@ -24,6 +26,9 @@ __all__ = [
     "register_aval_handler",
     "tangent_aval",
 ]
+
+OutSharding: TypeAlias = NamedSharding | PartitionSpec | None
+"""An ``out_sharding`` argument: a sharding, a partition spec, or None."""
 
 
 class ShapedArray:
@@ -83,7 +88,7 @@ class ShapedArray:
     def update(
         self,
         shape: Sequence[int] | None = None,
-        dtype: Any = None,
+        dtype: DTypeLike | None = None,
         weak_type: bool | None = None,
     ) -> ShapedArray:
         """Return a copy with some fields replaced.

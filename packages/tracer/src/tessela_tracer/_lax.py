@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tessela_pytree import tree_map
@@ -16,9 +16,10 @@ from tessela_tracer._core import Primitive, Tracer
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._key_dtypes import is_key_dtype
 from tessela_tracer._prims_elementwise import RoundingMethod
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 from tessela_tracer.typing import unchanged as _unchanged
 
+_T = TypeVar("_T")
 _FLOAT_EXAMPLE = "1.0", "f32"
 _INT_EXAMPLE = "1", "i32"
 
@@ -108,7 +109,7 @@ population_count = _unary(ew.population_count_p, _INT_EXAMPLE)
 clz = _unary(ew.clz_p, _INT_EXAMPLE)
 
 
-def stop_gradient(x: Any, /) -> Any:
+def stop_gradient(x: _T, /) -> _T:
     """Block derivatives through every leaf of the pytree ``x``.
 
     Args:
@@ -128,7 +129,8 @@ def stop_gradient(x: Any, /) -> Any:
             return leaf
         return ew.stop_gradient_p.bind(leaf)
 
-    return tree_map(stop, x)
+    out: _T = tree_map(stop, x)
+    return out
 
 
 add = _binary(ew.add_p)
@@ -360,7 +362,7 @@ def _foldable(x: Any) -> bool:
     return isinstance(x, (bool, int, float, builtins.complex, np.ndarray, np.generic))
 
 
-def convert_element_type(operand: ArrayLike, new_dtype: Any) -> Array:
+def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Cast to ``new_dtype`` (Python scalars and NumPy values fold to constants).
 
     Args:
@@ -380,7 +382,9 @@ def convert_element_type(operand: ArrayLike, new_dtype: Any) -> Array:
     return _convert_element_type(operand, new_dtype, weak_type=False)
 
 
-def _convert_element_type(operand: ArrayLike, new_dtype: Any, *, weak_type: bool) -> Array:
+def _convert_element_type(
+    operand: ArrayLike, new_dtype: DTypeLike | None, *, weak_type: bool
+) -> Array:
     dt = _dtypes.canonicalize_dtype(new_dtype if new_dtype is not None else _aval(operand).dtype)
     if not isinstance(operand, Tracer) and _foldable(operand):
         val = np.asarray(operand)
@@ -397,7 +401,7 @@ def _convert_element_type(operand: ArrayLike, new_dtype: Any, *, weak_type: bool
     return out
 
 
-def bitcast_convert_type(operand: ArrayLike, new_dtype: Any) -> Array:
+def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterpret the bits of ``operand`` as ``new_dtype``.
 
     Args:

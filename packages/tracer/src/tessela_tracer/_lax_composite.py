@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tessela_pytree import tree_flatten, tree_unflatten
@@ -19,10 +19,11 @@ from tessela_tracer import _dtypes
 from tessela_tracer import _lax as ew
 from tessela_tracer import _lax_reduce as rd
 from tessela_tracer import _lax_shape as sh
-from tessela_tracer._avals import canonicalize_shape
+from tessela_tracer._avals import OutSharding, canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jit import jit
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer._prims_conv import PrecisionLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 __all__ = [
     "associative_scan", "batch_matmul", "dynamic_index_in_dim", "dynamic_slice_in_dim",
@@ -30,6 +31,7 @@ __all__ = [
     "index_in_dim", "slice_in_dim", "sort_key_val",
 ]  # fmt: skip
 
+_T = TypeVar("_T")
 
 _PY_KIND: dict[str, type] = {"i": int, "u": int, "f": float, "c": complex}
 
@@ -44,8 +46,8 @@ def _axis(axis: int, ndim: int, what: str) -> int:
     return axis % ndim
 
 
-def full(shape: Sequence[int], fill_value: ArrayLike, dtype: Any = None, *,
-         sharding: Any = None) -> Array:  # fmt: skip
+def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None, *,
+         sharding: OutSharding = None) -> Array:  # fmt: skip
     """An array of ``shape`` filled with the scalar ``fill_value``.
 
     Args:
@@ -78,8 +80,8 @@ def full(shape: Sequence[int], fill_value: ArrayLike, dtype: Any = None, *,
     return sh.broadcast_in_dim(value, shape, ())
 
 
-def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: Any = None,
-              shape: Sequence[int] | None = None, sharding: Any = None) -> Array:  # fmt: skip
+def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
+              shape: Sequence[int] | None = None, sharding: OutSharding = None) -> Array:  # fmt: skip
     """An array like ``x`` (its shape and dtype unless given) filled with ``fill_value``.
 
     Args:
@@ -305,7 +307,7 @@ def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1,
     return k, v
 
 
-def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array:
+def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None) -> Array:
     """Matrix products over matching leading batch axes: ``(..., m, k) @ (..., k, n)``.
 
     Args:
@@ -329,7 +331,7 @@ def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array
     return rd.dot_general(lhs, rhs, dims, precision=precision)
 
 
-def _interleave(a: Any, b: Any, axis: int) -> Any:
+def _interleave(a: Array, b: Array, axis: int) -> Array:
     # a holds the even positions (one more than b when the total is odd): both
     # are spread out with interior zero padding and summed (OR-ed for bools).
     aval = _aval(a)
@@ -337,7 +339,7 @@ def _interleave(a: Any, b: Any, axis: int) -> Any:
     zero = np.zeros((), aval.dtype)
     rank = aval.ndim
 
-    def spread(x: Any, low: int, high: int) -> Any:
+    def spread(x: Array, low: int, high: int) -> Array:
         config = [(0, 0, 0)] * rank
         config[axis] = (low, high, 1)
         return sh.pad(x, zero, config)
@@ -346,8 +348,8 @@ def _interleave(a: Any, b: Any, axis: int) -> Any:
     return combine(spread(a, 0, 1 if extra else 0), spread(b, 1, 0 if extra else 1))
 
 
-def associative_scan(fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = False,
-                     axis: int = 0) -> Any:  # fmt: skip
+def associative_scan(fn: Callable[[_T, _T], _T], elems: _T, reverse: bool = False,
+                     axis: int = 0) -> _T:  # fmt: skip
     """All prefix combinations ``fn`` of ``elems`` along ``axis``, in ``O(log n)`` depth.
 
     ``fn`` must be associative and act elementwise along ``axis``: it is
@@ -385,7 +387,7 @@ def associative_scan(fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = 
     if reverse:
         leaves = [sh.rev(x, (axis,)) for x in leaves]
 
-    def combine(a: list[Any], b: list[Any]) -> list[Any]:
+    def combine(a: list[Array], b: list[Array]) -> list[Array]:
         out, out_tree = tree_flatten(fn(tree_unflatten(tree, a), tree_unflatten(tree, b)))
         if out_tree != tree:
             raise TypeError(
@@ -393,7 +395,7 @@ def associative_scan(fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = 
             )
         return out
 
-    def scan(xs: list[Any]) -> list[Any]:
+    def scan(xs: list[Array]) -> list[Array]:
         n = _aval(xs[0]).shape[axis]
         if n < 2:
             return xs
@@ -411,4 +413,5 @@ def associative_scan(fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = 
     out = scan(list(leaves))
     if reverse:
         out = [sh.rev(x, (axis,)) for x in out]
-    return tree_unflatten(tree, out)
+    result: _T = tree_unflatten(tree, out)
+    return result

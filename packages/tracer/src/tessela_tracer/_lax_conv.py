@@ -7,14 +7,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from tessela_tracer import _dtypes
+from tessela_tracer._avals import OutSharding
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._prims_conv import (
     ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers,
+    PrecisionLike,
     canonicalize_precision,
     conv_general_dilated_p,
     dilate_shape,
 )
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 __all__ = [
     "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_general_permutations",
@@ -106,7 +109,9 @@ def conv_general_permutations(
 
 
 def conv_dimension_numbers(
-    lhs_shape: Sequence[int], rhs_shape: Sequence[int], dimension_numbers: Any
+    lhs_shape: Sequence[int],
+    rhs_shape: Sequence[int],
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers,
 ) -> ConvDimensionNumbers:
     """Canonical :class:`ConvDimensionNumbers` of ``None``, strings or a ConvDimensionNumbers.
 
@@ -165,12 +170,12 @@ def conv_general_dilated(
     padding: str | Sequence[tuple[int, int]],
     lhs_dilation: Sequence[int] | None = None,
     rhs_dilation: Sequence[int] | None = None,
-    dimension_numbers: Any = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
     feature_group_count: int = 1,
     batch_group_count: int = 1,
-    precision: Any = None,
-    preferred_element_type: Any = None,
-    out_sharding: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
+    out_sharding: OutSharding = None,
 ) -> Array:
     """General n-dimensional convolution with strides, padding, dilations and groups.
 
@@ -257,8 +262,8 @@ def conv(
     rhs: ArrayLike,
     window_strides: Sequence[int],
     padding: str,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Convolution in ``NCHW``/``OIHW`` layout without dilation.
 
@@ -286,8 +291,8 @@ def conv_with_general_padding(
     padding: str | Sequence[tuple[int, int]],
     lhs_dilation: Sequence[int] | None,
     rhs_dilation: Sequence[int] | None,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Convolution in ``NCHW``/``OIHW`` layout with padding and dilations.
 
@@ -338,10 +343,10 @@ def conv_transpose(
     strides: Sequence[int],
     padding: str | Sequence[tuple[int, int]],
     rhs_dilation: Sequence[int] | None = None,
-    dimension_numbers: Any = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
     transpose_kernel: bool = False,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
     use_consistent_padding: bool = False,
 ) -> Array:
     """Fractionally strided ("transposed") convolution.

@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_indexing as ix
-from tessela_tracer._avals import ShapedArray
+from tessela_tracer._avals import OutSharding, ShapedArray
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom import _scatter
 from tessela_tracer._lax import add, lt, neg, rem, select
@@ -31,10 +31,15 @@ from tessela_tracer._lax_conv import (
 from tessela_tracer._lax_reduce import top_k
 from tessela_tracer._lax_shape import broadcast_in_dim, concatenate, expand_dims, gather
 from tessela_tracer._prims_collective import axis_size_of
-from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision, dilate_shape
+from tessela_tracer._prims_conv import (
+    ConvGeneralDilatedDimensionNumbers,
+    PrecisionLike,
+    dilate_shape,
+)
 from tessela_tracer._prims_indexing import GatherDimensionNumbers, GatherScatterMode
+from tessela_tracer._prims_reduce import DotDimensionNumbers
 from tessela_tracer._staging import trace_to_jaxpr
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 __all__ = [
     "ConvGeneralDilatedDimensionNumbers", "DotDimensionNumbers", "PrecisionLike",
@@ -42,15 +47,6 @@ __all__ = [
     "conv_shape_tuple", "conv_transpose_shape_tuple", "empty", "index_take",
     "reduce_window_shape_tuple", "scatter_apply", "scatter_sub",
 ]  # fmt: skip
-
-DotDimensionNumbers: TypeAlias = tuple[
-    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
-]
-"""``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))`` of ``dot_general``."""
-ConvGeneralDilatedDimensionNumbers: TypeAlias = tuple[str, str, str] | ConvDimensionNumbers | None
-"""The ``dimension_numbers`` of ``conv_general_dilated``."""
-PrecisionLike: TypeAlias = str | Precision | tuple[str, str] | tuple[Precision, Precision] | None
-"""What a ``precision`` argument accepts."""
 
 scatter_sub = _scatter(ix.scatter_sub_p, ew.sub_p)
 
@@ -88,7 +84,9 @@ def axis_size(axis_name: Hashable | tuple[Hashable, ...]) -> int:
     return math.prod(sizes)
 
 
-def empty(shape: int | Sequence[int], dtype: Any, *, out_sharding: Any = None) -> Array:
+def empty(
+    shape: int | Sequence[int], dtype: DTypeLike, *, out_sharding: OutSharding = None
+) -> Array:
     """An array whose values are unspecified (zeros here), as ``jax.lax.empty``.
 
     Args:

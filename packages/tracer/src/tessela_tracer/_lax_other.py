@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from tessela_tracer import _dtypes
+from tessela_tracer._avals import OutSharding
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._lax import bitwise_and, convert_element_type, eq, le, lt, select, sub
 from tessela_tracer._lax_conv import conv_dimension_numbers, conv_general_dilated
@@ -34,8 +35,14 @@ from tessela_tracer._lax_shape import (
     reshape,
     transpose,
 )
-from tessela_tracer._prims_conv import Precision, canonicalize_precision
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer._prims_conv import (
+    ConvGeneralDilatedDimensionNumbers,
+    Precision,
+    PrecisionLike,
+    canonicalize_precision,
+)
+from tessela_tracer._prims_reduce import DotDimensionNumbers
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 __all__ = [
     "RaggedDotDimensionNumbers",
@@ -78,7 +85,7 @@ def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
     return broadcast_in_dim(arr, shape, tuple(range(lead, len(shape))))
 
 
-def shape_as_value(shape: Sequence[int]) -> Any:
+def shape_as_value(shape: Sequence[int]) -> np.ndarray:
     """A shape as a 1-D integer array (``int32`` unless a dimension needs ``int64``).
 
     Args:
@@ -111,9 +118,9 @@ def conv_general_dilated_patches(
     padding: str | Sequence[tuple[int, int]],
     lhs_dilation: Sequence[int] | None = None,
     rhs_dilation: Sequence[int] | None = None,
-    dimension_numbers: Any = None,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
+    precision: str | Precision | None = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The patches a convolution with a ``filter_shape`` window sees, flattened into channels.
 
@@ -168,8 +175,8 @@ def conv_general_dilated_local(
     filter_shape: Sequence[int],
     lhs_dilation: Sequence[int] | None = None,
     rhs_dilation: Sequence[int] | None = None,
-    dimension_numbers: Any = None,
-    precision: Any = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
+    precision: PrecisionLike = None,
 ) -> Array:
     """A locally connected layer: a convolution with its own kernel at each output position.
 
@@ -235,13 +242,15 @@ class RaggedDotDimensionNumbers:
     """
 
     __slots__ = ("dot_dimension_numbers", "lhs_ragged_dimensions", "rhs_group_dimensions")
-    dot_dimension_numbers: tuple[tuple[tuple[int, ...], ...], ...]
+    dot_dimension_numbers: tuple[
+        tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]
+    ]
     lhs_ragged_dimensions: tuple[int, ...]
     rhs_group_dimensions: tuple[int, ...]
 
     def __init__(
         self,
-        dot_dimension_numbers: Any,
+        dot_dimension_numbers: DotDimensionNumbers,
         lhs_ragged_dimensions: Sequence[int],
         rhs_group_dimensions: Sequence[int],
     ) -> None:
@@ -321,10 +330,10 @@ def ragged_dot_general(
     rhs: ArrayLike,
     group_sizes: ArrayLike,
     ragged_dot_dimension_numbers: RaggedDotDimensionNumbers,
-    precision: Any = None,
-    preferred_element_type: Any = None,
-    group_offset: Any = None,
-    out_sharding: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
+    group_offset: ArrayLike | None = None,
+    out_sharding: OutSharding = None,
 ) -> Array:
     """Ragged matrix multiplication with general dimension numbers, as ``lax.ragged_dot_general``.
 
@@ -384,7 +393,7 @@ def ragged_dot_general(
     l_prefix = _prefix(mode, la.ndim, ragged, l_batch, l_contract)
     if ga.ndim == 1:
         group_sizes = broadcast(group_sizes, [la.shape[i] for i in l_prefix])
-    kw = {"precision": precision, "preferred_element_type": preferred_element_type}
+    kw: dict[str, Any] = {"precision": precision, "preferred_element_type": preferred_element_type}
     if mode == "noncontracting":
         if len(dn.rhs_group_dimensions) != 1:
             raise TypeError("ragged_dot_general expects exactly one rhs group dimension.")
@@ -414,10 +423,10 @@ def ragged_dot(
     lhs: ArrayLike,
     rhs: ArrayLike,
     group_sizes: ArrayLike,
-    precision: Any = None,
-    preferred_element_type: Any = None,
-    group_offset: Any = None,
-    out_sharding: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
+    group_offset: ArrayLike | None = None,
+    out_sharding: OutSharding = None,
 ) -> Array:
     """``[m,k] x [g,k,n] -> [m,n]``: rows of ``lhs`` in consecutive groups, each with its own ``rhs``.
 

@@ -8,10 +8,12 @@ from typing import Any
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_reduce as rd
+from tessela_tracer._avals import OutSharding
 from tessela_tracer._core import Primitive
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._prims_conv import canonicalize_precision
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer._prims_conv import PrecisionLike, canonicalize_precision
+from tessela_tracer._prims_reduce import DotDimensionNumbers
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 
 def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
@@ -48,7 +50,7 @@ reduce_or = _reducer(rd.reduce_or_p, {})
 reduce_xor = _reducer(rd.reduce_xor_p, {})
 
 
-def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
+def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     """Index of the maximum along ``axis``.
 
     Args:
@@ -73,7 +75,7 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
     return out
 
 
-def argmin(operand: ArrayLike, axis: int, index_dtype: Any) -> Array:
+def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     """Index of the minimum along ``axis``.
 
     Args:
@@ -174,11 +176,11 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
 def dot_general(
     lhs: ArrayLike,
     rhs: ArrayLike,
-    dimension_numbers: Any,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    dimension_numbers: DotDimensionNumbers,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
     *,
-    out_sharding: Any = None,
+    out_sharding: OutSharding = None,
 ) -> Array:
     """General tensor contraction with batch dimensions.
 
@@ -222,7 +224,10 @@ def dot_general(
 
 
 def dot(
-    lhs: ArrayLike, rhs: ArrayLike, precision: Any = None, preferred_element_type: Any = None
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Vector/matrix product of rank-1 or rank-2 operands.
 

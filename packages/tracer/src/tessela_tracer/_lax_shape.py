@@ -12,13 +12,13 @@ from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_indexing as ix
 from tessela_tracer import _prims_shape as sh
-from tessela_tracer._avals import canonicalize_shape
+from tessela_tracer._avals import OutSharding, canonicalize_shape
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._prims_indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
 )
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 from tessela_tracer.typing import unchanged as _unchanged
 
 
@@ -31,7 +31,7 @@ def broadcast_in_dim(
     shape: Sequence[int],
     broadcast_dimensions: Sequence[int],
     *,
-    out_sharding: Any = None,
+    out_sharding: OutSharding = None,
 ) -> Array:
     """Broadcast ``operand`` into ``shape``, its dims landing at ``broadcast_dimensions``.
 
@@ -424,7 +424,7 @@ def dynamic_update_slice(
     return out
 
 
-def iota(dtype: Any, size: int) -> Array:
+def iota(dtype: DTypeLike, size: int) -> Array:
     """``[0, 1, ..., size-1]`` of ``dtype``.
 
     Args:
@@ -442,7 +442,7 @@ def iota(dtype: Any, size: int) -> Array:
     return broadcasted_iota(dtype, (size,), 0)
 
 
-def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
+def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> Array:
     """Indices along ``dimension`` broadcast to ``shape``.
 
     Args:
@@ -477,7 +477,7 @@ def gather(
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """XLA gather (see ``GatherDimensionNumbers``).
 

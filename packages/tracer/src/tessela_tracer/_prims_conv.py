@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -24,7 +24,10 @@ from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._dot_algorithm import DotAlgorithm, DotAlgorithmPreset
 
-__all__ = ["ConvDimensionNumbers", "Precision", "conv_general_dilated_p", "dilate_shape"]
+__all__ = [
+    "ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "Precision", "PrecisionLike",
+    "conv_general_dilated_p", "dilate_shape",
+]  # fmt: skip
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -55,6 +58,21 @@ class Precision(enum.Enum):
         return self.name
 
 
+PrecisionLike: TypeAlias = (
+    str
+    | Precision
+    | tuple[str | Precision, str | Precision]
+    | list[str | Precision]
+    | DotAlgorithm
+    | DotAlgorithmPreset
+    | None
+)
+"""What a ``precision`` argument accepts: None, a Precision or its name, a pair of
+them, a dot algorithm or a preset (or its name)."""
+ConvGeneralDilatedDimensionNumbers: TypeAlias = tuple[str, str, str] | ConvDimensionNumbers | None
+"""The ``dimension_numbers`` of ``conv_general_dilated``."""
+
+
 _default_precision = config.state("jax_default_matmul_precision")
 
 _PRECISION_NAMES = {
@@ -64,7 +82,7 @@ _PRECISION_NAMES = {
 }  # fmt: skip
 
 
-def _one_precision(p: Any) -> Precision:
+def _one_precision(p: str | Precision) -> Precision:
     if isinstance(p, Precision):
         return p
     if isinstance(p, str) and p.lower() in _PRECISION_NAMES:
@@ -76,7 +94,7 @@ def _one_precision(p: Any) -> Precision:
 
 
 def canonicalize_precision(
-    precision: Any,
+    precision: PrecisionLike,
 ) -> tuple[Precision, Precision] | DotAlgorithm | DotAlgorithmPreset | None:
     """``None``, a pair of :class:`Precision` values, or a dot algorithm, as JAX's parameter holds it.
 

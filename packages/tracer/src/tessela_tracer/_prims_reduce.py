@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -12,7 +13,12 @@ from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
-__all__: list[str] = []
+__all__ = ["DotDimensionNumbers"]
+
+DotDimensionNumbers: TypeAlias = tuple[
+    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
+]
+"""``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))`` of ``dot_general``."""
 
 
 def _prim(name: str, rule: Any, *, multiple_results: bool = False) -> Primitive:
