@@ -13,8 +13,10 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
@@ -22,10 +24,12 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "AbstractDevice",
     "AbstractMesh",
     "AxisType",
     "DuplicateSpecError",
     "IndivisibleError",
+    "ManualAxisType",
     "NamedSharding",
     "PartitionSpec",
     "unsharded",
@@ -197,6 +201,47 @@ class AbstractMesh:
         """Whether the mesh has no axes."""
         return not self.axis_names
 
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        """The mesh itself (a concrete mesh answers with its axes)."""
+        return self
+
+    def _axes_of_type(self, kind: AxisType) -> tuple[Hashable, ...]:
+        return tuple(n for n, t in zip(self.axis_names, self.axis_types, strict=True) if t == kind)
+
+    @property
+    def auto_axes(self) -> tuple[Hashable, ...]:
+        """The names of the ``Auto`` axes, in order."""
+        return self._axes_of_type(AxisType.Auto)
+
+    @property
+    def explicit_axes(self) -> tuple[Hashable, ...]:
+        """The names of the ``Explicit`` axes, in order."""
+        return self._axes_of_type(AxisType.Explicit)
+
+    @property
+    def manual_axes(self) -> tuple[Hashable, ...]:
+        """The names of the ``Manual`` axes, in order."""
+        return self._axes_of_type(AxisType.Manual)
+
+    def update_axis_types(self, name_to_type: Mapping[Hashable, AxisType]) -> AbstractMesh:
+        """This mesh with the axes named in ``name_to_type`` given those types.
+
+        Args:
+          name_to_type: axis name to its new type; other axes keep theirs.
+
+        Returns:
+          The new abstract mesh.
+
+        Example:
+            >>> AbstractMesh((2, 2), ("x", "y")).update_axis_types({"y": AxisType.Explicit})
+            AbstractMesh('x': 2, 'y': 2, axis_types=(Auto, Explicit))
+        """
+        types = tuple(
+            name_to_type.get(n, t) for n, t in zip(self.axis_names, self.axis_types, strict=True)
+        )
+        return AbstractMesh(self.axis_sizes, self.axis_names, types)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AbstractMesh) and (
             other.axis_sizes,
@@ -211,6 +256,114 @@ class AbstractMesh:
         if self.empty:
             return "AbstractMesh((), axis_types=())"
         return f"AbstractMesh({_axes_repr(self.axis_names, self.axis_sizes, self.axis_types)})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AbstractDevice:
+    """The kind of device a mesh's axes stand for, without a device.
+
+    Args:
+      device_kind: the device kind (``"cpu"``, a GPU's name).
+      num_cores: its number of cores (``None`` when not known).
+      platform: the platform (``"cpu"``, ``"cuda"``).
+
+    Example:
+        >>> AbstractDevice(device_kind="cpu", num_cores=None, platform="cpu")
+        AbstractDevice(device_kind=cpu, num_cores=None, platform=cpu)
+    """
+
+    device_kind: str
+    num_cores: int | None
+    platform: str
+
+    def __repr__(self) -> str:
+        return (
+            f"AbstractDevice(device_kind={self.device_kind}, num_cores={self.num_cores}, "
+            f"platform={self.platform})"
+        )
+
+
+_MANUAL_TYPES: weakref.WeakValueDictionary[tuple[frozenset[Any], ...], ManualAxisType] = (
+    weakref.WeakValueDictionary()
+)
+
+
+class ManualAxisType:
+    """How a value varies over the mesh axes of a manual region (``shard_map``).
+
+    Instances are interned: equal arguments give the same object.
+
+    Args:
+      varying: axes over which the value differs from device to device.
+      unreduced: axes over which it holds unreduced partial sums.
+      reduced: axes over which it is reduced.
+
+    Raises:
+      ValueError: an axis is both varying and unreduced (or reduced).
+
+    Example:
+        >>> ManualAxisType(varying={"x"}) is ManualAxisType(varying=frozenset({"x"}))
+        True
+        >>> ManualAxisType()
+        ManualAxisType(varying=frozenset(), unreduced=frozenset(), reduced=frozenset())
+    """
+
+    __slots__ = ("__weakref__", "reduced", "unreduced", "varying")
+
+    varying: frozenset[Hashable]
+    unreduced: frozenset[Hashable]
+    reduced: frozenset[Hashable]
+
+    def __new__(
+        cls,
+        *,
+        varying: frozenset[Hashable] | set[Hashable] = frozenset(),
+        unreduced: frozenset[Hashable] | set[Hashable] = frozenset(),
+        reduced: frozenset[Hashable] | set[Hashable] = frozenset(),
+    ) -> ManualAxisType:
+        for name, other in (("unreduced", unreduced), ("reduced", reduced)):
+            if varying & other:
+                raise ValueError(
+                    f"varying and {name} cannot have common mesh axes. Got "
+                    f"varying={varying} and {name}={other}"
+                )
+        key = (frozenset(varying), frozenset(unreduced), frozenset(reduced))
+        found = _MANUAL_TYPES.get(key)
+        if found is None:
+            found = object.__new__(cls)
+            for attr, value in zip(("varying", "unreduced", "reduced"), key, strict=True):
+                object.__setattr__(found, attr, value)
+            _MANUAL_TYPES[key] = found
+        return found
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ManualAxisType is immutable; use update({name}=...)")
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_manual, (self.varying, self.unreduced, self.reduced))
+
+    def update(self, **kwargs: Any) -> ManualAxisType:
+        """This value with the fields given in ``kwargs`` replaced.
+
+        Args:
+          **kwargs: ``varying``, ``unreduced`` and/or ``reduced``.
+
+        Returns:
+          The (interned) updated value.
+        """
+        fields = {"varying": self.varying, "unreduced": self.unreduced, "reduced": self.reduced}
+        fields.update(kwargs)
+        return ManualAxisType(**fields)
+
+    def __repr__(self) -> str:
+        return (
+            f"ManualAxisType(varying={self.varying}, unreduced={self.unreduced}, "
+            f"reduced={self.reduced})"
+        )
+
+
+def _rebuild_manual(varying: Any, unreduced: Any, reduced: Any) -> ManualAxisType:
+    return ManualAxisType(varying=varying, unreduced=unreduced, reduced=reduced)
 
 
 def _axis_types(

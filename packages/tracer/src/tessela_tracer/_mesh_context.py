@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from tessela_tracer._abstract_sharding import AbstractMesh, NamedSharding, PartitionSpec
+from tessela_tracer._abstract_sharding import AbstractMesh, AxisType, NamedSharding, PartitionSpec
 
 __all__ = [
+    "check_seed_mesh",
     "concrete_mesh_var",
     "context_mesh",
     "get_abstract_mesh",
@@ -141,3 +142,47 @@ def resolve_spec(value: Any, what: str, where: str) -> Any:
             "the mesh context manager is not required."
         )
     return NamedSharding(mesh, value)
+
+
+def check_seed_mesh(out: Any, aval: Any) -> None:
+    """Check that eager ``grad`` can seed the cotangent of ``out`` (JAX 0.10.2's rule).
+
+    An output sharded over a mesh of several devices with ``Explicit`` axes
+    has that mesh in its type; JAX then builds the seed ``1.0`` over the mesh
+    in context, and outside ``set_mesh`` there is none.
+
+    Args:
+      out: the function's (scalar) output; tracers and unsharded values pass.
+      aval: its abstract value (for the message).
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: ``out`` is sharded over ``Explicit`` axes of a mesh of
+        several devices and no mesh with those axes is set (JAX's text).
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import ShapedArray
+        >>> check_seed_mesh(np.float32(1), ShapedArray((), np.float32))
+    """
+    mesh: Any = getattr(getattr(out, "sharding", None), "mesh", None)
+    if getattr(mesh, "devices", None) is None or isinstance(mesh, AbstractMesh):
+        return
+    names = tuple(n for n, t in zip(mesh.axis_names, mesh.axis_types, strict=True)
+                  if t == AxisType.Explicit)  # fmt: skip
+    if not names or mesh.size == 1:
+        return
+    context = concrete_mesh_var.get()
+    if context is not None and (context.axis_names, context.axis_sizes) == (
+        mesh.axis_names,
+        mesh.axis_sizes,
+    ):
+        return
+    raise ValueError(
+        f"Length of device assignment 1 is not equal to the size of the mesh {mesh.size} of "
+        f"aval {aval.str_short(True)}({{Explicit: {names!r}}}). Please enter your `jit` into a mesh "
+        "context via `jax.set_mesh`: with tessela.set_mesh(mesh): grad(f)(x), or take the "
+        "gradient under jit (jit(grad(f))(x))."
+    )

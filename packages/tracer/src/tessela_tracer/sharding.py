@@ -19,15 +19,18 @@ Example:
 """
 
 from tessela_tracer._abstract_sharding import (
+    AbstractDevice,
     AbstractMesh,
     AxisType,
     DuplicateSpecError,
     IndivisibleError,
+    ManualAxisType,
     NamedSharding,
     PartitionSpec,
     unsharded,
 )
 from tessela_tracer._mesh_context import (
+    check_seed_mesh,
     concrete_mesh_var,
     context_mesh,
     get_abstract_mesh,
@@ -41,12 +44,15 @@ from tessela_tracer._prims_sharding import (
 )
 
 __all__ = [
+    "AbstractDevice",
     "AbstractMesh",
     "AxisType",
     "DuplicateSpecError",
     "IndivisibleError",
+    "ManualAxisType",
     "NamedSharding",
     "PartitionSpec",
+    "check_seed_mesh",
     "concrete_mesh_var",
     "constraint_hooks",
     "constraints_bound",
