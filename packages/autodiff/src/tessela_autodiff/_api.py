@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_pytree import PyTreeDef, tree_flatten, tree_map, tree_unflatten
@@ -12,6 +12,8 @@ from tessela_tracer import ShapedArray, to_concrete_array
 from tessela_tracer.dtypes import float0, issubdtype
 from tessela_tracer.extend import eval_jaxpr, flatten_fun, get_aval_of, tangent_aval
 from tessela_tracer.primitives import stop_gradient_p
+from tessela_tracer.sharding import check_seed_mesh
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat
@@ -379,6 +381,7 @@ def value_and_grad(
             ans, pullback = vjp(f_dyn, *dyn)
         aval = _check_scalar(ans)
         _check_output_dtype(aval, holomorphic)
+        check_seed_mesh(ans, aval)  # an output sharded over Explicit axes needs its mesh set
         one = np.ones((), aval.dtype)[()]
         # A weakly typed output gets a weakly typed seed (a Python scalar), so
         # gradients of weakly typed inputs stay weakly typed, as in JAX.
@@ -496,9 +499,9 @@ def stop_gradient(x: Any, /) -> Any:
           in (c,) }
     """
 
-    def stop(leaf: Any) -> Any:
+    def stop(leaf: ArrayLike) -> ArrayLike:
         if is_differentiable(get_aval_of(leaf)):
-            return stop_gradient_p.bind(leaf)
+            return cast(Array, stop_gradient_p.bind(leaf))
         return leaf
 
     return tree_map(stop, x)
