@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_shape, default_float
-from ._keys import check_key
-from ._namespace import backend_ops, namespace_of
+from ._keys import KeyLike, check_key
+from ._namespace import ArrayLike, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -161,7 +162,14 @@ def binomial_data(
 
 
 @quiet
-def binomial(key: Any, /, n: Any, p: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def binomial(
+    key: KeyLike,
+    /,
+    n: ArrayLike,
+    p: ArrayLike,
+    shape: Shape | None = None,
+    dtype: DTypeLike | None = None,
+) -> Array:
     """Sample binomial counts of ``n`` trials with success probability ``p``.
 
     Args:
@@ -193,13 +201,13 @@ def binomial(key: Any, /, n: Any, p: Any, shape: Shape | None = None, dtype: Any
 
 @quiet
 def multinomial(
-    key: Any,
+    key: KeyLike,
     /,
-    n: Any,
-    p: Any,
+    n: ArrayLike,
+    p: ArrayLike,
     *,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     unroll: int | bool = 1,
 ) -> Array:
     """Sample multinomial counts of ``n`` trials over categories with probabilities ``p``.

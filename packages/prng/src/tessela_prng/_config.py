@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 __all__ = ["Config", "FlagSource", "canonical_dtype", "canonical_shape", "config"]
 
@@ -214,7 +215,7 @@ def default_int() -> np.dtype[Any]:
     return np.dtype("int64" if config.enable_x64 else "int32")
 
 
-def canonical_dtype(dtype: Any, *, warn: bool = True) -> np.dtype[Any]:
+def canonical_dtype(dtype: DTypeLike, *, warn: bool = True) -> np.dtype[Any]:
     """Map a user dtype to the dtype the samplers produce under the current flags.
 
     Python's ``float``/``int`` mean the default float/int width; an explicit
@@ -245,7 +246,7 @@ def canonical_dtype(dtype: Any, *, warn: bool = True) -> np.dtype[Any]:
     return dt
 
 
-def canonical_shape(name: str, shape: Any) -> tuple[int, ...]:
+def canonical_shape(name: str, shape: object) -> tuple[int, ...]:
     """A shape argument as a tuple of non-negative Python ints."""
     if isinstance(shape, Sequence) and not isinstance(shape, str):
         dims = list(shape)

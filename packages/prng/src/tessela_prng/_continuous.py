@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_shape
-from ._keys import check_key
-from ._namespace import backend_ops, namespace_of
+from ._keys import KeyLike, check_key
+from ._namespace import ArrayLike, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -61,12 +62,12 @@ def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int,
 
 @quiet
 def uniform(
-    key: Any,
+    key: KeyLike,
     /,
     shape: Shape = (),
-    dtype: Any = None,
-    minval: Any = 0.0,
-    maxval: Any = 1.0,
+    dtype: DTypeLike | None = None,
+    minval: ArrayLike = 0.0,
+    maxval: ArrayLike = 1.0,
 ) -> Array:
     """Sample uniform floats in ``[minval, maxval)``.
 
@@ -103,7 +104,7 @@ def uniform(
 
 
 @quiet
-def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def normal(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample standard normal values (real or complex).
 
     Args:
@@ -127,7 +128,12 @@ def normal(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
 @narrow_result
 @quiet
 def truncated_normal(
-    key: Any, /, lower: Any, upper: Any, shape: Shape | None = None, dtype: Any = None
+    key: KeyLike,
+    /,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    shape: Shape | None = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Sample a standard normal truncated to ``(lower, upper)``.
 
@@ -168,7 +174,7 @@ def truncated_normal(
 
 @narrow_result
 @quiet
-def exponential(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def exponential(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample the standard exponential distribution.
 
     Args:
@@ -197,7 +203,9 @@ def exponential_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> 
 
 @narrow_result
 @quiet
-def gumbel(key: Any, /, shape: Shape = (), dtype: Any = None, mode: str | None = None) -> Array:
+def gumbel(
+    key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None, mode: str | None = None
+) -> Array:
     """Sample the standard Gumbel distribution.
 
     Args:
@@ -268,7 +276,7 @@ def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: st
 
 @narrow_result
 @quiet
-def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def laplace(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample the standard Laplace distribution.
 
     Args:
@@ -294,7 +302,7 @@ def laplace(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
 
 @narrow_result
 @quiet
-def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def logistic(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample the standard logistic distribution.
 
     Args:
@@ -319,7 +327,7 @@ def logistic(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
 
 @narrow_result
 @quiet
-def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def cauchy(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample the standard Cauchy distribution.
 
     Args:
@@ -346,7 +354,9 @@ def cauchy(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
 
 @narrow_result
 @quiet
-def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def pareto(
+    key: KeyLike, /, b: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the Pareto distribution with shape parameter ``b``.
 
     Args:
@@ -373,7 +383,9 @@ def pareto(key: Any, /, b: Any, shape: Shape | None = None, dtype: Any = None) -
 
 @narrow_result
 @quiet
-def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def rayleigh(
+    key: KeyLike, /, scale: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the Rayleigh distribution.
 
     Args:
@@ -401,7 +413,9 @@ def rayleigh(key: Any, /, scale: Any, shape: Shape | None = None, dtype: Any = N
 
 @narrow_result
 @quiet
-def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def wald(
+    key: KeyLike, /, mean: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the Wald (inverse Gaussian) distribution.
 
     Args:
@@ -437,13 +451,13 @@ def wald(key: Any, /, mean: Any, shape: Shape | None = None, dtype: Any = None) 
 @narrow_result
 @quiet
 def triangular(
-    key: Any,
+    key: KeyLike,
     /,
-    left: Any,
-    mode: Any,
-    right: Any,
+    left: ArrayLike,
+    mode: ArrayLike,
+    right: ArrayLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Sample the triangular distribution on ``[left, right]`` peaking at ``mode``.
 
@@ -481,7 +495,11 @@ def triangular(
 @narrow_result
 @quiet
 def lognormal(
-    key: Any, /, sigma: Any = 1.0, shape: Shape | None = None, dtype: Any = None
+    key: KeyLike,
+    /,
+    sigma: ArrayLike = 1.0,
+    shape: Shape | None = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Sample the log-normal distribution ``exp(sigma * N(0, 1))``.
 
@@ -509,7 +527,12 @@ def lognormal(
 @narrow_result
 @quiet
 def weibull_min(
-    key: Any, /, scale: Any, concentration: Any, shape: Shape = (), dtype: Any = None
+    key: KeyLike,
+    /,
+    scale: ArrayLike,
+    concentration: ArrayLike,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Sample the Weibull distribution.
 
@@ -542,7 +565,7 @@ def weibull_min(
 
 @narrow_result
 @quiet
-def maxwell(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def maxwell(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample the Maxwell distribution (norm of a 3-d standard normal).
 
     Args:
@@ -572,7 +595,12 @@ def maxwell_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Arra
 @narrow_result
 @quiet
 def double_sided_maxwell(
-    key: Any, /, loc: Any, scale: Any, shape: Shape = (), dtype: Any = None
+    key: KeyLike,
+    /,
+    loc: ArrayLike,
+    scale: ArrayLike,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """Sample the double-sided Maxwell distribution.
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, canonical_shape, default_float, default_int
 from ._continuous import gumbel_data
-from ._keys import check_key
-from ._namespace import backend_ops, namespace_of
+from ._keys import KeyLike, check_key
+from ._namespace import ArrayLike, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     bernoulli_data,
@@ -50,7 +51,7 @@ def _clip_cast(xp: Any, val: Array, src: np.dtype[Any], dst: np.dtype[Any]) -> A
 
 
 def randint_data(
-    data: Array, shape: tuple[int, ...], minval: Any, maxval: Any, dt: np.dtype[Any]
+    data: Array, shape: tuple[int, ...], minval: ArrayLike, maxval: ArrayLike, dt: np.dtype[Any]
 ) -> Array:
     xp = namespace_of(data)
     lo_dt = param_dtype(minval)
@@ -85,7 +86,14 @@ def randint_data(
 
 
 @quiet
-def randint(key: Any, /, shape: Shape, minval: Any, maxval: Any, dtype: Any = None) -> Array:
+def randint(
+    key: KeyLike,
+    /,
+    shape: Shape,
+    minval: ArrayLike,
+    maxval: ArrayLike,
+    dtype: DTypeLike | None = None,
+) -> Array:
     """Sample integers uniformly from ``[minval, maxval)``.
 
     Args:
@@ -120,7 +128,9 @@ def randint(key: Any, /, shape: Shape, minval: Any, maxval: Any, dtype: Any = No
 
 
 @quiet
-def bernoulli(key: Any, /, p: Any = 0.5, shape: Shape | None = None, mode: str = "low") -> Array:
+def bernoulli(
+    key: KeyLike, /, p: ArrayLike = 0.5, shape: Shape | None = None, mode: str = "low"
+) -> Array:
     """Sample booleans that are True with probability ``p``.
 
     Args:
@@ -156,7 +166,7 @@ def bernoulli(key: Any, /, p: Any = 0.5, shape: Shape | None = None, mode: str =
 
 
 @quiet
-def rademacher(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
+def rademacher(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
     """Sample random signs, ``-1`` or ``+1`` with equal probability.
 
     Args:
@@ -178,7 +188,9 @@ def rademacher(key: Any, /, shape: Shape = (), dtype: Any = None) -> Array:
 
 
 @quiet
-def geometric(key: Any, /, p: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def geometric(
+    key: KeyLike, /, p: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the number of Bernoulli(``p``) trials up to the first success.
 
     Args:
@@ -242,7 +254,7 @@ def _canonical_axis(name: str, axis: int, ndim: int) -> int:
 
 
 @quiet
-def permutation(key: Any, /, x: Any, axis: int = 0, independent: bool = False) -> Array:
+def permutation(key: KeyLike, /, x: ArrayLike, axis: int = 0, independent: bool = False) -> Array:
     """Randomly permute ``range(x)`` or the entries of ``x`` along ``axis``.
 
     Args:
@@ -264,7 +276,7 @@ def permutation(key: Any, /, x: Any, axis: int = 0, independent: bool = False) -
     if not shape_of(x):
         if param_dtype(x).kind not in "iu":
             raise TypeError("x must be an integer or at least 1-dimensional")
-        n = operator.index(x)
+        n = operator.index(cast(SupportsIndex, x))  # an integer scalar (checked above)
         return _shuffle_data(data, xp.arange(n, dtype=xdtype(xp, default_int())), 0)
     arr = _as_array(xp, x)
     axis = _canonical_axis("permutation", axis, len(arr.shape))
@@ -275,7 +287,7 @@ def permutation(key: Any, /, x: Any, axis: int = 0, independent: bool = False) -
 
 
 @quiet
-def shuffle(key: Any, /, x: Any, axis: int = 0) -> Array:
+def shuffle(key: KeyLike, /, x: ArrayLike, axis: int = 0) -> Array:
     """Shuffle the entries of ``x`` along ``axis`` (each slice independently).
 
     Args:
@@ -302,12 +314,12 @@ def shuffle(key: Any, /, x: Any, axis: int = 0) -> Array:
 
 @quiet
 def choice(
-    key: Any,
+    key: KeyLike,
     /,
-    a: Any,
+    a: ArrayLike,
     shape: Shape = (),
     replace: bool = True,
-    p: Any = None,
+    p: ArrayLike | None = None,
     axis: int = 0,
     mode: str | None = None,
 ) -> Array:
@@ -339,7 +351,7 @@ def choice(
     xp = namespace_of(data)
     arr = _as_array(xp, a)
     if not arr.shape:
-        n_inputs = operator.index(a)
+        n_inputs = operator.index(cast(SupportsIndex, a))
     else:
         axis = _canonical_axis("choice", axis, len(arr.shape))
         n_inputs = arr.shape[axis]
@@ -385,9 +397,9 @@ def choice(
 
 @quiet
 def categorical(
-    key: Any,
+    key: KeyLike,
     /,
-    logits: Any,
+    logits: ArrayLike,
     axis: int = -1,
     shape: Shape | None = None,
     replace: bool = True,
@@ -517,7 +529,9 @@ def _poisson_rejection(data: Array, lam: Array, shape: tuple[int, ...], dt: np.d
 
 
 @quiet
-def poisson(key: Any, /, lam: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def poisson(
+    key: KeyLike, /, lam: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample Poisson counts with rate(s) ``lam``.
 
     Args:

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_shape, default_float
 from ._continuous import exponential_data
-from ._keys import check_key
-from ._namespace import backend_ops, namespace_of
+from ._keys import KeyLike, check_key
+from ._namespace import ArrayLike, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -139,7 +140,9 @@ def _gamma_public(
 
 @narrow_result
 @quiet
-def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def gamma(
+    key: KeyLike, /, a: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the Gamma distribution with shape parameter(s) ``a`` and unit scale.
 
     Args:
@@ -161,7 +164,9 @@ def gamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) ->
 
 @narrow_result
 @quiet
-def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def loggamma(
+    key: KeyLike, /, a: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the log of Gamma(``a``) variates, accurate for small ``a``.
 
     Args:
@@ -183,7 +188,14 @@ def loggamma(key: Any, /, a: Any, shape: Shape | None = None, dtype: Any = None)
 
 @narrow_result
 @quiet
-def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def beta(
+    key: KeyLike,
+    /,
+    a: ArrayLike,
+    b: ArrayLike,
+    shape: Shape | None = None,
+    dtype: DTypeLike | None = None,
+) -> Array:
     """Sample the Beta(``a``, ``b``) distribution.
 
     Args:
@@ -219,7 +231,9 @@ def beta(key: Any, /, a: Any, b: Any, shape: Shape | None = None, dtype: Any = N
 
 @narrow_result
 @quiet
-def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def dirichlet(
+    key: KeyLike, /, alpha: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the Dirichlet distribution with concentrations ``alpha``.
 
     Args:
@@ -259,7 +273,9 @@ def dirichlet(key: Any, /, alpha: Any, shape: Shape | None = None, dtype: Any = 
 
 @narrow_result
 @quiet
-def chisquare(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def chisquare(
+    key: KeyLike, /, df: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample the chi-square distribution with ``df`` degrees of freedom.
 
     Args:
@@ -290,7 +306,14 @@ def _chisquare_data(data: Array, df: Array, shp: tuple[int, ...], dt: np.dtype[A
 
 @narrow_result
 @quiet
-def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def f(
+    key: KeyLike,
+    /,
+    dfnum: ArrayLike,
+    dfden: ArrayLike,
+    shape: Shape | None = None,
+    dtype: DTypeLike | None = None,
+) -> Array:
     """Sample the F distribution.
 
     Args:
@@ -322,7 +345,9 @@ def f(key: Any, /, dfnum: Any, dfden: Any, shape: Shape | None = None, dtype: An
 
 @narrow_result
 @quiet
-def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Array:
+def t(
+    key: KeyLike, /, df: ArrayLike, shape: Shape | None = None, dtype: DTypeLike | None = None
+) -> Array:
     """Sample Student's t distribution with ``df`` degrees of freedom.
 
     Args:
@@ -352,7 +377,9 @@ def t(key: Any, /, df: Any, shape: Shape | None = None, dtype: Any = None) -> Ar
 
 @narrow_result
 @quiet
-def generalized_normal(key: Any, /, p: float, shape: Shape = (), dtype: Any = None) -> Array:
+def generalized_normal(
+    key: KeyLike, /, p: float, shape: Shape = (), dtype: DTypeLike | None = None
+) -> Array:
     """Sample the generalized normal distribution with exponent ``p``.
 
     Args:
@@ -387,7 +414,9 @@ def _generalized_normal_data(
 
 @narrow_result
 @quiet
-def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None) -> Array:
+def ball(
+    key: KeyLike, /, d: int, p: float = 2, shape: Shape = (), dtype: DTypeLike | None = None
+) -> Array:
     """Sample uniformly from the unit ``p``-norm ball in ``d`` dimensions.
 
     Args:
@@ -426,12 +455,12 @@ def ball(key: Any, /, d: int, p: float = 2, shape: Shape = (), dtype: Any = None
 @narrow_result
 @quiet
 def multivariate_normal(
-    key: Any,
+    key: KeyLike,
     /,
-    mean: Any,
-    cov: Any,
+    mean: ArrayLike,
+    cov: ArrayLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     method: str = "cholesky",
 ) -> Array:
     """Sample the multivariate normal distribution.
@@ -497,7 +526,7 @@ def multivariate_normal(
 @narrow_result
 @quiet
 def orthogonal(
-    key: Any, /, n: int, shape: Shape = (), dtype: Any = None, m: int | None = None
+    key: KeyLike, /, n: int, shape: Shape = (), dtype: DTypeLike | None = None, m: int | None = None
 ) -> Array:
     """Sample uniformly (Haar) from the orthogonal matrices.
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, canonical_shape, config
-from ._namespace import namespace_of, numpy_xp
+from ._namespace import SupportsArray, namespace_of, numpy_xp
 from ._threefry import fold_in_data, random_bits_data, seed_data, split_data
 
 __all__ = [
     "KeyArray",
+    "KeyLike",
     "PRNGKey",
     "bits",
     "check_key",
@@ -34,6 +36,7 @@ __all__ = [
 ]
 
 Array = Any
+_T = TypeVar("_T")
 _IMPL_NAME = "threefry2x32"
 
 
@@ -107,7 +110,7 @@ class KeyArray:
             )
         return KeyArray(self._data[(*index, slice(None))])
 
-    def reshape(self, *shape: Any) -> KeyArray:
+    def reshape(self, *shape: int | Sequence[int]) -> KeyArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         xp = namespace_of(self._data)
@@ -136,6 +139,11 @@ class KeyArray:
     __str__ = __repr__
 
 
+KeyLike: TypeAlias = KeyArray | SupportsArray
+"""A key argument: a typed key array (this package's or a registered library's), or raw
+``uint32[..., 2]`` key data of any array-API library."""
+
+
 def _is_uint32(xp: Any, dtype: Any) -> bool:
     try:
         return bool(dtype == xp.uint32)
@@ -146,7 +154,7 @@ def _is_uint32(xp: Any, dtype: Any) -> bool:
 _KEY_TYPES: dict[type, Callable[[Any], Array | None]] = {}
 
 
-def register_key_type(cls: type, key_data_of: Callable[[Any], Array | None], /) -> None:
+def register_key_type(cls: type[_T], key_data_of: Callable[[_T], SupportsArray | None], /) -> None:
     """Accept another library's typed key arrays wherever a key is expected.
 
     An array library with its own typed keys (an array whose dtype is a key
@@ -184,7 +192,7 @@ def _registered_key_data(key: Any) -> Array | None:
     return None
 
 
-def check_key(name: str, key: Any, /, *, allow_batched: bool = False) -> tuple[Array, bool]:
+def check_key(name: str, key: object, /, *, allow_batched: bool = False) -> tuple[Array, bool]:
     """Return ``(data, was_typed)`` for a typed or raw key argument of ``name``."""
     foreign = _registered_key_data(key) if _KEY_TYPES else None
     if isinstance(key, KeyArray):
@@ -214,7 +222,7 @@ def check_key(name: str, key: Any, /, *, allow_batched: bool = False) -> tuple[A
     return data, typed
 
 
-def _wrap(data: Array, typed: bool) -> Any:
+def _wrap(data: Array, typed: bool) -> KeyArray | Array:
     return KeyArray(data) if typed else data
 
 
@@ -271,7 +279,7 @@ def _seed_array(name: str, seed: Any) -> Array:
     return seed
 
 
-def key(seed: Any, /, *, impl: Any = None) -> KeyArray:
+def key(seed: int | SupportsArray, /, *, impl: str | None = None) -> KeyArray:
     """Create a typed PRNG key from an integer seed.
 
     Args:
@@ -293,7 +301,7 @@ def key(seed: Any, /, *, impl: Any = None) -> KeyArray:
     return KeyArray(seed_data(_seed_array("key", seed)))
 
 
-def PRNGKey(seed: Any, /, *, impl: Any = None) -> Array:
+def PRNGKey(seed: int | SupportsArray, /, *, impl: str | None = None) -> Array:
     """Create a legacy raw key: a ``uint32`` array of shape ``(2,)``.
 
     Args:
@@ -312,7 +320,7 @@ def PRNGKey(seed: Any, /, *, impl: Any = None) -> Array:
     return seed_data(_seed_array("PRNGKey", seed))
 
 
-def key_data(keys: Any, /) -> Array:
+def key_data(keys: KeyLike, /) -> Array:
     """Return the ``uint32`` data underlying typed or raw keys.
 
     Args:
@@ -330,7 +338,7 @@ def key_data(keys: Any, /) -> Array:
     return data
 
 
-def wrap_key_data(key_bits_array: Any, /, *, impl: Any = None) -> KeyArray:
+def wrap_key_data(key_bits_array: SupportsArray, /, *, impl: str | None = None) -> KeyArray:
     """Wrap ``uint32`` key data of shape ``(..., 2)`` into a typed key array.
 
     Args:
@@ -353,7 +361,7 @@ def wrap_key_data(key_bits_array: Any, /, *, impl: Any = None) -> KeyArray:
     return KeyArray(data)
 
 
-def key_impl(keys: Any, /) -> str:
+def key_impl(keys: KeyLike, /) -> str:
     """Return the name of the PRNG implementation of ``keys``.
 
     Args:
@@ -371,7 +379,7 @@ def key_impl(keys: Any, /) -> str:
     return _IMPL_NAME
 
 
-def clone(key: Any, /) -> Any:
+def clone(key: KeyLike, /) -> KeyArray | Array:
     """Return a copy of ``key`` (keys are immutable; this marks intended reuse).
 
     Args:
@@ -390,7 +398,7 @@ def clone(key: Any, /) -> Any:
     return _wrap(xp.asarray(data, copy=True), typed)
 
 
-def split(key: Any, /, num: int | Sequence[int] = 2) -> Any:
+def split(key: Any, /, num: int | Sequence[int] = 2) -> KeyArray | Array:
     """Split a key into ``num`` new keys (or an array of keys of shape ``num``).
 
     Args:
@@ -417,7 +425,7 @@ def split(key: Any, /, num: int | Sequence[int] = 2) -> Any:
     return _wrap(split_data(data, shape), typed)
 
 
-def fold_in(key: Any, data: Any, /) -> Any:
+def fold_in(key: KeyLike, data: int | SupportsArray, /) -> KeyArray | Array:
     """Fold a 32-bit integer into a key, giving a new key.
 
     Args:
@@ -447,7 +455,7 @@ def fold_in(key: Any, data: Any, /) -> Any:
     return _wrap(fold_in_data(kdata, value), typed)
 
 
-def bits(key: Any, /, shape: Sequence[int] = (), dtype: Any = None) -> Array:
+def bits(key: KeyLike, /, shape: Sequence[int] = (), dtype: DTypeLike | None = None) -> Array:
     """Sample uniform random bits as unsigned integers.
 
     Args:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
@@ -54,7 +54,9 @@ from ._threefry_numpy import (
 )
 
 __all__ = [
+    "ArrayLike",
     "BackendOps",
+    "SupportsArray",
     "backend_ops",
     "fused_normal_numpy",
     "iota_pairs_numpy",
@@ -65,6 +67,33 @@ __all__ = [
 
 Namespace = Any
 Array = Any
+
+
+class SupportsArray(Protocol):
+    """An array of any array-API library, as the samplers' arguments are read: shape and dtype.
+
+    NumPy arrays and scalars, ``array-api-strict`` arrays, Tessela's arrays
+    and tracers and :class:`~tessela_prng.KeyArray` all qualify, by their
+    attributes alone. (Results are typed loosely: no one static type has the
+    operators of every such library.)
+
+    Example:
+        >>> import numpy as np
+        >>> def rank(x: SupportsArray) -> int:
+        ...     return len(x.shape)
+        >>> rank(np.zeros((2, 3)))
+        2
+    """
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def dtype(self) -> object: ...
+
+
+ArrayLike: TypeAlias = SupportsArray | bool | int | float | complex
+"""A sampler's parameter: an array of any array-API library, or a Python scalar."""
 
 
 class _NumPyNamespace:
@@ -130,7 +159,7 @@ class _NumPyNamespace:
 numpy_xp: Namespace = _NumPyNamespace()
 
 
-def namespace_of(x: Any, /) -> Namespace:
+def namespace_of(x: object, /) -> Namespace:
     """Return the array namespace of ``x`` (the NumPy adapter for NumPy arrays)."""
     if isinstance(x, (np.ndarray, np.generic)):
         return numpy_xp

@@ -11,12 +11,13 @@ import functools
 import inspect
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar, cast
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, config, default_float, default_int
-from ._namespace import backend_ops, fused_normal_numpy, namespace_of
+from ._namespace import ArrayLike, SupportsArray, backend_ops, fused_normal_numpy, namespace_of
 from ._threefry import random_bits_data, split_data
 
 __all__ = [
@@ -164,7 +165,9 @@ def as_dtype(xp: Any, out: Array, dt: np.dtype[Any]) -> Array:
     return out if out.dtype == target else xp.astype(out, target)
 
 
-def float_dtype(name: str, dtype: Any, *, allow_complex: bool = False) -> np.dtype[Any]:
+def float_dtype(
+    name: str, dtype: DTypeLike | None, *, allow_complex: bool = False
+) -> np.dtype[Any]:
     dt = default_float() if dtype is None else canonical_dtype(dtype)
     kinds = "fc" if allow_complex else "f"
     if dt.kind not in kinds and not is_narrow_float(dt):
@@ -176,14 +179,16 @@ def float_dtype(name: str, dtype: Any, *, allow_complex: bool = False) -> np.dty
     return dt
 
 
-def int_dtype(name: str, dtype: Any, *, error: type[Exception] = ValueError) -> np.dtype[Any]:
+def int_dtype(
+    name: str, dtype: DTypeLike | None, *, error: type[Exception] = ValueError
+) -> np.dtype[Any]:
     dt = default_int() if dtype is None else canonical_dtype(dtype)
     if dt.kind not in "iu":
         raise error(f"{name} only accepts integer dtypes, got {dt}; pass e.g. dtype=numpy.int32.")
     return dt
 
 
-def param_dtype(value: Any) -> np.dtype[Any]:
+def param_dtype(value: ArrayLike) -> np.dtype[Any]:
     """The dtype JAX gives a parameter: Python scalars take the default width."""
     if isinstance(value, bool):
         return np.dtype(bool)
@@ -202,11 +207,12 @@ def param_dtype(value: Any) -> np.dtype[Any]:
         return canonical_dtype(np.dtype(dt), warn=False)
 
 
-def as_param(xp: Any, value: Any, dt: np.dtype[Any] | None = None) -> Array:
+def as_param(xp: Any, value: ArrayLike, dt: np.dtype[Any] | None = None) -> Array:
     """Convert a sampler parameter to an array of the key's namespace."""
     target = xdtype(xp, param_dtype(value) if dt is None else dt)
     if hasattr(value, "__array_namespace__") and namespace_of(value) is xp:
-        return value if value.dtype == target else xp.astype(value, target)
+        arr = cast(SupportsArray, value)  # an array of the key's namespace
+        return arr if arr.dtype == target else xp.astype(arr, target)
     if not isinstance(value, (bool, int, float, complex)):
         value = np.asarray(value)
         if dt is None:
@@ -214,7 +220,7 @@ def as_param(xp: Any, value: Any, dt: np.dtype[Any] | None = None) -> Array:
     return xp.asarray(value, dtype=target)
 
 
-def shape_of(value: Any) -> tuple[int, ...]:
+def shape_of(value: ArrayLike) -> tuple[int, ...]:
     return tuple(getattr(value, "shape", np.shape(value)))
 
 
@@ -264,8 +270,8 @@ def uniform_data(
     data: Array,
     shape: tuple[int, ...],
     dt: np.dtype[Any],
-    minval: Any = 0.0,
-    maxval: Any = 1.0,
+    minval: ArrayLike = 0.0,
+    maxval: ArrayLike = 1.0,
 ) -> Array:
     """Uniform floats in ``[minval, maxval)`` for every key of ``data``."""
     xp = namespace_of(data)
