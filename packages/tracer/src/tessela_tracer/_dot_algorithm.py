@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from tessela_tracer import _dtypes
 
@@ -52,9 +53,9 @@ class DotAlgorithm(NamedTuple):
         1
     """
 
-    lhs_precision_type: Any
-    rhs_precision_type: Any
-    accumulation_type: Any
+    lhs_precision_type: npt.DTypeLike
+    rhs_precision_type: npt.DTypeLike
+    accumulation_type: npt.DTypeLike
     lhs_component_count: int = 1
     rhs_component_count: int = 1
     num_primitive_operations: int = 1
@@ -95,7 +96,7 @@ class DotAlgorithmPreset(enum.Enum):
         return self.name
 
     @property
-    def supported_lhs_types(self) -> tuple[Any, ...] | None:
+    def supported_lhs_types(self) -> tuple[type[np.generic], ...] | None:
         """The operand types the algorithm takes as they are (``None``: any)."""
         name = self.name
         if name == "DEFAULT" or name.startswith("ANY_F8"):
@@ -109,22 +110,25 @@ class DotAlgorithmPreset(enum.Enum):
         return (np.float32,)
 
     @property
-    def supported_rhs_types(self) -> tuple[Any, ...] | None:
+    def supported_rhs_types(self) -> tuple[type[np.generic], ...] | None:
         """As :attr:`supported_lhs_types`."""
         return self.supported_lhs_types
 
     @property
-    def accumulation_type(self) -> Any:
+    def accumulation_type(self) -> type[np.generic] | None:
         """The accumulation type (``None``: the output's)."""
         name = self.name
         if name in ("DEFAULT", "ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM"):
             return None
-        return {
+        acc: type[np.generic] = {
             "F16_F16_F16": np.float16, "BF16_BF16_BF16": _dtypes.bfloat16.type,
             "F64_F64_F64": np.float64,
         }.get(name, np.float32)  # fmt: skip
+        return acc
 
-    def supported_output_types(self, lhs_dtype: Any, rhs_dtype: Any) -> tuple[Any, ...] | None:
+    def supported_output_types(
+        self, lhs_dtype: npt.DTypeLike, rhs_dtype: npt.DTypeLike
+    ) -> tuple[type[np.generic], ...] | None:
         """The result types the algorithm produces directly (``None``: any).
 
         Args:
@@ -166,7 +170,10 @@ def _pick(dtype: Any, targets: Sequence[Any] | None) -> np.dtype[Any]:
 
 
 def algorithm_compute_types(
-    algorithm: DotAlgorithm | DotAlgorithmPreset, lhs_dtype: Any, rhs_dtype: Any, out_dtype: Any
+    algorithm: DotAlgorithm | DotAlgorithmPreset,
+    lhs_dtype: npt.DTypeLike,
+    rhs_dtype: npt.DTypeLike,
+    out_dtype: npt.DTypeLike,
 ) -> tuple[np.dtype[Any], np.dtype[Any], np.dtype[Any]]:
     """The operand and accumulation types a dot with ``algorithm`` computes in.
 
@@ -196,6 +203,8 @@ def algorithm_compute_types(
 
 # (lhs type, rhs type, accumulation type, lhs count, rhs count, operations, imprecise); a
 # type of None means the operand's own.
+# A type of a dot algorithm spec: a NumPy dtype, or "tf32" (no NumPy dtype exists).
+_SpecType: TypeAlias = np.dtype[Any] | str
 _SPECS: dict[str, tuple[Any, Any, Any, int, int, int]] = {
     "F16_F16_F16": (np.float16, np.float16, np.float16, 1, 1, 1),
     "F16_F16_F32": (np.float16, np.float16, np.float32, 1, 1, 1),
@@ -212,8 +221,8 @@ _SPECS: dict[str, tuple[Any, Any, Any, int, int, int]] = {
 
 
 def algorithm_spec(
-    algorithm: DotAlgorithm | DotAlgorithmPreset, lhs_dtype: Any, rhs_dtype: Any
-) -> tuple[Any, Any, Any, int, int, int, bool] | None:
+    algorithm: DotAlgorithm | DotAlgorithmPreset, lhs_dtype: npt.DTypeLike, rhs_dtype: npt.DTypeLike
+) -> tuple[_SpecType, _SpecType, _SpecType, int, int, int, bool] | None:
     """The fields of StableHLO's ``#stablehlo.dot_algorithm`` for ``algorithm`` (None: none).
 
     Types are NumPy dtypes, or the string ``"tf32"`` (no NumPy dtype exists).
@@ -257,5 +266,6 @@ def algorithm_spec(
     return (_spec_type(lhs), _spec_type(rhs), _spec_type(acc), lc, rc, ops, False)
 
 
-def _spec_type(t: Any) -> Any:
-    return t if t == "tf32" else np.dtype(t)
+def _spec_type(t: Any) -> _SpecType:
+    out: _SpecType = t if t == "tf32" else np.dtype(t)
+    return out

@@ -214,7 +214,7 @@ def canonicalize_dtype(dtype_like: DTypeLike, /) -> np.dtype[Any]:
     return _canonicalize(dtype(dtype_like), config.x64_enabled)
 
 
-def is_weakly_typed(x: Any, /) -> bool:
+def is_weakly_typed(x: object, /) -> bool:
     """Return whether ``x`` is weakly typed (a Python scalar or weak array).
 
     Args:

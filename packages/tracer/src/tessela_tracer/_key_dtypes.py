@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "ExtendedDType",
@@ -127,7 +128,7 @@ key_fry = KeyDType("fry", "threefry2x32", (2,))
 """The dtype of Threefry-2x32 keys, ``key<fry>``."""
 
 
-def is_extended(dtype: Any, /) -> bool:
+def is_extended(dtype: object, /) -> bool:
     """Whether ``dtype`` is an extended (non-NumPy) dtype.
 
     Args:
@@ -143,7 +144,7 @@ def is_extended(dtype: Any, /) -> bool:
     return isinstance(dtype, ExtendedDType)
 
 
-def is_key_dtype(dtype: Any, /) -> bool:
+def is_key_dtype(dtype: object, /) -> bool:
     """Whether ``dtype`` is a PRNG key dtype.
 
     Args:
@@ -160,7 +161,7 @@ def is_key_dtype(dtype: Any, /) -> bool:
 
 
 def physical_shape_dtype(
-    shape: tuple[int, ...], dtype: Any, /
+    shape: tuple[int, ...], dtype: npt.DTypeLike | ExtendedDType, /
 ) -> tuple[tuple[int, ...], np.dtype[Any]]:
     """The shape and dtype of the storage of an array of ``shape`` and ``dtype``.
 

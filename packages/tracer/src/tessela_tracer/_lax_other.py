@@ -213,7 +213,8 @@ def conv_general_dilated_local(
         raise ValueError(f"Unsupported precision for conv_general_dilated_local: {precision}")
     patches = conv_general_dilated_patches(
         lhs, filter_shape, window_strides, padding, lhs_dilation, rhs_dilation,
-        dimension_numbers, None if c_precision is None else c_precision[0],
+        dimension_numbers,
+        None if c_precision is None else c_precision[0],  # type: ignore[arg-type]
     )  # fmt: skip
     filter_shape = tuple(operator.index(d) for d in filter_shape)
     _, rhs_spec, out_spec = conv_dimension_numbers(

@@ -25,6 +25,7 @@ from tessela_tracer._core import (
     get_current_trace,
     register_abstract_eval,
 )
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "ArrayCopySemantics", "device_put_p", "split", "split_p", "stack", "stack_p", "tile",
@@ -67,10 +68,10 @@ register_abstract_eval(device_put_p, _device_put_rule)
 
 
 def device_put(
-    *xs: Any,
-    devices: Sequence[Any] | None = None,
+    *xs: ArrayLike,
+    devices: Sequence[object] | None = None,
     copy_semantics: Sequence[ArrayCopySemantics] | None = None,
-) -> list[Any]:
+) -> list[Array]:
     """Bind ``device_put`` on ``xs``: each goes to its device (``None``: the default one).
 
     Args:
@@ -102,7 +103,7 @@ def device_put(
     return out
 
 
-def to_concrete_array(x: Any, /) -> Any:
+def to_concrete_array(x: ArrayLike, /) -> ArrayLike:
     """Host data as a concrete array of the eager backend, when running eagerly.
 
     Outside every trace, with a backend that registered an implementation of
@@ -204,7 +205,7 @@ tile_p = Primitive("tile")
 register_abstract_eval(tile_p, _tile_rule)
 
 
-def stack(operands: Sequence[Any], axis: int = 0) -> Any:
+def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
     """Stack arrays of one shape and dtype along a new axis.
 
     Args:
@@ -223,10 +224,11 @@ def stack(operands: Sequence[Any], axis: int = 0) -> Any:
     if not operands:
         raise ValueError("stack requires at least one operand; pass a non-empty sequence")
     ndim = get_aval_of(operands[0]).ndim
-    return stack_p.bind(*operands, axis=_canonical_axis(axis, ndim + 1, "stack"))
+    out: Array = stack_p.bind(*operands, axis=_canonical_axis(axis, ndim + 1, "stack"))
+    return out
 
 
-def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:
+def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
     """Split an array into its slices along ``axis``, dropping that axis.
 
     Args:
@@ -246,7 +248,7 @@ def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:
     return tuple(unstack_p.bind(x, axis=_canonical_axis(axis, ndim, "unstack")))
 
 
-def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> Sequence[Any]:
+def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> Sequence[Array]:
     """Split ``operand`` along ``axis`` into pieces of the given sizes.
 
     Args:
@@ -273,7 +275,7 @@ def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> Sequence[Any]:
     return out
 
 
-def tile(operand: Any, reps: Sequence[int]) -> Any:
+def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
     """Repeat ``operand`` ``reps[i]`` times along each axis ``i``.
 
     Args:
@@ -289,4 +291,5 @@ def tile(operand: Any, reps: Sequence[int]) -> Any:
         >>> print(make_jaxpr(lambda x: lax.tile(x, (2,)))(np.ones(3, np.float32)))
         { lambda ; a:f32[3]. let b:f32[6] = tile[reps=(2,)] a in (b,) }
     """
-    return tile_p.bind(operand, reps=tuple(operator.index(r) for r in reps))
+    out: Array = tile_p.bind(operand, reps=tuple(operator.index(r) for r in reps))
+    return out

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, get_aval_of, register_abstract_eval
 from tessela_tracer._lax import convert_element_type, div
 from tessela_tracer._lax_shape import expand_dims, squeeze
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "all_gather",
@@ -155,7 +155,7 @@ pmin_p = Primitive("pmin")
 register_abstract_eval(pmin_p, _same_aval)
 
 
-def psum(x: Any, /, axis_name: AxisName) -> Any:
+def psum(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Sum ``x`` over the members of the mapped axis (or axes) ``axis_name``.
 
     Args:
@@ -173,10 +173,11 @@ def psum(x: Any, /, axis_name: AxisName) -> Any:
         { lambda ; a:f32[]. let b:f32[] = psum[axis_name=('i',)] a in (b,) }
     """
     names, _ = bound_axis_sizes("psum", axis_name)
-    return psum_p.bind(x, axis_name=names)
+    out: Array = psum_p.bind(x, axis_name=names)
+    return out
 
 
-def pmax(x: Any, /, axis_name: AxisName) -> Any:
+def pmax(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Maximum of ``x`` over the members of the mapped axis ``axis_name``.
 
     Args:
@@ -193,10 +194,11 @@ def pmax(x: Any, /, axis_name: AxisName) -> Any:
         ['pmax']
     """
     names, _ = bound_axis_sizes("pmax", axis_name)
-    return pmax_p.bind(x, axis_name=names)
+    out: Array = pmax_p.bind(x, axis_name=names)
+    return out
 
 
-def pmin(x: Any, /, axis_name: AxisName) -> Any:
+def pmin(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Minimum of ``x`` over the members of the mapped axis ``axis_name``.
 
     Args:
@@ -213,10 +215,11 @@ def pmin(x: Any, /, axis_name: AxisName) -> Any:
         ['pmin']
     """
     names, _ = bound_axis_sizes("pmin", axis_name)
-    return pmin_p.bind(x, axis_name=names)
+    out: Array = pmin_p.bind(x, axis_name=names)
+    return out
 
 
-def pmean(x: Any, /, axis_name: AxisName) -> Any:
+def pmean(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Mean of ``x`` over the members of the mapped axis ``axis_name``.
 
     Integer inputs give a float32 result.
@@ -263,7 +266,9 @@ Parameters: ``axis_name`` (a tuple of one name), ``axis_size``, ``axis``, ``tile
 register_abstract_eval(all_gather_p, _all_gather_abstract_eval)
 
 
-def all_gather(x: Any, /, axis_name: Hashable, *, axis: int = 0, tiled: bool = False) -> Any:
+def all_gather(
+    x: ArrayLike, /, axis_name: Hashable, *, axis: int = 0, tiled: bool = False
+) -> Array:
     """Stack the values of ``x`` of every member of the mapped axis ``axis_name``.
 
     Args:
@@ -290,7 +295,8 @@ def all_gather(x: Any, /, axis_name: Hashable, *, axis: int = 0, tiled: bool = F
     if not 0 <= axis + (nd + 1 if axis < 0 else 0) <= nd:
         raise ValueError(f"all_gather axis {axis} is out of bounds for an array of rank {nd}")
     axis %= nd + 1 if not tiled else max(nd, 1)
-    return all_gather_p.bind(x, axis_name=names, axis_size=size, axis=axis, tiled=tiled)
+    out: Array = all_gather_p.bind(x, axis_name=names, axis_size=size, axis=axis, tiled=tiled)
+    return out
 
 
 # ----------------------------------------------------------------- axis_index
@@ -305,7 +311,7 @@ axis_index_p = Primitive("axis_index")
 register_abstract_eval(axis_index_p, _axis_index_abstract_eval)
 
 
-def axis_index(axis_name: Hashable, /) -> Any:
+def axis_index(axis_name: Hashable, /) -> Array:
     """The position of the current member along the mapped axis ``axis_name``.
 
     Args:
@@ -321,7 +327,8 @@ def axis_index(axis_name: Hashable, /) -> Any:
         ['axis_index']
     """
     names, _ = bound_axis_sizes("axis_index", (axis_name,))
-    return axis_index_p.bind(axis_name=names)
+    out: Array = axis_index_p.bind(axis_name=names)
+    return out
 
 
 # ----------------------------------------------------------------- ppermute
@@ -339,7 +346,7 @@ pairs; a member that no pair names as destination receives zeros."""
 register_abstract_eval(ppermute_p, _ppermute_abstract_eval)
 
 
-def ppermute(x: Any, /, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> Any:
+def ppermute(x: ArrayLike, /, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> Array:
     """Send the value of member ``source`` to member ``destination``, for each pair of ``perm``.
 
     Args:
@@ -376,7 +383,8 @@ def ppermute(x: Any, /, axis_name: AxisName, perm: Sequence[tuple[int, int]]) ->
             f"ppermute perm {pairs} names a member outside the axis of size {size}; use "
             f"indices 0 to {size - 1}."
         )
-    return ppermute_p.bind(x, axis_name=names, perm=pairs)
+    out: Array = ppermute_p.bind(x, axis_name=names, perm=pairs)
+    return out
 
 
 # ----------------------------------------------------------------- psum_scatter
@@ -405,14 +413,14 @@ register_abstract_eval(reduce_scatter_p, _reduce_scatter_abstract_eval)
 
 
 def psum_scatter(
-    x: Any,
+    x: ArrayLike,
     /,
     axis_name: AxisName,
     *,
     scatter_dimension: int = 0,
-    axis_index_groups: Any = None,
+    axis_index_groups: Sequence[Sequence[int]] | None = None,
     tiled: bool = False,
-) -> Any:
+) -> Array:
     """Sum ``x`` over the members of ``axis_name`` and give each member its block of the sum.
 
     Args:
@@ -449,9 +457,10 @@ def psum_scatter(
             f"psum_scatter: dimension {dim} of the operand has size {n}, which must be {need} "
             f"(the number of members of {names}){'' if tiled else '; or pass tiled=True'}."
         )
-    return reduce_scatter_p.bind(
+    out: Array = reduce_scatter_p.bind(
         x, axis_name=names, axis_size=size, scatter_dimension=dim, tiled=bool(tiled)
     )
+    return out
 
 
 # ----------------------------------------------------------------- all_to_all
@@ -479,15 +488,15 @@ register_abstract_eval(all_to_all_p, _all_to_all_abstract_eval)
 
 
 def all_to_all(
-    x: Any,
+    x: ArrayLike,
     /,
     axis_name: AxisName,
     split_axis: int,
     concat_axis: int,
     *,
-    axis_index_groups: Any = None,
+    axis_index_groups: Sequence[Sequence[int]] | None = None,
     tiled: bool = False,
-) -> Any:
+) -> Array:
     """Exchange blocks between the members of ``axis_name``, as JAX's ``all_to_all``.
 
     Args:
@@ -534,7 +543,7 @@ def all_to_all(
         elif concat_axis < split_axis:
             x = expand_dims(x, (concat_axis,))
             split_axis += 1
-    out = all_to_all_p.bind(
+    out: Array = all_to_all_p.bind(
         x, axis_name=names, axis_size=size, split_axis=split_axis, concat_axis=concat_axis,
         tiled=bool(tiled),
     )  # fmt: skip
@@ -543,7 +552,14 @@ def all_to_all(
     return out
 
 
-def pswapaxes(x: Any, /, axis_name: AxisName, axis: int, *, axis_index_groups: Any = None) -> Any:
+def pswapaxes(
+    x: ArrayLike,
+    /,
+    axis_name: AxisName,
+    axis: int,
+    *,
+    axis_index_groups: Sequence[Sequence[int]] | None = None,
+) -> Array:
     """Swap the mapped axis ``axis_name`` with dimension ``axis`` of ``x`` (an ``all_to_all``).
 
     Args:

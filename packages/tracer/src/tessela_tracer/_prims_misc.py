@@ -24,21 +24,22 @@ from __future__ import annotations
 import enum
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 from tessela_pytree import tree_flatten, tree_unflatten
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _lax as L
 from tessela_tracer import _lax_reduce as R
-from tessela_tracer._avals import AbstractToken, ShapedArray, Token, abstract_token
+from tessela_tracer._avals import AbstractToken, OutSharding, ShapedArray, Token, abstract_token
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._prims_window import _identity_of
 from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
-from tessela_tracer.typing import Array
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
     "RandomAlgorithm",
@@ -58,6 +59,8 @@ __all__ = [
     "rng_uniform",
     "rng_uniform_p",
 ]
+
+_T = TypeVar("_T")
 
 
 # ------------------------------------------------------------------ reduce_precision
@@ -84,7 +87,7 @@ reduce_precision_p = Primitive("reduce_precision")
 register_abstract_eval(reduce_precision_p, _reduce_precision_abstract_eval)
 
 
-def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Array:
+def reduce_precision(operand: ArrayLike, exponent_bits: int, mantissa_bits: int) -> Array:
     """Round ``operand`` to a narrower floating-point format, keeping its dtype.
 
     Args:
@@ -128,7 +131,7 @@ optimization_barrier_p = Primitive("optimization_barrier", multiple_results=True
 register_abstract_eval(optimization_barrier_p, _barrier_abstract_eval)
 
 
-def optimization_barrier(operand: Any, /) -> Any:
+def optimization_barrier(operand: _T, /) -> _T:
     """Return ``operand`` (a pytree of arrays) unchanged, as an optimization barrier.
 
     The compiler keeps every computation an output depends on from moving
@@ -149,7 +152,8 @@ def optimization_barrier(operand: Any, /) -> Any:
     flat, tree = tree_flatten(operand)
     if not flat:
         return operand
-    return tree_unflatten(tree, optimization_barrier_p.bind(*flat))
+    out: _T = tree_unflatten(tree, optimization_barrier_p.bind(*flat))
+    return out
 
 
 # ------------------------------------------------------------------ reduce
@@ -339,12 +343,12 @@ register_abstract_eval(rng_bit_generator_p, _rng_bit_generator_abstract_eval)
 
 
 def rng_bit_generator(
-    key: Any,
+    key: ArrayLike,
     shape: Sequence[int],
-    dtype: Any = np.uint32,
+    dtype: npt.DTypeLike = np.uint32,
     algorithm: RandomAlgorithm = RandomAlgorithm.RNG_DEFAULT,
     *,
-    out_sharding: Any = None,
+    out_sharding: OutSharding = None,
 ) -> tuple[Array, Array]:
     """Random bits from XLA's stateless RngBitGenerator, and the next key.
 
@@ -405,7 +409,7 @@ rng_uniform_p = Primitive("rng_uniform")
 register_abstract_eval(rng_uniform_p, _rng_uniform_abstract_eval)
 
 
-def rng_uniform(a: Any, b: Any, shape: Sequence[int]) -> Array:
+def rng_uniform(a: ArrayLike, b: ArrayLike, shape: Sequence[int]) -> Array:
     """Uniform numbers in ``[a, b)`` from XLA's stateful RNG (experimental, as in JAX).
 
     Prefer ``tessela.random``: these values depend on the backend.

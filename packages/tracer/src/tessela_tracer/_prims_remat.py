@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_pytree import tree_flatten, tree_map, tree_unflatten
 
@@ -26,6 +26,8 @@ from tessela_tracer._staging import (
 from tessela_tracer._trace_util import trace_with_aux
 
 __all__ = ["checkpoint", "checkpoint_name", "name_p", "remat", "remat_p"]
+
+_T = TypeVar("_T")
 
 remat_p = Primitive("remat2", multiple_results=True)
 """The rematerialization primitive.
@@ -194,7 +196,7 @@ def _name_impl(x: Any, *, name: str) -> Any:
 register_impl(name_p, _name_impl)
 
 
-def checkpoint_name(x: Any, name: str) -> Any:
+def checkpoint_name(x: _T, name: str) -> _T:
     """Give ``x`` (an array or a pytree of arrays) a name that checkpoint policies can see.
 
     At run time this is the identity. Traced, it records a ``name`` equation
@@ -215,4 +217,5 @@ def checkpoint_name(x: Any, name: str) -> Any:
     """
     if not isinstance(name, str):
         raise TypeError(f"checkpoint_name: name must be a str, got {name!r}")
-    return tree_map(lambda v: name_p.bind(v, name=name), x)
+    out: _T = tree_map(lambda v: name_p.bind(v, name=name), x)
+    return out

@@ -19,7 +19,7 @@ the value to the sharding; under ``jit`` the lowering emits
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_pytree import tree_flatten, tree_unflatten
 
@@ -37,6 +37,8 @@ __all__ = [
     "sharding_constraint_p",
     "with_sharding_constraint",
 ]
+
+_T = TypeVar("_T")
 
 sharding_constraint_p = Primitive("sharding_constraint")
 
@@ -130,7 +132,7 @@ def _bind(leaf: Any, sharding: Any) -> Any:
     return sharding_constraint_p.bind(leaf, **constraint_params(sharding))
 
 
-def with_sharding_constraint(x: Any, shardings: Any) -> Any:
+def with_sharding_constraint(x: _T, shardings: Any) -> _T:
     """Require each leaf of ``x`` to be laid out as its sharding at this point of the program.
 
     Args:
@@ -165,7 +167,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
             outs.append(leaf)
             continue
         outs.append(_bind(leaf, resolve_spec(s, "with_sharding_constraint", "shardings")))
-    return tree_unflatten(tree, outs)
+    out: _T = tree_unflatten(tree, outs)
+    return out
 
 
 def _full_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:
@@ -195,7 +198,7 @@ def _check_explicit(sharding: Any) -> None:
                 )
 
 
-def reshard(xs: Any, out_shardings: Any) -> Any:
+def reshard(xs: _T, out_shardings: Any) -> _T:
     """Move each leaf of ``xs`` to its sharding over a mesh whose axes are ``Explicit``.
 
     Args:
@@ -233,4 +236,5 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
         if isinstance(sharding, NamedSharding):
             sharding = _full_rank(sharding, ndim)
         outs.append(_bind(leaf, sharding))
-    return tree_unflatten(tree, outs)
+    out: _T = tree_unflatten(tree, outs)
+    return out
