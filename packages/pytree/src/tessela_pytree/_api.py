@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from ._flatten import tree_flatten, tree_leaves
-from ._keys import keystr
+from ._keys import KeyPath, PyTree, keystr
 from ._maps import MAP_HANDLERS
 from ._paths import keyed_children, tree_flatten_with_path
 from ._registry import LIST, TUPLE, classify
@@ -40,7 +40,7 @@ class _Unspecified:
 _UNSPECIFIED: Any = _Unspecified()
 
 
-def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> PyTree:
     """Builds a pytree from a treedef and its leaves.
 
     Args:
@@ -69,9 +69,9 @@ def _is_strict_leaf(x: Any, is_leaf: Callable[[Any], bool] | None) -> bool:
 
 
 def prefix_errors(
-    path: tuple[Any, ...],
-    prefix: Any,
-    full: Any,
+    path: KeyPath,
+    prefix: PyTree,
+    full: PyTree,
     is_leaf: Callable[[Any], bool] | None = None,
 ) -> Iterator[Callable[[str], ValueError]]:
     """Yields one error factory per place where ``prefix`` is not a prefix of ``full``."""
@@ -166,10 +166,10 @@ def _mismatch(
 
 def tree_map(
     f: Callable[..., Any],
-    tree: Any,
-    *rest: Any,
+    tree: PyTree,
+    *rest: PyTree,
     is_leaf: Callable[[Any], bool] | None = None,
-) -> Any:
+) -> PyTree:
     """Applies ``f`` leafwise across one or more pytrees.
 
     Args:
@@ -215,11 +215,11 @@ def tree_map(
 
 def tree_map_with_path(
     f: Callable[..., Any],
-    tree: Any,
-    *rest: Any,
+    tree: PyTree,
+    *rest: PyTree,
     is_leaf: Callable[..., bool] | None = None,
     is_leaf_takes_path: bool = False,
-) -> Any:
+) -> PyTree:
     """Like ``tree_map`` but ``f`` also receives each leaf's key path first.
 
     Args:
@@ -252,7 +252,7 @@ def tree_map_with_path(
 
 def tree_reduce(
     function: Callable[[T, Any], T],
-    tree: Any,
+    tree: PyTree,
     initializer: Any = _UNSPECIFIED,
     is_leaf: Callable[[Any], bool] | None = None,
 ) -> T:
@@ -284,7 +284,7 @@ def tree_reduce(
 
 def tree_reduce_associative(
     operation: Callable[[T, T], T],
-    tree: Any,
+    tree: PyTree,
     *,
     identity: Any = _UNSPECIFIED,
     is_leaf: Callable[[Any], bool] | None = None,
@@ -324,7 +324,7 @@ def _halving_reduce(seq: list[Any], operation: Callable[[Any, Any], Any]) -> Any
     return operation(_halving_reduce(seq[:half], operation), _halving_reduce(seq[half:], operation))
 
 
-def tree_all(tree: Any, *, is_leaf: Callable[[Any], bool] | None = None) -> bool:
+def tree_all(tree: PyTree, *, is_leaf: Callable[[Any], bool] | None = None) -> bool:
     """True if every leaf is truthy.
 
     Args:
@@ -365,8 +365,8 @@ def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = 
 
 
 def tree_transpose(
-    outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: Any
-) -> Any:
+    outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: PyTree
+) -> PyTree:
     """Turns a tree of trees inside out: outer-of-inner becomes inner-of-outer.
 
     Args:
@@ -400,8 +400,8 @@ def tree_transpose(
 
 
 def tree_broadcast(
-    prefix_tree: Any, full_tree: Any, is_leaf: Callable[[Any], bool] | None = None
-) -> Any:
+    prefix_tree: PyTree, full_tree: PyTree, is_leaf: Callable[[Any], bool] | None = None
+) -> PyTree:
     """Repeats each leaf of ``prefix_tree`` over the matching subtree of ``full_tree``.
 
     Args:

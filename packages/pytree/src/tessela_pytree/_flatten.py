@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._handlers import NONE_NODE
+from ._keys import PyTree
 from ._registry import (
     _KIND,
     DICT,
@@ -71,7 +72,7 @@ def flat_is_leaf(x: Any, kind: int, leaves: list[Any], is_leaf: Callable[[Any], 
 
 
 def tree_flatten(
-    tree: Any, is_leaf: Callable[[Any], bool] | None = None
+    tree: PyTree, is_leaf: Callable[[Any], bool] | None = None
 ) -> tuple[list[Any], PyTreeDef]:
     """Flattens a pytree into its leaves and its structure.
 
@@ -123,7 +124,7 @@ def tree_flatten(
     return leaves, treedef
 
 
-def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
+def tree_leaves(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
     """The leaves of a pytree, in flattening order.
 
     Args:
@@ -156,7 +157,7 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
     return tree_flatten(tree, is_leaf)[0]
 
 
-def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
+def tree_structure(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
     """The structure (treedef) of a pytree.
 
     Args:

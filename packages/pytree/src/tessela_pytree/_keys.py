@@ -19,6 +19,7 @@ __all__ = [
     "GetAttrKey",
     "KeyEntry",
     "KeyPath",
+    "PyTree",
     "SequenceKey",
     "keystr",
 ]
@@ -199,6 +200,14 @@ KeyEntry: TypeAlias = Any
 
 KeyPath: TypeAlias = tuple[Any, ...]
 """A tuple of key entries, from the root of a pytree to one of its parts."""
+
+PyTree: TypeAlias = Any
+"""A pytree: a leaf (any object) or a container node of pytrees; no narrower static type.
+
+It names the arguments that the ``tree_*`` functions walk (a tree, the other
+trees of a map, a prefix) apart from leaves, aux data and other values that
+are ``Any`` for other reasons.
+"""
 
 
 def _simple_str(entry: Any) -> str:

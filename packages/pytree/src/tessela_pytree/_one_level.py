@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from ._flatten import tree_flatten
-from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, KeyEntry, SequenceKey
+from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, KeyEntry, PyTree, SequenceKey
 from ._paths import tree_flatten_with_path
 from ._registry import (
     DICT,
@@ -90,7 +90,7 @@ def _one_level_with_keys(tree: Any) -> tuple[Iterable[tuple[KeyEntry, Any]], Any
     return [(FlattenedIndexKey(i), c) for i, c in enumerate(children)], aux
 
 
-def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
+def flatten_one_level(tree: PyTree) -> tuple[Iterable[Any], Hashable]:
     """Takes one pytree node apart: its children (not flattened) and its node data.
 
     Args:
@@ -116,7 +116,7 @@ def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
     return out
 
 
-def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[tuple[KeyEntry, Any]], Hashable]:
+def flatten_one_level_with_keys(tree: PyTree) -> tuple[Iterable[tuple[KeyEntry, Any]], Hashable]:
     """Like ``flatten_one_level``, with each child paired with its key entry.
 
     Args:
@@ -157,7 +157,7 @@ class PyTreeRegistry:
     __slots__ = ()
 
     def flatten(
-        self, tree: Any, leaf_predicate: Callable[[Any], bool] | None = None
+        self, tree: PyTree, leaf_predicate: Callable[[Any], bool] | None = None
     ) -> tuple[list[Any], PyTreeDef]:
         """``tree_flatten(tree, leaf_predicate)``.
 
@@ -171,7 +171,7 @@ class PyTreeRegistry:
         return tree_flatten(tree, leaf_predicate)
 
     def flatten_with_path(
-        self, tree: Any, leaf_predicate: Callable[[Any, Any], bool] | None = None
+        self, tree: PyTree, leaf_predicate: Callable[[Any, Any], bool] | None = None
     ) -> tuple[list[tuple[tuple[KeyEntry, ...], Any]], PyTreeDef]:
         """``tree_flatten_with_path`` with a predicate that takes ``(key_path, subtree)``.
 
@@ -184,7 +184,7 @@ class PyTreeRegistry:
         """
         return tree_flatten_with_path(tree, leaf_predicate, leaf_predicate is not None)
 
-    def flatten_one_level(self, tree: Any) -> tuple[Iterable[Any], Any] | None:
+    def flatten_one_level(self, tree: PyTree) -> tuple[Iterable[Any], Any] | None:
         """``flatten_one_level(tree)``, or None where ``tree`` is a leaf.
 
         Args:
@@ -196,7 +196,7 @@ class PyTreeRegistry:
         return _one_level(tree)
 
     def flatten_one_level_with_keys(
-        self, tree: Any
+        self, tree: PyTree
     ) -> tuple[Iterable[tuple[KeyEntry, Any]], Any] | None:
         """``flatten_one_level_with_keys(tree)``, or None where ``tree`` is a leaf.
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._flatten import tree_flatten
-from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
+from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, PyTree, SequenceKey
 from ._registry import (
     _KIND,
     DICT,
@@ -230,7 +230,7 @@ def _traverse(
 
 
 def tree_flatten_with_path(
-    tree: Any,
+    tree: PyTree,
     is_leaf: Callable[..., bool] | None = None,
     is_leaf_takes_path: bool = False,
 ) -> tuple[list[tuple[Path, Any]], PyTreeDef]:
@@ -286,7 +286,7 @@ def tree_flatten_with_path(
 
 
 def tree_leaves_with_path(
-    tree: Any,
+    tree: PyTree,
     is_leaf: Callable[..., bool] | None = None,
     is_leaf_takes_path: bool = False,
 ) -> list[tuple[Path, Any]]:

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Any
 
 from ._compile import compile_unflatten
-from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
+from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, PyTree, SequenceKey, keystr
 from ._registry import (
     DICT,
     LIST,
@@ -316,7 +316,7 @@ class PyTreeDef:
             self._num_nodes = _count_nodes(self._node)
             return self._num_nodes
 
-    def unflatten(self, leaves: Iterable[Any], /) -> Any:
+    def unflatten(self, leaves: Iterable[Any], /) -> PyTree:
         """Builds a pytree of this structure from its leaves.
 
         Args:
@@ -361,7 +361,7 @@ class PyTreeDef:
             builder = self._builder = compile_unflatten(node) or _generic_builder(node)
         return builder(leaves if type(leaves) is list else list(leaves))  # type: ignore[operator]
 
-    def flatten_up_to(self, xs: Any, /) -> list[Any]:
+    def flatten_up_to(self, xs: PyTree, /) -> list[Any]:
         """Flattens ``xs`` only as deep as this structure goes.
 
         Args:
