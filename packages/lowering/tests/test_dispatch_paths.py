@@ -502,6 +502,84 @@ def test_keyword_order_and_kinds_agree_on_fast_and_full_paths(
     assert len(f._fast) == 1
 
 
+# ------------------------------------------------------------ jaxlib's compiled-call engine
+
+HOST_LEAVES = st.sampled_from(["numpy", "numpy64", "int", "float", "array", "committed", "bf16"])
+
+
+def _host_leaf(kind: str, rng: np.random.Generator) -> Any:
+    if kind == "bf16":
+        return rng.standard_normal(3).astype(ml_dtypes.bfloat16)
+    return _leaf(kind, rng)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(HOST_LEAVES, min_size=1, max_size=4), st.integers(0, 3))
+def test_calls_with_host_values_agree_with_op_by_op_on_every_call(
+    kinds: list[str], seed: int
+) -> None:
+    # The first call compiles, the second fills jaxlib's compiled-call object
+    # from Python, later ones run in it: each call's own values come back.
+    f = tl.jit(lambda *xs: _total(xs))
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        args = [_host_leaf(k, rng) for k in kinds]
+        got, expected = f(*args), _total(args)
+        assert got.aval == expected.aval
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-2)
+    assert len(f._fast) == 1
+
+
+def test_engine_serves_later_calls_without_python() -> None:
+    device = tl.devices()[0]
+    f = tl.jit(lambda x, s: lax.mul(x, s))
+    f(np.ones(2, np.float32), 2.0)
+    (exe,) = f._cache.runtime.full.values()
+    firsts: list[int] = []
+
+    def first(raw: Any) -> list[Any]:
+        firsts.append(1)
+        bufs = [_xla.device_put(np.asarray(x, np.float32), device) for x in raw]
+        return _xla.execute(exe.executable, bufs, exe.handlers)
+
+    engine = _xla.engine(
+        exe.executable, first, exe.plan.in_avals, exe.out_avals, [0, 1], [0, 1], device, False
+    )
+    assert engine is not None and engine.usable
+    for k in range(1, 4):
+        (out,) = engine.call(np.full(2, k, np.float32), 2.0)
+        np.testing.assert_array_equal(_run.to_numpy(out), [2.0 * k, 2.0 * k])
+    assert firsts == [1]
+    with pytest.raises(_xla.EngineMiss):  # another signature: the caller's full path
+        engine.call(np.ones(3, np.float32), 2.0)
+
+
+def test_host_arrays_are_copied_at_the_call() -> None:
+    # Later writes to a NumPy argument never reach a result, even one that
+    # returns the argument itself.
+    same = tl.jit(lambda x: x)
+    plus = tl.jit(lambda x, s: lax.add(x, s))
+    host = np.arange(4, dtype=np.float32)
+    for i in range(4):
+        expected = host.copy()
+        out, out_plus = same(host), plus(host, 1.0)
+        host[0] = 100 + i
+        np.testing.assert_array_equal(np.asarray(out), expected)
+        np.testing.assert_array_equal(np.asarray(out_plus), expected + 1)
+
+
+def test_engine_calls_keep_errors_of_the_full_path() -> None:
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    x = tl.device_put(np.ones(3, np.float32))
+    for _ in range(3):
+        f(x, np.ones(3, np.float32))
+    x.delete()
+    with pytest.raises(RuntimeError, match="deleted"):
+        f(x, np.ones(3, np.float32))
+    with pytest.raises(OverflowError, match="int32"):
+        f(np.int32(1), 2**40)
+
+
 @contextlib.contextmanager
 def config_disable_fast() -> Iterator[None]:
     """Every call takes the full path while inside."""

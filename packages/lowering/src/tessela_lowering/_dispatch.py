@@ -132,6 +132,9 @@ def fast_call(
     device: Device,
     shapes: Sequence[tuple[int, ...] | None] | None = None,
     donated: Sequence[bool] = (),
+    *,
+    avals: tuple[Sequence[ShapedArray], Sequence[ShapedArray]] | None = None,
+    committed: bool = False,
 ) -> FastCall:
     """The fast paths' call of one cached executable on a call's leaves.
 
@@ -152,6 +155,12 @@ def fast_call(
       shapes: per leaf, the shape of a host value (``None`` for an Array);
         by default every host value is a scalar.
       donated: per leaf, whether the program donates it (default: none).
+      avals: the leaves' and the outputs' avals. Given for a program traced
+        with x64 disabled that donates nothing, calls with host values but no
+        Python scalar go through jaxlib's compiled-call object
+        (``_xla.engine``), which moves them in C++.
+      committed: whether the outputs are committed to ``device`` (with
+        ``avals``).
 
     Returns:
       ``call(leaves)``: the result; it raises when a buffer was deleted, and
@@ -213,7 +222,36 @@ def fast_call(
             bufs.insert(place, buf)
         return run(bufs)
 
-    return call
+    if avals is None or any(donated):
+        return call
+    def first_call(raw: Sequence[Any]) -> list[Buffer]:
+        # The engine's first call: host values moved as above, buffers as given.
+        bufs = [raw[i] for i in arrays]
+        for place, i, dtype, put, _ in steps:
+            bufs.insert(place, put(asarray(raw[i], dtype)))
+        return _xla.execute(executable, bufs, handlers)
+
+    host = [i for i, d in enumerate(dtypes) if d is not None and shapes[i] is not None]
+    if any(avals[0][i].weak_type for i in host):  # Python scalars: kept copies beat transfers
+        return call
+    engine = _xla.engine(executable, first_call, avals[0], avals[1], kept, host, device, committed)
+    if engine is None:
+        return call
+    cell: list[Callable[..., list[Buffer]] | None] = [engine.call]
+    miss = _xla.EngineMiss
+
+    def engine_call(leaves: Sequence[Any]) -> Any:
+        cpp = cell[0]
+        if cpp is None:
+            return call(leaves)
+        try:
+            return finish(cpp(*map(getattr, leaves, _BUFS, leaves)))
+        except miss:
+            if not engine.usable:
+                cell[0] = None
+            return call(leaves)
+
+    return engine_call
 
 
 SCALAR_MEMO = 16
@@ -233,6 +271,7 @@ _default_device_var = _devices._default_device
 _cache_lock = threading.Lock()
 _sig_of = operator.attrgetter("_sig")
 _buf_of = operator.attrgetter("_buf")
+_BUFS = itertools.repeat("_buf")  # getattr(leaf, "_buf", leaf): a buffer or the host value
 
 
 def _freeze(value: Any) -> Any:
@@ -440,8 +479,9 @@ def _remember(
             shapes.append(aval.shape)
     finish = outputs(entry.out_avals, device, committed, list if multiple_results else None)
     call = fast_call(
-        entry.executable, entry.handlers, finish, range(len(args)), dtypes, device, shapes
-    )
+        entry.executable, entry.handlers, finish, range(len(args)), dtypes, device, shapes,
+        avals=None if config.x64_enabled else (avals, entry.out_avals), committed=committed,
+    )  # fmt: skip
     with _cache_lock:
         _fast[fast_key] = call
 

@@ -252,9 +252,11 @@ def _remember(
     wrap = None if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
     finish = outputs(exe.out_avals, device, plan.committed, wrap)
     donated = jitted._donation(args, kwargs) if jitted._donates else ()
+    avals = None if config.x64_enabled else (plan.in_avals, exe.out_avals)
     call = fast_call(
-        exe.executable, exe.handlers, finish, exe.kept, dtypes, device, shapes, donated
-    )
+        exe.executable, exe.handlers, finish, exe.kept, dtypes, device, shapes, donated,
+        avals=avals, committed=plan.committed,
+    )  # fmt: skip
     with contextlib.suppress(TypeError):  # an unhashable static argument
         jitted._fast[key] = call
 

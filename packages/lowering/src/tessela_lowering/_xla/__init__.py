@@ -10,7 +10,8 @@ bindings are typed and are re-exported as modules (``ir``, ``func_dialect``,
 Its modules: ``_jaxlib`` (jaxlib's modules, the types, process-wide state,
 PJRT clients and plugins), ``_mlir`` (contexts, attributes, element types) and
 ``_run`` (compiling, running, host callbacks, LAPACK kernels, analyses, and
-buffers between host and device). The rest of tessela_lowering
+buffers between host and device) and ``_engine`` (jaxlib's compiled-call
+object, for calls with host values). The rest of tessela_lowering
 imports only this package's names.
 
 Written against jaxlib 0.10.2 and defensive about 0.11.x: every attribute that
@@ -30,6 +31,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import chlo, stablehlo
 from jaxlib.mlir.dialects import func as func_dialect
 
+from tessela_lowering._xla._engine import Engine, EngineMiss, engine
 from tessela_lowering._xla._jaxlib import (
     JAXLIB_VERSION,
     AvalLike,
@@ -86,6 +88,8 @@ __all__ = [
     "Client",
     "DType",
     "Device",
+    "Engine",
+    "EngineMiss",
     "Executable",
     "HostArray",
     "ResultHandler",
@@ -102,6 +106,7 @@ __all__ = [
     "deserialize",
     "device_platform",
     "device_put",
+    "engine",
     "entry_function",
     "execute",
     "execute_and_wait",
