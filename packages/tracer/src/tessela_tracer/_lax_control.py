@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 from tessela_pytree import tree_flatten, tree_unflatten
@@ -33,7 +33,14 @@ from tessela_tracer._staging import (
     trace_to_jaxpr,
 )
 from tessela_tracer._trace_util import flatten_fun, join_consts, trace_with_aux
-from tessela_tracer.typing import ArrayLike
+from tessela_tracer.typing import Array, ArrayLike
+
+_T = TypeVar("_T")
+_Carry = TypeVar("_Carry")
+_X = TypeVar("_X")
+_Y = TypeVar("_Y")
+# A loop bound: an integer scalar.
+_IntLike: TypeAlias = int | np.integer | np.ndarray | Array
 
 
 def _trace_flat(
@@ -58,7 +65,7 @@ def _check_same_outs(what: str, a: ClosedJaxpr, b: ClosedJaxpr, tree_a: Any, tre
             )
 
 
-def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     """Apply ``branches[index](*operands)``, clamping ``index`` into range.
 
     Args:
@@ -91,7 +98,7 @@ _NO_OPERAND = object()
 
 
 def cond(
-    pred: Any,
+    pred: ArrayLike,
     true_fun: Callable[..., Any],
     false_fun: Callable[..., Any],
     *operands: Any,
@@ -196,8 +203,8 @@ def _check_carry(
 
 
 def while_loop(
-    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
-) -> Any:
+    cond_fun: Callable[[_T], ArrayLike], body_fun: Callable[[_T], _T], init_val: _T
+) -> _T:
     """Repeat ``val = body_fun(val)`` while ``cond_fun(val)``, staged.
 
     Args:
@@ -227,17 +234,18 @@ def while_loop(
         *cconsts, *bconsts, *flat, cond_jaxpr=cj, body_jaxpr=body,
         cond_nconsts=len(cconsts), body_nconsts=len(bconsts),
     )  # fmt: skip
-    return tree_unflatten(tree, outs)
+    out: _T = tree_unflatten(tree, outs)
+    return out
 
 
 def scan(
-    f: Callable[[Any, Any], tuple[Any, Any]],
-    init: Any,
-    xs: Any = None,
+    f: Callable[[_Carry, _X], tuple[_Carry, _Y]],
+    init: _Carry,
+    xs: _X | None = None,
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
-) -> tuple[Any, Any]:
+) -> tuple[_Carry, _Y]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``, stacking ``y``.
 
     Args:
@@ -320,13 +328,13 @@ def _trace_scan_body(
 
 
 def fori_loop(
-    lower: Any,
-    upper: Any,
-    body_fun: Callable[[Any, Any], Any],
-    init_val: Any,
+    lower: _IntLike,
+    upper: _IntLike,
+    body_fun: Callable[[Array, _T], _T],
+    init_val: _T,
     *,
     unroll: int | bool | None = None,
-) -> Any:
+) -> _T:
     """Run ``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)``.
 
     Concrete bounds give a ``scan``; traced bounds give a ``while``.
@@ -380,7 +388,7 @@ def fori_loop(
     return while_loop(lambda c: ew.lt_p.bind(c[0], c[1]), body, (lo_c, hi_c, init_val))[2]
 
 
-def map(f: Callable[[Any], Any], xs: Any) -> Any:
+def map(f: Callable[[_X], _Y], xs: _X) -> _Y:
     """Apply ``f`` to each slice of ``xs`` along axis 0, as a ``scan``.
 
     Args:

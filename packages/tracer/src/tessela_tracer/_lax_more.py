@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -111,7 +110,7 @@ def empty(
 def scatter_apply(
     operand: ArrayLike,
     scatter_indices: ArrayLike,
-    func: Callable[[Any], Any],
+    func: Callable[[Array], ArrayLike],
     dimension_numbers: ix.ScatterDimensionNumbers,
     *,
     update_shape: Sequence[int] = (),

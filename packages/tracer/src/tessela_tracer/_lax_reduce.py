@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_reduce as rd
@@ -125,7 +125,23 @@ cummin = _cumulative(rd.cummin_p)
 cumlogsumexp = _cumulative(rd.cumlogsumexp_p)
 
 
-def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
+@overload
+def sort(
+    operand: ArrayLike, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
+) -> Array: ...
+@overload
+def sort(
+    operand: list[ArrayLike] | tuple[ArrayLike, ...],
+    dimension: int = -1,
+    is_stable: bool = True,
+    num_keys: int = 1,
+) -> tuple[Array, ...]: ...
+def sort(
+    operand: ArrayLike | list[ArrayLike] | tuple[ArrayLike, ...],
+    dimension: int = -1,
+    is_stable: bool = True,
+    num_keys: int = 1,
+) -> Array | tuple[Array, ...]:
     """Sort one array, or a tuple of arrays by the first ``num_keys`` of them.
 
     Args:
@@ -149,7 +165,10 @@ def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: in
             rd.sort_p.bind(*operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)
         )
     dim = _axes(operand, (dimension,))[0]
-    return rd.sort_p.bind(operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)[0]
+    out: Array = rd.sort_p.bind(
+        operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys
+    )[0]
+    return out
 
 
 def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -174,42 +175,50 @@ def _qdwh(x: Any, m: Any, n: Any, max_iterations: int, eps: float | None) -> tup
     qr_coefs, chol_coefs = _coefficients(eps, max_iterations)
     halley = tuple(np.asarray(p, dtype) for p in _chol_params(3, 1, 3))
 
-    def step(u: Any, params: Any, update: Any, test: bool) -> tuple[Any, Any]:
+    def step(
+        u: Array, params: tuple[ArrayLike, ...], update: Callable[..., Array], test: bool
+    ) -> tuple[Array, ArrayLike]:
         new = update(u, m, n, params)
         if not test:
             return new, np.bool_(True)
         return new, _lax.gt(_frobenius(_lax.sub(new, u)), np.asarray(tol_norm, zero.dtype))
 
-    def iterate(u: Any, coefs: list[Any], update: Any, test: bool) -> tuple[Any, Any]:
+    def iterate(
+        u: Array, coefs: list[tuple[float, ...]], update: Callable[..., Array], test: bool
+    ) -> tuple[Array, ArrayLike]:
         if not coefs:
             return u, np.bool_(True)
         table = np.asarray(coefs, dtype)
 
-        def body(k: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
+        def body(k: Array, state: tuple[Array, ArrayLike]) -> tuple[Array, ArrayLike]:
             row = _lax_composite.dynamic_index_in_dim(table, k, 0, keepdims=False)
             params = tuple(_lax_shape.squeeze(_lax_shape.slice(row, (i,), (i + 1,)), (0,))
                            for i in range(3))  # fmt: skip
             return step(state[0], params, update, test)
 
-        out: tuple[Any, Any] = _lax_control.fori_loop(0, len(coefs), body, (u, np.bool_(True)))
+        init: tuple[Array, ArrayLike] = (u, np.bool_(True))
+        out = _lax_control.fori_loop(0, len(coefs), body, init)
         return out
 
     u, _ = iterate(u, qr_coefs, _use_qr, False)
     u, not_converged = iterate(u, chol_coefs, _use_cholesky, True)
 
-    def cond_fun(state: tuple[Any, Any, Any]) -> Any:
+    def cond_fun(state: tuple[ArrayLike, Array, ArrayLike]) -> Array:
         k, _, not_converged = state
         return _lax.bitwise_and(not_converged, _lax.lt(k, np.int32(max_iterations)))
 
-    def body_fun(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def body_fun(state: tuple[ArrayLike, Array, ArrayLike]) -> tuple[ArrayLike, Array, ArrayLike]:
         k, u, _ = state
         u, not_converged = step(u, halley, _use_cholesky, True)
         return _lax.add(k, np.int32(1)), u, not_converged
 
     k0 = np.int32(len(qr_coefs) + len(chol_coefs))
-    num_iters, u, not_converged = _lax_control.while_loop(
-        cond_fun, body_fun, (k0, u, _lax.convert_element_type(not_converged, np.bool_))
+    state: tuple[ArrayLike, Array, ArrayLike] = (
+        k0,
+        u,
+        _lax.convert_element_type(not_converged, np.bool_),
     )
+    num_iters, u, not_converged = _lax_control.while_loop(cond_fun, body_fun, state)
     # One Newton-Schulz step refines the unitary factor.
     u = _lax.sub(_lax.mul(_scalar(1.5, u), u), _lax.mul(_scalar(0.5, u), _mm(u, _mm(_H(u), u))))
     h = _mm(_H(u), x)

@@ -201,7 +201,11 @@ def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
 
 
 def qr(
-    x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True, use_magma: Any = None
+    x: ArrayLike,
+    *,
+    pivoting: bool = False,
+    full_matrices: bool = True,
+    use_magma: bool | None = None,
 ) -> tuple[Array, Array]:
     """Householder QR decomposition ``x = Q @ R``, with LAPACK's sign convention.
 
