@@ -33,11 +33,12 @@ library register faster or traceable versions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from ._normal_numpy import (
     BLOCK,
@@ -95,6 +96,9 @@ class SupportsArray(Protocol):
 ArrayLike: TypeAlias = SupportsArray | bool | int | float | complex
 """A sampler's parameter: an array of any array-API library, or a Python scalar."""
 
+NumPyValue: TypeAlias = npt.NDArray[np.generic] | np.generic
+"""What NumPy's functions return: an array, or a scalar for 0-d results."""
+
 
 class _NumPyNamespace:
     """NumPy under the array-API names used by the samplers."""
@@ -105,54 +109,61 @@ class _NumPyNamespace:
         return getattr(np, name)
 
     @staticmethod
-    def astype(x: Array, dtype: Any, /, *, copy: bool = True) -> Array:
+    def astype(x: npt.ArrayLike, dtype: npt.DTypeLike, /, *, copy: bool = True) -> NumPyValue:
         return np.asarray(x).astype(dtype, copy=copy)
 
     @staticmethod
-    def concat(arrays: Any, /, *, axis: int = 0) -> Array:
+    def concat(arrays: Sequence[npt.ArrayLike], /, *, axis: int = 0) -> NumPyValue:
         return np.concatenate(arrays, axis=axis)
 
     @staticmethod
-    def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
+    def permute_dims(x: npt.ArrayLike, /, axes: tuple[int, ...]) -> NumPyValue:
         return np.transpose(x, axes)
 
     @staticmethod
-    def pow(x: Array, y: Array, /) -> Array:
+    def pow(x: npt.ArrayLike, y: npt.ArrayLike, /) -> NumPyValue:
         return np.power(x, y)
 
     @staticmethod
-    def bitwise_left_shift(x: Array, y: Array, /) -> Array:
+    def bitwise_left_shift(x: npt.ArrayLike, y: npt.ArrayLike, /) -> NumPyValue:
         return np.left_shift(x, y)
 
     @staticmethod
-    def bitwise_right_shift(x: Array, y: Array, /) -> Array:
+    def bitwise_right_shift(x: npt.ArrayLike, y: npt.ArrayLike, /) -> NumPyValue:
         return np.right_shift(x, y)
 
     @staticmethod
-    def bitwise_invert(x: Array, /) -> Array:
+    def bitwise_invert(x: npt.ArrayLike, /) -> NumPyValue:
         return np.invert(x)
 
     @staticmethod
-    def cumulative_sum(x: Array, /, *, axis: int | None = None) -> Array:
+    def cumulative_sum(x: npt.ArrayLike, /, *, axis: int | None = None) -> NumPyValue:
         return np.cumsum(x, axis=axis)
 
     @staticmethod
-    def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
+    def take_along_axis(
+        x: npt.NDArray[np.generic], indices: npt.NDArray[np.integer[Any]], /, *, axis: int = -1
+    ) -> NumPyValue:
         return np.take_along_axis(x, indices, axis=axis)
 
     @staticmethod
-    def matrix_transpose(x: Array, /) -> Array:
+    def matrix_transpose(x: npt.ArrayLike, /) -> NumPyValue:
         return np.swapaxes(x, -1, -2)
 
     @staticmethod
     def argsort(
-        x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True
-    ) -> Array:
+        x: npt.NDArray[np.generic],
+        /,
+        *,
+        axis: int = -1,
+        descending: bool = False,
+        stable: bool = True,
+    ) -> NumPyValue:
         if descending:
             flipped = np.flip(x, axis=axis)
             idx = np.argsort(flipped, axis=axis, kind="stable")
             n = x.shape[axis]
-            return np.flip(n - 1 - idx, axis=axis)
+            return cast(NumPyValue, np.flip(n - 1 - idx, axis=axis))
         return np.argsort(x, axis=axis, kind="stable")
 
 

@@ -18,16 +18,17 @@ at most 3 ulps.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
-from ._threefry_numpy import parallel_blocks, rounds_scalar_keys, threefry_key_schedule
+from ._threefry_numpy import U32Array, parallel_blocks, rounds_scalar_keys, threefry_key_schedule
 
 __all__ = ["ErfInvScratch", "erf_inv_f32_block", "normal_f32_from_bits", "normal_f32_iota"]
 
-Array = Any
-TailFn = Callable[[Array], Array]
+F32Array: TypeAlias = npt.NDArray[np.float32]
+TailFn = Callable[[F32Array], F32Array]
 
 # Giles' single-precision coefficients for w < 5, rounded to float32 (exact
 # in float64, so a float64 product of two of them is exact).
@@ -73,7 +74,7 @@ class ErfInvScratch:
         self.bits2 = np.empty(size, np.uint32)
 
 
-def erf_inv_f32_block(xs: Array, out: Array, scratch: ErfInvScratch, tail: TailFn) -> None:
+def erf_inv_f32_block(xs: F32Array, out: F32Array, scratch: ErfInvScratch, tail: TailFn) -> None:
     """``out[:] = erf_inv(xs)`` for one ``float32`` block of at most ``BLOCK`` values.
 
     ``w = -log1p(-x*x)``; where ``w < 5`` the polynomial in ``w - 2.5`` is
@@ -109,7 +110,7 @@ def erf_inv_f32_block(xs: Array, out: Array, scratch: ErfInvScratch, tail: TailF
         out[big] = tail(xs[big])
 
 
-def _uniform_block(bits: Array, lo: Array, scratch: ErfInvScratch, n: int) -> Array:
+def _uniform_block(bits: U32Array, lo: np.float32, scratch: ErfInvScratch, n: int) -> F32Array:
     """Uniform ``float32`` in ``[lo, 1)`` from ``n`` random words (``lo = -1 + 2**-24``)."""
     mant = scratch.bits2[:n]
     u = scratch.u[:n]
@@ -120,7 +121,7 @@ def _uniform_block(bits: Array, lo: Array, scratch: ErfInvScratch, n: int) -> Ar
     return u
 
 
-def normal_f32_iota(w0: int, w1: int, n: int, lo: Array, tail: TailFn) -> Array:
+def normal_f32_iota(w0: int, w1: int, n: int, lo: np.float32, tail: TailFn) -> F32Array:
     """Normal samples for the flat counters ``(0, i)``, ``i < n``, under key ``(w0, w1)``.
 
     Equal to hashing with :func:`threefry2x32_iota_numpy`, xoring the two
@@ -154,7 +155,7 @@ def normal_f32_iota(w0: int, w1: int, n: int, lo: Array, tail: TailFn) -> Array:
     return out
 
 
-def normal_f32_from_bits(bits: Array, lo: Array, tail: TailFn) -> Array:
+def normal_f32_from_bits(bits: U32Array, lo: np.float32, tail: TailFn) -> F32Array:
     """Normal samples from a ``uint32`` array of random words (any shape)."""
     flat = np.ascontiguousarray(bits).reshape(-1)
     n = flat.shape[0]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 _U32 = np.uint32
+U32Array: TypeAlias = npt.NDArray[np.uint32]
 _PARITY = 0x1BD11BDA
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _BLOCK = 1 << 15
@@ -66,7 +68,7 @@ _LEFT = tuple(tuple(_U32(r) for r in rs) for rs in _ROTATIONS)
 _RIGHT = tuple(tuple(_U32(32 - r) for r in rs) for rs in _ROTATIONS)
 
 
-def rounds_scalar_keys(a: Any, b: Any, t: Any, ks: tuple[int, int, int]) -> None:
+def rounds_scalar_keys(a: U32Array, b: U32Array, t: U32Array, ks: tuple[int, int, int]) -> None:
     add, xor, bor, shl, shr = np.add, np.bitwise_xor, np.bitwise_or, np.left_shift, np.right_shift
     add(a, _U32(ks[0]), out=a)
     add(b, _U32(ks[1]), out=b)
@@ -106,7 +108,9 @@ def _rounds_array_keys(a: Any, b: Any, t: Any, k0: Any, k1: Any) -> None:
         add(b, _U32(i + 1), out=b)
 
 
-def threefry2x32_numpy(k0: Any, k1: Any, x0: Any, x1: Any) -> tuple[Any, Any]:
+def threefry2x32_numpy(
+    k0: npt.ArrayLike, k1: npt.ArrayLike, x0: npt.ArrayLike, x1: npt.ArrayLike
+) -> tuple[U32Array, U32Array]:
     """Hash counter words ``(x0, x1)`` under key words ``(k0, k1)``; all broadcast."""
     k0 = np.asarray(k0, dtype=_U32)
     k1 = np.asarray(k1, dtype=_U32)
@@ -145,7 +149,9 @@ def threefry2x32_numpy(k0: Any, k1: Any, x0: Any, x1: Any) -> tuple[Any, Any]:
     return a, b
 
 
-def threefry2x32_iota_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+def threefry2x32_iota_numpy(
+    k0: npt.ArrayLike, k1: npt.ArrayLike, shape: tuple[int, ...]
+) -> tuple[U32Array, U32Array]:
     """Hash the counters ``(0, i)`` for the flat indices ``i`` of ``shape`` (< 2**32)."""
     n = 1
     for d in shape:
@@ -168,7 +174,9 @@ def threefry2x32_iota_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> tuple[A
     return a.reshape(shape), b.reshape(shape)
 
 
-def threefry2x32_iota_pairs_numpy(k0: Any, k1: Any, shape: tuple[int, ...]) -> Any:
+def threefry2x32_iota_pairs_numpy(
+    k0: npt.ArrayLike, k1: npt.ArrayLike, shape: tuple[int, ...]
+) -> U32Array:
     """:func:`threefry2x32_iota_numpy` with the two words stacked last: ``(*shape, 2)``.
 
     Each block is hashed in contiguous scratch buffers and interleaved into
