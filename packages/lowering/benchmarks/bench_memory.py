@@ -8,6 +8,7 @@ Rows (each in a fresh process; bytes of resident memory gained per call over
   jaxlib, tracebacks off   the same loop after ``set_tracebacks_enabled(False)``
   tessela jit              a jitted ``lax.add(x, 1.0)`` on the previous result
   tessela eager            an eager ``lax.add`` on concrete arrays
+  tessela jit, NumPy arg   a jitted add of the previous result and a NumPy array
 
 The first row is jaxlib's own growth (60 to 90 bytes per call on jaxlib
 0.10.2, without end); the second shows that turning tracebacks off removes
@@ -77,8 +78,12 @@ _TESSELA = textwrap.dedent(
     box = [tl.device_put(np.zeros(8, np.float32))]
     def step_jit():
         box[0] = f(box[0])
+    host = np.ones(8, np.float32)
+    g = tl.jit(lambda x, y: lax.add(x, y))
     def step_eager():
         box[0] = lax.add(box[0], one)
+    def step_numpy():  # jaxlib's compiled-call object moves the NumPy argument
+        box[0] = g(box[0], host)
     measure(step___MODE__)
     """
 )
@@ -88,6 +93,7 @@ ROWS = (
     ("jaxlib, tracebacks off", _BARE.replace("__TRACEBACKS__", "False")),
     ("tessela jit", _TESSELA.replace("__MODE__", "jit")),
     ("tessela eager", _TESSELA.replace("__MODE__", "eager")),
+    ("tessela jit, NumPy arg", _TESSELA.replace("__MODE__", "numpy")),
 )
 
 
