@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
@@ -37,6 +37,7 @@ from tessela_tracer._prims_indexing import (
     ScatterDimensionNumbers,
 )
 from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
@@ -326,27 +327,44 @@ class custom_vjp:
         return tree_unflatten(out_type.tree, outs)
 
 
-def _scatter(p: Primitive, combiner: Primitive | None) -> Callable[..., Any]:
+if TYPE_CHECKING:
+
+    class _ScatterOp(Protocol):
+        def __call__(
+            self,
+            operand: ArrayLike,
+            scatter_indices: ArrayLike,
+            updates: ArrayLike,
+            dimension_numbers: ScatterDimensionNumbers,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | GatherScatterMode | None = None,
+        ) -> Array: ...
+
+
+def _scatter(p: Primitive, combiner: Primitive | None) -> _ScatterOp:
     def op(
-        operand: Any,
-        scatter_indices: Any,
-        updates: Any,
+        operand: ArrayLike,
+        scatter_indices: ArrayLike,
+        updates: ArrayLike,
         dimension_numbers: ScatterDimensionNumbers,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | GatherScatterMode | None = None,
-    ) -> Any:
+    ) -> Array:
         if combiner is None:
             update_jaxpr = None
         else:
             s = ShapedArray((), _aval(operand).dtype)
             update_jaxpr = trace_to_jaxpr(lambda a, b: [combiner.bind(a, b)], [s, s]).jaxpr
-        return p.bind(
+        out: Array = p.bind(
             operand, scatter_indices, updates, dimension_numbers=dimension_numbers,
             indices_are_sorted=bool(indices_are_sorted), mode=GatherScatterMode.from_any(mode),
             unique_indices=bool(unique_indices), update_consts=(), update_jaxpr=update_jaxpr,
         )  # fmt: skip
+        return out
 
     name = p.name.replace("-", "_")
     op.__name__ = op.__qualname__ = name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 import ml_dtypes
 import numpy as np
@@ -384,7 +384,19 @@ def _result_type_impl(args: tuple[Any, ...]) -> tuple[np.dtype[Any], bool]:
     return out, weak
 
 
-def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
+@overload
+def result_type(*args: object, return_weak_type_flag: Literal[False] = False) -> np.dtype[Any]: ...
+@overload
+def result_type(
+    *args: object, return_weak_type_flag: Literal[True]
+) -> tuple[np.dtype[Any], bool]: ...
+@overload
+def result_type(
+    *args: object, return_weak_type_flag: bool
+) -> np.dtype[Any] | tuple[np.dtype[Any], bool]: ...
+def result_type(
+    *args: object, return_weak_type_flag: bool = False
+) -> np.dtype[Any] | tuple[np.dtype[Any], bool]:
     """Apply JAX's promotion rules to arrays, scalars and dtypes.
 
     Args:

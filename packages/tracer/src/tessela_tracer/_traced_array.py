@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tessela_tracer._array_ops import Array
+from tessela_tracer._avals import ShapedArray
 from tessela_tracer._errors import ConcretizationTypeError
 
 __all__ = ["TracedArray"]
@@ -70,7 +71,7 @@ class TracedArray(Array):
         """Raise: a traced array has no buffer."""
         raise _no_buffer(self, "is_deleted() method")
 
-    def addressable_data(self, index: int) -> Any:
+    def addressable_data(self, index: int) -> Array:
         """Raise: a traced array has no shards."""
         raise _no_buffer(self, "addressable_data() method")
 
@@ -145,9 +146,10 @@ class TracedArray(Array):
     parent = None
 
     @property
-    def aval_mutable_qdd(self) -> Any:
+    def aval_mutable_qdd(self) -> ShapedArray:
         """The abstract value (arrays carry no mutable quasi-dynamic data)."""
-        return self.aval
+        aval: ShapedArray = self.aval
+        return aval
 
     def cur_qdd(self) -> None:
         """None: arrays carry no quasi-dynamic data."""
@@ -161,6 +163,6 @@ class TracedArray(Array):
         """The tracer itself (JAX keeps this method for old code)."""
         return self
 
-    def get_referent(self) -> Any:
+    def get_referent(self) -> TracedArray:
         """The object identity checks compare: the tracer itself."""
         return self

@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, cast
+from typing import TypeAlias, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ __all__ = ["Array", "ArrayLike", "DTypeLike", "unchanged"]
 ArrayLike: TypeAlias = Array | np.ndarray | np.generic | bool | int | float | complex
 
 
-def unchanged(x: Any, /) -> Array:
+def unchanged(x: object, /) -> Array:
     """``x`` itself, typed as an ``Array``: the value of an operation that changes nothing.
 
     Operations such as ``lax.reshape`` to the same shape or
