@@ -118,7 +118,7 @@ def _batched_bwd(
     """The flat bwd rule mapped over ``res_axes`` of the residuals and axis 0 of the
     (non-None) cotangents."""
 
-    def batched_bwd(res: Sequence[ArrayLike], cts: Sequence[ArrayLike]) -> list[Any]:
+    def batched_bwd(res: Sequence[ArrayLike], cts: Sequence[ArrayLike]) -> list[Array | None]:
         f = vmap(lambda r, c: bwd(r, c), in_axes=(res_axes, 0), axis_name=name, axis_size=size)
         return list(f(list(res), list(cts)))
 
