@@ -154,7 +154,7 @@ class NondiffTracerError(UnexpectedTracerError):
         )
 
 
-def check_no_tracers(x: Any, /) -> None:
+def check_no_tracers(x: object, /) -> None:
     """Raise :class:`NondiffTracerError` if a leaf of ``x`` is a tracer."""
     for leaf in tree_flatten(x)[0]:
         if isinstance(leaf, Tracer):

@@ -123,7 +123,9 @@ class JaxprPpContext:
             self.names[v] = n
         return n
 
-    def suggest_same_var_names(self, for_vars: Sequence[Any], like_vars: Sequence[Any]) -> None:
+    def suggest_same_var_names(
+        self, for_vars: Sequence[Var | Literal], like_vars: Sequence[Var | Literal]
+    ) -> None:
         """Name ``for_vars`` (inner binders) like ``like_vars`` (outer atoms)."""
         if len(for_vars) != len(like_vars):
             return
@@ -138,7 +140,7 @@ class JaxprPpContext:
                 used.add(id(like_v))
                 self.names[for_v] = self.atom(like_v)
 
-    def atom(self, a: Any) -> str:
+    def atom(self, a: Var | Literal) -> str:
         if isinstance(a, Literal):
             return str(a)
         if isinstance(a, DropVar):
@@ -164,7 +166,9 @@ def register_pp_rule(prim: Primitive, rule: PpRule, /) -> None:
     _pp_rules[prim] = rule
 
 
-def pp_vars(vs: Sequence[Any], ctx: JaxprPpContext, *, sep: str = "", binder: bool = False) -> Doc:
+def pp_vars(
+    vs: Sequence[Var | Literal], ctx: JaxprPpContext, *, sep: str = "", binder: bool = False
+) -> Doc:
     if binder:
         items = [text(f"{ctx.atom(v)}:{v.aval.str_short(True)}") for v in vs]
     else:

@@ -41,12 +41,12 @@ __all__ = [
 ]
 
 
-def everything_saveable(*_: Any, **__: Any) -> bool:
+def everything_saveable(*_: object, **__: object) -> bool:
     """Save every intermediate, as if ``checkpoint`` were not used."""
     return True
 
 
-def nothing_saveable(*_: Any, **__: Any) -> bool:
+def nothing_saveable(*_: object, **__: object) -> bool:
     """Save nothing but the inputs; recompute everything (the default policy)."""
     return False
 
