@@ -15,6 +15,7 @@ from tessela_tracer import ArrayOps, custom_jvp, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
+from . import _complex_special as _cs
 from ._arrays import (
     aval_of,
     check_arraylike,
@@ -281,7 +282,7 @@ def _sign(x: Any) -> Any:
         return select_n(
             lax.eq(x, convert(0, _dtype(x))), convert(1, _dtype(x)), convert(0, _dtype(x))
         )
-    return lax.sign(x)
+    return _cs.sign_kernel(x)
 
 
 def _logical(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -600,9 +601,9 @@ trunc = _numeric_unary(
 rint = _numeric_unary("rint", _round_half_even, "Round half to even", staged=True)
 exp = _inexact_unary("exp", lambda x: lax.exp(x), "Exponential")
 exp2 = _inexact_unary("exp2", lambda x: lax.exp2(x), "Base-2 exponential")
-expm1 = _inexact_unary("expm1", lambda x: lax.expm1(x), "``exp(x) - 1``")
-log = _inexact_unary("log", lambda x: lax.log(x), "Natural logarithm")
-log1p = _inexact_unary("log1p", lambda x: lax.log1p(x), "``log(1 + x)``")
+expm1 = _inexact_unary("expm1", _cs.expm1_kernel, "``exp(x) - 1``")
+log = _inexact_unary("log", _cs.log_kernel, "Natural logarithm")
+log1p = _inexact_unary("log1p", _cs.log1p_kernel, "``log(1 + x)``")
 log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
 log10 = _inexact_unary("log10", _log10, "Base-10 logarithm")
 sqrt = _inexact_unary("sqrt", lambda x: lax.sqrt(x), "Square root")
@@ -613,16 +614,14 @@ sin = _inexact_unary("sin", lambda x: lax.sin(x), "Sine")
 cos = _inexact_unary("cos", lambda x: lax.cos(x), "Cosine")
 tan = _inexact_unary("tan", lambda x: lax.tan(x), "Tangent")
 arcsin = _inexact_unary("arcsin", lambda x: lax.asin(x), "Inverse sine")
-arccos = _inexact_unary("arccos", lambda x: lax.acos(x), "Inverse cosine")
+arccos = _inexact_unary("arccos", _cs.acos_kernel, "Inverse cosine")
 arctan = _inexact_unary("arctan", lambda x: lax.atan(x), "Inverse tangent")
-sinh = _inexact_unary("sinh", lambda x: lax.sinh(x), "Hyperbolic sine")
-cosh = _inexact_unary("cosh", lambda x: lax.cosh(x), "Hyperbolic cosine")
-tanh = _inexact_unary("tanh", lambda x: lax.tanh(x), "Hyperbolic tangent")
-arcsinh = _inexact_unary("arcsinh", lambda x: lax.asinh(x), "Inverse hyperbolic sine")
-arccosh = _inexact_unary(
-    "arccosh", lambda x: lax.acosh(x), "Inverse hyperbolic cosine", staged=True
-)
-arctanh = _inexact_unary("arctanh", lambda x: lax.atanh(x), "Inverse hyperbolic tangent")
+sinh = _inexact_unary("sinh", _cs.sinh_kernel, "Hyperbolic sine")
+cosh = _inexact_unary("cosh", _cs.cosh_kernel, "Hyperbolic cosine")
+tanh = _inexact_unary("tanh", _cs.tanh_kernel, "Hyperbolic tangent")
+arcsinh = _inexact_unary("arcsinh", _cs.asinh_kernel, "Inverse hyperbolic sine")
+arccosh = _inexact_unary("arccosh", _cs.acosh_kernel, "Inverse hyperbolic cosine", staged=True)
+arctanh = _inexact_unary("arctanh", _cs.atanh_kernel, "Inverse hyperbolic tangent")
 deg2rad = _inexact_unary(
     "deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
 )
