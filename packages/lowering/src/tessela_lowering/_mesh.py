@@ -27,6 +27,8 @@ from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
+from tessela_tracer import ClosedJaxpr, ShapedArray
+from tessela_tracer import primitives as P
 from tessela_tracer.sharding import (
     AbstractMesh,
     AxisType,
@@ -52,10 +54,14 @@ __all__ = [
     "PartitionSpec",
     "Sharding",
     "SingleDeviceSharding",
+    "constrained_out_specs",
     "get_abstract_mesh",
     "get_mesh",
     "make_mesh",
+    "same_axes",
+    "same_layout",
     "set_mesh",
+    "typed_out_shardings",
     "typed_spec",
 ]
 
@@ -328,3 +334,119 @@ def typed_spec(spec: PartitionSpec, ndim: int) -> PartitionSpec:
     if len(spec) >= ndim:
         return spec
     return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
+
+
+def same_axes(mesh: Any, other: Any) -> bool:
+    """Whether two meshes have the same axis names and sizes (their axis types may differ).
+
+    Args:
+      mesh: a mesh (concrete or abstract).
+      other: another.
+
+    Returns:
+      ``True`` when names and sizes agree.
+
+    Example:
+      >>> same_axes(AbstractMesh((2,), ("x",)), AbstractMesh((2,), ("x",), (AxisType.Explicit,)))
+      True
+    """
+    return bool(mesh.axis_names == other.axis_names and mesh.axis_sizes == other.axis_sizes)
+
+
+def same_layout(a: Any, b: Any, ndim: int) -> bool:
+    """Whether two named shardings over meshes of the same devices split a rank-``ndim`` array alike.
+
+    Args:
+      a: a ``NamedSharding`` over a ``Mesh``.
+      b: another.
+      ndim: the array's rank.
+
+    Returns:
+      ``True`` when the devices are the same, in the same order, and every
+      dimension is split over the same axes (mesh axis types are not compared).
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> devs = np.array(tl.devices()[:1])
+      >>> a = NamedSharding(Mesh(devs, ("x",)), PartitionSpec("x"))
+      >>> b = NamedSharding(Mesh(devs, ("x",), AxisType.Explicit), PartitionSpec("x", None))
+      >>> same_layout(a, b, 2)
+      True
+    """
+    if not (isinstance(a, NamedSharding) and isinstance(b, NamedSharding)):
+        return False
+    ma, mb = a.mesh, b.mesh
+    if not (isinstance(ma, Mesh) and isinstance(mb, Mesh) and same_axes(ma, mb)):
+        return False
+    if a.memory_kind != b.memory_kind or ma.device_ids.tolist() != mb.device_ids.tolist():
+        return False
+    return all(a.spec.axes_of(d) == b.spec.axes_of(d) for d in range(ndim)) and (
+        len(a.spec) <= ndim and len(b.spec) <= ndim
+    )
+
+
+def constrained_out_specs(closed: ClosedJaxpr) -> list[PartitionSpec | None]:
+    """Per output of ``closed``, the spec of the sharding constraint that produces it (else ``None``).
+
+    An output made by ``sharding_constraint`` (a ``reshard``, a nested jit's
+    ``out_shardings``, or their transposes) has exactly that sharding in its
+    type, as JAX reports it; through nested ``jit_p`` equations too.
+
+    Args:
+      closed: the program.
+
+    Returns:
+      One spec or ``None`` per output.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import make_jaxpr
+      >>> constrained_out_specs(make_jaxpr(lambda a: a + 1)(np.ones(2)))
+      [None]
+    """
+    made: dict[Any, tuple[Any, int]] = {}
+    for eqn in closed.jaxpr.eqns:
+        for i, var in enumerate(eqn.outvars):
+            made[var] = (eqn, i)
+    out: list[PartitionSpec | None] = []
+    for atom in closed.jaxpr.outvars:
+        eqn, i = made.get(atom, (None, 0))
+        spec = None
+        if eqn is not None and eqn.primitive is P.sharding_constraint_p:
+            spec = getattr(eqn.params["sharding"], "spec", None)
+        elif eqn is not None and eqn.primitive is P.jit_p:
+            spec = constrained_out_specs(eqn.params["jaxpr"])[i]
+        out.append(spec)
+    return out
+
+
+def typed_out_shardings(
+    mesh: Mesh,
+    shardings: Sequence[NamedSharding],
+    out_avals: Sequence[ShapedArray],
+    constrained: Sequence[PartitionSpec | None] | None = None,
+) -> list[NamedSharding]:
+    """The result shardings JAX reports over a mesh whose axes are all ``Explicit``.
+
+    A result's spec is part of its type there: one entry per dimension
+    (``P('x', None)``) for a computed result, the constraint's own spec for
+    one made by a sharding constraint. Over other meshes ``shardings`` is
+    returned as it is.
+
+    Args:
+      mesh: the program's mesh.
+      shardings: the shardings XLA's propagation gives the results.
+      out_avals: the results' abstract values.
+      constrained: per result, the spec of the constraint that made it, or ``None``.
+
+    Returns:
+      The shardings to report.
+    """
+    if not (mesh.axis_types and all(t == AxisType.Explicit for t in mesh.axis_types)):
+        return list(shardings)
+    given = list(constrained) if constrained is not None else [None] * len(out_avals)
+    return [
+        NamedSharding(mesh, c if c is not None else typed_spec(s.spec, a.ndim))
+        for s, a, c in zip(shardings, out_avals, given, strict=True)
+    ]

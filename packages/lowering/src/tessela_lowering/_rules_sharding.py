@@ -6,7 +6,9 @@ constraint is one ``sdy.sharding_constraint`` op with the
 the value out so. In a program on one device there is nothing to lay out and
 the rule returns its operand. On concrete arrays the constraint moves the
 value to its sharding (``device_put``); a sharding over an abstract mesh
-refers to the concrete mesh in context (``set_mesh``).
+refers to the concrete mesh in context (``set_mesh``) when their axis names
+and sizes agree (the types may differ, as inside ``auto_axes``); a value
+already laid out as asked keeps its buffers and takes the new sharding.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from tessela_tracer.sharding import AbstractMesh, NamedSharding, concrete_mesh_v
 
 from tessela_lowering._array import Array, SingleDeviceSharding, device_put_impl
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
-from tessela_lowering._sharded import ShardedArray, put_sharded
+from tessela_lowering._mesh import Mesh, same_axes, same_layout
+from tessela_lowering._sharded import ShardedArray, put_sharded, wrap_global
 from tessela_lowering._spmd import sdy_sharding
 from tessela_lowering._xla import Value, _shards, ir
 
@@ -47,12 +50,15 @@ register_lowering(P.sharding_constraint_p, _sharding_constraint_lowering)
 def _concrete(sharding: Any) -> Any:
     if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
         mesh = concrete_mesh_var.get()
-        if mesh is None or mesh.abstract_mesh != sharding.mesh:
+        if mesh is None or not same_axes(mesh, sharding.mesh):
             raise ValueError(
                 f"The sharding {sharding!r} is over an abstract mesh and no mesh of devices "
                 "with the same axes is set; call it under `with set_mesh(mesh):`, or pass a "
                 "NamedSharding over a Mesh."
             )
+        if mesh.axis_types != sharding.mesh.axis_types:
+            # As JAX eagerly: the value reports the abstract mesh's axis types.
+            mesh = Mesh(mesh.devices, mesh.axis_names, sharding.mesh.axis_types)
         return NamedSharding(mesh, sharding.spec)
     return sharding
 
@@ -60,8 +66,13 @@ def _concrete(sharding: Any) -> Any:
 def _sharding_constraint_impl(x: Any, *, sharding: Any, **_: Any) -> Any:
     sharding = _concrete(sharding)
     if isinstance(sharding, NamedSharding):
-        if isinstance(x, ShardedArray) and x.sharding == sharding:
-            return x
+        if isinstance(x, ShardedArray):
+            if x.sharding == sharding:
+                return x
+            if same_layout(x.sharding, sharding, x.aval.ndim):
+                # Laid out alike (only the mesh's axis types or trailing Nones differ):
+                # the same buffers, described by the new sharding.
+                return wrap_global(x._global, x.aval, sharding)
         return put_sharded(x, sharding)
     if isinstance(sharding, SingleDeviceSharding):
         (out,) = device_put_impl(x, devices=(sharding,), srcs=(None,), copy_semantics=(None,))

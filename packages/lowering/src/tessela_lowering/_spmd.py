@@ -37,7 +37,13 @@ from tessela_lowering._lowering import (
     lower_closed_jaxpr,
     lowering_rule,
 )
-from tessela_lowering._mesh import AxisType, Mesh, NamedSharding, PartitionSpec, typed_spec
+from tessela_lowering._mesh import (
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    constrained_out_specs,
+    typed_out_shardings,
+)
 from tessela_lowering._sharded import (
     ShardedArray,
     _on_first,
@@ -300,6 +306,7 @@ def _compile(
     callbacks: list[Any],
     out_avals: Any,
     inputs: Sequence[tuple[ShapedArray, PartitionSpec]],
+    constrained: Sequence[PartitionSpec | None] | None = None,
 ) -> SpmdExecutable:
     if callbacks:
         raise NotImplementedError(
@@ -308,13 +315,7 @@ def _compile(
         )
     exe = _shards.compile_spmd(text, list(mesh.devices.flat))
     out = SpmdExecutable(exe, text, mesh, out_avals, inputs)
-    if mesh.axis_types and all(t == AxisType.Explicit for t in mesh.axis_types):
-        # As JAX over Explicit axes: a computed result's spec (part of its type)
-        # has one entry per dimension, e.g. P('x', None) for a rank-2 result.
-        out.out_shardings = [
-            NamedSharding(mesh, typed_spec(s.spec, a.ndim))
-            for s, a in zip(out.out_shardings, out.out_avals, strict=True)
-        ]
+    out.out_shardings = typed_out_shardings(mesh, out.out_shardings, out.out_avals, constrained)
     return out
 
 
@@ -415,8 +416,9 @@ def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
             platform=platform, host_callbacks=callbacks,
         )  # fmt: skip
         entry = _compile(
-            prim.name, mesh, text, callbacks, out_avals, list(zip(avals, specs, strict=True))
-        )
+            prim.name, mesh, text, callbacks, out_avals, list(zip(avals, specs, strict=True)),
+            constrained_out_specs(params["jaxpr"]) if prim is P.jit_p else None,
+        )  # fmt: skip
         with _cache_lock:
             _cache[key] = entry
     results = entry(args, specs)
@@ -479,8 +481,9 @@ def compile_jaxpr(
         host_callbacks=callbacks,
     )  # fmt: skip
     entry = _compile(
-        name, mesh, text, callbacks, out_avals, list(zip(in_avals, in_specs, strict=True))
-    )
+        name, mesh, text, callbacks, out_avals, list(zip(in_avals, in_specs, strict=True)),
+        constrained_out_specs(closed),
+    )  # fmt: skip
     with _cache_lock:
         _cache[key] = entry
     return entry

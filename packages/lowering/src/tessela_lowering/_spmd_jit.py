@@ -55,7 +55,14 @@ from tessela_lowering._array import (
 from tessela_lowering._compile import Plan, make_plan
 from tessela_lowering._dispatch import FastCall
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
-from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
+from tessela_lowering._mesh import (
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    constrained_out_specs,
+    same_axes,
+    typed_out_shardings,
+)
 from tessela_lowering._sharded import ShardedArray, any_sharded, put_sharded, wrap_global
 from tessela_lowering._spmd import (
     SpmdExecutable,
@@ -158,7 +165,7 @@ def _concrete(sharding: Any) -> Any:
     # A sharding over an abstract mesh names the concrete mesh in context.
     if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
         mesh = concrete_mesh_var.get()
-        if mesh is None or mesh.abstract_mesh != sharding.mesh:
+        if mesh is None or not same_axes(mesh, sharding.mesh):
             raise ValueError(
                 f"jit: {sharding!r} is over an abstract mesh; run the call under "
                 "`with set_mesh(mesh):` with a mesh of devices that has those axes."
@@ -217,6 +224,11 @@ class SpmdStage:
         ]
         self.executable = SpmdExecutable(
             exe, self.text, mesh, out_avals, list(zip(kept_avals, chosen, strict=True))
+        )
+        # Over Explicit axes a computed result's spec is part of its type, one entry
+        # per dimension (P('x', None)), as JAX; given out_shardings stay as given.
+        self.executable.out_shardings = typed_out_shardings(
+            mesh, self.executable.out_shardings, out_avals, constrained_out_specs(closed)
         )
         self.out_shardings: list[Any] = [
             g if g is not None else s

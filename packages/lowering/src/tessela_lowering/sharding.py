@@ -21,7 +21,7 @@ Example:
 
 from __future__ import annotations
 
-from tessela_tracer.sharding import reshard, use_abstract_mesh
+from tessela_tracer.sharding import AbstractDevice, ManualAxisType, reshard, use_abstract_mesh
 
 from tessela_lowering import _spmd  # noqa: F401  (installs the eager path of sharded arrays)
 from tessela_lowering._array import Shard, SingleDeviceSharding
@@ -44,21 +44,29 @@ from tessela_lowering._sharded import (
     make_array_from_process_local_data,
     make_array_from_single_device_arrays,
 )
-from tessela_lowering._sharding_api import make_single_device_sharding
+from tessela_lowering._sharding_api import (
+    auto_axes,
+    explicit_axes,
+    make_single_device_sharding,
+)
 from tessela_lowering._xla._shards import DeviceClass as Device
 
 __all__ = [
+    "AbstractDevice",
     "AbstractMesh",
     "AxisType",
     "Device",
     "DuplicateSpecError",
     "IndivisibleError",
+    "ManualAxisType",
     "Mesh",
     "NamedSharding",
     "PartitionSpec",
     "Shard",
     "Sharding",
     "SingleDeviceSharding",
+    "auto_axes",
+    "explicit_axes",
     "get_abstract_mesh",
     "get_mesh",
     "make_array_from_callback",

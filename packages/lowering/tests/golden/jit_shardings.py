@@ -12,6 +12,10 @@ under ``grad`` and ``vmap`` are the umbrella's
 (``packages/umbrella/tests/golden/jit_shardings_transforms.py``). For ``reshard`` only the results are compared: JAX 0.10.2 types
 arrays over ``Explicit`` axes with their shardings and annotates every
 value of such programs, which Tessela's abstract values do not carry.
+The cases after the errors are ``auto_axes``/``explicit_axes`` (the axis
+types of the abstract mesh inside the function, each result's spec and its
+mesh's axis types) and jit with shardings over ``Explicit`` axes (the
+reported input and output specs).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import numpy as np
 if sys.argv[1] == "jax":
     import jax
     from jax import lax
-    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import AxisType, NamedSharding, auto_axes, explicit_axes, get_abstract_mesh
     from jax.sharding import PartitionSpec as P
 
     jit, devices, device_put = jax.jit, jax.devices, jax.device_put
@@ -35,7 +39,16 @@ if sys.argv[1] == "jax":
 else:
     import tessela_lowering as tl
     import tessela_numpy  # noqa: F401  (the operators and methods of arrays)
-    from tessela_lowering.sharding import AxisType, NamedSharding, make_mesh, reshard, set_mesh
+    from tessela_lowering.sharding import (
+        AxisType,
+        NamedSharding,
+        auto_axes,
+        explicit_axes,
+        get_abstract_mesh,
+        make_mesh,
+        reshard,
+        set_mesh,
+    )
     from tessela_lowering.sharding import PartitionSpec as P
     from tessela_pytree import tree_leaves
     from tessela_tracer import lax
@@ -149,3 +162,86 @@ for what, call in [
     except Exception as err:
         print(f"# {what}")
         print(f"{type(err).__name__}: {str(err).splitlines()[0].split(' This error occurs')[0]}")
+
+
+inside: list[str] = []
+
+
+def twice_plus_one(a: Any) -> Any:
+    inside.append(f"inside {get_abstract_mesh().axis_types}")
+    return a * 2 + 1
+
+
+def report_typed(name: str, f: Callable[..., Any], args: tuple[Any, ...], want: list[np.ndarray],
+                 *, constraints: bool = False) -> None:  # fmt: skip
+    """Inside axis types, constraint ops (when asked), each result's spec and mesh axis types."""
+    print(f"# {name}")
+    inside.clear()
+    if constraints:
+        for m in CONSTRAINT.finditer(f.lower(*args).as_text()):
+            print(f"constraint {m.group(1)}")
+    outs = tree_leaves(f(*args))
+    print(inside[0] if inside else "inside -")
+    for out, expected in zip(outs, want, strict=True):
+        ok = np.allclose(np.asarray(out), expected)
+        print(f"out {out.sharding.spec} {out.sharding.mesh.axis_types} ok={ok}")
+
+
+xe = device_put(x, NamedSharding(explicit, P("x", "y")))
+with set_mesh(explicit):
+    report_typed("auto_axes eagerly", auto_axes(twice_plus_one, out_sharding=P("x")), (xe,),
+                 [x * 2 + 1])  # fmt: skip
+    report_typed("auto_axes under jit", jit(auto_axes(twice_plus_one, out_sharding=P(None, "y"))),
+                 (xe,), [x * 2 + 1], constraints=True)  # fmt: skip
+    report_typed("auto_axes of a reduction, out_sharding at the call",
+                 lambda a: auto_axes(lambda b: b.sum(0))(a, out_sharding=P("y")), (xe,),
+                 [x.sum(0)])  # fmt: skip
+    report_typed("auto_axes over one axis",
+                 auto_axes(twice_plus_one, axes="x", out_sharding=P("x")), (xe,),
+                 [x * 2 + 1])  # fmt: skip
+    report_typed("auto_axes as a decorator factory, two outputs",
+                 auto_axes(out_sharding=(P("x"), P()))(lambda a: (twice_plus_one(a), a.sum())),
+                 (xe,), [x * 2 + 1, x.sum()])  # fmt: skip
+report_typed("auto_axes with a NamedSharding and no mesh in context",
+             auto_axes(twice_plus_one, out_sharding=NamedSharding(explicit, P("x"))), (x,),
+             [x * 2 + 1])  # fmt: skip
+with set_mesh(auto):
+    report_typed("explicit_axes eagerly", explicit_axes(twice_plus_one, in_sharding=P("x", "y")),
+                 (x,), [x * 2 + 1])  # fmt: skip
+    report_typed("explicit_axes under jit",
+                 jit(explicit_axes(twice_plus_one, in_sharding=P("x", "y"))), (x,),
+                 [x * 2 + 1])  # fmt: skip
+    report_typed("explicit_axes over one axis, a reduction",
+                 jit(explicit_axes(lambda a: a.sum(0), axes="y", in_sharding=P(None, "y"))),
+                 (x,), [x.sum(0)])  # fmt: skip
+s_ex = NamedSharding(explicit, P("x"))
+committed_ex = device_put(x, s_ex)
+for name, f in [
+    ("a committed argument over Explicit axes", jit(lambda a: a * 2, in_shardings=s_ex)),
+    ("out_shardings over Explicit axes", jit(lambda a: a * 2, in_shardings=s_ex, out_shardings=s_ex)),
+    ("a reduction over Explicit axes", jit(lambda a: a.sum(1), in_shardings=s_ex)),
+]:  # fmt: skip
+    compiled = f.lower(committed_ex).compile()
+    print(f"# {name}")
+    print(f"input {compiled.input_shardings[0][0].spec} output {compiled.output_shardings.spec}")
+    out = f(committed_ex)
+    ok = np.allclose(np.asarray(out), x.sum(1) if out.ndim == 1 else x * 2)
+    print(f"out {out.sharding.spec} {out.sharding.mesh.axis_types} ok={ok}")
+MESH_REPR = re.compile(r"AbstractMesh\(.*?axis_types=\([^)]*\)[^)]*\)")
+for what, context, call in [
+    ("explicit_axes without a mesh", None,
+     lambda: explicit_axes(twice_plus_one, in_sharding=P("x"))(x)),
+    ("auto_axes without out_sharding", explicit, lambda: auto_axes(twice_plus_one)(xe)),
+    ("auto_axes over another mesh", explicit, lambda: auto_axes(
+        twice_plus_one, out_sharding=NamedSharding(make_mesh((8,), ("z",)), P("z")))(xe)),
+]:  # fmt: skip
+    try:
+        if context is None:
+            call()
+        else:
+            with set_mesh(context):
+                call()
+        print(f"# {what}: no error")
+    except Exception as err:
+        print(f"# {what}")
+        print(f"{type(err).__name__}: {MESH_REPR.sub('<mesh>', str(err).splitlines()[0])}")

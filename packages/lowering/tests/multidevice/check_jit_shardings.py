@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from tessela_lowering.sharding import (
     AbstractMesh,
     AxisType,
+    Mesh,
     NamedSharding,
     PartitionSpec,
     SingleDeviceSharding,
+    auto_axes,
     get_abstract_mesh,
     make_mesh,
     make_single_device_sharding,
@@ -21,7 +23,7 @@ from tessela_lowering.sharding import (
     use_abstract_mesh,
 )
 from tessela_lowering.spmd import any_sharded
-from tessela_tracer import eval_jaxpr, lax, make_jaxpr
+from tessela_tracer import eval_jaxpr, get_aval, lax, make_jaxpr
 from tessela_tracer.lax import with_sharding_constraint
 
 P = PartitionSpec
@@ -188,3 +190,92 @@ def test_jit_with_shardings_on_sharded_arguments_takes_the_fast_path() -> None:
     x.delete()
     with pytest.raises(RuntimeError, match="deleted"):
         f(x, y)
+
+
+@st.composite
+def _mesh_spec_shape(draw: st.DrawFn) -> tuple[Mesh, PartitionSpec, tuple[int, ...]]:
+    # A 1-D or 2-D mesh over the 8 devices (in a random order), a spec over its
+    # axes for a rank-1..3 array, and a shape each split dimension divides.
+    sizes = draw(st.sampled_from([(8,), (2, 4), (4, 2), (1, 8), (8, 1)]))
+    names = ("a", "b")[: len(sizes)]
+    types = draw(st.sampled_from([AxisType.Auto, AxisType.Explicit]))
+    order = draw(st.permutations(range(8)))
+    mesh = Mesh(np.array([DEVS[i] for i in order]).reshape(sizes), names, types)
+    rank = draw(st.integers(1, 3))
+    entries: list[list[str]] = [[] for _ in range(rank)]
+    for name in draw(st.permutations(names)):
+        where = draw(st.integers(-1, rank - 1))
+        if where >= 0:
+            entries[where].append(name)
+    spec = P(*[None if not e else e[0] if len(e) == 1 else tuple(e) for e in entries])
+    size_of = dict(zip(names, sizes, strict=True))
+    shape = tuple(int(np.prod([size_of[a] for a in e])) * draw(st.integers(1, 3)) for e in entries)
+    return mesh, spec, shape
+
+
+@settings(max_examples=15, deadline=None)
+@given(_mesh_spec_shape())
+def test_random_meshes_and_specs_round_trip_and_compute_as_one_device(
+    case: tuple[Mesh, PartitionSpec, tuple[int, ...]],
+) -> None:
+    mesh, spec, shape = case
+    data = np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32)
+    sharding = NamedSharding(mesh, spec)
+    x = tl.device_put(data, sharding)
+    np.testing.assert_array_equal(np.asarray(x), data)
+    # Each shard is one block of the array: every dimension divided by the
+    # product of the sizes of the mesh axes that split it.
+    size_of = dict(zip(mesh.axis_names, mesh.axis_sizes, strict=True))
+    block = tuple(
+        n // int(np.prod([size_of[a] for a in spec.axes_of(d)])) for d, n in enumerate(shape)
+    )
+    assert sharding.shard_shape(shape) == block
+    starts = set()
+    for shard in x.addressable_shards:
+        assert shard.data.shape == block
+        np.testing.assert_array_equal(np.asarray(shard.data), data[shard.index])
+        starts.add(tuple(i.start or 0 for i in shard.index))
+    assert len(starts) == int(np.prod([n // b for n, b in zip(shape, block, strict=True)]))
+    assert len(x.addressable_shards) == 8
+
+    # A jitted elementwise computation and a reduction give the one-device value,
+    # on the sharded array and with the sharding given as in_shardings.
+    def f(a: object) -> object:
+        return lax.reduce_sum(lax.mul(lax.sin(a), np.float32(2)), (0,))
+
+    want = (np.sin(data) * 2).sum(0)
+    for out in (tl.jit(f)(x), tl.jit(f, in_shardings=sharding)(data)):
+        np.testing.assert_allclose(np.asarray(out), want, rtol=1e-5, atol=1e-5)
+        assert out.shape == want.shape
+
+
+def test_auto_axes_with_an_abstract_values_sharding_keeps_the_layout() -> None:
+    # typeof(x).sharding names no mesh in Tessela (its types carry none): as an
+    # out_sharding it asks nothing, and the result reports the outer mesh's types.
+    explicit = make_mesh((4, 2), ("x", "y"))
+    with set_mesh(explicit):
+        x = reshard(X, P("x", "y"))
+        seen = []
+
+        def f(a: object) -> object:
+            seen.append(get_abstract_mesh().axis_types)
+            return lax.dot_general(a, a, (((1,), (1,)), ((), ())))
+
+        for g in (lambda a: auto_axes(f, out_sharding=get_aval(a).sharding)(a), tl.jit(
+                lambda a: auto_axes(f, out_sharding=get_aval(a).sharding)(a))):  # fmt: skip
+            out = g(x)
+            assert out.sharding.mesh == explicit and len(out.sharding.spec) == 2
+            np.testing.assert_allclose(np.asarray(out), X @ X.T)
+    assert seen and all(t == (AxisType.Auto, AxisType.Auto) for t in seen)
+
+
+def test_reshard_of_a_value_laid_out_alike_keeps_its_buffers() -> None:
+    explicit = make_mesh((4, 2), ("x", "y"))
+    x = tl.device_put(X, NamedSharding(AUTO, P("x")))
+    out = reshard(x, NamedSharding(explicit, P("x")))
+    assert out.sharding == NamedSharding(explicit, P("x", None))
+    assert out._global is x._global  # re-described, not moved
+    np.testing.assert_array_equal(np.asarray(out), X)
+    moved = reshard(x, NamedSharding(explicit, P("y")))
+    assert moved._global is not x._global
+    np.testing.assert_array_equal(np.asarray(moved), X)
