@@ -315,7 +315,7 @@ for _dt in (_dtypes.bfloat16, *_dtypes._FLOAT8, _dtypes.int4, _dtypes.uint4):
     register_aval_handler(_dt.type, _np_aval)
 
 
-def get_aval(x: Any, /) -> ShapedArray:
+def get_aval(x: object, /) -> ShapedArray:
     """Return the abstract value of an array-like.
 
     Args:

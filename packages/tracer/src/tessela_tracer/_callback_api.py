@@ -95,7 +95,7 @@ def debug_callback(
 class _FormatChecker(string.Formatter):
     """Checks a debug_print format string against its arguments without formatting."""
 
-    def format_field(self, value: Any, format_spec: str) -> str:
+    def format_field(self, value: object, format_spec: str) -> str:
         return ""
 
     def check_unused_args(

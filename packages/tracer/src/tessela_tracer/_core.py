@@ -581,7 +581,7 @@ def trace_of(x: object, /) -> Trace | None:
     return x._trace if isinstance(x, Tracer) else None
 
 
-def get_aval_of(x: Any, /) -> ShapedArray:
+def get_aval_of(x: object, /) -> ShapedArray:
     """``get_aval`` that also accepts tracers of any trace.
 
     Args:

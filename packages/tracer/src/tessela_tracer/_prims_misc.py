@@ -449,7 +449,7 @@ register_abstract_eval(create_token_p, _create_token_abstract_eval)
 register_impl(create_token_p, lambda *args: Token())
 
 
-def create_token(_: Any = None) -> Any:
+def create_token(_: object = None) -> Any:
     """Create a token with no preconditions, for sequencing effects (experimental, as in JAX).
 
     Args:

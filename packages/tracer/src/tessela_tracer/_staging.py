@@ -6,7 +6,7 @@ import functools
 import inspect
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -35,6 +35,8 @@ __all__ = [
     "make_jaxpr",
     "trace_to_jaxpr",
 ]
+
+_T = TypeVar("_T")
 
 
 @attrs.frozen
@@ -280,7 +282,7 @@ def trace_to_jaxpr(
         return trace.to_closed_jaxpr(outs)
 
 
-def cached_trace(key: Any, thunk: Callable[[], Any]) -> Any:
+def cached_trace(key: object, thunk: Callable[[], _T]) -> _T:
     """Memoize ``thunk()`` for ``key`` within the current jaxpr trace.
 
     Higher-order wrappers trace the same Python function on the same avals
@@ -297,7 +299,7 @@ def cached_trace(key: Any, thunk: Callable[[], Any]) -> Any:
     if not isinstance(trace, JaxprTrace):
         return thunk()
     try:
-        hit = trace.cache.get(key)
+        hit: _T | None = trace.cache.get(key)
     except TypeError:
         return thunk()
     if hit is None:
