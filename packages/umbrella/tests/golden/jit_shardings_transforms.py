@@ -6,7 +6,10 @@ prints, per case, the ``sdy.sharding_constraint`` ops of the lowered module,
 the spec of the result and whether it equals its single-device (NumPy) value.
 ``tests/test_jit_shardings_transforms.py`` runs it with ``tessela`` on 8
 devices and compares (tessela-lowering's ``tests/golden/jit_shardings.py``
-holds the cases without transformations).
+holds the cases without transformations). The last cases take gradients
+over a mesh whose axes are ``Explicit``: eagerly outside ``set_mesh`` JAX
+0.10.2 raises (the error's class, its first sentence and whether it names
+``set_mesh`` are printed), under ``set_mesh`` or ``jit`` it runs.
 """
 
 from __future__ import annotations
@@ -21,12 +24,12 @@ import numpy as np
 if sys.argv[1] == "jax":
     import jax as tx
     from jax import lax
-    from jax.sharding import AxisType
+    from jax.sharding import AxisType, NamedSharding, auto_axes
     from jax.sharding import PartitionSpec as P
 else:
     import tessela as tx
     from tessela import lax
-    from tessela.sharding import AxisType
+    from tessela.sharding import AxisType, NamedSharding, auto_axes
     from tessela.sharding import PartitionSpec as P
 
 CONSTRAINT = re.compile(r"sdy\.sharding_constraint %[\w#]+ (<[^>]*>)")
@@ -65,3 +68,37 @@ with tx.set_mesh(mesh):
         tx.jit(tx.grad(lambda a: inner(a).sum())),
         x, np.full_like(x, 3),
     )  # fmt: skip
+
+explicit = tx.make_mesh((4, 2), ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
+s_ex = NamedSharding(explicit, P("x"))
+squares = tx.jit(lambda a: (a * a).sum(), in_shardings=s_ex)
+for what, call in [
+    ("eager grad of a jit with shardings over Explicit axes", lambda: tx.grad(squares)(x)),
+    ("eager value_and_grad of a jit on a committed argument",
+     lambda: tx.value_and_grad(tx.jit(lambda a: (a * a).sum()))(tx.device_put(x, s_ex))),
+]:  # fmt: skip
+    try:
+        call()
+        print(f"# {what}: no error")
+    except Exception as err:
+        text = str(err)
+        print(f"# {what}")
+        print(f"{type(err).__name__}: {text.split('. ')[0]} names set_mesh={'set_mesh' in text}")
+for what, call in [
+    ("grad over Explicit axes under jit", lambda: tx.jit(tx.grad(squares))(x)),
+    ("vjp over Explicit axes", lambda: tx.vjp(squares, x)[1](np.float32(1))[0]),
+]:
+    out = call()
+    print(f"# {what}")
+    print(f"out {out.sharding.spec} ok={np.allclose(np.asarray(out), 2 * x)}")
+with tx.set_mesh(explicit):
+    out = tx.grad(squares)(x)
+    print("# eager grad under set_mesh")
+    print(f"out {out.sharding.spec} ok={np.allclose(np.asarray(out), 2 * x)}")
+    value_and_grad = tx.jit(
+        auto_axes(tx.value_and_grad(lambda a: (a * a).sum()), out_sharding=(P(), P("x")))
+    )
+    value, g = value_and_grad(tx.device_put(x, s_ex))
+    print("# auto_axes of value_and_grad under jit")
+    print(f"out {value.sharding.spec} ok={np.allclose(np.asarray(value), (x * x).sum())}")
+    print(f"out {g.sharding.spec} ok={np.allclose(np.asarray(g), 2 * x)}")
