@@ -550,8 +550,9 @@ def test_engine_serves_later_calls_without_python() -> None:
         (out,) = engine.call(np.full(2, k, np.float32), 2.0)
         np.testing.assert_array_equal(_run.to_numpy(out), [2.0 * k, 2.0 * k])
     assert firsts == [1]
-    with pytest.raises(_xla.EngineMiss):  # another signature: the caller's full path
+    with pytest.raises(_xla.EngineMiss):  # another signature: the caller's Python route
         engine.call(np.ones(3, np.float32), 2.0)
+    assert not engine.usable and firsts == [1]
 
 
 def test_host_arrays_are_copied_at_the_call() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tessela_lowering._lowering import has_lowering
-from tessela_tracer import ShapedArray, custom_jvp, custom_vjp, lax, trace_to_jaxpr
+from tessela_tracer import ShapedArray, config, custom_jvp, custom_vjp, lax, trace_to_jaxpr
 from tessela_tracer import primitives as P
 
 
@@ -381,3 +382,28 @@ def test_stack_unstack_split_tile_match_numpy(shape: tuple[int, ...], data: st.D
         np.testing.assert_array_equal(np.asarray(got), want)
     reps = tuple(data.draw(st.lists(st.integers(0, 3), min_size=len(shape), max_size=len(shape))))
     np.testing.assert_array_equal(np.asarray(lax.tile(x, reps)), np.tile(x, reps))
+
+
+@pytest.mark.parametrize("precision", ["highest", ("high", "default"), None])
+def test_dot_and_conv_carry_their_precision_into_the_module(precision: Any) -> None:
+    # A GPU computes float32 products in TF32 unless the module asks for more:
+    # the precision must reach stablehlo (JAX 0.10.2 prints the same attribute).
+    a = np.ones((4, 4), np.float32)
+    img = np.ones((1, 1, 4, 4), np.float32)
+    dot_text = tl.jit(lambda x, y: lax.dot(x, y, precision=precision)).lower(a, a).as_text()
+    conv = tl.jit(lambda x, k: lax.conv(x, k, (1, 1), "VALID", precision=precision))
+    conv_text = conv.lower(img, img[:, :, :2, :2]).as_text()
+    if precision is None:
+        assert "precision" not in dot_text and "precision_config" not in conv_text
+    elif precision == "highest":
+        assert "precision = [HIGHEST, HIGHEST]" in dot_text
+        assert "#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>" in conv_text
+    else:
+        assert "precision = [HIGH, DEFAULT]" in dot_text
+        assert "#stablehlo<precision HIGH>, #stablehlo<precision DEFAULT>" in conv_text
+    config.update("jax_default_matmul_precision", "highest")
+    try:
+        text = tl.jit(lambda x, y: lax.dot(x, y)).lower(a, a).as_text()
+    finally:
+        config.update("jax_default_matmul_precision", None)
+    assert "precision = [HIGHEST, HIGHEST]" in text

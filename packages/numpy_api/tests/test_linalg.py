@@ -17,6 +17,7 @@ import tessela_numpy as tnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from tessela_tracer import lax, make_jaxpr
 
 # Normal floats only, and none so small that their squares underflow: XLA flushes
 # subnormals to zero where LAPACK keeps them (or scales them, in its norms), which
@@ -257,3 +258,23 @@ def test_spectral_jit_matches_eager() -> None:
     ):  # fmt: skip
         for e, j in zip(_leaves(fn(a)), _leaves(tl.jit(fn)(a)), strict=True):
             np.testing.assert_array_equal(e, j)
+
+
+@pytest.mark.parametrize(
+    "product",
+    [
+        lambda a, p: tnp.matmul(a, a, precision=p),
+        lambda a, p: tnp.dot(a[0], a[0], precision=p),
+        lambda a, p: tnp.tensordot(a[0], a[0], axes=1, precision=p),
+        lambda a, p: tnp.einsum("bij,bjk->bik", a, a, precision=p),
+        lambda a, p: tnp.inner(a[0], a[0], precision=p),
+        lambda a, p: tnp.vdot(a[0], a[0], precision=p),
+        lambda a, p: tnp.linalg.matmul(a, a, precision=p),
+    ],
+)
+def test_products_pass_their_precision_to_dot_general(product: Any) -> None:
+    # Dropping it would compute float32 products in TF32 on a GPU.
+    a = np.ones((2, 3, 3), np.float32)
+    jaxpr = make_jaxpr(lambda x: product(x, "highest"))(a)
+    dots = [e for e in jaxpr.eqns if e.primitive.name == "dot_general"]
+    assert dots and all(e.params["precision"] == (lax.Precision.HIGHEST,) * 2 for e in dots)

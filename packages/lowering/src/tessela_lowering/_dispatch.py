@@ -224,6 +224,7 @@ def fast_call(
 
     if avals is None or any(donated):
         return call
+
     def first_call(raw: Sequence[Any]) -> list[Buffer]:
         # The engine's first call: host values moved as above, buffers as given.
         bufs = [raw[i] for i in arrays]

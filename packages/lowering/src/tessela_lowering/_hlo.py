@@ -236,6 +236,19 @@ def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value
         stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
 
 
+def precision_attr(precision: Any) -> Any:
+    """``precision_config`` of a dot or convolution: ``None`` for the default.
+
+    ``precision`` is the primitive's canonical parameter: ``None``, a
+    ``(lhs, rhs)`` pair of ``Precision`` values, or a dot algorithm (which
+    carries no precision config). A pair of ``DEFAULT`` gives ``None`` too, so
+    the module reads as it does without one.
+    """
+    if not isinstance(precision, tuple) or all(p.name == "DEFAULT" for p in precision):
+        return None
+    return ir.ArrayAttr.get([stablehlo.PrecisionAttr.get(p.name) for p in precision])
+
+
 def padding_attr(padding: Sequence[Sequence[int]]) -> Any:
     """The ``(low, high)`` pairs per axis as the ``i64`` attribute windowed ops take."""
     pads = np.asarray(padding, np.int64).reshape(len(padding), 2)

@@ -37,6 +37,7 @@ def _conv_general_dilated_lowering(
     dimension_numbers: Any,
     feature_group_count: int,
     batch_group_count: int,
+    precision: Any = None,
     **_: Any,
 ) -> list[Value]:
     out = ctx.avals_out[0]
@@ -65,6 +66,7 @@ def _conv_general_dilated_lowering(
         lhs_dilation=[int(d) for d in lhs_dilation],
         rhs_dilation=[int(d) for d in rhs_dilation],
         window_reversal=[False] * len(window_strides),
+        precision_config=_hlo.precision_attr(precision),
     )  # fmt: skip
     return [op.result]
 

@@ -295,7 +295,8 @@ def _dot_general_lowering(
         return [_hlo.convert(result, dtype)]
     lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
     rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
-    return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims).result]
+    config = _hlo.precision_attr(precision)
+    return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims, precision_config=config).result]
 
 
 register_lowering(P.dot_general_p, _dot_general_lowering)

@@ -38,12 +38,14 @@ def _dg(
     contract: tuple[Sequence[int], Sequence[int]],
     batch: tuple[Sequence[int], Sequence[int]] = ((), ()),
     preferred: Any = None,
+    precision: Any = None,
 ) -> Any:
     dt = aval_of(a).dtype if preferred is None else preferred
     return lax.dot_general(
         a,
         b,
         ((tuple(contract[0]), tuple(contract[1])), (tuple(batch[0]), tuple(batch[1]))),
+        precision=precision,
         preferred_element_type=dt,
     )
 
@@ -70,7 +72,8 @@ def dot(
     Args:
       a: an array-like.
       b: an array-like.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -81,15 +84,18 @@ def dot(
     >>> eval_shape(dot, s((3, 4), "float32"), s((4,), "float32")).shape
     (3,)
     """
-    del precision
     check_arraylike("dot", a, b)
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     na, nb = len(shape_of(a)), len(shape_of(b))
     if na == 0 or nb == 0:
-        return unchanged(_out(_dg(a, b, ((), ()), preferred=pref), dtype, weak))
+        return unchanged(
+            _out(_dg(a, b, ((), ()), preferred=pref, precision=precision), dtype, weak)
+        )
     cb = 0 if nb == 1 else nb - 2
-    return unchanged(_out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref), dtype, weak))
+    return unchanged(
+        _out(_dg(a, b, ((na - 1,), (cb,)), preferred=pref, precision=precision), dtype, weak)
+    )
 
 
 def matmul(
@@ -100,7 +106,8 @@ def matmul(
     Args:
       a: an array-like of rank >= 1.
       b: an array-like of rank >= 1.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -115,7 +122,6 @@ def matmul(
     >>> eval_shape(matmul, s((5, 2, 3), "float32"), s((3, 4), "float32")).shape
     (5, 2, 4)
     """
-    del precision
     check_arraylike("matmul", a, b)
     sa, sb = shape_of(a), shape_of(b)
     if not sa or not sb:
@@ -132,7 +138,7 @@ def matmul(
         b = lax.squeeze(b, plan.b_squeeze)
     na, nb = len(shape_of(a)), len(shape_of(b))
     contract = ((na - 1,), (nb - 1 - (len(sb) > 1),))
-    out = _dg(a, b, contract, (plan.a_batch, plan.b_batch), preferred=pref)
+    out = _dg(a, b, contract, (plan.a_batch, plan.b_batch), preferred=pref, precision=precision)
     if plan.perm != tuple(range(len(plan.perm))):
         out = lax.transpose(out, plan.perm)
     if plan.both_squeezed:
@@ -213,7 +219,8 @@ def vdot(
     Args:
       a: an array-like.
       b: an array-like of the same size.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -240,7 +247,8 @@ def inner(
     Args:
       a: an array-like.
       b: an array-like.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -297,7 +305,8 @@ def tensordot(
       b: an array-like.
       axes: an int N (last N of ``a`` with first N of ``b``) or a pair of axis
         sequences.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -311,7 +320,6 @@ def tensordot(
     >>> eval_shape(lambda x, y: tensordot(x, y, axes=([0], [1])), s((2, 3), "f4"), s((4, 2), "f4")).shape
     (3, 4)
     """
-    del precision
     check_arraylike("tensordot", a, b)
     na, nb = len(shape_of(a)), len(shape_of(b))
     if isinstance(axes, int | np.integer):
@@ -335,7 +343,7 @@ def tensordot(
         raise TypeError(f"tensordot: axes must be an int or a pair of sequences, got {axes!r}")
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
-    return unchanged(_out(_dg(a, b, (ca, cb), preferred=pref), dtype, weak))
+    return unchanged(_out(_dg(a, b, (ca, cb), preferred=pref, precision=precision), dtype, weak))
 
 
 def _sum_axes(x: Any, axes: Sequence[int]) -> Any:
@@ -402,7 +410,8 @@ def einsum(
       subscripts: e.g. ``"ij,jk->ik"``; ellipses and implicit outputs allowed.
       *operands: array-likes, one per subscript term.
       optimize: accepted for compatibility; the order is always left to right.
-      precision: accepted for compatibility; ignored.
+      precision: as for ``lax.dot_general`` (None: the
+        ``jax_default_matmul_precision`` flag's value).
       preferred_element_type: the accumulation and result dtype.
 
     Returns:
@@ -416,7 +425,7 @@ def einsum(
     >>> eval_shape(lambda x, y: einsum("bij,bjk->bik", x, y), s((5, 2, 3), "f4"), s((5, 3, 4), "f4")).shape
     (5, 2, 4)
     """
-    del optimize, precision
+    del optimize
     if not isinstance(subscripts, str):
         raise TypeError(
             "einsum: the first argument must be a subscripts string such as 'ij,jk->ik'"
@@ -461,10 +470,10 @@ def einsum(
             bdims = ([ln.index(n) for n in batch], [rn.index(n) for n in batch])
             names = "".join(batch) + rfree + lfree
             if names == result:
-                x = _dg(rhs, lhs, (cdims[1], cdims[0]), (bdims[1], bdims[0]), preferred=pref)
+                x = _dg(rhs, lhs, (cdims[1], cdims[0]), (bdims[1], bdims[0]), pref, precision)
             else:
                 names = "".join(batch) + lfree + rfree
-                x = _dg(lhs, rhs, cdims, bdims, preferred=pref)
+                x = _dg(lhs, rhs, cdims, bdims, pref, precision)
         if names != result:
             x = transpose(x, [names.index(n) for n in result])
         work.append(x)

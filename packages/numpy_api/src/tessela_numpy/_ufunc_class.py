@@ -357,7 +357,7 @@ class ufunc:
             return (i + 1, acc), None
 
         (_, result), _ = lax.scan(step, (0, arr), None, length=n)
-        return result  # type: ignore[no-any-return]
+        return result
 
     def reduceat(
         self,

@@ -12,8 +12,9 @@ jaxlib's object keeps its own signature cache in front of the executable: the
 first call (and any call whose argument signature jaxlib computes differently)
 comes back to Python. The first call runs the executable through the given
 ``first`` function and hands jaxlib the call data, after checking that jaxlib
-sees each host value as the program's input aval; any later miss raises
-:class:`EngineMiss`, and the caller takes its full path. jaxlib converts host
+sees each host value as the program's input aval; a later miss raises
+:class:`EngineMiss` and retires the engine, and the caller takes its Python
+route from then on. jaxlib converts host
 values under its own x64 state, which Tessela keeps off: engines serve only
 programs traced with x64 disabled.
 """
@@ -48,8 +49,9 @@ class Engine:
     ``call(*args)`` takes device buffers for device arrays and host values as
     they are, and returns the output buffers; it raises :class:`EngineMiss`
     for a call its cache does not serve. ``usable`` turns false when jaxlib
-    saw the first call's host values otherwise than the program takes them:
-    the engine then serves nothing and the caller should stop using it.
+    saw the first call's host values otherwise than the program takes them,
+    or keyed a later call otherwise than the first: the caller should then
+    stop using it.
     """
 
     __slots__ = ("call", "usable")
@@ -162,7 +164,8 @@ def engine(
     result = Engine()
 
     def miss(*args: Any) -> tuple[list[Buffer], _CallData | None, bool]:
-        if served[0]:
+        if served[0]:  # jaxlib keyed this call otherwise: serve nothing more
+            result.usable = False
             raise EngineMiss("a call signature the engine was not built for")
         served[0] = True
         outs = first(args)
@@ -170,8 +173,12 @@ def engine(
         result.usable = [(s.dtype, tuple(s.shape), s.weak_type) for s in seen] == expected
         return outs, data if result.usable else None, False
 
-    result.call = _pjit(
-        "tessela_call", None, miss, [], [], object(), _registry, _refuse_resharding,
-        _cache_type(capacity=1),
-    )  # fmt: skip
+    try:
+        result.call = _pjit(
+            "tessela_call", None, miss, [], [], object(), _registry, _refuse_resharding,
+            _cache_type(capacity=1),
+        )  # fmt: skip
+    except TypeError:  # another jaxlib's signature: the Python route serves
+        _usable[0] = False
+        return None
     return result

@@ -9,6 +9,7 @@ import importlib
 import importlib.util
 import os
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol, TypeAlias
 
 import numpy as np
@@ -204,12 +205,21 @@ def _register_gpu_ffi_handlers(platform: str, c_api: Any) -> None:
     if extension is None:
         return
     xla_platform = platform.upper()
+    # jaxlib 0.11's extensions also declare FFI types (the GPU callback's
+    # state among them), which must be known before the handlers that use them.
+    register_type = getattr(extension, "register_custom_type", None)
+    type_handler = getattr(_xla_client, "register_custom_type_handler", None)
+    if register_type is not None and type_handler is not None:
+        type_handler(xla_platform, functools.partial(register_type, c_api))
+        for name, value in getattr(extension, "ffi_types", dict)().items():
+            _xla_client.register_custom_type(name, value, platform=xla_platform)
     _xla_client.register_custom_call_handler(
         xla_platform, functools.partial(extension.register_custom_call_target, c_api)
     )
-    # Plugins of jaxlib 0.11 register their FFI handlers themselves and have no
-    # ``ffi_registrations``.
-    registrations = getattr(extension, "ffi_registrations", dict)
+    # jaxlib 0.10 names the handlers ``ffi_registrations``, 0.11 ``ffi_handlers``.
+    registrations: Callable[[], dict[str, Any]] = getattr(extension, "ffi_registrations", dict)
+    if not hasattr(extension, "ffi_registrations"):
+        registrations = getattr(extension, "ffi_handlers", dict)
     for name, handler in registrations().items():
         _xla_client.register_custom_call_target(name, handler, platform=xla_platform, api_version=1)
 
