@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import tessela_lowering
-from tessela_tracer import get_aval
+from tessela_tracer import ShapedArray, get_aval
+from tessela_tracer.typing import ArrayLike
 
 from ._config import config
 
@@ -27,7 +28,7 @@ __all__ = [
 _REQUIRED: Any = object()  # a flag whose context manager needs the new value
 
 
-def typeof(x: Any) -> Any:
+def typeof(x: ArrayLike) -> ShapedArray:
     """The abstract value (shape, dtype, weak type) of ``x``, as ``jax.typeof``.
 
     Args:

@@ -99,7 +99,7 @@ def _no_sharding(out_sharding: OutSharding, who: str) -> None:
 
 def _scaled(sample: Array, factor: ArrayLike, dtype: np.dtype[Any]) -> Array:
     # The cast keeps the requested dtype where a sampler widens (float16 normals).
-    return cast(Array, sample.astype(dtype) * tnp.asarray(factor, dtype=dtype))
+    return sample.astype(dtype) * tnp.asarray(factor, dtype=dtype)
 
 
 def zeros(
@@ -517,7 +517,7 @@ def orthogonal(
         q = random.orthogonal(key, n_rows, (), dt, n_cols)
         rest = tuple(int(d) for d in np.delete(np.asarray(dims), column_axis))
         q = tnp.moveaxis(tnp.reshape(q, (*rest, n_cols)), -1, column_axis)
-        return cast(Array, tnp.asarray(scale, dtype=dt) * q)
+        return tnp.asarray(scale, dtype=dt) * q
 
     return init
 
@@ -568,6 +568,6 @@ def delta_orthogonal(
             )
         centre = orthogonal(scale, column_axis, dt)(key, dims[-2:])
         middle = tuple((k - 1) // 2 for k in dims[:-2])
-        return cast(Array, tnp.zeros(dims, dtype=dt).at[middle].set(centre))
+        return tnp.zeros(dims, dtype=dt).at[middle].set(centre)
 
     return init

@@ -126,7 +126,7 @@ def log_sigmoid(x: ArrayLike, /) -> Array:
         >>> print(round(float(log_sigmoid(0.0)), 6))
         -0.693147
     """
-    return cast(Array, -softplus(-tnp.asarray(x)))
+    return -softplus(-tnp.asarray(x))
 
 
 def softplus(x: ArrayLike, /) -> Array:
@@ -211,7 +211,7 @@ def sparse_sigmoid(x: ArrayLike, /) -> Array:
         >>> print(sparse_sigmoid(tnp.array([-2.0, 0.0, 0.5, 3.0])))
         [0.   0.5  0.75 1.  ]
     """
-    return cast(Array, 0.5 * tnp.clip(tnp.asarray(x) + 1.0, 0.0, 2.0))
+    return 0.5 * tnp.clip(tnp.asarray(x) + 1.0, 0.0, 2.0)
 
 
 def mish(x: ArrayLike, /) -> Array:
@@ -277,7 +277,7 @@ def silu(x: ArrayLike, /) -> Array:
         0.0
     """
     x = tnp.asarray(x)
-    return cast(Array, x * sigmoid(x))
+    return x * sigmoid(x)
 
 
 swish = silu
@@ -313,7 +313,7 @@ def hard_silu(x: ArrayLike, /) -> Array:
         3.0
     """
     x = tnp.asarray(x)
-    return cast(Array, x * hard_sigmoid(x))
+    return x * hard_sigmoid(x)
 
 
 hard_swish = hard_silu
@@ -333,7 +333,7 @@ def hard_tanh(x: ArrayLike, /) -> Array:
         -1.0
     """
     x = tnp.asarray(x)
-    return cast(Array, tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype))
+    return tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype)
 
 
 def elu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
@@ -388,7 +388,7 @@ def selu(x: ArrayLike, /) -> Array:
     """
     alpha = 1.6732632423543772
     scale = 1.0507009873554805
-    return cast(Array, scale * elu(x, alpha))
+    return scale * elu(x, alpha)
 
 
 def leaky_relu(x: ArrayLike, /, negative_slope: ArrayLike = 0.01) -> Array:
@@ -427,7 +427,7 @@ def gelu(x: ArrayLike, /, approximate: bool = True) -> Array:
     if approximate:
         c = math.sqrt(2 / math.pi)
         return cast(Array, 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3))))
-    return cast(Array, 0.5 * x * lax.erfc(-x * math.sqrt(0.5)))
+    return 0.5 * x * lax.erfc(-x * math.sqrt(0.5))
 
 
 def glu(x: ArrayLike, /, axis: int = -1) -> Array:

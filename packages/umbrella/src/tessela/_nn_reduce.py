@@ -75,8 +75,8 @@ def logmeanexp(
         return cast(Array, lse - tnp.log(tnp.asarray(count, dtype=lse.dtype)))
     keep = tnp.broadcast_to(tnp.asarray(where, dtype=bool), x.shape)
     lse = logsumexp(tnp.where(keep, x, -tnp.inf), axis=axis, keepdims=keepdims)
-    count = tnp.sum(keep, axis=axis, keepdims=keepdims).astype(lse.dtype)
-    return cast(Array, lse - tnp.log(count))
+    counts = tnp.sum(keep, axis=axis, keepdims=keepdims).astype(lse.dtype)
+    return cast(Array, lse - tnp.log(counts))
 
 
 def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
@@ -174,7 +174,7 @@ def standardize(
         squares = tnp.mean(tnp.square(x), axis=axis, keepdims=True, where=where)
         variance = tnp.clip(squares - tnp.square(mean), 0)
     # A given variance may be any numeric array-like (NumPy's stubs give np.generic no +).
-    return cast(Array, (x - mean) * lax.rsqrt(variance + epsilon))  # type: ignore[operator]
+    return (x - mean) * lax.rsqrt(variance + epsilon)  # type: ignore[operator]
 
 
 def one_hot(
@@ -208,4 +208,4 @@ def one_hot(
     shape = [1] * (x.ndim + 1)
     shape[out_axis] = num_classes
     classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
-    return cast(Array, (labels == classes).astype(tnp.float_ if dtype is None else dtype))
+    return (labels == classes).astype(tnp.float_ if dtype is None else dtype)

@@ -9,7 +9,7 @@ live here, so a plain ``import tessela`` makes them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import tessela_lowering
 import tessela_prng
@@ -18,6 +18,7 @@ from tessela_pytree import register_pytree_node
 from tessela_tracer import Tracer
 from tessela_tracer.dtypes import is_key_dtype
 from tessela_tracer.extend import get_aval_of, random_unwrap
+from tessela_tracer.typing import Array
 
 __all__ = ["is_typed_key"]
 
@@ -34,7 +35,7 @@ def _unflatten_key(_aux: None, children: Any) -> KeyArray:
 register_pytree_node(KeyArray, _flatten_key, _unflatten_key)
 
 
-def is_typed_key(x: Any, /) -> bool:
+def is_typed_key(x: object, /) -> TypeGuard[Array]:
     """Whether ``x`` is a Tessela array (or tracer) of typed PRNG keys.
 
     Args:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, cast
 
 import numpy as np
 import tessela_lowering
@@ -33,6 +33,7 @@ from tessela_prng import KeyArray
 from tessela_tracer import Tracer
 from tessela_tracer.dtypes import KeyDType, key_fry
 from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._prng_keys import is_typed_key
 from ._xp import Boxed, unbox
@@ -158,7 +159,7 @@ def _named_sharding(out_sharding: Any, name: str) -> NamedSharding | None:
     return sharding
 
 
-def place_sampled(value: Any, out_sharding: Any, name: str) -> Any:
+def place_sampled(value: Array, out_sharding: Any, name: str) -> Array:
     """Lay a sampler's result out as ``out_sharding`` asks (``jax.random``'s ``out_sharding=``).
 
     ``None``, and shardings over the empty abstract mesh (what
@@ -202,7 +203,7 @@ def place_sampled(value: Any, out_sharding: Any, name: str) -> Any:
             "supported inside a transformation (jit, vmap, grad, ...); sample outside it, or "
             "device_put the result after the transformation."
         )
-    return tessela_lowering.device_put(value, sharding)
+    return cast(Array, tessela_lowering.device_put(value, sharding))
 
 
 def wrap_sharded_sampler(fn: Callable[_P, Any], /) -> Callable[..., Any]:
@@ -316,7 +317,7 @@ wald = wrap_sharded_sampler(tessela_prng.wald)
 weibull_min = wrap_sampler(tessela_prng.weibull_min)
 
 
-def key_data_of(keys: Any, /) -> Any:
+def key_data_of(keys: ArrayLike | KeyArray, /) -> ArrayLike:
     """Return the ``uint32`` data under typed keys (raw keys pass through).
 
     Args:
@@ -333,5 +334,6 @@ def key_data_of(keys: Any, /) -> Any:
         return random_unwrap(keys)
     if isinstance(keys, KeyArray):
         data = tessela_prng.key_data(keys)
-        return data if _is_traced(data) else tessela_lowering.device_put(np.asarray(data))
-    return tessela_prng.key_data(keys) if isinstance(keys, np.ndarray) else keys
+        out = data if _is_traced(data) else tessela_lowering.device_put(np.asarray(data))
+        return cast(ArrayLike, out)
+    return cast(ArrayLike, tessela_prng.key_data(keys) if isinstance(keys, np.ndarray) else keys)

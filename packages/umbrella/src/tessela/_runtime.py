@@ -23,6 +23,7 @@ from typing import Any
 
 import tessela_lowering
 from tessela_pytree import tree_leaves
+from tessela_tracer.typing import Array
 
 from ._config import config
 from ._flag_contexts import FlagContext
@@ -62,7 +63,7 @@ def copy_to_host_async(x: Any) -> Any:
     return x
 
 
-def live_arrays(platform: str | None = None) -> list[Any]:
+def live_arrays(platform: str | None = None) -> list[Array]:
     """The arrays alive in this process on ``platform`` (default: the default backend).
 
     Args:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_numpy import fft as tnp_fft
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
 
@@ -44,13 +45,13 @@ def _deinterleave(x: Any, axis: int) -> Any:
     return tnp.take(lax.concatenate([v0, v1], axis), order, axis=axis)
 
 
-def _ortho(out: Any, axis: int) -> Any:
+def _ortho(out: Array, axis: int) -> Array:
     n = out.shape[axis]
     factor = np.full(n, 2.0, out.dtype)
     factor[0] = 4.0
     shape = [1] * out.ndim
     shape[axis] = n
-    return out / tnp.sqrt(factor.reshape(shape) * n)
+    return cast(Array, out / tnp.sqrt(factor.reshape(shape) * n))
 
 
 def _check(name: str, type: int, norm: str | None) -> None:
@@ -60,14 +61,14 @@ def _check(name: str, type: int, norm: str | None) -> None:
         raise ValueError(f"jax.scipy.fft.{name}: norm={norm!r} is not implemented")
 
 
-def _inexact(x: Any) -> Any:
+def _inexact(x: ArrayLike) -> Array:
     x = tnp.asarray(x)
     if not np.issubdtype(x.dtype, np.inexact):
         x = x.astype(tnp.result_type(x.dtype, np.float32))
     return x
 
 
-def _pad_axis(x: Any, axis: int, n: int) -> Any:
+def _pad_axis(x: Array, axis: int, n: int) -> Array:
     pads = [(0, n - x.shape[a] if a == axis else 0, 0) for a in range(x.ndim)]
     return lax.pad(x, np.array(0, x.dtype), pads)
 
@@ -79,8 +80,8 @@ def _k(n: int, ndim: int, axis: int, dtype: Any) -> Any:
 
 
 def dct(
-    x: Any, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None
-) -> Any:
+    x: ArrayLike, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None
+) -> Array:
     """The type-2 discrete cosine transform along ``axis``.
 
     Args:
@@ -115,7 +116,7 @@ def dct(
     return _ortho(out, axis) if norm == "ortho" else out
 
 
-def _dct2(x: Any, axes: Sequence[int], norm: str | None) -> Any:
+def _dct2(x: Array, axes: Sequence[int], norm: str | None) -> Array:
     axis1, axis2 = (a % x.ndim for a in axes)
     n1, n2 = x.shape[axis1], x.shape[axis2]
     spectrum = tnp_fft.fftn(_interleave(_interleave(x, axis1), axis2), axes=axes)
@@ -126,11 +127,11 @@ def _dct2(x: Any, axes: Sequence[int], norm: str | None) -> Any:
     out = 2 * out.real
     if norm == "ortho":
         return _ortho(_ortho(out, axis1), axis2)
-    return out
+    return cast(Array, out)
 
 
 def _axes_and_sizes(
-    x: Any, s: Any, axes: Sequence[int] | None
+    x: Array, s: int | Sequence[int] | None, axes: Sequence[int] | None
 ) -> tuple[tuple[int, ...], list[int] | None]:
     sizes: list[int] | None = None
     if s is not None:
@@ -144,9 +145,9 @@ def _axes_and_sizes(
 
 
 def dctn(
-    x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: ArrayLike, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str | None = None,
-) -> Any:  # fmt: skip
+) -> Array:  # fmt: skip
     """The multidimensional type-2 discrete cosine transform.
 
     Args:
@@ -187,8 +188,8 @@ def dctn(
 
 
 def idct(
-    x: Any, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None
-) -> Any:
+    x: ArrayLike, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None
+) -> Array:
     """The inverse of :func:`dct` (a type-3 transform, suitably scaled).
 
     Args:
@@ -223,13 +224,13 @@ def idct(
     x = _ortho(x, axis)
     w4 = _w4(size, _k(size, x.ndim, axis, x.dtype))
     x = x.astype(w4.dtype) / w4 * (2 * size)
-    return _deinterleave(tnp_fft.ifft(x, axis=axis).real, axis)
+    return cast(Array, _deinterleave(tnp_fft.ifft(x, axis=axis).real, axis))
 
 
 def idctn(
-    x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: ArrayLike, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str | None = None,
-) -> Any:  # fmt: skip
+) -> Array:  # fmt: skip
     """The inverse of :func:`dctn`: :func:`idct` along each axis.
 
     Args:

@@ -15,7 +15,7 @@ returns it with ``R``.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
@@ -23,6 +23,7 @@ from tessela_autodiff import jvp
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer import lax
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._vectorize import vectorize
 
@@ -32,7 +33,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _inexact(*xs: Any) -> list[Any]:
+def _inexact(*xs: ArrayLike) -> list[Array]:
     arrays = [tnp.asarray(x) for x in xs]
     dtype = tnp.result_type(*arrays)
     if not np.issubdtype(dtype, np.inexact):
@@ -40,7 +41,9 @@ def _inexact(*xs: Any) -> list[Any]:
     return [a.astype(dtype) for a in arrays]
 
 
-def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, Any]:
+def lu_factor(
+    a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array]:
     """The LU factorization of ``a`` with partial pivoting, packed for :func:`lu_solve`.
 
     Args:
@@ -64,7 +67,7 @@ def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> t
 
 
 def _pivots_to_permutation(pivots: Any, m: int) -> Any:
-    def body(i: Any, perm: Any) -> Any:
+    def body(i: Array, perm: Array) -> Array:
         j = pivots[i]
         pi, pj = perm[i], perm[j]
         return perm.at[i].set(pj).at[j].set(pi)
@@ -91,12 +94,12 @@ def _lu_solve_core(lu_: Any, pivots: Any, b: Any, *, trans: int) -> Any:
 
 
 def lu_solve(
-    lu_and_piv: tuple[Any, Any],
-    b: Any,
+    lu_and_piv: tuple[ArrayLike, ArrayLike],
+    b: ArrayLike,
     trans: int = 0,
     overwrite_b: bool = False,
     check_finite: bool = True,
-) -> Any:
+) -> Array:
     """Solve ``a x = b`` (``trans=1``: ``a^T x = b``; ``2``: ``a^H x = b``) from :func:`lu_factor`.
 
     Args:
@@ -128,12 +131,12 @@ def lu_solve(
     else:
         signature = "(m,m),(k),(m,n)->(m,n)"
     core = functools.partial(_lu_solve_core, trans=trans)
-    return vectorize(core, signature=signature)(lu_, pivots, b)
+    return cast(Array, vectorize(core, signature=signature)(lu_, pivots, b))
 
 
 def lu(
-    a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
-) -> Any:
+    a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array] | tuple[Array, Array, Array]:
     """The LU decomposition ``a = p @ l @ u`` with partial pivoting.
 
     Args:
@@ -188,7 +191,7 @@ def _dot(a: Any, b: Any) -> Any:
 def _pade(order: int) -> Any:
     b = _PADE[order]
 
-    def approx(a: Any) -> tuple[Any, Any]:
+    def approx(a: Array) -> tuple[Array, Array]:
         ident = tnp.eye(a.shape[0], a.shape[1], dtype=a.dtype)
         a2 = _dot(a, a)
         powers = [ident, a2]
@@ -238,17 +241,17 @@ def _calc_p_q(a: Any) -> tuple[Any, Any, Any]:
 def _expm_2d(a: Any, *, upper_triangular: bool, max_squarings: int) -> Any:
     p, q, n_squarings = _calc_p_q(a)
 
-    def nan(args: Any) -> Any:
+    def nan(args: tuple[Array, Array, Array]) -> Array:
         return tnp.full_like(args[0], np.nan)
 
-    def compute(args: Any) -> Any:
+    def compute(args: tuple[Array, Array, Array]) -> Array:
         _, p, q = args
         if upper_triangular:
             r = lax_linalg.triangular_solve(q, p, left_side=True, lower=False)
         else:
             r = tnp_linalg.solve(q, p)
 
-        def step(c: Any, i: Any) -> tuple[Any, None]:
+        def step(c: Array, i: Array) -> tuple[Array, None]:
             return lax.cond(i < n_squarings, lambda x: _dot(x, x), lambda x: x, c), None
 
         r, _ = lax.scan(step, r, tnp.arange(max_squarings, dtype=n_squarings.dtype))
@@ -257,7 +260,7 @@ def _expm_2d(a: Any, *, upper_triangular: bool, max_squarings: int) -> Any:
     return lax.cond(n_squarings > max_squarings, nan, compute, (a, p, q))
 
 
-def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> Any:
+def expm(a: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 16) -> Array:
     """The matrix exponential, by scaling and squaring with a Padé approximant.
 
     Args:
@@ -283,8 +286,8 @@ def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> 
         _expm_2d, upper_triangular=upper_triangular, max_squarings=max_squarings
     )
     if a.ndim > 2:
-        return vectorize(core, signature="(n,n)->(n,n)")(a)
-    return core(a)
+        return cast(Array, vectorize(core, signature="(n,n)->(n,n)")(a))
+    return cast(Array, core(a))
 
 
 # ------------------------------------------------------- polar, Sylvester, tridiagonal
@@ -320,9 +323,9 @@ def _polar_2d(
 
 
 def polar(
-    a: Any, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
+    a: ArrayLike, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
     max_iterations: int | None = None,
-) -> tuple[Any, Any]:  # fmt: skip
+) -> tuple[Array, Array]:  # fmt: skip
     """The polar decomposition ``a = u @ p`` (``side="right"``) or ``a = p @ u`` (``"left"``).
 
     With ``method="qdwh"`` (the default) through ``lax.linalg.qdwh``, as JAX:
@@ -365,7 +368,9 @@ def polar(
     return u, p
 
 
-def solve_sylvester(a: Any, b: Any, c: Any, *, method: str = "schur", tol: float = 1e-8) -> Any:
+def solve_sylvester(
+    a: ArrayLike, b: ArrayLike, c: ArrayLike, *, method: str = "schur", tol: float = 1e-8
+) -> Array:
     """Solve the Sylvester equation ``a @ x + x @ b = c``.
 
     Solved as the Kronecker-product system ``(I kron a + b^T kron I) vec(x) =
@@ -406,9 +411,9 @@ def solve_sylvester(a: Any, b: Any, c: Any, *, method: str = "schur", tol: float
 
 
 def eigh_tridiagonal(
-    d: Any, e: Any, *, eigvals_only: bool = False, select: str = "a",
+    d: ArrayLike, e: ArrayLike, *, eigvals_only: bool = False, select: str = "a",
     select_range: tuple[float, float] | None = None, tol: float | None = None,
-) -> Any:  # fmt: skip
+) -> Array:  # fmt: skip
     """The eigenvalues of the symmetric tridiagonal matrix with diagonal ``d``, off-diagonal ``e``.
 
     Args:
@@ -441,10 +446,12 @@ def eigh_tridiagonal(
     if select == "i":
         lo, hi = (0, n - 1) if select_range is None else select_range
         w = w[int(lo) : int(hi) + 1]
-    return w
+    return cast(Array, w)
 
 
-def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: bool = True) -> Any:
+def expm_frechet(
+    A: ArrayLike, E: ArrayLike, *, method: str | None = None, compute_expm: bool = True
+) -> Array | tuple[Array, Array]:
     """The Fréchet derivative of the matrix exponential at ``A`` in the direction ``E``.
 
     Args:
@@ -481,14 +488,14 @@ def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: boo
 
 
 def qr_multiply(
-    a: Any,
-    c: Any,
+    a: ArrayLike,
+    c: ArrayLike,
     mode: str = "right",
     pivoting: bool = False,
     conjugate: bool = False,
     overwrite_a: bool = False,
     overwrite_c: bool = False,
-) -> tuple[Any, Any]:
+) -> tuple[Array, Array]:
     """The QR decomposition of ``a`` and the product of its ``Q`` with ``c``.
 
     Args:

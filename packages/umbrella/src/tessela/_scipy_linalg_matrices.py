@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, comb, promote_inexact
 from ._vectorize import vectorize
+from .typing import DTypeLike
 
 __all__ = [
     "circulant", "companion", "convolution_matrix", "dft", "fiedler", "fiedler_companion",
@@ -46,7 +48,7 @@ def _toeplitz_core(c: Any, r: Any) -> Any:
     return elems[index]
 
 
-def toeplitz(c: Any, r: Any = None) -> Any:
+def toeplitz(c: ArrayLike, r: ArrayLike | None = None) -> Array:
     """A Toeplitz matrix: first column ``c``, first row ``r`` (``conj(c)`` by default).
 
     ``r[0]`` is ignored (the diagonal is ``c[0]``). Leading dimensions of
@@ -71,7 +73,7 @@ def toeplitz(c: Any, r: Any = None) -> Any:
     else:
         _check_arraylike("toeplitz", c, r)
     core = vectorize(_toeplitz_core, signature="(m),(n)->(m,n)")
-    return core(tnp.atleast_1d(tnp.asarray(c)), tnp.atleast_1d(tnp.asarray(r)))
+    return cast(Array, core(tnp.atleast_1d(tnp.asarray(c)), tnp.atleast_1d(tnp.asarray(r))))
 
 
 def _hankel_core(c: Any, r: Any) -> Any:
@@ -82,7 +84,7 @@ def _hankel_core(c: Any, r: Any) -> Any:
     return v[np.arange(m)[:, None] + np.arange(n)[None, :]]
 
 
-def hankel(c: Any, r: Any = None) -> Any:
+def hankel(c: ArrayLike, r: ArrayLike | None = None) -> Array:
     """A Hankel matrix: first column ``c``, last row ``r`` (zeros by default).
 
     ``r[0]`` is ignored (the anti-diagonal's last entry is ``c[-1]``).
@@ -118,7 +120,7 @@ def hankel(c: Any, r: Any = None) -> Any:
         c = tnp.expand_dims(c, tuple(range(r.ndim - c.ndim)))
     elif r.ndim < c.ndim:
         r = tnp.expand_dims(r, tuple(range(c.ndim - r.ndim)))
-    return vectorize(_hankel_core, signature="(m),(n)->(m,n)")(c, r)
+    return cast(Array, vectorize(_hankel_core, signature="(m),(n)->(m,n)")(c, r))
 
 
 def _circulant_core(c: Any) -> Any:
@@ -126,7 +128,7 @@ def _circulant_core(c: Any) -> Any:
     return c[(np.arange(n)[:, None] - np.arange(n)[None, :]) % n]
 
 
-def circulant(c: Any) -> Any:
+def circulant(c: ArrayLike) -> Array:
     """A circulant matrix whose first column is ``c``.
 
     Args:
@@ -142,7 +144,9 @@ def circulant(c: Any) -> Any:
          [3 2 1]]
     """
     _check_arraylike("circulant", c)
-    return vectorize(_circulant_core, signature="(n)->(n,n)")(tnp.atleast_1d(tnp.asarray(c)))
+    return cast(
+        Array, vectorize(_circulant_core, signature="(n)->(n,n)")(tnp.atleast_1d(tnp.asarray(c)))
+    )
 
 
 def _leslie_core(f: Any, s: Any) -> Any:
@@ -151,7 +155,7 @@ def _leslie_core(f: Any, s: Any) -> Any:
     return tnp.diag(s, k=-1).at[0].set(f)
 
 
-def leslie(f: Any, s: Any) -> Any:
+def leslie(f: ArrayLike, s: ArrayLike) -> Array:
     """A Leslie matrix: fecundities ``f`` on the first row, survivals ``s`` below the diagonal.
 
     Args:
@@ -180,7 +184,7 @@ def leslie(f: Any, s: Any) -> Any:
             "Incorrect lengths for f and s. The length of s along the last axis must be one "
             f"less than the length of f; got f shape {f_arr.shape} and s shape {s_arr.shape}."
         )
-    return vectorize(_leslie_core, signature="(n),(m)->(n,n)")(f_arr, s_arr)
+    return cast(Array, vectorize(_leslie_core, signature="(n),(m)->(n,n)")(f_arr, s_arr))
 
 
 def _companion_core(a: Any) -> Any:
@@ -189,7 +193,7 @@ def _companion_core(a: Any) -> Any:
     return tnp.eye(m, m, k=-1, dtype=first_row.dtype).at[0].set(first_row)
 
 
-def companion(a: Any) -> Any:
+def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest degree first).
 
     Args:
@@ -212,10 +216,10 @@ def companion(a: Any) -> Any:
         raise ValueError(
             f"The length of `a` along the last axis must be at least 2; got shape {a.shape}."
         )
-    return vectorize(_companion_core, signature="(n)->(m,m)")(a)
+    return cast(Array, vectorize(_companion_core, signature="(n)->(m,m)")(a))
 
 
-def fiedler(a: Any) -> Any:
+def fiedler(a: ArrayLike) -> Array:
     """The symmetric Fiedler matrix ``|a[i] - a[j]|``.
 
     Args:
@@ -232,10 +236,10 @@ def fiedler(a: Any) -> Any:
     """
     _check_arraylike("fiedler", a)
     arr = tnp.atleast_1d(tnp.asarray(a))
-    return tnp.abs(arr[..., None] - arr[..., None, :])
+    return cast(Array, tnp.abs(arr[..., None] - arr[..., None, :]))
 
 
-def hilbert(n: int) -> Any:
+def hilbert(n: int) -> Array:
     """The ``n x n`` Hilbert matrix ``1 / (i + j + 1)``.
 
     Args:
@@ -258,7 +262,7 @@ def _binom(n: Any, k: Any) -> Any:
     return lax.exp(lax.lgamma(n + 1.0) - lax.lgamma(n - k + 1.0) - lax.lgamma(k + 1.0))
 
 
-def pascal(n: int, kind: str | None = None) -> Any:
+def pascal(n: int, kind: str | None = None) -> Array:
     """The ``n x n`` Pascal matrix (binomial coefficients), as float32 like JAX's.
 
     Args:
@@ -284,13 +288,13 @@ def pascal(n: int, kind: str | None = None) -> Any:
     a = tnp.arange(operator.index(n), dtype=np.float32)
     lower = _binom(a[:, None], a[None, :])
     if kind == "lower":
-        return lower
+        return cast(Array, lower)
     if kind == "upper":
-        return lower.T
+        return cast(Array, lower.T)
     return tnp.dot(lower, lower.T)
 
 
-def helmert(n: int, full: bool = False) -> Any:
+def helmert(n: int, full: bool = False) -> Array:
     """The Helmert matrix of order ``n`` (its ``n - 1`` orthonormal contrast rows).
 
     Args:
@@ -322,7 +326,7 @@ def helmert(n: int, full: bool = False) -> Any:
     return h
 
 
-def hadamard(n: int, dtype: Any = int) -> Any:
+def hadamard(n: int, dtype: DTypeLike = int) -> Array:
     """The Sylvester-construction Hadamard matrix of order ``n`` (a power of 2).
 
     Args:
@@ -349,7 +353,7 @@ def hadamard(n: int, dtype: Any = int) -> Any:
     return h
 
 
-def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
+def dft(n: int, scale: str | None = None, *, dtype: DTypeLike | None = None) -> Array:
     r"""The ``n x n`` discrete Fourier transform matrix :math:`\omega^{ij}`, :math:`\omega = e^{-2\pi i/n}`.
 
     Args:
@@ -383,7 +387,7 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
         omegas = omegas / tnp.sqrt(n)
     elif scale == "n":
         omegas = omegas / n
-    return omegas
+    return cast(Array, omegas)
 
 
 def _fiedler_companion_core(a: Any) -> Any:
@@ -412,7 +416,7 @@ def _fiedler_companion_core(a: Any) -> Any:
     )
 
 
-def fiedler_companion(a: Any) -> Any:
+def fiedler_companion(a: ArrayLike) -> Array:
     """Fiedler's pentadiagonal companion matrix of the polynomial with coefficients ``a``.
 
     Args:
@@ -437,10 +441,10 @@ def fiedler_companion(a: Any) -> Any:
             "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
             f"an array of shape {a.shape}."
         )
-    return vectorize(_fiedler_companion_core, signature="(n)->(m,m)")(a)
+    return cast(Array, vectorize(_fiedler_companion_core, signature="(n)->(m,m)")(a))
 
 
-def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
+def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
     """The Toeplitz matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for ``len(v) == n``.
 
     Args:
@@ -488,7 +492,7 @@ def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
     return toeplitz(col0, row0)
 
 
-def invhilbert(n: int) -> Any:
+def invhilbert(n: int) -> Array:
     """The inverse of the ``n x n`` Hilbert matrix (exact integers, as floats).
 
     Args:
@@ -510,7 +514,7 @@ def invhilbert(n: int) -> Any:
     )
 
 
-def invpascal(n: int, kind: str | None = None) -> Any:
+def invpascal(n: int, kind: str | None = None) -> Array:
     """The inverse of the ``n x n`` Pascal matrix.
 
     Args:
@@ -536,7 +540,7 @@ def invpascal(n: int, kind: str | None = None) -> Any:
     i, j = a[:, None], a[None, :]
     lower_inv = (-1.0) ** (i - j) * _binom(i, j)
     if kind == "lower":
-        return lower_inv
+        return cast(Array, lower_inv)
     if kind == "upper":
-        return lower_inv.T
+        return cast(Array, lower_inv.T)
     return tnp.dot(lower_inv.T, lower_inv)

@@ -22,13 +22,14 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer import jit, lax
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._vectorize import vectorize
 
@@ -52,7 +53,7 @@ def _schur(a: Any, output: str) -> tuple[Any, Any]:
 _schur_jit = jit(_schur, static_argnums=(1,))
 
 
-def schur(a: Any, output: str = "real") -> tuple[Any, Any]:
+def schur(a: ArrayLike, output: str = "real") -> tuple[Array, Array]:
     """The Schur decomposition ``a = Z T Z^H``; CPU only.
 
     Args:
@@ -103,8 +104,8 @@ _hessenberg_jit = jit(_hessenberg, static_argnums=(1,))
 
 
 def hessenberg(
-    a: Any, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True
-) -> Any:
+    a: ArrayLike, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Array:
     """The Hessenberg form ``H`` of ``a = Q H Q^H``; CPU only.
 
     Args:
@@ -127,7 +128,7 @@ def hessenberg(
     arr = tnp.asarray(a)
     if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
         raise ValueError(f"hessenberg expects square matrices (..., n, n), got shape {arr.shape}.")
-    return _hessenberg_jit(arr, bool(calc_q))
+    return cast(Array, _hessenberg_jit(arr, bool(calc_q)))
 
 
 # -------------------------------------------------------------------- rsf2csf
@@ -142,7 +143,7 @@ def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
         return t, z
     idx = tnp.arange(n)
 
-    def update(m: Any, t: Any, z: Any) -> tuple[Any, Any]:
+    def update(m: Array, t: Array, z: Array) -> tuple[Array, Array]:
         block = lax.dynamic_slice(t, (m - 1, m - 1), (2, 2))
         mu = tnp_linalg.eigvals(block) - t[m, m]
         r = tnp_linalg.norm(tnp.stack([mu[0], t[m, m - 1]])).astype(dtype)
@@ -161,7 +162,7 @@ def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
         z = lax.dynamic_update_slice_in_dim(z, z_cols @ tnp.conj(g.T), m - 1, axis=1)
         return t, z
 
-    def step(i: Any, tz: tuple[Any, Any]) -> tuple[Any, Any]:
+    def step(i: Array, tz: tuple[Array, Array]) -> tuple[Array, Array]:
         m = n - i
         t, z = tz
         big = tnp.abs(t[m, m - 1]) > eps * (tnp.abs(t[m - 1, m - 1]) + tnp.abs(t[m, m]))
@@ -175,7 +176,7 @@ def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
 _rsf2csf = jit(vectorize(_rsf2csf_2d, signature="(n,n),(n,n)->(n,n),(n,n)"))
 
 
-def rsf2csf(t: Any, z: Any, check_finite: bool = True) -> tuple[Any, Any]:
+def rsf2csf(t: ArrayLike, z: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:
     """Convert a real Schur form ``(T, Z)`` to the complex Schur form; CPU only.
 
     Args:
@@ -216,14 +217,14 @@ def _sqrtm_triu(t: Any) -> Any:
     n = diag.size
     zero = tnp.zeros((), t.dtype)
 
-    def i_loop(offset: Any, data: tuple[Any, Any]) -> tuple[Any, Any]:
+    def i_loop(offset: Array, data: tuple[Array, Array]) -> tuple[Array, Array]:
         j, u = data
         i = j - 1 - offset
         s = lax.fori_loop(i + 1, j, lambda k, val: val + u[i, k] * u[k, j], zero)
         value = tnp.where(t[i, j] == s, zero, (t[i, j] - s) / (diag[i] + diag[j]))
         return j, u.at[i, j].set(value)
 
-    def j_loop(j: Any, u: Any) -> Any:
+    def j_loop(j: Array, u: Array) -> Array:
         _, u = lax.fori_loop(0, j, i_loop, (j, u))
         return u
 
@@ -240,7 +241,7 @@ def _sqrtm(a: Any) -> Any:
 _sqrtm_jit = jit(_sqrtm)
 
 
-def sqrtm(A: Any, blocksize: int = 1) -> Any:
+def sqrtm(A: ArrayLike, blocksize: int = 1) -> Array:
     """The principal matrix square root, by the complex Schur method; CPU only.
 
     Args:
@@ -261,7 +262,7 @@ def sqrtm(A: Any, blocksize: int = 1) -> Any:
     """
     if blocksize > 1:
         raise NotImplementedError("Blocked version is not implemented yet.")
-    return _sqrtm_jit(A)
+    return cast(Array, _sqrtm_jit(A))
 
 
 # ----------------------------------------------------------------------- funm
@@ -272,7 +273,7 @@ def _parlett(f: Any, t: Any) -> tuple[Any, Any]:
     n = t.shape[0]
     idx = tnp.arange(n)
 
-    def inner(i: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def inner(i: Array, state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         p, f, minden = state
         j = i + p
         s = t[i - 1, j - 1] * (f[j - 1, j - 1] - f[i - 1, i - 1])
@@ -285,7 +286,7 @@ def _parlett(f: Any, t: Any) -> tuple[Any, Any]:
         s = tnp.where(den != 0, s / den, s)
         return p, f.at[i - 1, j - 1].set(s), tnp.minimum(minden, tnp.abs(den))
 
-    def outer(p: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
+    def outer(p: Array, state: tuple[Array, Array]) -> tuple[Array, Array]:
         _, f, minden = lax.fori_loop(1, n - p + 1, inner, (p, *state))
         return f, minden
 
@@ -293,7 +294,9 @@ def _parlett(f: Any, t: Any) -> tuple[Any, Any]:
     return out
 
 
-def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
+def funm(
+    A: ArrayLike, func: Callable[[Any], Any], disp: bool = True
+) -> Array | tuple[Array, Array]:
     """The matrix function ``func(A)`` from ``func`` on scalars, by the Schur-Parlett method; CPU only.
 
     Args:
@@ -325,7 +328,7 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
     f, minden = _parlett(f, t)
     f = z @ f @ tnp.conj(z.T)
     if disp:
-        return f
+        return cast(Array, f)
     tol = float(np.finfo(np.float64 if f.dtype == tnp.complex128 else np.float32).eps)
     minden = tnp.where(minden == 0.0, tol, minden)
     err = tnp.where(

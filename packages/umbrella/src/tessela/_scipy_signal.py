@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
@@ -20,13 +20,15 @@ from tessela_batching import vmap
 from tessela_numpy import fft as tnp_fft
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer import lax
+from tessela_tracer.lax import PrecisionLike
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["convolve", "convolve2d", "correlate", "correlate2d", "detrend", "fftconvolve"]
 
 _MODES = ("full", "same", "valid")
 
 
-def _inexact(*xs: Any) -> list[Any]:
+def _inexact(*xs: ArrayLike) -> list[Array]:
     arrays = [tnp.asarray(x) for x in xs]
     dtype = tnp.result_type(*arrays)
     if not np.issubdtype(dtype, np.inexact):
@@ -65,7 +67,9 @@ def _fftconvolve_unbatched(in1: Any, in2: Any, mode: str) -> Any:
     return lax.dynamic_slice(conv, starts, out_shape)
 
 
-def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | None = None) -> Any:
+def fftconvolve(
+    in1: ArrayLike, in2: ArrayLike, mode: str = "full", axes: Sequence[int] | None = None
+) -> Array:
     """Convolve two N-dimensional arrays with FFTs.
 
     Args:
@@ -92,7 +96,7 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | No
         raise ValueError("mode must be one of ['same', 'full', 'valid']")
     conv = functools.partial(_fftconvolve_unbatched, mode=mode)
     if axes is None:
-        return conv(in1, in2)
+        return cast(Array, conv(in1, in2))
     axes_t = (axes,) if isinstance(axes, int) else tuple(axes)
     axes_t = tuple(operator.index(ax) % in1.ndim for ax in axes_t)
     mapped = set(range(in1.ndim)) - set(axes_t)
@@ -104,7 +108,7 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | No
     fn: Any = conv
     for ax in sorted(mapped):
         fn = vmap(fn, in_axes=ax, out_axes=ax)
-    return fn(in1, in2)
+    return cast(Array, fn(in1, in2))
 
 
 def _convolve_nd(in1: Any, in2: Any, mode: str, *, precision: Any) -> Any:
@@ -145,8 +149,12 @@ def _convolve_nd(in1: Any, in2: Any, mode: str, *, precision: Any) -> Any:
 
 
 def convolve(
-    in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None
-) -> Any:
+    in1: ArrayLike,
+    in2: ArrayLike,
+    mode: str = "full",
+    method: str = "auto",
+    precision: PrecisionLike = None,
+) -> Array:
     """Convolve two N-dimensional arrays.
 
     Args:
@@ -169,7 +177,7 @@ def convolve(
     if method == "fft":
         return fftconvolve(in1, in2, mode=mode)
     if method in ("direct", "auto"):
-        return _convolve_nd(in1, in2, mode, precision=precision)
+        return cast(Array, _convolve_nd(in1, in2, mode, precision=precision))
     raise ValueError(f"Got method={method!r}; expected 'auto', 'fft', or 'direct'.")
 
 
@@ -181,9 +189,9 @@ def _check_2d(name: str, in1: Any, in2: Any, boundary: str, fillvalue: float) ->
 
 
 def convolve2d(
-    in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: float = 0,
-    precision: Any = None,
-) -> Any:  # fmt: skip
+    in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill", fillvalue: float = 0,
+    precision: PrecisionLike = None,
+) -> Array:  # fmt: skip
     """Convolve two 2-D arrays (zero fill at the boundary only, as in JAX).
 
     Args:
@@ -208,12 +216,16 @@ def convolve2d(
          [1. 2. 1.]]
     """
     _check_2d("convolve2d", in1, in2, boundary, fillvalue)
-    return _convolve_nd(in1, in2, mode, precision=precision)
+    return cast(Array, _convolve_nd(in1, in2, mode, precision=precision))
 
 
 def correlate(
-    in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None
-) -> Any:
+    in1: ArrayLike,
+    in2: ArrayLike,
+    mode: str = "full",
+    method: str = "auto",
+    precision: PrecisionLike = None,
+) -> Array:
     """Cross-correlate two N-dimensional arrays: ``convolve(in1, flip(conj(in2)))``.
 
     Args:
@@ -235,9 +247,9 @@ def correlate(
 
 
 def correlate2d(
-    in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: float = 0,
-    precision: Any = None,
-) -> Any:  # fmt: skip
+    in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill", fillvalue: float = 0,
+    precision: PrecisionLike = None,
+) -> Array:  # fmt: skip
     """Cross-correlate two 2-D arrays (zero fill at the boundary only, as in JAX).
 
     Args:
@@ -269,16 +281,20 @@ def correlate2d(
         return tnp.flip(conv(tnp.flip(in1), in2.conj()))
     if mode == "valid":
         if swap and not same_shape:
-            return conv(tnp.flip(in2), in1.conj())
+            return cast(Array, conv(tnp.flip(in2), in1.conj()))
         return tnp.flip(conv(tnp.flip(in1), in2.conj()))
     if swap:
-        return conv(tnp.flip(in2), in1.conj()).conj()
+        return cast(Array, conv(tnp.flip(in2), in1.conj()).conj())
     return tnp.flip(conv(tnp.flip(in1), in2.conj()))
 
 
 def detrend(
-    data: Any, axis: int = -1, type: str = "linear", bp: Any = 0, overwrite_data: None = None
-) -> Any:
+    data: ArrayLike,
+    axis: int = -1,
+    type: str = "linear",
+    bp: ArrayLike = 0,
+    overwrite_data: None = None,
+) -> Array:
     """Remove the mean (``type="constant"``) or a least-squares line per segment (``"linear"``).
 
     Args:

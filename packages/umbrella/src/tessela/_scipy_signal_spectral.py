@@ -27,6 +27,7 @@ import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_numpy import fft as tnp_fft
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_signal import detrend
 
@@ -141,7 +142,7 @@ def _detrend_fn(detrend_type: Any, axis: int) -> Callable[[Any], Any]:
         if axis == -1:
             return detrend_type  # type: ignore[no-any-return]
 
-        def moved(d: Any) -> Any:
+        def moved(d: Array) -> Array:
             return tnp.moveaxis(detrend_type(tnp.moveaxis(d, axis, -1)), -1, axis)
 
         return moved
@@ -249,10 +250,19 @@ def _spectral(x: Any, y: Any, fs: Any, window: Any, nperseg: int | None,
     return freqs, time, tnp.moveaxis(result, -1, axis)
 
 
-def stft(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int = 256,
-         noverlap: int | None = None, nfft: int | None = None, detrend: Any = False,
-         return_onesided: bool = True, boundary: str | None = "zeros", padded: bool = True,
-         axis: int = -1) -> tuple[Any, Any, Any]:  # fmt: skip
+def stft(
+    x: ArrayLike,
+    fs: ArrayLike = 1.0,
+    window: str | tuple[Any, ...] | ArrayLike = "hann",
+    nperseg: int = 256,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: str | bool | Callable[..., Any] = False,
+    return_onesided: bool = True,
+    boundary: str | None = "zeros",
+    padded: bool = True,
+    axis: int = -1,
+) -> tuple[Array, Array, Array]:
     """The short-time Fourier transform (``scipy.signal.stft``).
 
     Args:
@@ -283,10 +293,20 @@ def stft(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int = 256,
                      "spectrum", axis, "stft", boundary, padded)  # fmt: skip
 
 
-def csd(x: Any, y: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
-        noverlap: int | None = None, nfft: int | None = None, detrend: Any = "constant",
-        return_onesided: bool = True, scaling: str = "density", axis: int = -1,
-        average: str = "mean") -> tuple[Any, Any]:  # fmt: skip
+def csd(
+    x: ArrayLike,
+    y: ArrayLike | None,
+    fs: ArrayLike = 1.0,
+    window: str | tuple[Any, ...] | ArrayLike = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: str | bool | Callable[..., Any] = "constant",
+    return_onesided: bool = True,
+    scaling: str = "density",
+    axis: int = -1,
+    average: str = "mean",
+) -> tuple[Array, Array]:
     """The cross power spectral density by Welch's method (``scipy.signal.csd``).
 
     Args:
@@ -339,10 +359,19 @@ def csd(x: Any, y: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None
     return freqs, pxy
 
 
-def welch(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
-          noverlap: int | None = None, nfft: int | None = None, detrend: Any = "constant",
-          return_onesided: bool = True, scaling: str = "density", axis: int = -1,
-          average: str = "mean") -> tuple[Any, Any]:  # fmt: skip
+def welch(
+    x: ArrayLike,
+    fs: ArrayLike = 1.0,
+    window: str | tuple[Any, ...] | ArrayLike = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: str | bool | Callable[..., Any] = "constant",
+    return_onesided: bool = True,
+    scaling: str = "density",
+    axis: int = -1,
+    average: str = "mean",
+) -> tuple[Array, Array]:
     """The power spectral density by Welch's method (``scipy.signal.welch``).
 
     Args:
@@ -393,9 +422,18 @@ def _overlap_add(x: Any, step: int) -> Any:
     return x.reshape((*batch, -1))
 
 
-def istft(Zxx: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
-          noverlap: int | None = None, nfft: int | None = None, input_onesided: bool = True,
-          boundary: bool = True, time_axis: int = -1, freq_axis: int = -2) -> tuple[Any, Any]:  # fmt: skip
+def istft(
+    Zxx: ArrayLike,
+    fs: ArrayLike = 1.0,
+    window: str | tuple[Any, ...] | ArrayLike = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    input_onesided: bool = True,
+    boundary: bool = True,
+    time_axis: int = -1,
+    freq_axis: int = -2,
+) -> tuple[Array, Array]:
     """The inverse short-time Fourier transform (``scipy.signal.istft``).
 
     Args:

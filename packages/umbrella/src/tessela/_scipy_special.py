@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
+from tessela_tracer.typing import Array, ArrayLike
 
 from . import _nn_reduce
+from .typing import DTypeLike
 
 __all__ = [
     "beta", "betaln", "comb", "digamma", "entr", "erf", "erfc", "erfinv", "expit", "factorial",
@@ -32,7 +34,7 @@ Axis = int | Sequence[int] | None
 _SCALARS = (bool, int, float, complex, np.generic)
 
 
-def promote_inexact(name: str, *args: Any) -> list[Any]:
+def promote_inexact(name: str, *args: ArrayLike) -> list[Array | float | complex]:
     """Promote ``args`` to their common inexact dtype (integers to the default float).
 
     Python scalars stay weakly typed when every argument is one, as in JAX.
@@ -56,7 +58,7 @@ def promote_inexact(name: str, *args: Any) -> list[Any]:
     dtype, weak = _dtypes.result_type(*args, return_weak_type_flag=True)
     if not _dtypes.issubdtype(dtype, np.inexact):
         dtype = _dtypes.default_float_dtype()
-    out: list[Any] = []
+    out: list[Array | float | complex] = []
     for a in args:
         if weak and isinstance(a, (bool, int, float)):
             out.append(float(a))
@@ -67,7 +69,7 @@ def promote_inexact(name: str, *args: Any) -> list[Any]:
     return out
 
 
-def _arr(x: Any, dtype: Any = None) -> Any:
+def _arr(x: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     """``tnp.asarray``, but always an object with a dtype (scalars fold to NumPy)."""
     out = tnp.asarray(x, dtype=dtype)
     if not hasattr(out, "dtype"):
@@ -90,14 +92,25 @@ def _reduction_dims(ndim: int, axis: Axis) -> tuple[int, ...]:
     return tuple(sorted(norm))
 
 
+@overload
+def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
+              return_sign: Literal[False] = False, where: ArrayLike | None = None) -> Array: ...  # fmt: skip
+@overload
+def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False, *,
+              return_sign: Literal[True], where: ArrayLike | None = None) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
+              return_sign: bool = False, where: ArrayLike | None = None) -> Array | tuple[Array, Array]: ...  # fmt: skip
+
+
 def logsumexp(
-    a: Any,
+    a: ArrayLike,
     axis: Axis = None,
-    b: Any = None,
+    b: ArrayLike | None = None,
     keepdims: bool = False,
     return_sign: bool = False,
-    where: Any = None,
-) -> Any:
+    where: ArrayLike | None = None,
+) -> Array | tuple[Array, Array]:
     """``log(sum(b * exp(a)))`` along ``axis``, computed stably.
 
     Args:
@@ -143,10 +156,10 @@ def logsumexp(
         return out, sign
     if b is not None and not complex_out:
         out = tnp.where(sign < 0, _arr(np.nan, dtype=out.dtype), out)
-    return out
+    return cast(Array, out)
 
 
-def softmax(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """SciPy's softmax: ``exp(x) / sum(exp(x))`` over ``axis`` (all axes by default).
 
     Args:
@@ -165,7 +178,7 @@ def softmax(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
     return _nn_reduce.softmax(x, axis=axis)
 
 
-def log_softmax(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+def log_softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """SciPy's log-softmax: ``x - logsumexp(x)`` over ``axis`` (all axes by default).
 
     Args:
@@ -178,7 +191,7 @@ def log_softmax(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
     return _nn_reduce.log_softmax(x, axis=axis)
 
 
-def expit(x: Any) -> Any:
+def expit(x: ArrayLike) -> Array:
     """The logistic sigmoid ``1 / (1 + exp(-x))``.
 
     Args:
@@ -218,9 +231,9 @@ Example:
 
 
 def _unary(name: str, op: Callable[[Any], Any], doc: str) -> Callable[[Any], Any]:
-    def fn(x: Any) -> Any:
+    def fn(x: ArrayLike) -> Array:
         (x,) = promote_inexact(name, x)
-        return op(_arr(x))
+        return cast(Array, op(_arr(x)))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"""{doc}
@@ -241,7 +254,7 @@ gammaln = _unary("gammaln", lax.lgamma, "``log|Gamma(x)|``.")
 digamma = _unary("digamma", lax.digamma, "The digamma function ``d/dx log Gamma(x)``.")
 
 
-def gammasgn(x: Any) -> Any:
+def gammasgn(x: ArrayLike) -> Array:
     """The sign of the gamma function (NaN at poles and for NaN or ``-inf``).
 
     Args:
@@ -260,7 +273,7 @@ def gammasgn(x: Any) -> Any:
     return tnp.where(nan_mask, tnp.full_like(x, np.nan), tnp.where(minus_mask, -one, one))
 
 
-def gamma(x: Any) -> Any:
+def gamma(x: ArrayLike) -> Array:
     """The gamma function, as ``gammasgn(x) * exp(gammaln(x))`` for real ``x``.
 
     Args:
@@ -277,7 +290,7 @@ def gamma(x: Any) -> Any:
     x = _arr(x)
     if _dtypes.issubdtype(x.dtype, np.complexfloating):
         raise NotImplementedError("gamma: complex inputs are not supported; pass real values.")
-    return gammasgn(x) * tnp.exp(lax.lgamma(x))
+    return cast(Array, gammasgn(x) * tnp.exp(lax.lgamma(x)))
 
 
 def _algdiv(a: Any, b: Any) -> Any:
@@ -302,7 +315,7 @@ def _algdiv(a: Any, b: Any) -> Any:
     return tnp.where(u <= v, (w - v) - u, (w - u) - v)
 
 
-def betaln(a: Any, b: Any) -> Any:
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """``log|B(a, b)|``, accurate for large arguments (cdflib's ``algdiv`` when ``b >= 8``).
 
     Args:
@@ -317,13 +330,13 @@ def betaln(a: Any, b: Any) -> Any:
         -2.48491
     """
     a, b = (_arr(v) for v in promote_inexact("betaln", a, b))
-    a, b = tnp.minimum(a, b), tnp.maximum(a, b)
-    small_b = lax.lgamma(a) + (lax.lgamma(b) - lax.lgamma(a + b))
-    large_b = lax.lgamma(a) + _algdiv(a, b)
-    return tnp.where(b < 8, small_b, large_b)
+    lo, hi = tnp.minimum(a, b), tnp.maximum(a, b)
+    small_b = lax.lgamma(lo) + (lax.lgamma(hi) - lax.lgamma(lo + hi))
+    large_b = lax.lgamma(lo) + _algdiv(lo, hi)
+    return tnp.where(hi < 8, small_b, large_b)
 
 
-def beta(a: Any, b: Any) -> Any:
+def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """The beta function ``Gamma(a) Gamma(b) / Gamma(a + b)``.
 
     Args:
@@ -335,10 +348,10 @@ def beta(a: Any, b: Any) -> Any:
     """
     a, b = (_arr(v) for v in promote_inexact("beta", a, b))
     sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
-    return sign * tnp.exp(betaln(a, b))
+    return cast(Array, sign * tnp.exp(betaln(a, b)))
 
 
-def factorial(n: Any, exact: bool = False) -> Any:
+def factorial(n: ArrayLike, exact: bool = False) -> Array:
     """``n!`` as ``exp(gammaln(n + 1))``; 0 for negative ``n``.
 
     Args:
@@ -359,7 +372,7 @@ def factorial(n: Any, exact: bool = False) -> Any:
     return tnp.where(n < 0, 0, tnp.exp(lax.lgamma(n + 1)))
 
 
-def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:
+def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
     """The number of combinations ``N choose k``, in floating point.
 
     Args:
@@ -379,7 +392,7 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:
     return tnp.where(cond, result, 0.0)
 
 
-def polygamma(n: Any, x: Any) -> Any:
+def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     """The ``n``-th derivative of the digamma function.
 
     Args:
@@ -401,7 +414,7 @@ def polygamma(n: Any, x: Any) -> Any:
     return lax.polygamma(*tnp.broadcast_arrays(n_arr, x_arr))
 
 
-def zeta(x: Any, q: Any = None) -> Any:
+def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     """The Hurwitz zeta function ``sum_k (k + q)^(-x)``.
 
     Args:
@@ -490,7 +503,7 @@ def _real_only(name: str, x: Any) -> None:
         raise ValueError(f"{name} does not support complex-valued inputs; pass real values.")
 
 
-def entr(x: Any) -> Any:
+def entr(x: ArrayLike) -> Array:
     """Elementwise entropy ``-x log x`` (0 at 0, ``-inf`` for negative ``x``).
 
     Args:
@@ -509,7 +522,7 @@ def entr(x: Any) -> Any:
     return tnp.where(x < 0, tnp.full_like(x, -np.inf), -_xlogx(x))
 
 
-def rel_entr(p: Any, q: Any) -> Any:
+def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
     """Relative entropy ``p log(p / q)`` (0 at ``p == 0, q >= 0``, ``inf`` elsewhere off-domain).
 
     Args:
@@ -529,7 +542,7 @@ def rel_entr(p: Any, q: Any) -> Any:
     return tnp.where(both, log_val, tnp.where(one_zero, zero, zero + np.inf))
 
 
-def kl_div(p: Any, q: Any) -> Any:
+def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
     """The elementwise Kullback-Leibler term ``rel_entr(p, q) - p + q``.
 
     Args:
@@ -548,7 +561,7 @@ def kl_div(p: Any, q: Any) -> Any:
     return rel_entr(p, q) - p + q
 
 
-def multigammaln(a: Any, d: int) -> Any:
+def multigammaln(a: ArrayLike, d: int) -> Array:
     """The log of the multivariate gamma function of dimension ``d``.
 
     Args:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, promote_inexact
 
@@ -65,7 +66,7 @@ _erfcx = custom_jvp(_erfcx_impl)
 _erfcx.defjvp(_erfcx_jvp)
 
 
-def erfcx(x: Any) -> Any:
+def erfcx(x: ArrayLike) -> Array:
     """The scaled complementary error function ``exp(x**2) * erfc(x)``.
 
     Args:
@@ -81,8 +82,8 @@ def erfcx(x: Any) -> Any:
     """
     (x,) = (_arr(v) for v in promote_inexact("erfcx", x))
     if _dtypes.issubdtype(x.dtype, np.complexfloating):
-        return _wofz(lax.complex(lax.neg(lax.imag(x)), lax.real(x)))
-    return _erfcx(x)
+        return cast(Array, _wofz(lax.complex(lax.neg(lax.imag(x)), lax.real(x))))
+    return cast(Array, _erfcx(x))
 
 
 _DAWSN = {
@@ -146,7 +147,7 @@ _dawsn = custom_jvp(_dawsn_impl)
 _dawsn.defjvp(_dawsn_jvp)
 
 
-def dawsn(x: Any) -> Any:
+def dawsn(x: ArrayLike) -> Array:
     """Dawson's integral ``exp(-x**2) * integral_0^x exp(t**2) dt``.
 
     Args:
@@ -165,7 +166,7 @@ def dawsn(x: Any) -> Any:
     x = _arr(promote_inexact("dawsn", x)[0])
     if _dtypes.issubdtype(x.dtype, np.complexfloating):
         raise ValueError("dawsn does not support complex-valued inputs.")
-    return _dawsn(x)
+    return cast(Array, _dawsn(x))
 
 
 # ------------------------------------------------------------------- Faddeeva
@@ -212,7 +213,7 @@ _wofz = custom_jvp(_wofz_impl)
 _wofz.defjvp(_wofz_jvp)
 
 
-def wofz(z: Any) -> Any:
+def wofz(z: ArrayLike) -> Array:
     """The Faddeeva function ``w(z) = exp(-z**2) erfc(-i z)``.
 
     Args:
@@ -229,7 +230,7 @@ def wofz(z: Any) -> Any:
     if not np.issubdtype(z.dtype, np.complexfloating):
         wide = np.issubdtype(z.dtype, np.floating) and z.dtype.itemsize == 8
         z = z.astype(np.complex128 if wide else np.complex64)
-    return _wofz(z)
+    return cast(Array, _wofz(z))
 
 
 # ------------------------------------------------------------------- Bessel J
@@ -251,7 +252,7 @@ def _bessel_jn_1d(z: Any, *, v: int, n_iter: int) -> Any:
     return values[: v + 1] / (bs - values[0])
 
 
-def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
+def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     """The Bessel functions of the first kind ``J_0(z) .. J_v(z)``, by backward recurrence.
 
     Args:

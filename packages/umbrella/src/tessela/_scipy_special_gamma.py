@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, gammaln, promote_inexact
 from ._vectorize import vectorize
@@ -39,7 +40,7 @@ def _c(x: Any, value: Any) -> Any:
     return np.array(value, x.dtype)[()]
 
 
-def gammainc(a: Any, x: Any) -> Any:
+def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     r"""The regularized lower incomplete gamma function :math:`P(a, x)`.
 
     Args:
@@ -57,7 +58,7 @@ def gammainc(a: Any, x: Any) -> Any:
     return lax.igamma(*tnp.broadcast_arrays(a, x))
 
 
-def gammaincc(a: Any, x: Any) -> Any:
+def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     r"""The regularized upper incomplete gamma function :math:`Q(a, x) = 1 - P(a, x)`.
 
     Args:
@@ -75,7 +76,7 @@ def gammaincc(a: Any, x: Any) -> Any:
     return lax.igammac(*tnp.broadcast_arrays(a, x))
 
 
-def betainc(a: Any, b: Any, x: Any) -> Any:
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     r"""The regularized incomplete beta function :math:`I_x(a, b)`.
 
     Args:
@@ -97,7 +98,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     return lax.betainc(*tnp.broadcast_arrays(a, b, x))
 
 
-def i0e(x: Any) -> Any:
+def i0e(x: ArrayLike) -> Array:
     """The exponentially scaled modified Bessel function of order 0, ``exp(-|x|) i0(x)``.
 
     Args:
@@ -114,7 +115,7 @@ def i0e(x: Any) -> Any:
     return lax.bessel_i0e(x)
 
 
-def i0(x: Any) -> Any:
+def i0(x: ArrayLike) -> Array:
     """The modified Bessel function of order 0.
 
     Args:
@@ -131,7 +132,7 @@ def i0(x: Any) -> Any:
     return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i0e(x))
 
 
-def i1e(x: Any) -> Any:
+def i1e(x: ArrayLike) -> Array:
     """The exponentially scaled modified Bessel function of order 1, ``exp(-|x|) i1(x)``.
 
     Args:
@@ -148,7 +149,7 @@ def i1e(x: Any) -> Any:
     return lax.bessel_i1e(x)
 
 
-def i1(x: Any) -> Any:
+def i1(x: ArrayLike) -> Array:
     """The modified Bessel function of order 1.
 
     Args:
@@ -165,7 +166,7 @@ def i1(x: Any) -> Any:
     return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x))
 
 
-def loggamma(x: Any) -> Any:
+def loggamma(x: ArrayLike) -> Array:
     r"""The principal branch of :math:`\log \Gamma(x)`.
 
     For real ``x`` it is ``gammaln(x)`` where ``x > 0`` and NaN elsewhere, as
@@ -251,10 +252,10 @@ def _expint_near(x: Any) -> Any:
 
 
 def _expint_piece(k: int) -> Callable[[Any], Any]:
-    def piece(x: Any) -> Any:
+    def piece(x: Array) -> Array:
         one = _c(x, 1.0)
         w = one / x
-        return tnp.exp(x) * w * (w * _poly_ratio(k, w) + one)
+        return cast(Array, tnp.exp(x) * w * (w * _poly_ratio(k, w) + one))
 
     return piece
 
@@ -277,7 +278,7 @@ _expi = custom_jvp(_expi_impl)
 _expi.defjvp(_expi_jvp)
 
 
-def expi(x: Any) -> Any:
+def expi(x: ArrayLike) -> Array:
     r"""The exponential integral :math:`\mathrm{Ei}(x) = \int_{-\infty}^x e^t / t \, dt`.
 
     Args:
@@ -294,7 +295,7 @@ def expi(x: Any) -> Any:
         1.8951179
     """
     (x,) = _real_args("expi", x)
-    return _expi(x)
+    return cast(Array, _expi(x))
 
 
 def _expn_series(x: Any, n: Any) -> Any:
@@ -396,7 +397,7 @@ _expn = custom_jvp(_expn_impl, nondiff_argnums=(0,))
 _expn.defjvp(_expn_jvp)
 
 
-def expn(n: Any, x: Any) -> Any:
+def expn(n: ArrayLike, x: ArrayLike) -> Array:
     r"""The generalized exponential integral :math:`E_n(x) = \int_1^\infty e^{-xt} / t^n \, dt`.
 
     Args:
@@ -415,10 +416,10 @@ def expn(n: Any, x: Any) -> Any:
         0.14849555
     """
     n, x = _real_args("expn", n, x)
-    return _expn(n, x)
+    return cast(Array, _expn(n, x))
 
 
-def exp1(x: Any) -> Any:
+def exp1(x: ArrayLike) -> Array:
     r"""The exponential integral :math:`E_1(x) = \int_x^\infty e^{-t} / t \, dt`.
 
     Args:
@@ -462,7 +463,7 @@ def _spence_calc(x: Any) -> Any:
     return tnp.where(flip, -0.5 * tnp.log(x) ** 2 - y, y)
 
 
-def spence(x: Any) -> Any:
+def spence(x: ArrayLike) -> Array:
     r"""Spence's function (the dilogarithm) :math:`\int_1^x \log t / (1 - t) \, dt`.
 
     Defined for non-negative real ``x``; NaN below zero, as in JAX.
@@ -486,7 +487,7 @@ def spence(x: Any) -> Any:
     return tnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0], [np.nan, 0, np.pi**2 / 6, _spence_calc])
 
 
-def bernoulli(n: int) -> Any:
+def bernoulli(n: int) -> Array:
     """The first ``n + 1`` Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``).
 
     Computed with the Chowla-Hartung series, as JAX computes them.

@@ -18,11 +18,12 @@ conjugated with the sign ``(-1)**m`` for negative orders.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, gamma, promote_inexact
 from ._vectorize import vectorize
@@ -94,7 +95,7 @@ _hyp1f1.defjvps(
 )
 
 
-def hyp1f1(a: Any, b: Any, x: Any) -> Any:
+def hyp1f1(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """Kummer's confluent hypergeometric function ``1F1(a; b; x)``.
 
     Args:
@@ -116,7 +117,7 @@ def hyp1f1(a: Any, b: Any, x: Any) -> Any:
     a, b, x = (_arr(v) for v in promote_inexact("hyp1f1", a, b, x))
     if np.issubdtype(x.dtype, np.complexfloating):
         raise ValueError("hyp1f1 does not support complex-valued inputs.")
-    return _hyp1f1(a, b, x)
+    return cast(Array, _hyp1f1(a, b, x))
 
 
 def _near_int(v: Any, eps: Any) -> Any:
@@ -131,10 +132,10 @@ def _hyp2f1_terminal(a: Any, b: Any, c: Any, x: Any) -> Any:
     a, b = _where(swap, b, a), _where(swap, a, b)
     a = lax.abs(a)
 
-    def cond(state: tuple[Any, Any, Any]) -> Any:
-        return state[0] < a + 1
+    def cond(state: tuple[Array, Array, Array]) -> Array:
+        return cast(Array, state[0] < a + 1)
 
-    def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def body(state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         i, total, term = state
         term = term * (-(a - i + 1) / (c + i - 1) * (b + i - 1) / i * x)
         return i + 1, total + term, term
@@ -146,11 +147,11 @@ def _hyp2f1_terminal(a: Any, b: Any, c: Any, x: Any) -> Any:
 def _hyp2f1_taylor(a: Any, b: Any, c: Any, x: Any) -> Any:
     eps = _eps(x)
 
-    def cond(state: tuple[Any, Any, Any]) -> Any:
+    def cond(state: tuple[Array, Array, Array]) -> Array:
         total, k, term = state
-        return (k < 250) & (lax.abs(term) > eps * lax.abs(total))
+        return cast(Array, (k < 250) & (lax.abs(term) > eps * lax.abs(total)))
 
-    def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def body(state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         total, k, term = state
         return total + term, k + 1, term * ((a + k - 1) * (b + k - 1) / (c + k - 1) / k * x)
 
@@ -188,7 +189,7 @@ def _hyp2f1_digamma(a: Any, b: Any, c: Any, x: Any) -> Any:
 
     _, _, _, y = lax.while_loop(cond, body, (p, y, _c(x, 1.0), y))
 
-    def finite_sum(i: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def finite_sum(i: Array, state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         p, t, y1 = state
         p = p * (s * (a + t + d2) * (b + t + d2) / (1.0 - e + t))
         t = t + 1.0
@@ -251,9 +252,9 @@ def _hyp2f1_scalar(a: Any, b: Any, c: Any, x: Any) -> Any:
 
 
 def _hyp2f1_param_series(weight: Any) -> Any:
-    def scalar(a: Any, b: Any, c: Any, x: Any) -> Any:
-        return _series(a * b / c * x, lambda k: (a + k) * (b + k) / (c + k) / (k + 1) * x, x,
-                       lambda k: weight(a, b, c, k), start=0.0)  # fmt: skip
+    def scalar(a: Array, b: Array, c: Array, x: Array) -> Array:
+        return cast(Array, _series(a * b / c * x, lambda k: (a + k) * (b + k) / (c + k) / (k + 1) * x,
+                                   x, lambda k: weight(a, b, c, k), start=0.0))  # fmt: skip
 
     return vectorize(scalar)
 
@@ -270,7 +271,7 @@ _hyp2f1.defjvps(
 )
 
 
-def hyp2f1(a: Any, b: Any, c: Any, x: Any) -> Any:
+def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:
     """Gauss's hypergeometric function ``2F1(a, b; c; x)``.
 
     Args:
@@ -288,7 +289,7 @@ def hyp2f1(a: Any, b: Any, c: Any, x: Any) -> Any:
         1.0
     """
     a, b, c, x = (_arr(v) for v in promote_inexact("hyp2f1", a, b, c, x))
-    return _hyp2f1(a, b, c, x)
+    return cast(Array, _hyp2f1(a, b, c, x))
 
 
 def _recurrence_coefficients(l_max: int, dtype: Any) -> tuple[Any, Any]:
@@ -321,18 +322,18 @@ def _normalized_legendre(l_max: int, x: Any) -> Any:
     d0, d1 = _recurrence_coefficients(l_max, dtype)
     band = tnp.asarray(idx[None, :] - idx[:, None])  # l - m
 
-    def sweep(i: Any, p: Any) -> Any:
+    def sweep(i: Array, p: Array) -> Array:
         on_band = (band == i).astype(dtype)
         c0, c1 = (d0 * on_band)[:, :, None], (d1 * on_band)[:, :, None]
-        return p + (c0 * (tnp.roll(p, 1, axis=1) * x) - c1 * tnp.roll(p, 2, axis=1))
+        return cast(Array, p + (c0 * (tnp.roll(p, 1, axis=1) * x) - c1 * tnp.roll(p, 2, axis=1)))
 
     if l_max > 1:
         p = lax.fori_loop(2, l_max + 1, sweep, p)
     return p
 
 
-def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any, diff_n: int | None = None,
-               n_max: int | None = None) -> Any:  # fmt: skip
+def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike,
+               diff_n: int | None = None, n_max: int | None = None) -> Array:  # fmt: skip
     """The spherical harmonics ``Y(n, m)(theta, phi)``, orthonormal on the sphere.
 
     Args:
@@ -370,4 +371,4 @@ def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any, diff_n: int | None = None,
     value = legendre.at[tnp.abs(m), n, tnp.arange(n.shape[0])].get(mode="clip")
     angle = tnp.abs(m) * phi
     harmonics = lax.complex(value * tnp.cos(angle), value * tnp.sin(angle))
-    return _where(m < 0, (-1.0) ** tnp.abs(m) * tnp.conjugate(harmonics), harmonics)
+    return cast(Array, _where(m < 0, (-1.0) ** tnp.abs(m) * tnp.conjugate(harmonics), harmonics))

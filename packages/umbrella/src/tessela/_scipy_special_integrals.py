@@ -13,12 +13,13 @@ has JAX's derivative rule.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, promote_inexact
 
@@ -141,7 +142,7 @@ _fresnel = custom_jvp(_fresnel_impl)
 _fresnel.defjvp(_fresnel_jvp)
 
 
-def fresnel(x: Any) -> tuple[Any, Any]:
+def fresnel(x: ArrayLike) -> tuple[Array, Array]:
     """The Fresnel integrals ``S(x)`` and ``C(x)`` of ``sin``/``cos(pi t**2 / 2)``.
 
     Args:
@@ -252,7 +253,7 @@ _sici = custom_jvp(_sici_impl)
 _sici.defjvp(_sici_jvp)
 
 
-def sici(x: Any) -> tuple[Any, Any]:
+def sici(x: ArrayLike) -> tuple[Array, Array]:
     """The sine and cosine integrals ``Si(x)`` and ``Ci(x)``.
 
     Args:
@@ -336,7 +337,7 @@ _owens_t = custom_jvp(_owens_t_impl)
 _owens_t.defjvp(_owens_t_jvp)
 
 
-def owens_t(h: Any, a: Any) -> Any:
+def owens_t(h: ArrayLike, a: ArrayLike) -> Array:
     """Owen's T function ``(1/2pi) int_0^a exp(-h**2 (1 + x**2) / 2) / (1 + x**2) dx``.
 
     Args:
@@ -352,4 +353,4 @@ def owens_t(h: Any, a: Any) -> Any:
     """
     h, a = (_arr(v) for v in promote_inexact("owens_t", h, a))
     shape = tnp.broadcast_shapes(h.shape, a.shape)
-    return _owens_t(tnp.broadcast_to(h, shape), tnp.broadcast_to(a, shape))
+    return cast(Array, _owens_t(tnp.broadcast_to(h, shape), tnp.broadcast_to(a, shape)))

@@ -8,10 +8,11 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import _arr, gamma, promote_inexact
 
@@ -24,7 +25,7 @@ def _box_cox(log_term: Any, lmbda: Any) -> Any:
     return tnp.where(is_zero, log_term, tnp.expm1(safe * log_term) / safe)
 
 
-def boxcox(x: Any, lmbda: Any) -> Any:
+def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transformation ``(x**lmbda - 1) / lmbda`` (``log(x)`` at ``lmbda == 0``).
 
     Args:
@@ -39,10 +40,10 @@ def boxcox(x: Any, lmbda: Any) -> Any:
         0.0 0.6931472
     """
     x, lmbda = (_arr(a) for a in promote_inexact("boxcox", x, lmbda))
-    return _box_cox(tnp.log(x), lmbda)
+    return cast(Array, _box_cox(tnp.log(x), lmbda))
 
 
-def boxcox1p(x: Any, lmbda: Any) -> Any:
+def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transformation of ``1 + x``.
 
     Args:
@@ -57,10 +58,10 @@ def boxcox1p(x: Any, lmbda: Any) -> Any:
         0.0
     """
     x, lmbda = (_arr(a) for a in promote_inexact("boxcox1p", x, lmbda))
-    return _box_cox(tnp.log1p(x), lmbda)
+    return cast(Array, _box_cox(tnp.log1p(x), lmbda))
 
 
-def poch(z: Any, m: Any) -> Any:
+def poch(z: ArrayLike, m: ArrayLike) -> Array:
     """The Pochhammer symbol (rising factorial) ``gamma(z + m) / gamma(z)``.
 
     Args:

@@ -68,7 +68,7 @@ def norm_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 
 def norm_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     q, loc, scale = _promote("norm.ppf", q, loc, scale)
-    return cast(Array, ndtri(q) * scale + loc)
+    return ndtri(q) * scale + loc
 
 
 def norm_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -92,9 +92,7 @@ def uniform_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
 def uniform_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("uniform.cdf", x, loc, scale)
     frac = (x - loc) / scale
-    return cast(
-        Array, tnp.where(x < loc, 0, tnp.where(x > loc + scale, 1, frac)).astype(frac.dtype)
-    )
+    return tnp.where(x < loc, 0, tnp.where(x > loc + scale, 1, frac)).astype(frac.dtype)
 
 
 def uniform_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -174,12 +172,12 @@ def logistic_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 
 def logistic_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("logistic.cdf", x, loc, scale)
-    return cast(Array, expit((x - loc) / scale))
+    return expit((x - loc) / scale)
 
 
 def logistic_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("logistic.sf", x, loc, scale)
-    return cast(Array, expit(-(x - loc) / scale))
+    return expit(-(x - loc) / scale)
 
 
 def logistic_ppf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -364,9 +362,7 @@ def _mvn_logpdf(
     z = lax.linalg.triangular_solve(chol_b, y_b[..., None, :], left_side=False, lower=True,
                                     transpose_a=True)[..., 0, :]  # fmt: skip
     log_det = tnp.sum(tnp.log(tnp.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
-    return cast(
-        Array, -0.5 * tnp.einsum("...i,...i->...", z, z) - n / 2 * math.log(2 * math.pi) - log_det
-    )
+    return -0.5 * tnp.einsum("...i,...i->...", z, z) - n / 2 * math.log(2 * math.pi) - log_det
 
 
 def _mvn_pdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> Array:

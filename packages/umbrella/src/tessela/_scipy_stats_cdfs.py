@@ -57,7 +57,7 @@ def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
         0.6321202
     """
     x, a, loc, scale = _args("gamma.cdf", x, a, loc, scale)
-    return cast(Array, gammainc(a, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, np.inf))))
+    return gammainc(a, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, np.inf)))
 
 
 def gamma_logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -108,9 +108,7 @@ def chi2_cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
         0.6321202
     """
     x, df, loc, scale = _args("chi2.cdf", x, df, loc, scale)
-    return cast(
-        Array, gammainc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
-    )
+    return gammainc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
 
 
 def chi2_logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -135,9 +133,7 @@ def chi2_sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 
         0.36787927
     """
     x, df, loc, scale = _args("chi2.sf", x, df, loc, scale)
-    return cast(
-        Array, gammaincc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
-    )
+    return gammaincc(df / 2, lax.clamp(_c(x, 0), (x - loc) / (scale * 2), _c(x, np.inf)))
 
 
 def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -164,7 +160,7 @@ def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
         0.6874998
     """
     x, a, b, loc, scale = _args("beta.cdf", x, a, b, loc, scale)
-    return cast(Array, betainc(a, b, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
+    return betainc(a, b, lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1)))
 
 
 def beta_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
@@ -192,7 +188,7 @@ def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
         0.31250018
     """
     x, a, b, loc, scale = _args("beta.sf", x, a, b, loc, scale)
-    return cast(Array, betainc(b, a, 1 - lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1))))
+    return betainc(b, a, 1 - lax.clamp(_c(x, 0), (x - loc) / scale, _c(x, 1)))
 
 
 def beta_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,

@@ -16,11 +16,14 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_lowering
 from tessela_tracer.dtypes import bfloat16
+from tessela_tracer.typing import Array
+
+from .typing import DTypeLike
 
 __all__ = ["from_dlpack", "is_supported_dtype"]
 
@@ -33,7 +36,7 @@ _SUPPORTED = frozenset(
 )  # fmt: skip
 
 
-def is_supported_dtype(dtype: Any) -> bool:
+def is_supported_dtype(dtype: DTypeLike) -> bool:
     """Whether arrays of ``dtype`` can cross DLPack (JAX's list).
 
     Args:
@@ -56,7 +59,7 @@ def is_supported_dtype(dtype: Any) -> bool:
     return np.dtype(dtype) in _SUPPORTED
 
 
-def from_dlpack(external_array: Any, device: Any = None, copy: bool | None = None) -> Any:
+def from_dlpack(external_array: Any, device: Any = None, copy: bool | None = None) -> Array:
     """A Tessela array with the contents of a DLPack tensor.
 
     Args:
@@ -83,4 +86,4 @@ def from_dlpack(external_array: Any, device: Any = None, copy: bool | None = Non
             "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods."
         )
     host = np.from_dlpack(external_array)
-    return tessela_lowering.device_put(host, device)
+    return cast(Array, tessela_lowering.device_put(host, device))

@@ -18,7 +18,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 from tessela_tracer.dtypes import (
@@ -34,6 +34,9 @@ from tessela_tracer.dtypes import (
 )
 from tessela_tracer.dtypes import dtype as _dtype
 from tessela_tracer.dtypes import issubdtype as _issubdtype
+from tessela_tracer.typing import ArrayLike
+
+from .typing import DTypeLike
 
 __all__ = [
     "TypePromotionError", "bfloat16", "canonicalize_dtype", "extended", "finfo", "float0",
@@ -45,11 +48,11 @@ def _is_key_dtype(x: Any) -> bool:
     return hasattr(x, "impl") and str(getattr(x, "name", "")).startswith("key<")
 
 
-def _is_extended_class(x: Any) -> bool:
+def _is_extended_class(x: object) -> TypeGuard[type]:
     return isinstance(x, type) and issubclass(x, extended)
 
 
-def issubdtype(a: Any, b: Any, /) -> bool:
+def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
     """Whether dtype ``a`` is under ``b`` in the type hierarchy, extended dtypes included.
 
     Args:
@@ -74,7 +77,7 @@ def issubdtype(a: Any, b: Any, /) -> bool:
     return bool(_issubdtype(a, b))
 
 
-def itemsize_bits(dtype: Any, /) -> int:
+def itemsize_bits(dtype: DTypeLike, /) -> int:
     """The size of one element of ``dtype`` in bits (4 for ``int4``).
 
     Args:
@@ -97,7 +100,7 @@ def itemsize_bits(dtype: Any, /) -> int:
     return int(dt.itemsize * 8)
 
 
-def scalar_type_of(x: Any, /) -> type:
+def scalar_type_of(x: ArrayLike, /) -> type:
     """The Python scalar type (``bool``, ``int``, ``float`` or ``complex``) of ``x``'s dtype.
 
     Args:

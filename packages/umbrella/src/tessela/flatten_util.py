@@ -22,6 +22,7 @@ from tessela_pytree import Partial, PyTreeDef, tree_flatten, tree_unflatten
 from tessela_tracer import lax
 from tessela_tracer.dtypes import dtype as _dtype
 from tessela_tracer.dtypes import result_type as _result_type
+from tessela_tracer.typing import Array
 
 __all__ = ["ravel_pytree"]
 
@@ -79,7 +80,7 @@ def _unravel_pytree(treedef: PyTreeDef, unravel_list: Callable[[Any], list[Any]]
     return tree_unflatten(treedef, unravel_list(flat))
 
 
-def ravel_pytree(pytree: Any) -> tuple[Any, Callable[[Any], Any]]:
+def ravel_pytree(pytree: Any) -> tuple[Array, Callable[[Array], Any]]:
     """Ravel a pytree of arrays into one flat array, and return the inverse.
 
     The leaves are promoted to their common dtype (``result_type``) and

@@ -7,14 +7,15 @@ Example:
     4.0
 """
 
-from typing import Any
-
 import tessela_numpy as tnp
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["trapezoid"]
 
 
-def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+def trapezoid(
+    y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1
+) -> Array:
     """Integrate ``y`` along ``axis`` with the trapezoidal rule.
 
     Args:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
@@ -34,6 +34,7 @@ from tessela_batching import vmap
 from tessela_numpy import linalg as tnp_linalg
 from tessela_tracer.lax import custom_linear_solve, pad, stop_gradient
 from tessela_tracer.lax import linalg as lax_linalg
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela._scipy_linalg_lu import (
     eigh_tridiagonal,
@@ -76,7 +77,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _inexact(*xs: Any) -> list[Any]:
+def _inexact(*xs: ArrayLike) -> list[Array]:
     arrays = [tnp.asarray(x) for x in xs]
     dtype = tnp.result_type(*arrays)
     if not np.issubdtype(dtype, np.inexact):
@@ -85,8 +86,8 @@ def _inexact(*xs: Any) -> list[Any]:
 
 
 def cholesky(
-    a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
-) -> Any:
+    a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Array:
     """The Cholesky factor of a Hermitian positive-definite matrix.
 
     Args:
@@ -112,8 +113,8 @@ def cholesky(
 
 
 def cho_factor(
-    a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
-) -> tuple[Any, bool]:
+    a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, bool]:
     """The Cholesky factor with its ``lower`` flag, for :func:`cho_solve`.
 
     Args:
@@ -163,8 +164,11 @@ def _triangular(a: Any, b: Any, *, lower: bool, transpose_a: bool, conjugate_a: 
 
 
 def cho_solve(
-    c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False, check_finite: bool = True
-) -> Any:
+    c_and_lower: tuple[ArrayLike, bool],
+    b: ArrayLike,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Array:
     """Solve ``a x = b`` given the Cholesky factorization of ``a``.
 
     Args:
@@ -189,19 +193,19 @@ def cho_solve(
                               conjugate_a=not lower)  # fmt: skip
     second = functools.partial(_triangular, lower=lower, transpose_a=lower, conjugate_a=lower)
     y = vectorize(first, signature=signature)(c, b)
-    return vectorize(second, signature=signature)(c, y)
+    return cast(Array, vectorize(second, signature=signature)(c, y))
 
 
 def solve_triangular(
-    a: Any,
-    b: Any,
+    a: ArrayLike,
+    b: ArrayLike,
     trans: int | str = 0,
     lower: bool = False,
     unit_diagonal: bool = False,
     overwrite_b: bool = False,
     debug: Any = None,
     check_finite: bool = True,
-) -> Any:
+) -> Array:
     """Solve ``op(a) x = b`` for a triangular ``a``.
 
     Args:
@@ -239,19 +243,19 @@ def solve_triangular(
     signature = _rhs_signature("solve_triangular", a, b)
     fn = functools.partial(_triangular, lower=lower, transpose_a=transpose_a,
                            conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)  # fmt: skip
-    return vectorize(fn, signature=signature)(a, b)
+    return cast(Array, vectorize(fn, signature=signature)(a, b))
 
 
 def solve(
-    a: Any,
-    b: Any,
+    a: ArrayLike,
+    b: ArrayLike,
     lower: bool = False,
     overwrite_a: bool = False,
     overwrite_b: bool = False,
     debug: bool = False,
     check_finite: bool = True,
     assume_a: str = "gen",
-) -> Any:
+) -> Array:
     """Solve ``a x = b``.
 
     Args:
@@ -286,20 +290,23 @@ def solve(
     # As JAX: one factorization serves the solve and its derivatives.
     factors = cho_factor(stop_gradient(a), lower=lower)
 
-    def matvec(x: Any) -> Any:
+    def matvec(x: Array) -> Array:
         return tnp.matmul(a, x[..., None])[..., 0]
 
-    def custom_solve(rhs: Any) -> Any:
-        return custom_linear_solve(
-            matvec, rhs, solve=lambda _, x: cho_solve(factors, x), symmetric=True
+    def custom_solve(rhs: Array) -> Array:
+        return cast(
+            Array,
+            custom_linear_solve(
+                matvec, rhs, solve=lambda _, x: cho_solve(factors, x), symmetric=True
+            ),
         )
 
     if a.ndim == b.ndim + 1:
         return custom_solve(b)
-    return vmap(custom_solve, b.ndim - 1, max(a.ndim, b.ndim) - 1)(b)
+    return cast(Array, vmap(custom_solve, b.ndim - 1, max(a.ndim, b.ndim) - 1)(b))
 
 
-def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """The inverse of a square matrix (``jnp.linalg.inv``).
 
     Args:
@@ -320,7 +327,7 @@ def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
     return tnp_linalg.inv(a)
 
 
-def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """The determinant (``jnp.linalg.det``).
 
     Args:
@@ -341,8 +348,8 @@ def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
 
 
 def eigh(
-    a: Any,
-    b: Any = None,
+    a: ArrayLike,
+    b: ArrayLike | None = None,
     lower: bool = True,
     eigvals_only: bool = False,
     overwrite_a: bool = False,
@@ -351,7 +358,7 @@ def eigh(
     eigvals: None = None,
     type: int = 1,
     check_finite: bool = True,
-) -> Any:
+) -> Array | tuple[Array, Array]:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix.
 
     Args:
@@ -391,13 +398,13 @@ def eigh(
 
 
 def svd(
-    a: Any,
+    a: ArrayLike,
     full_matrices: bool = True,
     compute_uv: bool = True,
     overwrite_a: bool = False,
     check_finite: bool = True,
     lapack_driver: str = "gesdd",
-) -> Any:
+) -> Array | tuple[Array, Array, Array]:
     """The singular value decomposition (``jnp.linalg.svd``).
 
     Args:
@@ -417,17 +424,20 @@ def svd(
         [3. 3.]
     """
     del overwrite_a, check_finite, lapack_driver
-    return tnp_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    out: Array | tuple[Array, Array, Array] = tnp_linalg.svd(
+        a, full_matrices=full_matrices, compute_uv=compute_uv
+    )
+    return out
 
 
 def qr(
-    a: Any,
+    a: ArrayLike,
     overwrite_a: bool = False,
     lwork: Any = None,
     mode: str = "full",
     pivoting: bool = False,
     check_finite: bool = True,
-) -> Any:
+) -> tuple[Array] | tuple[Array, Array]:
     """The QR decomposition, with SciPy's modes.
 
     Args:
@@ -457,12 +467,12 @@ def qr(
     if mode not in ("full", "economic", "r"):
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     if mode == "r":
-        return (tnp_linalg.qr(a, mode="r"),)
+        return (cast(Array, tnp_linalg.qr(a, mode="r")),)
     q, r = tnp_linalg.qr(a, mode="complete" if mode == "full" else "reduced")
     return q, r
 
 
-def block_diag(*arrs: Any) -> Any:
+def block_diag(*arrs: ArrayLike) -> Array:
     """A block-diagonal matrix from the given blocks.
 
     Args:

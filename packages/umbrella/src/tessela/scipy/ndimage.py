@@ -18,11 +18,12 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["map_coordinates"]
 
@@ -61,8 +62,12 @@ def _linear(coordinate: Any) -> list[tuple[Any, Any]]:
 
 
 def map_coordinates(
-    input: Any, coordinates: Sequence[Any], order: int, mode: str = "constant", cval: Any = 0.0
-) -> Any:
+    input: ArrayLike,
+    coordinates: Sequence[ArrayLike],
+    order: int,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+) -> Array:
     """Sample ``input`` at the (fractional) ``coordinates``, one array per dimension.
 
     Args:
@@ -108,7 +113,7 @@ def map_coordinates(
     strides = [int(np.prod(arr.shape[k + 1 :])) for k in range(arr.ndim)]
     flat_arr = tnp.ravel(arr)
 
-    def gather(indices: tuple[Any, ...]) -> Any:
+    def gather(indices: tuple[Array, ...]) -> Array:
         # One flat take (clamped: out-of-range entries are masked by the caller).
         flat = functools.reduce(
             operator.add,
@@ -134,4 +139,4 @@ def map_coordinates(
     result = functools.reduce(operator.add, outputs)
     if np.issubdtype(arr.dtype, np.integer):
         result = _round(result)
-    return result.astype(arr.dtype)
+    return cast(Array, result.astype(arr.dtype))

@@ -10,17 +10,16 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_numpy import linalg as tnp_linalg
+from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["vq"]
 
 
-def vq(obs: Any, code_book: Any, check_finite: bool = True) -> tuple[Any, Any]:
+def vq(obs: ArrayLike, code_book: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:
     """Assign each observation to its nearest code (Euclidean distance).
 
     Args:
