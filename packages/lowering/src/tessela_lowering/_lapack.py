@@ -24,6 +24,8 @@ registers with XLA. This module builds that call:
   failure (``info != 0``) by NaNs, as JAX does.
 - :func:`require_cpu` refuses other platforms, naming the primitive and the
   platform.
+- ``empty_svd_rule`` lowers the SVD of matrices with a zero dimension without
+  a kernel call (CPU and GPU rules share it).
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ from tessela_lowering._lowering import LoweringRuleContext, lower_fun
 from tessela_lowering._xla import Value, ir, register_lapack_targets, stablehlo
 
 __all__ = [
-    "bool_attr", "char_attr", "check_info", "enum_attr", "int32_attr", "lapack_call",
-    "lapack_ffi_call", "lapack_target", "require_cpu",
+    "bool_attr", "char_attr", "check_info", "empty_svd_rule", "enum_attr", "int32_attr",
+    "lapack_call", "lapack_ffi_call", "lapack_target", "require_cpu",
 ]  # fmt: skip
 
 _I32 = np.dtype(np.int32)
@@ -184,3 +186,27 @@ def check_info(
         ctx.module_context, ctx.primitive, [info_aval, *out_avals], list(out_avals)
     )
     return list(_nan_check(check_ctx, info, *outs))
+
+
+def _empty_svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
+    """The SVD of matrices with a zero dimension, as JAX defines it (no LAPACK call)."""
+    aval = get_aval_of(x)
+    batch, (m, n) = tuple(aval.shape[:-2]), aval.shape[-2:]
+    dtype = aval.dtype
+    real = np.zeros((), dtype).real.dtype
+    s = lax.broadcast_in_dim(np.zeros((), real), (*batch, 0), ())
+    if not compute_uv:
+        return [s]
+    if full_matrices:
+        size = max(m, n)
+        eye = np.eye(size, dtype=dtype)
+        u = lax.broadcast_in_dim(eye, (*batch, size, size), (len(batch), len(batch) + 1))
+    else:
+        u = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, m, n), ())
+    vt = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, 0, 0), ())
+    if m < n:
+        u, vt = vt, u
+    return [s, u, vt]
+
+
+empty_svd_rule = lower_fun(_empty_svd, multiple_results=True)

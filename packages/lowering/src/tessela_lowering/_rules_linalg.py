@@ -1,6 +1,7 @@
 """Lowering rules of the linear-algebra primitives.
 
-``cholesky`` and ``triangular_solve`` are StableHLO ops. A Cholesky factor of
+``cholesky`` and ``triangular_solve`` are StableHLO ops (on GPUs ``cholesky`` is
+cuSOLVER's ``potrf``, as in JAX). A Cholesky factor of
 a matrix that is not positive definite is replaced by NaNs, as JAX's LAPACK
 path reports a failed ``potrf``. StableHLO has no LU or QR op, so ``lu`` and
 ``qr`` lower through :func:`lower_fun` as loops over columns written with
@@ -38,8 +39,10 @@ every platform:
 
 Where LAPACK reports failure the results of that matrix are NaNs, as in JAX.
 ``subset_by_index`` (other than everything) and the Jacobi, polar and QDWH
-algorithms raise ``NotImplementedError`` on CPU, as in JAX, and every other
-platform raises ``NotImplementedError`` naming itself.
+algorithms raise ``NotImplementedError`` on CPU, as in JAX. The GPU platforms
+lower ``svd``, ``eigh``, ``cholesky``, ``lu`` and ``qr`` to cuSOLVER/hipSOLVER
+kernels (:mod:`tessela_lowering._cusolver`); ``eig`` and ``schur`` raise
+``NotImplementedError`` naming the platform there.
 """
 
 from __future__ import annotations
@@ -54,9 +57,11 @@ from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax.linalg import EighImplementation, EigImplementation, SvdAlgorithm
 
+from tessela_lowering import _cusolver  # noqa: F401  (the GPU platforms' rules)
 from tessela_lowering._lapack import (
     char_attr,
     check_info,
+    empty_svd_rule,
     enum_attr,
     lapack_call,
     lapack_ffi_call,
@@ -430,30 +435,6 @@ register_lowering(P.eigh_p, _eigh_lowering)
 # ----------------------------------------------------------------------- svd
 
 
-def _empty_svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
-    """The SVD of matrices with a zero dimension, as JAX defines it (no LAPACK call)."""
-    aval = get_aval_of(x)
-    batch, (m, n) = tuple(aval.shape[:-2]), aval.shape[-2:]
-    dtype = aval.dtype
-    real = np.zeros((), dtype).real.dtype
-    s = lax.broadcast_in_dim(np.zeros((), real), (*batch, 0), ())
-    if not compute_uv:
-        return [s]
-    if full_matrices:
-        size = max(m, n)
-        eye = np.eye(size, dtype=dtype)
-        u = lax.broadcast_in_dim(eye, (*batch, size, size), (len(batch), len(batch) + 1))
-    else:
-        u = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, m, n), ())
-    vt = lax.broadcast_in_dim(np.zeros((), dtype), (*batch, 0, 0), ())
-    if m < n:
-        u, vt = vt, u
-    return [s, u, vt]
-
-
-_empty_svd_rule = lower_fun(_empty_svd, multiple_results=True)
-
-
 def _svd_lowering(
     ctx: LoweringRuleContext,
     x: Value,
@@ -474,7 +455,7 @@ def _svd_lowering(
             "singular value (subset_by_index=None) and slice the results."
         )
     if m == 0 or n == 0:
-        return list(_empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
+        return list(empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
     if algorithm in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.DIVIDE_AND_CONQUER):
         base = "gesdd"
     elif algorithm is SvdAlgorithm.QR:
