@@ -22,7 +22,7 @@ from tessela_lowering import _xla
 from tessela_lowering._array import SingleDeviceSharding
 from tessela_lowering._compile import Executable, Plan, compile_plan, short_type
 from tessela_lowering._spmd_jit import SpmdStage
-from tessela_lowering._xla import ir
+from tessela_lowering._xla import MemoryStats, XlaComputation, ir
 
 __all__ = ["Compiled", "Lowered", "Traced"]
 
@@ -60,7 +60,7 @@ class Lowered:
         """The StableHLO module as MLIR text."""
         return self._text
 
-    def compiler_ir(self, dialect: str = "stablehlo") -> Any:
+    def compiler_ir(self, dialect: str = "stablehlo") -> ir.Module | XlaComputation:
         """The module as an MLIR ``Module`` (in a fresh context), or as HLO.
 
         Args:
@@ -146,7 +146,7 @@ class Compiled:
         """XLA's cost estimate (flops, bytes accessed, ...)."""
         return _xla.cost_analysis(self._xla_executable)
 
-    def memory_analysis(self) -> Any:
+    def memory_analysis(self) -> MemoryStats:
         """XLA's memory statistics (argument, output, temp and code sizes in bytes)."""
         return _xla.memory_analysis(self._xla_executable)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 from tessela_pytree import tree_map
@@ -25,6 +25,8 @@ from tessela_tracer import (
 )
 from tessela_tracer.dtypes import is_extended
 from tessela_tracer.primitives import device_put_p
+from tessela_tracer.sharding import NamedSharding
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _xla
 from tessela_lowering._array_buffer import BufferMethods, Format, layout_of
@@ -353,14 +355,15 @@ class Array(BufferMethods, ArrayOps):
             )
         return self._value.tolist()
 
-    def item(self, *args: int) -> Any:
+    def item(self, *args: int) -> bool | int | float | complex:
         """The single element (or the element at ``args``) as a Python scalar."""
         if is_extended(self.aval.dtype):
             raise NotImplementedError(
                 "Cannot call abstract method item on a PRNG key array; use "
                 "random.key_data(keys) for its uint32 data."
             )
-        return self._value.item(*args)
+        out: bool | int | float | complex = self._value.item(*args)
+        return out
 
     def copy(self) -> Array:
         """A new array with the same value, on the same device."""
@@ -376,11 +379,12 @@ class Array(BufferMethods, ArrayOps):
             return self.copy()
         return Array(self._live_buffer().clone(), self.aval, self._committed)
 
-    def to_device(self, device: Any, *, stream: Any = None) -> Any:
+    def to_device(self, device: object, *, stream: object = None) -> Array:
         """A copy committed to ``device`` (a device or a sharding); ``stream`` must be None."""
         if stream is not None:
             raise NotImplementedError("stream argument of array.to_device()")
-        return device_put(self, device)
+        out: Array = device_put(self, device)
+        return out
 
     @property
     def format(self) -> Format:
@@ -506,7 +510,7 @@ def single_result(
 _PY_SCALARS = frozenset({bool, int, float, complex})
 
 
-def leaf_key(x: Any, /) -> Any:
+def leaf_key(x: object, /) -> object:
     """What the dispatch caches key a leaf argument on; TypeError when it is none of theirs.
 
     An :class:`Array` gives its signature (aval, device, commitment), a NumPy
@@ -529,9 +533,10 @@ def leaf_key(x: Any, /) -> Any:
     """
     kind = type(x)
     if kind is Array:
-        return x._sig
+        return cast(Array, x)._sig
     if kind is np.ndarray:
-        return (x.dtype, x.shape)
+        host = cast(HostArray, x)
+        return (host.dtype, host.shape)
     if kind in _PY_SCALARS:
         return kind
     if isinstance(x, np.generic):
@@ -576,11 +581,14 @@ def _unpickle(value: HostArray, weak_type: bool, dtype: Any = None) -> Array:
 register_aval_handler(Array, lambda a: a.aval)
 
 
+PutTarget: TypeAlias = Device | SingleDeviceSharding | NamedSharding | None
+"""Where :func:`device_put` places a value: a device, a sharding, or ``None`` (the default)."""
+
 _sharded_put: list[Callable[[Any, Any], Any]] = []
 """Where :func:`device_put` sends a sharding over several devices (set by ``_sharded``)."""
 
 
-def device_put(x: Any, /, device: Device | SingleDeviceSharding | None = None) -> Any:
+def device_put(x: Any, /, device: PutTarget = None) -> Any:
     """Place a value, or every leaf of a pytree, on a device.
 
     Args:
@@ -641,7 +649,10 @@ def _put_one(x: Any, device: Device | None) -> Any:
 
 
 def device_put_impl(
-    *xs: Any, devices: Sequence[Any], srcs: Sequence[Any], copy_semantics: Sequence[Any]
+    *xs: ArrayLike,
+    devices: Sequence[PutTarget],
+    srcs: Sequence[PutTarget],
+    copy_semantics: Sequence[ArrayCopySemantics | None],
 ) -> list[Array]:
     """The eager implementation of ``device_put_p``: :func:`device_put` of each operand.
 
@@ -664,7 +675,7 @@ def device_put_impl(
     return [_put_to(x, d) for x, d in zip(xs, devices, strict=True)]
 
 
-def _put_to(x: Any, target: Any) -> Any:
+def _put_to(x: ArrayLike, target: PutTarget) -> Any:
     # A target of device_put_p is a device, a SingleDeviceSharding or a sharding over a mesh.
     if isinstance(target, SingleDeviceSharding):
         return _put_one(x, target._device)

@@ -15,12 +15,14 @@ import hashlib
 import os
 import time
 import warnings
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Hashable, MutableMapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
+from tessela_pytree import PyTreeDef
 from tessela_tracer import ClosedJaxpr, Jaxpr, ShapedArray, get_aval
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _xla
 from tessela_lowering._array import INVALID_BUFFER, Array, _deleted_error, _donated_error
@@ -106,8 +108,8 @@ def _used_inputs(jaxpr: Jaxpr) -> set[Any]:
 def make_plan(
     name: str,
     closed: ClosedJaxpr,
-    consts: list[Any],
-    out_tree: Any,
+    consts: Sequence[ArrayLike],
+    out_tree: PyTreeDef | None,
     in_avals: Sequence[ShapedArray],
     donated: Sequence[bool],
     *,
@@ -205,7 +207,7 @@ class Executable:
         self.handlers = [_xla.result_handler(a, plan.device) for a in self.out_avals]
         self.kept = plan.kept
 
-    def run(self, flat: Sequence[Any]) -> list[Array]:
+    def run(self, flat: Sequence[ArrayLike]) -> list[Array]:
         """Run on the flat arguments (Arrays, NumPy values or scalars)."""
         device = self.plan.device
         bufs: list[Buffer] = []
@@ -223,7 +225,7 @@ class Executable:
         committed = self.plan.committed
         return [Array(b, a, committed) for b, a in zip(outs, self.out_avals, strict=True)]
 
-    def execute(self, bufs: list[Buffer], flat: Sequence[Any]) -> list[Buffer]:
+    def execute(self, bufs: list[Buffer], flat: Sequence[ArrayLike]) -> list[Buffer]:
         """Run on buffers; a deleted (donated) argument raises RuntimeError."""
         try:
             if self.host_callbacks:
@@ -291,14 +293,14 @@ def compile_plan(plan: Plan) -> Executable:
     return Executable(plan, text, exe, callbacks)
 
 
-Traced = tuple[ClosedJaxpr, list[Any], Any]
+Traced = tuple[ClosedJaxpr, Sequence[ArrayLike], PyTreeDef | None]
 """What tracing a call gives: the jaxpr (consts hoisted to leading inputs), the consts, the output tree."""
 
 
 def cached_executable(
-    cache: MutableMapping[Any, Executable],
-    lock: AbstractContextManager[Any],
-    key: Any,
+    cache: MutableMapping[Hashable, Executable],
+    lock: AbstractContextManager[object],
+    key: Hashable,
     trace: Callable[[], Traced],
     name: str,
     in_avals: Sequence[ShapedArray],

@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 from tessela_tracer import config
+from tessela_tracer.typing import ArrayLike
 
 __all__ = ["DEOPTIMIZED_MESSAGE", "check_finite", "logger", "rerun_deoptimized", "state"]
 
@@ -59,8 +60,8 @@ state = _State()
 """Current values of this package's flags (kept in sync by ``config.update``)."""
 
 
-def _setter(attr: str) -> Any:
-    def on_change(value: Any) -> None:
+def _setter(attr: str) -> Callable[[object], None]:
+    def on_change(value: object) -> None:
         setattr(state, attr, value)
         state.check_values = state.debug_nans or state.debug_infs
         state.fast = not (state.check_values or state.disable_jit)
@@ -110,7 +111,7 @@ if "jax_compilation_cache_dir" not in config.flag_names():
     state.cache_dir = config.read("jax_compilation_cache_dir")
 
 
-def check_finite(name: str, values: list[Any]) -> None:
+def check_finite(name: str, values: Sequence[ArrayLike]) -> None:
     """Raise ``FloatingPointError`` when a result holds a NaN (or an inf) that is checked for.
 
     Args:

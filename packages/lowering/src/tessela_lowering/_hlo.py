@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ShapedArray
 from tessela_tracer.dtypes import is_extended, physical_shape_dtype
+from tessela_tracer.lax import DotAlgorithmPreset, Precision
 
 from tessela_lowering._xla import (
     DType,
+    HostArray,
     Value,
     dense_attr,
     entry_function,
@@ -206,7 +208,7 @@ def extremum(x: Value, y: Value, *, larger: bool) -> Value:
     return stablehlo.SelectOp(stablehlo.OrOp(ahead, tie).result, x, y).result
 
 
-def scalar_identity(name: str, dtype: DType) -> Any:
+def scalar_identity(name: str, dtype: DType) -> HostArray:
     """The identity of reduction ``name`` ("sum", "prod", "max", "min", "and", "or", "xor").
 
     A NumPy scalar of ``dtype``: ``-inf`` (or the smallest integer, or ``False``)
@@ -228,7 +230,7 @@ def scalar_identity(name: str, dtype: DType) -> Any:
     return np.array(info.min if name == "max" else info.max, dtype)
 
 
-def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value]) -> None:
+def reduce_region(op: ir.OpView, dtype: DType, combine: Callable[[Value, Value], Value]) -> None:
     """Fill the combiner region of a reduce-like ``op`` on scalars of ``dtype``."""
     scalar = tensor_type((), dtype)
     block: Any = op.regions[0].blocks.append(scalar, scalar)
@@ -236,7 +238,9 @@ def reduce_region(op: Any, dtype: DType, combine: Callable[[Value, Value], Value
         stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1])])
 
 
-def precision_attr(precision: Any) -> Any:
+def precision_attr(
+    precision: tuple[Precision, Precision] | DotAlgorithmPreset | None,
+) -> ir.ArrayAttr | None:
     """``precision_config`` of a dot or convolution: ``None`` for the default.
 
     ``precision`` is the primitive's canonical parameter: ``None``, a
@@ -249,7 +253,7 @@ def precision_attr(precision: Any) -> Any:
     return ir.ArrayAttr.get([stablehlo.PrecisionAttr.get(p.name) for p in precision])
 
 
-def padding_attr(padding: Sequence[Sequence[int]]) -> Any:
+def padding_attr(padding: Sequence[Sequence[int]]) -> ir.Attribute:
     """The ``(low, high)`` pairs per axis as the ``i64`` attribute windowed ops take."""
     pads = np.asarray(padding, np.int64).reshape(len(padding), 2)
     ty = ir.RankedTensorType.get([len(padding), 2], ir.IntegerType.get_signless(64))

@@ -24,9 +24,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import ClosedJaxpr, Jaxpr, Literal, Primitive, ShapedArray, trace_to_jaxpr
+from tessela_tracer import (
+    ClosedJaxpr,
+    Jaxpr,
+    Literal,
+    Primitive,
+    ShapedArray,
+    Tracer,
+    trace_to_jaxpr,
+)
 from tessela_tracer.dtypes import is_extended
 from tessela_tracer.extend import AbstractToken, jaxpr_effects
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
@@ -438,7 +447,7 @@ def lower_fun(fun: Callable[..., Any], /, *, multiple_results: bool = False) -> 
     """
 
     def rule(ctx: LoweringRuleContext, *args: Value, **params: Any) -> list[Value]:
-        def flat(*operands: Any) -> list[Any]:
+        def flat(*operands: Tracer) -> list[ArrayLike]:
             out = fun(*operands, **params)
             return list(out) if multiple_results else [out]
 

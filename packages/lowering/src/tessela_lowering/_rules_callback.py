@@ -29,17 +29,18 @@ from tessela_tracer.extend import (
     call_host_callback,
     format_print_callback,
 )
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo, _xla
 from tessela_lowering._array import Array
 from tessela_lowering._devices import devices, get_default_device
 from tessela_lowering._lowering import LoweringRuleContext, ordered_token, register_lowering
-from tessela_lowering._xla import Value, stablehlo
+from tessela_lowering._xla import Device, HostArray, Value, stablehlo
 
 __all__: list[str] = []
 
 
-def _callback_device() -> Any:
+def _callback_device() -> Device:
     # Callbacks compute on the host, as in JAX; without a CPU backend (e.g.
     # TESSELA_PLATFORMS=cuda) their arguments stay on the default device.
     try:
@@ -48,7 +49,7 @@ def _callback_device() -> Any:
         return get_default_device()
 
 
-def _host_array(x: Any) -> Any:
+def _host_array(x: ArrayLike) -> Array:
     """The value a callback receives for one operand: an uncommitted Array on the CPU."""
     if isinstance(x, Array):
         return x
@@ -61,10 +62,10 @@ def _host_array(x: Any) -> Any:
 
 def _host_entry(
     callback: Callable[..., Any], result_avals: Sequence[ShapedArray] | None
-) -> Callable[..., tuple[Any, ...]]:
+) -> Callable[..., tuple[HostArray, ...]]:
     """The function jaxlib calls with NumPy operands; returns NumPy results."""
 
-    def entry(*operands: Any) -> tuple[Any, ...]:
+    def entry(*operands: HostArray) -> tuple[HostArray, ...]:
         args = [_host_array(np.asarray(a)) for a in operands]
         if result_avals is None:
             callback(*args)
@@ -76,7 +77,7 @@ def _host_entry(
 
 def _emit_callback(
     ctx: LoweringRuleContext,
-    entry: Callable[..., Any],
+    entry: Callable[..., tuple[HostArray, ...]],
     operands: Sequence[Value],
     *,
     has_side_effect: bool,
@@ -91,7 +92,7 @@ def _emit_callback(
             ctx.platform, index, list(operands), result_types, has_side_effect=has_side_effect
         )
 
-    def entry_with_token(token: Any, *args: Any) -> tuple[Any, ...]:
+    def entry_with_token(token: object, *args: HostArray) -> tuple[object, ...]:
         return (token, *entry(*args))
 
     mctx.host_callbacks.append(entry_with_token)

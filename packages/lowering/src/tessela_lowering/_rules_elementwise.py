@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive
+from tessela_tracer import Primitive, ShapedArray
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
@@ -32,7 +32,7 @@ __all__: list[str] = []
 def _register_elementwise(prim: Primitive, op: Callable[..., Any]) -> None:
     """Lower ``prim`` to ``op`` on its operands broadcast to the result's shape."""
 
-    def rule(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
+    def rule(ctx: LoweringRuleContext, *args: Value, **_: object) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
         return [op(*[broadcast_to(a, shape) for a in args]).result]
 
@@ -109,7 +109,7 @@ def _compare_keys(ctx: LoweringRuleContext, x: Value, y: Value, direction: str) 
     phys = (*out.shape, *t)
     n = len(out.shape)
 
-    def spread(v: Value, aval: Any) -> Value:
+    def spread(v: Value, aval: ShapedArray) -> Value:
         dims = [*range(n - len(aval.shape), n), *range(n, n + len(t))]
         return _hlo.broadcast_in_dim(v, phys, dims)
 
@@ -128,7 +128,7 @@ def _compare_keys(ctx: LoweringRuleContext, x: Value, y: Value, direction: str) 
 def _register_comparison(prim: Primitive, direction: str) -> None:
     """Lower ``prim`` to ``stablehlo.compare`` in ``direction`` ("EQ", "LT", ...)."""
 
-    def rule(ctx: LoweringRuleContext, x: Value, y: Value, **_: Any) -> list[Value]:
+    def rule(ctx: LoweringRuleContext, x: Value, y: Value, **_: object) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
         dtype = ctx.avals_in[0].dtype
         if _hlo.key_trailing(ctx.avals_in[0]):  # keys: compare their words, then all/any
@@ -149,7 +149,7 @@ _register_comparison(P.ge_p, "GE")
 def _register_typed_unary(prim: Primitive, op: Callable[..., Any]) -> None:
     """Lower ``prim`` to ``op``, whose result type (real for a complex operand) the builder infers."""
 
-    def rule(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+    def rule(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
         return [op(x).result]
 
     register_lowering(prim, rule)
@@ -206,14 +206,14 @@ def _sin_or_cos(ctx: LoweringRuleContext, x: Value, *, cosine: bool) -> Value:
     return stablehlo.ComplexOp(re, im).result
 
 
-def _sin_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+def _sin_lowering(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
     return [_sin_or_cos(ctx, x, cosine=False)]
 
 
 register_lowering(P.sin_p, _sin_lowering)
 
 
-def _cos_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+def _cos_lowering(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
     return [_sin_or_cos(ctx, x, cosine=True)]
 
 
@@ -240,7 +240,7 @@ def _round_lowering(ctx: LoweringRuleContext, x: Value, *, rounding_method: Any)
 register_lowering(P.round_p, _round_lowering)
 
 
-def _conj_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+def _conj_lowering(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
     out = ctx.avals_out[0]
     if ctx.avals_in[0].dtype.kind != "c":
         return [_hlo.convert(x, out.dtype)]
@@ -250,14 +250,14 @@ def _conj_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
 register_lowering(P.conj_p, _conj_lowering)
 
 
-def _stop_gradient_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+def _stop_gradient_lowering(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
     return [x]
 
 
 register_lowering(P.stop_gradient_p, _stop_gradient_lowering)
 
 
-def _bitcast_convert_type_lowering(ctx: LoweringRuleContext, x: Value, **_: Any) -> list[Value]:
+def _bitcast_convert_type_lowering(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
     return [stablehlo.BitcastConvertOp(out_type(ctx.avals_out[0]), x).result]
 
 

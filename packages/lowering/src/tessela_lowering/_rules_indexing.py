@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Jaxpr, Primitive
+from tessela_tracer import Jaxpr, Primitive, ShapedArray
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import physical_shape_dtype
+from tessela_tracer.lax import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import compare_values, out_type, reduce_region
@@ -28,7 +30,7 @@ from tessela_lowering._xla import DType, Value, ir, stablehlo
 __all__: list[str] = []
 
 
-def _index_dtype(avals: Sequence[Any]) -> DType:
+def _index_dtype(avals: Sequence[ShapedArray]) -> DType:
     wide = any(a.dtype.itemsize == 8 for a in avals)
     return np.dtype(np.int64 if wide else np.int32)
 
@@ -62,17 +64,17 @@ def _dynamic_update_slice_lowering(
 register_lowering(P.dynamic_update_slice_p, _dynamic_update_slice_lowering)
 
 
-def _fill_mode(mode: Any) -> bool:
+def _fill_mode(mode: object) -> bool:
     return getattr(mode, "name", str(mode)) == "FILL_OR_DROP"
 
 
-def _clip_mode(mode: Any) -> bool:
+def _clip_mode(mode: object) -> bool:
     return getattr(mode, "name", str(mode)) == "CLIP"
 
 
 def _in_bounds_mask(
     idx: Value,
-    idx_aval: Any,
+    idx_aval: ShapedArray,
     operand_shape: Sequence[int],
     window: Sequence[int],
     dims: Sequence[int],
@@ -98,10 +100,10 @@ def _gather_lowering(
     x: Value,
     idx: Value,
     *,
-    dimension_numbers: Any,
+    dimension_numbers: GatherDimensionNumbers,
     slice_sizes: Sequence[int],
     indices_are_sorted: bool,
-    mode: Any,
+    mode: GatherScatterMode,
     fill_value: Any,
     **_: Any,
 ) -> list[Value]:
@@ -140,7 +142,9 @@ def _gather_lowering(
 register_lowering(P.gather_p, _gather_lowering)
 
 
-def _scatter_window(x_aval: Any, upd_aval: Any, dn: Any) -> list[int]:
+def _scatter_window(
+    x_aval: ShapedArray, upd_aval: ShapedArray, dn: ScatterDimensionNumbers
+) -> list[int]:
     skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
     kept = [d for d in range(x_aval.ndim) if d not in skipped]
     window = [1] * x_aval.ndim
@@ -149,7 +153,7 @@ def _scatter_window(x_aval: Any, upd_aval: Any, dn: Any) -> list[int]:
     return window
 
 
-def _clamp_indices(idx: Value, idx_aval: Any, upper: Sequence[int]) -> Value:
+def _clamp_indices(idx: Value, idx_aval: ShapedArray, upper: Sequence[int]) -> Value:
     dtype = idx_aval.dtype
     shape = tuple(idx_aval.shape)
     hi = _hlo.broadcast_in_dim(_hlo.constant(np.array(upper, dtype)), shape, [len(shape) - 1])
@@ -161,7 +165,7 @@ def _combiner(
     ctx: LoweringRuleContext,
     combine: Callable[[Value, Value], Value] | None,
     update_jaxpr: Jaxpr | None,
-    update_consts: Sequence[Any],
+    update_consts: Sequence[ArrayLike],
 ) -> Callable[[Value, Value], Value]:
     """How a scatter combines an operand element with an update element.
 
@@ -191,13 +195,13 @@ def _register_scatter(prim: Primitive, combine: Callable[[Value, Value], Value] 
         idx: Value,
         updates: Value,
         *,
-        dimension_numbers: Any,
+        dimension_numbers: ScatterDimensionNumbers,
         indices_are_sorted: bool,
         unique_indices: bool,
-        mode: Any,
+        mode: GatherScatterMode,
         update_jaxpr: Jaxpr | None = None,
-        update_consts: Sequence[Any] = (),
-        **_: Any,
+        update_consts: Sequence[ArrayLike] = (),
+        **_: object,
     ) -> list[Value]:
         dn = dimension_numbers
         x_aval, idx_aval, upd_aval = ctx.avals_in

@@ -25,7 +25,7 @@ from tessela_tracer import Primitive
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import CPU_DOT_ALGORITHMS, algorithm_compute_types, algorithm_spec
-from tessela_tracer.lax import DotAlgorithm, DotAlgorithmPreset
+from tessela_tracer.lax import DotAlgorithm, DotAlgorithmPreset, DotDimensionNumbers, Precision
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import (
@@ -46,7 +46,9 @@ def _register_reduction(
 ) -> None:
     """Lower ``prim`` to ``stablehlo.reduce`` over ``axes`` with ``combine`` from ``identity``."""
 
-    def rule(ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: Any) -> list[Value]:
+    def rule(
+        ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], **_: object
+    ) -> list[Value]:
         dtype = ctx.avals_in[0].dtype
         init = _hlo.constant(scalar_identity(identity, dtype))
         reduce = stablehlo.ReduceOp([out_type(ctx.avals_out[0])], [x], [init], list(axes))
@@ -74,7 +76,7 @@ def _register_arg_reduction(prim: Primitive, direction: str) -> None:
     identity = "max" if direction == "GT" else "min"
 
     def rule(
-        ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], index_dtype: Any
+        ctx: LoweringRuleContext, x: Value, *, axes: Sequence[int], index_dtype: DType
     ) -> list[Value]:
         x_aval = ctx.avals_in[0]
         dtype = x_aval.dtype
@@ -251,8 +253,8 @@ def _top_k_lowering(ctx: LoweringRuleContext, x: Value, *, k: int, axis: int) ->
 register_lowering(P.top_k_p, _top_k_lowering)
 
 
-def _algorithm_attr(spec: tuple[Any, ...]) -> Any:
-    def ty(t: Any) -> ir.Type:
+def _algorithm_attr(spec: tuple[DType | str, DType | str, DType | str, int, int, int, bool]) -> Any:
+    def ty(t: DType | str) -> ir.Type:
         return ir.FloatTF32Type.get() if isinstance(t, str) else ir_element_type(np.dtype(t))
 
     lhs, rhs, acc, lhs_count, rhs_count, ops, imprecise = spec
@@ -266,10 +268,10 @@ def _dot_general_lowering(
     lhs: Value,
     rhs: Value,
     *,
-    dimension_numbers: Any,
-    precision: Any = None,
-    preferred_element_type: Any = None,
-    **_: Any,
+    dimension_numbers: DotDimensionNumbers,
+    precision: tuple[Precision, Precision] | DotAlgorithm | DotAlgorithmPreset | None = None,
+    preferred_element_type: DType | None = None,
+    **_: object,
 ) -> list[Value]:
     (lc, rc), (lb, rb) = dimension_numbers
     out = ctx.avals_out[0]

@@ -28,47 +28,49 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
-from tessela_lowering._xla import Value, chlo
+from tessela_lowering._xla import DType, Value, chlo
 
 __all__: list[str] = []
 
 _F32 = np.dtype(np.float32)
 
 
-def _c(x: Any, value: Any) -> Any:
+def _c(x: ArrayLike, value: float | np.floating[Any]) -> ArrayLike:
     """A scalar constant of ``x``'s dtype."""
     return np.array(value, get_aval_of(x).dtype)[()]
 
 
-def _full(x: Any, value: Any) -> Any:
+def _full(x: ArrayLike, value: float) -> Array:
     return lax.full_like(x, _c(x, value))
 
 
-def _or(*preds: Any) -> Any:
+def _or(*preds: Array) -> Array:
     out = preds[0]
     for p in preds[1:]:
         out = lax.bitwise_or(out, p)
     return out
 
 
-def _and(x: Any, y: Any) -> Any:
+def _and(x: ArrayLike, y: ArrayLike) -> Array:
     return lax.bitwise_and(x, y)
 
 
-def _isnan(x: Any) -> Any:
+def _isnan(x: Array) -> Array:
     return lax.ne(x, x)
 
 
-def _any(pred: Any) -> Any:
-    return lax.reduce_or(pred, tuple(range(len(get_aval_of(pred).shape))))
+def _any(pred: ArrayLike) -> Array:
+    out: Array = lax.reduce_or(pred, tuple(range(len(get_aval_of(pred).shape))))
+    return out
 
 
-def _upcast_and_broadcast(impl: Callable[..., Any]) -> Callable[..., Any]:
+def _upcast_and_broadcast(impl: Callable[..., Array]) -> Callable[..., Array]:
     """Broadcast the operands to one shape and compute half-precision floats in float32."""
 
-    def fun(*args: Any) -> Any:
+    def fun(*args: Array) -> Array:
         shapes = [get_aval_of(a).shape for a in args]
         rank = max(len(s) for s in shapes)
         shape = tuple(max((s[i] for s in shapes if len(s) == rank), default=1) for i in range(rank))
@@ -94,11 +96,13 @@ class _Mode(enum.Enum):
     SAMPLE_DERIVATIVE = 3
 
 
-def _igamma_series(ax: Any, x: Any, a: Any, enabled: Any, dtype: Any, mode: _Mode) -> Any:
+def _igamma_series(
+    ax: Array, x: Array, a: Array, enabled: Array, dtype: DType, mode: _Mode
+) -> Array:
     """The power series of ``P(a, x)`` (and of its derivative in ``a``)."""
     eps = _c(a, np.finfo(dtype).eps)
 
-    def body(vals: tuple[Any, ...]) -> tuple[Any, ...]:
+    def body(vals: tuple[ArrayLike, ...]) -> tuple[ArrayLike, ...]:
         on, r, c, ans, xv, dc_da, dans_da = vals
         r = lax.add(r, _c(r, 1))
         dc_da = lax.sub(lax.mul(dc_da, lax.div(xv, r)), lax.div(lax.mul(c, xv), lax.mul(r, r)))
@@ -112,7 +116,9 @@ def _igamma_series(ax: Any, x: Any, a: Any, enabled: Any, dtype: Any, mode: _Mod
         new = (r, c, ans, xv, dc_da, dans_da)
         return (more, *(lax.select(on, n, o) for n, o in zip(new, vals[1:], strict=True)))
 
-    init = (enabled, a, _full(a, 1), _full(a, 1), x, _full(a, 0), _full(a, 0))
+    init: tuple[ArrayLike, ...] = (
+        enabled, a, _full(a, 1), _full(a, 1), x, _full(a, 0), _full(a, 0),
+    )  # fmt: skip
     vals = lax.while_loop(lambda v: _any(v[0]), body, init)
     ans, dans_da = vals[3], vals[6]
     if mode is _Mode.VALUE:
@@ -124,15 +130,17 @@ def _igamma_series(ax: Any, x: Any, a: Any, enabled: Any, dtype: Any, mode: _Mod
     return lax.div(lax.mul(lax.neg(total), x), a)
 
 
-def _igammac_fraction(ax: Any, x: Any, a: Any, enabled: Any, dtype: Any, mode: _Mode) -> Any:
+def _igammac_fraction(
+    ax: Array, x: Array, a: Array, enabled: Array, dtype: DType, mode: _Mode
+) -> Array:
     """Cephes' continued fraction of ``Q(a, x)`` (and of its derivative in ``a``)."""
     eps = _c(x, np.finfo(dtype).eps)
     big = _c(x, 1 / np.finfo(dtype).eps)
 
-    def cond(vals: tuple[Any, ...]) -> Any:
+    def cond(vals: tuple[ArrayLike, ...]) -> Array:
         return _and(lax.lt(vals[5], _c(vals[5], 2000)), _any(vals[0]))
 
-    def body(vals: tuple[Any, ...]) -> tuple[Any, ...]:
+    def body(vals: tuple[ArrayLike, ...]) -> tuple[ArrayLike, ...]:
         on, ans, t, y, z, c, pkm1, qkm1, pkm2, qkm2, dpkm2, dqkm2, dpkm1, dqkm1, dans = vals
         c = lax.add(c, _c(c, 1))
         y = lax.add(y, _c(y, 1))
@@ -178,30 +186,28 @@ def _igammac_fraction(ax: Any, x: Any, a: Any, enabled: Any, dtype: Any, mode: _
     zero = _full(x, 0)
     dqkm1 = lax.neg(x)
     dans = lax.div(lax.sub(zero, lax.mul(ans, dqkm1)), qkm1)
-    init = (
+    init: tuple[ArrayLike, ...] = (
         enabled, ans, _full(x, 1), y, z, _c(x, 0), pkm1, qkm1, _full(x, 1), x,
         zero, zero, zero, dqkm1, dans,
     )  # fmt: skip
     vals = lax.while_loop(cond, body, init)
-    ans = vals[1]
     if mode is _Mode.VALUE:
-        return lax.mul(ans, ax)
-    dans = vals[14]
+        return lax.mul(vals[1], ax)
     dlogax_da = lax.sub(lax.log(x), lax.digamma(a))
-    total = lax.add(lax.mul(ans, dlogax_da), dans)
+    total = lax.add(lax.mul(vals[1], dlogax_da), vals[14])
     if mode is _Mode.DERIVATIVE:
         return lax.mul(ax, total)
     return lax.neg(lax.mul(total, x))
 
 
-def _log_ax(a: Any, x: Any, dtype: Any) -> tuple[Any, Any]:
+def _log_ax(a: Array, x: Array, dtype: DType) -> tuple[Array, Array]:
     """``exp(a log x - x - lgamma(a))`` and whether its logarithm underflows."""
     log_ax = lax.sub(lax.sub(lax.mul(a, lax.log(x)), x), lax.lgamma(a))
     underflow = lax.lt(log_ax, _c(a, -np.log(np.finfo(dtype).max)))
     return lax.exp(log_ax), underflow
 
 
-def _igamma_impl(a: Any, x: Any, *, dtype: Any) -> Any:
+def _igamma_impl(a: Array, x: Array, *, dtype: DType) -> Array:
     x_inf = lax.eq(x, _c(x, np.inf))
     a_zero, x_zero = lax.eq(a, _c(a, 0)), lax.eq(x, _c(x, 0))
     domain = _or(
@@ -223,7 +229,7 @@ def _igamma_impl(a: Any, x: Any, *, dtype: Any) -> Any:
     return lax.select(domain, _full(a, np.nan), out)
 
 
-def _igammac_impl(a: Any, x: Any, *, dtype: Any) -> Any:
+def _igammac_impl(a: Array, x: Array, *, dtype: DType) -> Array:
     a_zero, x_zero = lax.eq(a, _c(a, 0)), lax.eq(x, _c(x, 0))
     x_inf = lax.eq(x, _c(x, np.inf))
     domain = _or(
@@ -241,8 +247,8 @@ def _igammac_impl(a: Any, x: Any, *, dtype: Any) -> Any:
     return lax.select(domain, _full(a, np.nan), out)
 
 
-def _igamma_derivative(mode: _Mode) -> Callable[..., Any]:
-    def impl(a: Any, x: Any, *, dtype: Any) -> Any:
+def _igamma_derivative(mode: _Mode) -> Callable[..., Array]:
+    def impl(a: Array, x: Array, *, dtype: DType) -> Array:
         nan = lax.bitwise_or(_isnan(a), _isnan(x))
         x_zero = lax.eq(x, _c(x, 0))
         domain = lax.bitwise_or(lax.lt(x, _c(x, 0)), lax.le(a, _c(a, 0)))
@@ -274,17 +280,17 @@ register_lowering(
 
 def _lentz(
     num_iterations: int,
-    tiny: Any,
-    numerator: Callable[..., Any],
-    denominator: Callable[..., Any],
-    inputs: Sequence[Any],
-) -> Any:
+    tiny: ArrayLike,
+    numerator: Callable[..., Array],
+    denominator: Callable[..., Array],
+    inputs: Sequence[Array],
+) -> ArrayLike:
     """The modified Lentz (Thompson-Barnett) evaluation of a continued fraction."""
 
-    def cond(vals: tuple[Any, ...]) -> Any:
+    def cond(vals: tuple[ArrayLike, ...]) -> Array:
         return _and(lax.lt(vals[0], np.int32(num_iterations)), vals[1])
 
-    def body(vals: tuple[Any, ...]) -> tuple[Any, ...]:
+    def body(vals: tuple[ArrayLike, ...]) -> tuple[ArrayLike, ...]:
         it, _, c_prev, d_prev, h = vals
         num, den = numerator(it, *inputs), denominator(it, *inputs)
         small = lax.full_like(h, tiny)
@@ -300,11 +306,12 @@ def _lentz(
 
     den0 = denominator(np.int32(0), *inputs)
     h = lax.select(lax.lt(lax.abs(den0), tiny), lax.full_like(den0, tiny), den0)
-    vals = lax.while_loop(cond, body, (np.int32(1), np.bool_(True), h, _full(h, 0), h))
+    init: tuple[ArrayLike, ...] = (np.int32(1), np.bool_(True), h, _full(h, 0), h)
+    vals = lax.while_loop(cond, body, init)
     return vals[4]
 
 
-def _betainc_numerator(it: Any, a: Any, b: Any, x: Any, *, dtype: Any) -> Any:
+def _betainc_numerator(it: ArrayLike, a: Array, b: Array, x: Array, *, dtype: DType) -> Array:
     """The ``it``-th partial numerator of DLMF 8.17.22 (1 for the first)."""
     shape = get_aval_of(a).shape
     it = lax.broadcast_in_dim(it, shape, ())
@@ -326,12 +333,12 @@ def _betainc_numerator(it: Any, a: Any, b: Any, x: Any, *, dtype: Any) -> Any:
     return lax.select(is_one, _full(x, 1), lax.select(even, even_num, odd_num))
 
 
-def _betainc_denominator(it: Any, a: Any, b: Any, x: Any) -> Any:
+def _betainc_denominator(it: ArrayLike, a: Array, b: Array, x: Array) -> Array:
     it = lax.broadcast_in_dim(it, get_aval_of(a).shape, ())
     return lax.select(lax.eq(it, np.int32(0)), _full(x, 0), _full(x, 1))
 
 
-def _betainc_impl(a: Any, b: Any, x: Any, *, dtype: Any) -> Any:
+def _betainc_impl(a: Array, b: Array, x: Array, *, dtype: DType) -> Array:
     inf = np.inf
     a_zero = lax.bitwise_or(lax.eq(a, _c(a, 0)), lax.eq(b, _c(b, inf)))
     b_zero = lax.bitwise_or(lax.eq(b, _c(b, 0)), lax.eq(a, _c(a, inf)))
@@ -349,7 +356,7 @@ def _betainc_impl(a: Any, b: Any, x: Any, *, dtype: Any) -> Any:
     finfo = np.finfo(dtype)
     tiny = _c(a, finfo.eps / 2)
 
-    def numerator(it: Any, a: Any, b: Any, x: Any) -> Any:
+    def numerator(it: ArrayLike, a: Array, b: Array, x: Array) -> Array:
         return _betainc_numerator(it, a, b, x, dtype=dtype)
 
     fraction = _lentz(
@@ -402,7 +409,7 @@ _I0E_B = [
 ]  # fmt: skip
 
 
-def _chebyshev(x: Any, coefficients: Sequence[float]) -> Any:
+def _chebyshev(x: Array, coefficients: Sequence[float]) -> Array:
     b0, b1, b2 = _full(x, 0), _full(x, 0), _full(x, 0)
     for coef in coefficients:
         b2, b1 = b1, b0
@@ -410,7 +417,7 @@ def _chebyshev(x: Any, coefficients: Sequence[float]) -> Any:
     return lax.mul(_c(x, 0.5), lax.sub(b0, b2))
 
 
-def _i0e_impl(x: Any) -> Any:
+def _i0e_impl(x: Array) -> Array:
     dtype = get_aval_of(x).dtype
     if dtype.itemsize < 4:
         return lax.convert_element_type(_i0e_impl(lax.convert_element_type(x, _F32)), dtype)

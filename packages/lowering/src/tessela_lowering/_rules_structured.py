@@ -26,13 +26,13 @@ reports failure gives NaNs, as in JAX.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from tessela_tracer import ShapedArray, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 from tessela_lowering._lapack import (
     bool_attr,
@@ -44,26 +44,27 @@ from tessela_lowering._lapack import (
     require_cpu,
 )
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
-from tessela_lowering._xla import Value
+from tessela_lowering._xla import DType, Value
 
 __all__: list[str] = []
 
 _I32 = np.dtype(np.int32)
+_Pair = tuple[Array, Array]
 
 
-def _is_complex(dtype: Any) -> bool:
+def _is_complex(dtype: DTypeLike) -> bool:
     return bool(issubdtype(dtype, np.complexfloating))
 
 
-def _full(shape: Sequence[int], value: Any, dtype: Any) -> Any:
+def _full(shape: Sequence[int], value: float, dtype: DType) -> Array:
     return lax.broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
 
 
-def _iota(shape: Sequence[int], dim: int) -> Any:
+def _iota(shape: Sequence[int], dim: int) -> Array:
     return lax.broadcasted_iota(_I32, tuple(shape), dim)
 
 
-def _bcast(x: Any, shape: Sequence[int], dims: Sequence[int]) -> Any:
+def _bcast(x: ArrayLike, shape: Sequence[int], dims: Sequence[int]) -> Array:
     return lax.broadcast_in_dim(x, tuple(shape), tuple(dims))
 
 
@@ -74,7 +75,7 @@ def _info(ctx: LoweringRuleContext) -> ShapedArray:
 # ---------------------------------------------------------------- hessenberg
 
 
-def _empty_hessenberg(a: Any) -> list[Any]:
+def _empty_hessenberg(a: Array) -> list[Array]:
     batch = tuple(get_aval_of(a).shape[:-2])
     return [a, _full((*batch, 0), 0, get_aval_of(a).dtype)]
 
@@ -121,7 +122,7 @@ register_lowering(P.tridiagonal_p, _tridiagonal_lowering)
 # ---------------------------------------------- ormqr and householder_product
 
 
-def _ormqr_python(a: Any, taus: Any, c: Any, *, left: bool, transpose: bool) -> Any:
+def _ormqr_python(a: Array, taus: Array, c: Array, *, left: bool, transpose: bool) -> Array:
     """``op(Q) c`` (``left``) or ``c op(Q)``, applying one reflector at a time."""
     a_aval, c_aval = get_aval_of(a), get_aval_of(c)
     *batch, m, _ = a_aval.shape
@@ -138,7 +139,7 @@ def _ormqr_python(a: Any, taus: Any, c: Any, *, left: bool, transpose: bool) -> 
     reverse = left != transpose
     cshape = tuple(c_aval.shape)
 
-    def body(t: Any, c: Any) -> Any:
+    def body(t: Array, c: Array) -> Array:
         i = lax.sub(np.int32(k - 1), t) if reverse else t
         col = lax.squeeze(lax.dynamic_slice(a, [0] * (nb + 1) + [i], (*batch, m, 1)), (nb + 1,))
         i_m = _bcast(i, (*batch, m), ())
@@ -158,7 +159,7 @@ def _ormqr_python(a: Any, taus: Any, c: Any, *, left: bool, transpose: bool) -> 
     return lax.fori_loop(np.int32(0), np.int32(k), body, c)
 
 
-def _householder_product_python(a: Any, taus: Any) -> Any:
+def _householder_product_python(a: Array, taus: Array) -> Array:
     *batch, m, n = get_aval_of(a).shape
     eye = _bcast(
         np.eye(m, n, dtype=get_aval_of(a).dtype), (*batch, m, n), (len(batch), len(batch) + 1)
@@ -200,7 +201,7 @@ register_lowering(P.ormqr_p, _ormqr_cpu, platform="cpu")
 # --------------------------------------------------------- tridiagonal_solve
 
 
-def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
+def _thomas(dl: Array, d: Array, du: Array, b: Array, *, perturb_singular: bool) -> Array:
     """The Thomas algorithm (no pivoting), batched: a forward and a backward ``scan``."""
     if perturb_singular:
         raise NotImplementedError(
@@ -215,16 +216,16 @@ def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
     dl, d, du = (lax.transpose(v, front) for v in (dl, d, du))
     b = lax.transpose(b, (*front, nb + 1))
 
-    def col(v: Any) -> Any:
+    def col(v: Array) -> Array:
         return lax.expand_dims(v, (nb,))
 
-    def first(v: Any) -> Any:
+    def first(v: Array) -> Array:
         return lax.squeeze(lax.slice_in_dim(v, 0, 1, axis=0), (0,))
 
-    def rest(v: Any) -> Any:
+    def rest(v: Array) -> Array:
         return lax.slice_in_dim(v, 1, get_aval_of(v).shape[0], axis=0)
 
-    def fwd(carry: Any, xs: Any) -> Any:
+    def fwd(carry: _Pair, xs: tuple[Array, Array, Array, Array]) -> tuple[_Pair, _Pair]:
         cp, dp = carry
         lo, diag, up, rhs = xs
         den = lax.sub(diag, lax.mul(lo, cp))
@@ -233,7 +234,7 @@ def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
     init = (lax.div(first(du), first(d)), lax.div(first(b), col(first(d))))
     (_, final), (cps, dps) = lax.scan(fwd, init, (rest(dl), rest(d), rest(du), rest(b)))
 
-    def bwd(xn: Any, xs: Any) -> Any:
+    def bwd(xn: Array, xs: _Pair) -> _Pair:
         cp, dp = xs
         return lax.sub(dp, lax.mul(col(cp), xn)), xn
 
@@ -267,7 +268,7 @@ register_lowering(P.tridiagonal_solve_p, _tridiagonal_solve_cpu, platform="cpu")
 # -------------------------------------------------- lu_pivots_to_permutation
 
 
-def _pivots_to_permutation(pivots: Any, *, permutation_size: int) -> Any:
+def _pivots_to_permutation(pivots: Array, *, permutation_size: int) -> Array:
     *batch, k = get_aval_of(pivots).shape
     nb = len(batch)
     m = permutation_size
@@ -276,7 +277,7 @@ def _pivots_to_permutation(pivots: Any, *, permutation_size: int) -> Any:
         return perm
     idx = _iota((*batch, m), nb)
 
-    def body(i: Any, perm: Any) -> Any:
+    def body(i: Array, perm: Array) -> Array:
         j = lax.squeeze(lax.dynamic_slice(pivots, [0] * nb + [i], (*batch, 1)), (nb,))
         is_i = lax.eq(idx, _bcast(i, (*batch, m), ()))
         is_j = lax.eq(idx, _bcast(j, (*batch, m), range(nb)))
@@ -294,13 +295,13 @@ register_lowering(P.lu_pivots_to_permutation_p, lower_fun(_pivots_to_permutation
 # ----------------------------------------------------------- cholesky_update
 
 
-def _cholesky_update_python(r: Any, z: Any) -> Any:
+def _cholesky_update_python(r: Array, z: Array) -> Array:
     n = get_aval_of(z).shape[0]
     dtype = get_aval_of(r).dtype
     one, zero = np.ones((), dtype), np.zeros((), dtype)
     rows = _iota((n, n), 0)
 
-    def body(k: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
+    def body(k: Array, state: _Pair) -> _Pair:
         r, z = state
         row = lax.squeeze(lax.dynamic_slice(r, [k, np.int32(0)], (1, n)), (0,))
         x = lax.squeeze(lax.dynamic_slice(row, [k], (1,)), (0,))
@@ -328,7 +329,7 @@ register_lowering(P.cholesky_update_p, lower_fun(_cholesky_update_python))
 # --------------------------------------------------------- symmetric_product
 
 
-def _symmetric_product_python(a: Any, c: Any, *, alpha: float, beta: float) -> Any:
+def _symmetric_product_python(a: Array, c: Array, *, alpha: float, beta: float) -> Array:
     nb = get_aval_of(a).ndim - 2
     b = tuple(range(nb))
     dtype = get_aval_of(c).dtype

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tessela_tracer import config
+from tessela_tracer.sharding import NamedSharding
 
 from tessela_lowering._devices import backends_are_initialized, set_cpu_client_factory
 from tessela_lowering._xla import Client, Device
@@ -301,7 +302,9 @@ def shutdown() -> None:
 
 
 def process_local_layout(
-    sharding: Any, local_shape: Sequence[int], global_shape: Sequence[int] | None = None
+    sharding: NamedSharding,
+    local_shape: Sequence[int],
+    global_shape: Sequence[int] | None = None,
 ) -> tuple[tuple[int, ...], dict[Device, tuple[slice, ...]]]:
     """Where each of this process's devices finds its part in the process's local data.
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tessela_lowering._devices import devices as _all_devices
+from tessela_lowering._xla import Device, HostArray
 
 __all__ = ["create_device_mesh", "create_hybrid_device_mesh"]
 
@@ -35,11 +36,11 @@ def _axis_sizes(shape: Any) -> tuple[int, ...] | None:
 
 def create_device_mesh(
     mesh_shape: Sequence[int],
-    devices: Sequence[Any] | None = None,
+    devices: Sequence[Device] | None = None,
     *,
     contiguous_submeshes: bool = False,
     allow_split_physical_axes: bool = False,
-) -> np.ndarray[Any, Any]:
+) -> HostArray:
     """An array of devices of shape ``mesh_shape``, for ``Mesh(devices, axis_names)``.
 
     Args:
@@ -85,12 +86,12 @@ def create_device_mesh(
 def create_hybrid_device_mesh(
     mesh_shape: Sequence[int],
     dcn_mesh_shape: Sequence[int],
-    devices: Sequence[Any] | None = None,
+    devices: Sequence[Device] | None = None,
     *,
     process_is_granule: bool = False,
     should_sort_granules_by_key: bool = True,
     allow_split_physical_axes: bool = False,
-) -> np.ndarray[Any, Any]:
+) -> HostArray:
     """A device mesh over several granules (processes or slices), ``mesh_shape`` within each.
 
     Args:

@@ -45,10 +45,9 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from tessela_tracer import ShapedArray
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import (
@@ -58,7 +57,7 @@ from tessela_lowering._lowering import (
     lower_jaxpr,
     register_lowering,
 )
-from tessela_lowering._xla import Value, chlo, ir, stablehlo
+from tessela_lowering._xla import DType, Value, chlo, ir, stablehlo
 from tessela_lowering._xla import func_dialect as func
 
 __all__ = [
@@ -105,7 +104,7 @@ def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
     return _hlo.out_type(aval)
 
 
-def ir_constant(value: Any, dtype: Any = None) -> Value:
+def ir_constant(value: ArrayLike, dtype: DType | type | None = None) -> Value:
     """A ``stablehlo.constant`` holding ``value``, inside a lowering rule.
 
     Args:

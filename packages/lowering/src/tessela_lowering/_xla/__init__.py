@@ -57,7 +57,9 @@ from tessela_lowering._xla._mlir import (
     module_text,
 )
 from tessela_lowering._xla._run import (
+    MemoryStats,
     Runner,
+    XlaComputation,
     block_until_ready,
     buffer_device,
     compile_module,
@@ -92,9 +94,11 @@ __all__ = [
     "EngineMiss",
     "Executable",
     "HostArray",
+    "MemoryStats",
     "ResultHandler",
     "Runner",
     "Value",
+    "XlaComputation",
     "XlaRuntimeError",
     "block_until_ready",
     "buffer_device",

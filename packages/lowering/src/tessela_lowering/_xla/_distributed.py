@@ -33,6 +33,8 @@ DistributedClient: TypeAlias = Any
 """jaxlib's ``DistributedRuntimeClient``: a process's link to the coordinator."""
 PreemptionSyncManager: TypeAlias = Any
 """jaxlib's ``PreemptionSyncManager`` (agrees on a step to stop at after a preemption notice)."""
+CpuCollectives: TypeAlias = Any
+"""jaxlib's CPU collectives (gloo over TCP), handed to a CPU client."""
 
 
 def start_service(
@@ -105,7 +107,7 @@ def connect_client(
     return client
 
 
-def gloo_collectives(client: DistributedClient) -> Any:
+def gloo_collectives(client: DistributedClient) -> CpuCollectives:
     """CPU collectives over gloo's TCP transport, rendezvousing through ``client``."""
     return _jax.make_gloo_tcp_collectives(distributed_client=client)
 

@@ -13,6 +13,7 @@ from jaxlib.mlir.dialects import chlo, stablehlo
 from jaxlib.mlir.dialects import func as func_dialect
 
 from tessela_lowering._xla._jaxlib import (
+    DType,
     HostArray,
     _mlir_ext,
 )
@@ -124,7 +125,7 @@ def module_text(module: ir.Module) -> str:
     return str(op.get_asm(enable_debug_info=False, print_generic_op_form=False))
 
 
-def ir_element_type(dtype: np.dtype[Any]) -> ir.Type:
+def ir_element_type(dtype: DType) -> ir.Type:
     """The MLIR element type of a NumPy dtype (needs an active ``ir.Context``).
 
     Raises:

@@ -7,7 +7,7 @@ import importlib
 import importlib.util
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 from jaxlib.mlir import ir
@@ -19,7 +19,9 @@ from tessela_lowering._xla._jaxlib import (
     Buffer,
     Client,
     Device,
+    DType,
     Executable,
+    HostArray,
     ResultHandler,
     Value,
     _Aval,
@@ -201,12 +203,27 @@ def execute(
 Runner: TypeAlias = Callable[[list[Buffer]], list[Buffer]]
 """Runs one executable on a list of buffers; returns its output buffers."""
 
+MemoryStats: TypeAlias = Any
+"""jaxlib's ``CompiledMemoryStats`` (argument, output, temporary sizes in bytes)."""
 
+XlaComputation: TypeAlias = Any
+"""jaxlib's ``XlaComputation``: an HLO module (``as_hlo_text()``, ...)."""
+
+
+_R = TypeVar("_R")
+
+
+@overload
+def runner(exe: Executable, handlers: Sequence[ResultHandler], finish: None = None) -> Runner: ...
+@overload
+def runner(
+    exe: Executable, handlers: Sequence[ResultHandler], finish: Callable[[list[Buffer]], _R]
+) -> Callable[[list[Buffer]], _R]: ...
 def runner(
     exe: Executable,
     handlers: Sequence[ResultHandler],
-    finish: Callable[[list[Buffer]], Any] | None = None,
-) -> Callable[[list[Buffer]], Any]:
+    finish: Callable[[list[Buffer]], _R] | None = None,
+) -> Runner | Callable[[list[Buffer]], _R]:
     """:func:`execute` bound to one executable and its result handlers.
 
     The dispatch fast paths call it once per call: it is one Python frame
@@ -228,12 +245,13 @@ def runner(
 
     if finish is None:
 
-        def run(args: list[Buffer]) -> Any:
-            return execute_sharded(args).consume_with_handlers(handler_list)
+        def run(args: list[Buffer]) -> list[Buffer]:
+            out: list[Buffer] = execute_sharded(args).consume_with_handlers(handler_list)
+            return out
 
         return run
 
-    def run_and_finish(args: list[Buffer]) -> Any:
+    def run_and_finish(args: list[Buffer]) -> _R:
         return finish(execute_sharded(args).consume_with_handlers(handler_list))
 
     return run_and_finish
@@ -257,7 +275,7 @@ def cost_analysis(exe: Executable) -> dict[str, float]:
     return {str(k): float(v) for k, v in dict(raw).items()}
 
 
-def memory_analysis(exe: Executable) -> Any:
+def memory_analysis(exe: Executable) -> MemoryStats:
     """XLA's memory statistics for a compiled executable."""
     return exe.get_compiled_memory_stats()
 
@@ -284,7 +302,7 @@ def deserialize(data: bytes, devices: Sequence[Device]) -> Executable | None:
         return None
 
 
-def xla_computation(module_text: str) -> Any:
+def xla_computation(module_text: str) -> XlaComputation:
     """The StableHLO module text as an HLO ``XlaComputation`` (``as_hlo_text()``, ...)."""
     return _jax.mlir.mlir_module_to_xla_computation(
         module_text, use_tuple_args=False, return_tuple=False
@@ -368,7 +386,7 @@ def _placement(device: Device) -> _Placement:
     return placement
 
 
-def device_put(value: np.ndarray[Any, Any] | np.generic, device: Device) -> Buffer:
+def device_put(value: HostArray | np.generic, device: Device) -> Buffer:
     """Copy a host array onto ``device``.
 
     The copy goes through jaxlib's ``batched_device_put`` (a few microseconds;
@@ -405,8 +423,8 @@ def device_put(value: np.ndarray[Any, Any] | np.generic, device: Device) -> Buff
 
 
 def host_putter(
-    device: Device, shape: tuple[int, ...], dtype: np.dtype[Any]
-) -> Callable[[np.ndarray[Any, Any]], Buffer]:
+    device: Device, shape: tuple[int, ...], dtype: DType
+) -> Callable[[HostArray], Buffer]:
     """:func:`device_put` bound to one device, shape and dtype (for the dispatch fast paths).
 
     Args:
@@ -432,13 +450,13 @@ def host_putter(
     batched_put = _batched_put
     semantics = _COPY_DURING_CALL
 
-    def put(value: np.ndarray[Any, Any]) -> Buffer:
+    def put(value: HostArray) -> Buffer:
         return batched_put(aval, placement, [value], devices, False, True, semantics, True)
 
     return put
 
 
-def _dlpack_put(value: np.ndarray[Any, Any], device: Device) -> Buffer:
+def _dlpack_put(value: HostArray, device: Device) -> Buffer:
     _ensure_process_state()
     dtype = value.dtype
     if not _needs_bitcast(dtype):
@@ -454,7 +472,7 @@ def _dlpack_put(value: np.ndarray[Any, Any], device: Device) -> Buffer:
     return out
 
 
-def to_numpy(buf: Buffer) -> np.ndarray[Any, Any]:
+def to_numpy(buf: Buffer) -> HostArray:
     """Copy a buffer to a new read-only host NumPy array (blocks until ready)."""
     out, _ = buf._single_device_array_to_np_array_did_copy()
     return np.asarray(out)
@@ -470,7 +488,7 @@ def copy_to_device(buf: Buffer, device: Device) -> Buffer:
     return device_put(to_numpy(buf), device)
 
 
-def to_dlpack(buf: Buffer) -> Any:
+def to_dlpack(buf: Buffer) -> object:
     """A DLPack capsule for ``buf`` (shares the device memory)."""
     return _jax.buffer_to_dlpack_managed_tensor(buf, stream=None)
 

@@ -10,17 +10,26 @@ convention: partition ``i`` runs on the ``i``-th device of the list.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
-from tessela_lowering._xla._jaxlib import AvalLike, Buffer, Device, Executable, _jax, _xla_client
+from tessela_lowering._xla._jaxlib import (
+    AvalLike,
+    Buffer,
+    Device,
+    Executable,
+    ResultHandler,
+    _jax,
+    _xla_client,
+)
 
 __all__ = [
     "DeviceClass",
     "HloSharding",
+    "XlaSharding",
     "assemble",
     "compile_spmd",
     "hlo_sharding",
@@ -40,6 +49,9 @@ DeviceClass: Any = _jax.Device
 HloSharding: Any = _xla_client.HloSharding
 """XLA's description of how an array is split over partitions."""
 
+XlaSharding: TypeAlias = Any
+"""An instance of :data:`HloSharding`, or its ``OpSharding`` proto (jaxlib ships both untyped)."""
+
 
 class _MultiPlacement(_jax.GSPMDSharding):  # type: ignore[misc]
     """jaxlib's sharding over a device list, plus the two members its runtime reads.
@@ -50,17 +62,17 @@ class _MultiPlacement(_jax.GSPMDSharding):  # type: ignore[misc]
 
     memory_kind = None
 
-    def _to_xla_hlo_sharding(self, num_dimensions: int) -> Any:
+    def _to_xla_hlo_sharding(self, num_dimensions: int) -> XlaSharding:
         del num_dimensions
         return self._hlo_sharding
 
 
-_placements: dict[tuple[tuple[Device, ...], str], Any] = {}
+_placements: dict[tuple[tuple[Device, ...], str], _MultiPlacement] = {}
 
 
 def hlo_sharding(
     tile_dims: Sequence[int], device_order: Sequence[int], *, replicated_last: bool
-) -> Any:
+) -> XlaSharding:
     """An HloSharding: ``tile_dims`` tiles, the devices in ``device_order`` (row-major).
 
     Args:
@@ -87,7 +99,7 @@ def hlo_sharding(
     return HloSharding.from_string(f"{{devices=[{','.join(map(str, dims))}]{order}{tail}}}")
 
 
-def tile_map(sharding: Any, ndim: int, num_devices: int) -> list[tuple[int, ...]]:
+def tile_map(sharding: XlaSharding, ndim: int, num_devices: int) -> list[tuple[int, ...]]:
     """For each device position, the index of the tile it holds, per array dimension.
 
     Args:
@@ -115,7 +127,7 @@ def tile_map(sharding: Any, ndim: int, num_devices: int) -> list[tuple[int, ...]
     return out
 
 
-def placement(devices: Sequence[Device], sharding: Any) -> Any:
+def placement(devices: Sequence[Device], sharding: XlaSharding) -> _MultiPlacement:
     """jaxlib's sharding object for ``devices`` split as ``sharding`` (cached).
 
     Args:
@@ -134,7 +146,7 @@ def placement(devices: Sequence[Device], sharding: Any) -> Any:
 
 
 def assemble(
-    aval: AvalLike, devices: Sequence[Device], sharding: Any, shards: list[Buffer]
+    aval: AvalLike, devices: Sequence[Device], sharding: XlaSharding, shards: list[Buffer]
 ) -> Buffer:
     """One jaxlib array made of single-device ``shards`` (one per device, in order).
 
@@ -160,7 +172,9 @@ def shard_buffers(buf: Buffer) -> list[Buffer]:
     return list(buf._arrays)
 
 
-def sharded_result_handler(aval: AvalLike, devices: Sequence[Device], sharding: Any) -> Any:
+def sharded_result_handler(
+    aval: AvalLike, devices: Sequence[Device], sharding: XlaSharding
+) -> ResultHandler:
     """A handler turning one output of an SPMD executable into a multi-device buffer."""
     where = placement(devices, sharding)
     try:
@@ -193,7 +207,7 @@ def compile_spmd(module: str, devices: Sequence[Device]) -> Executable:
     return client.compile_and_load(module, _jax.DeviceList(tuple(devices)), options)
 
 
-def output_shardings(exe: Executable, count: int) -> list[Any]:
+def output_shardings(exe: Executable, count: int) -> list[XlaSharding]:
     """The HloSharding of each of the ``count`` outputs of an SPMD executable.
 
     A program over one device reports none: its outputs are replicated.
@@ -204,7 +218,7 @@ def output_shardings(exe: Executable, count: int) -> list[Any]:
     return [HloSharding.from_proto(s) for s in raw]
 
 
-def parameter_shardings(exe: Executable, count: int) -> list[Any]:
+def parameter_shardings(exe: Executable, count: int) -> list[XlaSharding]:
     """The HloSharding of each of the ``count`` parameters of an SPMD executable."""
     raw = exe.get_parameter_shardings()
     if raw is None:
