@@ -109,9 +109,9 @@ def clear_caches() -> None:
 
 
 def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    # The fast path. Arrays (the common case) key on their signatures, one and
-    # two positional arguments spelled out; ``_fast_key`` handles host values
-    # and pytrees and gives the same keys for Arrays.
+    # The fast path. Positional leaves key on their signatures (Arrays) or
+    # ``leaf_key`` (host values), two arguments spelled out; ``_fast_key``
+    # handles pytrees and gives the same keys for top-level leaves.
     if state.fast:
         leaves: Any = args
         key: Any = None
@@ -135,11 +135,17 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 leaves = dyn(args)
                 key = (trace_type, where, flags, n, static(args), *map(_sig_of, leaves))
             elif len(args) == 2:
-                a, b = args
-                key = (trace_type, where, flags, a._sig, b._sig)
+                # Read without raising; a host value's key (leaf_key) follows.
+                a_sig = getattr(args[0], "_sig", None)
+                if a_sig is None:
+                    a_sig = leaf_key(args[0])
+                b_sig = getattr(args[1], "_sig", None)
+                if b_sig is None:
+                    b_sig = leaf_key(args[1])
+                key = (trace_type, where, flags, a_sig, b_sig)
             else:
-                key = (trace_type, where, flags, *map(_sig_of, args))
-        except AttributeError:  # a host value or a pytree
+                key = (trace_type, where, flags, *_leaf_keys(args))
+        except (AttributeError, TypeError):  # a host value or a pytree (or a tracer)
             key = None
         if key is None:
             key, leaves = _fast_key(jitted, args, kwargs, (trace_type, where, flags))
@@ -159,24 +165,12 @@ _SIG = itertools.repeat("_sig")
 _NO_SIG = itertools.repeat(None)
 
 
-_CONTAINERS = frozenset({list, tuple, dict, type(None)})
-
-
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
-    # ``map(leaf_key, leaves)``, with Arrays read in C; TypeError for a
-    # container (the common pytree nodes without building leaf_key's error).
+    # ``map(leaf_key, leaves)``, with Arrays read in C when all leaves are
+    # Arrays; TypeError for a container or a tracer.
     keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
-    missing = keys.count(None)
-    if missing:  # host values (or tracers, which raise): found by C-level scans
-        fixed = list(keys)
-        i = -1
-        for _ in range(missing):
-            i = keys.index(None, i + 1)
-            x = leaves[i]
-            if type(x) in _CONTAINERS:
-                raise TypeError
-            fixed[i] = leaf_key(x)
-        keys = tuple(fixed)
+    if None in keys:  # host values (or containers and tracers, which raise)
+        keys = tuple(map(leaf_key, leaves))
     return keys
 
 
