@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import tessela_lowering
 from tessela_pytree import tree_leaves
@@ -34,10 +34,12 @@ __all__ = [
     "transfer_guard_host_to_device",
 ]  # fmt: skip
 
+_T = TypeVar("_T")
+
 _LEVELS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
 
 
-def copy_to_host_async(x: Any) -> Any:
+def copy_to_host_async(x: _T) -> _T:
     """Starts copying every array leaf of ``x`` to the host, without waiting.
 
     Leaves without a ``copy_to_host_async`` method (not arrays, or arrays
