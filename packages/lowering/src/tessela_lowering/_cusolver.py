@@ -51,11 +51,17 @@ from tessela_tracer.lax.linalg import EighImplementation, SvdAlgorithm
 
 from tessela_lowering import _hlo
 from tessela_lowering._lapack import check_info, empty_svd_rule
-from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
+from tessela_lowering._lowering import LoweringRuleContext, lower_fun
 from tessela_lowering._xla import Value, ir, stablehlo
 from tessela_lowering._xla._jaxlib import _xla_client
 
-__all__ = ["GPU_PLATFORMS", "register_solver_targets", "solver_prefix"]
+__all__ = [
+    "GPU_PLATFORMS",
+    "GPU_RULES",
+    "GPU_STRUCTURED_RULES",
+    "register_solver_targets",
+    "solver_prefix",
+]
 
 GPU_PLATFORMS = ("cuda", "rocm", "gpu")
 _I32 = np.dtype(np.int32)
@@ -474,12 +480,17 @@ def _qr_gpu(
     return [q, r]
 
 
-for _platform in GPU_PLATFORMS:
-    register_lowering(P.svd_p, _svd_gpu, platform=_platform)
-    register_lowering(P.eigh_p, _eigh_gpu, platform=_platform)
-    register_lowering(P.cholesky_p, _cholesky_gpu, platform=_platform)
-    register_lowering(P.lu_p, _lu_gpu, platform=_platform)
-    register_lowering(P.lu_pivots_to_permutation_p, _lu_pivots_to_permutation_gpu,
-                      platform=_platform)  # fmt: skip
-    register_lowering(P.householder_product_p, _householder_product_gpu, platform=_platform)
-    register_lowering(P.qr_p, _qr_gpu, platform=_platform)
+GPU_RULES: dict[Any, Any] = {
+    P.svd_p: _svd_gpu,
+    P.eigh_p: _eigh_gpu,
+    P.cholesky_p: _cholesky_gpu,
+    P.lu_p: _lu_gpu,
+    P.qr_p: _qr_gpu,
+}
+"""The GPU platforms' rules of the ``linalg`` family (registered by ``_rules_linalg``)."""
+
+GPU_STRUCTURED_RULES: dict[Any, Any] = {
+    P.lu_pivots_to_permutation_p: _lu_pivots_to_permutation_gpu,
+    P.householder_product_p: _householder_product_gpu,
+}
+"""The GPU platforms' rules of the ``structured`` family (registered by ``_rules_structured``)."""

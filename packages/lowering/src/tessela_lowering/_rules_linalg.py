@@ -57,7 +57,7 @@ from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax.linalg import EighImplementation, EigImplementation, SvdAlgorithm
 
-from tessela_lowering import _cusolver  # noqa: F401  (the GPU platforms' rules)
+from tessela_lowering import _cusolver
 from tessela_lowering._lapack import (
     char_attr,
     check_info,
@@ -570,3 +570,9 @@ def _schur_lowering(
 
 
 register_lowering(P.schur_p, _schur_lowering)
+
+
+# The GPU platforms' rules (cuSOLVER/hipSOLVER kernels), defined in _cusolver.
+for _platform in _cusolver.GPU_PLATFORMS:
+    for _prim, _rule in _cusolver.GPU_RULES.items():
+        register_lowering(_prim, _rule, platform=_platform)

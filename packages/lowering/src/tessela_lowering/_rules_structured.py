@@ -34,6 +34,7 @@ from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
+from tessela_lowering import _cusolver
 from tessela_lowering._lapack import (
     bool_attr,
     char_attr,
@@ -338,3 +339,9 @@ def _symmetric_product_python(a: Array, c: Array, *, alpha: float, beta: float) 
 
 
 register_lowering(P.symmetric_product_p, lower_fun(_symmetric_product_python))
+
+
+# The GPU platforms' rules (cuSOLVER/hipSOLVER kernels), defined in _cusolver.
+for _platform in _cusolver.GPU_PLATFORMS:
+    for _prim, _rule in _cusolver.GPU_STRUCTURED_RULES.items():
+        register_lowering(_prim, _rule, platform=_platform)
