@@ -62,20 +62,16 @@ def _concrete_mesh(types: tuple[AxisType, ...]) -> SimpleNamespace:
 
 def test_seed_check_raises_only_for_explicit_meshes_outside_set_mesh() -> None:
     aval = ShapedArray((), np.float32)
-    # Results of compiled programs (marked by the lowering) over Explicit axes.
+    # Results over Explicit axes (of a jit or of eager operations alike).
     explicit = SimpleNamespace(
-        sharding=SimpleNamespace(mesh=_concrete_mesh((AxisType.Explicit,) * 2)),
-        _program_result=True,
+        sharding=SimpleNamespace(mesh=_concrete_mesh((AxisType.Explicit,) * 2))
     )
-    auto = SimpleNamespace(
-        sharding=SimpleNamespace(mesh=_concrete_mesh((AxisType.Auto,) * 2)), _program_result=True
-    )
+    auto = SimpleNamespace(sharding=SimpleNamespace(mesh=_concrete_mesh((AxisType.Auto,) * 2)))
     with pytest.raises(ValueError, match=r"size of the mesh 8 of aval f32\[\].*set_mesh"):
         check_seed_mesh(explicit, aval)
     check_seed_mesh(auto, aval)
-    check_seed_mesh(SimpleNamespace(sharding=explicit.sharding), aval)  # eager operations' result
     check_seed_mesh(np.float32(1), aval)
-    abstract = SimpleNamespace(sharding=SimpleNamespace(mesh=MESH), _program_result=True)
+    abstract = SimpleNamespace(sharding=SimpleNamespace(mesh=MESH))
     check_seed_mesh(abstract, aval)
     token = concrete_mesh_var.set(explicit.sharding.mesh)
     try:

@@ -94,12 +94,10 @@ class ShardedArray(Array):
       (P('x',), (slice(0, 4, None),))
     """
 
-    __slots__ = ("_gathered", "_global", "_named", "_program_result")
+    __slots__ = ("_gathered", "_global", "_named")
 
     _global: Buffer
     _named: NamedSharding
-    _program_result: bool
-    """Made by a compiled program (an eager ``jit_p``): eager ``grad`` checks its mesh."""
     _gathered: Buffer | None
 
     @property
@@ -281,7 +279,6 @@ def wrap_global(buf: Buffer, aval: ShapedArray, sharding: NamedSharding) -> Shar
     out._global = buf
     out._named = sharding
     out._gathered = None
-    out._program_result = False
     out.aval = aval
     out._committed = True
     out._npy = None

@@ -424,8 +424,6 @@ def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
     results = entry(args, specs)
     if prim is P.jit_p:
         _last.run = (entry, specs, args, results)
-        for r in results:
-            r._program_result = True
     return results if prim.multiple_results else results[0]
 
 
@@ -573,10 +571,7 @@ def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
         if meshes:
             specs = [PartitionSpec()] * len(args)
             exe = compile_jaxpr(params["jaxpr"], meshes[0], specs, name=params["name"])
-            results = exe(args, specs)
-            for r in results:
-                r._program_result = True
-            return results
+            return exe(args, specs)
     return apply_primitive(prim, args, params)
 
 

@@ -149,10 +149,8 @@ def check_seed_mesh(out: Any, aval: Any) -> None:
 
     An output sharded over a mesh of several devices with ``Explicit`` axes
     has that mesh in its type; JAX then builds the seed ``1.0`` over the mesh
-    in context, and outside ``set_mesh`` there is none. Tessela checks the
-    outputs of compiled programs (a ``jit``, with shardings or on sharded
-    arguments: the lowering marks their results ``_program_result``); an
-    output of eager operations on sharded arrays is seeded as before.
+    in context, and outside ``set_mesh`` there is none: the output of a
+    ``jit`` and of eager operations alike.
 
     Args:
       out: the function's (scalar) output; tracers and unsharded values pass.
@@ -170,8 +168,6 @@ def check_seed_mesh(out: Any, aval: Any) -> None:
         >>> from tessela_tracer import ShapedArray
         >>> check_seed_mesh(np.float32(1), ShapedArray((), np.float32))
     """
-    if not getattr(out, "_program_result", False):
-        return
     mesh: Any = getattr(getattr(out, "sharding", None), "mesh", None)
     if getattr(mesh, "devices", None) is None or isinstance(mesh, AbstractMesh):
         return

@@ -141,8 +141,17 @@ def test_bad_specs_are_value_errors_naming_the_fix() -> None:
 
 
 def test_grad_through_device_put_to_a_sharding() -> None:
+    # MESH's axes are Explicit (make_mesh's default): as in JAX 0.10.2, eager
+    # grad seeds the sharded output over the mesh in context, so it needs one.
     sharding = NamedSharding(MESH, P("x"))
-    g = tx.grad(lambda a: (tx.device_put(a, sharding) ** 2).sum())(DATA)
+
+    def loss(a: Any) -> Any:
+        return (tx.device_put(a, sharding) ** 2).sum()
+
+    with pytest.raises(ValueError, match="set_mesh"):
+        tx.grad(loss)(DATA)
+    with tx.set_mesh(MESH):
+        g = tx.grad(loss)(DATA)
     np.testing.assert_allclose(g, 2 * DATA, rtol=1e-6)
     assert isinstance(tx.device_put(DATA, sharding), tx.Array)
     assert isinstance(tx.devices()[0], tx.Device)
