@@ -13,14 +13,14 @@ arrays go through ``convert_element_type``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
-from numpy.typing import DTypeLike
+import numpy.typing as npt
 from tessela_tracer import ArrayOps, ShapedArray, check_rank_promotion, get_aval, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import convert_element_type_p
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 
@@ -53,7 +53,7 @@ def is_arraylike(x: object, /) -> bool:
     return isinstance(x, (ArrayOps, np.ndarray, np.generic)) or is_python_scalar(x)
 
 
-def check_arraylike(fun_name: str, /, *args: Any) -> None:
+def check_arraylike(fun_name: str, /, *args: object) -> None:
     """Refuse arguments that are not arrays or scalars (lists, tuples, ...).
 
     Args:
@@ -79,7 +79,7 @@ def check_arraylike(fun_name: str, /, *args: Any) -> None:
             )
 
 
-def aval_of(x: Any, /) -> ShapedArray:
+def aval_of(x: object, /) -> ShapedArray:
     """The abstract value of an array-like (Python scalars are weakly typed)."""
     aval = getattr(x, "aval", None)
     if isinstance(aval, ShapedArray):
@@ -87,17 +87,17 @@ def aval_of(x: Any, /) -> ShapedArray:
     return get_aval(x)
 
 
-def shape_of(x: Any, /) -> tuple[int, ...]:
+def shape_of(x: ArrayLike | npt.ArrayLike, /) -> tuple[int, ...]:
     """The shape of an array-like."""
     return tuple(np.shape(x)) if not isinstance(x, ArrayOps) else x.aval.shape
 
 
-def ndim_of(x: Any, /) -> int:
+def ndim_of(x: ArrayLike | npt.ArrayLike, /) -> int:
     """The rank of an array-like."""
     return len(shape_of(x))
 
 
-def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
+def dtype_arg(dtype: DTypeLike | None, /, *, name: str = "dtype") -> np.dtype[Any] | None:
     """Canonicalise a user ``dtype`` argument (``None`` stays ``None``).
 
     Args:
@@ -124,9 +124,10 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
             return _dt.canonicalize_dtype(np.float64)
         if dtype is complex:
             return _dt.canonicalize_dtype(np.complex128)
-        if not isinstance(dtype, type) and hasattr(dtype, "dtype"):
-            dtype = dtype.dtype
-        out = _dt.canonicalize_dtype(dtype)
+        spec: Any = dtype  # a dtype-like, or an object with a ``dtype``
+        if not isinstance(spec, type) and hasattr(spec, "dtype"):
+            spec = spec.dtype
+        out = _dt.canonicalize_dtype(spec)
     except TypeError:
         raise TypeError(
             f"{name}={dtype!r} is not a data type; pass e.g. {name}=tessela_numpy.float32"
@@ -139,22 +140,30 @@ def dtype_arg(dtype: Any, /, *, name: str = "dtype") -> np.dtype[Any] | None:
     return out
 
 
-def dtype_or(dtype: DTypeLike, default: np.dtype[Any], /, *, name: str = "dtype") -> np.dtype[Any]:
+def dtype_or(
+    dtype: DTypeLike | None, default: np.dtype[Any], /, *, name: str = "dtype"
+) -> np.dtype[Any]:
     """:func:`dtype_arg`, with ``default`` when ``dtype`` is ``None``."""
     out = dtype_arg(dtype, name=name)
     return default if out is None else out
 
 
-def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> Any:
+def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
     """A constant scalar of ``dtype``; a Python scalar when that keeps it weak."""
     if weak_type:
         py = _PY_KIND.get(dtype.kind)
         if py is not None and aval_of(py(0)).dtype == dtype:
-            return py(value)
-    return np.asarray(value, dtype=dtype)[()]
+            scalar: ArrayLike = py(value)
+            return scalar
+    lit: ArrayLike = np.asarray(value, dtype=dtype)[()]
+    return lit
 
 
-def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Any:
+@overload
+def convert(x: Array, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Array: ...
+@overload
+def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> ArrayLike: ...
+def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> ArrayLike:
     """Convert ``x`` to ``dtype`` (and weak-type bit); no-op when unchanged.
 
     Args:
@@ -183,10 +192,10 @@ def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -
 
 def full_like(
     x: ArrayLike,
-    fill_value: Any,
+    fill_value: ArrayLike,
     /,
     *,
-    dtype: DTypeLike | None = None,
+    dtype: npt.DTypeLike | None = None,
     shape: tuple[int, ...] | None = None,
 ) -> Array:
     """An array of ``x``'s shape and dtype (or the given ones) filled with a scalar.
@@ -206,7 +215,7 @@ def full_like(
     return lax.broadcast_in_dim(convert(fill_value, dt), out_shape, ())
 
 
-def select_n(which: Any, /, *cases: Any) -> Array:
+def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
     """``lax.select_n`` with scalar cases and predicate broadcast to the common shape.
 
     Args:
@@ -218,7 +227,7 @@ def select_n(which: Any, /, *cases: Any) -> Array:
     """
     shape = broadcast_shapes(shape_of(which), *(shape_of(c) for c in cases))
 
-    def fit(v: Any) -> Array:
+    def fit(v: ArrayLike) -> Array:
         s = shape_of(v)
         if s == shape:
             return unchanged(v)
@@ -228,7 +237,11 @@ def select_n(which: Any, /, *cases: Any) -> Array:
     return lax.select_n(pred, *(fit(c) for c in cases))
 
 
-def promote_dtypes(*args: Any) -> list[Any]:
+@overload
+def promote_dtypes(*args: Array) -> list[Array]: ...
+@overload
+def promote_dtypes(*args: ArrayLike) -> list[ArrayLike]: ...
+def promote_dtypes(*args: ArrayLike) -> list[Array] | list[ArrayLike]:
     """Convert arguments to their common dtype under JAX's promotion rules.
 
     Args:
@@ -280,7 +293,11 @@ def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:
     return _dt.canonicalize_dtype(np.float64)
 
 
-def promote_dtypes_inexact(*args: Any) -> list[Any]:
+@overload
+def promote_dtypes_inexact(*args: Array) -> list[Array]: ...
+@overload
+def promote_dtypes_inexact(*args: ArrayLike) -> list[ArrayLike]: ...
+def promote_dtypes_inexact(*args: ArrayLike) -> list[Array] | list[ArrayLike]:
     """Like :func:`promote_dtypes`, then move integer results to floating point."""
     if len(args) == 1 and isinstance(args[0], ArrayOps):
         kind = args[0].aval.dtype.kind
@@ -291,7 +308,11 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
     return [convert(a, dtype, weak_type=weak) for a in args]
 
 
-def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
+@overload
+def promote_shapes(fun_name: str, /, *args: Array) -> list[Array]: ...
+@overload
+def promote_shapes(fun_name: str, /, *args: ArrayLike) -> list[ArrayLike]: ...
+def promote_shapes(fun_name: str, /, *args: ArrayLike) -> list[Array] | list[ArrayLike]:
     """Bring arguments to a common rank by prepending size-1 axes.
 
     Args:
@@ -334,13 +355,21 @@ def promote_shapes(fun_name: str, /, *args: Any) -> list[Any]:
     return out
 
 
-def promote_args(fun_name: str, /, *args: ArrayLike) -> list[Any]:
+@overload
+def promote_args(fun_name: str, /, *args: Array) -> list[Array]: ...
+@overload
+def promote_args(fun_name: str, /, *args: ArrayLike) -> list[ArrayLike]: ...
+def promote_args(fun_name: str, /, *args: ArrayLike) -> list[Array] | list[ArrayLike]:
     """Check, promote dtypes, then promote ranks."""
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes(*args))
 
 
-def promote_args_inexact(fun_name: str, /, *args: ArrayLike) -> list[Any]:
+@overload
+def promote_args_inexact(fun_name: str, /, *args: Array) -> list[Array]: ...
+@overload
+def promote_args_inexact(fun_name: str, /, *args: ArrayLike) -> list[ArrayLike]: ...
+def promote_args_inexact(fun_name: str, /, *args: ArrayLike) -> list[Array] | list[ArrayLike]:
     """Check, promote to a common inexact dtype, then promote ranks."""
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_inexact(*args))

@@ -10,7 +10,7 @@ default (``mode="drop"``/``"fill"``); ``mode="clip"`` clamps the indices.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from tessela_tracer import ShapedArray, lax
@@ -28,6 +28,8 @@ from ._where import broadcast_to
 
 __all__ = ["IndexUpdateHelper", "IndexedRef", "setitem_error"]
 
+Mode: TypeAlias = str | lax.GatherScatterMode | None
+"""An out-of-bounds ``mode``: a name of :data:`_MODES` or a ``GatherScatterMode``."""
 _MODES = ("clip", "drop", "fill", "promise_in_bounds", None)
 
 
@@ -57,7 +59,7 @@ def setitem_error(x: ArrayLike, idx: Any, value: ArrayLike, /) -> None:
     )
 
 
-def _check_mode(mode: Any) -> Any:
+def _check_mode(mode: Mode) -> lax.GatherScatterMode:
     if isinstance(mode, lax.GatherScatterMode):
         return mode
     if mode not in _MODES:
@@ -68,15 +70,15 @@ def _check_mode(mode: Any) -> Any:
 
 
 def _scatter(
-    x: Any,
+    x: ArrayLike,
     idx: Any,
-    y: Any,
-    op: Callable[..., Any],
+    y: ArrayLike,
+    op: Callable[..., Array],
     *,
-    mode: Any,
+    mode: Mode,
     indices_are_sorted: bool,
     unique_indices: bool,
-) -> Any:
+) -> ArrayLike:
     check_arraylike("scatter", x, y)
     x_aval = aval_of(x)
     dt, weak = x_aval.dtype, x_aval.weak_type
@@ -123,7 +125,7 @@ class IndexedRef:
 
     __slots__ = ("array", "index")
 
-    def __init__(self, array: Any, index: Any) -> None:
+    def __init__(self, array: ArrayLike, index: Any) -> None:
         self.array = array
         self.index = index
 
@@ -135,8 +137,8 @@ class IndexedRef:
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
-        fill_value: Any = None,
+        mode: Mode = None,
+        fill_value: ArrayLike | None = None,
     ) -> Array:
         """``x[idx]``, with out-of-bounds handling chosen by ``mode``.
 
@@ -170,12 +172,12 @@ class IndexedRef:
 
     def _update(
         self,
-        op: Callable[..., Any],
-        values: Any,
-        mode: Any,
+        op: Callable[..., Array],
+        values: ArrayLike,
+        mode: Mode,
         indices_are_sorted: bool,
         unique_indices: bool,
-    ) -> Any:
+    ) -> ArrayLike:
         return _scatter(
             self.array,
             self.index,
@@ -188,12 +190,12 @@ class IndexedRef:
 
     def _combine(
         self,
-        combine: Callable[[Any, Any], Any],
-        values: Any,
-        mode: Any,
+        combine: Callable[[ArrayLike, ArrayLike], Array],
+        values: ArrayLike,
+        mode: Mode,
         indices_are_sorted: bool,
         unique_indices: bool,
-    ) -> Any:
+    ) -> Array:
         # ``combine(x, m)`` where ``m`` is ones with ``values`` multiplied in at
         # the index (repeated indices multiply), as JAX computes divide and power.
         factors = _scatter(
@@ -209,11 +211,11 @@ class IndexedRef:
 
     def set(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] = values``, out of place.
 
@@ -232,11 +234,11 @@ class IndexedRef:
 
     def add(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] += values``, out of place; repeated indices accumulate.
 
@@ -255,11 +257,11 @@ class IndexedRef:
 
     def multiply(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] *= values``, out of place.
 
@@ -280,11 +282,11 @@ class IndexedRef:
 
     def divide(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] /= values``, out of place.
 
@@ -301,11 +303,11 @@ class IndexedRef:
 
     def power(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] **= values``, out of place.
 
@@ -322,11 +324,11 @@ class IndexedRef:
 
     def min(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] = minimum(x[idx], values)``, out of place.
 
@@ -345,11 +347,11 @@ class IndexedRef:
 
     def max(
         self,
-        values: Any,
+        values: ArrayLike,
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] = maximum(x[idx], values)``, out of place.
 
@@ -368,11 +370,11 @@ class IndexedRef:
 
     def apply(
         self,
-        func: Callable[[Any], Any],
+        func: Callable[[Array], ArrayLike],
         *,
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
-        mode: Any = None,
+        mode: Mode = None,
     ) -> Array:
         """``x[idx] = func(x[idx])``, out of place (``func`` is applied element-wise).
 
@@ -391,7 +393,13 @@ class IndexedRef:
         closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
         update, consts = closed.jaxpr, tuple(closed.consts)
 
-        def op(x: Any, idx: Any, y: Any, dnums: Any, **params: Any) -> Array:
+        def op(
+            x: ArrayLike,
+            idx: ArrayLike,
+            y: ArrayLike,
+            dnums: lax.ScatterDimensionNumbers,
+            **params: Any,
+        ) -> Array:
             return unchanged(scatter_p.bind(
                 x, idx, y, dimension_numbers=dnums, update_consts=consts, update_jaxpr=update,
                 **params,
@@ -405,7 +413,7 @@ class IndexUpdateHelper:
 
     __slots__ = ("array",)
 
-    def __init__(self, array: Any) -> None:
+    def __init__(self, array: ArrayLike) -> None:
         self.array = array
 
     def __getitem__(self, index: Any) -> IndexedRef:

@@ -13,12 +13,11 @@ before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
-from tessela_tracer.typing import Array
+from tessela_tracer.typing import Array, ArrayLike
 
 from ._arrays import aval_of, convert, full_like, select_n
 
@@ -47,57 +46,57 @@ __all__ = [
     "with_special",
 ]
 
-Rule = Callable[[Any, Any], Any]
+Rule = Callable[[Array, Array], Array]
 
 
-def _nan(x: Any) -> Any:
+def _nan(x: Array) -> Array:
     return lax.ne(x, x)
 
 
-def _inf(x: Any) -> Any:
+def _inf(x: Array) -> Array:
     return lax.eq(lax.abs(x), convert(np.inf, aval_of(x).dtype))
 
 
-def _zero(x: Any) -> Any:
+def _zero(x: Array) -> Array:
     return lax.eq(x, convert(0, aval_of(x).dtype))
 
 
-def _not_finite(x: Any) -> Any:
+def _not_finite(x: Array) -> Array:
     return lax.bitwise_not(lax.is_finite(x))
 
 
-def _and(*preds: Any) -> Any:
+def _and(*preds: Array) -> Array:
     out = preds[0]
     for p in preds[1:]:
         out = lax.bitwise_and(out, p)
     return out
 
 
-def _or(*preds: Any) -> Any:
+def _or(*preds: Array) -> Array:
     out = preds[0]
     for p in preds[1:]:
         out = lax.bitwise_or(out, p)
     return out
 
 
-def _fill(like: Any, value: float) -> Any:
+def _fill(like: Array, value: float) -> Array:
     return full_like(like, value)
 
 
-def _patch(out: Any, cond: Any, re: Any, im: Any, like: Any) -> Any:
+def _patch(out: Array, cond: Array, re: Array | float, im: Array | float, like: Array) -> Array:
     """``out`` with ``re + im j`` where ``cond`` holds (``re``/``im``: arrays like ``like``, or floats)."""
     re = _fill(like, re) if isinstance(re, float) else re
     im = _fill(like, im) if isinstance(im, float) else im
     return select_n(cond, out, lax.complex(re, im))
 
 
-def _signed_zero(x: Any) -> Any:
+def _signed_zero(x: Array) -> Array:
     """A zero with the sign of ``x`` (for ``x`` zero or infinite): ``x`` itself or ``1 / x``."""
     one = convert(1, aval_of(x).dtype)
     return select_n(_zero(x), lax.div(one, x), x)
 
 
-def cosh_special(z: Any, out: Any) -> Any:
+def cosh_special(z: Array, out: Array) -> Array:
     """``cosh``: ``NaN + 0j`` at ``±0 + (inf or NaN) j``; ``inf + NaN j`` at ``±inf + (inf or NaN) j``.
 
     Args:
@@ -118,7 +117,7 @@ def cosh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_inf(a), bad_b), np.inf, np.nan, a)
 
 
-def sinh_special(z: Any, out: Any) -> Any:
+def sinh_special(z: Array, out: Array) -> Array:
     """``sinh``: ``a + NaN j`` where ``a`` is zero or infinite and ``b`` is infinite or NaN.
 
     Args:
@@ -137,7 +136,7 @@ def sinh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_or(_zero(a), _inf(a)), _not_finite(b)), a, np.nan, a)
 
 
-def tanh_special(z: Any, out: Any) -> Any:
+def tanh_special(z: Array, out: Array) -> Array:
     """``tanh``: ``±0 + NaN j`` at ``±0 + (inf or NaN) j``; ``±1 ± 0j`` at ``±inf + b j``, ``b`` finite.
 
     The zeros take the signs of ``a`` and ``b`` (the kernel's imaginary zero at
@@ -164,7 +163,7 @@ def tanh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_inf(a), lax.is_finite(b)), lax.real(out), signed_zero_b, a)
 
 
-def expm1_special(z: Any, out: Any) -> Any:
+def expm1_special(z: Array, out: Array) -> Array:
     """``expm1``: ``inf + NaN j`` at ``+inf + (inf or NaN) j``, ``-1 ± 0j`` at ``-inf + (inf or NaN) j``.
 
     Args:
@@ -187,7 +186,7 @@ def expm1_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(lax.eq(a, convert(-np.inf, dt)), bad_b), -1.0, zero_im, a)
 
 
-def log_special(z: Any, out: Any) -> Any:
+def log_special(z: Array, out: Array) -> Array:
     """``log`` and ``log1p``: ``inf + NaN j`` at ``±inf + NaN j`` and at ``NaN ± inf j``.
 
     Args:
@@ -207,7 +206,7 @@ def log_special(z: Any, out: Any) -> Any:
     return _patch(out, cond, np.inf, np.nan, a)
 
 
-def atanh_special(z: Any, out: Any) -> Any:
+def atanh_special(z: Array, out: Array) -> Array:
     """``atanh`` where a part is NaN: ``±0 + NaN j`` at ``(±0 or ±inf) + NaN j``, else ``NaN + NaN j``.
 
     ``NaN ± inf j`` keeps the kernel's ``±0 ± πj/2``.
@@ -234,7 +233,7 @@ def atanh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_nan(b), zero_or_inf), _signed_zero(a), np.nan, a)
 
 
-def asinh_special(z: Any, out: Any) -> Any:
+def asinh_special(z: Array, out: Array) -> Array:
     """``asinh``: ``NaN ± 0j`` (the sign of ``b``) at ``NaN ± 0j``.
 
     Args:
@@ -253,7 +252,7 @@ def asinh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_nan(a), _zero(b)), np.nan, b, a)
 
 
-def acos_special(z: Any, out: Any) -> Any:
+def acos_special(z: Array, out: Array) -> Array:
     """``acos``: ``π/2 + NaN j`` at ``±0 + NaN j``.
 
     Args:
@@ -272,7 +271,7 @@ def acos_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(_zero(a), _nan(b)), np.pi / 2, np.nan, a)
 
 
-def acosh_special(z: Any, out: Any) -> Any:
+def acosh_special(z: Array, out: Array) -> Array:
     """``acosh``: ``NaN + πj/2`` at ``+0 + NaN j``.
 
     Args:
@@ -294,7 +293,7 @@ def acosh_special(z: Any, out: Any) -> Any:
     return _patch(out, _and(positive_zero, _nan(b)), np.nan, np.pi / 2, a)
 
 
-def sign_special(z: Any, out: Any) -> Any:
+def sign_special(z: Array, out: Array) -> Array:
     """``sign``: ``+0 + 0j`` at every complex zero (``x / |x|`` keeps the zero's signs).
 
     Args:
@@ -312,7 +311,9 @@ def sign_special(z: Any, out: Any) -> Any:
     return _patch(out, lax.eq(z, convert(0, aval_of(z).dtype)), 0.0, 0.0, lax.real(z))
 
 
-def with_special(name: str, op: Callable[[Any], Any], rule: Rule) -> Callable[[Any], Any]:
+def with_special(
+    name: str, op: Callable[[ArrayLike], Array], rule: Rule
+) -> Callable[[ArrayLike], Array]:
     """``op``, followed on complex inputs by ``rule`` (staged as one call named ``name``).
 
     Args:
@@ -329,14 +330,13 @@ def with_special(name: str, op: Callable[[Any], Any], rule: Rule) -> Callable[[A
     (3,)
     """
 
-    def complex_run(z: Any) -> Array:
-        out: Array = rule(z, op(z))
-        return out
+    def complex_run(z: Array) -> Array:
+        return rule(z, op(z))
 
     complex_run.__name__ = complex_run.__qualname__ = name
     staged = jit(complex_run)
 
-    def run(x: Any) -> Array:
+    def run(x: ArrayLike) -> Array:
         if _dt.issubdtype(aval_of(x).dtype, np.complexfloating):
             out: Array = staged(x)
             return out

@@ -17,8 +17,9 @@ JAX's do (they may be impure).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -37,6 +38,9 @@ __all__ = [
     "fromiter", "fromstring", "get_printoptions", "load", "mgrid", "ogrid", "printoptions", "r_", "save",
     "savez", "set_printoptions",
 ]  # fmt: skip
+
+FileLike: TypeAlias = str | os.PathLike[str] | IO[bytes]
+"""A file name or a binary file object."""
 
 
 def array_repr(
@@ -87,7 +91,7 @@ def array_str(
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
-def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
+def save(file: FileLike, arr: ArrayLike, allow_pickle: bool = True) -> None:
     """Save the array's values in NumPy's ``.npy`` format (``numpy.save``).
 
     Args:
@@ -104,7 +108,7 @@ def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
 
 
-def savez(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None:
+def savez(file: FileLike, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayLike) -> None:
     """Save several arrays in one uncompressed ``.npz`` archive (``numpy.savez``).
 
     Args:
@@ -120,6 +124,7 @@ def savez(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None
     >>> savez(io.BytesIO(), a=np.arange(2))
     """
     host = [np.asarray(a) for a in args]
+
     named = {k: np.asarray(v) for k, v in kwds.items()}
     np.savez(file, *host, allow_pickle=allow_pickle, **named)
 
@@ -421,7 +426,7 @@ def fromiter(*args: Any, **kwargs: Any) -> Array:
     )
 
 
-def load(file: IO[bytes] | str | Any, *args: Any, **kwargs: Any) -> Any:
+def load(file: FileLike, *args: Any, **kwargs: Any) -> Any:
     """Load an array saved by ``save`` (``numpy.load``), as an array.
 
     bfloat16 data, which NumPy stores as two-byte voids, come back as bfloat16.

@@ -8,6 +8,7 @@ static; its edges may be traced).
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,9 @@ from ._where import broadcast_to, clip, where
 __all__ = ["digitize", "histogram", "histogram_bin_edges", "interp", "polyval"]
 
 
-def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Array:
+def digitize(
+    x: ArrayLike, bins: Array | np.ndarray, right: bool = False, *, method: str | None = None
+) -> Array:
     """The index of the bin each element of ``x`` falls in.
 
     Args:
@@ -83,8 +86,8 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
 
 def histogram_bin_edges(
     a: ArrayLike,
-    bins: Any = 10,
-    range: Any = None,
+    bins: int | np.integer | Array | np.ndarray = 10,
+    range: Sequence[ArrayLike] | None = None,
     weights: ArrayLike | None = None,
 ) -> Array:
     """The bin edges ``histogram`` uses.
@@ -113,6 +116,8 @@ def histogram_bin_edges(
         raise ValueError(f"histogram: bins must be a positive integer; got bins={nbins}")
     (a,) = promote_dtypes_inexact(ravel(a))
     dt = aval_of(a).dtype
+    lo: ArrayLike
+    hi: ArrayLike
     if range is None:
         lo, hi = _min(a), _max(a)
     else:
@@ -128,11 +133,11 @@ def histogram_bin_edges(
 
 def histogram(
     a: ArrayLike,
-    bins: Any = 10,
-    range: Any = None,
+    bins: int | np.integer | Array | np.ndarray = 10,
+    range: Sequence[ArrayLike] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[Array, Array]:
     """A histogram of the flattened data.
 
     Args:
@@ -171,12 +176,12 @@ def histogram(
 
 
 def interp(
-    x: Any,
-    xp: Any,
-    fp: Any,
-    left: Any = None,
-    right: Any = None,
-    period: Any = None,
+    x: ArrayLike,
+    xp: ArrayLike,
+    fp: ArrayLike,
+    left: ArrayLike | str | None = None,
+    right: ArrayLike | str | None = None,
+    period: ArrayLike | None = None,
 ) -> Array:
     """One-dimensional piecewise-linear interpolation of ``(xp, fp)`` at ``x``.
 
@@ -244,7 +249,7 @@ def _interp(x: Any, xp: Any, fp: Any, left: Any, right: Any, period: Any) -> Any
     return f
 
 
-def polyval(p: Any, x: Any, *, unroll: int = 16) -> Array:
+def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     """Evaluate the polynomial with coefficients ``p`` (highest degree first) at ``x``.
 
     Horner's scheme, unrolled over the static number of coefficients.

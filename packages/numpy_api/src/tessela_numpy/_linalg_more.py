@@ -16,13 +16,13 @@ import itertools
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
-from numpy.typing import DTypeLike
+import numpy.typing as npt
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.lax import PrecisionLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._creation import asarray
@@ -120,7 +120,7 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     return unchanged(_cross(x1, x2, axis=axis))
 
 
-def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -> Array:
+def trace(x: ArrayLike, /, *, offset: int = 0, dtype: npt.DTypeLike | None = None) -> Array:
     """The sums of the diagonals of the matrices in the last two axes.
 
     Args:
@@ -145,8 +145,8 @@ def vecdot(
     /,
     *,
     axis: int = -1,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The dot products of vectors along ``axis`` (the first one conjugated).
 
@@ -173,7 +173,12 @@ def vecdot(
 
 
 def matmul(
-    x1: ArrayLike, x2: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+    x1: ArrayLike,
+    x2: ArrayLike,
+    /,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The matrix product, as ``tessela_numpy.matmul``.
 
@@ -200,8 +205,8 @@ def tensordot(
     /,
     *,
     axes: int | tuple[Sequence[int], Sequence[int]] = 2,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The tensor contraction of ``x1`` and ``x2`` over ``axes``.
 
@@ -225,7 +230,7 @@ def tensordot(
     )
 
 
-def multi_dot(arrays: Sequence[Any], *, precision: Any = None) -> Array:
+def multi_dot(arrays: Sequence[ArrayLike], *, precision: PrecisionLike = None) -> Array:
     """The product of a chain of matrices (the ends may be vectors).
 
     Args:
@@ -279,7 +284,7 @@ def multi_dot(arrays: Sequence[Any], *, precision: Any = None) -> Array:
     return einsum(spec, *arrs, precision=precision)
 
 
-def tensorinv(a: Any, ind: int = 2) -> Array:
+def tensorinv(a: ArrayLike, ind: int = 2) -> Array:
     """The inverse of a tensor seen as a matrix of its first ``ind`` and other axes.
 
     Args:
@@ -303,12 +308,12 @@ def tensorinv(a: Any, ind: int = 2) -> Array:
         raise ValueError(f"ind must be a positive integer; got {ind=}")
     contracting, batch = shape[:ind], shape[ind:]
     if math.prod(contracting) != math.prod(batch):
-        raise ValueError(f"{a.shape[:ind]=} must match {a.shape[ind:]=}")
+        raise ValueError(f"a.shape[:ind]={contracting} must match a.shape[ind:]={batch}")
     rows = reshape(a, (math.prod(contracting), -1))
     return unchanged(reshape(inv(rows), (*batch, *contracting)))
 
 
-def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Array:
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: tuple[int, ...] | None = None) -> Array:
     """Solve the tensor equation ``tensordot(a, x, x.ndim) == b`` for ``x``.
 
     Args:
@@ -348,8 +353,8 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Array:
 
 
 def lstsq(
-    a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = False
-) -> tuple[Any, Any, Any, Any]:
+    a: ArrayLike, b: ArrayLike, rcond: float | None = None, *, numpy_resid: bool = False
+) -> tuple[Array, Array, Array, Array]:
     """The least-squares solution of ``a @ x = b``, through the SVD of ``a`` (as JAX).
 
     Args:

@@ -56,7 +56,11 @@ def _is(x: Any, kind: Any) -> bool:
 
 
 def isclose(
-    a: ArrayLike, b: ArrayLike, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: ArrayLike = 1e-05,
+    atol: ArrayLike = 1e-08,
+    equal_nan: bool = False,
 ) -> Array:
     """Element-wise ``|a - b| <= atol + rtol * |b|`` (exact equality for integers).
 
@@ -90,7 +94,11 @@ def isclose(
 
 
 def allclose(
-    a: ArrayLike, b: ArrayLike, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: ArrayLike = 1e-05,
+    atol: ArrayLike = 1e-08,
+    equal_nan: bool = False,
 ) -> Array:
     """Whether every element pair is :func:`isclose`.
 
@@ -159,7 +167,11 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
 
 
 def nan_to_num(
-    x: ArrayLike, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
+    x: ArrayLike,
+    copy: bool = True,
+    nan: ArrayLike = 0.0,
+    posinf: ArrayLike | None = None,
+    neginf: ArrayLike | None = None,
 ) -> Array:
     """Replace NaN with ``nan`` and infinities with large finite numbers.
 
@@ -212,7 +224,7 @@ def around(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     return _round(a, decimals, out)
 
 
-def frexp(x: ArrayLike, /) -> tuple[Any, Any]:
+def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     """Split floats into mantissa and exponent: ``x == m * 2**e`` with ``0.5 <= |m| < 1``.
 
     Args:
@@ -255,7 +267,7 @@ def frexp(x: ArrayLike, /) -> tuple[Any, Any]:
     return mant, convert(exp, np.dtype(np.int32))
 
 
-def modf(x: ArrayLike, /, out: None = None) -> tuple[Any, Any]:
+def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
     """Split into fractional and integral parts, both with the sign of ``x``.
 
     Args:
@@ -278,7 +290,9 @@ def modf(x: ArrayLike, /, out: None = None) -> tuple[Any, Any]:
     return lax.sub(x, whole), whole
 
 
-def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: ArrayLike = 0) -> Array:
+def select(
+    condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike], default: ArrayLike = 0
+) -> Array:
     """Pick, element by element, the choice of the first true condition.
 
     Args:
@@ -316,8 +330,8 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: ArrayLik
 
 def piecewise(
     x: ArrayLike,
-    condlist: Any,
-    funclist: list[Any | Callable[..., Any]],
+    condlist: ArrayLike | Sequence[ArrayLike],
+    funclist: Sequence[ArrayLike | Callable[..., Any]],
     *args: Any,
     **kw: Any,
 ) -> Array:
@@ -351,7 +365,7 @@ def piecewise(
     if isinstance(condlist, list | tuple):
         conds = [broadcast_to(asarray(c), shape) for c in condlist]
     else:
-        cl = condlist
+        cl: Any = condlist  # one array: its rows are the conditions
         conds = [cl] if len(shape_of(cl)) <= len(shape) else [cl[i] for i in range(shape_of(cl)[0])]
         conds = [broadcast_to(c, shape) for c in conds]
     nc, nf = len(conds), len(funclist)

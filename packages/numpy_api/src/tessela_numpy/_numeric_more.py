@@ -184,7 +184,8 @@ def spacing(x: ArrayLike, /) -> Array:
 
 def _unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
     check_arraylike("unwrap", p)
-    arr, per = promote_dtypes(asarray(p), period)
+    promoted: list[Any] = promote_dtypes(asarray(p), period)
+    arr, per = promoted
     arr = asarray(arr)
     if _dt.issubdtype(arr.dtype, np.complexfloating):
         raise ValueError("jnp.unwrap does not support complex inputs.")

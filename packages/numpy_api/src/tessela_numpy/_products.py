@@ -371,6 +371,7 @@ def _sum_repeats(x: Any, names: str, keep: str) -> tuple[Any, str]:
         for ax in axes[1:]:
             eq = lax.eq(first, lax.broadcasted_iota(i32, shape, ax))
             mask = eq if mask is None else lax.bitwise_and(mask, eq)
+        assert mask is not None  # a repeated name: two axes or more
         x = select_n(mask, full_like(x, 0), x)
         if name in keep:
             x = _sum_axes(x, axes[1:])

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import DTypeLike
+import numpy.typing as npt
 from tessela_tracer import dtypes as _dt
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._arith import power
 from ._arrays import (
@@ -29,6 +29,8 @@ from ._arrays import (
 from ._creation import linspace
 from ._indexing import getitem
 from ._shape_ops import (
+    ArraySequence,
+    IndicesOrSections,
     _check_sequence,
     atleast_3d,
     concatenate,
@@ -46,7 +48,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def dstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
+def dstack(tup: ArraySequence, dtype: npt.DTypeLike | None = None) -> Array:
     """Join arrays along the third axis (1-D and 2-D inputs become ``(1, n, 1)``/``(m, n, 1)``).
 
     Args:
@@ -66,7 +68,7 @@ def dstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=2, dtype=dtype))
 
 
-def column_stack(tup: Sequence[Any]) -> Array:
+def column_stack(tup: ArraySequence) -> Array:
     """Join 1-D arrays as columns (and 2-D arrays as they are) into a 2-D array.
 
     Args:
@@ -85,7 +87,9 @@ def column_stack(tup: Sequence[Any]) -> Array:
     return unchanged(concatenate(cols, axis=1))
 
 
-def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+def array_split(
+    ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int = 0
+) -> list[Array]:
     """Split into ``n`` nearly equal sections (the first ones one longer), or at indices.
 
     Args:
@@ -115,7 +119,9 @@ def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list
     return split(ary, [operator.index(i) for i in indices_or_sections], axis=axis)
 
 
-def _split_n(name: str, ary: Any, indices_or_sections: Any, axis: int, min_nd: int) -> list[Any]:
+def _split_n(
+    name: str, ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int, min_nd: int
+) -> list[Array]:
     check_arraylike(name, ary)
     nd = len(shape_of(ary))
     if nd < min_nd:
@@ -125,7 +131,7 @@ def _split_n(name: str, ary: Any, indices_or_sections: Any, axis: int, min_nd: i
     return split(ary, indices_or_sections, axis=axis)
 
 
-def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+def hsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
     """Split column-wise (axis 1; axis 0 for 1-D arrays) into equal sections or at indices.
 
     Args:
@@ -144,7 +150,7 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     return _split_n("hsplit", ary, indices_or_sections, 0 if nd == 1 else 1, 1)
 
 
-def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
+def vsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
     """Split row-wise (axis 0) into equal sections or at indices.
 
     Args:
@@ -162,7 +168,7 @@ def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     return _split_n("vsplit", ary, indices_or_sections, 0, 2)
 
 
-def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
+def dsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
     """Split depth-wise (axis 2) into equal sections or at indices.
 
     Args:
@@ -182,7 +188,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
 
 def meshgrid(
     *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
-) -> list[Any]:
+) -> list[Array]:
     """Coordinate grids from 1-D coordinate vectors.
 
     Args:
@@ -226,12 +232,12 @@ def meshgrid(
 
 
 def logspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
     base: ArrayLike = 10.0,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     axis: int = 0,
 ) -> Array:
     """``base`` raised to ``num`` evenly spaced exponents from ``start`` to ``stop``.
@@ -260,11 +266,11 @@ def logspace(
 
 
 def geomspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     axis: int = 0,
 ) -> Array:
     """``num`` samples from ``start`` to ``stop`` spaced evenly on a log scale.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any, TypeAlias, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -28,6 +28,11 @@ __all__ = [
     "reshape", "split", "squeeze", "stack", "swapaxes", "transpose",
     "vstack",
 ]  # fmt: skip
+
+ArraySequence: TypeAlias = Sequence[ArrayLike] | Array | np.ndarray
+"""Arrays to join: a sequence of array-likes, or one array split along its first axis."""
+IndicesOrSections: TypeAlias = int | np.integer | Sequence[int] | Array | np.ndarray
+"""How to split: a number of equal sections, or the indices to split at."""
 
 
 def _resolve_shape(newshape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
@@ -263,7 +268,7 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     return lax.broadcast_in_dim(a, out_shape, kept)
 
 
-def _check_sequence(name: str, arrays: Any) -> list[Any]:
+def _check_sequence(name: str, arrays: ArraySequence) -> list[ArrayLike]:
     if not isinstance(arrays, Sequence) or isinstance(arrays, str):
         if hasattr(arrays, "shape") and shape_of(arrays):
             return [arrays[i] for i in range(shape_of(arrays)[0])]
@@ -275,7 +280,7 @@ def _check_sequence(name: str, arrays: Any) -> list[Any]:
 
 
 def concatenate(
-    arrays: Sequence[Any], axis: int | None = 0, dtype: DTypeLike | None = None
+    arrays: ArraySequence, axis: int | None = 0, dtype: DTypeLike | None = None
 ) -> Array:
     """Join arrays along an existing axis (the flattened arrays when axis is None).
 
@@ -311,7 +316,7 @@ def concatenate(
     return lax.concatenate(arrs, ax)
 
 
-def stack(arrays: Sequence[Any], axis: int = 0, dtype: DTypeLike | None = None) -> Array:
+def stack(arrays: ArraySequence, axis: int = 0, dtype: DTypeLike | None = None) -> Array:
     """Join arrays of one shape along a new axis.
 
     Args:
@@ -481,7 +486,7 @@ def vstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=0, dtype=dtype))
 
 
-def split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+def split(ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int = 0) -> list[Any]:
     """Split into equal sections, or at the given indices, along an axis.
 
     Args:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import SupportsIndex, TypeAlias
+from typing import SupportsIndex, TypeAlias, TypeGuard
 
 import numpy as np
 from numpy.exceptions import AxisError
@@ -45,7 +45,7 @@ _SHAPE_MESSAGE = (
 _MAX_BYTES = (1 << 63) - 1
 
 
-def is_python_scalar(x: object, /) -> bool:
+def is_python_scalar(x: object, /) -> TypeGuard[bool | int | float | complex]:
     """Whether ``x`` is a Python ``bool``, ``int``, ``float`` or ``complex``.
 
     Args:

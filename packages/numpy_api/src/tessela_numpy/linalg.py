@@ -309,7 +309,7 @@ def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
         return _sum(_abs(x), axis=axis, keepdims=keepdims)
     abs_x = _abs(x)
     dt = aval_of(abs_x).dtype
-    ord_arr = convert(np.asarray(ord), dt)
+    ord_arr: Any = convert(np.asarray(ord), dt)  # a NumPy scalar of dt
     ord_inv = convert(np.asarray(1.0 / ord_arr), dt)
     out = _sum(abs_x**ord_arr, axis=axis, keepdims=keepdims)
     return power(out, ord_inv)
