@@ -1,4 +1,6 @@
-"""``tessela_lowering.distributed``: initialize's checks, a one-process job, local data layouts.
+"""``tessela_lowering.distributed``: initialize's checks, a one-process job, settings read
+from cluster launchers' environments (and a two-process job launched as Slurm would), local
+data layouts.
 
 The job of two processes (psum and a sharded matmul across them, and a process
 that dies) is tested in the umbrella package (``tests/test_multiprocess.py``).
@@ -7,6 +9,8 @@ that dies) is tested in the umbrella package (``tests/test_multiprocess.py``).
 from __future__ import annotations
 
 import os
+import pathlib
+import socket
 import subprocess
 import sys
 import textwrap
@@ -15,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tessela_lowering as tl
-from tessela_lowering import distributed
+from tessela_lowering import _clusters, distributed
 from tessela_lowering.sharding import Mesh, NamedSharding, PartitionSpec
 
 
@@ -87,6 +91,74 @@ def test_a_one_process_job_initializes_computes_and_shuts_down() -> None:
         "[0. 1. 4. 9.]",
         "shut down False",
     ]
+
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+_LAUNCHER_VARS = ("SLURM_", "OMPI_", "JAX_COORDINATOR", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID")
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_LAUNCHER_VARS)}
+    return {**env, "TESSELA_PLATFORMS": "cpu", **extra}
+
+
+def test_cluster_settings_are_read_as_jax_reads_them() -> None:
+    # Slurm and Open MPI environments (node ranges, IPv6 launchers, a port set
+    # by JAX_COORDINATOR_PORT, incomplete ones): the same settings as JAX 0.10.2.
+    out = subprocess.run(
+        [sys.executable, str(GOLDEN / "clusters.py"), "tessela"],
+        capture_output=True, text=True, timeout=60, check=True, env=_clean_env(),
+    )  # fmt: skip
+    assert out.stdout == (GOLDEN / "clusters.txt").read_text()
+
+
+def test_unknown_cluster_detection_method_names_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"'slurmm' is not a known cluster.*'mpi4py'"):
+        _clusters.detect("slurmm")
+
+
+SLURM_TASK = textwrap.dedent(
+    """
+    from tessela_lowering import distributed
+    distributed.initialize(initialization_timeout=30)  # everything from the Slurm variables
+    import tessela_lowering as tl
+    state = distributed.global_state
+    print(tl.process_index(), tl.process_count(), tl.device_count(), tl.local_device_count(),
+          state.coordinator_address, state.local_device_ids, flush=True)
+    distributed.shutdown()
+    """
+)
+
+
+def _start(code: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+    )  # fmt: skip
+
+
+def test_a_two_process_job_started_as_slurm_starts_it_initializes_from_the_environment() -> None:
+    with socket.socket() as sock:  # a free port among those Slurm job ids map to
+        for port in range(65535, 61439, -1):
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            break
+    job = {"SLURM_JOB_ID": str(port - 61440 + 4096 * 3), "SLURM_STEP_NODELIST": "localhost",
+           "SLURM_NTASKS": "2", "TESSELA_NUM_CPU_DEVICES": "2"}  # fmt: skip
+    procs = [_start(SLURM_TASK, _clean_env(**job, SLURM_PROCID=i, SLURM_LOCALID=i)) for i in "01"]
+    outs = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=90)
+            assert proc.returncode == 0, err[-3000:]
+            outs.append(out.strip())
+    finally:
+        for proc in procs:
+            proc.kill()
+    address = f"localhost:{port}"
+    assert outs == [f"0 2 4 2 {address} [0]", f"1 2 4 2 {address} [1]"]
 
 
 class _Client:

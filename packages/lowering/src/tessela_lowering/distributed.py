@@ -34,6 +34,7 @@ from typing import Any
 from tessela_tracer import config
 from tessela_tracer.sharding import NamedSharding
 
+from tessela_lowering import _clusters
 from tessela_lowering._devices import backends_are_initialized, set_cpu_client_factory
 from tessela_lowering._xla import Client, Device
 from tessela_lowering._xla import _distributed as _runtime
@@ -160,9 +161,11 @@ def initialize(
         (default: ``JAX_PROCESS_ID``).
       local_device_ids: the accelerator devices this process uses (default:
         ``JAX_LOCAL_DEVICE_IDS``); recorded, and ignored on CPU, as in JAX.
-      cluster_detection_method: ``None`` or ``"deactivate"``; no cluster
-        (Slurm, Open MPI, TPU, mpi4py) is detected, so the first three
-        arguments must be given or set in the environment.
+      cluster_detection_method: ``None`` (read unset settings from a Slurm
+        or Open MPI job's environment, as JAX does), ``"slurm"``, ``"ompi"``,
+        ``"mpi4py"`` (through mpi4py, only when named) or ``"deactivate"``.
+        Without a cluster, the first three arguments must be given or set
+        in the environment.
       initialization_timeout: seconds to wait for every process to connect.
       heartbeat_timeout_seconds: seconds of silence after which a process is
         considered dead.
@@ -207,12 +210,14 @@ def initialize(
         local_device_ids = [local_device_ids]
     if local_device_ids is None and (raw := _from_env("LOCAL_DEVICE_IDS")):
         local_device_ids = [int(i) for i in raw.split(",")]
-    if cluster_detection_method not in (None, "deactivate"):
-        raise ValueError(
-            f"cluster_detection_method={cluster_detection_method!r} is not supported: Tessela "
-            "detects no cluster environment. Pass coordinator_address, num_processes and "
-            "process_id explicitly."
-        )
+    cluster = _clusters.detect(cluster_detection_method)
+    if cluster is not None:  # what the launcher says fills what the caller left unset
+        logger.info("Distributed settings from the %s environment", cluster.name)
+        coordinator_address = coordinator_address or cluster.coordinator_address
+        num_processes = cluster.num_processes if num_processes is None else num_processes
+        process_id = cluster.process_id if process_id is None else process_id
+        if local_device_ids is None and cluster.local_process_id is not None:
+            local_device_ids = [cluster.local_process_id]
     if coordinator_address is None:
         raise ValueError(
             "coordinator_address should be defined: pass 'host:port' of process 0 "
