@@ -311,7 +311,7 @@ for _t in (
     np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
 ):  # fmt: skip
     register_aval_handler(_t, _np_aval)
-for _dt in (_dtypes.bfloat16, *_dtypes._FLOAT8, _dtypes.int4, _dtypes.uint4):
+for _dt in (_dtypes.bfloat16, *_dtypes._NARROW_FLOATS, *_dtypes._NARROW_INTS):
     register_aval_handler(_dt.type, _np_aval)
 
 

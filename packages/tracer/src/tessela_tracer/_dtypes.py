@@ -45,12 +45,31 @@ float8_e5m2 = np.dtype(ml_dtypes.float8_e5m2)
 float8_e4m3b11fnuz = np.dtype(ml_dtypes.float8_e4m3b11fnuz)
 float8_e4m3fnuz = np.dtype(ml_dtypes.float8_e4m3fnuz)
 float8_e5m2fnuz = np.dtype(ml_dtypes.float8_e5m2fnuz)
+float8_e4m3 = np.dtype(ml_dtypes.float8_e4m3)
+float8_e3m4 = np.dtype(ml_dtypes.float8_e3m4)
+float8_e8m0fnu = np.dtype(ml_dtypes.float8_e8m0fnu)
+float6_e2m3fn = np.dtype(ml_dtypes.float6_e2m3fn)
+float6_e3m2fn = np.dtype(ml_dtypes.float6_e3m2fn)
+float4_e2m1fn = np.dtype(ml_dtypes.float4_e2m1fn)
+int1 = np.dtype(ml_dtypes.int1)
+uint1 = np.dtype(ml_dtypes.uint1)
+int2 = np.dtype(ml_dtypes.int2)
+uint2 = np.dtype(ml_dtypes.uint2)
 int4 = np.dtype(ml_dtypes.int4)
 uint4 = np.dtype(ml_dtypes.uint4)
 
-_FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz)
-_CUSTOM_FLOATS = frozenset((bfloat16, *_FLOAT8))
-_CUSTOM_INTS = frozenset((int4, uint4))
+_FLOAT8 = (
+    float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
+    float8_e4m3, float8_e3m4, float8_e8m0fnu,
+)  # fmt: skip
+# Floats narrower than a byte (one value per byte on the host, as ml_dtypes stores them).
+_SUB_BYTE_FLOATS = (float6_e2m3fn, float6_e3m2fn, float4_e2m1fn)
+_SUB_BYTE_BITS = {float6_e2m3fn: 6, float6_e3m2fn: 6, float4_e2m1fn: 4}
+_NARROW_FLOATS = (*_FLOAT8, *_SUB_BYTE_FLOATS)
+_CUSTOM_FLOATS = frozenset((bfloat16, *_NARROW_FLOATS))
+_NARROW_INTS = (int1, uint1, int2, uint2, int4, uint4)
+_CUSTOM_INTS = frozenset(_NARROW_INTS)
+_SIGNED_NARROW_INTS = frozenset((int1, int2, int4))
 
 
 class TypePromotionError(ValueError):
@@ -67,8 +86,8 @@ class KeyPromotionError(TypePromotionError, TypeError):
 
 
 # Lattice nodes are dtypes or the weak categories "i*", "f*", "c*" (the types
-# of Python scalars). Edges point to the next wider types. 4-bit integers and
-# 8-bit floats have no edges up: they never promote implicitly. Without x64,
+# of Python scalars). Edges point to the next wider types. 1/2/4-bit integers
+# and 4/6/8-bit floats have no edges up: they never promote implicitly. Without x64,
 # uint32 with int32 gives int32, so no 64-bit type forms from 32-bit inputs.
 _d = np.dtype
 _WEAK_NODES = ("i*", "f*", "c*")
@@ -77,9 +96,8 @@ _WEAK_NODES = ("i*", "f*", "c*")
 def _lattice(x64: bool) -> dict[Any, tuple[Any, ...]]:
     return {
         bool_: ("i*",),
-        "i*": (_d("uint8"), _d("int8"), uint4, int4),
-        int4: (),
-        uint4: (),
+        "i*": (_d("uint8"), _d("int8"), *_NARROW_INTS),
+        **dict.fromkeys(_NARROW_INTS, ()),
         _d("uint8"): (_d("int16"), _d("uint16")),
         _d("uint16"): (_d("int32"), _d("uint32")),
         _d("uint32"): (_d("int64") if x64 else _d("int32"), _d("uint64")),
@@ -88,8 +106,8 @@ def _lattice(x64: bool) -> dict[Any, tuple[Any, ...]]:
         _d("int16"): (_d("int32"),),
         _d("int32"): (_d("int64"),),
         _d("int64"): ("f*",),
-        "f*": (*_FLOAT8, bfloat16, _d("float16"), "c*"),
-        **dict.fromkeys(_FLOAT8, ()),
+        "f*": (*_NARROW_FLOATS, bfloat16, _d("float16"), "c*"),
+        **dict.fromkeys(_NARROW_FLOATS, ()),
         bfloat16: (_d("float32"),),
         _d("float16"): (_d("float32"),),
         _d("float32"): (_d("float64"), _d("complex64")),
@@ -278,11 +296,16 @@ def _least_upper_bound(nodes: frozenset[Any], x64: bool, strict: bool = False) -
             "output type, or set jax_numpy_dtype_promotion=standard."
         )
     names = tuple(_node_name(n) for n in sorted(nodes, key=_node_name))
-    if any(n in _FLOAT8 for n in nodes):
-        why = "8-bit floats do not promote implicitly, to avoid unintended promotion"
+    narrow = [n for n in nodes if n in _CUSTOM_FLOATS and n != bfloat16]
+    if narrow:
+        bits = max(_SUB_BYTE_BITS.get(n, 8) for n in narrow)
+        why = f"{bits}-bit floats do not promote implicitly, to avoid unintended promotion"
         fix = "x.astype('float32')"
     elif any(n in _CUSTOM_INTS for n in nodes):
-        why = "4-bit integers do not promote implicitly, to avoid unintended promotion"
+        why = (
+            "1-bit, 2-bit and 4-bit integers do not promote implicitly, "
+            "to avoid unintended promotion"
+        )
         fix = "x.astype('int32')"
     else:
         why = "the promotion lattice has no common type for them"
@@ -471,7 +494,8 @@ def issubdtype(a: DTypeLike, b: DTypeLike, /) -> bool:
             kinds: tuple[Any, ...] = (np.floating, np.inexact, np.number, np.generic)
         else:
             kinds = (np.integer, np.number, np.generic)
-            kinds += (np.signedinteger,) if dt == int4 else (np.unsignedinteger,)
+            signed = dt in _SIGNED_NARROW_INTS
+            kinds += (np.signedinteger,) if signed else (np.unsignedinteger,)
         if b in kinds:
             return True
         # Another abstract kind (np.integer for a float, ...) is never a match.
