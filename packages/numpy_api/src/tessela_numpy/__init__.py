@@ -220,11 +220,17 @@ from ._scalar_types import (
 from ._scalar_types import (
     finfo as finfo,
 )
+from ._scalar_types import float4_e2m1fn as float4_e2m1fn
+from ._scalar_types import float6_e2m3fn as float6_e2m3fn
+from ._scalar_types import float6_e3m2fn as float6_e3m2fn
+from ._scalar_types import float8_e3m4 as float8_e3m4
+from ._scalar_types import float8_e4m3 as float8_e4m3
 from ._scalar_types import float8_e4m3b11fnuz as float8_e4m3b11fnuz
 from ._scalar_types import float8_e4m3fn as float8_e4m3fn
 from ._scalar_types import float8_e4m3fnuz as float8_e4m3fnuz
 from ._scalar_types import float8_e5m2 as float8_e5m2
 from ._scalar_types import float8_e5m2fnuz as float8_e5m2fnuz
+from ._scalar_types import float8_e8m0fnu as float8_e8m0fnu
 from ._scalar_types import (
     float16 as float16,
 )
@@ -240,6 +246,8 @@ from ._scalar_types import (
 from ._scalar_types import (
     inf as inf,
 )
+from ._scalar_types import int1 as int1
+from ._scalar_types import int2 as int2
 from ._scalar_types import int4 as int4
 from ._scalar_types import (
     int8 as int8,
@@ -271,6 +279,8 @@ from ._scalar_types import (
 from ._scalar_types import (
     result_type as result_type,
 )
+from ._scalar_types import uint1 as uint1
+from ._scalar_types import uint2 as uint2
 from ._scalar_types import uint4 as uint4
 from ._scalar_types import (
     uint8 as uint8,
@@ -926,6 +936,21 @@ __all__ = [
 __all__ += [*_array_extras_all, *_numpy_more_all, *_numpy_poly_all, *_scalar_kinds_all]
 __all__ += [*_numeric_more_all, *_grids_io_all, *_set_edit_all, "frompyfunc", "ufunc"]
 __all__ += [
-    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-    "int4", "uint4",
+    "float4_e2m1fn",
+    "float6_e2m3fn",
+    "float6_e3m2fn",
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "int1",
+    "int2",
+    "int4",
+    "uint1",
+    "uint2",
+    "uint4",
 ]  # fmt: skip

@@ -26,16 +26,24 @@ __all__ = [
     "e",
     "euler_gamma",
     "finfo",
+    "float4_e2m1fn",
+    "float6_e2m3fn",
+    "float6_e3m2fn",
+    "float8_e3m4",
+    "float8_e4m3",
     "float8_e4m3b11fnuz",
     "float8_e4m3fn",
     "float8_e4m3fnuz",
     "float8_e5m2",
     "float8_e5m2fnuz",
+    "float8_e8m0fnu",
     "float16",
     "float32",
     "float64",
     "iinfo",
     "inf",
+    "int1",
+    "int2",
     "int4",
     "int8",
     "int16",
@@ -47,6 +55,8 @@ __all__ = [
     "pi",
     "promote_types",
     "result_type",
+    "uint1",
+    "uint2",
     "uint4",
     "uint8",
     "uint16",
@@ -110,15 +120,24 @@ uint8, uint16, uint32, uint64 = (
 float16, float32, float64 = (_make_scalar_type(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = (_make_scalar_type(t) for t in (np.complex64, np.complex128))
 bfloat16 = _make_scalar_type(_dt.bfloat16.type)
-# The narrow types the tracer's dtypes offer (through ml_dtypes); the others of
-# jax.numpy (float8_e3m4, float4_e2m1fn, int2, ...) are not exposed.
+# The narrow types of jax.numpy, through the tracer's dtypes (from ml_dtypes).
 float8_e4m3b11fnuz = _make_scalar_type(_dt.float8_e4m3b11fnuz.type)
 float8_e4m3fn = _make_scalar_type(_dt.float8_e4m3fn.type)
 float8_e4m3fnuz = _make_scalar_type(_dt.float8_e4m3fnuz.type)
 float8_e5m2 = _make_scalar_type(_dt.float8_e5m2.type)
 float8_e5m2fnuz = _make_scalar_type(_dt.float8_e5m2fnuz.type)
+float8_e4m3 = _make_scalar_type(_dt.float8_e4m3.type)
+float8_e3m4 = _make_scalar_type(_dt.float8_e3m4.type)
+float8_e8m0fnu = _make_scalar_type(_dt.float8_e8m0fnu.type)
+float6_e2m3fn = _make_scalar_type(_dt.float6_e2m3fn.type)
+float6_e3m2fn = _make_scalar_type(_dt.float6_e3m2fn.type)
+float4_e2m1fn = _make_scalar_type(_dt.float4_e2m1fn.type)
 int4 = _make_scalar_type(_dt.int4.type)
 uint4 = _make_scalar_type(_dt.uint4.type)
+int2 = _make_scalar_type(_dt.int2.type)
+uint2 = _make_scalar_type(_dt.uint2.type)
+int1 = _make_scalar_type(_dt.int1.type)
+uint1 = _make_scalar_type(_dt.uint1.type)
 dtype = np.dtype
 finfo = _dt.finfo
 iinfo = _dt.iinfo
