@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -509,13 +509,49 @@ def arange(
     return out if device is None else place_result(out, device)
 
 
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: Literal[False] = False,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    *,
+    device: object = None,
+) -> Array: ...
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    *,
+    retstep: Literal[True],
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    device: object = None,
+) -> tuple[Array, Array]: ...
+@overload
 def linspace(
     start: ArrayLike,
     stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
     retstep: bool = False,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    *,
+    device: object = None,
+) -> Array | tuple[Array, Array]: ...
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike | None = None,
     axis: int = 0,
     *,
     device: object = None,

@@ -398,6 +398,7 @@ def cross(
     a2 = getitem(a, (Ellipsis, 2)) if na == 3 else None
     b2 = getitem(b, (Ellipsis, 2)) if nb == 3 else None
     if a2 is None:
+        assert b2 is not None  # na == 2, so nb == 3
         x, y = multiply(a1, b2), subtract(0, multiply(a0, b2))
     elif b2 is None:
         x, y = subtract(0, multiply(a2, b1)), multiply(a2, b0)

@@ -67,7 +67,7 @@ _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
 _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
 
 
-def _promote(*xs: Any, inexact: bool = False) -> list[Any]:
+def _promote(*xs: ArrayLike, inexact: bool = False) -> list[Array]:
     arrays = [asarray(x) for x in xs]
     dtype = np.dtype(result_type(*arrays))
     if inexact and not np.issubdtype(dtype, np.inexact):
@@ -75,7 +75,7 @@ def _promote(*xs: Any, inexact: bool = False) -> list[Any]:
     return [asarray(x, dtype=dtype) for x in arrays]
 
 
-def polyadd(a1: Any, a2: Any) -> Array:
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The sum of two polynomials (coefficients, highest power first).
 
     Args:
@@ -95,7 +95,7 @@ def polyadd(a1: Any, a2: Any) -> Array:
     return unchanged(a2.at[-a1.shape[0] :].add(a1))
 
 
-def polysub(a1: Any, a2: Any) -> Array:
+def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The difference of two polynomials.
 
     Args:
@@ -113,7 +113,7 @@ def polysub(a1: Any, a2: Any) -> Array:
     return polyadd(a1, -a2)
 
 
-def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Array:
+def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
     """The product of two polynomials.
 
     Args:
@@ -138,7 +138,7 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Array:
     return convolve(a1, a2, mode="full")
 
 
-def polyder(p: Any, m: int = 1) -> Array:
+def polyder(p: ArrayLike, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial.
 
     Args:
@@ -165,7 +165,7 @@ def polyder(p: Any, m: int = 1) -> Array:
     return unchanged(p[:-m] * coeff[::-1])
 
 
-def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     """The ``m``-th antiderivative of a polynomial, with integration constants ``k``.
 
     Args:
@@ -225,7 +225,7 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
     return unchanged(degrees(result) if deg else result)
 
 
-def ix_(*args: Any) -> tuple[Any, ...]:
+def ix_(*args: ArrayLike) -> tuple[Array, ...]:
     """Open index grids from 1-D integer sequences (for cross-product indexing).
 
     Args:
@@ -262,7 +262,7 @@ def ix_(*args: Any) -> tuple[Any, ...]:
     return tuple(output)
 
 
-def isdtype(dtype: DTypeLike, kind: Any) -> bool:
+def isdtype(dtype: DTypeLike, kind: DTypeLike | tuple[DTypeLike, ...]) -> bool:
     """Whether ``dtype`` is of ``kind``, as the array API defines it.
 
     Args:
@@ -414,7 +414,7 @@ _roots_no_zeros_jit = jit(_roots_no_zeros)
 _roots_with_zeros_jit = jit(_roots_with_zeros)
 
 
-def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Any, Any]:
+def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Array, Array]:
     """The quotient and remainder of two polynomials (coefficients, highest first).
 
     Args:
@@ -514,7 +514,7 @@ def polyfit(
     deg: int,
     rcond: float | None = None,
     full: bool = False,
-    w: Any = None,
+    w: ArrayLike | None = None,
     cov: bool | str = False,
 ) -> Array | tuple[Array, ...]:
     """The least-squares polynomial fit of degree ``deg`` (coefficients, highest first).

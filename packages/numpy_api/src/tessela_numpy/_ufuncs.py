@@ -8,7 +8,7 @@ short composition of them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tessela_tracer import ArrayOps, custom_jvp, jit, lax
@@ -122,6 +122,8 @@ __all__ = [
     "trunc",
 ]  # fmt: skip
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 
 def _dtype(x: Any) -> np.dtype[Any]:
     return aval_of(x).dtype
@@ -148,7 +150,7 @@ def _example_dtype(name: str) -> str:
     return "int32" if name in _INT_ONLY else "float32"
 
 
-def _unary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
+def _unary_doc(fn: _F, what: str) -> _F:
     fn.__doc__ = f"""{what}, element-wise.
 
     Args:
@@ -164,7 +166,7 @@ def _unary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
     return fn
 
 
-def _binary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
+def _binary_doc(fn: _F, what: str) -> _F:
     fn.__doc__ = f"""{what}, element-wise with NumPy broadcasting.
 
     Args:
@@ -184,11 +186,11 @@ def _binary_doc(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
 
 
 def _unary(
-    name: str, op: Callable[[Any], Any], what: str, *, inexact: bool, staged: bool
-) -> Callable[[Any], Any]:
+    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, inexact: bool, staged: bool
+) -> Callable[[ArrayLike], Any]:
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
-    def run(x: Any, /) -> Array:
+    def run(x: ArrayLike, /) -> Array:
         (x,) = promote(x)
         return unchanged(op(x))
 
@@ -196,7 +198,7 @@ def _unary(
     # JAX stages some functions as a nested jit call; the jaxpr shows it.
     staged_run = jit(run) if staged else run
 
-    def fn(x: Any, /) -> Array:
+    def fn(x: ArrayLike, /) -> Array:
         check_arraylike(name, x)
         return staged_run(x)
 
@@ -205,30 +207,30 @@ def _unary(
 
 
 def _inexact_unary(
-    name: str, op: Callable[[Any], Any], what: str, *, staged: bool = False
-) -> Callable[[Any], Any]:
+    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
+) -> Callable[[ArrayLike], Any]:
     return _unary(name, op, what, inexact=True, staged=staged)
 
 
 def _numeric_unary(
-    name: str, op: Callable[[Any], Any], what: str, *, staged: bool = False
-) -> Callable[[Any], Any]:
+    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
+) -> Callable[[ArrayLike], Any]:
     return _unary(name, op, what, inexact=False, staged=staged)
 
 
 def _binary(
     name: str,
-    op: Callable[[Any, Any], Any],
+    op: Callable[[ArrayLike, ArrayLike], ArrayLike],
     what: str,
     *,
-    bool_op: Callable[[Any, Any], Any] | None = None,
+    bool_op: Callable[[ArrayLike, ArrayLike], ArrayLike] | None = None,
     inexact: bool = False,
     staged: bool = False,
-) -> Callable[[Any, Any], Any]:
+) -> Callable[[ArrayLike, ArrayLike], Any]:
     """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools)."""
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
-    def run(x1: Any, x2: Any, /) -> Array:
+    def run(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         x1, x2 = promote_shapes(name, *promote(x1, x2))
         if bool_op is not None and aval_of(x1).dtype.kind == "b":
             return unchanged(bool_op(x1, x2))
@@ -238,7 +240,7 @@ def _binary(
     if staged:
         staged_run = jit(run)
 
-        def fn(x1: Any, x2: Any, /) -> Array:
+        def fn(x1: ArrayLike, x2: ArrayLike, /) -> Array:
             check_arraylike(name, x1, x2)
             return unchanged(staged_run(x1, x2))
 
@@ -246,7 +248,7 @@ def _binary(
         # Kinds whose operands need no promotion when both have the same aval.
         same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
 
-        def fn(x1: Any, x2: Any, /) -> Array:
+        def fn(x1: ArrayLike, x2: ArrayLike, /) -> Array:
             if isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
                 a1, a2 = x1.aval, x2.aval
                 dtype = a1.dtype
@@ -264,8 +266,8 @@ def _binary(
     return _binary_doc(fn, what)
 
 
-def _identity_for_ints(op: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def run(x: Any) -> Array:
+def _identity_for_ints(op: Callable[[ArrayLike], ArrayLike]) -> Callable[[ArrayLike], Any]:
+    def run(x: ArrayLike) -> Array:
         return unchanged(x if not _is(x, np.inexact) else op(x))
 
     return run
@@ -285,8 +287,10 @@ def _sign(x: Any) -> Any:
     return _cs.sign_kernel(x)
 
 
-def _logical(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def run(a: Any, b: Any) -> Array:
+def _logical(
+    op: Callable[[ArrayLike, ArrayLike], ArrayLike],
+) -> Callable[[ArrayLike, ArrayLike], Any]:
+    def run(a: ArrayLike, b: ArrayLike) -> Array:
         return unchanged(op(_to_bool(a), _to_bool(b)))
 
     return run
@@ -309,8 +313,8 @@ def _invert(x: Any) -> Any:
     return lax.bitwise_not(x)
 
 
-def _log_base(base: float) -> Callable[[Any], Any]:
-    def run(x: Any) -> Array:
+def _log_base(base: float) -> Callable[[ArrayLike], Any]:
+    def run(x: ArrayLike) -> Array:
         r = lax.log(x)
         if not _is(x, np.complexfloating):
             return lax.div(r, lax.log(convert(base, _dtype(x))))
