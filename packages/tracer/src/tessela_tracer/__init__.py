@@ -1,5 +1,6 @@
 """tessela_tracer: primitives, stackless tracing, jaxprs and lax for Tessela."""
 
+from tessela_tracer import _no_execution as _no_execution  # defines jax_no_execution
 from tessela_tracer import (
     checkpoint_policies,
     custom_derivatives,

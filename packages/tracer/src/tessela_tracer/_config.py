@@ -456,6 +456,30 @@ config.define_bool(
     env=("TESSELA_CHECK_TRACER_LEAKS", "JAX_CHECK_TRACER_LEAKS"),
     help="After each transformation, raise if one of its tracers is still referenced.",
 )
+config.define_bool(
+    "jax_no_tracing",
+    False,
+    aliases=("tessela_no_tracing",),
+    env=("TESSELA_NO_TRACING", "JAX_NO_TRACING"),
+    help="Raise RuntimeError when a jitted function is traced (a jit cache miss).",
+)
+config.define_bool(
+    "jax_enable_checks",
+    False,
+    aliases=("tessela_enable_checks",),
+    env=("TESSELA_ENABLE_CHECKS", "JAX_ENABLE_CHECKS"),
+    help="Type-check every jaxpr that jit, make_jaxpr and eval_shape trace (check_jaxpr).",
+)
+config.define_bool(
+    "jax_allow_f16_reductions",
+    True,
+    aliases=("tessela_allow_f16_reductions",),
+    env=("TESSELA_ALLOW_F16_REDUCTIONS", "JAX_ALLOW_F16_REDUCTIONS"),
+    help=(
+        "If False, reduce_sum over float16 or bfloat16 operands raises ValueError (for "
+        "programs traced and compiled after the change)."
+    ),
+)
 _MATMUL_PRECISIONS = (
     "default", "high", "highest", "bfloat16", "tensorfloat32", "float32",
     "ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY",

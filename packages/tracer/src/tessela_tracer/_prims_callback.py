@@ -30,8 +30,10 @@ from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, subjaxprs
 from tessela_tracer._prims_array import to_concrete_array
 
 __all__ = [
+    "DebugEffect",
     "Effect",
     "FlatCallback",
+    "OrderedDebugEffect",
     "call_host_callback",
     "debug_callback_p",
     "debug_effect",
@@ -65,8 +67,26 @@ class Effect:
     __repr__ = __str__
 
 
-debug_effect = Effect("Debug")
-ordered_debug_effect = Effect("OrderedDebug", ordered=True)
+class DebugEffect(Effect):
+    """The effect of ``debug.callback`` and ``debug.print`` (JAX's ``jax.debug.DebugEffect``)."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str = "Debug", *, ordered: bool = False) -> None:
+        super().__init__(name, ordered=ordered)
+
+
+class OrderedDebugEffect(Effect):
+    """The effect of ordered debug callbacks (JAX's ``jax.debug.OrderedDebugEffect``)."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str = "OrderedDebug", *, ordered: bool = True) -> None:
+        super().__init__(name, ordered=ordered)
+
+
+debug_effect = DebugEffect()
+ordered_debug_effect = OrderedDebugEffect()
 io_effect = Effect("IO")
 ordered_io_effect = Effect("OrderedIO", ordered=True)
 

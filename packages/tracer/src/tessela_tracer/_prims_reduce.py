@@ -9,6 +9,7 @@ import numpy as np
 
 from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
+from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
 from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
@@ -47,7 +48,27 @@ def _reduce_rule(name: str, kinds: tuple[Any, ...]) -> Any:
 
 
 _NUMERIC = (np.number,)
-reduce_sum_p = _prim("reduce_sum", _reduce_rule("reduce_sum", _NUMERIC))
+_sum_rule = _reduce_rule("reduce_sum", _NUMERIC)
+_allow_f16_reductions = config.state("jax_allow_f16_reductions")
+_HALF = np.dtype(np.float16)
+
+
+def _reduce_sum_rule(x: ShapedArray, *, axes: tuple[int, ...], **params: Any) -> ShapedArray:
+    # ``jax_allow_f16_reductions=False`` refuses half-precision sums over axes
+    # longer than one, with JAX's text (``jnp.sum`` accumulates in float32).
+    if (
+        not _allow_f16_reductions.value
+        and x.dtype in (_HALF, _dtypes.bfloat16)
+        and any(x.shape[a] != 1 for a in axes if 0 <= a < x.ndim)
+    ):
+        raise ValueError(
+            f"reduce_sum on operand {x.str_short(short_dtypes=True)} is not allowed when "
+            "jax_allow_f16_reductions=False."
+        )
+    return _sum_rule(x, axes=axes, **params)  # type: ignore[no-any-return]
+
+
+reduce_sum_p = _prim("reduce_sum", _reduce_sum_rule)
 reduce_prod_p = _prim("reduce_prod", _reduce_rule("reduce_prod", _NUMERIC))
 reduce_max_p = _prim("reduce_max", _reduce_rule("reduce_max", ()))
 reduce_min_p = _prim("reduce_min", _reduce_rule("reduce_min", ()))

@@ -20,9 +20,10 @@ from tessela_pytree import (
 )
 
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
+from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace, new_trace
 from tessela_tracer._errors import UnexpectedTracerError
-from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, check_jaxpr
 from tessela_tracer._key_dtypes import is_extended
 
 __all__ = [
@@ -365,6 +366,10 @@ def flatten_args(
     return tree_flatten((dyn, kwargs))
 
 
+_no_tracing = config.state("jax_no_tracing")
+_enable_checks = config.state("jax_enable_checks")
+
+
 def trace_pytree_fun(
     fun: Callable[..., Any],
     args: Sequence[Any],
@@ -392,6 +397,12 @@ def trace_pytree_fun(
     Returns:
       ``(closed_jaxpr, out_tree)`` where ``out_tree`` is the output PyTreeDef.
 
+    Raises:
+      RuntimeError: ``traced_for`` is ``"jit"`` while ``jax_no_tracing`` is set
+        (``with tessela.no_tracing():``), with JAX's message.
+      JaxprTypeError: ``jax_enable_checks`` is set and the traced jaxpr is
+        ill-typed (``check_jaxpr``).
+
     Example:
         >>> from tessela_tracer import lax
         >>> closed, out_tree = trace_pytree_fun(lambda p: (lax.sin(p["a"]),), ({"a": 1.0},), {},
@@ -403,6 +414,10 @@ def trace_pytree_fun(
     flat, in_tree = flatten_args(args, kwargs, static_argnums=static)
     avals = [_abstractify(x) for x in flat]
     debug = debug_info_for(traced_for, fun, args, kwargs, static)
+    if traced_for == "jit" and _no_tracing.value:
+        raise RuntimeError(
+            f"re-tracing function {debug.func_src_info} for `jit`, but 'no_tracing' is set"
+        )
     out_tree_box: list[Any] = []
 
     def flat_fun(*tracers: Any) -> list[Any]:
@@ -415,6 +430,8 @@ def trace_pytree_fun(
         return out_flat
 
     closed = trace_to_jaxpr(flat_fun, avals, debug_info=debug)
+    if _enable_checks.value:
+        check_jaxpr(closed)
     return closed, out_tree_box[0]
 
 

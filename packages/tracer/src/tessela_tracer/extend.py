@@ -86,8 +86,10 @@ from tessela_tracer._lax_shape import reshape_axis_into, reshape_axis_out_of
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
 from tessela_tracer._prims_callback import (
+    DebugEffect,
     Effect,
     FlatCallback,
+    OrderedDebugEffect,
     call_host_callback,
     debug_effect,
     eqn_effects,
@@ -134,6 +136,7 @@ __all__ = [
     "ArrayCopySemantics",
     "ArrayOps",
     "ClosedJaxpr",
+    "DebugEffect",
     "DebugInfo",
     "DropVar",
     "Effect",
@@ -149,6 +152,7 @@ __all__ = [
     "LinearSolveTuple",
     "Literal",
     "NamedCallable",
+    "OrderedDebugEffect",
     "Primitive",
     "ShapedArray",
     "Token",
