@@ -54,6 +54,7 @@ from ._gamma import (
 )
 from ._keys import (
     KeyArray,
+    KeyLike,
     PRNGKey,
     bits,
     clone,
@@ -65,7 +66,7 @@ from ._keys import (
     split,
     wrap_key_data,
 )
-from ._namespace import BackendOps, backend_ops, register_backend_ops
+from ._namespace import BackendOps, PrngArray, backend_ops, register_backend_ops
 
 __version__ = "0.1.0"
 
@@ -73,7 +74,9 @@ __all__ = [
     "BackendOps",
     "Config",
     "KeyArray",
+    "KeyLike",
     "PRNGKey",
+    "PrngArray",
     "backend_ops",
     "ball",
     "bernoulli",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ._config import canonical_shape, default_float
 from ._keys import KeyLike, check_key
-from ._namespace import ArrayLike, backend_ops, namespace_of
+from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -27,7 +27,7 @@ from ._threefry import split_data
 
 __all__ = ["binomial", "multinomial"]
 
-Array = Any
+Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 
@@ -54,7 +54,7 @@ _STIRLING_TAIL = (
 )
 
 
-def _stirling_tail(xp: Any, k: Array) -> Array:
+def _stirling_tail(xp: Namespace, k: Array) -> Array:
     table = xp.asarray(_STIRLING_TAIL, dtype=k.dtype)
     use_table = k <= 9.0
     kc = xp.clip(k, 0.0, 9.0)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ._config import canonical_shape
 from ._keys import KeyLike, check_key
-from ._namespace import ArrayLike, backend_ops, namespace_of
+from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -47,7 +47,7 @@ __all__ = [
     "weibull_min",
 ]
 
-Array = Any
+Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 
@@ -232,7 +232,7 @@ def gumbel(
     return gumbel_data(data, shp, dt, mode)
 
 
-def _safe_int_to_float(xp: Any, hi: Array, lo: Array) -> Array:
+def _safe_int_to_float(xp: Namespace, hi: Array, lo: Array) -> Array:
     """The 64-bit fraction ``(hi, lo) / 2**64`` truncated to a float32 mantissa."""
     u64 = xp.uint64
     v = xp.bitwise_left_shift(xp.astype(hi, u64), xp.asarray(32, dtype=u64)) | xp.astype(lo, u64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, SupportsIndex, cast
+from typing import Any, SupportsIndex, TypeAlias, cast
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -13,7 +13,7 @@ from numpy.typing import DTypeLike
 from ._config import canonical_dtype, canonical_shape, default_float, default_int
 from ._continuous import gumbel_data
 from ._keys import KeyLike, check_key
-from ._namespace import ArrayLike, backend_ops, namespace_of
+from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     bernoulli_data,
@@ -40,11 +40,11 @@ __all__ = [
     "shuffle",
 ]
 
-Array = Any
+Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 
-def _clip_cast(xp: Any, val: Array, src: np.dtype[Any], dst: np.dtype[Any]) -> Array:
+def _clip_cast(xp: Namespace, val: Array, src: np.dtype[Any], dst: np.dtype[Any]) -> Array:
     lo = max(np.iinfo(dst).min, np.iinfo(src).min)
     hi = min(np.iinfo(dst).max, np.iinfo(src).max)
     return xp.astype(xp.clip(val, lo, hi), xdtype(xp, dst))
@@ -240,9 +240,9 @@ def _shuffle_data(data: Array, x: Array, axis: int) -> Array:
     return xp.moveaxis(x, -1, axis)
 
 
-def _as_array(xp: Any, x: Any) -> Array:
+def _as_array(xp: Namespace, x: Any) -> Array:
     if hasattr(x, "__array_namespace__") and namespace_of(x) is xp:
-        return x
+        return cast(Array, x)
     return as_param(xp, x)
 
 

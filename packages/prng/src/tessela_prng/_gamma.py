@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -17,7 +17,7 @@ from numpy.typing import DTypeLike
 from ._config import canonical_shape, default_float
 from ._continuous import exponential_data
 from ._keys import KeyLike, check_key
-from ._namespace import ArrayLike, backend_ops, namespace_of
+from ._namespace import ArrayLike, PrngArray, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
@@ -47,7 +47,7 @@ __all__ = [
     "t",
 ]
 
-Array = Any
+Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 

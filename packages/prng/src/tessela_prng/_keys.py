@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, canonical_shape, config
-from ._namespace import SupportsArray, namespace_of, numpy_xp
+from ._namespace import Namespace, PrngArray, SupportsArray, namespace_of, numpy_xp
 from ._threefry import fold_in_data, random_bits_data, seed_data, split_data
 
 __all__ = [
@@ -35,7 +36,7 @@ __all__ = [
     "wrap_key_data",
 ]
 
-Array = Any
+Array: TypeAlias = PrngArray
 _T = TypeVar("_T")
 _IMPL_NAME = "threefry2x32"
 
@@ -144,14 +145,14 @@ KeyLike: TypeAlias = KeyArray | SupportsArray
 ``uint32[..., 2]`` key data of any array-API library."""
 
 
-def _is_uint32(xp: Any, dtype: Any) -> bool:
+def _is_uint32(xp: Namespace, dtype: Any) -> bool:
     try:
         return bool(dtype == xp.uint32)
     except Exception:
         return False
 
 
-_KEY_TYPES: dict[type, Callable[[Any], Array | None]] = {}
+_KEY_TYPES: dict[type, Callable[[Any], SupportsArray | None]] = {}
 
 
 def register_key_type(cls: type[_T], key_data_of: Callable[[_T], SupportsArray | None], /) -> None:
@@ -185,7 +186,7 @@ def register_key_type(cls: type[_T], key_data_of: Callable[[_T], SupportsArray |
     _KEY_TYPES[cls] = key_data_of
 
 
-def _registered_key_data(key: Any) -> Array | None:
+def _registered_key_data(key: Any) -> SupportsArray | None:
     for cls, key_data_of in _KEY_TYPES.items():
         if isinstance(key, cls):
             return key_data_of(key)
@@ -195,10 +196,11 @@ def _registered_key_data(key: Any) -> Array | None:
 def check_key(name: str, key: object, /, *, allow_batched: bool = False) -> tuple[Array, bool]:
     """Return ``(data, was_typed)`` for a typed or raw key argument of ``name``."""
     foreign = _registered_key_data(key) if _KEY_TYPES else None
+    data: Array
     if isinstance(key, KeyArray):
         data, typed = key._data, True
     elif foreign is not None:
-        data, typed = foreign, True
+        data, typed = cast(Array, foreign), True
     elif hasattr(key, "shape") and hasattr(key, "dtype") and not isinstance(key, np.generic):
         xp = namespace_of(key)
         if len(key.shape) < 1 or key.shape[-1] != 2 or not _is_uint32(xp, key.dtype):
@@ -208,7 +210,7 @@ def check_key(name: str, key: object, /, *, allow_batched: bool = False) -> tupl
                 f"{tuple(key.shape)} and dtype {key.dtype}. Create keys with "
                 "tessela_prng.key(seed)."
             )
-        data, typed = key, False
+        data, typed = cast(Array, key), False
     else:
         raise TypeError(
             f"{name}: unexpected PRNG key type {type(key).__name__}; pass a key from "
@@ -273,10 +275,11 @@ def _seed_array(name: str, seed: Any) -> Array:
             f"Convert it first, e.g. {name}(int(seed))."
         )
     if xp is numpy_xp:
-        return np.asarray(seed).astype(canonical_dtype(np.asarray(seed).dtype, warn=False))
+        seed_np: npt.NDArray[np.generic] = np.asarray(seed)
+        return seed_np.astype(canonical_dtype(seed_np.dtype, warn=False))
     if not config.enable_x64 and seed.dtype in (xp.int64, xp.uint64):
         return xp.astype(seed, xp.int32 if seed.dtype == xp.int64 else xp.uint32)
-    return seed
+    return cast(Array, seed)
 
 
 def key(seed: int | SupportsArray, /, *, impl: str | None = None) -> KeyArray:
@@ -398,7 +401,7 @@ def clone(key: KeyLike, /) -> KeyArray | Array:
     return _wrap(xp.asarray(data, copy=True), typed)
 
 
-def split(key: Any, /, num: int | Sequence[int] = 2) -> KeyArray | Array:
+def split(key: KeyLike, /, num: int | Sequence[int] = 2) -> KeyArray | Array:
     """Split a key into ``num`` new keys (or an array of keys of shape ``num``).
 
     Args:

@@ -43,11 +43,13 @@ import numpy.typing as npt
 from ._normal_numpy import (
     BLOCK,
     ErfInvScratch,
+    F32Array,
     erf_inv_f32_block,
     normal_f32_from_bits,
     normal_f32_iota,
 )
 from ._threefry_numpy import (
+    U32Array,
     parallel_blocks,
     threefry2x32_iota_numpy,
     threefry2x32_iota_pairs_numpy,
@@ -57,6 +59,7 @@ from ._threefry_numpy import (
 __all__ = [
     "ArrayLike",
     "BackendOps",
+    "PrngArray",
     "SupportsArray",
     "backend_ops",
     "fused_normal_numpy",
@@ -66,8 +69,25 @@ __all__ = [
     "register_backend_ops",
 ]
 
-Namespace = Any
-Array = Any
+
+class Namespace(Protocol):
+    """An array namespace (an array's ``__array_namespace__()``) as the samplers call it.
+
+    Each function named by the array API standard is looked up by name and
+    returns an array; ``numpy_xp`` and ``array-api-strict`` qualify.
+
+    Example:
+        >>> def zeros(xp: Namespace) -> PrngArray:
+        ...     return xp.zeros((2,))
+        >>> zeros(numpy_xp)
+        array([0., 0.])
+    """
+
+    def __getattr__(self, name: str, /) -> Callable[..., PrngArray]: ...
+
+    @property
+    def linalg(self) -> Any:
+        """The linear-algebra extension: its functions give arrays or tuples of them (``qr``, ``svd``)."""
 
 
 class SupportsArray(Protocol):
@@ -75,8 +95,8 @@ class SupportsArray(Protocol):
 
     NumPy arrays and scalars, ``array-api-strict`` arrays, Tessela's arrays
     and tracers and :class:`~tessela_prng.KeyArray` all qualify, by their
-    attributes alone. (Results are typed loosely: no one static type has the
-    operators of every such library.)
+    attributes alone. (Results are :class:`PrngArray`, which adds the
+    operators.)
 
     Example:
         >>> import numpy as np
@@ -91,6 +111,95 @@ class SupportsArray(Protocol):
 
     @property
     def dtype(self) -> object: ...
+
+
+Array: TypeAlias = "PrngArray"
+
+
+class PrngArray(Protocol):
+    """An array as the samplers compute with it and return it: NumPy's, ``array-api-strict``'s or Tessela's.
+
+    It declares what the array API standard gives every array and this
+    package applies to one: ``shape``, ``dtype`` and ``ndim``, indexing, and
+    the arithmetic, comparison and bitwise operators, each giving another such
+    array. Other operations go through the array's namespace (``xp.reshape``,
+    ``xp.astype``), since ``array-api-strict`` arrays have no such methods.
+    NumPy arrays, ``array-api-strict`` arrays and Tessela's arrays and tracers
+    satisfy it by their methods alone; the samplers return this type. (NumPy's
+    floating scalars do not: they have no bitwise operators or indexing.)
+
+    Example:
+        >>> import numpy as np
+        >>> def affine(x: PrngArray) -> PrngArray:
+        ...     return (x * 2 + 1)[0]
+        >>> affine(np.zeros((2, 2)))
+        array([1., 1.])
+    """
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def dtype(self) -> object: ...
+
+    @property
+    def ndim(self) -> int: ...
+
+    def __getitem__(self, index: Any, /) -> PrngArray: ...
+
+    def __float__(self) -> float: ...
+
+    def __int__(self) -> int: ...
+
+    def __eq__(self, other: Any, /) -> PrngArray: ...  # type: ignore[override]
+
+    def __ne__(self, other: Any, /) -> PrngArray: ...  # type: ignore[override]
+
+    def __neg__(self) -> PrngArray: ...
+
+    def __invert__(self) -> PrngArray: ...
+
+    def __add__(self, other: Any, /) -> PrngArray: ...
+
+    def __radd__(self, other: Any, /) -> PrngArray: ...
+
+    def __sub__(self, other: Any, /) -> PrngArray: ...
+
+    def __rsub__(self, other: Any, /) -> PrngArray: ...
+
+    def __mul__(self, other: Any, /) -> PrngArray: ...
+
+    def __rmul__(self, other: Any, /) -> PrngArray: ...
+
+    def __truediv__(self, other: Any, /) -> PrngArray: ...
+
+    def __rtruediv__(self, other: Any, /) -> PrngArray: ...
+
+    def __floordiv__(self, other: Any, /) -> PrngArray: ...
+
+    def __mod__(self, other: Any, /) -> PrngArray: ...
+
+    def __pow__(self, other: Any, /) -> PrngArray: ...
+
+    def __rpow__(self, other: Any, /) -> PrngArray: ...
+
+    def __lt__(self, other: Any, /) -> PrngArray: ...
+
+    def __le__(self, other: Any, /) -> PrngArray: ...
+
+    def __gt__(self, other: Any, /) -> PrngArray: ...
+
+    def __ge__(self, other: Any, /) -> PrngArray: ...
+
+    def __and__(self, other: Any, /) -> PrngArray: ...
+
+    def __or__(self, other: Any, /) -> PrngArray: ...
+
+    def __xor__(self, other: Any, /) -> PrngArray: ...
+
+    def __lshift__(self, other: Any, /) -> PrngArray: ...
+
+    def __rshift__(self, other: Any, /) -> PrngArray: ...
 
 
 ArrayLike: TypeAlias = SupportsArray | bool | int | float | complex
@@ -177,7 +286,7 @@ def namespace_of(x: object, /) -> Namespace:
     get = getattr(x, "__array_namespace__", None)
     if get is None:
         return numpy_xp
-    return get()
+    return cast(Namespace, get())
 
 
 # ----------------------------------------------------------------------------
@@ -385,6 +494,10 @@ def _top_k_generic(x: Array, k: int) -> Array:
     return order[..., :k]
 
 
+_Hash: TypeAlias = Callable[[Array, Array, Array, Array], tuple[Array, Array]]
+_HashIota: TypeAlias = Callable[[Array, Array, tuple[int, ...]], tuple[Array, Array]]
+
+
 @dataclass(frozen=True)
 class BackendOps:
     """Operations outside the array API standard, one set per namespace.
@@ -397,8 +510,8 @@ class BackendOps:
         0.4769362807273865
     """
 
-    threefry2x32: Callable[[Array, Array, Array, Array], tuple[Array, Array]]
-    threefry2x32_iota: Callable[[Array, Array, tuple[int, ...]], tuple[Array, Array]]
+    threefry2x32: _Hash
+    threefry2x32_iota: _HashIota
     erf_inv: Callable[[Array], Array]
     erf: Callable[[Array], Array]
     lgamma: Callable[[Array], Array]
@@ -419,8 +532,8 @@ _GENERIC = BackendOps(
 )
 
 
-def _erf_inv_tail(x: Array) -> Array:
-    return _erf_inv32(numpy_xp, x)
+def _erf_inv_tail(x: F32Array) -> F32Array:
+    return cast(F32Array, _erf_inv32(numpy_xp, x))
 
 
 def _erf_inv_numpy(x: Array) -> Array:
@@ -454,8 +567,9 @@ _REGISTRY: dict[int, tuple[Namespace, BackendOps]] = {
         numpy_xp,
         replace(
             _GENERIC,
-            threefry2x32=threefry2x32_numpy,
-            threefry2x32_iota=threefry2x32_iota_numpy,
+            # NumPy's hash accepts any array-like; here it is given NumPy arrays.
+            threefry2x32=cast(_Hash, threefry2x32_numpy),
+            threefry2x32_iota=cast(_HashIota, threefry2x32_iota_numpy),
             erf_inv=_erf_inv_numpy,
             erf=_np_unary(_erf_generic),
             lgamma=_np_unary(_lgamma_generic),
@@ -488,7 +602,7 @@ def fused_normal_numpy(
         w0 = int(np.asarray(data[0]))
         w1 = int(np.asarray(data[1]))
         return normal_f32_iota(w0, w1, math.prod(shape), lo, _erf_inv_tail).reshape(shape)
-    return normal_f32_from_bits(bits(), lo, _erf_inv_tail)
+    return normal_f32_from_bits(cast(U32Array, bits()), lo, _erf_inv_tail)
 
 
 def iota_pairs_numpy(data: Array, shape: tuple[int, ...]) -> Array | None:
@@ -500,7 +614,8 @@ def iota_pairs_numpy(data: Array, shape: tuple[int, ...]) -> Array | None:
         return None
     if _REGISTRY[id(numpy_xp)][1].threefry2x32_iota is not _NUMPY_OPS.threefry2x32_iota:
         return None
-    return threefry2x32_iota_pairs_numpy(data[0], data[1], shape)
+    words = cast(U32Array, data)  # a NumPy key, checked above
+    return threefry2x32_iota_pairs_numpy(words[0], words[1], shape)
 
 
 def register_backend_ops(namespace: Namespace, /, **ops: Callable[..., Any]) -> None:
@@ -532,7 +647,7 @@ def register_backend_ops(namespace: Namespace, /, **ops: Callable[..., Any]) -> 
     _REGISTRY[id(namespace)] = (namespace, replace(base, **ops))
 
 
-def backend_ops(x: Any, /) -> BackendOps:
+def backend_ops(x: object, /) -> BackendOps:
     """Return the backend ops for the namespace of array ``x``.
 
     Args:

@@ -11,13 +11,20 @@ import functools
 import inspect
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple, ParamSpec, TypeVar, cast
+from typing import Any, NamedTuple, ParamSpec, TypeAlias, TypeVar, cast
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, config, default_float, default_int
-from ._namespace import ArrayLike, SupportsArray, backend_ops, fused_normal_numpy, namespace_of
+from ._namespace import (
+    ArrayLike,
+    Namespace,
+    PrngArray,
+    backend_ops,
+    fused_normal_numpy,
+    namespace_of,
+)
 from ._threefry import random_bits_data, split_data
 
 __all__ = [
@@ -39,7 +46,7 @@ __all__ = [
     "xdtype",
 ]
 
-Array = Any
+Array: TypeAlias = PrngArray
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -55,7 +62,7 @@ def quiet(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     return wrapper
 
 
-def xdtype(xp: Any, dt: np.dtype[Any]) -> Any:
+def xdtype(xp: Namespace, dt: np.dtype[Any]) -> object:
     """The namespace's dtype object for the NumPy dtype ``dt``.
 
     A namespace without a name for an ``ml_dtypes`` float (NumPy itself) takes
@@ -153,13 +160,13 @@ def narrow_result(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         dt = canonical_dtype(dtype, warn=False)
         if not (is_narrow_float(dt) or dt == np.float16):
             return out
-        result: _R = as_dtype(namespace_of(out), out, dt)
+        result = cast(_R, as_dtype(namespace_of(out), cast(Array, out), dt))
         return result
 
     return wrapper
 
 
-def as_dtype(xp: Any, out: Array, dt: np.dtype[Any]) -> Array:
+def as_dtype(xp: Namespace, out: Array, dt: np.dtype[Any]) -> Array:
     """``out`` converted to the float dtype ``dt`` where it has another dtype."""
     target = xdtype(xp, dt)
     return out if out.dtype == target else xp.astype(out, target)
@@ -207,11 +214,11 @@ def param_dtype(value: ArrayLike) -> np.dtype[Any]:
         return canonical_dtype(np.dtype(dt), warn=False)
 
 
-def as_param(xp: Any, value: ArrayLike, dt: np.dtype[Any] | None = None) -> Array:
+def as_param(xp: Namespace, value: ArrayLike, dt: np.dtype[Any] | None = None) -> Array:
     """Convert a sampler parameter to an array of the key's namespace."""
     target = xdtype(xp, param_dtype(value) if dt is None else dt)
     if hasattr(value, "__array_namespace__") and namespace_of(value) is xp:
-        arr = cast(SupportsArray, value)  # an array of the key's namespace
+        arr = cast(Array, value)  # an array of the key's namespace
         return arr if arr.dtype == target else xp.astype(arr, target)
     if not isinstance(value, (bool, int, float, complex)):
         value = np.asarray(value)

@@ -9,14 +9,14 @@ need. The counter layout follows the ``threefry_partitionable`` flag.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TypeAlias
 
 from ._config import config
-from ._namespace import backend_ops, iota_pairs_numpy, namespace_of
+from ._namespace import Namespace, PrngArray, backend_ops, iota_pairs_numpy, namespace_of
 
 __all__ = ["fold_in_data", "random_bits_data", "seed_data", "split_data"]
 
-Array = Any
+Array: TypeAlias = PrngArray
 _MAX_U32 = 0xFFFFFFFF
 
 
@@ -36,7 +36,7 @@ def _hash(data: Array, x0: Array, x1: Array) -> tuple[Array, Array]:
     return ops.threefry2x32(k0, k1, x0, x1)
 
 
-def _iota_2x32(xp: Any, shape: tuple[int, ...]) -> tuple[Array, Array]:
+def _iota_2x32(xp: Namespace, shape: tuple[int, ...]) -> tuple[Array, Array]:
     """High and low words of the row-major flat index of every element."""
     size = math.prod(shape)
     if size > 2**64:

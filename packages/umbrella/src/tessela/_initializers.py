@@ -294,7 +294,7 @@ def _fans(
 
 def _complex_uniform(key: KeyLike, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Array:
     """Uniform on the disk of radius sqrt(2): zero mean, unit variance."""
-    key_r, key_theta = random.split(key)
+    key_r, key_theta = random.split(cast("KeyArray | Array", key))
     real = np.zeros((), dtype).real.dtype
     r = tnp.sqrt(2 * random.uniform(key_r, shape, real)).astype(dtype)
     theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
@@ -305,7 +305,7 @@ def _complex_truncated_normal(
     key: KeyLike, upper: float, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> Array:
     """A complex normal of unit variance with its modulus truncated to ``upper``."""
-    key_r, key_theta = random.split(key)
+    key_r, key_theta = random.split(cast("KeyArray | Array", key))
     real = np.zeros((), dtype).real.dtype
     tail = 1 - tnp.exp(tnp.asarray(-(upper**2), dtype=dtype))
     t = tail * random.uniform(key_r, shape, real).astype(dtype)

@@ -186,7 +186,7 @@ class gaussian_kde:
 
     def resample(self, key: KeyArray | ArrayLike, shape: tuple[int, ...] = ()) -> Array:
         """Draw samples (``(d,) + shape``): a data point, plus Gaussian noise of the bandwidth."""
-        ind_key, eps_key = _random.split(key)
+        ind_key, eps_key = _random.split(cast("KeyArray | Array", key))
         ind = _random.choice(ind_key, self.n, shape=shape, p=self.weights)
         mean = tnp.zeros(self.d, self.covariance.dtype)
         eps = _random.multivariate_normal(
