@@ -29,6 +29,16 @@ _BITCAST_AS: dict[int, np.dtype[Any]] = {
 }
 
 
+# Types narrower than a byte: ml_dtypes keeps one value per byte, in its low bits.
+_SUB_BYTE_BITS: dict[np.dtype[Any], int] = {
+    np.dtype(ml_dtypes.int2): 2,
+    np.dtype(ml_dtypes.uint2): 2,
+    np.dtype(ml_dtypes.int4): 4,
+    np.dtype(ml_dtypes.uint4): 4,
+    np.dtype(ml_dtypes.float4_e2m1fn): 4,
+}
+
+
 def _needs_bitcast(dtype: np.dtype[Any]) -> bool:
     # NumPy's DLPack export refuses the ml_dtypes types (bfloat16, float8, ...).
     return dtype.kind == "V" or dtype.type.__module__.startswith("ml_dtypes")
@@ -88,7 +98,20 @@ _IR_TYPES: dict[np.dtype[Any], Callable[[], ir.Type]] = {
     np.dtype(ml_dtypes.bfloat16): lambda: ir.BF16Type.get(),
     np.dtype(ml_dtypes.float8_e4m3fn): lambda: ir.Float8E4M3FNType.get(),
     np.dtype(ml_dtypes.float8_e5m2): lambda: ir.Float8E5M2Type.get(),
+    np.dtype(ml_dtypes.float8_e4m3fnuz): lambda: ir.Float8E4M3FNUZType.get(),
+    np.dtype(ml_dtypes.float8_e5m2fnuz): lambda: ir.Float8E5M2FNUZType.get(),
+    np.dtype(ml_dtypes.float8_e4m3b11fnuz): lambda: ir.Float8E4M3B11FNUZType.get(),
+    np.dtype(ml_dtypes.float8_e4m3): lambda: ir.Float8E4M3Type.get(),
+    np.dtype(ml_dtypes.float8_e3m4): lambda: ir.Float8E3M4Type.get(),
+    np.dtype(ml_dtypes.float8_e8m0fnu): lambda: ir.Float8E8M0FNUType.get(),
+    np.dtype(ml_dtypes.float4_e2m1fn): lambda: ir.Float4E2M1FNType.get(),
+    np.dtype(ml_dtypes.int2): lambda: ir.IntegerType.get_signless(2),
+    np.dtype(ml_dtypes.uint2): lambda: ir.IntegerType.get_unsigned(2),
+    np.dtype(ml_dtypes.int4): lambda: ir.IntegerType.get_signless(4),
+    np.dtype(ml_dtypes.uint4): lambda: ir.IntegerType.get_unsigned(4),
 }
+# float6_e2m3fn, float6_e3m2fn, int1 and uint1 are left out: XLA's CPU and GPU
+# runtimes hold no buffers of them (JAX 0.10.2 fails to place such arrays too).
 
 
 def dense_attr(array: HostArray, ty: ir.RankedTensorType) -> ir.Attribute:

@@ -31,6 +31,7 @@ from tessela_lowering._xla._jaxlib import (
 )
 from tessela_lowering._xla._mlir import (
     _BITCAST_AS,
+    _SUB_BYTE_BITS,
     _needs_bitcast,
     entry_function,
     ir_element_type,
@@ -335,7 +336,12 @@ def _bitcast_executable(
         out_type = ir.RankedTensorType.get(shape, ir_element_type(dst))
         block = entry_function(module, [in_type], [out_type], [])
         with ir.InsertionPoint(block):
-            out = stablehlo.BitcastConvertOp(out_type, block.arguments[0]).result
+            arg = block.arguments[0]
+            bits = _SUB_BYTE_BITS.get(dst)
+            if bits is not None:  # keep the low bits of each byte, then reinterpret them
+                low = ir.RankedTensorType.get(shape, ir.IntegerType.get_unsigned(bits))
+                arg = stablehlo.ConvertOp(low, arg).result
+            out = stablehlo.BitcastConvertOp(out_type, arg).result
             func_dialect.ReturnOp([out])
         text = module_text(module)
     exe = compile_module(text, [device])
