@@ -12,10 +12,12 @@ from typing import Any
 import numpy as np
 import pytest
 from tessela_tracer import dtypes
+from tessela_tracer.lax import DotAlgorithmPreset
 
-GOLDEN: dict[str, dict[str, Any]] = json.loads(
+GOLDEN: dict[str, Any] = json.loads(
     (pathlib.Path(__file__).parent / "golden" / "narrow_dtypes.json").read_text()
 )
+DOT_F8_OUTPUTS: list[str] = GOLDEN.pop("dot_any_f8_outputs")
 OTHERS: dict[str, object] = {
     "float32": np.float32, "bfloat16": dtypes.bfloat16, "int8": np.int8,
     "float8_e4m3fn": dtypes.float8_e4m3fn, "int4": dtypes.int4, "bool": np.bool_,
@@ -60,3 +62,11 @@ def test_narrow_types_promote_only_with_themselves(name: str) -> None:
     assert dtypes.promote_types(dt, dt) == dt
     assert dtypes.result_type(dt, dt) == dt
     assert dtypes.dtype(name) == dt
+
+
+def test_the_f8_dot_algorithms_take_the_older_float8_types_only() -> None:
+    f8 = dtypes.float8_e4m3fn
+    outs = DotAlgorithmPreset.ANY_F8_ANY_F8_F32.supported_output_types(f8, f8)
+    assert outs is not None
+    assert sorted(np.dtype(t).name for t in outs) == DOT_F8_OUTPUTS
+    assert "float8_e4m3" not in DOT_F8_OUTPUTS

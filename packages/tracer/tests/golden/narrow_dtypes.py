@@ -11,6 +11,7 @@ import pathlib
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 NAMES = [
     "float8_e4m3", "float8_e3m4", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn",
@@ -46,13 +47,17 @@ def _limits(name: str) -> dict[str, object]:
 
 
 def main() -> None:
-    data = {
+    data: dict[str, object] = {
         name: {
             "result_type": {o: _result(getattr(jnp, name), v) for o, v in OTHERS.items()},
             **_limits(name),
         }
         for name in NAMES
     }
+    # The F8 dot algorithms take the older float8 types only.
+    f8 = np.dtype(jnp.float8_e4m3fn)
+    outs = lax.DotAlgorithmPreset.ANY_F8_ANY_F8_F32.supported_output_types(f8, f8)
+    data["dot_any_f8_outputs"] = sorted(np.dtype(t).name for t in outs)
     path = pathlib.Path(__file__).with_suffix(".json")
     path.write_text(json.dumps(data, sort_keys=True) + "\n")
 
