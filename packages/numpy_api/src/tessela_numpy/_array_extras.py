@@ -112,7 +112,7 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     return unchanged(concatenate([arr, values], axis=axis))
 
 
-def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Array:
+def concat(arrays: Sequence[ArrayLike], /, *, axis: int | None = 0) -> Array:
     """The array API's ``concatenate``.
 
     Args:
@@ -163,7 +163,7 @@ def _block(xs: Any) -> tuple[Any, int]:
     return asarray(xs), 1
 
 
-def block(arrays: Any) -> Array:
+def block(arrays: ArrayLike | Sequence[Any]) -> Array:
     """An array assembled from nested lists of blocks, as ``np.block``.
 
     Args:
@@ -183,7 +183,7 @@ def block(arrays: Any) -> Array:
     return unchanged(out)
 
 
-def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to.
 
     Args:
@@ -200,7 +200,8 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """
     if not shapes:
         return ()
-    tuples = [(int(s),) if np.ndim(s) == 0 else tuple(int(d) for d in s) for s in shapes]
+    entries: tuple[Any, ...] = shapes  # ints, or sequences of ints (as np.ndim tells)
+    tuples = [(int(s),) if np.ndim(s) == 0 else tuple(int(d) for d in s) for s in entries]
     ndim = max(len(s) for s in tuples)
     padded = [(1,) * (ndim - len(s)) + s for s in tuples]
     result = []
@@ -290,11 +291,11 @@ def _concrete_int(value: Any, what: str) -> int:
         raise TypeError(f"{what} must be a concrete integer, got {value!r}") from err
 
 
-def _index_arrays(rows: np.ndarray, cols: np.ndarray) -> tuple[Any, Any]:
+def _index_arrays(rows: np.ndarray, cols: np.ndarray) -> tuple[Array, Array]:
     return asarray(rows.astype(np.int32)), asarray(cols.astype(np.int32))
 
 
-def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     """The indices of the lower triangle of an ``(n, m)`` array.
 
     Args:
@@ -315,7 +316,7 @@ def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
     return _index_arrays(*np.tril_indices(n, k, m))
 
 
-def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     """The indices of the upper triangle of an ``(n, m)`` array.
 
     Args:
@@ -343,7 +344,7 @@ def _shape_2d(arr: Any, name: str) -> tuple[int, int]:
     return int(shape[0]), int(shape[1])
 
 
-def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     """``tril_indices`` for the shape of the 2-D ``arr``.
 
     Args:
@@ -362,7 +363,7 @@ def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
     return tril_indices(n, k=k, m=m)
 
 
-def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     """``triu_indices`` for the shape of the 2-D ``arr``.
 
     Args:
@@ -381,7 +382,7 @@ def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
     return triu_indices(n, k=k, m=m)
 
 
-def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
+def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
     """The indices of the main diagonal of an ``ndim``-dimensional ``n x ... x n`` array.
 
     Args:
@@ -407,7 +408,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
     return (asarray(np.arange(n, dtype=np.int32)),) * ndim
 
 
-def diag_indices_from(arr: ArrayLike) -> tuple[Any, ...]:
+def diag_indices_from(arr: ArrayLike) -> tuple[Array, ...]:
     """``diag_indices`` for a square array of at least two dimensions.
 
     Args:
@@ -497,7 +498,7 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
     return transpose(x, (*range(x.ndim - 2), x.ndim - 1, x.ndim - 2))
 
 
-def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Any, ...]:
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     """Split ``x`` into the slices along ``axis``.
 
     Args:

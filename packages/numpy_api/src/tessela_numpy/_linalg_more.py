@@ -22,7 +22,7 @@ import numpy.typing as npt
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.lax import PrecisionLike
-from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._creation import asarray
@@ -146,7 +146,7 @@ def vecdot(
     *,
     axis: int = -1,
     precision: PrecisionLike = None,
-    preferred_element_type: DTypeLike | None = None,
+    preferred_element_type: npt.DTypeLike | None = None,
 ) -> Array:
     """The dot products of vectors along ``axis`` (the first one conjugated).
 
@@ -178,7 +178,7 @@ def matmul(
     /,
     *,
     precision: PrecisionLike = None,
-    preferred_element_type: DTypeLike | None = None,
+    preferred_element_type: npt.DTypeLike | None = None,
 ) -> Array:
     """The matrix product, as ``tessela_numpy.matmul``.
 
@@ -206,7 +206,7 @@ def tensordot(
     *,
     axes: int | tuple[Sequence[int], Sequence[int]] = 2,
     precision: PrecisionLike = None,
-    preferred_element_type: DTypeLike | None = None,
+    preferred_element_type: npt.DTypeLike | None = None,
 ) -> Array:
     """The tensor contraction of ``x1`` and ``x2`` over ``axes``.
 

@@ -207,7 +207,9 @@ def _unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi
 _unwrap_jit = jit(_unwrap, static_argnums=(2,))
 
 
-def unwrap(p: ArrayLike, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Array:
+def unwrap(
+    p: ArrayLike, discont: ArrayLike | None = None, axis: int = -1, period: ArrayLike = 2 * np.pi
+) -> Array:
     """Unwrap a phase signal: replace jumps above ``discont`` by their ``period`` complement.
 
     Args:
@@ -259,7 +261,9 @@ def sort_complex(a: ArrayLike) -> Array:
     return unchanged(_sort_complex_jit(a))
 
 
-def apply_over_axes(func: Callable[[Any, int], Any], a: ArrayLike, axes: Sequence[int]) -> Array:
+def apply_over_axes(
+    func: Callable[[Array, int], Array], a: ArrayLike, axes: Sequence[int]
+) -> Array:
     """Apply ``func(a, axis)`` for each axis in turn, keeping the rank.
 
     Args:
@@ -297,7 +301,7 @@ def histogramdd(
     range: Sequence[Any] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,
-) -> tuple[Any, list[Any]]:
+) -> tuple[Array, list[Array]]:
     """The histogram of ``N`` points in ``D`` dimensions.
 
     Args:
@@ -368,7 +372,7 @@ def histogram2d(
     range: Sequence[Any] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,
-) -> tuple[Any, Any, Any]:
+) -> tuple[Array, Array, Array]:
     """The 2-D histogram of points ``(x[i], y[i])``.
 
     Args:

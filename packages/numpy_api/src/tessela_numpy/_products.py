@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import DTypeLike
 from tessela_tracer import ArrayOps, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -33,13 +35,13 @@ __all__ = ["dot", "einsum", "inner", "matmul", "outer", "tensordot", "vdot"]
 
 
 def _dg(
-    a: Any,
-    b: Any,
+    a: ArrayLike,
+    b: ArrayLike,
     contract: tuple[Sequence[int], Sequence[int]],
     batch: tuple[Sequence[int], Sequence[int]] = ((), ()),
-    preferred: Any = None,
-    precision: Any = None,
-) -> Any:
+    preferred: DTypeLike | None = None,
+    precision: PrecisionLike = None,
+) -> Array:
     dt = aval_of(a).dtype if preferred is None else preferred
     return lax.dot_general(
         a,
@@ -65,7 +67,11 @@ def _result(a: Any, b: Any) -> tuple[np.dtype[Any], bool]:
 
 
 def dot(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """NumPy's ``dot``: matrix product for 2-D, sum over the last/second-to-last axes in N-D.
 
@@ -99,7 +105,12 @@ def dot(
 
 
 def matmul(
-    a: ArrayLike, b: ArrayLike, /, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    /,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Matrix product with NumPy's broadcasting of leading batch axes.
 
@@ -212,7 +223,11 @@ def _matmul_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> _MatmulPlan:
 
 
 def vdot(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Dot product of the flattened arrays, conjugating the first.
 
@@ -240,7 +255,11 @@ def vdot(
 
 
 def inner(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Sum product over the last axes of ``a`` and ``b``.
 
@@ -293,10 +312,10 @@ def tensordot(
     a: ArrayLike,
     b: ArrayLike,
     /,
-    axes: Any = 2,
+    axes: int | Sequence[int] | Sequence[Sequence[int]] = 2,
     *,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Contract ``a`` and ``b`` over the given axes.
 
@@ -401,9 +420,9 @@ def einsum(
     subscripts: str,
     /,
     *operands: ArrayLike,
-    optimize: Any = "auto",
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    optimize: str | bool | list[tuple[int, ...]] = "auto",
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Einstein summation over the operands, contracted pairwise left to right.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, SupportsIndex, overload
 
 import numpy as np
 from tessela_tracer import Tracer, lax
@@ -74,7 +74,7 @@ def host_value(x: ArrayLike) -> np.ndarray[Any, Any] | None:
     return np.asarray(x)
 
 
-def static_size(value: Any, name: str) -> int:
+def static_size(value: SupportsIndex, name: str) -> int:
     """A static, non-negative output length given by the caller."""
     size = operator.index(value)
     if size < 0:
@@ -102,8 +102,8 @@ def nonzero(
     a: ArrayLike,
     *,
     size: int | None = None,
-    fill_value: Any = None,
-) -> tuple[Any, ...]:
+    fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None,
+) -> tuple[Array, ...]:
     """The indices of the nonzero elements, one integer array per axis.
 
     Args:
@@ -239,7 +239,9 @@ def where(
     return _select(condition, x, y)
 
 
-def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
+def flatnonzero(
+    a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | None = None
+) -> Array:
     """The indices of the nonzero elements of ``ravel(a)``.
 
     Args:
@@ -259,7 +261,9 @@ def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None
     return unchanged(nonzero(lax.reshape(a, (n,)), size=size, fill_value=fill_value)[0])
 
 
-def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
+def argwhere(
+    a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | None = None
+) -> Array:
     """The indices of the nonzero elements as rows of a 2-D array.
 
     Args:
@@ -380,7 +384,7 @@ def _shape_inverse(inverse: Any, axis: int | None, shape: tuple[int, ...]) -> An
 
 
 def unique(
-    ar: Any,
+    ar: ArrayLike,
     return_index: bool = False,
     return_inverse: bool = False,
     return_counts: bool = False,
@@ -388,7 +392,7 @@ def unique(
     *,
     equal_nan: bool = True,
     size: int | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
     sorted: bool = True,
 ) -> Array | tuple[Array, ...]:
     """The sorted unique elements (or sub-arrays along ``axis``) of an array.
@@ -432,7 +436,9 @@ def unique(
     return tuple(out)
 
 
-def unique_values(x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None) -> Array:
+def unique_values(
+    x: ArrayLike, /, *, size: int | None = None, fill_value: ArrayLike | None = None
+) -> Array:
     """The sorted unique values of ``x``; NaNs are all distinct (array API).
 
     Args:
@@ -451,7 +457,7 @@ def unique_values(x: ArrayLike, /, *, size: int | None = None, fill_value: Any =
 
 
 def unique_counts(
-    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+    x: ArrayLike, /, *, size: int | None = None, fill_value: ArrayLike | None = None
 ) -> _UniqueCountsResult:
     """The unique values of ``x`` and their counts; NaNs are distinct.
 
@@ -472,7 +478,7 @@ def unique_counts(
 
 
 def unique_inverse(
-    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+    x: ArrayLike, /, *, size: int | None = None, fill_value: ArrayLike | None = None
 ) -> _UniqueInverseResult:
     """The unique values of ``x`` and the inverse indices; NaNs are distinct.
 
@@ -493,7 +499,7 @@ def unique_inverse(
 
 
 def unique_all(
-    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+    x: ArrayLike, /, *, size: int | None = None, fill_value: ArrayLike | None = None
 ) -> _UniqueAllResult:
     """The unique values of ``x`` with first indices, inverse indices and counts.
 
@@ -515,7 +521,7 @@ def unique_all(
 
 def bincount(
     x: ArrayLike,
-    weights: Any = None,
+    weights: ArrayLike | None = None,
     minlength: int = 0,
     *,
     length: int | None = None,
@@ -560,6 +566,7 @@ def bincount(
     if dt == np.dtype(bool):
         x = lax.convert_element_type(x, idt)
     n = shape_of(x)[0]
+    w: ArrayLike
     if weights is None:
         w = lax.full((n,), 1, idt)
     else:
