@@ -48,6 +48,7 @@ from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax.linalg import EighImplementation, SvdAlgorithm
+from tessela_tracer.typing import Array, DTypeLike
 
 from tessela_lowering import _hlo
 from tessela_lowering._lapack import check_info, empty_svd_rule
@@ -208,7 +209,7 @@ def _ui8(value: int) -> ir.Attribute:
     return attr
 
 
-def _is_complex(dtype: Any) -> bool:
+def _is_complex(dtype: DTypeLike) -> bool:
     return bool(issubdtype(dtype, np.complexfloating))
 
 
@@ -238,7 +239,7 @@ def _svd_kernel(prefix: str, algorithm: SvdAlgorithm | None, m: int, n: int) -> 
     return "gesdd"
 
 
-def _adjoint_slice(v: Any, *, conj: bool, shape: tuple[int, ...] | None) -> Any:
+def _adjoint_slice(v: Array, *, conj: bool, shape: tuple[int, ...] | None) -> Array:
     """``v^H`` (``v^T`` unless ``conj``), sliced to ``shape`` when given."""
     nb = get_aval_of(v).ndim - 2
     vt = lax.transpose(v, (*range(nb), nb + 1, nb))
@@ -246,7 +247,7 @@ def _adjoint_slice(v: Any, *, conj: bool, shape: tuple[int, ...] | None) -> Any:
     return vt if shape is None else lax.slice(vt, (0,) * len(shape), shape)
 
 
-def _slice_to(x: Any, *, shape: tuple[int, ...]) -> Any:
+def _slice_to(x: Array, *, shape: tuple[int, ...]) -> Array:
     return lax.slice(x, (0,) * len(shape), shape)
 
 
@@ -365,7 +366,7 @@ def _cholesky_gpu(ctx: LoweringRuleContext, x: Value) -> list[Value]:
 # ------------------------------------------------------------------------ lu
 
 
-def _lu_finish(lu: Any, pivots: Any, info: Any) -> list[Any]:
+def _lu_finish(lu: Array, pivots: Array, info: Array) -> list[Array]:
     """0-based pivots; NaNs where ``info < 0`` (a singular matrix is still factored)."""
     pivots = lax.sub(pivots, lax.broadcast_in_dim(np.ones((), _I32), get_aval_of(pivots).shape, ()))
     shape, nb = get_aval_of(lu).shape, get_aval_of(info).ndim
@@ -422,7 +423,7 @@ def _householder_product_gpu(ctx: LoweringRuleContext, a: Value, taus: Value) ->
     return [_orgqr(ctx, a, taus, a_aval, taus_aval)]
 
 
-def _qr_reflectors(r: Any, *, m: int, n: int, full_matrices: bool) -> Any:
+def _qr_reflectors(r: Array, *, m: int, n: int, full_matrices: bool) -> Array:
     """The reflectors ``orgqr`` reads: ``r`` cut to ``m x m`` (wide) or padded to it (full)."""
     nb = get_aval_of(r).ndim - 2
     batch = get_aval_of(r).shape[:nb]
@@ -434,7 +435,7 @@ def _qr_reflectors(r: Any, *, m: int, n: int, full_matrices: bool) -> Any:
     return r
 
 
-def _qr_upper(r: Any, *, rows: int) -> Any:
+def _qr_upper(r: Array, *, rows: int) -> Array:
     """The upper triangle of ``r``'s first ``rows`` rows."""
     shape = get_aval_of(r).shape
     nb = len(shape) - 2
@@ -445,7 +446,7 @@ def _qr_upper(r: Any, *, rows: int) -> Any:
     return lax.select(upper, r, zeros)
 
 
-def _qr_empty(x: Any, *, q_shape: tuple[int, ...], r_shape: tuple[int, ...]) -> list[Any]:
+def _qr_empty(x: Array, *, q_shape: tuple[int, ...], r_shape: tuple[int, ...]) -> list[Array]:
     """``Q`` the identity's first columns and ``R`` zeros, for a matrix without entries."""
     dtype = get_aval_of(x).dtype
     nb = len(q_shape) - 2
@@ -460,7 +461,12 @@ _qr_empty_rule = lower_fun(_qr_empty, multiple_results=True)
 
 
 def _qr_gpu(
-    ctx: LoweringRuleContext, x: Value, *, pivoting: bool, full_matrices: bool, use_magma: Any
+    ctx: LoweringRuleContext,
+    x: Value,
+    *,
+    pivoting: bool,
+    full_matrices: bool,
+    use_magma: bool | None,
 ) -> list[Value]:
     del pivoting, use_magma  # pivoting is refused by lax.linalg.qr
     (aval,) = ctx.avals_in

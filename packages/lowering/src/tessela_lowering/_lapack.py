@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import ShapedArray, lax
 from tessela_tracer.extend import get_aval_of
+from tessela_tracer.typing import Array
 
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun
@@ -159,7 +160,7 @@ def char_attr(c: str) -> ir.Attribute:
     return attr
 
 
-def _nan_where_failed(info: Any, *outs: Any) -> list[Any]:
+def _nan_where_failed(info: Array, *outs: Array) -> list[Array]:
     """Each output with its matrices replaced by NaNs where ``info`` (per matrix) is nonzero."""
     batch = tuple(get_aval_of(info).shape)
     ok = lax.eq(info, lax.broadcast_in_dim(np.zeros((), _I32), batch, ()))
@@ -188,7 +189,7 @@ def check_info(
     return list(_nan_check(check_ctx, info, *outs))
 
 
-def _empty_svd(x: Any, *, full_matrices: bool, compute_uv: bool) -> list[Any]:
+def _empty_svd(x: Array, *, full_matrices: bool, compute_uv: bool) -> list[Array]:
     """The SVD of matrices with a zero dimension, as JAX defines it (no LAPACK call)."""
     aval = get_aval_of(x)
     batch, (m, n) = tuple(aval.shape[:-2]), aval.shape[-2:]

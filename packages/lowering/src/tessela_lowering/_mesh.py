@@ -27,6 +27,7 @@ from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from tessela_tracer import ClosedJaxpr, ShapedArray
 from tessela_tracer import primitives as P
 from tessela_tracer.sharding import (
@@ -139,7 +140,7 @@ class Mesh:
         return not self.axis_names
 
     @property
-    def device_ids(self) -> np.ndarray[Any, Any]:
+    def device_ids(self) -> npt.NDArray[np.int64]:
         """The ids of the devices, in the mesh's shape."""
         ids = np.array([d.id for d in self.devices.flat], dtype=np.int64)
         return ids.reshape(self.devices.shape)
@@ -195,7 +196,7 @@ class Mesh:
         return "Mesh" + repr(self.abstract_mesh).removeprefix("AbstractMesh")
 
 
-def _is_local(device: Any) -> bool:
+def _is_local(device: Device) -> bool:
     # A device of this process (objects that are not jaxlib devices count as local).
     client = getattr(device, "client", None)
     return client is None or device.process_index == client.process_index()
@@ -336,7 +337,7 @@ def typed_spec(spec: PartitionSpec, ndim: int) -> PartitionSpec:
     return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
 
 
-def same_axes(mesh: Any, other: Any) -> bool:
+def same_axes(mesh: Mesh | AbstractMesh, other: Mesh | AbstractMesh) -> bool:
     """Whether two meshes have the same axis names and sizes (their axis types may differ).
 
     Args:
@@ -353,11 +354,11 @@ def same_axes(mesh: Any, other: Any) -> bool:
     return bool(mesh.axis_names == other.axis_names and mesh.axis_sizes == other.axis_sizes)
 
 
-def same_layout(a: Any, b: Any, ndim: int) -> bool:
+def same_layout(a: object, b: object, ndim: int) -> bool:
     """Whether two named shardings over meshes of the same devices split a rank-``ndim`` array alike.
 
     Args:
-      a: a ``NamedSharding`` over a ``Mesh``.
+      a: a sharding (``False`` unless a ``NamedSharding`` over a ``Mesh``).
       b: another.
       ndim: the array's rank.
 

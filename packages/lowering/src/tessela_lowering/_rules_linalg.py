@@ -47,15 +47,17 @@ kernels (:mod:`tessela_lowering._cusolver`); ``eig`` and ``schur`` raise
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from tessela_tracer import ShapedArray, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.lax.linalg import EighImplementation, EigImplementation, SvdAlgorithm
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 from tessela_lowering import _cusolver
 from tessela_lowering._lapack import (
@@ -76,11 +78,11 @@ __all__: list[str] = []
 _I32 = np.dtype(np.int32)
 
 
-def _is_complex(dtype: Any) -> bool:
+def _is_complex(dtype: DTypeLike) -> bool:
     return bool(issubdtype(dtype, np.complexfloating))
 
 
-def _real_dtype(dtype: Any) -> np.dtype[Any]:
+def _real_dtype(dtype: npt.DTypeLike) -> np.dtype[Any]:
     return (
         np.dtype(np.float32 if dtype == np.complex64 else np.float64)
         if _is_complex(dtype)
@@ -88,30 +90,30 @@ def _real_dtype(dtype: Any) -> np.dtype[Any]:
     )
 
 
-def _full(shape: Sequence[int], value: Any, dtype: Any) -> Any:
+def _full(shape: Sequence[int], value: complex, dtype: npt.DTypeLike) -> Array:
     return lax.broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
 
 
-def _bcast(x: Any, shape: Sequence[int], dims: Sequence[int]) -> Any:
+def _bcast(x: ArrayLike, shape: Sequence[int], dims: Sequence[int]) -> Array:
     return lax.broadcast_in_dim(x, tuple(shape), tuple(dims))
 
 
-def _iota(shape: Sequence[int], dim: int) -> Any:
+def _iota(shape: Sequence[int], dim: int) -> Array:
     return lax.broadcasted_iota(_I32, tuple(shape), dim)
 
 
-def _conj(x: Any) -> Any:
+def _conj(x: Array) -> Array:
     return lax.conj(x) if _is_complex(get_aval_of(x).dtype) else x
 
 
-def _abs2(x: Any) -> Any:
+def _abs2(x: Array) -> Array:
     if _is_complex(get_aval_of(x).dtype):
         re, im = lax.real(x), lax.imag(x)
         return lax.add(lax.mul(re, re), lax.mul(im, im))
     return lax.mul(x, x)
 
 
-def _column(a: Any, j: Any) -> Any:
+def _column(a: Array, j: ArrayLike) -> Array:
     """``a[..., :, j]`` for a traced ``j``."""
     *batch, m, _ = get_aval_of(a).shape
     nb = len(batch)
@@ -119,7 +121,7 @@ def _column(a: Any, j: Any) -> Any:
     return lax.squeeze(col, (nb + 1,))
 
 
-def _row(a: Any, j: Any) -> Any:
+def _row(a: Array, j: ArrayLike) -> Array:
     """``a[..., j, :]`` for a traced ``j``."""
     *batch, _, n = get_aval_of(a).shape
     nb = len(batch)
@@ -127,22 +129,23 @@ def _row(a: Any, j: Any) -> Any:
     return lax.squeeze(row, (nb,))
 
 
-def _entry(v: Any, j: Any) -> Any:
+def _entry(v: Array, j: ArrayLike) -> Array:
     """``v[..., j]`` for a traced ``j``."""
     *batch, _ = get_aval_of(v).shape
     return lax.squeeze(lax.dynamic_slice(v, [0] * len(batch) + [j], (*batch, 1)), (len(batch),))
 
 
-def _pick(v: Any, hit: Any, axis: int) -> Any:
+def _pick(v: Array, hit: Array, axis: int) -> Array:
     """Sum of the entries of ``v`` along ``axis`` where ``hit`` (exactly one entry)."""
     zeros = _full(get_aval_of(v).shape, 0, get_aval_of(v).dtype)
-    return lax.reduce_sum(lax.select(hit, v, zeros), (axis,))
+    total: Array = lax.reduce_sum(lax.select(hit, v, zeros), (axis,))
+    return total
 
 
 # ------------------------------------------------------------------ cholesky
 
 
-def _nan_unless_positive_definite(factor: Any) -> Any:
+def _nan_unless_positive_definite(factor: Array) -> Array:
     shape = get_aval_of(factor).shape
     dtype = get_aval_of(factor).dtype
     nb = len(shape) - 2
@@ -200,7 +203,7 @@ register_lowering(P.triangular_solve_p, _triangular_solve_lowering)
 # ------------------------------------------------------------------------ lu
 
 
-def _lu_python(a: Any) -> list[Any]:
+def _lu_python(a: Array) -> list[Array]:
     shape = get_aval_of(a).shape
     dtype = get_aval_of(a).dtype
     *batch, m, n = shape
@@ -216,7 +219,7 @@ def _lu_python(a: Any) -> list[Any]:
     mag_dtype = _real_dtype(dtype)
     neg_inf = _full((*batch, m), -np.inf, mag_dtype)
 
-    def body(j: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def body(j: Array, state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         a, pivots, perm = state
         col = _column(a, j)
         if _is_complex(dtype):
@@ -274,7 +277,7 @@ register_lowering(P.lu_p, _lu_lowering)
 # ------------------------------------------------------------------------ qr
 
 
-def _householder(a: Any, j: Any) -> tuple[Any, Any, Any]:
+def _householder(a: Array, j: ArrayLike) -> tuple[Array, Array, Array]:
     """LAPACK's ``larfg`` on column ``j`` of ``a`` at the diagonal: ``(v, tau, beta)``."""
     shape = get_aval_of(a).shape
     dtype = get_aval_of(a).dtype
@@ -318,7 +321,7 @@ def _householder(a: Any, j: Any) -> tuple[Any, Any, Any]:
     return v, tau, beta_c
 
 
-def _reflect(a: Any, v: Any, tau: Any, cols_mask: Any) -> Any:
+def _reflect(a: Array, v: Array, tau: Array, cols_mask: Array) -> Array:
     """``a - tau v (v^H a)`` on the columns where ``cols_mask``."""
     shape = get_aval_of(a).shape
     nb = len(shape) - 2
@@ -330,7 +333,9 @@ def _reflect(a: Any, v: Any, tau: Any, cols_mask: Any) -> Any:
     return lax.sub(a, lax.select(cols_mask, upd, _full(shape, 0, get_aval_of(a).dtype)))
 
 
-def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -> list[Any]:
+def _qr_python(
+    x: Array, *, pivoting: bool, full_matrices: bool, use_magma: bool | None
+) -> list[Array]:
     del pivoting, use_magma  # pivoting is refused by lax.linalg.qr
     shape = get_aval_of(x).shape
     dtype = get_aval_of(x).dtype
@@ -345,7 +350,7 @@ def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -
     rows, cols = _iota(shape, nb), _iota(shape, nb + 1)
     steps = _iota((*batch, k), nb)
 
-    def factor(j: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
+    def factor(j: Array, state: tuple[Array, Array]) -> tuple[Array, Array]:
         a, taus = state
         v, tau, beta = _householder(a, j)
         a = _reflect(a, v, _conj(tau), lax.gt(cols, _bcast(j, shape, ())))
@@ -364,7 +369,7 @@ def _qr_python(x: Any, *, pivoting: bool, full_matrices: bool, use_magma: Any) -
     rows_m = _iota((*batch, m), nb)
     qcols = _iota(qshape, nb + 1)
 
-    def accumulate(t: Any, q: Any) -> Any:
+    def accumulate(t: Array, q: Array) -> Array:
         j = lax.sub(np.int32(k - 1), t)
         col = _column(a, j)
         below = lax.gt(rows_m, _bcast(j, (*batch, m), ()))
@@ -542,7 +547,7 @@ def _schur_lowering(
     *,
     compute_schur_vectors: bool,
     sort_eig_vals: bool,
-    select_callable: Any,
+    select_callable: Callable[..., Any] | None,
 ) -> list[Value]:
     del select_callable  # unused, as in JAX
     require_cpu(ctx, "schur")

@@ -29,12 +29,12 @@ from tessela_lowering._xla import Value, _shards, ir
 __all__: list[str] = []
 
 
-def _has_mesh(module: Any) -> bool:
+def _has_mesh(module: ir.Module) -> bool:
     return any(op.operation.name == "sdy.mesh" for op in module.body.operations)
 
 
 def _sharding_constraint_lowering(
-    ctx: LoweringRuleContext, x: Value, *, sharding: Any, **_: Any
+    ctx: LoweringRuleContext, x: Value, *, sharding: object, **_: Any
 ) -> list[Value]:
     spec = getattr(sharding, "spec", None)
     if spec is None or not _has_mesh(ctx.module_context.module):
@@ -47,7 +47,7 @@ def _sharding_constraint_lowering(
 register_lowering(P.sharding_constraint_p, _sharding_constraint_lowering)
 
 
-def _concrete(sharding: Any) -> Any:
+def _concrete(sharding: object) -> object:
     if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
         mesh = concrete_mesh_var.get()
         if mesh is None or not same_axes(mesh, sharding.mesh):
@@ -63,7 +63,7 @@ def _concrete(sharding: Any) -> Any:
     return sharding
 
 
-def _sharding_constraint_impl(x: Any, *, sharding: Any, **_: Any) -> Any:
+def _sharding_constraint_impl(x: Any, *, sharding: object, **_: Any) -> Any:
     sharding = _concrete(sharding)
     if isinstance(sharding, NamedSharding):
         if isinstance(x, ShardedArray):

@@ -18,7 +18,9 @@ from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from tessela_tracer import ClosedJaxpr, ShapedArray, get_aval
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
@@ -60,7 +62,7 @@ def next_channel() -> int:
     return next(_channels)
 
 
-def axis_groups(mesh: Mesh, names: Sequence[Hashable]) -> np.ndarray[Any, Any]:
+def axis_groups(mesh: Mesh, names: Sequence[Hashable]) -> npt.NDArray[np.int64]:
     """The device positions that communicate over the mesh axes ``names``, one row per group.
 
     Args:
@@ -142,7 +144,7 @@ def shard_map_call(
     mesh: Mesh,
     in_specs: Sequence[PartitionSpec],
     out_specs: Sequence[PartitionSpec],
-    args: Sequence[Any],
+    args: Sequence[ArrayLike],
     *,
     name: str = "shmap_body",
 ) -> list[ShardedArray]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from tessela_pytree import tree_map
 from tessela_tracer import ArrayCopySemantics, ShapedArray, Tracer, get_aval, register_aval_handler
 from tessela_tracer.primitives import device_put_p
@@ -30,6 +31,7 @@ from tessela_lowering._array import (
 )
 from tessela_lowering._mesh import IndivisibleError, NamedSharding
 from tessela_lowering._xla import Buffer, Device, HostArray, _shards
+from tessela_lowering._xla._shards import XlaSharding
 from tessela_lowering.distributed import process_local_layout
 
 __all__ = [
@@ -44,7 +46,7 @@ __all__ = [
 ]
 
 
-def hlo_sharding_of(sharding: NamedSharding, ndim: int) -> Any:
+def hlo_sharding_of(sharding: NamedSharding, ndim: int) -> XlaSharding:
     """XLA's HloSharding of ``sharding`` for an array of rank ``ndim``.
 
     Positions in the tile assignment are indices into the mesh's devices in
@@ -241,7 +243,7 @@ def _shape_of(index: tuple[slice, ...], shape: tuple[int, ...]) -> tuple[int, ..
 register_aval_handler(ShardedArray, lambda a: a.aval)
 
 
-def any_sharded(leaves: Sequence[Any], /) -> bool:
+def any_sharded(leaves: Sequence[object], /) -> bool:
     """Whether any of ``leaves`` is a :class:`ShardedArray` (a call to run over a mesh).
 
     Args:
@@ -307,7 +309,9 @@ def _check_divisible(sharding: NamedSharding, shape: tuple[int, ...], what: str)
         ) from None
 
 
-def put_sharded(value: Any, sharding: NamedSharding, aval: ShapedArray | None = None) -> Any:
+def put_sharded(
+    value: npt.ArrayLike, sharding: NamedSharding, aval: ShapedArray | None = None
+) -> ShardedArray:
     """Split a host value (or a concrete array) over ``sharding``'s mesh.
 
     Args:
@@ -347,7 +351,7 @@ def _put_leaf(x: Any, sharding: NamedSharding) -> Any:
     return put_sharded(x, sharding)
 
 
-def _device_put_sharded(x: Any, sharding: Any) -> Any:
+def _device_put_sharded(x: Any, sharding: object) -> Any:
     if not isinstance(sharding, NamedSharding):
         raise TypeError(
             f"device_put(x, device): device must be a Device, a SingleDeviceSharding or a "
@@ -365,8 +369,8 @@ _sharded_put.append(_device_put_sharded)
 def make_array_from_callback(
     shape: Sequence[int],
     sharding: NamedSharding | SingleDeviceSharding,
-    data_callback: Callable[[tuple[slice, ...]], Any],
-    dtype: Any = None,
+    data_callback: Callable[[tuple[slice, ...]], npt.ArrayLike],
+    dtype: npt.DTypeLike | None = None,
 ) -> Array:
     """An array of ``shape`` laid out as ``sharding``, each part given by ``data_callback``.
 
@@ -427,7 +431,7 @@ def make_array_from_single_device_arrays(
     sharding: NamedSharding | SingleDeviceSharding,
     arrays: Sequence[Array],
     *,
-    dtype: Any = None,
+    dtype: npt.DTypeLike | None = None,
 ) -> Array:
     """An array of ``shape`` from one single-device array per device of ``sharding``.
 
@@ -482,7 +486,7 @@ def make_array_from_single_device_arrays(
 
 def make_array_from_process_local_data(
     sharding: NamedSharding | SingleDeviceSharding,
-    local_data: Any,
+    local_data: npt.ArrayLike,
     global_shape: Sequence[int] | None = None,
 ) -> Array:
     """An array laid out as ``sharding`` from the data this process holds.

@@ -72,7 +72,7 @@ def make_single_device_sharding(
     return SingleDeviceSharding(device)
 
 
-def _abstract(mesh: Any) -> AbstractMesh:
+def _abstract(mesh: Mesh | AbstractMesh) -> AbstractMesh:
     return mesh if isinstance(mesh, AbstractMesh) else mesh.abstract_mesh
 
 
@@ -161,11 +161,11 @@ def _retype(x: Any, mesh: AbstractMesh) -> Any:
     return reshard(x, spec) if any(spec.axes_of(d) for d in range(len(spec))) else x
 
 
-def _is_spec_leaf(v: Any) -> bool:
+def _is_spec_leaf(v: object) -> bool:
     return v is None or isinstance(v, (PartitionSpec, NamedSharding))
 
 
-def _drop_unsharded(v: Any) -> Any:
+def _drop_unsharded(v: object) -> object:
     # A NamedSharding over the empty mesh is what an abstract value reports
     # (``typeof(x).sharding``: Tessela's types carry no mesh): it asks nothing.
     if isinstance(v, NamedSharding) and _abstract(v.mesh).empty:
@@ -187,7 +187,7 @@ def auto_axes(
     *,
     axes: Hashable | tuple[Hashable, ...] | None = None,
     out_sharding: Any = None,
-) -> Any:
+) -> Callable[..., Any]:
     """Run ``f`` with mesh axes switched to ``Auto`` (XLA lays values out), then reshard its output.
 
     Inside, the abstract mesh in context (``get_abstract_mesh()``) has ``axes``
@@ -245,7 +245,7 @@ def explicit_axes(
     *,
     axes: Hashable | tuple[Hashable, ...] | None = None,
     in_sharding: Any = None,
-) -> Any:
+) -> Callable[..., Any]:
     """Run ``f`` with mesh axes switched to ``Explicit``, its arguments resharded first.
 
     Inside, the abstract mesh in context has ``axes`` (default: all) of type

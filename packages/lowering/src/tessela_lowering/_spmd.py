@@ -26,9 +26,11 @@ import numpy as np
 from tessela_tracer import ClosedJaxpr, Jaxpr, Primitive, ShapedArray, get_aval
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import set_eager_backend
-from tessela_tracer.sharding import constraint_hooks, constraints_bound
+from tessela_tracer.sharding import AbstractMesh, constraint_hooks, constraints_bound
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _hlo
+from tessela_lowering._array import Array
 from tessela_lowering._dispatch import apply_primitive
 from tessela_lowering._lowering import (
     LoweringRuleContext,
@@ -193,7 +195,7 @@ def _spec_candidates(mesh: Mesh, ndim: int) -> list[PartitionSpec]:
     return out
 
 
-def spec_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> PartitionSpec:
+def spec_from_hlo(hlo: _shards.XlaSharding, mesh: Mesh, ndim: int) -> PartitionSpec:
     """The partition spec over ``mesh`` that splits an array as XLA's ``hlo`` sharding does.
 
     Args:
@@ -265,7 +267,7 @@ class SpmdExecutable:
         self._in_shardings: dict[tuple[PartitionSpec, ...], list[NamedSharding]] = {}
 
     def __call__(
-        self, args: Sequence[Any], in_specs: Sequence[PartitionSpec]
+        self, args: Sequence[ArrayLike], in_specs: Sequence[PartitionSpec]
     ) -> list[ShardedArray]:
         """Run on ``args``; each is moved to the mesh as its spec says when it is not there."""
         specs = tuple(in_specs)
@@ -320,7 +322,7 @@ def _compile(
 
 
 def _incompatible(
-    what: str, i: int, a: Any, ids_a: list[int], j: int, b: Any, ids_b: list[int]
+    what: str, i: int, a: ArrayLike, ids_a: list[int], j: int, b: ArrayLike, ids_b: list[int]
 ) -> ValueError:
     return ValueError(
         f"Received incompatible devices for {what}. Got argument {i} with shape "
@@ -360,11 +362,13 @@ def _common_mesh(args: Sequence[Any], what: str) -> Mesh:
     return mesh
 
 
-def _specs(args: Sequence[Any]) -> tuple[PartitionSpec, ...]:
+def _specs(args: Sequence[ArrayLike]) -> tuple[PartitionSpec, ...]:
     return tuple(a.sharding.spec if isinstance(a, ShardedArray) else PartitionSpec() for a in args)
 
 
-def apply_sharded(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
+def apply_sharded(
+    prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any], /
+) -> ShardedArray | list[ShardedArray]:
     """Run one primitive on operands of which some are sharded, partitioned by XLA.
 
     Unsharded operands are replicated over the mesh of the sharded ones; the
@@ -431,7 +435,7 @@ _last = threading.local()
 
 
 def last_jit_run() -> (
-    tuple[SpmdExecutable, tuple[PartitionSpec, ...], Sequence[Any], list[Any]] | None
+    tuple[SpmdExecutable, tuple[PartitionSpec, ...], Sequence[ArrayLike], list[ShardedArray]] | None
 ):
     """The last ``jit_p`` this thread ran over a mesh: executable, input specs, operands, results.
 
@@ -490,7 +494,7 @@ def compile_jaxpr(
 
 
 def run_jaxpr(
-    closed: ClosedJaxpr, args: Sequence[Any], *, name: str = "main"
+    closed: ClosedJaxpr, args: Sequence[ArrayLike], *, name: str = "main"
 ) -> list[ShardedArray]:
     """Run ``closed`` on ``args`` (some sharded) over their mesh: jit on sharded arguments.
 
@@ -518,7 +522,7 @@ def _sub_jaxprs(value: Any) -> list[Jaxpr]:
     return []
 
 
-def _collect_meshes(jaxpr: Jaxpr, out: list[Any]) -> None:
+def _collect_meshes(jaxpr: Jaxpr, out: list[Mesh | AbstractMesh]) -> None:
     for eqn in jaxpr.eqns:
         if eqn.primitive is P.sharding_constraint_p:
             mesh = getattr(eqn.params["sharding"], "mesh", None)
@@ -529,7 +533,7 @@ def _collect_meshes(jaxpr: Jaxpr, out: list[Any]) -> None:
                 _collect_meshes(sub, out)
 
 
-def constraint_meshes(closed: ClosedJaxpr) -> list[Any]:
+def constraint_meshes(closed: ClosedJaxpr) -> list[Mesh | AbstractMesh]:
     """The meshes (of more than one device) of the sharding constraints in ``closed``.
 
     Args:
@@ -543,13 +547,15 @@ def constraint_meshes(closed: ClosedJaxpr) -> list[Any]:
       >>> constraint_meshes(make_jaxpr(lax.neg)(1.0))
       []
     """
-    out: list[Any] = []
+    out: list[Mesh | AbstractMesh] = []
     if constraints_bound[0]:
         _collect_meshes(closed.jaxpr, out)
     return out
 
 
-def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], /) -> Any:
+def eager_backend(
+    prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any], /
+) -> Array | Sequence[Array]:
     """The eager backend once sharded arrays exist: :func:`apply_sharded` when one is an operand.
 
     A ``jit_p`` without sharded operands whose program constrains values over
@@ -572,7 +578,8 @@ def eager_backend(prim: Primitive, args: Sequence[Any], params: dict[str, Any], 
             specs = [PartitionSpec()] * len(args)
             exe = compile_jaxpr(params["jaxpr"], meshes[0], specs, name=params["name"])
             return exe(args, specs)
-    return apply_primitive(prim, args, params)
+    out: Array | Sequence[Array] = apply_primitive(prim, args, params)
+    return out
 
 
 def _install() -> None:

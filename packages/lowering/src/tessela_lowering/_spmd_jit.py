@@ -27,10 +27,10 @@ import itertools
 import operator
 import threading
 import weakref
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeGuard
 
-from tessela_pytree import tree_flatten, tree_unflatten
+from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
 from tessela_tracer import (
     ClosedJaxpr,
     EvalTrace,
@@ -42,6 +42,7 @@ from tessela_tracer import (
 )
 from tessela_tracer.extend import JitWrapped, has_effects
 from tessela_tracer.sharding import AbstractMesh, concrete_mesh_var, context_mesh
+from tessela_tracer.typing import ArrayLike
 
 from tessela_lowering import _xla
 from tessela_lowering._array import (
@@ -70,7 +71,7 @@ from tessela_lowering._spmd import (
     constraint_meshes,
     spec_from_hlo,
 )
-from tessela_lowering._xla import Value, _shards, device_platform
+from tessela_lowering._xla import Buffer, Value, _shards, device_platform
 
 __all__ = [
     "SpmdStage", "call", "clear", "constrained", "fast_sharded_call", "stage", "wants_mesh",
@@ -87,11 +88,11 @@ def clear() -> None:
         _stages.clear()
 
 
-def _meshes_of(closed: ClosedJaxpr) -> list[Any]:
+def _meshes_of(closed: ClosedJaxpr) -> list[Mesh | AbstractMesh]:
     return constraint_meshes(closed)
 
 
-def wants_mesh(jitted: JitWrapped, flat: Sequence[Any]) -> bool:
+def wants_mesh(jitted: JitWrapped, flat: Sequence[ArrayLike]) -> bool:
     """Whether a concrete call of ``jitted`` compiles over a mesh on this path.
 
     Programs with sharding constraints are found once traced
@@ -138,7 +139,7 @@ def _drop_dead_code(closed: ClosedJaxpr) -> ClosedJaxpr:
     return ClosedJaxpr(new, closed.consts)
 
 
-def _equivalent(a: Any, b: Any, ndim: int) -> bool:
+def _equivalent(a: object, b: object, ndim: int) -> bool:
     if a == b:
         return True
     if not (isinstance(a, NamedSharding) and isinstance(b, NamedSharding)):
@@ -148,7 +149,7 @@ def _equivalent(a: Any, b: Any, ndim: int) -> bool:
     return all(a.spec.axes_of(d) == b.spec.axes_of(d) for d in range(ndim))
 
 
-def _mismatch(given: Any, x: Any) -> ValueError:
+def _mismatch(given: object, x: Array) -> ValueError:
     return ValueError(
         "Sharding passed to jit does not match the sharding on the respective arg. Got jit "
         f"sharding: {given!r},\narg sharding: {x.sharding!r} for arg type: "
@@ -157,7 +158,7 @@ def _mismatch(given: Any, x: Any) -> ValueError:
     )
 
 
-def _committed(x: Any) -> bool:
+def _committed(x: object) -> TypeGuard[Array]:
     return isinstance(x, Array) and bool(x._committed)
 
 
@@ -242,7 +243,7 @@ class SpmdStage:
         for i, spec in zip(plan.kept, chosen, strict=True):
             self.in_shardings[i] = NamedSharding(mesh, spec)
 
-    def run(self, flat: Sequence[Any]) -> list[Any]:
+    def run(self, flat: Sequence[ArrayLike]) -> list[Array]:
         """Run on the flat arguments; each is moved to its sharding when it is not there."""
         donates = any(a is not None for a in self.plan.aliases)
         for x in flat:
@@ -303,9 +304,9 @@ def _key(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], stat
 
 
 def stage(
-    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], static: Any,
-    flat: list[Any], in_tree: Any,
-) -> tuple[SpmdStage | None, Any]:  # fmt: skip
+    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], static: Hashable,
+    flat: list[ArrayLike], in_tree: PyTreeDef,
+) -> tuple[SpmdStage | None, list[NamedSharding | SingleDeviceSharding | None]]:  # fmt: skip
     """The compiled stage of a call (cached), after checking its arguments' shardings.
 
     Args:
@@ -356,8 +357,8 @@ def stage(
 
 
 def call(
-    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], static: Any,
-    flat: list[Any], in_tree: Any, remember: Callable[[FastCall], None] | None = None,
+    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any], static: Hashable,
+    flat: list[ArrayLike], in_tree: PyTreeDef, remember: Callable[[FastCall], None] | None = None,
 ) -> Any:  # fmt: skip
     """Run one concrete call of a jitted function over its mesh (see the module's notes).
 
@@ -398,7 +399,7 @@ def call(
 
 def fast_sharded_call(
     exe: SpmdExecutable,
-    consts: Sequence[Any],
+    consts: Sequence[ArrayLike],
     specs: Sequence[PartitionSpec],
     wrap: Callable[[list[ShardedArray]], Any],
     kept: Sequence[int] | None = None,
@@ -445,7 +446,7 @@ def fast_sharded_call(
     new = object.__new__
     n = len(outs)
 
-    def finish(bufs: list[Any]) -> Any:
+    def finish(bufs: list[Buffer]) -> Any:
         arrays: list[ShardedArray] = list(map(new, itertools.repeat(ShardedArray, n)))
         for out, buf, (aval, sharding), sig in zip(arrays, bufs, outs, sigs):  # noqa: B905
             out._global = buf
@@ -463,7 +464,7 @@ def fast_sharded_call(
         take = (lambda leaves: leaves) if kept is None else _taker(kept)
         get_context, get_concrete = context_mesh, concrete_mesh_var.get
 
-        def call(leaves: Sequence[Any]) -> Any:
+        def call(leaves: Sequence[object]) -> Any:
             if outside_mesh_context and (get_context() is not None or get_concrete() is not None):
                 raise LookupError("a mesh context: the full path resolves the shardings")
             return run([*const_bufs, *map(global_of, take(leaves))])
@@ -483,7 +484,7 @@ def _taker(kept: Sequence[int]) -> Callable[[Sequence[Any]], Sequence[Any]]:
     return operator.itemgetter(*kept)
 
 
-def _fast_entry(hit: SpmdStage, flat: Sequence[Any]) -> FastCall | None:
+def _fast_entry(hit: SpmdStage, flat: Sequence[ArrayLike]) -> FastCall | None:
     # The fast path's call of a stage, when every argument it takes is a
     # ShardedArray already laid out as its in sharding, no result moves to one
     # device, and nothing is donated (those calls check and delete buffers).
