@@ -9,6 +9,7 @@ along ``out_axes``. The results are arrays split over those devices.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import operator
@@ -29,6 +30,7 @@ __all__ = ["pmap"]
 AxisSpec: TypeAlias = int | Sequence[int | None] | None
 
 _fresh = itertools.count()
+_sig_of = operator.attrgetter("_sig")  # a device array's signature (aval, placement)
 
 
 def _per_arg(axes: AxisSpec, n_args: int, what: str) -> list[int | None]:
@@ -114,6 +116,11 @@ def pmap(
     # One shard_map per argument layout, static values and devices: its traced
     # body and compiled executable are reused by every later call of that kind.
     cache: dict[Hashable, Callable[..., Any]] = {}
+    # Calls whose arguments are all arrays mapped over their leading axis (or
+    # broadcast), with results stacked on axis 0: by the arguments'
+    # signatures, the shard_map that ran such a call (a later call skips the
+    # argument checks and layout work above it).
+    fast: dict[Hashable, Callable[..., Any]] = {}
 
     def build(
         n_args: int,
@@ -141,6 +148,13 @@ def pmap(
 
     @functools.wraps(fun)
     def mapped(*args: Any) -> Any:
+        if not static:
+            try:
+                hit = fast.get(tuple(map(_sig_of, args)))
+            except (AttributeError, TypeError):  # a host value, a pytree or a tracer
+                hit = None
+            if hit is not None:
+                return hit(*args)
         nums = {i if i >= 0 else i + len(args) for i in static}
         dyn_pos = [i for i in range(len(args)) if i not in nums]
         axes = _per_arg(in_axes, len(args), "in_axes")
@@ -174,6 +188,9 @@ def pmap(
             run = build(len(args), statics, dyn_pos, dyn_axes, devs[:n])
             if key is not None:
                 cache[key] = run
+        if not statics and out_axes == 0 and all(ax in (0, None) for ax in dyn_axes):
+            with contextlib.suppress(AttributeError, TypeError):
+                fast[tuple(map(_sig_of, args))] = run
         stacked = run(*fronted)
         if out_axes is None:
             return tree_map(operator.itemgetter(0), stacked)
