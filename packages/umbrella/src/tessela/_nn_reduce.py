@@ -8,12 +8,14 @@ compiles. The maximum subtracted for stability is a ``stop_gradient``, as in JAX
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import Any, cast
 
 import tessela_numpy as tnp
 from numpy.typing import DTypeLike
-from tessela_tracer import lax
+from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
+
+from ._flags import softmax_custom_jvp
 
 __all__ = [
     "log_softmax", "logmeanexp", "logsumexp", "one_hot", "softmax", "standardize",
@@ -118,6 +120,10 @@ def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Ar
     Returns:
         Probabilities that sum to one along ``axis``.
 
+    With ``jax_softmax_custom_jvp`` set (``with tessela.softmax_custom_jvp():``)
+    it is a ``custom_jvp`` function whose tangent is ``y * (t - sum(y * t))``,
+    JAX's newer rule; otherwise the operations are differentiated.
+
     Example:
         >>> import tessela.numpy as tnp
         >>> print(softmax(tnp.array([0.0, 0.0])))
@@ -125,12 +131,31 @@ def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Ar
         >>> print(softmax(tnp.array([0.0, 0.0, 9.0]), where=tnp.array([True, True, False])))
         [0.5 0.5 0. ]
     """
-    x = tnp.asarray(x)
+    if softmax_custom_jvp.value:
+        return cast(Array, _softmax_custom(tnp.asarray(x), axis, where))
+    return _softmax(tnp.asarray(x), axis, where)
+
+
+def _softmax(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
     peak = tnp.max(x, axis=axis, where=where, initial=-tnp.inf, keepdims=True)
     x_safe = x if where is None else tnp.where(where, x, -tnp.inf)
     unnormalized = tnp.exp(x_safe - lax.stop_gradient(peak))
     out = unnormalized / tnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
     return out if where is None else tnp.where(where, out, 0)
+
+
+_softmax_custom = custom_jvp(_softmax, nondiff_argnums=(1,))
+
+
+def _softmax_jvp(
+    axis: Axis, primals: tuple[Array, ArrayLike | None], tangents: tuple[Array, Any]
+) -> tuple[Array, Array]:
+    (x, where), (x_dot, _) = primals, tangents
+    y = _softmax(x, axis, where)
+    return y, y * (x_dot - tnp.sum(y * x_dot, axis=axis, where=where, keepdims=True))
+
+
+_softmax_custom.defjvp(_softmax_jvp)
 
 
 def standardize(

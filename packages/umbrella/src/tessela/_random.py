@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any, ParamSpec, cast
 
@@ -35,10 +36,14 @@ from tessela_tracer.dtypes import KeyDType, key_fry
 from tessela_tracer.extend import get_aval_of, random_unwrap, random_wrap
 from tessela_tracer.typing import Array, ArrayLike
 
+from ._flags import legacy_prng_key
 from ._prng_keys import is_typed_key
 from ._xp import Boxed, unbox
 
-__all__ = ["KeyArray", "is_typed_key", "place_sampled", "wrap_sampler", "wrap_sharded_sampler"]
+__all__ = [
+    "KeyArray", "check_legacy_key", "is_typed_key", "place_sampled", "wrap_sampler",
+    "wrap_sharded_sampler",
+]  # fmt: skip
 
 _P = ParamSpec("_P")
 
@@ -94,11 +99,55 @@ def _to_device(x: Any) -> Any:
     return x
 
 
-def wrap_sampler(fn: Callable[_P, Any], /) -> Callable[_P, Any]:
+_LEGACY_KEY_MESSAGE = (
+    "Legacy uint32 key array passed as key to jax.random function. Please create keys using "
+    'jax.random.key(). If use of a raw key array was intended, set jax_legacy_prng_key="allow".'
+)
+
+
+def check_legacy_key(key: Any, /) -> None:
+    """Apply ``jax_legacy_prng_key`` to the key argument of a random function.
+
+    A raw key (a ``uint32`` array, not a typed key) is accepted under
+    ``"allow"`` (the default), accepted with a ``UserWarning`` under ``"warn"``
+    and refused under ``"error"``, with JAX's text.
+
+    Args:
+        key: the key argument.
+
+    Returns:
+        None.
+
+    Raises:
+        ValueError: a raw key while the flag is ``"error"``.
+
+    Example:
+        >>> import tessela as tx
+        >>> with tx.legacy_prng_key("error"):
+        ...     check_legacy_key(key(0))
+        ...     try:
+        ...         check_legacy_key(PRNGKey(0))
+        ...     except ValueError as e:
+        ...         print(str(e).split(".")[0])
+        Legacy uint32 key array passed as key to jax
+    """
+    mode = legacy_prng_key.value
+    if mode == "allow" or is_typed_key(key) or isinstance(key, KeyArray):
+        return
+    if not isinstance(key, (np.ndarray, tessela_lowering.Array, Tracer)):
+        return
+    if mode == "error":
+        raise ValueError(_LEGACY_KEY_MESSAGE)
+    warnings.warn(_LEGACY_KEY_MESSAGE, UserWarning, stacklevel=3)
+
+
+def wrap_sampler(fn: Callable[_P, Any], /, *, takes_key: bool = True) -> Callable[_P, Any]:
     """Make a ``tessela_prng`` function run on Tessela arrays and tracers.
 
     Args:
         fn: a function of ``tessela_prng`` (``normal``, ``split``, ...).
+        takes_key: whether its first argument (or ``key=``) is a key that
+            ``jax_legacy_prng_key`` applies to (:func:`check_legacy_key`).
 
     Returns:
         A function with the same signature: NumPy bits for concrete
@@ -113,6 +162,8 @@ def wrap_sampler(fn: Callable[_P, Any], /) -> Callable[_P, Any]:
 
     @functools.wraps(fn)
     def sampler(*args: _P.args, **kwargs: _P.kwargs) -> Any:
+        if takes_key and (args or "key" in kwargs):
+            check_legacy_key(args[0] if args else kwargs["key"])
         args = tuple(_unwrap_keys(a) for a in args)  # type: ignore[assignment]
         kwargs = {k: _unwrap_keys(v) for k, v in kwargs.items()}  # type: ignore[assignment]
         if any(_is_traced(a) for a in args) or any(_is_traced(v) for v in kwargs.values()):
@@ -237,8 +288,8 @@ def wrap_sharded_sampler(fn: Callable[_P, Any], /) -> Callable[..., Any]:
     return sharded
 
 
-PRNGKey = wrap_sampler(tessela_prng.PRNGKey)
-key = wrap_sampler(tessela_prng.key)
+PRNGKey = wrap_sampler(tessela_prng.PRNGKey, takes_key=False)
+key = wrap_sampler(tessela_prng.key, takes_key=False)
 key_impl = tessela_prng.key_impl
 
 
@@ -274,10 +325,10 @@ def key_dtype(impl_spec: Any = None) -> KeyDType:
 
 
 bits = wrap_sharded_sampler(tessela_prng.bits)
-clone = wrap_sampler(tessela_prng.clone)
+clone = wrap_sampler(tessela_prng.clone, takes_key=False)
 fold_in = wrap_sampler(tessela_prng.fold_in)
 split = wrap_sampler(tessela_prng.split)
-wrap_key_data = wrap_sampler(tessela_prng.wrap_key_data)
+wrap_key_data = wrap_sampler(tessela_prng.wrap_key_data, takes_key=False)
 ball = wrap_sharded_sampler(tessela_prng.ball)
 bernoulli = wrap_sharded_sampler(tessela_prng.bernoulli)
 beta = wrap_sharded_sampler(tessela_prng.beta)
@@ -332,6 +383,7 @@ def key_data_of(keys: ArrayLike | KeyArray, /) -> ArrayLike:
     """
     if is_typed_key(keys):
         return random_unwrap(keys)
+    check_legacy_key(keys)
     if isinstance(keys, KeyArray):
         data = tessela_prng.key_data(keys)
         out = data if _is_traced(data) else tessela_lowering.device_put(np.asarray(data))

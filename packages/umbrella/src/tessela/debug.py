@@ -28,12 +28,13 @@ from typing import Any
 import numpy as np
 from tessela_tracer import debug_callback as callback
 from tessela_tracer import debug_print as print
+from tessela_tracer.extend import DebugEffect, OrderedDebugEffect
 
 from ._debug_sharding import inspect_array_sharding, visualize_array_sharding, visualize_sharding
 from ._debugger import breakpoint
 
 __all__ = [
-    "breakpoint", "callback", "inspect_array_sharding", "log", "print",
+    "DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "inspect_array_sharding", "log", "print",
     "visualize_array_sharding", "visualize_sharding",
 ]  # fmt: skip
 
