@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -27,6 +27,7 @@ from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
 from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
 from tessela_lowering._sharded import ShardedArray
 from tessela_lowering._spmd import SpmdExecutable, _cache, _cache_lock, build_spmd_module
+from tessela_lowering._spmd_jit import fast_sharded_call
 from tessela_lowering._xla import Value, _shards, device_platform, ir
 
 __all__ = [
@@ -162,13 +163,57 @@ def shard_map_call(
     Returns:
       The outputs, each a :class:`ShardedArray` laid out as its out spec.
     """
+    return _entry(body, mesh, in_specs, out_specs, args, name)(args, in_specs)
+
+
+def _entry(
+    body: ClosedJaxpr,
+    mesh: Mesh,
+    in_specs: Sequence[PartitionSpec],
+    out_specs: Sequence[PartitionSpec],
+    args: Sequence[ArrayLike],
+    name: str,
+) -> SpmdExecutable:
     key = ("shard_map", body, mesh, tuple(in_specs), tuple(out_specs))
     entry = _cache.get(key)
     if entry is None:
         entry = _compile(body, mesh, tuple(in_specs), tuple(out_specs), args, name)
         with _cache_lock:
             _cache[key] = entry
-    return entry(args, in_specs)
+    return entry
+
+
+def shard_map_runner(
+    body: ClosedJaxpr,
+    mesh: Mesh,
+    in_specs: Sequence[PartitionSpec],
+    out_specs: Sequence[PartitionSpec],
+    args: Sequence[ArrayLike],
+    *,
+    name: str = "shmap_body",
+) -> Callable[[Sequence[ShardedArray]], list[ShardedArray]] | None:
+    """:func:`shard_map_call` bound to arguments laid out as ``args`` are.
+
+    For a caller that keys its later calls on the arguments' signatures
+    (which name each sharding): the returned function runs the compiled
+    program on the arguments' buffers without checking or moving them.
+
+    Args:
+      body: the per-device program.
+      mesh: the devices.
+      in_specs: how each argument is split.
+      out_specs: how the outputs are put together.
+      args: arguments of the layout later calls will have.
+
+    Returns:
+      ``run(args)``, the outputs as :func:`shard_map_call` returns them; ``None``
+      unless every argument is a :class:`ShardedArray` laid out as its spec says.
+    """
+    for x, spec in zip(args, in_specs, strict=True):
+        if type(x) is not ShardedArray or x.sharding != NamedSharding(mesh, spec):
+            return None
+    entry = _entry(body, mesh, in_specs, out_specs, args, name)
+    return fast_sharded_call(entry, (), (), list)
 
 
 def shard_map_text(

@@ -6,6 +6,8 @@ The pieces that ``tessela.shard_map`` and jit on sharded arguments build on:
 - :func:`shard_map_call`: run a per-device program (a jaxpr traced on the
   blocks, with the mesh axes bound as named axes) over a mesh, lowered to an
   ``sdy.manual_computation``; its collectives become XLA collectives.
+- :func:`shard_map_runner`: :func:`shard_map_call` bound to one layout of
+  sharded arguments, for callers that key calls on their signatures.
 - :func:`shard_map_text`: the module :func:`shard_map_call` compiles.
 - :func:`local_aval` / :func:`global_aval`: a block's abstract value and back.
 - :func:`run_jaxpr`: run a program on arguments of which some are sharded,
@@ -30,6 +32,7 @@ from tessela_lowering._shard_map import (
     local_aval,
     manual_mesh,
     shard_map_call,
+    shard_map_runner,
     shard_map_text,
 )
 from tessela_lowering._sharded import ShardedArray, any_sharded
@@ -45,5 +48,6 @@ __all__ = [
     "manual_mesh",
     "run_jaxpr",
     "shard_map_call",
+    "shard_map_runner",
     "shard_map_text",
 ]

@@ -22,7 +22,7 @@ from tessela_lowering import local_devices
 from tessela_lowering.sharding import Mesh, PartitionSpec
 from tessela_pytree import tree_flatten, tree_map
 
-from tessela._shard_map import shard_map
+from tessela._shard_map import _ShardMapped, shard_map
 
 __all__ = ["pmap"]
 
@@ -115,11 +115,12 @@ def pmap(
 
     # One shard_map per argument layout, static values and devices: its traced
     # body and compiled executable are reused by every later call of that kind.
-    cache: dict[Hashable, Callable[..., Any]] = {}
+    cache: dict[Hashable, _ShardMapped] = {}
     # Calls whose arguments are all arrays mapped over their leading axis (or
     # broadcast), with results stacked on axis 0: by the arguments'
-    # signatures, the shard_map that ran such a call (a later call skips the
-    # argument checks and layout work above it).
+    # signatures, the compiled program that ran such a call (bound to the
+    # arguments' layout when they were already sharded as it takes them, else
+    # the shard_map): a later call skips the checks and layout work above it.
     fast: dict[Hashable, Callable[..., Any]] = {}
 
     def build(
@@ -128,7 +129,7 @@ def pmap(
         dyn_pos: Sequence[int],
         dyn_axes: Sequence[int | None],
         devs: Sequence[Any],
-    ) -> Callable[..., Any]:
+    ) -> _ShardMapped:
         mesh = Mesh(np.array(devs), (name,))
 
         def per_device(*blocks: Any) -> Any:
@@ -141,7 +142,7 @@ def pmap(
             return tree_map(lambda o: tnp.expand_dims(tnp.asarray(o), 0), out)
 
         specs = tuple(PartitionSpec() if ax is None else PartitionSpec(name) for ax in dyn_axes)
-        run: Callable[..., Any] = shard_map(
+        run: _ShardMapped = shard_map(
             per_device, mesh=mesh, in_specs=specs, out_specs=PartitionSpec(name)
         )
         return run
@@ -188,10 +189,10 @@ def pmap(
             run = build(len(args), statics, dyn_pos, dyn_axes, devs[:n])
             if key is not None:
                 cache[key] = run
+        stacked = run(*fronted)
         if not statics and out_axes == 0 and all(ax in (0, None) for ax in dyn_axes):
             with contextlib.suppress(AttributeError, TypeError):
-                fast[tuple(map(_sig_of, args))] = run
-        stacked = run(*fronted)
+                fast[tuple(map(_sig_of, args))] = run.runner(*fronted) or run
         if out_axes is None:
             return tree_map(operator.itemgetter(0), stacked)
         if not isinstance(out_axes, int):

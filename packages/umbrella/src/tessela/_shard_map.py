@@ -23,7 +23,7 @@ from typing import Any
 
 from tessela_batching import vmap
 from tessela_lowering.sharding import Mesh, PartitionSpec, get_mesh
-from tessela_lowering.spmd import local_aval, shard_map_call
+from tessela_lowering.spmd import local_aval, shard_map_call, shard_map_runner
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, get_aval, get_current_trace, lax, trace_to_jaxpr
 from tessela_tracer.extend import axis_frame
@@ -185,6 +185,28 @@ class _ShardMapped:
         return _broadcast_specs(
             tuple(given) if isinstance(given, list) else given, args, "in_specs"
         )
+
+    def runner(self, *args: Any) -> Callable[..., Any] | None:
+        """After an eager call on ``args``: a function for later calls of their layout.
+
+        For callers that key calls on their arguments' signatures (``pmap``):
+        it runs the compiled program on the arguments' buffers, without
+        flattening, checking or moving them. ``None`` unless ``args`` are
+        sharded arrays already laid out as this call's in specs say.
+        """
+        mesh = self._mesh_now()
+        flat, in_tree = tree_flatten(args)
+        if list(args) != flat:  # top-level arrays only
+            return None
+        in_specs = self._specs_in(args, mesh)
+        hit = self._traced.get((in_tree, tuple(map(get_aval, flat)), tuple(in_specs), mesh))
+        if hit is None:
+            return None
+        closed, out_tree, specs_out = hit
+        run = shard_map_runner(closed, mesh, in_specs, specs_out, flat)
+        if run is None:
+            return None
+        return lambda *later: tree_unflatten(out_tree, run(later))
 
     def __call__(self, *args: Any) -> Any:
         mesh = self._mesh_now()

@@ -73,3 +73,23 @@ def test_repeated_calls_reuse_the_trace() -> None:
     y = g(g(x, 3), 4)
     np.testing.assert_allclose(np.asarray(y), x * 12)
     assert traces == [3, 4]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 4), st.booleans())
+def test_calls_on_sharded_results_keep_their_values_and_layout(steps: int, broadcast: bool) -> None:
+    # From the second call on sharded arrays of one layout, pmap runs the
+    # compiled program bound to that layout: every call sees its own data.
+    g = tx.pmap(lambda a, b: a * 2.0 + b, in_axes=(0, None if broadcast else 0))
+    rng = np.random.default_rng(steps)
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    b = rng.standard_normal(3 if broadcast else (8, 3)).astype(np.float32)
+    x_dev, b_dev = g(x, b), (b if broadcast else g(b, b))
+    expected_x = x * 2 + b
+    expected_b = b if broadcast else b * 2 + b
+    for _ in range(steps + 2):
+        out = g(x_dev, b_dev)
+        expected = expected_x * 2 + expected_b
+        np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-5)
+        assert out.sharding == x_dev.sharding
+        x_dev, expected_x = out, expected
