@@ -290,7 +290,23 @@ def wrap_sharded_sampler(fn: Callable[_P, Any], /) -> Callable[..., Any]:
 
 PRNGKey = wrap_sampler(tessela_prng.PRNGKey, takes_key=False)
 key = wrap_sampler(tessela_prng.key, takes_key=False)
-key_impl = tessela_prng.key_impl
+
+
+def key_impl(keys: Any, /) -> str:
+    """The name of the PRNG implementation of ``keys``, as ``jax.random.key_impl``.
+
+    Args:
+        keys: typed keys, or raw ``uint32`` keys (see :func:`check_legacy_key`).
+
+    Returns:
+        ``"threefry2x32"``.
+
+    Example:
+        >>> key_impl(key(0))
+        'threefry2x32'
+    """
+    check_legacy_key(keys)
+    return tessela_prng.key_impl(keys)
 
 
 def key_dtype(impl_spec: Any = None) -> KeyDType:

@@ -101,6 +101,7 @@ def _random(jx: Any) -> dict[str, Any]:
         "fold_in": lambda: random.fold_in(raw, 1),
         "bits": lambda: random.bits(raw),
         "key_data": lambda: random.key_data(raw),
+        "key_impl": lambda: str(random.key_impl(raw)),
         "clone": lambda: random.clone(raw),
         "wrap_key_data": lambda: random.wrap_key_data(raw),
         "typed": lambda: random.normal(typed),
