@@ -51,13 +51,30 @@ Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 
-def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
+def shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
+    """``shape`` checked against the parameters' shapes, or their broadcast shape if None."""
     shapes = [shape_of(p) for p in params]
     if shape is None:
         return broadcast_shapes(name, *shapes) if shapes else ()
     shp = canonical_shape(name, shape)
     check_shape(name, shp, *shapes)
     return shp
+
+
+def float_start(
+    name: str, key: KeyLike, dtype: DTypeLike | None, *, allow_complex: bool = False
+) -> tuple[Array, np.dtype[Any], Namespace]:
+    """The key data, float dtype and namespace that the sampler ``name`` starts from."""
+    data, _ = check_key(name, key)
+    return data, float_dtype(name, dtype, allow_complex=allow_complex), namespace_of(data)
+
+
+def _standard_start(
+    name: str, key: KeyLike, shape: Shape, dtype: DTypeLike | None
+) -> tuple[Array, tuple[int, ...], np.dtype[Any], Namespace]:
+    """:func:`float_start` plus the canonical ``shape`` of a parameterless sampler."""
+    data, dt, xp = float_start(name, key, dtype)
+    return data, canonical_shape(name, shape), dt, xp
 
 
 @quiet
@@ -86,9 +103,7 @@ def uniform(
         >>> uniform(key(0), (3,)).shape
         (3,)
     """
-    data, _ = check_key("uniform", key)
-    dt = float_dtype("uniform", dtype)
-    shp = canonical_shape("uniform", shape)
+    data, shp, dt, _ = _standard_start("uniform", key, shape, dtype)
     for arg, value in (("minval", minval), ("maxval", maxval)):
         pshape = shape_of(value)
         try:
@@ -120,8 +135,7 @@ def normal(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -
         >>> print(normal(key(43)))
         0.07520543
     """
-    data, _ = check_key("normal", key)
-    dt = float_dtype("normal", dtype, allow_complex=True)
+    data, dt, _ = float_start("normal", key, dtype, allow_complex=True)
     return normal_data(data, canonical_shape("normal", shape), dt)
 
 
@@ -153,10 +167,8 @@ def truncated_normal(
         >>> bool((x > -1).all() and (x < 1).all())
         True
     """
-    data, _ = check_key("truncated_normal", key)
-    dt = float_dtype("truncated_normal", dtype)
-    shp = _shape_or_params("truncated_normal", shape, lower, upper)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("truncated_normal", key, dtype)
+    shp = shape_or_params("truncated_normal", shape, lower, upper)
     ops = backend_ops(data)
     sqrt2 = float(np.array(math.sqrt(2.0), dt))
     lo = as_param(xp, lower, dt)
@@ -190,9 +202,8 @@ def exponential(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = No
         >>> bool((exponential(key(0), (10,)) >= 0).all())
         True
     """
-    data, _ = check_key("exponential", key)
-    dt = float_dtype("exponential", dtype)
-    return exponential_data(data, canonical_shape("exponential", shape), dt)
+    data, shp, dt, _ = _standard_start("exponential", key, shape, dtype)
+    return exponential_data(data, shp, dt)
 
 
 def exponential_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
@@ -223,9 +234,7 @@ def gumbel(
         >>> gumbel(key(0), (2, 2)).shape
         (2, 2)
     """
-    data, _ = check_key("gumbel", key)
-    dt = float_dtype("gumbel", dtype)
-    shp = canonical_shape("gumbel", shape)
+    data, shp, dt, _ = _standard_start("gumbel", key, shape, dtype)
     mode = "low" if mode is None else mode
     if mode not in ("highest", "high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}; use 'low' or 'high'.")
@@ -292,11 +301,8 @@ def laplace(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) 
         >>> laplace(key(0), (4,)).dtype
         dtype('float32')
     """
-    data, _ = check_key("laplace", key)
-    dt = float_dtype("laplace", dtype)
-    xp = namespace_of(data)
-    lo = float(np.array(-1.0, dt) + float_info(dt).epsneg)
-    u = uniform_data(data, canonical_shape("laplace", shape), dt, lo, 1.0)
+    data, shp, dt, xp = _standard_start("laplace", key, shape, dtype)
+    u = uniform_data(data, shp, dt, float(np.array(-1.0, dt) + float_info(dt).epsneg), 1.0)
     return xp.sign(u) * xp.log1p(-xp.abs(u))
 
 
@@ -318,10 +324,8 @@ def logistic(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None)
         >>> logistic(key(0), (4,)).shape
         (4,)
     """
-    data, _ = check_key("logistic", key)
-    dt = float_dtype("logistic", dtype)
-    xp = namespace_of(data)
-    x = uniform_data(data, canonical_shape("logistic", shape), dt, float(float_info(dt).tiny), 1.0)
+    data, shp, dt, xp = _standard_start("logistic", key, shape, dtype)
+    x = uniform_data(data, shp, dt, float(float_info(dt).tiny), 1.0)
     return xp.log(x) - xp.log1p(-x)
 
 
@@ -343,10 +347,8 @@ def cauchy(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) -
         >>> cauchy(key(0), (4,)).shape
         (4,)
     """
-    data, _ = check_key("cauchy", key)
-    dt = float_dtype("cauchy", dtype)
-    xp = namespace_of(data)
-    u = uniform_data(data, canonical_shape("cauchy", shape), dt, float(float_info(dt).eps), 1.0)
+    data, shp, dt, xp = _standard_start("cauchy", key, shape, dtype)
+    u = uniform_data(data, shp, dt, float(float_info(dt).eps), 1.0)
     fdt = xdtype(xp, dt)
     pi = xp.asarray(float(np.array(np.pi, dt)), dtype=fdt)
     return xp.tan(pi * (u - xp.asarray(0.5, dtype=fdt)))
@@ -373,10 +375,8 @@ def pareto(
         >>> bool((pareto(key(0), 3.0, (5,)) >= 1).all())
         True
     """
-    data, _ = check_key("pareto", key)
-    dt = float_dtype("pareto", dtype)
-    shp = _shape_or_params("pareto", shape, b)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("pareto", key, dtype)
+    shp = shape_or_params("pareto", shape, b)
     e = exponential_data(data, shp, dt)
     return xp.exp(e / as_param(xp, b, dt))
 
@@ -402,10 +402,8 @@ def rayleigh(
         >>> rayleigh(key(0), 2.0, (3,)).shape
         (3,)
     """
-    data, _ = check_key("rayleigh", key)
-    dt = float_dtype("rayleigh", dtype)
-    shp = _shape_or_params("rayleigh", shape, scale)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("rayleigh", key, dtype)
+    shp = shape_or_params("rayleigh", shape, scale)
     u = uniform_data(data, shp, dt)
     s = xp.broadcast_to(as_param(xp, scale, dt), shp)
     return s * xp.sqrt(xp.log(u) * -2.0)
@@ -432,10 +430,8 @@ def wald(
         >>> bool((wald(key(0), 1.0, (5,)) > 0).all())
         True
     """
-    data, _ = check_key("wald", key)
-    dt = float_dtype("wald", dtype)
-    shp = _shape_or_params("wald", shape, mean)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("wald", key, dtype)
+    shp = shape_or_params("wald", shape, mean)
     keys = split_data(data, (2,))
     mu = xp.broadcast_to(as_param(xp, mean, dt), shp)
     v = normal_data(keys[0, ...], shp, dt)
@@ -478,10 +474,8 @@ def triangular(
         >>> bool(((x >= 0) & (x <= 1)).all())
         True
     """
-    data, _ = check_key("triangular", key)
-    dt = float_dtype("triangular", dtype)
-    shp = _shape_or_params("triangular", shape, left, mode, right)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("triangular", key, dtype)
+    shp = shape_or_params("triangular", shape, left, mode, right)
     lo = xp.broadcast_to(as_param(xp, left, dt), shp)
     hi = xp.broadcast_to(as_param(xp, right, dt), shp)
     md = xp.broadcast_to(as_param(xp, mode, dt), shp)
@@ -517,10 +511,8 @@ def lognormal(
         >>> bool((lognormal(key(0), shape=(4,)) > 0).all())
         True
     """
-    data, _ = check_key("lognormal", key)
-    dt = float_dtype("lognormal", dtype, allow_complex=True)
-    shp = _shape_or_params("lognormal", shape, sigma)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("lognormal", key, dtype, allow_complex=True)
+    shp = shape_or_params("lognormal", shape, sigma)
     return xp.exp(normal_data(data, shp, dt) * as_param(xp, sigma, dt))
 
 
@@ -551,10 +543,8 @@ def weibull_min(
         >>> weibull_min(key(0), 1.0, 2.0, (3,)).shape
         (3,)
     """
-    data, _ = check_key("weibull_min", key)
-    dt = float_dtype("weibull_min", dtype)
+    data, dt, xp = float_start("weibull_min", key, dtype)
     shp = canonical_shape("weibull_min", shape)
-    xp = namespace_of(data)
     u = uniform_data(data, shp, dt)
     if isinstance(concentration, (int, float)):
         inv = as_param(xp, 1.0 / concentration, dt)
@@ -581,9 +571,8 @@ def maxwell(key: KeyLike, /, shape: Shape = (), dtype: DTypeLike | None = None) 
         >>> maxwell(key(0), (2,)).shape
         (2,)
     """
-    data, _ = check_key("maxwell", key)
-    dt = float_dtype("maxwell", dtype)
-    return maxwell_data(data, canonical_shape("maxwell", shape), dt)
+    data, shp, dt, _ = _standard_start("maxwell", key, shape, dtype)
+    return maxwell_data(data, shp, dt)
 
 
 def maxwell_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
@@ -621,14 +610,11 @@ def double_sided_maxwell(
         >>> double_sided_maxwell(key(0), 0.0, 1.0, (3,)).shape
         (3,)
     """
-    data, _ = check_key("double_sided_maxwell", key)
-    dt = float_dtype("double_sided_maxwell", dtype)
-    shp = canonical_shape("double_sided_maxwell", shape)
+    data, shp, dt, xp = _standard_start("double_sided_maxwell", key, shape, dtype)
     pshape = broadcast_shapes("double_sided_maxwell", shape_of(loc), shape_of(scale))
     if not shp:
         shp = pshape
     shp = shp + pshape
-    xp = namespace_of(data)
     keys = split_data(data, (2,))
     rvs = maxwell_data(keys[0, ...], shp, dt)
     sign = rademacher_data(keys[1, ...], shp, dt)

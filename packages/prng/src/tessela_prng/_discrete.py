@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ._config import canonical_dtype, canonical_shape, default_float, default_int
-from ._continuous import gumbel_data
+from ._continuous import gumbel_data, shape_or_params
 from ._keys import KeyLike, check_key
 from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
 from ._sampling import (
@@ -155,12 +155,7 @@ def bernoulli(
         raise TypeError(
             f"bernoulli probability `p` must have a floating dtype, got {dt}; pass e.g. p=0.5."
         )
-    pshape = shape_of(p)
-    if shape is None:
-        shp = pshape
-    else:
-        shp = canonical_shape("bernoulli", shape)
-        check_shape("bernoulli", shp, pshape)
+    shp = shape_or_params("bernoulli", shape, p)
     xp = namespace_of(data)
     return bernoulli_data(data, as_param(xp, p, dt), shp, mode)
 
@@ -209,12 +204,7 @@ def geometric(
     """
     data, _ = check_key("geometric", key)
     dt = int_dtype("geometric", dtype)
-    pshape = shape_of(p)
-    if shape is None:
-        shp = pshape
-    else:
-        shp = canonical_shape("geometric", shape)
-        check_shape("geometric", shp, pshape)
+    shp = shape_or_params("geometric", shape, p)
     xp = namespace_of(data)
     pdt = param_dtype(p)
     pdt = pdt if pdt.kind == "f" else default_float()

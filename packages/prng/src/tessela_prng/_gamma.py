@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ._config import canonical_shape, default_float
-from ._continuous import exponential_data
+from ._continuous import exponential_data, float_start, shape_or_params
 from ._keys import KeyLike, check_key
 from ._namespace import ArrayLike, PrngArray, backend_ops, namespace_of
 from ._sampling import (
@@ -49,15 +49,6 @@ __all__ = [
 
 Array: TypeAlias = PrngArray
 Shape = Sequence[int]
-
-
-def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
-    shapes = [shape_of(p) for p in params]
-    if shape is None:
-        return broadcast_shapes(name, *shapes) if shapes else ()
-    shp = canonical_shape(name, shape)
-    check_shape(name, shp, *shapes)
-    return shp
 
 
 def _gamma_one(keys: Array, alpha: Array, dt: np.dtype[Any], log_space: bool) -> Array:
@@ -132,7 +123,7 @@ def _gamma_public(
 ) -> Array:
     data, _ = check_key(name, key)
     dt = float_dtype("gamma", dtype)
-    shp = _shape_or_params(name, shape, a)
+    shp = shape_or_params(name, shape, a)
     xp = namespace_of(data)
     alpha = xp.broadcast_to(as_param(xp, a, dt), shp)
     return gamma_data(data, alpha, dt, log_space)
@@ -214,10 +205,8 @@ def beta(
         >>> bool(((x >= 0) & (x <= 1)).all())
         True
     """
-    data, _ = check_key("beta", key)
-    dt = float_dtype("beta", dtype)
-    shp = _shape_or_params("beta", shape, a, b)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("beta", key, dtype)
+    shp = shape_or_params("beta", shape, a, b)
     keys = split_data(data, (2,))
     aa = xp.broadcast_to(as_param(xp, a, dt), shp)
     bb = xp.broadcast_to(as_param(xp, b, dt), shp)
@@ -250,8 +239,7 @@ def dirichlet(
         >>> round(float(dirichlet(key(0), [1.0, 2.0, 3.0]).sum()), 5)
         1.0
     """
-    data, _ = check_key("dirichlet", key)
-    dt = float_dtype("dirichlet", dtype)
+    data, dt, xp = float_start("dirichlet", key, dtype)
     ashape = shape_of(alpha)
     if len(ashape) < 1:
         raise ValueError(
@@ -263,7 +251,6 @@ def dirichlet(
     else:
         shp = canonical_shape("dirichlet", shape)
         check_shape("dirichlet", shp, ashape[:-1])
-    xp = namespace_of(data)
     full = (*shp, ashape[-1])
     a = xp.broadcast_to(as_param(xp, alpha, dt), full)
     lg = gamma_data(data, a, dt, True)
@@ -292,10 +279,9 @@ def chisquare(
         >>> chisquare(key(0), 3.0, (2,)).shape
         (2,)
     """
-    data, _ = check_key("chisquare", key)
-    dt = float_dtype("chisquare", dtype)
-    shp = _shape_or_params("chisquare", shape, df)
-    return _chisquare_data(data, as_param(namespace_of(data), df, dt), shp, dt)
+    data, dt, xp = float_start("chisquare", key, dtype)
+    shp = shape_or_params("chisquare", shape, df)
+    return _chisquare_data(data, as_param(xp, df, dt), shp, dt)
 
 
 def _chisquare_data(data: Array, df: Array, shp: tuple[int, ...], dt: np.dtype[Any]) -> Array:
@@ -331,10 +317,8 @@ def f(
         >>> f(key(0), 3.0, 4.0, (2,)).shape
         (2,)
     """
-    data, _ = check_key("f", key)
-    dt = float_dtype("f", dtype)
-    shp = _shape_or_params("f", shape, dfnum, dfden)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("f", key, dtype)
+    shp = shape_or_params("f", shape, dfnum, dfden)
     num_df = as_param(xp, dfnum, dt)
     den_df = as_param(xp, dfden, dt)
     keys = split_data(data, (2,))
@@ -364,10 +348,8 @@ def t(
         >>> t(key(0), 5.0, (3,)).shape
         (3,)
     """
-    data, _ = check_key("t", key)
-    dt = float_dtype("t", dtype)
-    shp = _shape_or_params("t", shape, df)
-    xp = namespace_of(data)
+    data, dt, xp = float_start("t", key, dtype)
+    shp = shape_or_params("t", shape, df)
     keys = split_data(data, (2,))
     n = normal_data(keys[0, ...], shp, dt)
     half = as_param(xp, df, dt) / 2.0
@@ -396,8 +378,7 @@ def generalized_normal(
         >>> generalized_normal(key(0), 1.5, (3,)).shape
         (3,)
     """
-    data, _ = check_key("generalized_normal", key)
-    dt = float_dtype("generalized_normal", dtype)
+    data, dt, _ = float_start("generalized_normal", key, dtype)
     return _generalized_normal_data(data, p, canonical_shape("generalized_normal", shape), dt)
 
 
@@ -435,10 +416,8 @@ def ball(
         >>> bool(((x ** 2).sum(-1) <= 1).all())
         True
     """
-    data, _ = check_key("ball", key)
-    dt = float_dtype("ball", dtype)
+    data, dt, xp = float_start("ball", key, dtype)
     shp = canonical_shape("ball", shape)
-    xp = namespace_of(data)
     keys = split_data(data, (2,))
     g = _generalized_normal_data(keys[0, ...], p, (*shp, int(d)), dt)
     e = exponential_data(keys[1, ...], shp, dt)
@@ -547,12 +526,10 @@ def orthogonal(
         >>> bool(np.allclose(q @ q.T, np.eye(3), atol=1e-5))
         True
     """
-    data, _ = check_key("orthogonal", key)
-    dt = float_dtype("orthogonal", dtype, allow_complex=True)
+    data, dt, xp = float_start("orthogonal", key, dtype, allow_complex=True)
     shp = canonical_shape("orthogonal", shape)
     rows = int(n)
     cols = rows if m is None else int(m)
-    xp = namespace_of(data)
     z = normal_data(data, (*shp, max(rows, cols), min(rows, cols)), dt)
     q, r = xp.linalg.qr(z)
     d = xp.linalg.diagonal(r)
