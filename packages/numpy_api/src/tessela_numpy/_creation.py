@@ -76,7 +76,7 @@ def _stack_traced(obj: Any, dtype: np.dtype[Any]) -> Any:
 
 def array(
     object: Any,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
@@ -232,7 +232,7 @@ def full(
     return unchanged(place_result(_full(shape_t, fill_value, dt, weak), device))
 
 
-def place_result(out: Any, device: object) -> Array:
+def place_result(out: ArrayLike, device: object) -> Array:
     """``out`` as an array: host constants become concrete arrays, on ``device`` if given.
 
     Args:
@@ -464,7 +464,12 @@ def _concrete_number(x: Any, name: str) -> Any:
 
 
 def arange(
-    start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: object = None
+    start: Any,
+    stop: Any = None,
+    step: Any = None,
+    dtype: DTypeLike | None = None,
+    *,
+    device: object = None,
 ) -> Array:
     """Evenly spaced values in ``[start, stop)``; the bounds must be concrete.
 

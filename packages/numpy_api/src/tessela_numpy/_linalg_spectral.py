@@ -179,7 +179,7 @@ _eig.__name__ = _eig.__qualname__ = "eig"
 _eig_jit = jit(_eig)
 
 
-def eigvals(a: ArrayLike) -> Any:
+def eigvals(a: ArrayLike) -> Array:
     """The eigenvalues of general square matrices (complex, unordered); CPU only.
 
     Args:
@@ -194,7 +194,7 @@ def eigvals(a: ArrayLike) -> Any:
     ((4, 2), 'complex64')
     """
     check_arraylike("jnp.linalg.eigvals", a)
-    return _eigvals_jit(a)
+    return unchanged(_eigvals_jit(a))
 
 
 def _eigvals(a: Any) -> Any:
@@ -287,7 +287,7 @@ _svd.__name__ = _svd.__qualname__ = "svd"
 _svd_jit = jit(_svd, static_argnums=(1, 2, 3, 4))
 
 
-def svdvals(x: ArrayLike, /) -> Any:
+def svdvals(x: ArrayLike, /) -> Array:
     """The singular values of matrices, in descending order.
 
     Args:
@@ -301,13 +301,19 @@ def svdvals(x: ArrayLike, /) -> Any:
     (2, 3)
     """
     check_arraylike("jnp.linalg.svdvals", x)
-    return svd(x, compute_uv=False, hermitian=False)
+    return unchanged(svd(x, compute_uv=False, hermitian=False))
 
 
 # ----------------------------------------------------------------------- pinv
 
 
-def pinv(a: ArrayLike, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
+def pinv(
+    a: ArrayLike,
+    rtol: ArrayLike | None = None,
+    hermitian: bool = False,
+    *,
+    rcond: ArrayLike | None = None,
+) -> Array:
     """The Moore-Penrose pseudo-inverse of matrices, from their SVD.
 
     Singular values up to ``rtol`` times the largest are treated as zero. The
@@ -339,7 +345,7 @@ def pinv(a: ArrayLike, rtol: Any = None, hermitian: bool = False, *, rcond: Any 
     _at_least_2d("jnp.linalg.pinv", a)
     if rtol is not None:
         rtol = np.asarray(rtol) if not hasattr(rtol, "aval") else rtol
-    return _pinv(a, rtol, bool(hermitian))
+    return unchanged(_pinv(a, rtol, bool(hermitian)))
 
 
 def _pinv_impl(a: Any, rtol: Any, hermitian: bool) -> Any:

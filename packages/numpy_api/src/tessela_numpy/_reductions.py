@@ -164,7 +164,7 @@ def sum(
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     _no_out(out, "sum")
@@ -191,7 +191,7 @@ def prod(
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     _no_out(out, "prod")
@@ -217,7 +217,7 @@ def max(
     axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     _no_out(out, "max")
@@ -244,7 +244,7 @@ def min(
     axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     _no_out(out, "min")
@@ -379,9 +379,9 @@ def _correction(name: str, ddof: int, correction: int | float | None) -> int | f
 
 
 def var(
-    a: Any,
+    a: ArrayLike,
     axis: Axis = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
@@ -433,9 +433,9 @@ _var_jit = jit(_var, static_argnums=(1, 2, 4))
 
 
 def std(
-    a: Any,
+    a: ArrayLike,
     axis: Axis = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     out: None = None,
     ddof: int = 0,
     keepdims: bool = False,
@@ -537,13 +537,17 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
     return prim(a, axis=ax, reverse=False)
 
 
-def cumsum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None) -> Array:
+def cumsum(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None
+) -> Array:
     _no_out(out, "cumsum")
     check_arraylike("cumsum", a)
     return unchanged(_cumsum_jit(a, axis, dtype_arg(dtype)))
 
 
-def cumprod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None) -> Array:
+def cumprod(
+    a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None
+) -> Array:
     _no_out(out, "cumprod")
     check_arraylike("cumprod", a)
     return unchanged(_cumprod_jit(a, axis, dtype_arg(dtype)))

@@ -93,7 +93,7 @@ def intersect1d(
     return_indices: bool = False,
     *,
     size: int | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array | tuple[Array, Array, Array]:
     """The sorted values present in both arrays (flattened).
 
@@ -144,7 +144,7 @@ def setdiff1d(
     assume_unique: bool = False,
     *,
     size: int | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """The sorted unique values of ``ar1`` that are not in ``ar2``.
 
@@ -179,7 +179,7 @@ def setxor1d(
     assume_unique: bool = False,
     *,
     size: int | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """The sorted values in exactly one of the two arrays.
 
@@ -304,7 +304,12 @@ def delete(
     return unchanged(a[(*lead, mask)])
 
 
-def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
+def insert(
+    arr: ArrayLike,
+    obj: int | slice | Sequence[int] | ArrayLike,
+    values: ArrayLike,
+    axis: int | None = None,
+) -> Array:
     """``arr`` with ``values`` inserted before the positions ``obj`` along ``axis``.
 
     Args:
@@ -466,8 +471,8 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | No
 
 
 def mask_indices(
-    n: int, mask_func: Callable[[Any, int], Any], k: int = 0, *, size: int | None = None
-) -> tuple[Any, Any]:
+    n: int, mask_func: Callable[[Array, int], ArrayLike], k: int = 0, *, size: int | None = None
+) -> tuple[Array, Array]:
     """The indices of the nonzero entries of ``mask_func(ones((n, n)), k)``.
 
     Args:

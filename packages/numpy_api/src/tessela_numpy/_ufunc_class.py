@@ -69,7 +69,7 @@ class ufunc:
         *,
         name: str | None = None,
         nargs: int | None = None,
-        identity: Any = None,
+        identity: ArrayLike | None = None,
         call: Callable[..., Any] | None = None,
         reduce: Callable[..., Any] | None = None,
         accumulate: Callable[..., Any] | None = None,
@@ -107,9 +107,10 @@ class ufunc:
         return int(self._props["nargs"])
 
     @property
-    def identity(self) -> Any:
+    def identity(self) -> ArrayLike | None:
         """The identity of the binary reduction, or ``None``."""
-        return self._props["identity"]
+        identity: ArrayLike | None = self._props["identity"]
+        return identity
 
     def _key(self) -> tuple[Any, ...]:
         p = self._props
@@ -246,7 +247,7 @@ class ufunc:
                 )
             return full(final, initial, dt)
 
-        def body(i: Any, val: Any) -> Array:
+        def body(i: Array, val: Array) -> Array:
             new = self(val, arr[i].astype(dt))
             return new if mask is None else where(mask[i], new, val)
 
@@ -362,7 +363,7 @@ class ufunc:
     def reduceat(
         self,
         a: ArrayLike,
-        indices: Any,
+        indices: ArrayLike,
         axis: int = 0,
         dtype: DTypeLike | None = None,
         out: None = None,
@@ -413,7 +414,7 @@ class ufunc:
         lo = lax.slice_in_dim(ends, 0, ends.shape[axis] - 1, axis=axis)
         hi = lax.slice_in_dim(ends, 1, ends.shape[axis], axis=axis)
 
-        def body(i: Any, acc: Any) -> Array:
+        def body(i: Array, acc: Array) -> Array:
             piece = take(arr, expand_dims(i, (0,)), axis=axis)
             return where((i > lo) & (i < hi), self(acc, piece), acc)
 
@@ -444,7 +445,9 @@ class ufunc:
         return result
 
 
-def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> ufunc:
+def frompyfunc(
+    func: Callable[..., Any], /, nin: int, nout: int, *, identity: ArrayLike | None = None
+) -> ufunc:
     """A :class:`ufunc` from an element-wise Python function.
 
     Args:
