@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 import numpy as np
@@ -102,6 +102,26 @@ def _scaled(sample: Array, factor: ArrayLike, dtype: np.dtype[Any]) -> Array:
     return sample.astype(dtype) * tnp.asarray(factor, dtype=dtype)
 
 
+# What a factory supplies: the weights for a key, a checked shape and a dtype.
+_Sampler: TypeAlias = Callable[[KeyLike, tuple[int, ...], np.dtype[Any]], Array]
+
+
+def _initializer(who: str, default: DTypeLike | None, sample: _Sampler) -> Initializer:
+    """The ``init`` of the factory ``who``: checks its arguments, then calls ``sample``."""
+
+    def init(
+        key: KeyLike,
+        shape: Shape,
+        dtype: DTypeLike | None = default,
+        out_sharding: OutSharding = None,
+    ) -> Array:
+        _no_sharding(out_sharding, who)
+        dims = _shape(shape, who)
+        return sample(key, dims, _dtype(dtype))
+
+    return init
+
+
 def zeros(
     key: KeyLike, shape: Shape, dtype: DTypeLike | None = None, out_sharding: OutSharding = None
 ) -> Array:
@@ -158,18 +178,11 @@ def constant(value: ArrayLike, dtype: DTypeLike | None = None) -> Initializer:
         >>> constant(-7.0)(random.key(0), (3,)).tolist()
         [-7.0, -7.0, -7.0]
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "constant")
-        return tnp.full(_shape(shape, "constant"), value, dtype=_dtype(dtype))
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+        return tnp.full(dims, value, dtype=dt)
 
-    return init
+    return _initializer("constant", dtype, sample)
 
 
 def uniform(scale: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initializer:
@@ -182,19 +195,11 @@ def uniform(scale: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initiali
     Returns:
         An initializer.
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "uniform")
-        dt = _dtype(dtype)
-        return _scaled(random.uniform(key, _shape(shape, "uniform"), dt), scale, dt)
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+        return _scaled(random.uniform(key, dims, dt), scale, dt)
 
-    return init
+    return _initializer("uniform", dtype, sample)
 
 
 def normal(stddev: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initializer:
@@ -212,19 +217,11 @@ def normal(stddev: ArrayLike = 1e-2, dtype: DTypeLike | None = None) -> Initiali
         >>> normal(5.0)(random.key(42), (2, 3)).shape
         (2, 3)
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "normal")
-        dt = _dtype(dtype)
-        return _scaled(random.normal(key, _shape(shape, "normal"), dt), stddev, dt)
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
+        return _scaled(random.normal(key, dims, dt), stddev, dt)
 
-    return init
+    return _initializer("normal", dtype, sample)
 
 
 def truncated_normal(
@@ -247,20 +244,11 @@ def truncated_normal(
     Returns:
         An initializer.
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "truncated_normal")
-        dt = _dtype(dtype)
-        dims = _shape(shape, "truncated_normal")
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
         return _scaled(random.truncated_normal(key, lower, upper, dims, dt), stddev, dt)
 
-    return init
+    return _initializer("truncated_normal", dtype, sample)
 
 
 def _size(shape: tuple[int, ...], axes: AxisSpec, name: str) -> int:
@@ -364,17 +352,8 @@ def variance_scaling(
             f"variance_scaling: invalid distribution {distribution!r}; pass one of "
             f"{', '.join(_DISTRIBUTIONS)}."
         )
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "variance_scaling")
-        dims = _shape(shape, "variance_scaling")
-        dt = _dtype(dtype)
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
         fan_in, fan_out = _fans(dims, in_axis, out_axis, batch_axis)
         fans = {
             "fan_in": fan_in,
@@ -396,7 +375,7 @@ def variance_scaling(
             return cast(Array, _complex_uniform(key, dims, dt) * tnp.sqrt(variance))
         return cast(Array, random.uniform(key, dims, dt, -1).astype(dt) * tnp.sqrt(3 * variance))
 
-    return init
+    return _initializer("variance_scaling", dtype, sample)
 
 
 class _FanFactory(Protocol):
@@ -489,17 +468,8 @@ def orthogonal(
         >>> bool(tnp.max(tnp.abs(w.T @ w - tnp.eye(3))) < 1e-5)
         True
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "orthogonal")
-        dims = _shape(shape, "orthogonal")
-        dt = _dtype(dtype)
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
         if len(dims) < 2:
             raise ValueError(
                 f"orthogonal: the shape must have at least 2 dimensions, got {dims}; "
@@ -519,7 +489,7 @@ def orthogonal(
         q = tnp.moveaxis(tnp.reshape(q, (*rest, n_cols)), -1, column_axis)
         return tnp.asarray(scale, dtype=dt) * q
 
-    return init
+    return _initializer("orthogonal", dtype, sample)
 
 
 def delta_orthogonal(
@@ -545,17 +515,8 @@ def delta_orthogonal(
         >>> w[0].tolist(), w.shape
         ([[0.0, 0.0], [0.0, 0.0]], (3, 2, 2))
     """
-    default = dtype
 
-    def init(
-        key: KeyLike,
-        shape: Shape,
-        dtype: DTypeLike | None = default,
-        out_sharding: OutSharding = None,
-    ) -> Array:
-        _no_sharding(out_sharding, "delta_orthogonal")
-        dims = _shape(shape, "delta_orthogonal")
-        dt = _dtype(dtype)
+    def sample(key: KeyLike, dims: tuple[int, ...], dt: np.dtype[Any]) -> Array:
         if len(dims) not in (3, 4, 5):
             raise ValueError(
                 f"delta_orthogonal: the shape must have 3, 4 or 5 dimensions, got {dims}; "
@@ -570,4 +531,4 @@ def delta_orthogonal(
         middle = tuple((k - 1) // 2 for k in dims[:-2])
         return tnp.zeros(dims, dtype=dt).at[middle].set(centre)
 
-    return init
+    return _initializer("delta_orthogonal", dtype, sample)
