@@ -56,7 +56,7 @@ def _integer_power(x1: Any, x2: Any) -> Any:
     return acc
 
 
-def power(x1: Any, x2: Any, /) -> Array:
+def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
 
     Args:
@@ -87,7 +87,7 @@ def power(x1: Any, x2: Any, /) -> Array:
 pow = power
 
 
-def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Any, Any]:
+def divmod(x1: ArrayLike, x2: ArrayLike, /) -> tuple[Array, Array]:
     """``(floor_divide(x1, x2), remainder(x1, x2))``.
 
     Args:
@@ -240,7 +240,7 @@ def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     return select_n(is_zero, _abs(multiply(x1, floor_divide(x2, safe))), zero)
 
 
-def broadcast_shapes_of(*xs: Any) -> tuple[int, ...]:
+def broadcast_shapes_of(*xs: ArrayLike) -> tuple[int, ...]:
     """The broadcast shape of array-likes."""
     return broadcast_shapes(*(aval_of(x).shape for x in xs))
 

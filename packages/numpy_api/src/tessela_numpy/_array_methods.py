@@ -21,7 +21,7 @@ import numpy as np
 from tessela_tracer import ArrayCopySemantics, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import device_put_p
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._arrays import aval_of, convert, dtype_arg, shape_of
 from ._choose import choose, compress
@@ -157,7 +157,7 @@ def _bits(dtype: np.dtype[Any]) -> int:
     return bits
 
 
-def view(x: ArrayLike, dtype: Any = None, type: None = None) -> Array:
+def view(x: ArrayLike, dtype: DTypeLike | None = None, type: None = None) -> Array:
     """The array's bits read as ``dtype`` (``x.view(dtype)``).
 
     The last axis grows or shrinks by the ratio of the item sizes; a 0-d

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
@@ -101,7 +100,9 @@ def compress(
     return moveaxis(result, 0, axis)
 
 
-def choose(a: ArrayLike, choices: Sequence[Any], out: None = None, mode: str = "raise") -> Array:
+def choose(
+    a: ArrayLike, choices: Sequence[ArrayLike], out: None = None, mode: str = "raise"
+) -> Array:
     """At each position, the element of ``choices[a]``.
 
     Args:

@@ -11,7 +11,8 @@ from typing import Any
 
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.lax import PrecisionLike
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, promote_dtypes, promote_dtypes_inexact
 from ._indexing import getitem
@@ -94,8 +95,8 @@ def convolve(
     v: ArrayLike,
     mode: str = "full",
     *,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The discrete linear convolution of two 1-D arrays, as ``numpy.convolve``.
 
@@ -127,8 +128,8 @@ def correlate(
     v: ArrayLike,
     mode: str = "valid",
     *,
-    precision: Any = None,
-    preferred_element_type: Any = None,
+    precision: PrecisionLike = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """The cross-correlation of two 1-D arrays, as ``numpy.correlate``.
 

@@ -76,7 +76,7 @@ def digitize(
     if n == 0:
         return lax.full(shape_of(x), 0, idt)
     side = "left" if right else "right"
-    kw = {"method": method} if method is not None else {}
+    kw: dict[str, Any] = {"method": method} if method is not None else {}
     rising = searchsorted(bins, x, side=side, **kw)
     falling = subtract(
         convert(n, aval_of(rising).dtype), searchsorted(bins[::-1], x, side=side, **kw)

@@ -185,8 +185,8 @@ def getitem(
     idx: Any,
     /,
     *,
-    mode: Any = None,
-    fill_value: Any = None,
+    mode: str | lax.GatherScatterMode | None = None,
+    fill_value: ArrayLike | None = None,
     unique_indices: bool = False,
     indices_are_sorted: bool = False,
 ) -> Array:

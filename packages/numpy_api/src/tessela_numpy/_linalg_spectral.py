@@ -409,7 +409,11 @@ def _pinv_jvp(rtol: Any, hermitian: bool, primals: Any, tangents: Any) -> Any:
 
 
 def matrix_rank(
-    M: ArrayLike, rtol: Any = None, *, hermitian: bool = False, tol: Any = None
+    M: ArrayLike,
+    rtol: ArrayLike | None = None,
+    *,
+    hermitian: bool = False,
+    tol: ArrayLike | None = None,
 ) -> Array:
     """The rank of matrices: how many singular values exceed a tolerance.
 

@@ -39,7 +39,7 @@ def _tri_mask(n: int, m: int, k: int) -> Any:
     return lax.ge(lax.add(rows, np.int32(k)), cols)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
+def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
     """A matrix with ones at and below the ``k``-th diagonal, zeros elsewhere.
 
     Args:
@@ -410,7 +410,12 @@ def cross(
 
 
 def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: object = None
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: DTypeLike | None = None,
+    *,
+    device: object = None,
 ) -> Array:
     """A 2-D array with ones on the ``k``-th diagonal.
 

@@ -69,7 +69,7 @@ def nansum(
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     """Sum treating NaNs as zero.
@@ -100,7 +100,7 @@ def nanprod(
     dtype: DTypeLike | None = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     """Product treating NaNs as one.
@@ -146,7 +146,7 @@ def nanmax(
     axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     """Maximum ignoring NaNs (NaN where a slice holds only NaNs).
@@ -174,7 +174,7 @@ def nanmin(
     axis: Axis = None,
     out: None = None,
     keepdims: bool = False,
-    initial: Any = None,
+    initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
     """Minimum ignoring NaNs (NaN where a slice holds only NaNs).

@@ -406,7 +406,7 @@ def histogram2d(
 
 
 def einsum_path(
-    subscripts: str, /, *operands: Any, optimize: bool | str | list[tuple[int, ...]] = "auto"
+    subscripts: str, /, *operands: ArrayLike, optimize: bool | str | list[tuple[int, ...]] = "auto"
 ) -> tuple[list[tuple[int, ...]], str]:
     """The pairwise contraction order for an ``einsum``, found by NumPy's path search.
 

@@ -145,7 +145,9 @@ def _inexact(*xs: Any) -> list[Any]:
     return [x.astype(dtype) for x in arrays]
 
 
-def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: Any = 1.0, axis: int = -1) -> Array:
+def trapezoid(
+    y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1
+) -> Array:
     """Integrate along ``axis`` with the trapezoidal rule.
 
     Args:
@@ -208,7 +210,7 @@ def resize(a: ArrayLike, new_shape: int | Sequence[int]) -> Array:
     return unchanged(reshape(arr, shape))
 
 
-def unravel_index(indices: Any, shape: int | Sequence[int]) -> tuple[Any, ...]:
+def unravel_index(indices: ArrayLike, shape: int | Sequence[int]) -> tuple[Array, ...]:
     """Convert flat indices to a tuple of coordinate arrays (out-of-range ones are clipped).
 
     Args:
@@ -240,7 +242,7 @@ def unravel_index(indices: Any, shape: int | Sequence[int]) -> tuple[Any, ...]:
 
 
 def ravel_multi_index(
-    multi_index: Sequence[Any],
+    multi_index: Sequence[ArrayLike],
     dims: Sequence[int],
     mode: str = "raise",
     order: str = "C",
@@ -308,7 +310,9 @@ def ravel_multi_index(
     return result
 
 
-def fill_diagonal(a: ArrayLike, val: Any, wrap: bool = False, *, inplace: bool = True) -> Array:
+def fill_diagonal(
+    a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: bool = True
+) -> Array:
     """``a`` with its main diagonal set to ``val`` (``inplace=False`` is required).
 
     Args:
@@ -494,7 +498,7 @@ def bartlett(M: int) -> Array:
     return unchanged(1 - abs(2 * n + 1 - m) / (m - 1))
 
 
-def kaiser(M: int, beta: Any) -> Array:
+def kaiser(M: int, beta: ArrayLike) -> Array:
     """The Kaiser window.
 
     Args:
@@ -518,7 +522,7 @@ def kaiser(M: int, beta: Any) -> Array:
 
 def isin(
     element: ArrayLike,
-    test_elements: Any,
+    test_elements: ArrayLike,
     assume_unique: bool = False,
     invert: bool = False,
     *,

@@ -148,7 +148,7 @@ def _via_sort(a: Any, v: Any, side: str, dtype: np.dtype[Any], argsort: Callable
     work = _dt.canonicalize_dtype(np.int64 if big else np.int32)
     flat = lax.reshape(v, (size,)) if len(shape) != 1 else v
 
-    def rank(x: Any) -> Array:
+    def rank(x: Array) -> Array:
         m = shape_of(x)[0]
         idx = lax.iota(work, m)
         return unchanged(lax.broadcast_in_dim(np.zeros((), work), (m,), ()).at[argsort(x)].set(idx))

@@ -421,7 +421,7 @@ def _axis_gradient(f: Any, spacing: Any, ax: int) -> Any:
     shape = [1] * aval_of(f).ndim
     shape[ax] = n - 2
 
-    def along(v: Any) -> Array:
+    def along(v: ArrayLike) -> Array:
         return reshape(v, shape)
 
     dx1, dx2 = getitem(dx, slice(0, n - 2)), getitem(dx, slice(1, n - 1))

@@ -214,7 +214,11 @@ def setxor1d(
 
 
 def union1d(
-    ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_value: Any = None
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """The sorted unique values of both arrays together.
 

@@ -448,7 +448,7 @@ def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     return out[0] if len(out) == 1 else out
 
 
-def hstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
+def hstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
     """Join arrays column-wise (along axis 1, or axis 0 for 1-D arrays).
 
     Args:
@@ -467,7 +467,7 @@ def hstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype))
 
 
-def vstack(tup: Sequence[Any], dtype: DTypeLike | None = None) -> Array:
+def vstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
     """Join arrays row-wise (1-D arrays become rows).
 
     Args:

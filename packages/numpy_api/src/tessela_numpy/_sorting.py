@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, dtype_arg, promote_dtypes, shape_of
 from ._reductions import all as _all
@@ -94,14 +94,14 @@ _sort_jit = jit(_sort, static_argnums=(1, 2, 3))
 
 
 def argsort(
-    a: Any,
+    a: ArrayLike,
     axis: int | None = -1,
     *,
     kind: None = None,
     order: None = None,
     stable: bool = True,
     descending: bool = False,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
 ) -> Array:
     """The indices that sort an array.
 
@@ -233,7 +233,7 @@ def searchsorted(
     a: Any,
     v: ArrayLike,
     side: str = "left",
-    sorter: Any = None,
+    sorter: ArrayLike | None = None,
     *,
     method: str = "scan",
 ) -> Array:

@@ -116,7 +116,7 @@ def _quantile(
     full = (*q_shape, *batch, n)
     srt_b = broadcast_to(srt, full)
 
-    def read(idx: Any) -> Array:
+    def read(idx: ArrayLike) -> Array:
         i = expand_dims(convert(idx, np.dtype(np.int32)), -1)
         return squeeze(take_along_axis(srt_b, broadcast_to(i, (*full[:-1], 1)), axis=-1), -1)
 
@@ -421,7 +421,7 @@ def cov(
     rowvar: bool = True,
     bias: bool = False,
     ddof: int | None = None,
-    fweights: Any = None,
+    fweights: ArrayLike | None = None,
     aweights: ArrayLike | None = None,
     dtype: DTypeLike | None = None,
 ) -> Array:

@@ -32,7 +32,7 @@ def take(
     mode: str | None = None,
     unique_indices: bool = False,
     indices_are_sorted: bool = False,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """Take entries of ``a`` at ``indices`` along an axis.
 
@@ -141,7 +141,7 @@ def take_along_axis(
     indices: ArrayLike,
     axis: int | None = -1,
     mode: str | None = None,
-    fill_value: Any = None,
+    fill_value: ArrayLike | None = None,
 ) -> Array:
     """Take entries of ``arr`` at ``indices`` matched slice by slice along an axis.
 

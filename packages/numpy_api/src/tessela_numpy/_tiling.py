@@ -212,7 +212,7 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
 
 def repeat(
     a: ArrayLike,
-    repeats: Any,
+    repeats: ArrayLike,
     axis: int | None = None,
     *,
     total_repeat_length: int | None = None,

@@ -384,7 +384,7 @@ def _floor_divide(a: Any, b: Any) -> Any:
     return quot
 
 
-def float_divmod(a: ArrayLike, b: ArrayLike) -> tuple[Any, Any]:
+def float_divmod(a: ArrayLike, b: ArrayLike) -> tuple[Array, Array]:
     """Floor quotient and modulus of same-shape floating arrays.
 
     The quotient divides the exact multiple ``a - fmod(a, b)``, then both are
@@ -518,7 +518,7 @@ def _logaddexp2_jvp(primals: Any, tangents: Any) -> Any:
     (x1, x2), (t1, t2) = primals, tangents
     out = _logaddexp2(x1, x2)
 
-    def finite(x: Any) -> Any:  # +inf replaced by 0, as JAX's rule does
+    def finite(x: Array) -> Array:  # +inf replaced by 0, as JAX's rule does
         return select_n(lax.eq(x, convert(np.inf, _dtype(x))), x, lax.full_like(x, 0))
 
     d1 = lax.exp2(lax.sub(finite(x1), finite(out)))

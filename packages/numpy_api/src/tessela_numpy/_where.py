@@ -48,7 +48,7 @@ def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
     return unchanged(lax.broadcast_in_dim(array, to_shape, tuple(range(lead, nd))))
 
 
-def broadcast_arrays(*args: ArrayLike) -> list[Any]:
+def broadcast_arrays(*args: ArrayLike) -> list[Array]:
     """Broadcast several arrays against each other.
 
     Args:

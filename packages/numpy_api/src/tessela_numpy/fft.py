@@ -372,7 +372,7 @@ def _freq_dtype(dtype: Any) -> Any:
 
 
 def fftfreq(
-    n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: object = None
+    n: int, d: ArrayLike = 1.0, *, dtype: DTypeLike | None = None, device: object = None
 ) -> Array:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``.
 
@@ -397,7 +397,7 @@ def fftfreq(
 
 
 def rfftfreq(
-    n: int, d: Any = 1.0, *, dtype: DTypeLike | None = None, device: object = None
+    n: int, d: ArrayLike = 1.0, *, dtype: DTypeLike | None = None, device: object = None
 ) -> Array:
     """The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.
 
