@@ -190,7 +190,7 @@ _norm.__name__ = _norm.__qualname__ = "norm"
 _norm_jit = jit(_norm, static_argnums=(1, 2, 3))
 
 
-def cond(x: ArrayLike, p: int | float | str | None = None) -> Any:
+def cond(x: ArrayLike, p: int | float | str | None = None) -> Array:
     """The condition number ``norm(x, p) * norm(inv(x), p)`` of matrices.
 
     Args:
@@ -221,7 +221,7 @@ def cond(x: ArrayLike, p: int | float | str | None = None) -> Any:
             f"jnp.linalg.cond: for p={p!r}, the array must be square; got shape {shape} "
             "(p=None, 2 and -2 accept non-square matrices)."
         )
-    return _cond_jit(x, _hashable_ord(p))
+    return unchanged(_cond_jit(x, _hashable_ord(p)))
 
 
 def _cond(x: Any, p: Any) -> Any:
