@@ -112,7 +112,7 @@ _eigh.__name__ = _eigh.__qualname__ = "eigh"
 _eigh_jit = jit(_eigh, static_argnums=(1, 2))
 
 
-def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
+def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Array:
     """The eigenvalues of Hermitian (real symmetric) matrices, in ascending order.
 
     Args:
@@ -131,7 +131,7 @@ def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = T
     check_arraylike("jnp.linalg.eigvalsh", a)
     if UPLO not in (None, "L", "U"):
         raise ValueError(f"UPLO must be one of None, 'L', or 'U', got {UPLO!r}")
-    return _eigvalsh_jit(a, UPLO, bool(symmetrize_input))
+    return unchanged(_eigvalsh_jit(a, UPLO, bool(symmetrize_input)))
 
 
 def _eigvalsh(a: Any, UPLO: str | None, symmetrize_input: bool) -> Any:

@@ -486,7 +486,7 @@ def vstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
     return unchanged(concatenate(arrs, axis=0, dtype=dtype))
 
 
-def split(ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int = 0) -> list[Any]:
+def split(ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int = 0) -> list[Array]:
     """Split into equal sections, or at the given indices, along an axis.
 
     Args:

@@ -187,7 +187,7 @@ def _binary_doc(fn: _F, what: str) -> _F:
 
 def _unary(
     name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, inexact: bool, staged: bool
-) -> Callable[[ArrayLike], Any]:
+) -> Callable[[ArrayLike], Array]:
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
     def run(x: ArrayLike, /) -> Array:
@@ -208,13 +208,13 @@ def _unary(
 
 def _inexact_unary(
     name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
-) -> Callable[[ArrayLike], Any]:
+) -> Callable[[ArrayLike], Array]:
     return _unary(name, op, what, inexact=True, staged=staged)
 
 
 def _numeric_unary(
     name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
-) -> Callable[[ArrayLike], Any]:
+) -> Callable[[ArrayLike], Array]:
     return _unary(name, op, what, inexact=False, staged=staged)
 
 
@@ -226,7 +226,7 @@ def _binary(
     bool_op: Callable[[ArrayLike, ArrayLike], ArrayLike] | None = None,
     inexact: bool = False,
     staged: bool = False,
-) -> Callable[[ArrayLike, ArrayLike], Any]:
+) -> Callable[[ArrayLike, ArrayLike], Array]:
     """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools)."""
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
@@ -266,7 +266,7 @@ def _binary(
     return _binary_doc(fn, what)
 
 
-def _identity_for_ints(op: Callable[[ArrayLike], ArrayLike]) -> Callable[[ArrayLike], Any]:
+def _identity_for_ints(op: Callable[[ArrayLike], ArrayLike]) -> Callable[[ArrayLike], Array]:
     def run(x: ArrayLike) -> Array:
         return unchanged(x if not _is(x, np.inexact) else op(x))
 
@@ -289,7 +289,7 @@ def _sign(x: Any) -> Any:
 
 def _logical(
     op: Callable[[ArrayLike, ArrayLike], ArrayLike],
-) -> Callable[[ArrayLike, ArrayLike], Any]:
+) -> Callable[[ArrayLike, ArrayLike], Array]:
     def run(a: ArrayLike, b: ArrayLike) -> Array:
         return unchanged(op(_to_bool(a), _to_bool(b)))
 
@@ -313,7 +313,7 @@ def _invert(x: Any) -> Any:
     return lax.bitwise_not(x)
 
 
-def _log_base(base: float) -> Callable[[ArrayLike], Any]:
+def _log_base(base: float) -> Callable[[ArrayLike], Array]:
     def run(x: ArrayLike) -> Array:
         r = lax.log(x)
         if not _is(x, np.complexfloating):

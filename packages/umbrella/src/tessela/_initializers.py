@@ -286,7 +286,7 @@ def _complex_uniform(key: KeyLike, shape: tuple[int, ...], dtype: np.dtype[Any])
     real = np.zeros((), dtype).real.dtype
     r = tnp.sqrt(2 * random.uniform(key_r, shape, real)).astype(dtype)
     theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
-    return cast(Array, r * tnp.exp(1j * theta))
+    return r * tnp.exp(1j * theta)
 
 
 def _complex_truncated_normal(
@@ -299,7 +299,7 @@ def _complex_truncated_normal(
     t = tail * random.uniform(key_r, shape, real).astype(dtype)
     r = tnp.sqrt(-tnp.log(1 - t))
     theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
-    return cast(Array, r * tnp.exp(1j * theta))
+    return r * tnp.exp(1j * theta)
 
 
 def variance_scaling(
@@ -366,13 +366,13 @@ def variance_scaling(
         if distribution == "truncated_normal":
             if is_complex:
                 stddev = tnp.sqrt(variance) / tnp.asarray(_COMPLEX_TRUNCATED_STDDEV, dtype=dt)
-                return cast(Array, _complex_truncated_normal(key, 2.0, dims, dt) * stddev)
+                return _complex_truncated_normal(key, 2.0, dims, dt) * stddev
             stddev = tnp.sqrt(variance) / tnp.asarray(_TRUNCATED_STDDEV, dtype=dt)
             return cast(Array, random.truncated_normal(key, -2, 2, dims, dt).astype(dt) * stddev)
         if distribution == "normal":
             return cast(Array, random.normal(key, dims, dt).astype(dt) * tnp.sqrt(variance))
         if is_complex:
-            return cast(Array, _complex_uniform(key, dims, dt) * tnp.sqrt(variance))
+            return _complex_uniform(key, dims, dt) * tnp.sqrt(variance)
         return cast(Array, random.uniform(key, dims, dt, -1).astype(dt) * tnp.sqrt(3 * variance))
 
     return _initializer("variance_scaling", dtype, sample)

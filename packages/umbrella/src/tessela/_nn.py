@@ -42,7 +42,7 @@ def identity(x: ArrayLike, /) -> Array:
 
 
 def _relu(x: ArrayLike) -> Array:
-    return cast(Array, tnp.maximum(x, 0))
+    return tnp.maximum(x, 0)
 
 
 relu = custom_jvp(_relu)
@@ -70,7 +70,7 @@ relu.defjvp(_relu_jvp)
 
 
 def _relu6(x: ArrayLike) -> Array:
-    return cast(Array, tnp.minimum(tnp.maximum(x, 0), 6.0))
+    return tnp.minimum(tnp.maximum(x, 0), 6.0)
 
 
 relu6 = custom_jvp(_relu6)
@@ -142,7 +142,7 @@ def softplus(x: ArrayLike, /) -> Array:
         >>> print(round(float(softplus(0.0)), 6))
         0.693147
     """
-    return cast(Array, tnp.logaddexp(x, 0.0))
+    return tnp.logaddexp(x, 0.0)
 
 
 def sparse_plus(x: ArrayLike, /) -> Array:
@@ -177,7 +177,7 @@ def squareplus(x: ArrayLike, /, b: ArrayLike = 4) -> Array:
         1.0
     """
     x = tnp.asarray(x)
-    return cast(Array, (x + tnp.sqrt(x * x + b)) / 2)
+    return (x + tnp.sqrt(x * x + b)) / 2
 
 
 def soft_sign(x: ArrayLike, /) -> Array:
@@ -194,7 +194,7 @@ def soft_sign(x: ArrayLike, /) -> Array:
         0.5
     """
     x = tnp.asarray(x)
-    return cast(Array, x / (tnp.abs(x) + 1))
+    return x / (tnp.abs(x) + 1)
 
 
 def sparse_sigmoid(x: ArrayLike, /) -> Array:
@@ -228,7 +228,7 @@ def mish(x: ArrayLike, /) -> Array:
         0.865098
     """
     x = tnp.asarray(x)
-    return cast(Array, x * tnp.tanh(softplus(x)))
+    return x * tnp.tanh(softplus(x))
 
 
 def _log1mexp(x: ArrayLike) -> Array:
@@ -370,7 +370,7 @@ def celu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
         1.0
     """
     x = tnp.asarray(x)
-    return cast(Array, tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha))
+    return tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha)
 
 
 def selu(x: ArrayLike, /) -> Array:
@@ -426,7 +426,7 @@ def gelu(x: ArrayLike, /, approximate: bool = True) -> Array:
     x = tnp.asarray(x)
     if approximate:
         c = math.sqrt(2 / math.pi)
-        return cast(Array, 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3))))
+        return 0.5 * x * (1 + tnp.tanh(c * (x + 0.044715 * x**3)))
     return 0.5 * x * lax.erfc(-x * math.sqrt(0.5))
 
 
@@ -450,4 +450,4 @@ def glu(x: ArrayLike, /, axis: int = -1) -> Array:
     if size % 2:
         raise ValueError(f"glu: axis {axis} of x must have even length, got {size}; pad it.")
     a, b = tnp.split(x, 2, axis=axis)
-    return cast(Array, a * sigmoid(b))
+    return a * sigmoid(b)

@@ -45,7 +45,7 @@ def logsumexp(a: ArrayLike, /, axis: Axis = None, *, keepdims: bool = False) -> 
     peak = tnp.where(tnp.isfinite(peak), peak, 0.0)
     out = tnp.log(tnp.sum(tnp.exp(a - peak), axis=axis, keepdims=True)) + peak
     if keepdims:
-        return cast(Array, out)
+        return out
     return tnp.squeeze(out, axis=axis)
 
 
@@ -74,11 +74,11 @@ def logmeanexp(
         lse = logsumexp(x, axis=axis, keepdims=keepdims)
         axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
         count = math.prod(x.shape[a] for a in axes)
-        return cast(Array, lse - tnp.log(tnp.asarray(count, dtype=lse.dtype)))
+        return lse - tnp.log(tnp.asarray(count, dtype=lse.dtype))
     keep = tnp.broadcast_to(tnp.asarray(where, dtype=bool), x.shape)
     lse = logsumexp(tnp.where(keep, x, -tnp.inf), axis=axis, keepdims=keepdims)
     counts = tnp.sum(keep, axis=axis, keepdims=keepdims).astype(lse.dtype)
-    return cast(Array, lse - tnp.log(counts))
+    return lse - tnp.log(counts)
 
 
 def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:

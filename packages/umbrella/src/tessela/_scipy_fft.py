@@ -51,7 +51,7 @@ def _ortho(out: Array, axis: int) -> Array:
     factor[0] = 4.0
     shape = [1] * out.ndim
     shape[axis] = n
-    return cast(Array, out / tnp.sqrt(factor.reshape(shape) * n))
+    return out / tnp.sqrt(factor.reshape(shape) * n)
 
 
 def _check(name: str, type: int, norm: str | None) -> None:

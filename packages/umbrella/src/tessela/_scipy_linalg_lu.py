@@ -446,7 +446,7 @@ def eigh_tridiagonal(
     if select == "i":
         lo, hi = (0, n - 1) if select_range is None else select_range
         w = w[int(lo) : int(hi) + 1]
-    return cast(Array, w)
+    return w
 
 
 def expm_frechet(

@@ -236,7 +236,7 @@ def fiedler(a: ArrayLike) -> Array:
     """
     _check_arraylike("fiedler", a)
     arr = tnp.atleast_1d(tnp.asarray(a))
-    return cast(Array, tnp.abs(arr[..., None] - arr[..., None, :]))
+    return tnp.abs(arr[..., None] - arr[..., None, :])
 
 
 def hilbert(n: int) -> Array:
@@ -387,7 +387,7 @@ def dft(n: int, scale: str | None = None, *, dtype: DTypeLike | None = None) -> 
         omegas = omegas / tnp.sqrt(n)
     elif scale == "n":
         omegas = omegas / n
-    return cast(Array, omegas)
+    return omegas
 
 
 def _fiedler_companion_core(a: Any) -> Any:

@@ -165,7 +165,7 @@ def _line_search(
         return cast(Array, phi_i > phi_0 + c1 * a_i * dphi_0)
 
     def wolfe_two(dphi_i: Array) -> Array:
-        return cast(Array, tnp.abs(dphi_i) <= -c2 * dphi_0)
+        return tnp.abs(dphi_i) <= -c2 * dphi_0
 
     zero_a = tnp.zeros((), pk.dtype)
     false, zero = tnp.array(False), np.int32(0)

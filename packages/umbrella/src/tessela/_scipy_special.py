@@ -156,7 +156,7 @@ def logsumexp(
         return out, sign
     if b is not None and not complex_out:
         out = tnp.where(sign < 0, _arr(np.nan, dtype=out.dtype), out)
-    return cast(Array, out)
+    return out
 
 
 def softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -290,7 +290,7 @@ def gamma(x: ArrayLike) -> Array:
     x = _arr(x)
     if _dtypes.issubdtype(x.dtype, np.complexfloating):
         raise NotImplementedError("gamma: complex inputs are not supported; pass real values.")
-    return cast(Array, gammasgn(x) * tnp.exp(lax.lgamma(x)))
+    return gammasgn(x) * tnp.exp(lax.lgamma(x))
 
 
 def _algdiv(a: Any, b: Any) -> Any:
@@ -348,7 +348,7 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """
     a, b = (_arr(v) for v in promote_inexact("beta", a, b))
     sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
-    return cast(Array, sign * tnp.exp(betaln(a, b)))
+    return sign * tnp.exp(betaln(a, b))
 
 
 def factorial(n: ArrayLike, exact: bool = False) -> Array:

@@ -39,11 +39,11 @@ def norm_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
     scale_sq = scale * scale
     log_normalizer = tnp.log(2 * math.pi * scale_sq)
     quadratic = (x - loc) ** 2 / scale_sq
-    return cast(Array, (log_normalizer + quadratic) / -2)
+    return (log_normalizer + quadratic) / -2
 
 
 def norm_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(norm_logpdf(x, loc, scale)))
+    return tnp.exp(norm_logpdf(x, loc, scale))
 
 
 def norm_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -86,7 +86,7 @@ def uniform_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Ar
 
 
 def uniform_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(uniform_logpdf(x, loc, scale)))
+    return tnp.exp(uniform_logpdf(x, loc, scale))
 
 
 def uniform_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -110,7 +110,7 @@ def expon_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 
 
 def expon_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(expon_logpdf(x, loc, scale)))
+    return tnp.exp(expon_logpdf(x, loc, scale))
 
 
 def expon_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -126,11 +126,11 @@ def expon_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array
 
 
 def expon_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(expon_logsf(x, loc, scale)))
+    return tnp.exp(expon_logsf(x, loc, scale))
 
 
 def expon_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.log1p(-expon_sf(x, loc, scale)))
+    return tnp.log1p(-expon_sf(x, loc, scale))
 
 
 def expon_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -143,11 +143,11 @@ def expon_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 
 def laplace_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("laplace.logpdf", x, loc, scale)
-    return cast(Array, -(tnp.abs(x - loc) / scale + tnp.log(2 * scale)))
+    return -(tnp.abs(x - loc) / scale + tnp.log(2 * scale))
 
 
 def laplace_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(laplace_logpdf(x, loc, scale)))
+    return tnp.exp(laplace_logpdf(x, loc, scale))
 
 
 def laplace_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -163,11 +163,11 @@ def logistic_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
     x, loc, scale = _promote("logistic.logpdf", x, loc, scale)
     z = (x - loc) / scale
     half = z / 2
-    return cast(Array, -2 * tnp.logaddexp(half, -half) - tnp.log(scale))
+    return -2 * tnp.logaddexp(half, -half) - tnp.log(scale)
 
 
 def logistic_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(logistic_logpdf(x, loc, scale)))
+    return tnp.exp(logistic_logpdf(x, loc, scale))
 
 
 def logistic_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -196,20 +196,20 @@ def logistic_isf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 def cauchy_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("cauchy.logpdf", x, loc, scale)
     z = (x - loc) / scale
-    return cast(Array, -(tnp.log(math.pi * scale) + tnp.log1p(z * z)))
+    return -(tnp.log(math.pi * scale) + tnp.log1p(z * z))
 
 
 def cauchy_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(cauchy_logpdf(x, loc, scale)))
+    return tnp.exp(cauchy_logpdf(x, loc, scale))
 
 
 def cauchy_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = _promote("cauchy.cdf", x, loc, scale)
-    return cast(Array, 0.5 + (1 / math.pi) * tnp.arctan((x - loc) / scale))
+    return 0.5 + (1 / math.pi) * tnp.arctan((x - loc) / scale)
 
 
 def cauchy_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.log(cauchy_cdf(x, loc, scale)))
+    return tnp.log(cauchy_cdf(x, loc, scale))
 
 
 def cauchy_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -224,12 +224,12 @@ def cauchy_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Arra
 
 def cauchy_ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     q, loc, scale = _promote("cauchy.ppf", q, loc, scale)
-    return cast(Array, tnp.tan(math.pi * q - math.pi / 2) * scale + loc)
+    return tnp.tan(math.pi * q - math.pi / 2) * scale + loc
 
 
 def cauchy_isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     q, loc, scale = _promote("cauchy.isf", q, loc, scale)
-    return cast(Array, tnp.tan(math.pi / 2 - math.pi * q) * scale + loc)
+    return tnp.tan(math.pi / 2 - math.pi * q) * scale + loc
 
 
 # ---------------------------------------------------------------------- t
@@ -243,11 +243,11 @@ def t_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
     normalize = (lax.lgamma(half_df) + tnp.log(scale * scale * math.pi * df) / 2) - lax.lgamma(
         half_df_plus_half
     )
-    return cast(Array, -(normalize + half_df_plus_half * tnp.log1p(z * z / df)))
+    return -(normalize + half_df_plus_half * tnp.log1p(z * z / df))
 
 
 def t_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(t_logpdf(x, df, loc, scale)))
+    return tnp.exp(t_logpdf(x, df, loc, scale))
 
 
 # ------------------------------------------------------------------ gamma
@@ -262,7 +262,7 @@ def gamma_logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLik
 
 
 def gamma_pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gamma_logpdf(x, a, loc, scale)))
+    return tnp.exp(gamma_logpdf(x, a, loc, scale))
 
 
 # ------------------------------------------------------------------- beta
@@ -282,7 +282,7 @@ def beta_logpdf(
 def beta_pdf(
     x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
 ) -> Array:
-    return cast(Array, tnp.exp(beta_logpdf(x, a, b, loc, scale)))
+    return tnp.exp(beta_logpdf(x, a, b, loc, scale))
 
 
 # -------------------------------------------------------------- bernoulli
@@ -296,7 +296,7 @@ def bernoulli_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
 
 
 def bernoulli_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    return cast(Array, tnp.exp(bernoulli_logpmf(k, p, loc)))
+    return tnp.exp(bernoulli_logpmf(k, p, loc))
 
 
 def bernoulli_cdf(k: ArrayLike, p: ArrayLike) -> Array:
@@ -325,7 +325,7 @@ def poisson_logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
 
 
 def poisson_pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
-    return cast(Array, tnp.exp(poisson_logpmf(k, mu, loc)))
+    return tnp.exp(poisson_logpmf(k, mu, loc))
 
 
 # ---------------------------------------------------- multivariate_normal
@@ -340,14 +340,12 @@ def _mvn_logpdf(
         )
     x, mean, cov = _promote("multivariate_normal.logpdf", x, mean, cov)
     if not mean.shape:
-        return cast(
-            Array, -0.5 * (x - mean) ** 2 / cov - 0.5 * (math.log(2 * math.pi) + tnp.log(cov))
-        )
+        return -0.5 * (x - mean) ** 2 / cov - 0.5 * (math.log(2 * math.pi) + tnp.log(cov))
     n = mean.shape[-1]
     y = x - mean
     if not cov.shape:
         quad = tnp.einsum("...i,...i->...", y, y)
-        return cast(Array, -0.5 * quad / cov - n / 2 * (math.log(2 * math.pi) + tnp.log(cov)))
+        return -0.5 * quad / cov - n / 2 * (math.log(2 * math.pi) + tnp.log(cov))
     if cov.ndim < 2 or cov.shape[-2:] != (n, n):
         raise ValueError(
             "multivariate_normal.logpdf got incompatible shapes: mean has "
@@ -366,7 +364,7 @@ def _mvn_logpdf(
 
 
 def _mvn_pdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> Array:
-    return cast(Array, tnp.exp(_mvn_logpdf(x, mean, cov)))
+    return tnp.exp(_mvn_logpdf(x, mean, cov))
 
 
 def _doc(fn: Any, text: str, example: str | None = None) -> None:

@@ -62,7 +62,7 @@ def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
 
 def gamma_logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(gamma_cdf(x, a, loc, scale))``."""
-    return cast(Array, tnp.log(gamma_cdf(x, a, loc, scale)))
+    return tnp.log(gamma_cdf(x, a, loc, scale))
 
 
 def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -88,7 +88,7 @@ def gamma_sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 
 
 def gamma_logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(gamma_sf(x, a, loc, scale))``."""
-    return cast(Array, tnp.log(gamma_sf(x, a, loc, scale)))
+    return tnp.log(gamma_sf(x, a, loc, scale))
 
 
 def chi2_cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -113,7 +113,7 @@ def chi2_cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike =
 
 def chi2_logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(chi2_cdf(x, df, loc, scale))``."""
-    return cast(Array, tnp.log(chi2_cdf(x, df, loc, scale)))
+    return tnp.log(chi2_cdf(x, df, loc, scale))
 
 
 def chi2_sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -138,7 +138,7 @@ def chi2_sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 
 
 def chi2_logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``log(chi2_sf(x, df, loc, scale))``."""
-    return cast(Array, tnp.log(chi2_sf(x, df, loc, scale)))
+    return tnp.log(chi2_sf(x, df, loc, scale))
 
 
 def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
@@ -166,7 +166,7 @@ def beta_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
 def beta_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
                 loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``log(beta_cdf(x, a, b, loc, scale))``."""
-    return cast(Array, tnp.log(beta_cdf(x, a, b, loc, scale)))
+    return tnp.log(beta_cdf(x, a, b, loc, scale))
 
 
 def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
@@ -194,7 +194,7 @@ def beta_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
 def beta_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
                loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``log(beta_sf(x, a, b, loc, scale))``."""
-    return cast(Array, tnp.log(beta_sf(x, a, b, loc, scale)))
+    return tnp.log(beta_sf(x, a, b, loc, scale))
 
 
 def poisson_cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -299,7 +299,7 @@ def truncnorm_logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
 def truncnorm_pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
                   loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logpdf(x, a, b, loc, scale))``."""
-    return cast(Array, tnp.exp(truncnorm_logpdf(x, a, b, loc, scale)))
+    return tnp.exp(truncnorm_logpdf(x, a, b, loc, scale))
 
 
 def truncnorm_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
@@ -336,7 +336,7 @@ def truncnorm_logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
 def truncnorm_cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
                   loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logcdf(x, a, b, loc, scale))``."""
-    return cast(Array, tnp.exp(truncnorm_logcdf(x, a, b, loc, scale)))
+    return tnp.exp(truncnorm_logcdf(x, a, b, loc, scale))
 
 
 def truncnorm_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
@@ -349,7 +349,7 @@ def truncnorm_logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
 def truncnorm_sf(x: ArrayLike, a: ArrayLike, b: ArrayLike,
                  loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:  # fmt: skip
     """``exp(truncnorm_logsf(x, a, b, loc, scale))``."""
-    return cast(Array, tnp.exp(truncnorm_logsf(x, a, b, loc, scale)))
+    return tnp.exp(truncnorm_logsf(x, a, b, loc, scale))
 
 
 # ------------------------------------------------------- von Mises, generalized normal
@@ -376,7 +376,7 @@ def vonmises_logpdf(x: ArrayLike, kappa: ArrayLike) -> Array:
 
 def vonmises_pdf(x: ArrayLike, kappa: ArrayLike) -> Array:
     """``exp(vonmises_logpdf(x, kappa))``."""
-    return cast(Array, tnp.exp(vonmises_logpdf(x, kappa)))
+    return tnp.exp(vonmises_logpdf(x, kappa))
 
 
 def gennorm_logpdf(x: ArrayLike, beta: ArrayLike) -> Array:
@@ -394,12 +394,12 @@ def gennorm_logpdf(x: ArrayLike, beta: ArrayLike) -> Array:
         -0.5723648
     """
     x, beta = _args("gennorm.logpdf", x, beta)
-    return cast(Array, tnp.log(0.5 * beta) - lax.lgamma(1 / beta) - tnp.abs(x) ** beta)
+    return tnp.log(0.5 * beta) - lax.lgamma(1 / beta) - tnp.abs(x) ** beta
 
 
 def gennorm_pdf(x: ArrayLike, beta: ArrayLike) -> Array:
     """``exp(gennorm_logpdf(x, beta))``."""
-    return cast(Array, tnp.exp(gennorm_logpdf(x, beta)))
+    return tnp.exp(gennorm_logpdf(x, beta))
 
 
 def gennorm_cdf(x: ArrayLike, beta: ArrayLike) -> Array:
@@ -417,7 +417,7 @@ def gennorm_cdf(x: ArrayLike, beta: ArrayLike) -> Array:
         0.5
     """
     x, beta = _args("gennorm.cdf", x, beta)
-    return cast(Array, 0.5 * (1 + tnp.sign(x) * lax.igamma(1 / beta, tnp.abs(x) ** beta)))
+    return 0.5 * (1 + tnp.sign(x) * lax.igamma(1 / beta, tnp.abs(x) ** beta))
 
 
 # ----------------------------------------------------------------- summaries
@@ -456,15 +456,10 @@ def sem(
     (b,) = _args("sem", a)
     if nan_policy == "propagate":
         size = b.size if axis is None else b.shape[axis]
-        return cast(
-            Array, b.std(axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(size).astype(b.dtype)
-        )
+        return b.std(axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(size).astype(b.dtype)
     if nan_policy == "omit":
         count = (~tnp.isnan(b)).sum(axis, keepdims=keepdims)
-        return cast(
-            Array,
-            tnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(count).astype(b.dtype),
-        )
+        return tnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / tnp.sqrt(count).astype(b.dtype)
     raise ValueError(f"{nan_policy} is not supported")
 
 

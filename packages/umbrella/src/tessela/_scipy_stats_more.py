@@ -16,7 +16,7 @@ Example:
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import tessela_numpy as tnp
@@ -45,7 +45,7 @@ def gumbel_l_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
 
 
 def gumbel_l_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gumbel_l_logpdf(x, loc, scale)))
+    return tnp.exp(gumbel_l_logpdf(x, loc, scale))
 
 
 def gumbel_l_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -55,7 +55,7 @@ def gumbel_l_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
 
 
 def gumbel_l_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gumbel_l_logcdf(x, loc, scale)))
+    return tnp.exp(gumbel_l_logcdf(x, loc, scale))
 
 
 def gumbel_l_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -64,7 +64,7 @@ def gumbel_l_logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Ar
 
 
 def gumbel_l_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gumbel_l_logsf(x, loc, scale)))
+    return tnp.exp(gumbel_l_logsf(x, loc, scale))
 
 
 def gumbel_l_ppf(p: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -81,7 +81,7 @@ def gumbel_r_logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
 
 
 def gumbel_r_pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gumbel_r_logpdf(x, loc, scale)))
+    return tnp.exp(gumbel_r_logpdf(x, loc, scale))
 
 
 def gumbel_r_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -90,7 +90,7 @@ def gumbel_r_logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> A
 
 
 def gumbel_r_cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(gumbel_r_logcdf(x, loc, scale)))
+    return tnp.exp(gumbel_r_logcdf(x, loc, scale))
 
 
 def gumbel_r_sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -118,7 +118,7 @@ def pareto_logpdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLi
 
 
 def pareto_pdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(pareto_logpdf(x, b, loc, scale)))
+    return tnp.exp(pareto_logpdf(x, b, loc, scale))
 
 
 def pareto_cdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -140,7 +140,7 @@ def pareto_logsf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLik
 
 
 def pareto_sf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(pareto_logsf(x, b, loc, scale)))
+    return tnp.exp(pareto_logsf(x, b, loc, scale))
 
 
 def pareto_ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -160,7 +160,7 @@ def chi2_logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLik
 
 
 def chi2_pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    return cast(Array, tnp.exp(chi2_logpdf(x, df, loc, scale)))
+    return tnp.exp(chi2_logpdf(x, df, loc, scale))
 
 
 # ----------------------------------------------------------- discrete ones
@@ -171,7 +171,7 @@ def geom_logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
 
 
 def geom_pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    return cast(Array, tnp.exp(geom_logpmf(k, p, loc)))
+    return tnp.exp(geom_logpmf(k, p, loc))
 
 
 def nbinom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -182,7 +182,7 @@ def nbinom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) 
 
 
 def nbinom_pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    return cast(Array, tnp.exp(nbinom_logpmf(k, n, p, loc)))
+    return tnp.exp(nbinom_logpmf(k, n, p, loc))
 
 
 def binom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -195,7 +195,7 @@ def binom_logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -
 
 
 def binom_pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    return cast(Array, tnp.exp(binom_logpmf(k, n, p, loc)))
+    return tnp.exp(binom_logpmf(k, n, p, loc))
 
 
 def betabinom_logpmf(
@@ -213,7 +213,7 @@ def betabinom_logpmf(
 def betabinom_pmf(
     k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0
 ) -> Array:
-    return cast(Array, tnp.exp(betabinom_logpmf(k, n, a, b, loc)))
+    return tnp.exp(betabinom_logpmf(k, n, a, b, loc))
 
 
 def wrapcauchy_logpdf(x: ArrayLike, c: ArrayLike) -> Array:
@@ -224,7 +224,7 @@ def wrapcauchy_logpdf(x: ArrayLike, c: ArrayLike) -> Array:
 
 
 def wrapcauchy_pdf(x: ArrayLike, c: ArrayLike) -> Array:
-    return cast(Array, tnp.exp(wrapcauchy_logpdf(x, c)))
+    return tnp.exp(wrapcauchy_logpdf(x, c))
 
 
 # ------------------------------------------------------- multivariate ones
@@ -248,7 +248,7 @@ def dirichlet_logpdf(x: ArrayLike, alpha: ArrayLike) -> Array:
 
 
 def dirichlet_pdf(x: ArrayLike, alpha: ArrayLike) -> Array:
-    return cast(Array, tnp.exp(dirichlet_logpdf(x, alpha)))
+    return tnp.exp(dirichlet_logpdf(x, alpha))
 
 
 def multinomial_logpmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
@@ -264,4 +264,4 @@ def multinomial_logpmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
 
 
 def multinomial_pmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
-    return cast(Array, tnp.exp(multinomial_logpmf(x, n, p)))
+    return tnp.exp(multinomial_logpmf(x, n, p))

@@ -90,7 +90,7 @@ _NAMES = {
 
 
 def _triangle(x: Array) -> Array:
-    return cast(Array, tnp.maximum(0, 1 - tnp.abs(x)))
+    return tnp.maximum(0, 1 - tnp.abs(x))
 
 
 def _cubic(a: float) -> Callable[[Array], Array]:
