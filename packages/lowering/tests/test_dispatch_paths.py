@@ -543,7 +543,7 @@ def test_engine_serves_later_calls_without_python() -> None:
         return _xla.execute(exe.executable, bufs, exe.handlers)
 
     engine = _xla.engine(
-        exe.executable, first, exe.plan.in_avals, exe.out_avals, [0, 1], [0, 1], device, False
+        exe.executable, first, exe.plan.in_avals, exe.out_avals, [0, 1], [0, 1], device
     )
     assert engine is not None and engine.usable
     for k in range(1, 4):

@@ -134,7 +134,6 @@ def fast_call(
     donated: Sequence[bool] = (),
     *,
     avals: tuple[Sequence[ShapedArray], Sequence[ShapedArray]] | None = None,
-    committed: bool = False,
 ) -> FastCall:
     """The fast paths' call of one cached executable on a call's leaves.
 
@@ -159,8 +158,6 @@ def fast_call(
         with x64 disabled that donates nothing, calls with host values but no
         Python scalar go through jaxlib's compiled-call object
         (``_xla.engine``), which moves them in C++.
-      committed: whether the outputs are committed to ``device`` (with
-        ``avals``).
 
     Returns:
       ``call(leaves)``: the result; it raises when a buffer was deleted, and
@@ -235,7 +232,7 @@ def fast_call(
     host = [i for i, d in enumerate(dtypes) if d is not None and shapes[i] is not None]
     if any(avals[0][i].weak_type for i in host):  # Python scalars: kept copies beat transfers
         return call
-    engine = _xla.engine(executable, first_call, avals[0], avals[1], kept, host, device, committed)
+    engine = _xla.engine(executable, first_call, avals[0], avals[1], kept, host, device)
     if engine is None:
         return call
     cell: list[Callable[..., list[Buffer]] | None] = [engine.call]
@@ -485,7 +482,7 @@ def _remember(
     finish = outputs(entry.out_avals, device, committed, list if multiple_results else None)
     call = fast_call(
         entry.executable, entry.handlers, finish, range(len(args)), dtypes, device, shapes,
-        avals=None if config.x64_enabled else (avals, entry.out_avals), committed=committed,
+        avals=None if config.x64_enabled else (avals, entry.out_avals),
     )  # fmt: skip
     with _cache_lock:
         _fast[fast_key] = call

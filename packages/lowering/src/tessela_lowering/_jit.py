@@ -249,7 +249,7 @@ def _remember(
     avals = None if config.x64_enabled else (plan.in_avals, exe.out_avals)
     call = fast_call(
         exe.executable, exe.handlers, finish, exe.kept, dtypes, device, shapes, donated,
-        avals=avals, committed=plan.committed,
+        avals=avals,
     )  # fmt: skip
     with contextlib.suppress(TypeError):  # an unhashable static argument
         jitted._fast[key] = call

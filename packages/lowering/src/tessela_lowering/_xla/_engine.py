@@ -125,7 +125,6 @@ def engine(
     kept: Sequence[int],
     host: Sequence[int],
     device: Device,
-    committed: bool,
 ) -> Engine | None:
     """jaxlib's compiled-call object for one executable on one device.
 
@@ -137,8 +136,9 @@ def engine(
       avals_out: the outputs' avals.
       kept: the arguments the program takes.
       host: the arguments that are host values (NumPy arrays, scalars).
-      device: where it runs.
-      committed: whether the outputs are committed to ``device``.
+      device: where it runs. Its output buffers are committed to it, as the
+        Python route's result handlers make them (the wrapping ``Array``
+        carries the call's own commitment).
 
     Returns:
       The :class:`Engine`; ``None`` where this jaxlib offers no such object
@@ -154,7 +154,7 @@ def engine(
         [placement] * len(avals_in),
         [placement] * len(avals_out),
         list(avals_out),
-        [committed] * len(avals_out),
+        [True] * len(avals_out),
         [i in kept_set for i in range(len(avals_in))],
         [None] * len(avals_in),
         [],
