@@ -14,7 +14,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["TRACE_KEY_FLAGS", "Config", "FlagState", "check_rank_promotion", "config"]
+__all__ = [
+    "TRACE_KEY_FLAGS", "Config", "FlagState", "check_rank_promotion", "config", "derived_names",
+]  # fmt: skip
 
 TRACE_KEY_FLAGS = (
     "jax_enable_x64",
@@ -40,6 +42,31 @@ def _parse_bool(name: str, text: str) -> bool:
     )
 
 
+def derived_names(name: str, /) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The aliases and environment variables a flag gets unless its definition names them.
+
+    The rule: a flag ``jax_<suffix>`` (or any other name, taken whole as the
+    suffix) is also ``tessela_<suffix>``, and reads the environment variables
+    ``TESSELA_<SUFFIX>`` then ``JAX_<SUFFIX>``. A definition that passes
+    ``aliases`` or ``env`` overrides the rule for that flag.
+
+    Args:
+      name: the flag's canonical name.
+
+    Returns:
+      ``(aliases, env)``.
+
+    Example:
+        >>> derived_names("jax_enable_x64")
+        (('tessela_enable_x64',), ('TESSELA_ENABLE_X64', 'JAX_ENABLE_X64'))
+        >>> derived_names("jax2tf_associative_scan_reductions")[0]
+        ('tessela_jax2tf_associative_scan_reductions',)
+    """
+    suffix = name.removeprefix("jax_")
+    upper = suffix.upper()
+    return (f"tessela_{suffix}",), (f"TESSELA_{upper}", f"JAX_{upper}")
+
+
 class FlagState:
     """One flag's holder: ``state.value`` reads the flag without a name lookup.
 
@@ -53,7 +80,7 @@ class FlagState:
         'allow'
     """
 
-    __slots__ = ("default", "help", "name", "on_change", "validator", "value")
+    __slots__ = ("aliases", "default", "env", "help", "name", "on_change", "validator", "value")
 
     def __init__(
         self,
@@ -62,8 +89,13 @@ class FlagState:
         validator: Callable[[Any], Any],
         help: str,
         on_change: Callable[[Any], None] | None,
+        *,
+        aliases: tuple[str, ...] = (),
+        env: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        self.aliases = aliases
+        self.env = env
         self.default = default
         self.value = default
         self.validator = validator
@@ -99,8 +131,8 @@ class Config:
         name: str,
         default: Any,
         *,
-        aliases: tuple[str, ...] = (),
-        env: tuple[str, ...] = (),
+        aliases: tuple[str, ...] | None = None,
+        env: tuple[str, ...] | None = None,
         validator: Callable[[Any], Any] | None = None,
         parse_env: Callable[[str, str], Any] | None = None,
         help: str = "",
@@ -111,8 +143,12 @@ class Config:
         Args:
           name: the flag's canonical name.
           default: its value when neither ``update`` nor the environment set it.
-          aliases: other names accepted by ``update`` and attribute access.
-          env: environment variables read once at definition, first set wins.
+          aliases: other names accepted by ``update`` and attribute access;
+            None (the default) takes them from :func:`derived_names`.
+          env: environment variables read once at definition, first set wins;
+            None (the default) takes them from :func:`derived_names` when
+            ``aliases`` is None too, and means none when ``aliases`` is given
+            (names given by hand are the whole list).
           validator: maps a proposed value to the stored value or raises.
           parse_env: turns an environment string into a value.
           help: a one-line description.
@@ -125,8 +161,13 @@ class Config:
         aliases_map = self._aliases
         if name in aliases_map:
             raise ValueError(f"config flag {name!r} is already defined")
+        if aliases is None:
+            aliases, derived_env = derived_names(name)
+            env = derived_env if env is None else env
+        elif env is None:
+            env = ()
         check = validator if validator is not None else (lambda v: v)
-        flag = FlagState(name, default, check, help, on_change)
+        flag = FlagState(name, default, check, help, on_change, aliases=aliases, env=env)
         for var in env:
             text = os.environ.get(var)
             if text is not None:
@@ -142,8 +183,8 @@ class Config:
         name: str,
         default: bool,
         *,
-        aliases: tuple[str, ...] = (),
-        env: tuple[str, ...] = (),
+        aliases: tuple[str, ...] | None = None,
+        env: tuple[str, ...] | None = None,
         help: str = "",
         on_change: Callable[[Any], None] | None = None,
     ) -> None:
@@ -152,8 +193,8 @@ class Config:
         Args:
           name: the flag's canonical name.
           default: the default value.
-          aliases: other accepted names.
-          env: environment variables consulted at definition.
+          aliases: other accepted names (None: by :func:`derived_names`).
+          env: environment variables consulted at definition (None: as ``define``).
           help: a one-line description.
           on_change: called with the new value after every change.
 
@@ -187,8 +228,8 @@ class Config:
         choices: Sequence[str],
         *,
         optional: bool = False,
-        aliases: tuple[str, ...] = (),
-        env: tuple[str, ...] = (),
+        aliases: tuple[str, ...] | None = None,
+        env: tuple[str, ...] | None = None,
         help: str = "",
         on_change: Callable[[Any], None] | None = None,
     ) -> None:
@@ -199,8 +240,8 @@ class Config:
           default: the default value.
           choices: the accepted strings.
           optional: whether None is accepted too.
-          aliases: other accepted names.
-          env: environment variables consulted at definition.
+          aliases: other accepted names (None: by :func:`derived_names`).
+          env: environment variables consulted at definition (None: as ``define``).
           help: a one-line description.
           on_change: called with the new value after every change.
 
@@ -233,8 +274,8 @@ class Config:
         name: str,
         default: int | None,
         *,
-        aliases: tuple[str, ...] = (),
-        env: tuple[str, ...] = (),
+        aliases: tuple[str, ...] | None = None,
+        env: tuple[str, ...] | None = None,
         help: str = "",
         on_change: Callable[[Any], None] | None = None,
     ) -> None:
@@ -243,8 +284,8 @@ class Config:
         Args:
           name: the flag's canonical name.
           default: the default value.
-          aliases: other accepted names.
-          env: environment variables consulted at definition.
+          aliases: other accepted names (None: by :func:`derived_names`).
+          env: environment variables consulted at definition (None: as ``define``).
           help: a one-line description.
           on_change: called with the new value after every change.
 
@@ -419,6 +460,7 @@ config = Config()
 config.define_bool(
     "jax_enable_x64",
     False,
+    # The exception to the naming rule: the bare ``enable_x64`` is an alias too.
     aliases=("tessela_enable_x64", "enable_x64"),
     env=("TESSELA_ENABLE_X64", "JAX_ENABLE_X64"),
     help="Enable 64-bit types (int64, float64, complex128) by default.",
@@ -437,44 +479,32 @@ config.define_enum(
     "jax_numpy_rank_promotion",
     "allow",
     ("allow", "warn", "raise"),
-    aliases=("tessela_numpy_rank_promotion",),
-    env=("TESSELA_NUMPY_RANK_PROMOTION", "JAX_NUMPY_RANK_PROMOTION"),
     help="Whether NumPy-style implicit rank promotion is allowed, warned about or refused.",
 )
 config.define(
     "jax_numpy_dtype_promotion",
     "standard",
-    aliases=("tessela_numpy_dtype_promotion",),
-    env=("TESSELA_NUMPY_DTYPE_PROMOTION", "JAX_NUMPY_DTYPE_PROMOTION"),
     validator=_dtype_promotion,
     help="'standard' promotes dtypes on JAX's lattice; 'strict' promotes only weak types.",
 )
 config.define_bool(
     "jax_check_tracer_leaks",
     False,
-    aliases=("tessela_check_tracer_leaks",),
-    env=("TESSELA_CHECK_TRACER_LEAKS", "JAX_CHECK_TRACER_LEAKS"),
     help="After each transformation, raise if one of its tracers is still referenced.",
 )
 config.define_bool(
     "jax_no_tracing",
     False,
-    aliases=("tessela_no_tracing",),
-    env=("TESSELA_NO_TRACING", "JAX_NO_TRACING"),
     help="Raise RuntimeError when a jitted function is traced (a jit cache miss).",
 )
 config.define_bool(
     "jax_enable_checks",
     False,
-    aliases=("tessela_enable_checks",),
-    env=("TESSELA_ENABLE_CHECKS", "JAX_ENABLE_CHECKS"),
     help="Type-check every jaxpr that jit, make_jaxpr and eval_shape trace (check_jaxpr).",
 )
 config.define_bool(
     "jax_allow_f16_reductions",
     True,
-    aliases=("tessela_allow_f16_reductions",),
-    env=("TESSELA_ALLOW_F16_REDUCTIONS", "JAX_ALLOW_F16_REDUCTIONS"),
     help=(
         "If False, reduce_sum over float16 or bfloat16 operands raises ValueError (for "
         "programs traced and compiled after the change)."
@@ -492,16 +522,12 @@ config.define_enum(
     None,
     _MATMUL_PRECISIONS,
     optional=True,
-    aliases=("tessela_default_matmul_precision",),
-    env=("TESSELA_DEFAULT_MATMUL_PRECISION", "JAX_DEFAULT_MATMUL_PRECISION"),
     help="The precision of matmuls and convolutions whose precision argument is None.",
 )
 config.define_enum(
     "jax_traceback_filtering",
     "auto",
     ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto"),
-    aliases=("tessela_traceback_filtering",),
-    env=("TESSELA_TRACEBACK_FILTERING", "JAX_TRACEBACK_FILTERING"),
     help="How tracebacks of errors raised inside transformations are filtered.",
 )
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
@@ -523,16 +549,12 @@ def _prng_impl(value: Any) -> str:
 config.define(
     "jax_default_prng_impl",
     "threefry2x32",
-    aliases=("tessela_default_prng_impl",),
-    env=("TESSELA_DEFAULT_PRNG_IMPL", "JAX_DEFAULT_PRNG_IMPL"),
     validator=_prng_impl,
     help="The PRNG implementation of new keys (Tessela implements threefry2x32).",
 )
 config.define_int(
     "jax_num_cpu_devices",
     -1,
-    aliases=("tessela_num_cpu_devices",),
-    env=("TESSELA_NUM_CPU_DEVICES", "JAX_NUM_CPU_DEVICES"),
     help="How many CPU devices the CPU backend exposes (-1: XLA's choice); set before first use.",
 )
 

@@ -89,7 +89,7 @@ def _on_change(value: bool) -> None:
 config.define_bool(
     "jax_no_execution",
     False,
-    aliases=("tessela_no_execution",),
+    env=(),  # no environment variable, as before the naming rule
     help="Raise RuntimeError when a computation would run on concrete values.",
     on_change=_on_change,
 )

@@ -118,28 +118,26 @@ config.state("jax_allow_f16_reductions").on_change = _clear_caches
 config.define_bool(
     "jax_softmax_custom_jvp",
     False,
-    aliases=("tessela_softmax_custom_jvp",),
-    env=("TESSELA_SOFTMAX_CUSTOM_JVP", "JAX_SOFTMAX_CUSTOM_JVP"),
     help="Make nn.softmax a custom_jvp function (JAX's newer differentiation rule).",
 )
 config.define(
     "jax_legacy_prng_key",
     "allow",
-    aliases=("tessela_legacy_prng_key",),
-    env=("TESSELA_LEGACY_PRNG_KEY", "JAX_LEGACY_PRNG_KEY"),
     validator=_legacy_prng_key,
     help="Whether raw uint32 keys in tessela.random are allowed, warned about or refused.",
 )
+# The flags below read no environment variable (``env=()``); their alias
+# ``tessela_<name>`` comes from the naming rule of ``Config.define``.
 config.define_bool(
     "jax2tf_associative_scan_reductions",
     False,
-    aliases=("tessela_jax2tf_associative_scan_reductions",),
+    env=(),
     help="jax2tf's lowering of cumulative reductions; Tessela has no jax2tf (no effect).",
 )
 config.define(
     "jax_enable_custom_prng",
     False,
-    aliases=("tessela_enable_custom_prng",),
+    env=(),
     validator=_refusing_true(
         "jax_enable_custom_prng",
         "Tessela implements the threefry2x32 PRNG alone, and random functions given raw keys "
@@ -150,14 +148,14 @@ config.define(
 config.define(
     "jax_debug_key_reuse",
     False,
-    aliases=("tessela_debug_key_reuse",),
+    env=(),
     validator=_refusing_true("jax_debug_key_reuse", "Tessela has no checker of PRNG key reuse"),
     help="JAX's experimental key-reuse checker (not available: False only).",
 )
 config.define(
     "jax_remove_size_one_mesh_axis_from_type",
     False,
-    aliases=("tessela_remove_size_one_mesh_axis_from_type",),
+    env=(),
     validator=_refusing_true(
         "jax_remove_size_one_mesh_axis_from_type",
         "Tessela's abstract values keep mesh axes of size one in their sharding types",
@@ -167,14 +165,14 @@ config.define(
 config.define(
     "jax_array_garbage_collection_guard",
     None,
-    aliases=("tessela_array_garbage_collection_guard",),
+    env=(),
     validator=_gc_guard,
     help="What happens when an array is freed by the garbage collector (None/'allow' only).",
 )
 config.define(
     "jax_thread_guard",
     False,
-    aliases=("tessela_thread_guard",),
+    env=(),
     validator=_thread_guard,
     help="Check the thread of multi-process operations (nothing to check with one process).",
 )
