@@ -33,6 +33,26 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
                 "legacy_vectorized", None)  # fmt: skip
 
 
+def _call_or_return(
+    name: str,
+    impl: Callable[..., None],
+    first: object,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Callable[..., None] | None:
+    # ``debug_callback(f, x)`` calls at once; the two-call form
+    # ``debug_callback(ordered=True)`` returns ``impl`` for the second call.
+    if first is not None:
+        impl(first, *args, **kwargs)
+        return None
+    if args or kwargs:
+        raise TypeError(
+            f"{name} received unexpected arguments in the two-call form: {args=} "
+            f"{kwargs=}; pass them in the second call"
+        )
+    return impl
+
+
 def debug_callback(
     callback: Callable[..., Any] | None = None,
     /,
@@ -81,15 +101,7 @@ def debug_callback(
             partitioned=bool(partitioned),
         )
 
-    if callback is not None:
-        _debug_callback(callback, *args, **kwargs)
-        return None
-    if args or kwargs:
-        raise TypeError(
-            f"debug_callback received unexpected arguments in the two-call form: {args=} "
-            f"{kwargs=}; pass them in the second call"
-        )
-    return _debug_callback
+    return _call_or_return("debug_callback", _debug_callback, callback, args, kwargs)
 
 
 class _FormatChecker(string.Formatter):
@@ -172,15 +184,7 @@ def debug_print(
             static_args=static,
         )
 
-    if fmt is not None:
-        _debug_print(fmt, *args, **kwargs)
-        return None
-    if args or kwargs:
-        raise TypeError(
-            f"debug_print received unexpected arguments in the two-call form: {args=} "
-            f"{kwargs=}; pass them in the second call"
-        )
-    return _debug_print
+    return _call_or_return("debug_print", _debug_print, fmt, args, kwargs)
 
 
 def _result_avals(result_shape_dtypes: Any, who: str) -> tuple[tuple[ShapedArray, ...], Any]:

@@ -191,12 +191,7 @@ class Config:
         """Define a boolean flag, read from the environment as 1/0 or true/false.
 
         Args:
-          name: the flag's canonical name.
-          default: the default value.
-          aliases: other accepted names (None: by :func:`derived_names`).
-          env: environment variables consulted at definition (None: as ``define``).
-          help: a one-line description.
-          on_change: called with the new value after every change.
+          name, default, aliases, env, help, on_change: as :meth:`define`.
 
         Returns:
           None.
@@ -236,14 +231,9 @@ class Config:
         """Define a flag taking one of ``choices`` (or None when ``optional``), as JAX's enum flags.
 
         Args:
-          name: the flag's canonical name.
-          default: the default value.
+          name, default, aliases, env, help, on_change: as :meth:`define`.
           choices: the accepted strings.
           optional: whether None is accepted too.
-          aliases: other accepted names (None: by :func:`derived_names`).
-          env: environment variables consulted at definition (None: as ``define``).
-          help: a one-line description.
-          on_change: called with the new value after every change.
 
         Returns:
           None.
@@ -282,12 +272,7 @@ class Config:
         """Define an integer flag (None accepted), read from the environment as an integer.
 
         Args:
-          name: the flag's canonical name.
-          default: the default value.
-          aliases: other accepted names (None: by :func:`derived_names`).
-          env: environment variables consulted at definition (None: as ``define``).
-          help: a one-line description.
-          on_change: called with the new value after every change.
+          name, default, aliases, env, help, on_change: as :meth:`define`.
 
         Returns:
           None.

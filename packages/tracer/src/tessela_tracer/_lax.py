@@ -25,8 +25,20 @@ _INT_EXAMPLE = "1", "i32"
 
 
 def _unary(
-    p: Primitive, example: tuple[str, str] = _FLOAT_EXAMPLE, public: str | None = None
+    p: Primitive,
+    example: tuple[str, str] = _FLOAT_EXAMPLE,
+    public: str | None = None,
+    *,
+    doc: tuple[str, str, str] | None = None,
+    out_dt: str | None = None,
 ) -> Callable[[ArrayLike], Array]:
+    """The lax function ``op(x, /)`` binding ``p``, with its docstring.
+
+    ``example`` is the argument and dtype of the docstring's example, ``doc``
+    its ``(summary, argument, result)`` texts and ``out_dt`` the result's dtype
+    there when it is not the argument's. The function calls ``p.bind`` directly
+    (no frame between).
+    """
     bind = p.bind
 
     def op(x: ArrayLike, /) -> Array:
@@ -34,11 +46,14 @@ def _unary(
         return out
 
     arg, dt = example
-    out_dt = "bool" if p.name == "is_finite" else dt
+    out_dt = out_dt or ("bool" if p.name == "is_finite" else dt)
+    summary, arg_doc, result_doc = doc or (
+        f"Elementwise ``{p.name}``.", "an array or scalar.", "The result, same shape as ``x``."
+    )
     op.__name__ = op.__qualname__ = public or p.name
     op.__doc__ = (
-        f"Elementwise ``{p.name}``.\n\n    Args:\n      x: an array or scalar.\n\n"
-        f"    Returns:\n      The result, same shape as ``x``.\n\n    Example:\n"
+        f"{summary}\n\n    Args:\n      x: {arg_doc}\n\n"
+        f"    Returns:\n      {result_doc}\n\n    Example:\n"
         f"        >>> from tessela_tracer import make_jaxpr, lax\n"
         f"        >>> print(make_jaxpr(lax.{op.__name__})({arg}))\n"
         f"        {{ lambda ; a:{dt}[]. let b:{out_dt}[] = {p.name} a in (b,) }}\n"
@@ -205,40 +220,15 @@ def zeta(x: ArrayLike, q: ArrayLike, /) -> Array:
     return out
 
 
-def real(x: ArrayLike, /) -> Array:
-    """Real part of a complex array.
-
-    Args:
-      x: a complex array.
-
-    Returns:
-      A real array.
-
-    Example:
-        >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lax.real)(1j))
-        { lambda ; a:c64[]. let b:f32[] = real a in (b,) }
-    """
-    out: Array = ew.real_p.bind(x)
-    return out
-
-
-def imag(x: ArrayLike, /) -> Array:
-    """Imaginary part of a complex array.
-
-    Args:
-      x: a complex array.
-
-    Returns:
-      A real array.
-
-    Example:
-        >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lax.imag)(1j))
-        { lambda ; a:c64[]. let b:f32[] = imag a in (b,) }
-    """
-    out: Array = ew.imag_p.bind(x)
-    return out
+_COMPLEX_EXAMPLE = "1j", "c64"
+real = _unary(
+    ew.real_p, _COMPLEX_EXAMPLE, doc=("Real part of a complex array.", "a complex array.",
+    "A real array."), out_dt="f32",
+)  # fmt: skip
+imag = _unary(
+    ew.imag_p, _COMPLEX_EXAMPLE, doc=("Imaginary part of a complex array.", "a complex array.",
+    "A real array."), out_dt="f32",
+)  # fmt: skip
 
 
 def conj(x: ArrayLike, /) -> Array:

@@ -238,15 +238,11 @@ def approx_min_k(
 ) -> tuple[Array, Array]:
     """The ``k`` smallest values along ``reduction_dimension`` and their indices.
 
-    Exact here: the result meets every ``recall_target``.
+    Exact here, as :func:`approx_max_k`.
 
     Args:
-      operand: a floating array.
-      k: how many.
-      reduction_dimension: the axis.
-      recall_target: accepted for JAX's signature.
-      reduction_input_size_override: accepted for JAX's signature.
-      aggregate_to_topk: accepted for JAX's signature.
+      operand, k, reduction_dimension, recall_target, reduction_input_size_override,
+        aggregate_to_topk: as :func:`approx_max_k`.
 
     Returns:
       ``(values, indices)``, values in ascending order.
@@ -355,11 +351,9 @@ def conv_transpose_shape_tuple(
     """The output shape of ``conv_transpose`` with string dimension numbers.
 
     Args:
-      lhs_shape: the input's shape.
-      rhs_shape: the kernel's shape.
-      window_strides: the strides.
+      lhs_shape, rhs_shape, window_strides, dimension_numbers: as
+        :func:`conv_general_shape_tuple`.
       padding: ``"SAME"``/``"VALID"`` or the forward convolution's pairs.
-      dimension_numbers: e.g. ``("NHWC", "HWIO", "NHWC")``.
 
     Returns:
       The output shape, in the output's layout.

@@ -202,17 +202,16 @@ def pmin(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Minimum of ``x`` over the members of the mapped axis ``axis_name``.
 
     Args:
-      x: an array.
-      axis_name: a bound axis name or a tuple of names.
+      x, axis_name: as :func:`pmax`.
 
     Returns:
       The minimum, the same for every member.
 
     Example:
         >>> from tessela_tracer import make_jaxpr
-        >>> with axis_frame("i", 4):
-        ...     [e.primitive.name for e in make_jaxpr(lambda x: pmin(x, "i"))(1.0).eqns]
-        ['pmin']
+        >>> with axis_frame("i", 2):
+        ...     make_jaxpr(lambda x: pmin(x, "i"))(1.0).eqns[0].params
+        {'axis_name': ('i',)}
     """
     names, _ = bound_axis_sizes("pmin", axis_name)
     out: Array = pmin_p.bind(x, axis_name=names)

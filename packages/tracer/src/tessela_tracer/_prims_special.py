@@ -22,6 +22,7 @@ values are JAX's: the same series and continued fraction).
 
 from __future__ import annotations
 
+from tessela_tracer._lax import _unary
 from tessela_tracer._prims_elementwise import _REAL_FLOAT, nary_primitive, unary_primitive
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -164,37 +165,14 @@ def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike, /) -> Array:
     return out
 
 
-def bessel_i0e(x: ArrayLike, /) -> Array:
-    r"""Elementwise exponentially scaled modified Bessel function :math:`e^{-|x|} I_0(x)`.
-
-    Args:
-      x: a floating array or scalar.
-
-    Returns:
-      ``i0e(x)``, same shape and dtype as ``x``.
-
-    Example:
-        >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lax.bessel_i0e)(1.0))
-        { lambda ; a:f32[]. let b:f32[] = bessel_i0e a in (b,) }
-    """
-    out: Array = bessel_i0e_p.bind(x)
-    return out
+def _bessel_doc(order: int) -> tuple[str, str, str]:
+    return (
+        "Elementwise exponentially scaled modified Bessel function "
+        f":math:`e^{{-|x|}} I_{order}(x)`.",
+        "a floating array or scalar.",
+        f"``i{order}e(x)``, same shape and dtype as ``x``.",
+    )
 
 
-def bessel_i1e(x: ArrayLike, /) -> Array:
-    r"""Elementwise exponentially scaled modified Bessel function :math:`e^{-|x|} I_1(x)`.
-
-    Args:
-      x: a floating array or scalar.
-
-    Returns:
-      ``i1e(x)``, same shape and dtype as ``x``.
-
-    Example:
-        >>> from tessela_tracer import make_jaxpr, lax
-        >>> print(make_jaxpr(lax.bessel_i1e)(1.0))
-        { lambda ; a:f32[]. let b:f32[] = bessel_i1e a in (b,) }
-    """
-    out: Array = bessel_i1e_p.bind(x)
-    return out
+bessel_i0e = _unary(bessel_i0e_p, doc=_bessel_doc(0))
+bessel_i1e = _unary(bessel_i1e_p, doc=_bessel_doc(1))
