@@ -48,7 +48,9 @@ def _unary(
     arg, dt = example
     out_dt = out_dt or ("bool" if p.name == "is_finite" else dt)
     summary, arg_doc, result_doc = doc or (
-        f"Elementwise ``{p.name}``.", "an array or scalar.", "The result, same shape as ``x``."
+        f"Elementwise ``{p.name}``.",
+        "an array or scalar.",
+        "The result, same shape as ``x``.",
     )
     op.__name__ = op.__qualname__ = public or p.name
     op.__doc__ = (
