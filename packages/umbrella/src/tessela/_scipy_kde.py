@@ -23,20 +23,13 @@ from tessela_tracer.typing import Array, ArrayLike
 
 from . import random as _random
 from ._scipy_ndtr import ndtr
+from ._scipy_promote import _inexact
 from ._scipy_special import logsumexp
 
 __all__ = ["gaussian_kde"]
 
 # "scott", "silverman", a scalar factor, or a function of the estimator returning one.
 BandwidthMethod: TypeAlias = "str | ArrayLike | Callable[[gaussian_kde], ArrayLike] | None"
-
-
-def _inexact(*xs: ArrayLike) -> list[Array]:
-    arrays = [tnp.asarray(x) for x in xs]
-    dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = tnp.result_type(dtype, np.float32)
-    return [a.astype(dtype) for a in arrays]
 
 
 @register_pytree_node_class

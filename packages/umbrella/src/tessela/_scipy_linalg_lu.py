@@ -25,20 +25,13 @@ from tessela_tracer import lax
 from tessela_tracer.lax import linalg as lax_linalg
 from tessela_tracer.typing import Array, ArrayLike
 
+from ._scipy_promote import _inexact
 from ._vectorize import vectorize
 
 __all__ = [
     "eigh_tridiagonal", "expm", "expm_frechet", "lu", "lu_factor", "lu_solve", "polar",
     "qr_multiply", "solve_sylvester",
 ]  # fmt: skip
-
-
-def _inexact(*xs: ArrayLike) -> list[Array]:
-    arrays = [tnp.asarray(x) for x in xs]
-    dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = tnp.result_type(dtype, np.float32)
-    return [a.astype(dtype) for a in arrays]
 
 
 def lu_factor(

@@ -19,7 +19,8 @@ from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, comb, promote_inexact
+from ._scipy_promote import _arr, promote_inexact
+from ._scipy_special import comb
 from ._vectorize import vectorize
 from .typing import DTypeLike
 

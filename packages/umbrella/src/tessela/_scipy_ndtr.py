@@ -15,7 +15,7 @@ import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr
+from ._scipy_promote import _arr
 
 __all__ = ["log_ndtr", "ndtr", "ndtri"]
 

@@ -23,17 +23,11 @@ from tessela_tracer import lax
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike
 
+from ._scipy_promote import _inexact
+
 __all__ = ["convolve", "convolve2d", "correlate", "correlate2d", "detrend", "fftconvolve"]
 
 _MODES = ("full", "same", "valid")
-
-
-def _inexact(*xs: ArrayLike) -> list[Array]:
-    arrays = [tnp.asarray(x) for x in xs]
-    dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = tnp.result_type(dtype, np.float32)
-    return [a.astype(dtype) for a in arrays]
 
 
 def _fftconvolve_unbatched(in1: Any, in2: Any, mode: str) -> Any:

@@ -29,6 +29,7 @@ from tessela_numpy import fft as tnp_fft
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike
 
+from ._scipy_promote import _inexact
 from ._scipy_signal import detrend
 
 __all__ = ["csd", "istft", "stft", "welch"]
@@ -38,14 +39,6 @@ _where: Callable[..., Any] = tnp.where  # the three-argument form: one array
 
 def _complex_dtype(dtype: Any) -> np.dtype[Any]:
     return np.result_type(dtype, np.complex64)
-
-
-def _inexact(*xs: Any) -> list[Any]:
-    arrays = [tnp.asarray(x) for x in xs]
-    dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = tnp.result_type(dtype, np.float32)
-    return [a.astype(dtype) for a in arrays]
 
 
 def _axis(axis: int, ndim: int) -> int:

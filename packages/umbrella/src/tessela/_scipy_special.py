@@ -20,7 +20,7 @@ from tessela_tracer import dtypes as _dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
 from . import _nn_reduce
-from .typing import DTypeLike
+from ._scipy_promote import _arr, promote_inexact
 
 __all__ = [
     "beta", "betaln", "comb", "digamma", "entr", "erf", "erfc", "erfinv", "expit", "factorial",
@@ -30,51 +30,6 @@ __all__ = [
 ]  # fmt: skip
 
 Axis = int | Sequence[int] | None
-
-_SCALARS = (bool, int, float, complex, np.generic)
-
-
-def promote_inexact(name: str, *args: ArrayLike) -> list[Array | float | complex]:
-    """Promote ``args`` to their common inexact dtype (integers to the default float).
-
-    Python scalars stay weakly typed when every argument is one, as in JAX.
-
-    Args:
-        name: the public function's name, for error messages.
-        *args: array-likes.
-
-    Returns:
-        The promoted arguments (arrays, or Python floats when all are weak).
-
-    Raises:
-        TypeError: for arguments that are not arrays or scalars (lists, strings).
-    """
-    for i, a in enumerate(args):
-        if not (isinstance(a, _SCALARS) or hasattr(a, "dtype") or hasattr(a, "aval")):
-            raise TypeError(
-                f"{name}: argument {i} of type {type(a).__name__} is not an array; "
-                "pass a tessela or NumPy array (e.g. tessela.numpy.asarray(value))."
-            )
-    dtype, weak = _dtypes.result_type(*args, return_weak_type_flag=True)
-    if not _dtypes.issubdtype(dtype, np.inexact):
-        dtype = _dtypes.default_float_dtype()
-    out: list[Array | float | complex] = []
-    for a in args:
-        if weak and isinstance(a, (bool, int, float)):
-            out.append(float(a))
-        elif weak and isinstance(a, complex):
-            out.append(a)
-        else:
-            out.append(_arr(a, dtype=dtype))
-    return out
-
-
-def _arr(x: ArrayLike, dtype: DTypeLike | None = None) -> Array:
-    """``tnp.asarray``, but always an object with a dtype (scalars fold to NumPy)."""
-    out = tnp.asarray(x, dtype=dtype)
-    if not hasattr(out, "dtype"):
-        out = lax.convert_element_type(out, dtype if dtype is not None else _dtypes.dtype(out))
-    return out
 
 
 def _reduction_dims(ndim: int, axis: Axis) -> tuple[int, ...]:

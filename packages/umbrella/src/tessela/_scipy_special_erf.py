@@ -22,15 +22,11 @@ from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, promote_inexact
+from ._scipy_promote import _arr, _c, promote_inexact
 
 __all__ = ["bessel_jn", "dawsn", "erfcx", "wofz"]
 
 _F32 = np.dtype(np.float32)
-
-
-def _c(x: Any, value: Any) -> Any:
-    return np.array(value, x.dtype)[()]
 
 
 # erfcx(x) ~ P(1/x^2) / (sqrt(pi) x), P's coefficients highest degree first.

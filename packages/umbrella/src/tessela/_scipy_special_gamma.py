@@ -20,7 +20,8 @@ from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, gammaln, promote_inexact
+from ._scipy_promote import _arr, _c, promote_inexact
+from ._scipy_special import gammaln
 from ._vectorize import vectorize
 
 __all__ = [
@@ -34,10 +35,6 @@ def _real_args(name: str, *args: Any) -> list[Any]:
     if _dtypes.issubdtype(out[0].dtype, np.complexfloating):
         raise ValueError(f"{name} does not support complex-valued inputs.")
     return out
-
-
-def _c(x: Any, value: Any) -> Any:
-    return np.array(value, x.dtype)[()]
 
 
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:

@@ -25,16 +25,13 @@ import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, gamma, promote_inexact
+from ._scipy_promote import _arr, _c, promote_inexact
+from ._scipy_special import gamma
 from ._vectorize import vectorize
 
 __all__ = ["hyp1f1", "hyp2f1", "sph_harm_y"]
 
 _where: Callable[..., Any] = tnp.where  # the three-argument form: one array
-
-
-def _c(x: Any, value: Any) -> Any:
-    return np.array(value, x.dtype)[()]
 
 
 def _eps(x: Any) -> Any:

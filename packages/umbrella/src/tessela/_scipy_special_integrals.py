@@ -21,7 +21,7 @@ from tessela_tracer import custom_jvp, lax
 from tessela_tracer import dtypes as _dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, promote_inexact
+from ._scipy_promote import _arr, promote_inexact
 
 __all__ = ["fresnel", "owens_t", "sici"]
 

@@ -14,7 +14,8 @@ import numpy as np
 import tessela_numpy as tnp
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._scipy_special import _arr, gamma, promote_inexact
+from ._scipy_promote import _arr, promote_inexact
+from ._scipy_special import gamma
 
 __all__ = ["boxcox", "boxcox1p", "poch"]
 

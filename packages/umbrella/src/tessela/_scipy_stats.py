@@ -18,7 +18,8 @@ from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_ndtr import log_ndtr, ndtr, ndtri
-from ._scipy_special import _arr, betaln, expit, gammaln, logit, promote_inexact, xlog1py, xlogy
+from ._scipy_promote import _arr, promote_inexact
+from ._scipy_special import betaln, expit, gammaln, logit, xlog1py, xlogy
 
 __all__: list[str] = []
 

@@ -19,7 +19,8 @@ from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_ndtr import log_ndtr, ndtr
-from ._scipy_special import _arr, entr, logsumexp, promote_inexact
+from ._scipy_promote import _arr, _c, promote_inexact
+from ._scipy_special import entr, logsumexp
 from ._scipy_special_gamma import betainc, gammainc, gammaincc
 from ._scipy_stats import norm_logpdf, poisson_pmf
 
@@ -34,10 +35,6 @@ __all__ = [
 
 def _args(name: str, *args: ArrayLike) -> list[Array]:
     return [_arr(a) for a in promote_inexact(name, *args)]
-
-
-def _c(x: Any, value: Any) -> Any:
-    return np.array(value, x.dtype)[()]
 
 
 def gamma_cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:

@@ -67,6 +67,8 @@ from tessela._scipy_linalg_matrices import (
 from tessela._scipy_linalg_schur import funm, hessenberg, rsf2csf, schur, sqrtm
 from tessela._vectorize import vectorize
 
+from .._scipy_promote import _inexact
+
 __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion",
     "convolution_matrix", "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet",
@@ -75,14 +77,6 @@ __all__ = [
     "pascal", "polar", "qr", "qr_multiply", "rsf2csf", "schur", "solve", "solve_sylvester",
     "solve_triangular", "sqrtm", "svd", "toeplitz",
 ]  # fmt: skip
-
-
-def _inexact(*xs: ArrayLike) -> list[Array]:
-    arrays = [tnp.asarray(x) for x in xs]
-    dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = tnp.result_type(dtype, tnp.float32)
-    return [x.astype(dtype) for x in arrays]
 
 
 def cholesky(
