@@ -120,6 +120,50 @@ def _scatter(
     return convert(out, dt, weak_type=weak)
 
 
+_METHOD_DOC = """{summary}
+
+        Args:
+          {arg}: {arg_doc}
+          indices_are_sorted: a promise that the indices are sorted.
+          unique_indices: a promise that the indices do not repeat.
+          mode: {mode_doc}
+
+        Returns:
+          The updated copy.
+        """
+
+
+def _update_method(
+    name: str,
+    op: Callable[..., Array],
+    summary: str,
+    values_doc: str,
+    *,
+    mode_doc: str = "out-of-bounds handling, as for :meth:`set`.",
+    combine: bool = False,
+) -> Callable[..., Array]:
+    # One ``IndexedRef`` method: a scatter by ``op`` or, with ``combine``,
+    # ``op(x, factors)`` (see ``IndexedRef._combine``).
+    def method(
+        self: IndexedRef,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Mode = None,
+    ) -> Array:
+        if combine:
+            return unchanged(self._combine(op, values, mode, indices_are_sorted, unique_indices))
+        return unchanged(self._update(op, values, mode, indices_are_sorted, unique_indices))
+
+    method.__name__ = name
+    method.__qualname__ = f"IndexedRef.{name}"
+    method.__doc__ = _METHOD_DOC.format(
+        summary=summary, arg="values", arg_doc=values_doc, mode_doc=mode_doc
+    )
+    return method
+
+
 class IndexedRef:
     """``x.at[idx]``: the methods return updated copies of ``x``."""
 
@@ -209,164 +253,35 @@ class IndexedRef:
         )
         return combine(self.array, factors)
 
-    def set(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] = values``, out of place.
-
-        Args:
-          values: the new values, broadcast to ``x[idx]``'s shape.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: ``None``/``"drop"``/``"fill"`` drop out-of-bounds updates, ``"clip"`` clamps.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(
-            self._update(lax.scatter, values, mode, indices_are_sorted, unique_indices)
-        )
-
-    def add(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] += values``, out of place; repeated indices accumulate.
-
-        Args:
-          values: the addends.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(
-            self._update(lax.scatter_add, values, mode, indices_are_sorted, unique_indices)
-        )
-
-    def multiply(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] *= values``, out of place.
-
-        Args:
-          values: the factors.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(
-            self._update(lax.scatter_mul, values, mode, indices_are_sorted, unique_indices)
-        )
-
+    set = _update_method(
+        "set",
+        lax.scatter,
+        "``x[idx] = values``, out of place.",
+        "the new values, broadcast to ``x[idx]``'s shape.",
+        mode_doc='``None``/``"drop"``/``"fill"`` drop out-of-bounds updates, ``"clip"`` clamps.',
+    )
+    add = _update_method(
+        "add",
+        lax.scatter_add,
+        "``x[idx] += values``, out of place; repeated indices accumulate.",
+        "the addends.",
+    )
+    multiply = _update_method(
+        "multiply", lax.scatter_mul, "``x[idx] *= values``, out of place.", "the factors."
+    )
     mul = multiply
-
-    def divide(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] /= values``, out of place.
-
-        Args:
-          values: the divisors.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(self._combine(_divide, values, mode, indices_are_sorted, unique_indices))
-
-    def power(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] **= values``, out of place.
-
-        Args:
-          values: the exponents.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(self._combine(_power, values, mode, indices_are_sorted, unique_indices))
-
-    def min(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] = minimum(x[idx], values)``, out of place.
-
-        Args:
-          values: the values.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(
-            self._update(lax.scatter_min, values, mode, indices_are_sorted, unique_indices)
-        )
-
-    def max(
-        self,
-        values: ArrayLike,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: Mode = None,
-    ) -> Array:
-        """``x[idx] = maximum(x[idx], values)``, out of place.
-
-        Args:
-          values: the values.
-          indices_are_sorted: a promise that the indices are sorted.
-          unique_indices: a promise that the indices do not repeat.
-          mode: out-of-bounds handling, as for :meth:`set`.
-
-        Returns:
-          The updated copy.
-        """
-        return unchanged(
-            self._update(lax.scatter_max, values, mode, indices_are_sorted, unique_indices)
-        )
+    divide = _update_method(
+        "divide", _divide, "``x[idx] /= values``, out of place.", "the divisors.", combine=True
+    )
+    power = _update_method(
+        "power", _power, "``x[idx] **= values``, out of place.", "the exponents.", combine=True
+    )
+    min = _update_method(
+        "min", lax.scatter_min, "``x[idx] = minimum(x[idx], values)``, out of place.", "the values."
+    )
+    max = _update_method(
+        "max", lax.scatter_max, "``x[idx] = maximum(x[idx], values)``, out of place.", "the values."
+    )
 
     def apply(
         self,

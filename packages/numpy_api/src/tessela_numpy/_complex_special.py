@@ -22,29 +22,11 @@ from tessela_tracer.typing import Array, ArrayLike
 from ._arrays import aval_of, convert, full_like, select_n
 
 __all__ = [
-    "acos_kernel",
-    "acos_special",
-    "acosh_kernel",
-    "acosh_special",
-    "asinh_kernel",
-    "asinh_special",
-    "atanh_kernel",
-    "atanh_special",
-    "cosh_kernel",
-    "cosh_special",
-    "expm1_kernel",
-    "expm1_special",
-    "log1p_kernel",
-    "log_kernel",
-    "log_special",
-    "sign_kernel",
-    "sign_special",
-    "sinh_kernel",
-    "sinh_special",
-    "tanh_kernel",
-    "tanh_special",
-    "with_special",
-]
+    "acos_kernel", "acos_special", "acosh_kernel", "acosh_special", "asinh_kernel", "asinh_special",
+    "atanh_kernel", "atanh_special", "cosh_kernel", "cosh_special", "expm1_kernel", "expm1_special",
+    "log1p_kernel", "log_kernel", "log_special", "sign_kernel", "sign_special", "sinh_kernel",
+    "sinh_special", "tanh_kernel", "tanh_special", "with_special",
+]  # fmt: skip
 
 Rule = Callable[[Array, Array], Array]
 
@@ -96,64 +78,70 @@ def _signed_zero(x: Array) -> Array:
     return select_n(_zero(x), lax.div(one, x), x)
 
 
-def cosh_special(z: Array, out: Array) -> Array:
-    """``cosh``: ``NaN + 0j`` at ``±0 + (inf or NaN) j``; ``inf + NaN j`` at ``±inf + (inf or NaN) j``.
-
+_RULE_DOC = """{summary}
+{more}
     Args:
-      z: the complex input.
-      out: the kernel's ``cosh(z)``.
+      z: {z}
+      out: the kernel's {out}.
 
     Returns:
-      ``out`` with the standard's special values.
+      ``out`` with the standard's special values{note}.
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(cosh_special, z, z).dtype
+    >>> eval_shape({name}, z, z).dtype
     dtype('complex64')
     """
+
+
+def _rule(
+    summary: str,
+    *,
+    more: str = "",
+    z: str = "the complex input ``a + b j``.",
+    out: str = "",
+    note: str = "",
+) -> Callable[[Rule], Rule]:
+    # Gives a ``*_special`` rule its docstring: ``summary`` (and the paragraph
+    # ``more``, its lines split by newlines), the arguments and a doctest;
+    # ``out`` defaults to ``name(z)``.
+    paragraph = "".join(f"\n    {line}" for line in more.splitlines()) + "\n" if more else ""
+
+    def document(rule: Rule) -> Rule:
+        kernel = out or f"``{rule.__name__.removesuffix('_special')}(z)``"
+        rule.__doc__ = _RULE_DOC.format(
+            summary=summary, more=paragraph, z=z, out=kernel, note=note, name=rule.__name__
+        )
+        return rule
+
+    return document
+
+
+@_rule(
+    "``cosh``: ``NaN + 0j`` at ``±0 + (inf or NaN) j``; ``inf + NaN j`` at ``±inf + (inf or NaN) j``.",
+    z="the complex input.",
+)
+def cosh_special(z: Array, out: Array) -> Array:
     a, b = lax.real(z), lax.imag(z)
     bad_b = _not_finite(b)
     out = _patch(out, _and(_zero(a), bad_b), np.nan, 0.0, a)
     return _patch(out, _and(_inf(a), bad_b), np.inf, np.nan, a)
 
 
+@_rule("``sinh``: ``a + NaN j`` where ``a`` is zero or infinite and ``b`` is infinite or NaN.")
 def sinh_special(z: Array, out: Array) -> Array:
-    """``sinh``: ``a + NaN j`` where ``a`` is zero or infinite and ``b`` is infinite or NaN.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``sinh(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(sinh_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     return _patch(out, _and(_or(_zero(a), _inf(a)), _not_finite(b)), a, np.nan, a)
 
 
+@_rule(
+    "``tanh``: ``±0 + NaN j`` at ``±0 + (inf or NaN) j``; ``±1 ± 0j`` at ``±inf + b j``, ``b`` finite.",
+    more=(
+        "The zeros take the signs of ``a`` and ``b`` (the kernel's imaginary zero at\n"
+        "``inf + b j`` has the sign of ``sin(2b)``, the standard's that of ``b``)."
+    ),
+)
 def tanh_special(z: Array, out: Array) -> Array:
-    """``tanh``: ``±0 + NaN j`` at ``±0 + (inf or NaN) j``; ``±1 ± 0j`` at ``±inf + b j``, ``b`` finite.
-
-    The zeros take the signs of ``a`` and ``b`` (the kernel's imaginary zero at
-    ``inf + b j`` has the sign of ``sin(2b)``, the standard's that of ``b``).
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``tanh(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(tanh_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     dt = aval_of(b).dtype
     out = _patch(out, _and(_zero(a), _not_finite(b)), a, np.nan, a)
@@ -163,21 +151,11 @@ def tanh_special(z: Array, out: Array) -> Array:
     return _patch(out, _and(_inf(a), lax.is_finite(b)), lax.real(out), signed_zero_b, a)
 
 
+@_rule(
+    "``expm1``: ``inf + NaN j`` at ``+inf + (inf or NaN) j``, ``-1 ± 0j`` at ``-inf + (inf or NaN) j``.",
+    note=" (the zero takes ``b``'s sign)",
+)
 def expm1_special(z: Array, out: Array) -> Array:
-    """``expm1``: ``inf + NaN j`` at ``+inf + (inf or NaN) j``, ``-1 ± 0j`` at ``-inf + (inf or NaN) j``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``expm1(z)``.
-
-    Returns:
-      ``out`` with the standard's special values (the zero takes ``b``'s sign).
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(expm1_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     dt = aval_of(a).dtype
     bad_b = _not_finite(b)
@@ -186,43 +164,22 @@ def expm1_special(z: Array, out: Array) -> Array:
     return _patch(out, _and(lax.eq(a, convert(-np.inf, dt)), bad_b), -1.0, zero_im, a)
 
 
+@_rule(
+    "``log`` and ``log1p``: ``inf + NaN j`` at ``±inf + NaN j`` and at ``NaN ± inf j``.",
+    out="``log(z)`` (or ``log1p(z)``)",
+)
 def log_special(z: Array, out: Array) -> Array:
-    """``log`` and ``log1p``: ``inf + NaN j`` at ``±inf + NaN j`` and at ``NaN ± inf j``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``log(z)`` (or ``log1p(z)``).
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(log_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     cond = _or(_and(_inf(a), _nan(b)), _and(_nan(a), _inf(b)))
     return _patch(out, cond, np.inf, np.nan, a)
 
 
+@_rule(
+    "``atanh`` where a part is NaN: ``±0 + NaN j`` at ``(±0 or ±inf) + NaN j``, else ``NaN + NaN j``.",
+    more="``NaN ± inf j`` keeps the kernel's ``±0 ± πj/2``.",
+    note=" (the zero takes ``a``'s sign)",
+)
 def atanh_special(z: Array, out: Array) -> Array:
-    """``atanh`` where a part is NaN: ``±0 + NaN j`` at ``(±0 or ±inf) + NaN j``, else ``NaN + NaN j``.
-
-    ``NaN ± inf j`` keeps the kernel's ``±0 ± πj/2``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``atanh(z)``.
-
-    Returns:
-      ``out`` with the standard's special values (the zero takes ``a``'s sign).
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(atanh_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     zero_or_inf = _or(_zero(a), _inf(a))
     both_nan = _or(
@@ -233,59 +190,20 @@ def atanh_special(z: Array, out: Array) -> Array:
     return _patch(out, _and(_nan(b), zero_or_inf), _signed_zero(a), np.nan, a)
 
 
+@_rule("``asinh``: ``NaN ± 0j`` (the sign of ``b``) at ``NaN ± 0j``.")
 def asinh_special(z: Array, out: Array) -> Array:
-    """``asinh``: ``NaN ± 0j`` (the sign of ``b``) at ``NaN ± 0j``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``asinh(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(asinh_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     return _patch(out, _and(_nan(a), _zero(b)), np.nan, b, a)
 
 
+@_rule("``acos``: ``π/2 + NaN j`` at ``±0 + NaN j``.")
 def acos_special(z: Array, out: Array) -> Array:
-    """``acos``: ``π/2 + NaN j`` at ``±0 + NaN j``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``acos(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(acos_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     return _patch(out, _and(_zero(a), _nan(b)), np.pi / 2, np.nan, a)
 
 
+@_rule("``acosh``: ``NaN + πj/2`` at ``+0 + NaN j``.")
 def acosh_special(z: Array, out: Array) -> Array:
-    """``acosh``: ``NaN + πj/2`` at ``+0 + NaN j``.
-
-    Args:
-      z: the complex input ``a + b j``.
-      out: the kernel's ``acosh(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(acosh_special, z, z).dtype
-    dtype('complex64')
-    """
     a, b = lax.real(z), lax.imag(z)
     dt = aval_of(a).dtype
     # 1 / +0 is +inf and 1 / -0 is -inf.
@@ -293,21 +211,11 @@ def acosh_special(z: Array, out: Array) -> Array:
     return _patch(out, _and(positive_zero, _nan(b)), np.nan, np.pi / 2, a)
 
 
+@_rule(
+    "``sign``: ``+0 + 0j`` at every complex zero (``x / |x|`` keeps the zero's signs).",
+    z="the complex input.",
+)
 def sign_special(z: Array, out: Array) -> Array:
-    """``sign``: ``+0 + 0j`` at every complex zero (``x / |x|`` keeps the zero's signs).
-
-    Args:
-      z: the complex input.
-      out: the kernel's ``sign(z)``.
-
-    Returns:
-      ``out`` with the standard's special values.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> z = ShapeDtypeStruct((2,), "complex64")
-    >>> eval_shape(sign_special, z, z).dtype
-    dtype('complex64')
-    """
     return _patch(out, lax.eq(z, convert(0, aval_of(z).dtype)), 0.0, 0.0, lax.real(z))
 
 

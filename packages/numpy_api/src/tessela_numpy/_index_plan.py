@@ -29,16 +29,9 @@ import numpy as np
 from tessela_tracer import ArrayOps, Tracer
 
 __all__ = [
-    "DynamicSlicePlan",
-    "IndexKind",
-    "ParsedIndex",
-    "StaticSlicePlan",
-    "as_index_tuple",
-    "dynamic_slice_plan",
-    "expand_bool_indices",
-    "parse_indices",
-    "static_slice_plan",
-]
+    "DynamicSlicePlan", "IndexKind", "ParsedIndex", "StaticSlicePlan", "as_index_tuple",
+    "dynamic_slice_plan", "expand_bool_indices", "parse_indices", "static_slice_plan",
+]  # fmt: skip
 
 
 class IndexKind(enum.Enum):

@@ -16,7 +16,15 @@ from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    documented,
+    dtype_or,
+    promote_dtypes,
+    shape_of,
+)
 from ._creation import place_result
 from ._indexing import getitem
 from ._reductions import sum as _sum
@@ -74,12 +82,11 @@ def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
     return lax.select_n(mask, lax.broadcast_in_dim(np.zeros((), dt), shape, ()), m)
 
 
-def tril(m: ArrayLike, k: int = 0) -> Array:
-    """The lower triangle of the last two axes: entries above diagonal ``k`` are zeroed.
+_TRIANGLE_DOC = """The {part} triangle of the last two axes: entries {side} diagonal ``k`` are zeroed.
 
     Args:
       m: an array of at least two dimensions.
-      k: the diagonal above which to zero.
+      k: the diagonal {side} which to zero.
 
     Returns:
       An array of ``m``'s shape and dtype.
@@ -89,30 +96,18 @@ def tril(m: ArrayLike, k: int = 0) -> Array:
 
     >>> import numpy as np
     >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: tril(np.arange(1, 10).reshape(3, 3))).shape
+    >>> eval_shape(lambda: {name}(np.arange(1, 10).reshape(3, 3){k})).shape
     (3, 3)
     """
+
+
+@documented(_TRIANGLE_DOC, part="lower", side="above", k="")
+def tril(m: ArrayLike, k: int = 0) -> Array:
     return unchanged(_triangle("tril", m, k, lower=True))
 
 
+@documented(_TRIANGLE_DOC, part="upper", side="below", k=", k=1")
 def triu(m: ArrayLike, k: int = 0) -> Array:
-    """The upper triangle of the last two axes: entries below diagonal ``k`` are zeroed.
-
-    Args:
-      m: an array of at least two dimensions.
-      k: the diagonal below which to zero.
-
-    Returns:
-      An array of ``m``'s shape and dtype.
-
-    Raises:
-      ValueError: ``m`` has fewer than two dimensions.
-
-    >>> import numpy as np
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: triu(np.arange(1, 10).reshape(3, 3), k=1)).shape
-    (3, 3)
-    """
     return unchanged(_triangle("triu", m, k, lower=False))
 
 
@@ -243,49 +238,44 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
     return diag(ravel(v), k)
 
 
+_FLIP_DOC = """Reverse the order of the {what}.
+
+    Args:
+      m: an array of at least {dims}.
+
+    Returns:
+      The flipped array.
+
+    >>> import numpy as np
+    >>> from tessela_tracer import eval_shape
+    >>> eval_shape(lambda: {name}(np.array({example}))).shape
+    {shape}
+    """
+
+
+def _flip_axis(name: str, m: ArrayLike, axis: int) -> Array:
+    check_arraylike(name, m)
+    ndim = len(shape_of(m))
+    if ndim <= axis:
+        dims = ("one dimension", "two dimensions")[axis]
+        raise ValueError(
+            f"axis {axis} is out of bounds for array of dimension {ndim}; {name} needs at least {dims}"
+        )
+    return flip(m, axis)
+
+
+@documented(
+    _FLIP_DOC, what="columns (axis 1)", dims="two dimensions", example="[[1, 2, 3]]", shape="(1, 3)"
+)
 def fliplr(m: ArrayLike) -> Array:
-    """Reverse the order of the columns (axis 1).
-
-    Args:
-      m: an array of at least two dimensions.
-
-    Returns:
-      The flipped array.
-
-    >>> import numpy as np
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: fliplr(np.array([[1, 2, 3]]))).shape
-    (1, 3)
-    """
-    check_arraylike("fliplr", m)
-    if len(shape_of(m)) < 2:
-        raise ValueError(
-            f"axis 1 is out of bounds for array of dimension {len(shape_of(m))}; "
-            "fliplr needs at least two dimensions"
-        )
-    return flip(m, 1)
+    return _flip_axis("fliplr", m, 1)
 
 
+@documented(
+    _FLIP_DOC, what="rows (axis 0)", dims="one dimension", example="[1, 2, 3]", shape="(3,)"
+)
 def flipud(m: ArrayLike) -> Array:
-    """Reverse the order of the rows (axis 0).
-
-    Args:
-      m: an array of at least one dimension.
-
-    Returns:
-      The flipped array.
-
-    >>> import numpy as np
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: flipud(np.array([1, 2, 3]))).shape
-    (3,)
-    """
-    check_arraylike("flipud", m)
-    if len(shape_of(m)) < 1:
-        raise ValueError(
-            "axis 0 is out of bounds for array of dimension 0; flipud needs at least one dimension"
-        )
-    return flip(m, 0)
+    return _flip_axis("flipud", m, 0)
 
 
 def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:

@@ -43,16 +43,9 @@ from ._where import broadcast_to
 from ._where import where as _sel
 
 __all__ = [
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmin",
-    "nanprod",
-    "nanstd",
-    "nansum",
+    "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
     "nanvar",
-]
+]  # fmt: skip
 
 
 def _inexact(a: Any) -> bool:

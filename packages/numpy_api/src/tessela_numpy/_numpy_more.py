@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,8 +42,16 @@ __all__ = [
 ]  # fmt: skip
 
 
-def iscomplex(x: ArrayLike) -> Array:
-    """Elementwise: a nonzero imaginary part.
+def _imag_test(
+    name: str, what: str, compare: Callable[[Array, Array], Array], example: str
+) -> Callable[[ArrayLike], Array]:
+    # ``compare(imag(x), 0)`` element-wise.
+    def test(x: ArrayLike) -> Array:
+        i = imag(asarray(x))
+        return compare(i, lax.full_like(i, 0))
+
+    test.__name__ = test.__qualname__ = name
+    test.__doc__ = f"""Elementwise: {what} imaginary part.
 
     Args:
         x: an array.
@@ -52,28 +60,14 @@ def iscomplex(x: ArrayLike) -> Array:
         A boolean array.
 
     >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
-    >>> eval_shape(iscomplex, S((2,), "complex64")).dtype
+    >>> eval_shape({name}, S((2,), "{example}")).dtype
     dtype('bool')
     """
-    i = imag(asarray(x))
-    return lax.ne(i, lax.full_like(i, 0))
+    return test
 
 
-def isreal(x: ArrayLike) -> Array:
-    """Elementwise: a zero imaginary part.
-
-    Args:
-        x: an array.
-
-    Returns:
-        A boolean array.
-
-    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
-    >>> eval_shape(isreal, S((2,), "float32")).dtype
-    dtype('bool')
-    """
-    i = imag(asarray(x))
-    return lax.eq(i, lax.full_like(i, 0))
+iscomplex = _imag_test("iscomplex", "a nonzero", lax.ne, "complex64")
+isreal = _imag_test("isreal", "a zero", lax.eq, "float32")
 
 
 def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
@@ -418,8 +412,7 @@ def _iota(m: int, dtype: Any) -> Any:
     return asarray(np.arange(m), dtype=dtype)
 
 
-def hamming(M: int) -> Array:
-    """The Hamming window.
+_WINDOW_DOC = """The {title} window.
 
     Args:
         M: the window length.
@@ -428,74 +421,39 @@ def hamming(M: int) -> Array:
         ``M`` samples in the default float type.
 
     >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: hamming(5)).shape
+    >>> eval_shape(lambda: {name}(5)).shape
     (5,)
     """
-    m, dtype = _window(M, "hamming")
-    if m <= 1:
-        return ones(m, dtype)
-    return unchanged(0.54 - 0.46 * cos(2 * np.pi * _iota(m, dtype) / (m - 1)))
 
 
-def hanning(M: int) -> Array:
-    """The Hann window.
+def _window_function(
+    name: str, title: str, samples: Callable[[Array, int], Array]
+) -> Callable[[int], Array]:
+    # A window of ``M`` points: ``samples(n, M)`` of ``n = 0, ..., M - 1``
+    # (``ones`` for ``M <= 1``).
+    def window(M: int) -> Array:
+        m, dtype = _window(M, name)
+        if m <= 1:
+            return ones(m, dtype)
+        return unchanged(samples(_iota(m, dtype), m))
 
-    Args:
-        M: the window length.
-
-    Returns:
-        ``M`` samples in the default float type.
-
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: hanning(5)).shape
-    (5,)
-    """
-    m, dtype = _window(M, "hanning")
-    if m <= 1:
-        return ones(m, dtype)
-    return unchanged(0.5 * (1 - cos(2 * np.pi * _iota(m, dtype) / (m - 1))))
+    window.__name__ = window.__qualname__ = name
+    window.__doc__ = _WINDOW_DOC.format(title=title, name=name)
+    return window
 
 
-def blackman(M: int) -> Array:
-    """The Blackman window.
-
-    Args:
-        M: the window length.
-
-    Returns:
-        ``M`` samples in the default float type.
-
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: blackman(5)).shape
-    (5,)
-    """
-    m, dtype = _window(M, "blackman")
-    if m <= 1:
-        return ones(m, dtype)
-    n = _iota(m, dtype)
-    return unchanged(
-        0.42 - 0.5 * cos(2 * np.pi * n / (m - 1)) + 0.08 * cos(4 * np.pi * n / (m - 1))
-    )
-
-
-def bartlett(M: int) -> Array:
-    """The Bartlett (triangular) window.
-
-    Args:
-        M: the window length.
-
-    Returns:
-        ``M`` samples in the default float type.
-
-    >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: bartlett(5)).shape
-    (5,)
-    """
-    m, dtype = _window(M, "bartlett")
-    if m <= 1:
-        return ones(m, dtype)
-    n = _iota(m, dtype)
-    return unchanged(1 - abs(2 * n + 1 - m) / (m - 1))
+hamming = _window_function(
+    "hamming", "Hamming", lambda n, m: 0.54 - 0.46 * cos(2 * np.pi * n / (m - 1))
+)
+hanning = _window_function("hanning", "Hann", lambda n, m: 0.5 * (1 - cos(2 * np.pi * n / (m - 1))))
+blackman = _window_function(
+    "blackman",
+    "Blackman",
+    lambda n, m: 0.42 - 0.5 * cos(2 * np.pi * n / (m - 1)) + 0.08 * cos(4 * np.pi * n / (m - 1)),
+)
+bartlett = _window_function(
+    "bartlett", "Bartlett (triangular)", lambda n, m: 1 - abs(2 * n + 1 - m) / (m - 1)
+)
 
 
 def kaiser(M: int, beta: ArrayLike) -> Array:

@@ -8,8 +8,8 @@ and element-wise functions; sizes and split points are static.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from ._arrays import (
     aval_of,
     check_arraylike,
     convert,
+    documented,
     dtype_or,
     promote_dtypes,
     promote_dtypes_inexact,
@@ -131,11 +132,12 @@ def _split_n(
     return split(ary, indices_or_sections, axis=axis)
 
 
-def hsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
-    """Split column-wise (axis 1; axis 0 for 1-D arrays) into equal sections or at indices.
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+_SPLIT_DOC = """Split {how} into equal sections or at indices.
 
     Args:
-      ary: an array of at least one dimension.
+      ary: an array of at least {dims}.
       indices_or_sections: a number of equal sections, or split indices.
 
     Returns:
@@ -143,46 +145,35 @@ def hsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array
 
     >>> import numpy as np
     >>> from tessela_tracer import eval_shape
-    >>> [p.shape for p in eval_shape(lambda: hsplit(np.ones((2, 4)), 2))]
-    [(2, 2), (2, 2)]
+    >>> [p.shape for p in eval_shape(lambda: {name}({example}))]
+    {shapes}
     """
+
+
+def _split_doc(how: str, dims: str, example: str, shapes: str) -> Callable[[_F], _F]:
+    return documented(_SPLIT_DOC, how=how, dims=dims, example=example, shapes=shapes)
+
+
+@_split_doc(
+    "column-wise (axis 1; axis 0 for 1-D arrays)",
+    "one dimension",
+    "np.ones((2, 4)), 2",
+    "[(2, 2), (2, 2)]",
+)
+def hsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
     nd = len(shape_of(ary)) if hasattr(ary, "shape") or np.isscalar(ary) else 0
     return _split_n("hsplit", ary, indices_or_sections, 0 if nd == 1 else 1, 1)
 
 
+@_split_doc("row-wise (axis 0)", "two dimensions", "np.ones((4, 2)), [1]", "[(1, 2), (3, 2)]")
 def vsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
-    """Split row-wise (axis 0) into equal sections or at indices.
-
-    Args:
-      ary: an array of at least two dimensions.
-      indices_or_sections: a number of equal sections, or split indices.
-
-    Returns:
-      The list of pieces.
-
-    >>> import numpy as np
-    >>> from tessela_tracer import eval_shape
-    >>> [p.shape for p in eval_shape(lambda: vsplit(np.ones((4, 2)), [1]))]
-    [(1, 2), (3, 2)]
-    """
     return _split_n("vsplit", ary, indices_or_sections, 0, 2)
 
 
+@_split_doc(
+    "depth-wise (axis 2)", "three dimensions", "np.ones((1, 2, 4)), 2", "[(1, 2, 2), (1, 2, 2)]"
+)
 def dsplit(ary: ArrayLike, indices_or_sections: IndicesOrSections) -> list[Array]:
-    """Split depth-wise (axis 2) into equal sections or at indices.
-
-    Args:
-      ary: an array of at least three dimensions.
-      indices_or_sections: a number of equal sections, or split indices.
-
-    Returns:
-      The list of pieces.
-
-    >>> import numpy as np
-    >>> from tessela_tracer import eval_shape
-    >>> [p.shape for p in eval_shape(lambda: dsplit(np.ones((1, 2, 4)), 2))]
-    [(1, 2, 2), (1, 2, 2)]
-    """
     return _split_n("dsplit", ary, indices_or_sections, 2, 3)
 
 
@@ -231,6 +222,16 @@ def meshgrid(
     return out
 
 
+def _sample_dtypes(
+    start: ArrayLike, stop: ArrayLike, dtype: DTypeLike | None
+) -> tuple[np.dtype[Any], np.dtype[Any]]:
+    # The result dtype (``dtype`` or the promoted floating one) and the dtype
+    # to compute in (the result's if inexact, else the default float).
+    out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
+    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
+    return out_dt, comp
+
+
 def logspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -259,8 +260,7 @@ def logspace(
     (3,)
     """
     check_arraylike("logspace", start, stop, base)
-    out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
-    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
+    out_dt, comp = _sample_dtypes(start, stop, dtype)
     lin = linspace(start, stop, num, endpoint=endpoint, dtype=comp, axis=axis)
     return unchanged(convert(power(convert(base, comp), lin), out_dt))
 
@@ -291,8 +291,7 @@ def geomspace(
     (4,)
     """
     check_arraylike("geomspace", start, stop)
-    out_dt = dtype_or(dtype, _dt.result_type(start, stop, float))
-    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _dt.canonicalize_dtype(np.float64)
+    out_dt, comp = _sample_dtypes(start, stop, dtype)
     start_c, stop_c = convert(start, comp), convert(stop, comp)
     sgn = sign(start_c)
     lo, hi = log10(true_divide(start_c, sgn)), log10(true_divide(stop_c, sgn))

@@ -32,17 +32,9 @@ from ._ufuncs import isnan, logical_and, logical_not, not_equal
 from ._where import where as _select
 
 __all__ = [
-    "argwhere",
-    "bincount",
-    "flatnonzero",
-    "nonzero",
-    "unique",
-    "unique_all",
-    "unique_counts",
-    "unique_inverse",
-    "unique_values",
-    "where",
-]
+    "argwhere", "bincount", "flatnonzero", "nonzero", "unique", "unique_all", "unique_counts",
+    "unique_inverse", "unique_values", "where",
+]  # fmt: skip
 
 
 class _UniqueAllResult(NamedTuple):

@@ -16,19 +16,10 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 __all__ = [
-    "Axis",
-    "IncompatibleShapesError",
-    "NegativeDimensionError",
-    "Shape",
-    "broadcast_shapes",
-    "canonicalize_axis",
-    "canonicalize_shape",
-    "check_element_count",
-    "is_python_scalar",
-    "move_axis_permutation",
-    "normalize_reduction_axes",
-    "reduced_shape",
-]
+    "Axis", "IncompatibleShapesError", "NegativeDimensionError", "Shape", "broadcast_shapes",
+    "canonicalize_axis", "canonicalize_shape", "check_element_count", "is_python_scalar",
+    "move_axis_permutation", "normalize_reduction_axes", "reduced_shape",
+]  # fmt: skip
 
 #: An ``axis`` argument: one axis, several, or ``None`` (all axes).
 Axis: TypeAlias = int | Sequence[int] | None

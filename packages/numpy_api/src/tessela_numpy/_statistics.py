@@ -47,16 +47,9 @@ from ._where import broadcast_to, clip
 from ._where import where as _sel
 
 __all__ = [
-    "average",
-    "corrcoef",
-    "cov",
-    "median",
-    "nanmedian",
-    "nanpercentile",
-    "nanquantile",
-    "percentile",
-    "quantile",
-]
+    "average", "corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile",
+    "percentile", "quantile",
+]  # fmt: skip
 
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
