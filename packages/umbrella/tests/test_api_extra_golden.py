@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-import pathlib
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,16 +20,12 @@ import pytest
 import tessela as tx
 import tessela.numpy as tnp
 import tessela.scipy
+from _golden import cases_module, golden_tests, load_json, load_npz, same_layout
 from tessela import debug, random
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import api_extra_cases  # noqa: E402
-
-with np.load(_HERE / "api_extra_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
-HOST = json.loads((_HERE / "api_extra_golden.json").read_text())
+api_extra_cases = cases_module("api_extra_cases")
+GOLDEN = load_npz("api_extra_golden.npz")
+HOST = load_json("api_extra_golden.json")
 
 # Series stopped at a tolerance, and results that differ from the reference by
 # the association order of sums (overlap-add, Householder products).
@@ -44,23 +37,8 @@ LOOSE = {
 NS = SimpleNamespace(scipy=tessela.scipy, grad=tx.grad, vmap=tx.vmap, jnp=tnp)
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, np.ndarray]:
-    out = tx.jit(lambda: api_extra_cases.cases(NS))()
-    return {k: np.asarray(v) for k, v in out.items()}
-
-
-def test_every_case_is_in_the_golden_file(results: dict[str, np.ndarray]) -> None:
-    assert sorted(results) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_the_reference(results: dict[str, np.ndarray], name: str) -> None:
-    got, want = results[name], GOLDEN[name]
-    assert got.shape == want.shape, (name, got.shape, want.shape)
-    assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want, err_msg=name)
+def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:
+    if not same_layout(name, got, want):
         return
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
     np.testing.assert_array_equal(np.isinf(got), np.isinf(want), err_msg=name)
@@ -68,6 +46,11 @@ def test_matches_the_reference(results: dict[str, np.ndarray], name: str) -> Non
     scale = max(1.0, float(np.max(np.abs(want[finite]), initial=0.0)))
     rtol = LOOSE.get(name, 4e-6 if want.dtype != np.float16 else 2e-3)
     np.testing.assert_allclose(got[finite], want[finite], rtol=0, atol=rtol * scale, err_msg=name)
+
+
+test_every_case_is_in_the_golden_file, test_matches_the_reference = golden_tests(
+    tx.jit(lambda: api_extra_cases.cases(NS)), GOLDEN, _compare
+)
 
 
 def test_host_values_match_the_reference() -> None:

@@ -7,22 +7,17 @@ raises for bad input.
 
 from __future__ import annotations
 
-import pathlib
-import sys
 import warnings
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from _golden import cases_module, load_npz
 from tessela.scipy import linalg as sl
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-import api_cases  # noqa: E402
-
-with np.load(_HERE / "api_golden.npz") as _data:
-    GOLDEN = {k: _data[k] for k in _data.files}
+api_cases = cases_module("api_cases")
+GOLDEN = load_npz("api_golden.npz")
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,6 @@ raise ``NotImplementedError`` (saying why) for the rest.
 
 from __future__ import annotations
 
-import json
-import pathlib
-import sys
 from typing import Any
 
 import numpy as np
@@ -19,14 +16,11 @@ import pytest
 import tessela as tx
 import tessela.numpy as tnp
 import tessela_tracer._staging as staging
+from _golden import cases_module, load_json
 from tessela_tracer.extend import debug_effect, jaxpr_effects, ordered_debug_effect
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import flags_cases  # noqa: E402
-
-GOLDEN = json.loads((_HERE / "flags_golden.json").read_text())
+flags_cases = cases_module("flags_cases")
+GOLDEN = load_json("flags_golden.json")
 
 
 @pytest.fixture(scope="module")

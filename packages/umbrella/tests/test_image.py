@@ -6,35 +6,25 @@ through either library; ``golden/generate_image.py`` wrote JAX's side.
 
 from __future__ import annotations
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from _golden import cases_module, golden_tests, load_npz
 from tessela import image
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import image_cases  # noqa: E402
-
-with np.load(_HERE / "image_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
-
-OURS = image_cases.run(tx)
+image_cases = cases_module("image_cases")
+GOLDEN = load_npz("image_golden.npz")
 
 
-def test_every_case_was_recorded() -> None:
-    assert sorted(OURS) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_jax(name: str) -> None:
-    got, want = OURS[name], GOLDEN[name]
+def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5 * max(1.0, np.abs(want).max()))
+
+
+test_every_case_was_recorded, test_matches_jax = golden_tests(
+    lambda: image_cases.run(tx), GOLDEN, _compare
+)
 
 
 def test_method_names_and_errors() -> None:

@@ -2,46 +2,32 @@
 
 ``golden/lax_more_cases.py`` runs mulhi, reduce_xor, scatter_sub (with its
 gradient and batching), scatter_apply, index_take, approx_max_k/approx_min_k,
-empty and axis_size through either library; ``golden/generate_lax_more.py``
+empty and axis_size through either library; ``golden/generate_lax.py``
 wrote JAX's side.
 """
 
 from __future__ import annotations
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from _golden import allclose, cases_module, golden_tests, load_npz
 from tessela import lax
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import lax_more_cases  # noqa: E402
-
-with np.load(_HERE / "lax_more_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
-
-OURS = lax_more_cases.run(tx)
+lax_more_cases = cases_module("lax_more_cases")
+GOLDEN = load_npz("lax_more_golden.npz")
 
 
-def test_every_case_was_recorded() -> None:
-    assert sorted(OURS) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_jax(name: str) -> None:
-    got, want = OURS[name], GOLDEN[name]
+def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:
     if name == "empty/shape_dtype":  # the platform's default integer
         got, want = got.astype(np.int64), want.astype(np.int64)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    allclose(1e-6, 1e-6)(name, got, want)
+
+
+test_every_case_was_recorded, test_matches_jax = golden_tests(
+    lambda: lax_more_cases.run(tx), GOLDEN, _compare
+)
 
 
 def test_primitives_under_jax_names() -> None:

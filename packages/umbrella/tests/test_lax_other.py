@@ -6,47 +6,34 @@ ragged_dot(_general), broadcast_like, shape_as_value, the dot algorithm
 presets, composite, platform_dependent, tokens through jit, and programs whose
 ordered ``debug.print``/``debug.callback`` calls sit in loops, conds, scans and
 nested jits (their printed lines, in order) through either library;
-``golden/generate_lax_other.py`` wrote JAX's side.
+``golden/generate_lax.py`` wrote JAX's side.
 """
 
 from __future__ import annotations
 
 import functools
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from _golden import allclose, cases_module, golden_tests, load_npz
 from tessela import lax
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import lax_other_cases  # noqa: E402
-
-with np.load(_HERE / "lax_other_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
-
-OURS = lax_other_cases.run(tx)
+lax_other_cases = cases_module("lax_other_cases")
+GOLDEN = load_npz("lax_other_golden.npz")
 
 
-def test_every_case_was_recorded() -> None:
-    assert sorted(OURS) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_jax(name: str) -> None:
-    got, want = OURS[name], GOLDEN[name]
+def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:
     if want.dtype.kind == "U":
         assert got.tolist() == want.tolist()
         return
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    allclose(1e-5, 1e-5)(name, got, want)
+
+
+test_every_case_was_recorded, test_matches_jax = golden_tests(
+    lambda: lax_other_cases.run(tx), GOLDEN, _compare
+)
 
 
 def test_primitives_under_jax_names() -> None:

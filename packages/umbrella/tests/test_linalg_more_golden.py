@@ -14,8 +14,6 @@ quasi-triangular) are checked here on Tessela's own results.
 
 from __future__ import annotations
 
-import pathlib
-import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -23,34 +21,18 @@ import pytest
 import tessela as tx
 import tessela.numpy as tnp
 import tessela.scipy.linalg as tsl
+from _golden import allclose, cases_module, golden_tests, load_npz
 from tessela import lax
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import linalg_more_cases as cases  # noqa: E402
-
-with np.load(_HERE / "linalg_more_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
+cases = cases_module("linalg_more_cases")
+GOLDEN = load_npz("linalg_more_golden.npz")
 
 NS = SimpleNamespace(
     lax=lax, numpy=tnp, scipy_linalg=tsl, jit=tx.jit, jvp=tx.jvp, vjp=tx.vjp, vmap=tx.vmap
 )
-OURS = cases.run(NS)
-
-
-def test_every_case_was_recorded() -> None:
-    assert sorted(OURS) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_jax(name: str) -> None:
-    got, want = OURS[name], GOLDEN[name]
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)
+test_every_case_was_recorded, test_matches_jax = golden_tests(
+    lambda: cases.run(NS), GOLDEN, allclose(2e-4, 2e-4)
+)
 
 
 def test_eig_defining_identities() -> None:

@@ -8,23 +8,17 @@ attention outputs and gradients to float32 accumulation differences.
 
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.random as random
+from _golden import cases_module, load_npz
 from tessela import nn
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import nn_cases  # noqa: E402
-
-with np.load(_HERE / "nn_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
+nn_cases = cases_module("nn_cases")
+GOLDEN = load_npz("nn_golden.npz")
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> float:

@@ -3,30 +3,24 @@
 ``golden/random_sharding_cases.py`` runs the same cases through either
 implementation (``optax.tree_utils.tree_random_like``'s call among them);
 ``golden/random_sharding_golden.json`` holds JAX's results
-(``golden/generate_random_sharding.py``).
+(``golden/generate_random.py``).
 """
 
 from __future__ import annotations
 
 import inspect
-import json
-import pathlib
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela_tracer.sharding as tracer_sharding
+from _golden import cases_module, load_json
 from tessela import random
 from tessela.sharding import AbstractMesh, NamedSharding, PartitionSpec
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "golden"))
-import random_sharding_cases
-
-GOLDEN: dict[str, Any] = json.loads(
-    (pathlib.Path(__file__).resolve().parent / "golden" / "random_sharding_golden.json").read_text()
-)
+random_sharding_cases = cases_module("random_sharding_cases")
+GOLDEN: dict[str, Any] = load_json("random_sharding_golden.json")
 OURS: dict[str, Any] = random_sharding_cases.run(tx)
 SAMPLERS = sorted(random_sharding_cases.sampler_calls(tx))
 # Samplers that fail under jit with a typed key whatever out_sharding is (a gap of

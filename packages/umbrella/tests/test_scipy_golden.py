@@ -10,22 +10,13 @@ kernels may round differently), integers exactly, NaN and infinities by position
 
 from __future__ import annotations
 
-import pathlib
-import sys
-
-import numpy as np
-import pytest
 import tessela as tx
+from _golden import cases_module, golden_tests, load_npz, scaled_close
 from tessela import ops
 from tessela.scipy import special, stats
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import scipy_cases  # noqa: E402
-
-with np.load(_HERE / "scipy_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
+scipy_cases = cases_module("scipy_cases")
+GOLDEN = load_npz("scipy_golden.npz")
 
 # Cases whose float32 kernels (lgamma, digamma, polygamma, zeta, tan near
 # its poles) round differently from the reference's: compared more loosely.
@@ -41,27 +32,10 @@ LOOSE = {
 }  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, np.ndarray]:
-    # One jitted program for every case: a single compilation instead of one
-    # per eager primitive. Eager values are checked in test_scipy.py.
-    out = tx.jit(lambda: scipy_cases.cases(special, stats, ops, tx.grad, tx.vmap))()
-    return {k: np.asarray(v) for k, v in out.items()}
-
-
-def test_every_case_is_in_the_golden_file(results: dict[str, np.ndarray]) -> None:
-    assert sorted(results) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_the_reference(results: dict[str, np.ndarray], name: str) -> None:
-    got, want = results[name], GOLDEN[name]
-    assert got.shape == want.shape, (name, got.shape, want.shape)
-    assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want, err_msg=name)
-        return
-    rtol = LOOSE.get(name, 4e-6)
-    finite = np.abs(want[np.isfinite(want)])
-    scale = max(1.0, float(finite.max(initial=0.0)))
-    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale, err_msg=name)
+# One jitted program for every case: a single compilation instead of one
+# per eager primitive. Eager values are checked in test_scipy.py.
+test_every_case_is_in_the_golden_file, test_matches_the_reference = golden_tests(
+    tx.jit(lambda: scipy_cases.cases(special, stats, ops, tx.grad, tx.vmap)),
+    GOLDEN,
+    scaled_close(LOOSE),
+)

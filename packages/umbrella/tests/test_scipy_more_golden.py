@@ -10,23 +10,15 @@ zero crossings; integers exactly; NaN and infinities by position.
 
 from __future__ import annotations
 
-import pathlib
-import sys
 from types import SimpleNamespace
 
-import numpy as np
-import pytest
 import tessela as tx
 import tessela.scipy
+from _golden import cases_module, golden_tests, load_npz, scaled_close
 from tessela import lax
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import scipy_more_cases  # noqa: E402
-
-with np.load(_HERE / "scipy_more_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
+scipy_more_cases = cases_module("scipy_more_cases")
+GOLDEN = load_npz("scipy_more_golden.npz")
 
 # Iterative kernels (series and continued fractions stopped at a tolerance) and
 # rational approximations evaluated with another association order.
@@ -40,25 +32,6 @@ LOOSE = {
 NS = SimpleNamespace(lax=lax, scipy=tessela.scipy, grad=tx.grad, vmap=tx.vmap)
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, np.ndarray]:
-    out = tx.jit(lambda: scipy_more_cases.cases(NS))()
-    return {k: np.asarray(v) for k, v in out.items()}
-
-
-def test_every_case_is_in_the_golden_file(results: dict[str, np.ndarray]) -> None:
-    assert sorted(results) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_the_reference(results: dict[str, np.ndarray], name: str) -> None:
-    got, want = results[name], GOLDEN[name]
-    assert got.shape == want.shape, (name, got.shape, want.shape)
-    assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got, want, err_msg=name)
-        return
-    rtol = LOOSE.get(name, 4e-6)
-    finite = np.abs(want[np.isfinite(want)])
-    scale = max(1.0, float(finite.max(initial=0.0)))
-    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale, err_msg=name)
+test_every_case_is_in_the_golden_file, test_matches_the_reference = golden_tests(
+    tx.jit(lambda: scipy_more_cases.cases(NS)), GOLDEN, scaled_close(LOOSE)
+)

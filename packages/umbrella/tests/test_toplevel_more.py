@@ -7,23 +7,18 @@ import gzip
 import json
 import logging
 import pathlib
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela.numpy as tnp
+from _golden import cases_module, load_npz
 from tessela import custom_batching, errors, monitoring, profiler, stages
 from tessela.custom_derivatives import linear_call
 
-_HERE = pathlib.Path(__file__).resolve().parent / "golden"
-sys.path.insert(0, str(_HERE))
-
-import transforms_more_cases  # noqa: E402
-
-with np.load(_HERE / "transforms_more_golden.npz") as _data:
-    GOLDEN = {name: _data[name] for name in _data.files}
+transforms_more_cases = cases_module("transforms_more_cases")
+GOLDEN = load_npz("transforms_more_golden.npz")
 
 OURS = transforms_more_cases.run(tx)
 

@@ -1,28 +1,22 @@
 """Typed PRNG keys are arrays with a key dtype, as in JAX 0.10.2.
 
 ``golden/key_cases.py`` runs the same cases through either implementation;
-``golden/keys_golden.json`` holds JAX's results (``golden/generate_keys.py``).
+``golden/keys_golden.json`` holds JAX's results (``golden/generate_random.py``).
 """
 
 from __future__ import annotations
 
-import json
-import pathlib
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
 import tessela as tx
 import tessela_prng
+from _golden import cases_module, load_json
 from tessela import random
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "golden"))
-import key_cases
-
-GOLDEN: dict[str, Any] = json.loads(
-    (pathlib.Path(__file__).resolve().parent / "golden" / "keys_golden.json").read_text()
-)
+key_cases = cases_module("key_cases")
+GOLDEN: dict[str, Any] = load_json("keys_golden.json")
 # Floats sampled under jit may differ from the eager bits in the last place.
 CLOSE = {"jit_uniform", "jit_grad", "normal2", "checkpoint", "lax_map"}
 # Known differences, asserted as they are: JAX's key arrays lack ``astype``

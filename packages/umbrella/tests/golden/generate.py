@@ -11,32 +11,27 @@ gradients of a few attention cases.
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
 import jax
 import jax.nn
 import jax.random
-import numpy as np
 
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import nn_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     arrays = {}
     arrays.update(nn_cases.activations(jax.nn, jax.grad, jax.vmap))
     arrays.update(nn_cases.initializers(jax.nn, jax.random))
     arrays.update(nn_cases.attention(jax.nn, jax.grad))
-    np.savez_compressed(out / "nn_golden.npz", **arrays)
-    print(f"wrote {len(arrays)} arrays to {out / 'nn_golden.npz'}")
+    _cli.save_npz(out, "nn_golden.npz", arrays)
 
 
 if __name__ == "__main__":

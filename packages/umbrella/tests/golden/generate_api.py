@@ -7,7 +7,6 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
@@ -16,22 +15,18 @@ import jax.flatten_util
 import jax.scipy.linalg
 import jax.scipy.special
 import jax.scipy.stats
-import numpy as np
 
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import api_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     arrays = api_cases.run(jax)
-    np.savez_compressed(out / "api_golden.npz", **arrays)
-    print(f"wrote {len(arrays)} arrays to {out / 'api_golden.npz'}")
+    _cli.save_npz(out, "api_golden.npz", arrays)
 
 
 if __name__ == "__main__":

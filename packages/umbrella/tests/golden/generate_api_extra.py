@@ -14,10 +14,8 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
-import json
 import os
 import pathlib
 import sys
@@ -36,6 +34,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import api_extra_cases  # noqa: E402
 
 
@@ -49,13 +48,10 @@ def _mesh(shape: tuple[int, ...], names: tuple[str, ...]) -> Mesh:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     ns = SimpleNamespace(scipy=jax.scipy, grad=jax.grad, vmap=jax.vmap, jnp=jnp)
     arrays = api_extra_cases.run(ns)
-    np.savez_compressed(out / "api_extra_golden.npz", **arrays)
+    _cli.save_npz(out, "api_extra_golden.npz", arrays)
     host = api_extra_cases.host_cases(jnp, jax.debug, jax.random)
     layouts = {}
     for name, (shape, sharding, options) in api_extra_cases.sharding_cases(
@@ -75,7 +71,7 @@ def main() -> None:
     data = {
         "host": host, "layouts": layouts, "debugger": transcript, "jax_version": jax.__version__,
     }  # fmt: skip
-    (out / "api_extra_golden.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    _cli.save_json(out, "api_extra_golden.json", data)
     print(f"wrote {len(arrays)} arrays, {len(host)} host values and {len(layouts)} layouts")
 
 

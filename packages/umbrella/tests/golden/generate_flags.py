@@ -7,8 +7,6 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
-import json
 import pathlib
 import sys
 
@@ -17,16 +15,14 @@ import jax
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import flags_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     result = flags_cases.run(jax)
-    (out / "flags_golden.json").write_text(json.dumps(result, indent=0, sort_keys=True) + "\n")
+    _cli.save_json(out, "flags_golden.json", result, indent=0)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 from types import SimpleNamespace
@@ -15,26 +14,22 @@ from types import SimpleNamespace
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
-import numpy as np
 
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import linalg_more_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     ns = SimpleNamespace(
         lax=jax.lax, numpy=jnp, scipy_linalg=jax.scipy.linalg, jit=jax.jit, jvp=jax.jvp, vjp=jax.vjp,
         vmap=jax.vmap,
     )  # fmt: skip
     arrays = linalg_more_cases.run(ns)
-    np.savez_compressed(out / "linalg_more_golden.npz", **arrays)
-    print(f"wrote {len(arrays)} arrays to {out / 'linalg_more_golden.npz'}")
+    _cli.save_npz(out, "linalg_more_golden.npz", arrays)
 
 
 if __name__ == "__main__":

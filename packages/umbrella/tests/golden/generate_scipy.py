@@ -9,7 +9,6 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 from types import SimpleNamespace
@@ -22,27 +21,22 @@ import jax.scipy.optimize
 import jax.scipy.signal
 import jax.scipy.special
 import jax.scipy.stats
-import numpy as np
 
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import scipy_cases  # noqa: E402
 import scipy_more_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     arrays = scipy_cases.run(jax.scipy.special, jax.scipy.stats, jax.ops, jax.grad, jax.vmap)
-    np.savez_compressed(out / "scipy_golden.npz", **arrays)
-    print(f"wrote {len(arrays)} arrays to {out / 'scipy_golden.npz'}")
+    _cli.save_npz(out, "scipy_golden.npz", arrays)
     ns = SimpleNamespace(lax=jax.lax, scipy=jax.scipy, grad=jax.grad, vmap=jax.vmap)
     more = scipy_more_cases.run(ns)
-    np.savez_compressed(out / "scipy_more_golden.npz", **more)
-    print(f"wrote {len(more)} arrays to {out / 'scipy_more_golden.npz'}")
+    _cli.save_npz(out, "scipy_more_golden.npz", more)
 
 
 if __name__ == "__main__":

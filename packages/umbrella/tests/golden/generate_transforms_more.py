@@ -7,29 +7,24 @@ Run under the reference implementation only (no tessela package is imported)::
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
 import jax
 import jax.custom_batching
 import jax.numpy
-import numpy as np
 
 jax.config.update("jax_platforms", "cpu")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import _cli  # noqa: E402
 import transforms_more_cases  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent))
-    out = pathlib.Path(parser.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _cli.out_dir()
     arrays = transforms_more_cases.run(jax)
-    np.savez_compressed(out / "transforms_more_golden.npz", **arrays)
-    print(f"wrote {len(arrays)} arrays to {out / 'transforms_more_golden.npz'}")
+    _cli.save_npz(out, "transforms_more_golden.npz", arrays)
 
 
 if __name__ == "__main__":
