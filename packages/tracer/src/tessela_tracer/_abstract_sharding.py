@@ -93,11 +93,11 @@ class PartitionSpec:
     def __iter__(self) -> Iterator[Any]:
         return iter(self._partitions)
 
-    def index(self, value: Any) -> int:
+    def index(self, value: object) -> int:
         """The position of the first entry equal to ``value``."""
         return self._partitions.index(value)
 
-    def count(self, value: Any) -> int:
+    def count(self, value: object) -> int:
         """How many entries equal ``value``."""
         return self._partitions.count(value)
 

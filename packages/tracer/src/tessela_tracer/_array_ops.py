@@ -366,7 +366,7 @@ class Array(_ArrayBase):
             raise TypeError("len() of unsized object")
         return shape[0]  # type: ignore[no-any-return]
 
-    def item(self, *args: int) -> Any:
+    def item(self, *args: int) -> bool | int | float | complex:
         """Copy one element to a Python scalar, as ``numpy.ndarray.item`` does.
 
         A tracer gives its value when its trace knows it and otherwise raises
@@ -391,7 +391,10 @@ class Array(_ArrayBase):
             ...     print(str(e).splitlines()[1].split(":")[0])
             The item() method was called on a traced array
         """
-        return _host_value(self, "item", always_raise=False).item(*args)
+        value: bool | int | float | complex = _host_value(self, "item", always_raise=False).item(
+            *args
+        )
+        return value
 
     def tolist(self) -> Any:
         """The value as nested Python lists of Python scalars.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -345,7 +345,9 @@ def get_aval(x: object, /) -> ShapedArray:
     raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
 
 
-def canonicalize_shape(shape: Any, context: str = "") -> tuple[int, ...]:
+def canonicalize_shape(
+    shape: SupportsIndex | Sequence[SupportsIndex], context: str = ""
+) -> tuple[int, ...]:
     """Check that ``shape`` is a sequence of concrete non-negative integers.
 
     Args:
@@ -359,14 +361,14 @@ def canonicalize_shape(shape: Any, context: str = "") -> tuple[int, ...]:
         >>> canonicalize_shape([2, np.int64(3)])
         (2, 3)
     """
-    if not isinstance(shape, (tuple, list)):
-        shape = (shape,)
+    # Checked at run time: a caller's dimension may be anything (a tracer, None).
+    dims: Sequence[Any] = shape if isinstance(shape, (tuple, list)) else (shape,)
     try:
-        return tuple(operator.index(d) for d in shape)
+        return tuple(operator.index(d) for d in dims)
     except TypeError:
         pass
-    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(shape)}."
-    if any(hasattr(d, "_trace") for d in shape):
+    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(dims)}."
+    if any(hasattr(d, "_trace") for d in dims):
         msg += "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
     raise TypeError(msg + context)
 

@@ -188,7 +188,7 @@ def debug_print(
 
 
 def _result_avals(result_shape_dtypes: Any, who: str) -> tuple[tuple[ShapedArray, ...], Any]:
-    def to_aval(s: Any) -> ShapedArray:
+    def to_aval(s: object) -> ShapedArray:
         if not hasattr(s, "shape") or not hasattr(s, "dtype"):
             raise TypeError(
                 f"{who}: result_shape_dtypes leaves must have .shape and .dtype, got {s!r}; "

@@ -79,15 +79,18 @@ class Primitive:
     def __repr__(self) -> str:
         return self.name
 
-    def bind(self, *args: Any, **params: Any) -> Any:
+    def bind(self, *args: object, **params: Any) -> Any:
         """Apply the primitive under the current trace.
 
         Args:
-          *args: array operands (arrays, tracers or Python scalars).
+          *args: the operands: arrays, tracers, Python scalars, tokens, or any
+            value a trace understands (a transformation's own values, such as
+            symbolic zeros, reach its trace; the type is ``object`` for them).
           **params: static parameters.
 
         Returns:
-          One output, or a list for ``multiple_results`` primitives.
+          One output, or a list for ``multiple_results`` primitives (typed
+          ``Any``: which of the two depends on the primitive).
         """
         return _current_trace.get().process_primitive(self, args, params)
 
@@ -289,7 +292,7 @@ class Trace:
         return isinstance(x, Tracer) and x._trace is self
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
     ) -> Any:
         """Interpret ``prim`` applied to ``args``.
 
@@ -321,7 +324,7 @@ class Trace:
         """
         return ""
 
-    def describe_provenance(self, tracer: Any) -> str:
+    def describe_provenance(self, tracer: Tracer) -> str:
         """Explain where one of this trace's tracers comes from, for error messages.
 
         The contract: called with a tracer of this trace that cannot become a
@@ -355,7 +358,7 @@ class EvalTrace(Trace):
     __slots__ = ()
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
     ) -> Any:
         for a in args:
             if isinstance(a, Tracer):

@@ -223,7 +223,7 @@ def _check_primal_out(
         raise TypeError(_primal_mismatch(kind, rule, primal, False, ours, theirs))
 
 
-def fun_name(fun: Any, /) -> str:
+def fun_name(fun: object, /) -> str:
     """A function's name for messages and printing (``<lambda>``, ``f``, ...)."""
     while hasattr(fun, "func") and not hasattr(fun, "__name__"):
         fun = fun.func

@@ -161,7 +161,7 @@ _X64_TO_32 = {
 }
 
 
-def dtype(x: Any, /) -> np.dtype[Any]:
+def dtype(x: DTypeLike | npt.ArrayLike, /) -> np.dtype[Any]:
     """Return the (uncanonicalized) NumPy dtype of a value or dtype-like.
 
     Args:
@@ -202,7 +202,7 @@ def dtype(x: Any, /) -> np.dtype[Any]:
     if isinstance(x, str) and x == "float0":
         return float0
     try:
-        parsed: np.dtype[Any] = np.dtype(x)
+        parsed: np.dtype[Any] = np.dtype(x)  # type: ignore[arg-type]  # unparsable: TypeError
     except TypeError as err:
         raise TypeError(f"Cannot interpret {x!r} as a data type") from err
     return parsed

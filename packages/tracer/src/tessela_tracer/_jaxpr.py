@@ -10,6 +10,7 @@ import numpy as np
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive
+from tessela_tracer.typing import Value
 
 __all__ = [
     "Atom",
@@ -322,7 +323,7 @@ def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr, /) -> None:
         read(a, "outvars")
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], /, *args: Any) -> list[Any]:
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Value], /, *args: Value) -> list[Any]:
     """Evaluate a jaxpr by binding each equation's primitive under the current trace.
 
     Args:
@@ -375,7 +376,7 @@ def jaxpr_as_fun(closed: ClosedJaxpr, /) -> Callable[..., list[Any]]:
         neg
     """
 
-    def fun(*args: Any) -> list[Any]:
+    def fun(*args: Value) -> list[Any]:
         return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
     return fun

@@ -51,7 +51,7 @@ def _is_sharding(x: Any) -> bool:
     return hasattr(x, "device_set") or isinstance(x, NamedSharding)
 
 
-def check_sharding_tree(value: Any, what: str) -> None:
+def check_sharding_tree(value: object, what: str) -> None:
     """Check that every leaf of ``value`` is a ``Sharding``, a ``PartitionSpec`` or ``None``.
 
     Args:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import gc
 import sys
 import types
-from typing import Any
+from typing import Any, TypeVar
 
 from tessela_tracer._config import config
+
+_T = TypeVar("_T")
 
 __all__ = ["check_no_leaks", "find_leaked_tracers"]
 
@@ -46,7 +48,9 @@ def _held_by(roots: list[Any]) -> set[int]:
     return seen
 
 
-def find_leaked_tracers(trace: Any, tracer_type: type, frame: types.FrameType | None) -> list[Any]:
+def find_leaked_tracers(
+    trace: object, tracer_type: type[_T], frame: types.FrameType | None
+) -> list[_T]:
     """The tracers of ``trace`` that something besides ``frame`` and the trace still holds.
 
     After a garbage collection, a tracer of ``trace`` has leaked when it is
@@ -88,14 +92,14 @@ def find_leaked_tracers(trace: Any, tracer_type: type, frame: types.FrameType | 
         live_frames.add(id(f))
         f = f.f_back
 
-    def foreign(r: Any) -> bool:
+    def foreign(r: object) -> bool:
         rid = id(r)
         return rid not in held and rid not in ignored and rid not in live_frames
 
     return [t for t in mine if id(t) not in held or any(map(foreign, gc.get_referrers(t)))]
 
 
-def check_no_leaks(trace: Any, tracer_type: type) -> None:
+def check_no_leaks(trace: object, tracer_type: type[object]) -> None:
     """Raise, with ``jax_check_tracer_leaks`` on, when a tracer of ``trace`` leaked (see the module).
 
     Called by :func:`~tessela_tracer.new_trace` as its block ends; the frame

@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from tessela_tracer._abstract_sharding import AbstractMesh, AxisType, NamedSharding, PartitionSpec
+from tessela_tracer._avals import ShapedArray
 
 __all__ = [
     "check_seed_mesh",
@@ -144,7 +145,7 @@ def resolve_spec(value: Any, what: str, where: str) -> Any:
     return NamedSharding(mesh, value)
 
 
-def check_seed_mesh(out: Any, aval: Any) -> None:
+def check_seed_mesh(out: object, aval: ShapedArray) -> None:
     """Check that eager ``grad`` can seed the cotangent of ``out`` (JAX 0.10.2's rule).
 
     An output sharded over a mesh of several devices with ``Explicit`` axes

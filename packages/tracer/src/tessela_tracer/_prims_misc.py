@@ -449,7 +449,7 @@ register_abstract_eval(create_token_p, _create_token_abstract_eval)
 register_impl(create_token_p, lambda *args: Token())
 
 
-def create_token(_: object = None) -> Any:
+def create_token(_: object = None) -> Token | Array:
     """Create a token with no preconditions, for sequencing effects (experimental, as in JAX).
 
     Args:
@@ -463,7 +463,8 @@ def create_token(_: object = None) -> Any:
         >>> print(make_jaxpr(lambda: create_token())())
         { lambda ; . let a:Tok = create_token  in (a,) }
     """
-    return create_token_p.bind()
+    token: Token | Array = create_token_p.bind()
+    return token
 
 
 def _after_all_abstract_eval(*avals: ShapedArray) -> AbstractToken:
@@ -482,7 +483,7 @@ register_abstract_eval(after_all_p, _after_all_abstract_eval)
 register_impl(after_all_p, _after_all_impl)
 
 
-def after_all(*operands: Any) -> Any:
+def after_all(*operands: Token | Array) -> Token | Array:
     """Merge tokens into one that comes after all of them (XLA's ``AfterAll``).
 
     Args:
@@ -499,4 +500,5 @@ def after_all(*operands: Any) -> Any:
         >>> print(make_jaxpr(lambda t: after_all(t, create_token()))(create_token()))
         { lambda ; a:Tok. let b:Tok = create_token ; c:Tok = after_all a b in (c,) }
     """
-    return after_all_p.bind(*operands)
+    token: Token | Array = after_all_p.bind(*operands)
+    return token

@@ -173,7 +173,7 @@ class JaxprTrace(Trace):
             self.consts.append(x)
         return v
 
-    def to_atom(self, x: Any) -> Var | Literal:
+    def to_atom(self, x: object) -> Var | Literal:
         """Return the jaxpr atom standing for ``x`` (var, literal or constvar)."""
         if isinstance(x, Tracer):
             if isinstance(x, JitTracer) and x._trace is self:
@@ -187,7 +187,7 @@ class JaxprTrace(Trace):
         return self._const_var(x, aval)
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
     ) -> Any:
         invars: list[Var | Literal] = []
         avals: list[ShapedArray] = []
@@ -208,7 +208,7 @@ class JaxprTrace(Trace):
         self.eqns.append(JaxprEqn(invars, [v], prim, params))
         return JitTracer(self, out, v)
 
-    def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+    def to_closed_jaxpr(self, outs: Sequence[object]) -> ClosedJaxpr:
         """Finish: the ClosedJaxpr computing ``outs`` from the inputs."""
         outvars = [self.to_atom(x) for x in outs]
         jaxpr = Jaxpr(list(self.constvars), list(self.invars), outvars, self.eqns)
@@ -218,7 +218,7 @@ class JaxprTrace(Trace):
         d = self.debug_info
         return "" if d is None else f"{d.func_src_info} traced for {d.traced_for}"
 
-    def describe_provenance(self, tracer: Any) -> str:
+    def describe_provenance(self, tracer: Tracer) -> str:
         d = self.debug_info
         if d is None:
             return ""

@@ -7,7 +7,7 @@ abstract value (as for every array); what needs a device buffer raises as in JAX
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tessela_tracer._array_ops import Array
 from tessela_tracer._avals import ShapedArray
@@ -59,7 +59,7 @@ class TracedArray(Array):
     __slots__ = ()
     dimension_as_value = None
 
-    def devices(self) -> set[Any]:
+    def devices(self) -> NoReturn:
         """Raise: a traced array lives on no device yet."""
         raise _no_buffer(self, "devices() method")
 
@@ -96,12 +96,12 @@ class TracedArray(Array):
         raise ConcretizationTypeError(self, _not_available(self, "committed"))
 
     @property
-    def addressable_shards(self) -> list[Any]:
+    def addressable_shards(self) -> NoReturn:
         """Raise: a traced array has no shards."""
         raise ConcretizationTypeError(self, _not_available(self, "addressable_shards"))
 
     @property
-    def global_shards(self) -> list[Any]:
+    def global_shards(self) -> NoReturn:
         """Raise: a traced array has no shards."""
         raise _no_buffer(self, "global_shards property")
 
@@ -116,7 +116,7 @@ class TracedArray(Array):
         raise _no_buffer(self, "is_fully_replicated property")
 
     @property
-    def traceback(self) -> Any:
+    def traceback(self) -> NoReturn:
         """Raise: known only for concrete arrays."""
         raise _no_buffer(self, "traceback property")
 

@@ -1,4 +1,4 @@
-"""Annotations for arrays: ``Array`` (tracers and concrete arrays), ``ArrayLike`` and ``DTypeLike``.
+"""Annotations for arrays: ``Array`` (tracers and concrete arrays), ``ArrayLike``, ``DTypeLike``, ``Value``.
 
 ``Array`` is the one abstract array type (``tessela.Array``, and
 ``jax.Array`` under the alias): every tracer and every concrete array of a
@@ -8,6 +8,8 @@ for NumPy arrays. It has ``shape``, ``dtype``, ``ndim``, ``size``, the
 operators and the array methods (it is also named ``ArrayOps``). ``ArrayLike`` is what operations accept as an operand: an
 ``Array``, a NumPy array or scalar, or a Python scalar. ``DTypeLike`` names a
 dtype: a NumPy dtype-like (string, scalar type, dtype) or an extended dtype.
+``Value`` is what a primitive is applied to (``Primitive.bind``,
+``eval_jaxpr``): an ``ArrayLike`` or a :class:`~tessela_tracer.extend.Token`.
 
 Example:
     >>> import numpy as np
@@ -25,11 +27,13 @@ from typing import TypeAlias, cast
 import numpy as np
 
 from tessela_tracer._array_ops import Array
+from tessela_tracer._avals import Token
 from tessela_tracer._dtypes import DTypeLike
 
-__all__ = ["Array", "ArrayLike", "DTypeLike", "unchanged"]
+__all__ = ["Array", "ArrayLike", "DTypeLike", "Value", "unchanged"]
 
 ArrayLike: TypeAlias = Array | np.ndarray | np.generic | bool | int | float | complex
+Value: TypeAlias = ArrayLike | Token
 
 
 def unchanged(x: object, /) -> Array:
