@@ -9,17 +9,17 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import DTypeLike
 
-from ._config import canonical_shape, default_float
+from ._config import canonical_shape
+from ._continuous import shape_or_params
 from ._keys import KeyLike, check_key
 from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
 from ._sampling import (
     as_param,
     broadcast_shapes,
-    check_shape,
     float_dtype,
+    float_param,
     param_dtype,
     quiet,
-    shape_of,
     uniform_data,
     xdtype,
 )
@@ -29,15 +29,6 @@ __all__ = ["binomial", "multinomial"]
 
 Array: TypeAlias = PrngArray
 Shape = Sequence[int]
-
-
-def _shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
-    shapes = [shape_of(p) for p in params]
-    if shape is None:
-        return broadcast_shapes(name, *shapes) if shapes else ()
-    shp = canonical_shape(name, shape)
-    check_shape(name, shp, *shapes)
-    return shp
 
 
 _STIRLING_TAIL = (
@@ -190,11 +181,9 @@ def binomial(
     """
     data, _ = check_key("binomial", key)
     dt = float_dtype("binomial", dtype)
-    shp = _shape_or_params("binomial", shape, n, p)
+    shp = shape_or_params("binomial", shape, n, p)
     xp = namespace_of(data)
-    pdt = param_dtype(p)
-    pdt = pdt if pdt.kind == "f" else default_float()
-    parr = as_param(xp, p, pdt)
+    parr, pdt = float_param(xp, p)
     narr = as_param(xp, n, pdt)
     return binomial_data(data, narr, parr, shp, dt)
 
@@ -232,9 +221,7 @@ def multinomial(
     data, _ = check_key("multinomial", key)
     dt = float_dtype("multinomial", dtype)
     xp = namespace_of(data)
-    pdt = param_dtype(p)
-    pdt = pdt if pdt.kind == "f" else default_float()
-    parr = as_param(xp, p, pdt)
+    parr, pdt = float_param(xp, p)
     narr = as_param(xp, n, pdt)
     shp = tuple(parr.shape) if shape is None else canonical_shape("multinomial", shape)
     remainder = xp.broadcast_to(narr, shp[:-1])

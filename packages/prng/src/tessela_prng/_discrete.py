@@ -10,7 +10,7 @@ from typing import Any, SupportsIndex, TypeAlias, cast
 import numpy as np
 from numpy.typing import DTypeLike
 
-from ._config import canonical_dtype, canonical_shape, default_float, default_int
+from ._config import canonical_dtype, canonical_shape, default_int
 from ._continuous import gumbel_data, shape_or_params
 from ._keys import KeyLike, check_key
 from ._namespace import ArrayLike, Namespace, PrngArray, backend_ops, namespace_of
@@ -18,6 +18,7 @@ from ._sampling import (
     as_param,
     bernoulli_data,
     check_shape,
+    float_param,
     int_dtype,
     param_dtype,
     quiet,
@@ -206,9 +207,7 @@ def geometric(
     dt = int_dtype("geometric", dtype)
     shp = shape_or_params("geometric", shape, p)
     xp = namespace_of(data)
-    pdt = param_dtype(p)
-    pdt = pdt if pdt.kind == "f" else default_float()
-    parr = as_param(xp, p, pdt)
+    parr, pdt = float_param(xp, p)
     u = uniform_data(data, shp, pdt)
     u = xp.where(u == 0, xp.asarray(1.0, dtype=xdtype(xp, pdt)), u)
     g = xp.floor(xp.log(u) / xp.broadcast_to(xp.log1p(-parr), shp)) + 1.0
@@ -364,9 +363,7 @@ def choice(
             ind = perm[:n_draws]
         ind = xp.reshape(ind, (n_draws,))
     else:
-        pdt = param_dtype(p)
-        pdt = pdt if pdt.kind == "f" else default_float()
-        parr = as_param(xp, p, pdt)
+        parr, pdt = float_param(xp, p)
         if tuple(parr.shape) != (n_inputs,):
             raise ValueError(
                 "p must be None or a 1D vector with the same size as a.shape[axis]. "

@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from ._normal_numpy import (
     BLOCK,
+    ERFINV_LT5_DIGITS,
     ErfInvScratch,
     F32Array,
     erf_inv_f32_block,
@@ -329,17 +330,7 @@ def _poly(xp: Namespace, x: Array, coeffs: tuple[float, ...]) -> Array:
     return acc
 
 
-_ERFINV_LT5 = (
-    2.81022636e-08,
-    3.43273939e-07,
-    -3.5233877e-06,
-    -4.39150654e-06,
-    0.00021858087,
-    -0.00125372503,
-    -0.00417768164,
-    0.246640727,
-    1.50140941,
-)
+_ERFINV_LT5 = ERFINV_LT5_DIGITS
 _ERFINV_GE5 = (
     -0.000200214257,
     0.000100950558,

@@ -30,22 +30,21 @@ __all__ = ["ErfInvScratch", "erf_inv_f32_block", "normal_f32_from_bits", "normal
 F32Array: TypeAlias = npt.NDArray[np.float32]
 TailFn = Callable[[F32Array], F32Array]
 
-# Giles' single-precision coefficients for w < 5, rounded to float32 (exact
-# in float64, so a float64 product of two of them is exact).
-ERFINV_LT5 = tuple(
-    float(np.float32(c))
-    for c in (
-        2.81022636e-08,
-        3.43273939e-07,
-        -3.5233877e-06,
-        -4.39150654e-06,
-        0.00021858087,
-        -0.00125372503,
-        -0.00417768164,
-        0.246640727,
-        1.50140941,
-    )
+# Giles' single-precision coefficients of erf_inv for w < 5, as published.
+ERFINV_LT5_DIGITS = (
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
 )
+# The same rounded to float32 (exact in float64, so a float64 product of two
+# of them is exact).
+ERFINV_LT5 = tuple(float(np.float32(c)) for c in ERFINV_LT5_DIGITS)
 # Index of the first coefficient whose fused multiply-add is rounded to float32.
 _EXACT_FROM = 5
 BLOCK = 1 << 16
@@ -121,6 +120,15 @@ def _uniform_block(bits: U32Array, lo: np.float32, scratch: ErfInvScratch, n: in
     return u
 
 
+def _normal_block(
+    bits: U32Array, out: F32Array, lo: np.float32, scratch: ErfInvScratch, tail: TailFn
+) -> None:
+    """``sqrt(2) * erf_inv`` of the uniform of a block of random words, into ``out``."""
+    u = _uniform_block(bits, lo, scratch, out.shape[0])
+    erf_inv_f32_block(u, out, scratch, tail)
+    np.multiply(out, _SQRT2, out=out)
+
+
 def normal_f32_iota(w0: int, w1: int, n: int, lo: np.float32, tail: TailFn) -> F32Array:
     """Normal samples for the flat counters ``(0, i)``, ``i < n``, under key ``(w0, w1)``.
 
@@ -145,10 +153,7 @@ def normal_f32_iota(w0: int, w1: int, n: int, lo: np.float32, tail: TailFn) -> F
             np.bitwise_xor(a, b, out=a)
             for j in range(0, m, BLOCK):
                 k = min(j + BLOCK, m)
-                u = _uniform_block(a[j:k], lo, scratch, k - j)
-                o = out[s + j : s + k]
-                erf_inv_f32_block(u, o, scratch, tail)
-                np.multiply(o, _SQRT2, out=o)
+                _normal_block(a[j:k], out[s + j : s + k], lo, scratch, tail)
 
     with np.errstate(all="ignore"):
         parallel_blocks(n, work)
@@ -165,10 +170,7 @@ def normal_f32_from_bits(bits: U32Array, lo: np.float32, tail: TailFn) -> F32Arr
         scratch = ErfInvScratch()
         for s in range(start, stop, BLOCK):
             e = min(s + BLOCK, stop)
-            u = _uniform_block(flat[s:e], lo, scratch, e - s)
-            o = out[s:e]
-            erf_inv_f32_block(u, o, scratch, tail)
-            np.multiply(o, _SQRT2, out=o)
+            _normal_block(flat[s:e], out[s:e], lo, scratch, tail)
 
     with np.errstate(all="ignore"):
         parallel_blocks(n, work)

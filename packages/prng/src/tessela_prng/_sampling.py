@@ -35,6 +35,7 @@ __all__ = [
     "check_shape",
     "float_dtype",
     "float_info",
+    "float_param",
     "int_dtype",
     "is_narrow_float",
     "narrow_result",
@@ -212,6 +213,13 @@ def param_dtype(value: ArrayLike) -> np.dtype[Any]:
         return canonical_dtype(np.dtype(str(dt).split(".")[-1]), warn=False)
     except TypeError:
         return canonical_dtype(np.dtype(dt), warn=False)
+
+
+def float_param(xp: Namespace, value: ArrayLike) -> tuple[Array, np.dtype[Any]]:
+    """A probability-like parameter as an array, and its dtype: the default float if not a float."""
+    dt = param_dtype(value)
+    dt = dt if dt.kind == "f" else default_float()
+    return as_param(xp, value, dt), dt
 
 
 def as_param(xp: Namespace, value: ArrayLike, dt: np.dtype[Any] | None = None) -> Array:

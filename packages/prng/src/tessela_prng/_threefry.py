@@ -81,6 +81,14 @@ def seed_data(seed: Array, /) -> Array:
     return xp.concat([hi, xp.reshape(lo, (1,))])
 
 
+def _hash_iota(data: Array, batch: tuple[int, ...], shape: tuple[int, ...]) -> tuple[Array, Array]:
+    """The two hash words of each flat index of ``shape`` under every key of ``data``."""
+    if not batch and math.prod(shape) < 2**32:
+        return backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
+    hi, lo = _iota_2x32(namespace_of(data), shape)
+    return _hash(data, hi, lo)
+
+
 def split_data(data: Array, shape: tuple[int, ...], /) -> Array:
     """Split every key of ``data`` (``(*batch, 2)``) into ``(*batch, *shape, 2)``."""
     xp = namespace_of(data)
@@ -90,10 +98,7 @@ def split_data(data: Array, shape: tuple[int, ...], /) -> Array:
             pairs = iota_pairs_numpy(data, shape)
             if pairs is not None:
                 return pairs
-            y0, y1 = backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
-        else:
-            hi, lo = _iota_2x32(xp, shape)
-            y0, y1 = _hash(data, hi, lo)
+        y0, y1 = _hash_iota(data, batch, shape)
         y0 = xp.broadcast_to(y0, batch + shape)
         y1 = xp.broadcast_to(y1, batch + shape)
         return xp.stack([y0, y1], axis=-1)
@@ -117,11 +122,7 @@ def random_bits_data(data: Array, bit_width: int, shape: tuple[int, ...], /) -> 
     batch = tuple(data.shape[:-1])
     udtype = {8: xp.uint8, 16: xp.uint16, 32: xp.uint32, 64: xp.uint64}[bit_width]
     if config.threefry_partitionable:
-        if not batch and math.prod(shape) < 2**32:
-            y0, y1 = backend_ops(data).threefry2x32_iota(data[0], data[1], shape)
-        else:
-            hi, lo = _iota_2x32(xp, shape)
-            y0, y1 = _hash(data, hi, lo)
+        y0, y1 = _hash_iota(data, batch, shape)
         if bit_width == 64:
             wide = xp.bitwise_left_shift(xp.astype(y0, udtype), xp.asarray(32, dtype=udtype))
             out = wide | xp.astype(y1, udtype)

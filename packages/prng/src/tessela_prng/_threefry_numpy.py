@@ -68,20 +68,25 @@ _LEFT = tuple(tuple(_U32(r) for r in rs) for rs in _ROTATIONS)
 _RIGHT = tuple(tuple(_U32(32 - r) for r in rs) for rs in _ROTATIONS)
 
 
-def rounds_scalar_keys(a: U32Array, b: U32Array, t: U32Array, ks: tuple[int, int, int]) -> None:
+def _rotations(a: U32Array, b: U32Array, t: U32Array, i: int) -> None:
+    """The four add-rotate-xor steps of Threefry's round group ``i``, in place."""
     add, xor, bor, shl, shr = np.add, np.bitwise_xor, np.bitwise_or, np.left_shift, np.right_shift
-    add(a, _U32(ks[0]), out=a)
-    add(b, _U32(ks[1]), out=b)
+    left, right = _LEFT[i % 2], _RIGHT[i % 2]
+    for j in range(4):
+        add(a, b, out=a)
+        shr(b, right[j], out=t)
+        shl(b, left[j], out=b)
+        bor(b, t, out=b)
+        xor(b, a, out=b)
+
+
+def rounds_scalar_keys(a: U32Array, b: U32Array, t: U32Array, ks: tuple[int, int, int]) -> None:
+    np.add(a, _U32(ks[0]), out=a)
+    np.add(b, _U32(ks[1]), out=b)
     for i in range(5):
-        left, right = _LEFT[i % 2], _RIGHT[i % 2]
-        for j in range(4):
-            add(a, b, out=a)
-            shr(b, right[j], out=t)
-            shl(b, left[j], out=b)
-            bor(b, t, out=b)
-            xor(b, a, out=b)
-        add(a, _U32(ks[(i + 1) % 3]), out=a)
-        add(b, _U32((ks[(i + 2) % 3] + i + 1) & 0xFFFFFFFF), out=b)
+        _rotations(a, b, t, i)
+        np.add(a, _U32(ks[(i + 1) % 3]), out=a)
+        np.add(b, _U32((ks[(i + 2) % 3] + i + 1) & 0xFFFFFFFF), out=b)
 
 
 def threefry_key_schedule(w0: int, w1: int, /) -> tuple[int, int, int]:
@@ -90,22 +95,15 @@ def threefry_key_schedule(w0: int, w1: int, /) -> tuple[int, int, int]:
 
 
 def _rounds_array_keys(a: Any, b: Any, t: Any, k0: Any, k1: Any) -> None:
-    add, xor, bor, shl, shr = np.add, np.bitwise_xor, np.bitwise_or, np.left_shift, np.right_shift
     k2 = k0 ^ k1 ^ _U32(_PARITY)
     ks = (k0, k1, k2)
-    add(a, k0, out=a)
-    add(b, k1, out=b)
+    np.add(a, k0, out=a)
+    np.add(b, k1, out=b)
     for i in range(5):
-        left, right = _LEFT[i % 2], _RIGHT[i % 2]
-        for j in range(4):
-            add(a, b, out=a)
-            shr(b, right[j], out=t)
-            shl(b, left[j], out=b)
-            bor(b, t, out=b)
-            xor(b, a, out=b)
-        add(a, ks[(i + 1) % 3], out=a)
-        add(b, ks[(i + 2) % 3], out=b)
-        add(b, _U32(i + 1), out=b)
+        _rotations(a, b, t, i)
+        np.add(a, ks[(i + 1) % 3], out=a)
+        np.add(b, ks[(i + 2) % 3], out=b)
+        np.add(b, _U32(i + 1), out=b)
 
 
 def threefry2x32_numpy(
