@@ -9,6 +9,7 @@ from typing import Any
 from tessela_tracer import _dtypes
 from tessela_tracer._avals import OutSharding
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._lax_shape import rev, transpose
 from tessela_tracer._prims_conv import (
     ConvDimensionNumbers,
     ConvGeneralDilatedDimensionNumbers,
@@ -352,22 +353,23 @@ def conv_transpose(
     """Fractionally strided ("transposed") convolution.
 
     Args:
-      lhs: the input, rank ``n + 2``.
-      rhs: the kernel, rank ``n + 2``.
+      lhs, rhs, precision, preferred_element_type: as :func:`conv_general_dilated`.
       strides: ``n`` fractional strides (dilations of the input).
       padding: ``'SAME'``, ``'VALID'`` or ``n`` ``(low, high)`` pairs.
       rhs_dilation: kernel dilations, or None.
       dimension_numbers: layout; defaults to ``NHWC``/``HWIO``/``NHWC`` style.
       transpose_kernel: flip the kernel's spatial axes and swap its feature axes.
-      precision: None, a Precision, or a pair of them.
-      preferred_element_type: result dtype, or None.
       use_consistent_padding: read explicit pairs as the forward conv's padding.
 
     Returns:
       The transposed convolution.
-    """
-    from tessela_tracer._lax_shape import rev, transpose
 
+    Example:
+        >>> from tessela_tracer import eval_shape, lax, ShapeDtypeStruct as S
+        >>> x, k = S((1, 4, 4, 3), "float32"), S((3, 3, 3, 2), "float32")
+        >>> eval_shape(lambda x, k: lax.conv_transpose(x, k, (2, 2), "SAME"), x, k).shape
+        (1, 8, 8, 2)
+    """
     la, ra = _aval(lhs), _aval(rhs)
     if la.ndim != ra.ndim or la.ndim < 2:
         raise ValueError(f"conv_transpose needs operands of one rank >= 2, got {la.shape}")

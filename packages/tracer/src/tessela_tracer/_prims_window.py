@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tessela_tracer import _dtypes
+from tessela_tracer import _dtypes, _lax
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
 from tessela_tracer._core import get_aval_of as _aval
@@ -189,8 +189,6 @@ def _concrete_scalar(v: Any) -> Any:
 
 
 def _pick(computation: Callable[..., Any], init_value: Any, dtype: Any) -> Primitive | None:
-    from tessela_tracer import _lax
-
     val = _concrete_scalar(init_value)
     if val is None:
         return None
