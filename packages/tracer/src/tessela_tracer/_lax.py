@@ -141,10 +141,11 @@ def stop_gradient(x: _T, /) -> _T:
         { lambda ; a:f32[]. let b:f32[] = stop_gradient a in (b,) }
     """
 
-    def stop(leaf: Any) -> Any:
+    def stop(leaf: object) -> object:
         if is_key_dtype(_aval(leaf).dtype):
             return leaf
-        return ew.stop_gradient_p.bind(leaf)
+        stopped: Array = ew.stop_gradient_p.bind(leaf)
+        return stopped
 
     out: _T = tree_map(stop, x)
     return out
@@ -222,15 +223,13 @@ def zeta(x: ArrayLike, q: ArrayLike, /) -> Array:
     return out
 
 
-_COMPLEX_EXAMPLE = "1j", "c64"
-real = _unary(
-    ew.real_p, _COMPLEX_EXAMPLE, doc=("Real part of a complex array.", "a complex array.",
-    "A real array."), out_dt="f32",
-)  # fmt: skip
-imag = _unary(
-    ew.imag_p, _COMPLEX_EXAMPLE, doc=("Imaginary part of a complex array.", "a complex array.",
-    "A real array."), out_dt="f32",
-)  # fmt: skip
+def _complex_part(p: Primitive, part: str) -> Callable[[ArrayLike], Array]:
+    doc = (f"{part} part of a complex array.", "a complex array.", "A real array.")
+    return _unary(p, ("1j", "c64"), doc=doc, out_dt="f32")
+
+
+real = _complex_part(ew.real_p, "Real")
+imag = _complex_part(ew.imag_p, "Imaginary")
 
 
 def conj(x: ArrayLike, /) -> Array:

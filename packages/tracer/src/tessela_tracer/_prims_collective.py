@@ -224,8 +224,7 @@ def pmean(x: ArrayLike, /, axis_name: AxisName) -> Array:
     Integer inputs give a float32 result.
 
     Args:
-      x: an array.
-      axis_name: a bound axis name or a tuple of names.
+      x, axis_name: as :func:`pmax`.
 
     Returns:
       The mean, the same for every member.
@@ -389,6 +388,23 @@ def ppermute(x: ArrayLike, /, axis_name: AxisName, perm: Sequence[tuple[int, int
 # ----------------------------------------------------------------- psum_scatter
 
 
+def _grouped_members(
+    fn: str, axis_name: AxisName, axis_index_groups: Sequence[Sequence[int]] | None
+) -> tuple[tuple[Hashable, ...], int]:
+    # The bound names and their number of members, for a collective without groups.
+    if axis_index_groups is not None:
+        raise NotImplementedError(f"{fn}(axis_index_groups=...) is not supported.")
+    names, sizes = bound_axis_sizes(fn, axis_name)
+    return names, int(np.prod(sizes))
+
+
+def _blocks_unfit(n: int, size: int, tiled: bool) -> str:
+    # What a dimension of ``n`` entries must be to give one block per member ("" if it is).
+    if tiled:
+        return f"a multiple of {size}" if n % size else ""
+    return f"equal to {size}" if n != size else ""
+
+
 def _reduce_scatter_abstract_eval(
     x: ShapedArray,
     *,
@@ -443,15 +459,12 @@ def psum_scatter(
         ...     eval_shape(lambda x: psum_scatter(x, "i", tiled=True), np.ones(4, np.float32)).shape
         (2,)
     """
-    if axis_index_groups is not None:
-        raise NotImplementedError("psum_scatter(axis_index_groups=...) is not supported.")
-    names, sizes = bound_axis_sizes("psum_scatter", axis_name)
-    size = int(np.prod(sizes))
+    names, size = _grouped_members("psum_scatter", axis_name, axis_index_groups)
     shape = get_aval_of(x).shape
     dim = scatter_dimension % max(len(shape), 1)
     n = shape[dim] if shape else 0
-    if (tiled and n % size) or (not tiled and n != size):
-        need = f"a multiple of {size}" if tiled else f"equal to {size}"
+    need = _blocks_unfit(n, size, tiled)
+    if need:
         raise ValueError(
             f"psum_scatter: dimension {dim} of the operand has size {n}, which must be {need} "
             f"(the number of members of {names}){'' if tiled else '; or pass tiled=True'}."
@@ -521,16 +534,13 @@ def all_to_all(
         ...     eval_shape(lambda x: all_to_all(x, "i", 0, 1), np.ones((2, 3), np.float32)).shape
         (3, 2)
     """
-    if axis_index_groups is not None:
-        raise NotImplementedError("all_to_all(axis_index_groups=...) is not supported.")
-    names, sizes = bound_axis_sizes("all_to_all", axis_name)
-    size = int(np.prod(sizes))
+    names, size = _grouped_members("all_to_all", axis_name, axis_index_groups)
     nd = get_aval_of(x).ndim
     split_axis %= max(nd, 1)
     concat_axis %= max(nd, 1)
     n = get_aval_of(x).shape[split_axis]
-    if (tiled and n % size) or (not tiled and n != size):
-        need = f"a multiple of {size}" if tiled else f"equal to {size}"
+    need = _blocks_unfit(n, size, tiled)
+    if need:
         raise ValueError(
             f"all_to_all: the split axis {split_axis} has size {n}, which must be {need} (the "
             f"number of members of {names})."

@@ -491,7 +491,7 @@ def eval_shape(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         ShapeDtypeStruct(shape=(2, 3), dtype=float32)
     """
 
-    def to_struct(x: Any) -> Any:
+    def to_struct(x: object) -> object:
         if isinstance(x, (ShapeDtypeStruct, Tracer)) or hasattr(x, "aval"):
             return x
         if (
