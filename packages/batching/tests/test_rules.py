@@ -146,7 +146,7 @@ def test_shape_and_reduce(case):
 
 def test_reduce_bool_and_sort_multi():
     check(lambda x: lax.reduce_or(x, (0,)), 1, rng.random((3, 4)) > 0.5)
-    check(lambda x: lax.reduce_and(x, (1,)), 0, rng.random((4, 3)) > 0.5)
+    check(lambda x: lax.reduce_and(x, (0,)), 0, rng.random((4, 3)) > 0.5)
     check(lambda k, v: lax.sort((k, v), 0, num_keys=1), (0, None), i32(4, 5), f32(5))
     check(lambda k, v: lax.sort((k, v), 0, num_keys=1), (1, 0), i32(5, 4), f32(4, 5))
     check(lambda a, b: lax.concatenate([a, b], 1), (0, 1), f32(4, 2, 3), f32(2, 4, 1))

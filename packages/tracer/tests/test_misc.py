@@ -127,3 +127,17 @@ def test_custom_linear_solve_checks_shapes_and_trees() -> None:
     aux_solve = lambda m, r: (r, lax.reduce_sum(r, (0,)))  # noqa: E731
     closed = make_jaxpr(lambda b: cls(lambda v: v, b, aux_solve, has_aux=True))(b)
     assert [a.shape for a in closed.out_avals] == [(3,), ()]
+
+
+@pytest.mark.parametrize("reducer", ["reduce_sum", "reduce_max", "reduce_and"])
+def test_reduction_axes_count_from_the_end_and_are_checked(reducer: str) -> None:
+    op = getattr(lax, reducer)
+    x = np.ones((3, 2), np.bool_ if reducer == "reduce_and" else F)
+    for axes, kept in [((0,), (2,)), ((-1,), (3,)), ([1], (3,)), ((np.int64(1),), (3,))]:
+        closed = make_jaxpr(lambda v, axes=axes: op(v, axes))(x)
+        assert closed.eqns[0].params["axes"] in ((0,), (1,))
+        assert closed.out_avals[0].shape == kept
+    # Out of [-ndim, ndim): an error naming the axes, never another axis (2 % 2 == 0).
+    for axes in [(2,), (-3,), (0, 5)]:
+        with pytest.raises(ValueError, match="invalid axes"):
+            make_jaxpr(lambda v, axes=axes: op(v, axes))(x)
