@@ -702,21 +702,7 @@ __all__ = [
 __all__ += [*_array_extras_all, *_numpy_more_all, *_numpy_poly_all, *_scalar_kinds_all]
 __all__ += [*_numeric_more_all, *_grids_io_all, *_set_edit_all, "frompyfunc", "ufunc"]
 __all__ += [
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "int1",
-    "int2",
-    "int4",
-    "uint1",
-    "uint2",
-    "uint4",
+    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
+    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "float8_e8m0fnu", "int1", "int2", "int4", "uint1", "uint2", "uint4",
 ]  # fmt: skip

@@ -13,8 +13,7 @@ arrays go through ``convert_element_type``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -26,41 +25,14 @@ from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 
 __all__ = [
-    "aval_of", "check_arraylike", "convert", "documented", "dtype_arg", "dtype_or", "full_like",
-    "is_arraylike", "ndim_of", "promote_args", "promote_args_inexact", "promote_dtypes",
-    "promote_dtypes_inexact", "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
+    "aval_of", "check_arraylike", "convert", "dtype_arg", "dtype_or", "full_like", "is_arraylike",
+    "ndim_of", "promote_args", "promote_args_inexact", "promote_dtypes", "promote_dtypes_inexact",
+    "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
 ]  # fmt: skip
 
 # Object, string, bytes and date-time dtypes: NumPy has them, XLA does not.
 _UNSUPPORTED_KINDS = frozenset("OSUMm")
 _PY_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def documented(template: str, /, **fields: str) -> Callable[[_F], _F]:
-    """A decorator giving a function the docstring its family shares, filled in.
-
-    Args:
-      template: the docstring, with ``{name}`` (the function's ``__name__``) and
-        the ``fields`` to fill in.
-      **fields: the other values.
-
-    Returns:
-      The decorator; it returns the function itself with its ``__doc__`` set.
-
-    >>> @documented("The {what} of ``{name}``.", what="docstring")
-    ... def f() -> None: ...
-    >>> f.__doc__
-    'The docstring of ``f``.'
-    """
-
-    def document(fn: _F) -> _F:
-        fn.__doc__ = template.format(name=fn.__name__, **fields)
-        return fn
-
-    return document
 
 
 def is_arraylike(x: object, /) -> bool:

@@ -46,11 +46,8 @@ def _concrete(x: Any) -> np.ndarray[Any, Any] | None:
         return None
 
 
-def _apply_static(x: Any, plan: StaticSlicePlan) -> Any:
-    shape = shape_of(x)
-    out = x
-    if not plan.is_trivial(shape):
-        out = lax.slice(x, plan.start_indices, plan.limit_indices, plan.strides)
+def _reverse_squeeze_expand(out: Any, plan: StaticSlicePlan | DynamicSlicePlan) -> Any:
+    # What a slice plan does after slicing: reverse, drop and insert axes.
     if plan.rev_axes:
         out = lax.rev(out, plan.rev_axes)
     if plan.squeeze_axes:
@@ -58,6 +55,14 @@ def _apply_static(x: Any, plan: StaticSlicePlan) -> Any:
     if plan.newaxis_dims:
         out = lax.expand_dims(out, plan.newaxis_dims)
     return out
+
+
+def _apply_static(x: Any, plan: StaticSlicePlan) -> Any:
+    shape = shape_of(x)
+    out = x
+    if not plan.is_trivial(shape):
+        out = lax.slice(x, plan.start_indices, plan.limit_indices, plan.strides)
+    return _reverse_squeeze_expand(out, plan)
 
 
 def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
@@ -73,13 +78,7 @@ def _apply_dynamic(x: Any, plan: DynamicSlicePlan) -> Any:
         # (lax wraps bare integers in Python).
         starts = [np.asarray(s) if isinstance(s, np.integer) else s for s in starts]
         out = lax.dynamic_slice(x, starts, plan.slice_sizes)
-    if plan.rev_axes:
-        out = lax.rev(out, plan.rev_axes)
-    if plan.squeeze_axes:
-        out = lax.squeeze(out, plan.squeeze_axes)
-    if plan.newaxis_dims:
-        out = lax.expand_dims(out, plan.newaxis_dims)
-    return out
+    return _reverse_squeeze_expand(out, plan)
 
 
 def parse_for_gather(idx: Any, shape: tuple[int, ...], /) -> list[ParsedIndex]:

@@ -16,25 +16,17 @@ from tessela_tracer import dtypes as _dt
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import (
-    aval_of,
-    check_arraylike,
-    convert,
-    documented,
-    dtype_or,
-    promote_dtypes,
-    shape_of,
-)
+from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
 from ._creation import place_result
 from ._indexing import getitem
 from ._reductions import sum as _sum
 from ._shape_ops import flip, moveaxis, ravel, reshape, stack, transpose
-from ._shapes import canonicalize_axis
+from ._shapes import canonicalize_axis, documented
 from ._ufuncs import multiply, subtract
 
 __all__ = [
-    "cross", "diag", "diagflat", "diagonal", "eye", "fliplr", "flipud", "identity", "kron",
-    "rot90", "trace", "tri", "tril", "triu",
+    "cross", "diag", "diagflat", "diagonal", "eye", "fliplr", "flipud", "identity", "kron", "rot90",
+    "trace", "tri", "tril", "triu",
 ]  # fmt: skip
 
 _I32 = np.dtype(np.int32)

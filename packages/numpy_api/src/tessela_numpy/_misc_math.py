@@ -46,8 +46,9 @@ from ._ufuncs import (
 from ._where import broadcast_to, where
 
 __all__ = [
-    "allclose", "around", "array_equal", "array_equiv", "count_nonzero", "frexp", "i0",
-    "isclose", "modf", "nan_to_num", "piecewise", "select",
+    "allclose", "around", "array_equal", "array_equiv",
+    "count_nonzero", "frexp", "i0", "isclose", "modf",
+    "nan_to_num", "piecewise", "select",
 ]  # fmt: skip
 
 

@@ -52,8 +52,8 @@ from ._ufuncs import (
 from ._where import where
 
 __all__ = [
-    "angle", "isdtype", "ix_", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint",
-    "polymul", "polysub", "roots",
+    "angle", "isdtype", "ix_", "poly", "polyadd", "polyder",
+    "polydiv", "polyfit", "polyint", "polymul", "polysub", "roots",
 ]  # fmt: skip
 
 _KINDS: dict[str, tuple[Any, ...]] = {

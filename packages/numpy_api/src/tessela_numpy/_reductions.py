@@ -32,8 +32,8 @@ from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes, reduced_
 from ._where import broadcast_to, where
 
 __all__ = [
-    "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod",
-    "ptp", "std", "sum", "var",
+    "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "ptp",
+    "std", "sum", "var",
 ]  # fmt: skip
 
 

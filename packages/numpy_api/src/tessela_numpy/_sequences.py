@@ -21,7 +21,6 @@ from ._arrays import (
     aval_of,
     check_arraylike,
     convert,
-    documented,
     dtype_or,
     promote_dtypes,
     promote_dtypes_inexact,
@@ -39,13 +38,13 @@ from ._shape_ops import (
     reshape,
     split,
 )
-from ._shapes import canonicalize_axis
+from ._shapes import canonicalize_axis, documented
 from ._ufuncs import log10, multiply, not_equal, sign, subtract, true_divide
 from ._where import broadcast_to
 
 __all__ = [
-    "array_split", "column_stack", "diff", "dsplit", "dstack", "ediff1d", "geomspace",
-    "gradient", "hsplit", "logspace", "meshgrid", "vsplit",
+    "array_split", "column_stack", "diff", "dsplit", "dstack", "ediff1d", "geomspace", "gradient",
+    "hsplit", "logspace", "meshgrid", "vsplit",
 ]  # fmt: skip
 
 

@@ -21,8 +21,9 @@ from ._shapes import (
 )
 
 __all__ = [
-    "atleast_1d", "atleast_2d", "atleast_3d", "concatenate", "expand_dims", "flip", "hstack",
-    "moveaxis", "ravel", "reshape", "split", "squeeze", "stack", "swapaxes", "transpose", "vstack",
+    "atleast_1d", "atleast_2d", "atleast_3d", "concatenate", "expand_dims",
+    "flip", "hstack", "moveaxis", "ravel", "reshape", "split", "squeeze",
+    "stack", "swapaxes", "transpose", "vstack",
 ]  # fmt: skip
 
 ArraySequence: TypeAlias = Sequence[ArrayLike] | Array | np.ndarray

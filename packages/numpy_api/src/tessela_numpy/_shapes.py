@@ -2,29 +2,57 @@
 
 Nothing here touches an array: these helpers take shapes, axes and Python
 values and return normalised shapes, axes and plans. They follow NumPy's
-rules, with JAX's error messages and exception classes.
+rules, with JAX's error messages and exception classes. :func:`documented`
+gives each function of a family the docstring the family shares.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
-from typing import SupportsIndex, TypeAlias, TypeGuard
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsIndex, TypeAlias, TypeGuard, TypeVar
 
 import numpy as np
 from numpy.exceptions import AxisError
 
 __all__ = [
     "Axis", "IncompatibleShapesError", "NegativeDimensionError", "Shape", "broadcast_shapes",
-    "canonicalize_axis", "canonicalize_shape", "check_element_count", "is_python_scalar",
-    "move_axis_permutation", "normalize_reduction_axes", "reduced_shape",
+    "canonicalize_axis", "canonicalize_shape", "check_element_count", "documented",
+    "is_python_scalar", "move_axis_permutation", "normalize_reduction_axes", "reduced_shape",
 ]  # fmt: skip
 
 #: An ``axis`` argument: one axis, several, or ``None`` (all axes).
 Axis: TypeAlias = int | Sequence[int] | None
 #: A ``shape`` argument: one dimension or a sequence of them.
 Shape: TypeAlias = int | Sequence[int]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def documented(template: str, /, **fields: str) -> Callable[[_F], _F]:
+    """A decorator giving a function the docstring its family shares, filled in.
+
+    Args:
+      template: the docstring, with ``{name}`` (the function's ``__name__``) and
+        the ``fields`` to fill in.
+      **fields: the other values.
+
+    Returns:
+      The decorator; it returns the function itself with its ``__doc__`` set.
+
+    >>> @documented("The {what} of ``{name}``.", what="docstring")
+    ... def f() -> None: ...
+    >>> f.__doc__
+    'The docstring of ``f``.'
+    """
+
+    def document(fn: _F) -> _F:
+        fn.__doc__ = template.format(name=fn.__name__, **fields)
+        return fn
+
+    return document
+
 
 _SHAPE_MESSAGE = (
     "Shapes must be 1D sequences of concrete values of integer type, got {}.\n"

@@ -47,8 +47,8 @@ from ._where import broadcast_to, clip
 from ._where import where as _sel
 
 __all__ = [
-    "average", "corrcoef", "cov", "median", "nanmedian", "nanpercentile", "nanquantile",
-    "percentile", "quantile",
+    "average", "corrcoef", "cov", "median", "nanmedian", "nanpercentile",
+    "nanquantile", "percentile", "quantile",
 ]  # fmt: skip
 
 
