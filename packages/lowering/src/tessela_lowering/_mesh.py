@@ -22,7 +22,7 @@ import abc
 import contextlib
 import math
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -59,6 +59,8 @@ __all__ = [
     "get_abstract_mesh",
     "get_mesh",
     "make_mesh",
+    "mesh_in_context",
+    "on_context_mesh",
     "same_axes",
     "same_layout",
     "set_mesh",
@@ -352,6 +354,59 @@ def same_axes(mesh: Mesh | AbstractMesh, other: Mesh | AbstractMesh) -> bool:
       True
     """
     return bool(mesh.axis_names == other.axis_names and mesh.axis_sizes == other.axis_sizes)
+
+
+def mesh_in_context(abstract: AbstractMesh) -> Mesh | None:
+    """The mesh of devices set in context (``set_mesh``) when it has ``abstract``'s axes.
+
+    Args:
+      abstract: the abstract mesh a sharding is over.
+
+    Returns:
+      The context's mesh when its axis names and sizes are ``abstract``'s
+      (see :func:`same_axes`), else ``None``.
+
+    Example:
+      >>> mesh_in_context(AbstractMesh((1,), ("x",))) is None  # no mesh set
+      True
+    """
+    mesh = _current_mesh.get()
+    if mesh is None or not same_axes(mesh, abstract):
+        return None
+    return mesh
+
+
+def on_context_mesh(
+    sharding: object, missing: Callable[[object], str], *, keep_axis_types: bool = False
+) -> object:
+    """``sharding`` over the mesh in context, when it is a NamedSharding over an abstract mesh.
+
+    Args:
+      sharding: a sharding (returned as it is unless over an abstract mesh).
+      missing: makes the ``ValueError``'s message from ``sharding`` when no mesh
+        with its axes is set (:func:`mesh_in_context`).
+      keep_axis_types: whether the result's mesh takes the abstract mesh's axis
+        types (as JAX's eager values report them).
+
+    Returns:
+      The sharding, over the concrete mesh in context where it was abstract.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> abstract = NamedSharding(AbstractMesh((1,), ("x",)), PartitionSpec("x"))
+      >>> with set_mesh(Mesh(np.array(tl.devices()[:1]), ("x",))):
+      ...     on_context_mesh(abstract, repr).mesh.devices.shape
+      (1,)
+    """
+    if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
+        mesh = mesh_in_context(sharding.mesh)
+        if mesh is None:
+            raise ValueError(missing(sharding))
+        if keep_axis_types and mesh.axis_types != sharding.mesh.axis_types:
+            mesh = Mesh(mesh.devices, mesh.axis_names, sharding.mesh.axis_types)
+        return NamedSharding(mesh, sharding.spec)
+    return sharding
 
 
 def same_layout(a: object, b: object, ndim: int) -> bool:

@@ -17,11 +17,11 @@ from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import register_impl
-from tessela_tracer.sharding import AbstractMesh, NamedSharding, concrete_mesh_var
+from tessela_tracer.sharding import NamedSharding
 
 from tessela_lowering._array import Array, SingleDeviceSharding, device_put_impl
 from tessela_lowering._lowering import LoweringRuleContext, register_lowering
-from tessela_lowering._mesh import Mesh, same_axes, same_layout
+from tessela_lowering._mesh import on_context_mesh, same_layout
 from tessela_lowering._sharded import ShardedArray, put_sharded, wrap_global
 from tessela_lowering._spmd import sdy_sharding
 from tessela_lowering._xla import Value, _shards, ir
@@ -47,24 +47,17 @@ def _sharding_constraint_lowering(
 register_lowering(P.sharding_constraint_p, _sharding_constraint_lowering)
 
 
-def _concrete(sharding: object) -> object:
-    if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
-        mesh = concrete_mesh_var.get()
-        if mesh is None or not same_axes(mesh, sharding.mesh):
-            raise ValueError(
-                f"The sharding {sharding!r} is over an abstract mesh and no mesh of devices "
-                "with the same axes is set; call it under `with set_mesh(mesh):`, or pass a "
-                "NamedSharding over a Mesh."
-            )
-        if mesh.axis_types != sharding.mesh.axis_types:
-            # As JAX eagerly: the value reports the abstract mesh's axis types.
-            mesh = Mesh(mesh.devices, mesh.axis_names, sharding.mesh.axis_types)
-        return NamedSharding(mesh, sharding.spec)
-    return sharding
+def _no_mesh(sharding: object) -> str:
+    return (
+        f"The sharding {sharding!r} is over an abstract mesh and no mesh of devices "
+        "with the same axes is set; call it under `with set_mesh(mesh):`, or pass a "
+        "NamedSharding over a Mesh."
+    )
 
 
 def _sharding_constraint_impl(x: Any, *, sharding: object, **_: Any) -> Any:
-    sharding = _concrete(sharding)
+    # As JAX eagerly: the value reports the abstract mesh's axis types.
+    sharding = on_context_mesh(sharding, _no_mesh, keep_axis_types=True)
     if isinstance(sharding, NamedSharding):
         if isinstance(x, ShardedArray):
             if x.sharding == sharding:

@@ -25,7 +25,7 @@ from tessela_tracer.typing import ArrayLike
 from tessela_lowering import _hlo
 from tessela_lowering._lowering import ModuleContext, lower_closed_jaxpr
 from tessela_lowering._mesh import Mesh, NamedSharding, PartitionSpec
-from tessela_lowering._sharded import ShardedArray
+from tessela_lowering._sharded import ShardedArray, laid_out_as
 from tessela_lowering._spmd import SpmdExecutable, _cache, _cache_lock, build_spmd_module
 from tessela_lowering._spmd_jit import fast_sharded_call
 from tessela_lowering._xla import Value, _shards, device_platform, ir
@@ -104,13 +104,12 @@ def local_aval(aval: ShapedArray, mesh: Mesh, spec: PartitionSpec, what: str) ->
             f"shard_map {what} has spec {spec} with {len(spec)} entries but rank {aval.ndim}; "
             "give at most one entry per dimension."
         )
-    for d in range(len(spec)):
-        for a in spec.axes_of(d):
-            if a not in mesh.axis_names:
-                raise ValueError(
-                    f"shard_map {what}: spec {spec} names the axis {a!r}, which the mesh "
-                    f"{mesh.axis_names} does not have; use one of the mesh's axis names."
-                )
+    unknown = [a for d in range(len(spec)) for a in spec.axes_of(d) if a not in mesh.axis_names]
+    if unknown:
+        raise ValueError(
+            f"shard_map {what}: spec {spec} names the axis {unknown[0]!r}, which the mesh "
+            f"{mesh.axis_names} does not have; use one of the mesh's axis names."
+        )
     tiles = _tiles(mesh, spec, aval.ndim)
     for d, (n, t) in enumerate(zip(aval.shape, tiles, strict=True)):
         if n % t:
@@ -209,9 +208,8 @@ def shard_map_runner(
       ``run(args)``, the outputs as :func:`shard_map_call` returns them; ``None``
       unless every argument is a :class:`ShardedArray` laid out as its spec says.
     """
-    for x, spec in zip(args, in_specs, strict=True):
-        if type(x) is not ShardedArray or x.sharding != NamedSharding(mesh, spec):
-            return None
+    if not laid_out_as(args, (NamedSharding(mesh, spec) for spec in in_specs)):
+        return None
     entry = _entry(body, mesh, in_specs, out_specs, args, name)
     return fast_sharded_call(entry, (), (), list)
 

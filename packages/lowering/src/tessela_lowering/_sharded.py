@@ -11,7 +11,7 @@ partitioner (:mod:`tessela_lowering._spmd`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ __all__ = [
     "ShardedArray",
     "any_sharded",
     "hlo_sharding_of",
+    "laid_out_as",
     "make_array_from_callback",
     "make_array_from_process_local_data",
     "make_array_from_single_device_arrays",
@@ -258,6 +259,38 @@ def any_sharded(leaves: Sequence[object], /) -> bool:
       False
     """
     return any(type(x) is ShardedArray for x in leaves)
+
+
+def laid_out_as(args: Iterable[object], shardings: Iterable[object], /) -> bool:
+    """Whether each of ``args`` is a :class:`ShardedArray` with the matching sharding.
+
+    A compiled program bound to its arguments' layout runs on such arguments'
+    buffers as they are, without checking or moving them.
+
+    Args:
+      args: the arguments.
+      shardings: the sharding each argument must have, as many as ``args``.
+
+    Returns:
+      True when every argument is a ShardedArray whose sharding equals its
+      sharding; False at the first that is not.
+
+    Raises:
+      ValueError: ``args`` and ``shardings`` differ in length.
+
+    Example:
+      >>> import numpy as np
+      >>> import tessela_lowering as tl
+      >>> from tessela_lowering.sharding import Mesh, NamedSharding, PartitionSpec
+      >>> s = NamedSharding(Mesh(np.array(tl.devices()[:1]), ("x",)), PartitionSpec("x"))
+      >>> x = tl.device_put(np.ones(2, np.float32), s)
+      >>> laid_out_as([x], [s]), laid_out_as([np.ones(2)], [s])
+      (True, False)
+    """
+    for x, sharding in zip(args, shardings, strict=True):
+        if type(x) is not ShardedArray or x.sharding != sharding:
+            return False
+    return True
 
 
 _on_first: list[Callable[[], None]] = []

@@ -28,7 +28,7 @@ import operator
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
 from tessela_tracer import (
@@ -61,10 +61,16 @@ from tessela_lowering._mesh import (
     NamedSharding,
     PartitionSpec,
     constrained_out_specs,
-    same_axes,
+    on_context_mesh,
     typed_out_shardings,
 )
-from tessela_lowering._sharded import ShardedArray, any_sharded, put_sharded, wrap_global
+from tessela_lowering._sharded import (
+    ShardedArray,
+    any_sharded,
+    laid_out_as,
+    put_sharded,
+    wrap_global,
+)
 from tessela_lowering._spmd import (
     SpmdExecutable,
     build_spmd_module,
@@ -76,6 +82,8 @@ from tessela_lowering._xla import Buffer, Value, _shards, device_platform
 __all__ = [
     "SpmdStage", "call", "clear", "constrained", "fast_sharded_call", "stage", "wants_mesh",
 ]  # fmt: skip
+
+_R = TypeVar("_R")
 
 _stages: weakref.WeakKeyDictionary[Any, dict[Any, SpmdStage]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
@@ -162,17 +170,16 @@ def _committed(x: object) -> TypeGuard[Array]:
     return isinstance(x, Array) and bool(x._committed)
 
 
+def _no_mesh(sharding: object) -> str:
+    return (
+        f"jit: {sharding!r} is over an abstract mesh; run the call under "
+        "`with set_mesh(mesh):` with a mesh of devices that has those axes."
+    )
+
+
 def _concrete(sharding: Any) -> Any:
     # A sharding over an abstract mesh names the concrete mesh in context.
-    if isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh):
-        mesh = concrete_mesh_var.get()
-        if mesh is None or not same_axes(mesh, sharding.mesh):
-            raise ValueError(
-                f"jit: {sharding!r} is over an abstract mesh; run the call under "
-                "`with set_mesh(mesh):` with a mesh of devices that has those axes."
-            )
-        return NamedSharding(mesh, sharding.spec)
-    return sharding
+    return on_context_mesh(sharding, _no_mesh)
 
 
 class SpmdStage:
@@ -363,11 +370,8 @@ def call(
     """Run one concrete call of a jitted function over its mesh (see the module's notes).
 
     Args:
-      jitted: the jitted function.
-      args, kwargs: the call's arguments.
-      static: its static values.
-      flat: its flat traced arguments.
-      in_tree: their structure.
+      jitted, args, kwargs, static, flat, in_tree: the call, as :func:`stage`
+        takes it.
       remember: given the fast path's call for calls like this one, when
         there is one (``None``: no fast path).
 
@@ -401,7 +405,7 @@ def fast_sharded_call(
     exe: SpmdExecutable,
     consts: Sequence[ArrayLike],
     specs: Sequence[PartitionSpec],
-    wrap: Callable[[list[ShardedArray]], Any],
+    wrap: Callable[[list[ShardedArray]], _R],
     kept: Sequence[int] | None = None,
     outside_mesh_context: bool = False,
 ) -> FastCall:
@@ -446,7 +450,7 @@ def fast_sharded_call(
     new = object.__new__
     n = len(outs)
 
-    def finish(bufs: list[Buffer]) -> Any:
+    def finish(bufs: list[Buffer]) -> _R:
         arrays: list[ShardedArray] = list(map(new, itertools.repeat(ShardedArray, n)))
         for out, buf, (aval, sharding), sig in zip(arrays, bufs, outs, sigs):  # noqa: B905
             out._global = buf
@@ -464,7 +468,7 @@ def fast_sharded_call(
         take = (lambda leaves: leaves) if kept is None else _taker(kept)
         get_context, get_concrete = context_mesh, concrete_mesh_var.get
 
-        def call(leaves: Sequence[object]) -> Any:
+        def call(leaves: Sequence[object]) -> _R:
             if outside_mesh_context and (get_context() is not None or get_concrete() is not None):
                 raise LookupError("a mesh context: the full path resolves the shardings")
             return run([*const_bufs, *map(global_of, take(leaves))])
@@ -493,10 +497,9 @@ def _fast_entry(hit: SpmdStage, flat: Sequence[ArrayLike]) -> FastCall | None:
         isinstance(s, SingleDeviceSharding) for s in hit.out_shardings
     ):
         return None
-    for i in plan.kept:
-        x = flat[i]
-        if type(x) is not ShardedArray or x.sharding != hit.in_shardings[i]:
-            return None
+    kept = plan.kept
+    if not laid_out_as((flat[i] for i in kept), (hit.in_shardings[i] for i in kept)):
+        return None
     out_tree = plan.out_tree
     wrap: Callable[[list[ShardedArray]], Any] = (
         operator.itemgetter(0) if out_tree == _LEAF else functools.partial(tree_unflatten, out_tree)
