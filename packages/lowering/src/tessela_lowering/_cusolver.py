@@ -51,7 +51,7 @@ from tessela_tracer.lax.linalg import EighImplementation, SvdAlgorithm
 from tessela_tracer.typing import Array, DTypeLike
 
 from tessela_lowering import _hlo
-from tessela_lowering._lapack import check_info, empty_svd_rule
+from tessela_lowering._lapack import I32, check_info
 from tessela_lowering._lowering import LoweringRuleContext, lower_fun
 from tessela_lowering._xla import Value, ir, stablehlo
 from tessela_lowering._xla._jaxlib import _xla_client
@@ -60,12 +60,13 @@ __all__ = [
     "GPU_PLATFORMS",
     "GPU_RULES",
     "GPU_STRUCTURED_RULES",
+    "eigh_gpu",
     "register_solver_targets",
     "solver_prefix",
+    "svd_gpu",
 ]
 
 GPU_PLATFORMS = ("cuda", "rocm", "gpu")
-_I32 = np.dtype(np.int32)
 _PLUGINS = {
     "cu": ("jax_cuda13_plugin", "jax_cuda12_plugin", "jaxlib.cuda"),
     "hip": ("jax_rocm7_plugin", "jax_rocm60_plugin", "jaxlib.rocm"),
@@ -255,28 +256,32 @@ _adjoint_rule = lower_fun(_adjoint_slice)
 _slice_rule = lower_fun(_slice_to)
 
 
-def _svd_gpu(
+def svd_gpu(
     ctx: LoweringRuleContext,
     x: Value,
-    *,
     full_matrices: bool,
     compute_uv: bool,
-    subset_by_index: tuple[int, int] | None,
     algorithm: SvdAlgorithm | None,
-) -> list[Value]:
+    info_aval: ShapedArray,
+) -> tuple[list[Value], Value]:
+    """The ``svd`` kernel call on a GPU platform, for matrices without a zero dimension.
+
+    Args:
+      ctx: the ``svd`` equation's lowering context.
+      x: the matrices.
+      full_matrices: the primitive's parameter.
+      compute_uv: the primitive's parameter.
+      algorithm: the primitive's parameter (chooses the kernel).
+      info_aval: the abstract value of the kernel's per-matrix status.
+
+    Returns:
+      ``([s, u, vt] or [s], info)``: the factors (unchecked) and the status.
+    """
     (aval,) = ctx.avals_in
     *batch_list, m, n = aval.shape
     batch, k, dtype = tuple(batch_list), min(m, n), aval.dtype
-    if subset_by_index is not None and tuple(subset_by_index) != (0, k):
-        raise NotImplementedError(
-            "svd: subset_by_index is not supported on GPU; compute every singular value "
-            "(subset_by_index=None) and slice the results."
-        )
-    if m == 0 or n == 0:
-        return list(empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
     kernel = _svd_kernel(solver_prefix(ctx.platform), algorithm, m, n)
     s_aval = ctx.avals_out[0]
-    info_aval = ShapedArray(batch, _I32)
     attrs = {"compute_uv": _bool(compute_uv)}
     if kernel in ("gesvdj", "gesvdp"):
         # U and V always exist; the batched Jacobi kernel has no reduced mode.
@@ -313,31 +318,27 @@ def _svd_gpu(
             column_major=not transposed,
         )  # fmt: skip
         u, vt = (b, a) if transposed else (a, b)
-    if not compute_uv:
-        return check_info(ctx, info, [s], info_aval, [s_aval])
-    return check_info(ctx, info, [s, u, vt], info_aval, list(ctx.avals_out))
+    return ([s, u, vt] if compute_uv else [s]), info
 
 
 # ---------------------------------------------------------------------- eigh
 
 
-def _eigh_gpu(
-    ctx: LoweringRuleContext,
-    x: Value,
-    *,
-    lower: bool,
-    sort_eigenvalues: bool,
-    subset_by_index: tuple[int, int] | None,
-    algorithm: EighImplementation | None,
+def eigh_gpu(
+    ctx: LoweringRuleContext, x: Value, lower: bool, algorithm: EighImplementation | None
 ) -> list[Value]:
-    del sort_eigenvalues  # the kernels return the eigenvalues in ascending order
+    """The ``eigh`` kernel call on a GPU platform.
+
+    Args:
+      ctx: the ``eigh`` equation's lowering context.
+      x: the matrices.
+      lower: which triangle the kernel reads.
+      algorithm: the primitive's parameter (QR, Jacobi, or the kernel's choice).
+
+    Returns:
+      ``[v, w]``, checked (NaNs where a matrix failed).
+    """
     (aval,) = ctx.avals_in
-    n = aval.shape[-1]
-    if subset_by_index is not None and tuple(subset_by_index) != (0, n):
-        raise NotImplementedError(
-            "eigh: subset_by_index is not supported on GPU; compute every eigenpair "
-            "(subset_by_index=None) and slice the results."
-        )
     if algorithm is EighImplementation.QDWH:
         raise NotImplementedError(
             "eigh: implementation=EighImplementation.QDWH is only supported on TPU; pass "
@@ -345,7 +346,7 @@ def _eigh_gpu(
         )
     code = 0 if algorithm is None else (2 if algorithm is EighImplementation.JACOBI else 1)
     v_aval, w_aval = ctx.avals_out
-    info_aval = ShapedArray(tuple(aval.shape[:-2]), _I32)
+    info_aval = ShapedArray(tuple(aval.shape[:-2]), I32)
     attrs = {"lower": _bool(lower), "algorithm": _ui8(code)}
     v, w, info = gpu_call(ctx, "solver_syevd_ffi", [x], [aval], [v_aval, w_aval, info_aval], attrs)
     return check_info(ctx, info, [v, w], info_aval, [v_aval, w_aval])
@@ -356,7 +357,7 @@ def _eigh_gpu(
 
 def _cholesky_gpu(ctx: LoweringRuleContext, x: Value) -> list[Value]:
     (aval,) = ctx.avals_in
-    info_aval = ShapedArray(tuple(aval.shape[:-2]), _I32)
+    info_aval = ShapedArray(tuple(aval.shape[:-2]), I32)
     factor, info = gpu_call(
         ctx, "solver_potrf_ffi", [x], [aval], [aval, info_aval], {"lower": _bool(True)}
     )
@@ -368,9 +369,9 @@ def _cholesky_gpu(ctx: LoweringRuleContext, x: Value) -> list[Value]:
 
 def _lu_finish(lu: Array, pivots: Array, info: Array) -> list[Array]:
     """0-based pivots; NaNs where ``info < 0`` (a singular matrix is still factored)."""
-    pivots = lax.sub(pivots, lax.broadcast_in_dim(np.ones((), _I32), get_aval_of(pivots).shape, ()))
+    pivots = lax.sub(pivots, lax.broadcast_in_dim(np.ones((), I32), get_aval_of(pivots).shape, ()))
     shape, nb = get_aval_of(lu).shape, get_aval_of(info).ndim
-    ok = lax.ge(info, lax.broadcast_in_dim(np.zeros((), _I32), get_aval_of(info).shape, ()))
+    ok = lax.ge(info, lax.broadcast_in_dim(np.zeros((), I32), get_aval_of(info).shape, ()))
     nan = lax.broadcast_in_dim(np.asarray(np.nan, get_aval_of(lu).dtype), shape, ())
     return [lax.select(lax.broadcast_in_dim(ok, shape, tuple(range(nb))), lu, nan), pivots]
 
@@ -391,7 +392,7 @@ def _pivots_to_permutation(
 def _lu_gpu(ctx: LoweringRuleContext, x: Value) -> list[Value]:
     (aval,) = ctx.avals_in
     lu_aval, pivots_aval, perm_aval = ctx.avals_out
-    info_aval = ShapedArray(tuple(aval.shape[:-2]), _I32)
+    info_aval = ShapedArray(tuple(aval.shape[:-2]), I32)
     lu, pivots, info = gpu_call(
         ctx, "solver_getrf_ffi", [x], [aval], [lu_aval, pivots_aval, info_aval]
     )
@@ -441,7 +442,7 @@ def _qr_upper(r: Array, *, rows: int) -> Array:
     nb = len(shape) - 2
     r = lax.slice(r, (0,) * len(shape), (*shape[:nb], rows, shape[-1]))
     cut = get_aval_of(r).shape
-    upper = lax.le(lax.broadcasted_iota(_I32, cut, nb), lax.broadcasted_iota(_I32, cut, nb + 1))
+    upper = lax.le(lax.broadcasted_iota(I32, cut, nb), lax.broadcasted_iota(I32, cut, nb + 1))
     zeros = lax.broadcast_in_dim(np.zeros((), get_aval_of(r).dtype), cut, ())
     return lax.select(upper, r, zeros)
 
@@ -487,13 +488,12 @@ def _qr_gpu(
 
 
 GPU_RULES: dict[Any, Any] = {
-    P.svd_p: _svd_gpu,
-    P.eigh_p: _eigh_gpu,
     P.cholesky_p: _cholesky_gpu,
     P.lu_p: _lu_gpu,
     P.qr_p: _qr_gpu,
 }
-"""The GPU platforms' rules of the ``linalg`` family (registered by ``_rules_linalg``)."""
+"""The GPU platforms' rules of the ``linalg`` family (registered by ``_rules_linalg``, whose
+``svd`` and ``eigh`` rules call :func:`svd_gpu` and :func:`eigh_gpu` on these platforms)."""
 
 GPU_STRUCTURED_RULES: dict[Any, Any] = {
     P.lu_pivots_to_permutation_p: _lu_pivots_to_permutation_gpu,

@@ -43,11 +43,12 @@ from tessela_lowering._lowering import LoweringRuleContext, lower_fun
 from tessela_lowering._xla import Value, ir, register_lapack_targets, stablehlo
 
 __all__ = [
-    "bool_attr", "char_attr", "check_info", "empty_svd_rule", "enum_attr", "int32_attr",
-    "lapack_call", "lapack_ffi_call", "lapack_target", "require_cpu",
+    "I32", "bool_attr", "char_attr", "check_info", "empty_svd_rule", "enum_attr", "int32_attr",
+    "lapack_call", "lapack_ffi_call", "lapack_target", "require_cpu", "require_whole_subset",
 ]  # fmt: skip
 
-_I32 = np.dtype(np.int32)
+I32 = np.dtype(np.int32)
+"""int32: the dtype of the kernels' status (``info``) and pivot outputs."""
 _LAPACK_PREFIX = {
     np.dtype(np.float32): "s",
     np.dtype(np.float64): "d",
@@ -63,6 +64,32 @@ def require_cpu(ctx: LoweringRuleContext, name: str) -> None:
             f"The {name} primitive has no lowering for platform {ctx.platform!r} in Tessela "
             f"yet (it calls LAPACK, which runs on the CPU); put the operands on a CPU device "
             f"to compute it there."
+        )
+
+
+def require_whole_subset(
+    name: str, what: str, subset_by_index: tuple[int, int] | None, count: int, where: str
+) -> None:
+    """Raise ``NotImplementedError`` unless ``subset_by_index`` asks for all ``count`` results.
+
+    Args:
+      name: the primitive (``"svd"``, ``"eigh"``).
+      what: one of its results, in words (``"singular value"``).
+      subset_by_index: the primitive's parameter.
+      count: how many results there are.
+      where: the platform, in words (``"CPU"``, ``"GPU"``).
+
+    Example:
+      >>> require_whole_subset("svd", "singular value", (0, 3), 3, "CPU")  # all three: fine
+      >>> require_whole_subset("svd", "singular value", (0, 2), 3, "CPU")
+      Traceback (most recent call last):
+      ...
+      NotImplementedError: svd: subset_by_index is not supported on CPU; compute every singular value (subset_by_index=None) and slice the results.
+    """
+    if subset_by_index is not None and tuple(subset_by_index) != (0, count):
+        raise NotImplementedError(
+            f"{name}: subset_by_index is not supported on {where}; compute every {what} "
+            "(subset_by_index=None) and slice the results."
         )
 
 
@@ -163,7 +190,7 @@ def char_attr(c: str) -> ir.Attribute:
 def _nan_where_failed(info: Array, *outs: Array) -> list[Array]:
     """Each output with its matrices replaced by NaNs where ``info`` (per matrix) is nonzero."""
     batch = tuple(get_aval_of(info).shape)
-    ok = lax.eq(info, lax.broadcast_in_dim(np.zeros((), _I32), batch, ()))
+    ok = lax.eq(info, lax.broadcast_in_dim(np.zeros((), I32), batch, ()))
     fixed = []
     for x in outs:
         shape = tuple(get_aval_of(x).shape)

@@ -61,6 +61,7 @@ from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 from tessela_lowering import _cusolver
 from tessela_lowering._lapack import (
+    I32,
     char_attr,
     check_info,
     empty_svd_rule,
@@ -69,13 +70,17 @@ from tessela_lowering._lapack import (
     lapack_ffi_call,
     lapack_target,
     require_cpu,
+    require_whole_subset,
 )
-from tessela_lowering._lowering import LoweringRuleContext, lower_fun, register_lowering
+from tessela_lowering._lowering import (
+    LoweringRule,
+    LoweringRuleContext,
+    lower_fun,
+    register_lowering,
+)
 from tessela_lowering._xla import Value, chlo, stablehlo
 
 __all__: list[str] = []
-
-_I32 = np.dtype(np.int32)
 
 
 def _is_complex(dtype: DTypeLike) -> bool:
@@ -99,7 +104,7 @@ def _bcast(x: ArrayLike, shape: Sequence[int], dims: Sequence[int]) -> Array:
 
 
 def _iota(shape: Sequence[int], dim: int) -> Array:
-    return lax.broadcasted_iota(_I32, tuple(shape), dim)
+    return lax.broadcasted_iota(I32, tuple(shape), dim)
 
 
 def _conj(x: Array) -> Array:
@@ -210,7 +215,7 @@ def _lu_python(a: Array) -> list[Array]:
     nb = len(batch)
     k = min(m, n)
     perm = _iota((*batch, m), nb)
-    pivots = _full((*batch, k), 0, _I32)
+    pivots = _full((*batch, k), 0, I32)
     if k == 0:
         return [a, pivots, perm]
     rows_m = _iota((*batch, m), nb)
@@ -227,7 +232,7 @@ def _lu_python(a: Array) -> list[Array]:
         else:
             mag = lax.abs(col)
         mag = lax.select(lax.ge(rows_m, _bcast(j, (*batch, m), ())), mag, neg_inf)
-        i = lax.argmax(mag, nb, _I32)
+        i = lax.argmax(mag, nb, I32)
         pivots = lax.select(
             lax.eq(steps, _bcast(j, (*batch, k), ())), _bcast(i, (*batch, k), range(nb)), pivots
         )
@@ -401,92 +406,105 @@ register_lowering(P.qr_p, _qr_lowering)
 # ---------------------------------------------------------------------- eigh
 
 
-def _eigh_lowering(
-    ctx: LoweringRuleContext,
-    x: Value,
-    *,
-    lower: bool,
-    sort_eigenvalues: bool,
-    subset_by_index: tuple[int, int] | None,
-    algorithm: EighImplementation | None,
-) -> list[Value]:
-    del sort_eigenvalues  # syevd/heevd return the eigenvalues in ascending order
-    require_cpu(ctx, "eigh")
-    (aval,) = ctx.avals_in
-    n = aval.shape[-1]
-    if subset_by_index is not None and tuple(subset_by_index) != (0, n):
-        raise NotImplementedError(
-            "eigh: subset_by_index is not supported on CPU; compute every "
-            "eigenpair (subset_by_index=None) and slice the results."
+def _eigh_rule(gpu: bool) -> LoweringRule:
+    """The ``eigh`` rule of the CPU (LAPACK) or of the GPU platforms (``_cusolver``)."""
+
+    def rule(
+        ctx: LoweringRuleContext,
+        x: Value,
+        *,
+        lower: bool,
+        sort_eigenvalues: bool,
+        subset_by_index: tuple[int, int] | None,
+        algorithm: EighImplementation | None,
+    ) -> list[Value]:
+        del sort_eigenvalues  # the kernels return the eigenvalues in ascending order
+        if not gpu:
+            require_cpu(ctx, "eigh")
+        (aval,) = ctx.avals_in
+        n = aval.shape[-1]
+        require_whole_subset("eigh", "eigenpair", subset_by_index, n, "GPU" if gpu else "CPU")
+        if gpu:
+            return _cusolver.eigh_gpu(ctx, x, lower, algorithm)
+        if algorithm in (EighImplementation.QDWH, EighImplementation.JACOBI):
+            raise NotImplementedError(
+                f"eigh: implementation={algorithm} is not supported on CPU; pass "
+                "implementation=None or EighImplementation.QR."
+            )
+        base = "heevd" if _is_complex(aval.dtype) else "syevd"
+        v_aval, w_aval = ctx.avals_out
+        info_aval = ShapedArray(tuple(aval.shape[:-2]), I32)
+        attrs = {"mode": char_attr("V"), "uplo": char_attr("L" if lower else "U")}
+        v, w, info = lapack_call(
+            lapack_target("eigh", base, aval.dtype), x, aval, [v_aval, w_aval, info_aval], attrs
         )
-    if algorithm in (EighImplementation.QDWH, EighImplementation.JACOBI):
-        raise NotImplementedError(
-            f"eigh: implementation={algorithm} is not supported on CPU; pass "
-            "implementation=None or EighImplementation.QR."
-        )
-    base = "heevd" if _is_complex(aval.dtype) else "syevd"
-    v_aval, w_aval = ctx.avals_out
-    info_aval = ShapedArray(tuple(aval.shape[:-2]), _I32)
-    attrs = {"mode": char_attr("V"), "uplo": char_attr("L" if lower else "U")}
-    v, w, info = lapack_call(
-        lapack_target("eigh", base, aval.dtype), x, aval, [v_aval, w_aval, info_aval], attrs
-    )
-    return check_info(ctx, info, [v, w], info_aval, [v_aval, w_aval])
+        return check_info(ctx, info, [v, w], info_aval, [v_aval, w_aval])
+
+    return rule
 
 
+_eigh_lowering = _eigh_rule(gpu=False)
 register_lowering(P.eigh_p, _eigh_lowering)
 
 
 # ----------------------------------------------------------------------- svd
 
 
-def _svd_lowering(
-    ctx: LoweringRuleContext,
-    x: Value,
-    *,
-    full_matrices: bool,
-    compute_uv: bool,
-    subset_by_index: tuple[int, int] | None,
-    algorithm: SvdAlgorithm | None,
-) -> list[Value]:
-    require_cpu(ctx, "svd")
-    (aval,) = ctx.avals_in
-    *batch_list, m, n = aval.shape
-    batch = tuple(batch_list)
-    k = min(m, n)
-    if subset_by_index is not None and tuple(subset_by_index) != (0, k):
-        raise NotImplementedError(
-            "svd: subset_by_index is not supported on CPU; compute every "
-            "singular value (subset_by_index=None) and slice the results."
-        )
-    if m == 0 or n == 0:
-        return list(empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
+def _lapack_svd_routine(algorithm: SvdAlgorithm | None) -> str:
     if algorithm in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.DIVIDE_AND_CONQUER):
-        base = "gesdd"
-    elif algorithm is SvdAlgorithm.QR:
-        base = "gesvd"
-    else:
-        raise NotImplementedError(
-            f"svd: algorithm={algorithm} is not supported on CPU; pass None, "
-            "SvdAlgorithm.DIVIDE_AND_CONQUER or SvdAlgorithm.QR."
-        )
-    mode = "N" if not compute_uv else ("A" if full_matrices else "S")
-    s_aval = ctx.avals_out[0]
-    u_aval = ShapedArray((*batch, m, m if full_matrices else k), aval.dtype)
-    vt_aval = ShapedArray((*batch, n if full_matrices else k, n), aval.dtype)
-    info_aval = ShapedArray(batch, _I32)
-    _, s, u, vt, info = lapack_call(
-        lapack_target("svd", base, aval.dtype),
-        x,
-        aval,
-        [ShapedArray(aval.shape, aval.dtype), s_aval, u_aval, vt_aval, info_aval],
-        {"mode": char_attr(mode)},
+        return "gesdd"
+    if algorithm is SvdAlgorithm.QR:
+        return "gesvd"
+    raise NotImplementedError(
+        f"svd: algorithm={algorithm} is not supported on CPU; pass None, "
+        "SvdAlgorithm.DIVIDE_AND_CONQUER or SvdAlgorithm.QR."
     )
-    if not compute_uv:
-        return check_info(ctx, info, [s], info_aval, [s_aval])
-    return check_info(ctx, info, [s, u, vt], info_aval, list(ctx.avals_out))
 
 
+def _svd_rule(gpu: bool) -> LoweringRule:
+    """The ``svd`` rule of the CPU (LAPACK) or of the GPU platforms (``_cusolver``)."""
+
+    def rule(
+        ctx: LoweringRuleContext,
+        x: Value,
+        *,
+        full_matrices: bool,
+        compute_uv: bool,
+        subset_by_index: tuple[int, int] | None,
+        algorithm: SvdAlgorithm | None,
+    ) -> list[Value]:
+        if not gpu:
+            require_cpu(ctx, "svd")
+        (aval,) = ctx.avals_in
+        *batch_list, m, n = aval.shape
+        batch = tuple(batch_list)
+        k = min(m, n)
+        require_whole_subset("svd", "singular value", subset_by_index, k, "GPU" if gpu else "CPU")
+        if m == 0 or n == 0:
+            return list(empty_svd_rule(ctx, x, full_matrices=full_matrices, compute_uv=compute_uv))
+        info_aval = ShapedArray(batch, I32)
+        s_aval = ctx.avals_out[0]
+        if gpu:
+            outs, info = _cusolver.svd_gpu(ctx, x, full_matrices, compute_uv, algorithm, info_aval)
+        else:
+            mode = "N" if not compute_uv else ("A" if full_matrices else "S")
+            u_aval = ShapedArray((*batch, m, m if full_matrices else k), aval.dtype)
+            vt_aval = ShapedArray((*batch, n if full_matrices else k, n), aval.dtype)
+            _, s, u, vt, info = lapack_call(
+                lapack_target("svd", _lapack_svd_routine(algorithm), aval.dtype),
+                x,
+                aval,
+                [ShapedArray(aval.shape, aval.dtype), s_aval, u_aval, vt_aval, info_aval],
+                {"mode": char_attr(mode)},
+            )
+            outs = [s, u, vt] if compute_uv else [s]
+        out_avals = list(ctx.avals_out) if compute_uv else [s_aval]
+        return check_info(ctx, info, outs, info_aval, out_avals)
+
+    return rule
+
+
+_svd_lowering = _svd_rule(gpu=False)
 register_lowering(P.svd_p, _svd_lowering)
 
 
@@ -515,7 +533,7 @@ def _eig_lowering(
     batch = tuple(aval.shape[:-2])
     w_aval = ctx.avals_out[0]
     vec_aval = ShapedArray(aval.shape, w_aval.dtype)
-    info_aval = ShapedArray(batch, _I32)
+    info_aval = ShapedArray(batch, I32)
     real = not _is_complex(aval.dtype)
     vals = [ShapedArray(aval.shape[:-1], aval.dtype)] * (2 if real else 1)
     attrs = {
@@ -558,7 +576,7 @@ def _schur_lowering(
         )
     (aval,) = ctx.avals_in
     batch = tuple(aval.shape[:-2])
-    info_aval = ShapedArray(batch, _I32)
+    info_aval = ShapedArray(batch, I32)
     vals_aval = ShapedArray(aval.shape[:-1], aval.dtype)
     vals = [vals_aval] * (1 if _is_complex(aval.dtype) else 2)
     mat = ShapedArray(aval.shape, aval.dtype)
@@ -581,3 +599,5 @@ register_lowering(P.schur_p, _schur_lowering)
 for _platform in _cusolver.GPU_PLATFORMS:
     for _prim, _rule in _cusolver.GPU_RULES.items():
         register_lowering(_prim, _rule, platform=_platform)
+    register_lowering(P.eigh_p, _eigh_rule(gpu=True), platform=_platform)
+    register_lowering(P.svd_p, _svd_rule(gpu=True), platform=_platform)

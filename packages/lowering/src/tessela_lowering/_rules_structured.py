@@ -36,6 +36,7 @@ from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
 from tessela_lowering import _cusolver
 from tessela_lowering._lapack import (
+    I32,
     bool_attr,
     char_attr,
     check_info,
@@ -49,7 +50,6 @@ from tessela_lowering._xla import DType, Value
 
 __all__: list[str] = []
 
-_I32 = np.dtype(np.int32)
 _Pair = tuple[Array, Array]
 
 
@@ -62,7 +62,7 @@ def _full(shape: Sequence[int], value: float, dtype: DType) -> Array:
 
 
 def _iota(shape: Sequence[int], dim: int) -> Array:
-    return lax.broadcasted_iota(_I32, tuple(shape), dim)
+    return lax.broadcasted_iota(I32, tuple(shape), dim)
 
 
 def _bcast(x: ArrayLike, shape: Sequence[int], dims: Sequence[int]) -> Array:
@@ -70,7 +70,7 @@ def _bcast(x: ArrayLike, shape: Sequence[int], dims: Sequence[int]) -> Array:
 
 
 def _info(ctx: LoweringRuleContext) -> ShapedArray:
-    return ShapedArray(tuple(ctx.avals_out[0].shape[:-2]), _I32)
+    return ShapedArray(tuple(ctx.avals_out[0].shape[:-2]), I32)
 
 
 # ---------------------------------------------------------------- hessenberg
@@ -255,7 +255,7 @@ def _tridiagonal_solve_cpu(
         return lapack_ffi_call(
             "tridiagonal_solve_perturbed_ffi", [dl, d, du, b], list(ctx.avals_in), [b_aval], {}
         )
-    info_aval = ShapedArray(tuple(b_aval.shape[:-2]), _I32)
+    info_aval = ShapedArray(tuple(b_aval.shape[:-2]), I32)
     *_, x, info = lapack_ffi_call(
         lapack_target("tridiagonal_solve", "gtsv", b_aval.dtype), [dl, d, du, b],
         list(ctx.avals_in), [*ctx.avals_in, info_aval], {}, {0: 0, 1: 1, 2: 2, 3: 3},
@@ -282,7 +282,7 @@ def _pivots_to_permutation(pivots: Array, *, permutation_size: int) -> Array:
         j = lax.squeeze(lax.dynamic_slice(pivots, [0] * nb + [i], (*batch, 1)), (nb,))
         is_i = lax.eq(idx, _bcast(i, (*batch, m), ()))
         is_j = lax.eq(idx, _bcast(j, (*batch, m), range(nb)))
-        zeros = _full((*batch, m), 0, _I32)
+        zeros = _full((*batch, m), 0, I32)
         x = _bcast(lax.reduce_sum(lax.select(is_i, perm, zeros), (nb,)), (*batch, m), range(nb))
         y = _bcast(lax.reduce_sum(lax.select(is_j, perm, zeros), (nb,)), (*batch, m), range(nb))
         return lax.select(is_i, y, lax.select(is_j, x, perm))
