@@ -11,6 +11,9 @@ Example:
   'cpu'
 """
 
+import importlib
+import pkgutil
+
 from tessela_lowering import (
     _flags,  # noqa: F401  (defines the runtime's config flags)
     mlir,
@@ -42,32 +45,13 @@ from tessela_lowering._lowering import (
 )
 from tessela_lowering._xla import XlaRuntimeError as JaxRuntimeError
 
-# isort: split
-# The rule modules, one per primitive family, register their lowering rules
-# (and the eager implementations of device_put and the host callbacks) when
-# imported.
-from tessela_lowering import (  # noqa: F401
-    _rules_array,
-    _rules_callback,
-    _rules_collective,
-    _rules_control,
-    _rules_conv,
-    _rules_custom,
-    _rules_elementwise,
-    _rules_fft,
-    _rules_indexing,
-    _rules_linalg,
-    _rules_misc,
-    _rules_random,
-    _rules_reduce,
-    _rules_remat,
-    _rules_shape,
-    _rules_sharding,
-    _rules_solves,
-    _rules_special,
-    _rules_structured,
-    _rules_window,
-)
+# Importing each rule family's module (``_rules_<family>``, one per family of
+# tessela_tracer's primitives) registers its lowering rules, and the eager
+# implementations of device_put and the host callbacks.
+_families = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("_rules_"))
+for _module in _families:
+    importlib.import_module(f"{__name__}.{_module}")
+del _families, _module
 
 __version__ = "0.1.0"
 

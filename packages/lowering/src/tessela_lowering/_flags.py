@@ -73,14 +73,7 @@ def _define_bool(suffix: str, attr: str, help: str) -> None:
     name = f"jax_{suffix}"
     if name in config.flag_names():
         return
-    config.define_bool(
-        name,
-        False,
-        aliases=(f"tessela_{suffix}",),
-        env=(f"TESSELA_{suffix.upper()}", f"JAX_{suffix.upper()}"),
-        help=help,
-        on_change=_setter(attr),
-    )
+    config.define_bool(name, False, help=help, on_change=_setter(attr))
     _setter(attr)(config.read(name))
 
 
@@ -102,8 +95,6 @@ if "jax_compilation_cache_dir" not in config.flag_names():
     config.define(
         "jax_compilation_cache_dir",
         None,
-        aliases=("tessela_compilation_cache_dir",),
-        env=("TESSELA_COMPILATION_CACHE_DIR", "JAX_COMPILATION_CACHE_DIR"),
         validator=_cache_dir,
         help="A folder keeping compiled executables across processes.",
         on_change=_setter("cache_dir"),
@@ -155,7 +146,7 @@ def rerun_deoptimized(
     fun: Callable[..., Any],
     args: Sequence[Any],
     kwargs: dict[str, Any],
-    flat: Sequence[Any] = (),
+    flat: Sequence[ArrayLike] = (),
 ) -> NoReturn:
     """Call ``fun`` again without ``jit`` so that the primitive making a NaN raises.
 
@@ -191,7 +182,9 @@ def rerun_deoptimized(
       invalid value (nan) encountered in div
     """
     print(DEOPTIMIZED_MESSAGE)
-    donated = [x for x in flat if getattr(x, "is_deleted", None) is not None and x.is_deleted()]
+    donated = [
+        x for x in flat if (deleted := getattr(x, "is_deleted", None)) is not None and deleted()
+    ]
     if donated:
         raise FloatingPointError(
             f"{error}. The de-optimized function (the function as if the `jit` decorator "

@@ -312,11 +312,8 @@ def lower_jaxpr(
       True
     """
     platform = module_context.platform
-    env: dict[Any, Value] = {}
-    for var, val in zip(jaxpr.constvars, consts, strict=True):
-        env[var] = val
-    for var, val in zip(jaxpr.invars, args, strict=True):
-        env[var] = val
+    env: dict[Any, Value] = dict(zip(jaxpr.constvars, consts, strict=True))
+    env.update(zip(jaxpr.invars, args, strict=True))
     for eqn in jaxpr.eqns:
         rule = lowering_rule(eqn.primitive, platform)
         if rule is None:

@@ -162,7 +162,7 @@ def _scan_lowering(
     num_consts: int,
     num_carry: int,
     reverse: bool,
-    unroll: int,
+    **_: object,  # unroll: the loop runs one step per iteration
 ) -> list[Value]:
     n_xs = len(args) - num_consts - num_carry
     # Key arrays are scanned as their uint32 data (trailing words included).

@@ -15,9 +15,9 @@ rule raises JAX's ``TypeError`` for that, as its eager implementation does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from tessela_tracer import ClosedJaxpr
+from tessela_tracer import ClosedJaxpr, Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering._lowering import LoweringRuleContext, lower_closed_jaxpr, register_lowering
@@ -26,22 +26,17 @@ from tessela_lowering._xla import Value
 __all__: list[str] = []
 
 
-def _custom_jvp_call_lowering(
-    ctx: LoweringRuleContext, *args: Value, call_jaxpr: ClosedJaxpr, **_: Any
-) -> list[Value]:
-    return lower_closed_jaxpr(ctx.module_context, call_jaxpr, args)
+def _register_inline(prim: Primitive, param: str) -> None:
+    # The primitive's primal program is its parameter ``param``, emitted inline.
+    def rule(ctx: LoweringRuleContext, *args: Value, **params: object) -> list[Value]:
+        jaxpr = cast(ClosedJaxpr, params[param])
+        return lower_closed_jaxpr(ctx.module_context, jaxpr, args)
+
+    register_lowering(prim, rule)
 
 
-register_lowering(P.custom_jvp_call_p, _custom_jvp_call_lowering)
-
-
-def _custom_vjp_call_lowering(
-    ctx: LoweringRuleContext, *args: Value, call_jaxpr: ClosedJaxpr, **_: Any
-) -> list[Value]:
-    return lower_closed_jaxpr(ctx.module_context, call_jaxpr, args)
-
-
-register_lowering(P.custom_vjp_call_p, _custom_vjp_call_lowering)
+_register_inline(P.custom_jvp_call_p, "call_jaxpr")
+_register_inline(P.custom_vjp_call_p, "call_jaxpr")
 
 
 def _custom_lin_lowering(ctx: LoweringRuleContext, *args: Value, **_: Any) -> list[Value]:
@@ -50,20 +45,5 @@ def _custom_lin_lowering(ctx: LoweringRuleContext, *args: Value, **_: Any) -> li
 
 register_lowering(P.custom_lin_p, _custom_lin_lowering)
 
-
-def _custom_vmap_call_lowering(
-    ctx: LoweringRuleContext, *args: Value, call: ClosedJaxpr, **_: Any
-) -> list[Value]:
-    return lower_closed_jaxpr(ctx.module_context, call, args)
-
-
-register_lowering(P.custom_vmap_call_p, _custom_vmap_call_lowering)
-
-
-def _linear_call_lowering(
-    ctx: LoweringRuleContext, *args: Value, callee: ClosedJaxpr, **_: Any
-) -> list[Value]:
-    return lower_closed_jaxpr(ctx.module_context, callee, args)
-
-
-register_lowering(P.linear_call_p, _linear_call_lowering)
+_register_inline(P.custom_vmap_call_p, "call")
+_register_inline(P.linear_call_p, "callee")

@@ -58,10 +58,14 @@ def _register_reduction(
     register_lowering(prim, rule)
 
 
-_register_reduction(P.reduce_sum_p, "sum", lambda a, b: stablehlo.AddOp(a, b).result)
-_register_reduction(P.reduce_prod_p, "prod", lambda a, b: stablehlo.MulOp(a, b).result)
-_register_reduction(P.reduce_max_p, "max", functools.partial(extremum, larger=True))
-_register_reduction(P.reduce_min_p, "min", functools.partial(extremum, larger=False))
+_MONOIDS: dict[str, Callable[[Value, Value], Value]] = {
+    "sum": lambda a, b: stablehlo.AddOp(a, b).result,
+    "prod": lambda a, b: stablehlo.MulOp(a, b).result,
+    "max": functools.partial(extremum, larger=True),
+    "min": functools.partial(extremum, larger=False),
+}
+"""The combining function of each reduction and cumulative scan, by its identity's name."""
+
 _register_reduction(P.reduce_and_p, "and", lambda a, b: stablehlo.AndOp(a, b).result)
 _register_reduction(P.reduce_or_p, "or", lambda a, b: stablehlo.OrOp(a, b).result)
 _register_reduction(P.reduce_xor_p, "xor", lambda a, b: stablehlo.XorOp(a, b).result)
@@ -152,10 +156,14 @@ def _register_cumulative(
     register_lowering(prim, rule)
 
 
-_register_cumulative(P.cumsum_p, "sum", lambda a, b: stablehlo.AddOp(a, b).result)
-_register_cumulative(P.cumprod_p, "prod", lambda a, b: stablehlo.MulOp(a, b).result)
-_register_cumulative(P.cummax_p, "max", functools.partial(extremum, larger=True))
-_register_cumulative(P.cummin_p, "min", functools.partial(extremum, larger=False))
+for _name, _reduce_p, _cumulative_p in (
+    ("sum", P.reduce_sum_p, P.cumsum_p),
+    ("prod", P.reduce_prod_p, P.cumprod_p),
+    ("max", P.reduce_max_p, P.cummax_p),
+    ("min", P.reduce_min_p, P.cummin_p),
+):
+    _register_reduction(_reduce_p, _name, _MONOIDS[_name])
+    _register_cumulative(_cumulative_p, _name, _MONOIDS[_name])
 _register_cumulative(P.cumlogsumexp_p, "max", _logaddexp)
 
 

@@ -21,6 +21,7 @@ computed in float32 and rounded back, as JAX does.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -48,10 +49,7 @@ def _full(x: ArrayLike, value: float) -> Array:
 
 
 def _or(*preds: Array) -> Array:
-    out = preds[0]
-    for p in preds[1:]:
-        out = lax.bitwise_or(out, p)
-    return out
+    return functools.reduce(lax.bitwise_or, preds)
 
 
 def _and(x: ArrayLike, y: ArrayLike) -> Array:

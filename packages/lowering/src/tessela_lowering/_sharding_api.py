@@ -181,6 +181,24 @@ def _sharding_arg(given: Any, kwargs: dict[str, Any], what: str) -> Any:
     return tree_map(_drop_unsharded, given, is_leaf=_is_spec_leaf)
 
 
+def _decorate(
+    f: Callable[..., Any] | None,
+    given: Any,
+    what: str,
+    run: Callable[[Callable[..., Any], Any, Any, dict[str, Any]], Any],
+) -> Callable[..., Any]:
+    # ``f`` wrapped to call ``run(f, sharding, args, kwargs)``, the sharding given
+    # (or passed by each call as the keyword ``what``); a decorator when ``f`` is None.
+    def _wrap(fun: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fun)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            return run(fun, _sharding_arg(given, kwargs, what), args, kwargs)
+
+        return wrapped
+
+    return _wrap if f is None else _wrap(f)
+
+
 def auto_axes(
     f: Callable[..., Any] | None = None,
     /,
@@ -217,13 +235,8 @@ def auto_axes(
         >>> out.sharding.spec, out.sharding.mesh.axis_types
         (P('x',), (Explicit,))
     """
-    if f is None:
-        return lambda g: auto_axes(g, axes=axes, out_sharding=out_sharding)
-    fun = f
 
-    @functools.wraps(fun)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        target = _sharding_arg(out_sharding, kwargs, "out_sharding")
+    def _auto(fun: Callable[..., Any], target: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         info = _new_mesh(axes, AxisType.Auto, "auto_axes", target)
         if info is None:
             return fun(*args, **kwargs)
@@ -236,7 +249,7 @@ def auto_axes(
         outer = get_abstract_mesh()
         return tree_map(lambda o: _retype(o, outer), reshard(out, target))
 
-    return wrapped
+    return _decorate(f, out_sharding, "out_sharding", _auto)
 
 
 def explicit_axes(
@@ -274,13 +287,8 @@ def explicit_axes(
         >>> out.sharding.mesh.axis_types
         (Auto,)
     """
-    if f is None:
-        return lambda g: explicit_axes(g, axes=axes, in_sharding=in_sharding)
-    fun = f
 
-    @functools.wraps(fun)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        given = _sharding_arg(in_sharding, kwargs, "in_sharding")
+    def _explicit(fun: Callable[..., Any], given: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         info = _new_mesh(axes, AxisType.Explicit, "explicit_axes")
         if info is None:
             raise ValueError(
@@ -294,4 +302,4 @@ def explicit_axes(
         outer = get_abstract_mesh()
         return tree_map(lambda o: _retype(o, outer), out)
 
-    return wrapped
+    return _decorate(f, in_sharding, "in_sharding", _explicit)

@@ -50,22 +50,13 @@ __all__ = [
 
 logger = logging.getLogger("tessela.distributed")
 
-if "jax_enable_preemption_service" not in config.flag_names():
-    config.define_bool(
-        "jax_enable_preemption_service",
-        True,
-        aliases=("tessela_enable_preemption_service",),
-        env=("TESSELA_ENABLE_PREEMPTION_SERVICE", "JAX_ENABLE_PREEMPTION_SERVICE"),
-        help="Start jaxlib's preemption sync manager in distributed.initialize.",
-    )
-if "jax_enable_recoverability" not in config.flag_names():
-    config.define_bool(
-        "jax_enable_recoverability",
-        False,
-        aliases=("tessela_enable_recoverability",),
-        env=("TESSELA_ENABLE_RECOVERABILITY", "JAX_ENABLE_RECOVERABILITY"),
-        help="Let the other processes of a job go on when one fails.",
-    )
+for _name, _default, _help in (
+    ("jax_enable_preemption_service", True, "Start jaxlib's preemption sync manager in "
+     "distributed.initialize."),
+    ("jax_enable_recoverability", False, "Let the other processes of a job go on when one fails."),
+):  # fmt: skip
+    if _name not in config.flag_names():
+        config.define_bool(_name, _default, help=_help)
 if "jax_cpu_collectives_implementation" not in config.flag_names():
     config.define_enum(
         "jax_cpu_collectives_implementation",
