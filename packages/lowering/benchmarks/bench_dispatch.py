@@ -10,13 +10,10 @@ Prints one table with a Tessela/JAX ratio column. JAX must be importable by
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 import timeit
 
+import _jax_side
 import numpy as np
 
 N = 20000
@@ -60,11 +57,7 @@ def tessela_times() -> dict[str, float]:
 
 def jax_times() -> dict[str, float] | None:
     """The same rows for JAX, in a separate process; None when JAX is missing."""
-    python = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
-    proc = subprocess.run([python, "-c", JAX_CODE], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        return None
-    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return _jax_side.jax_times(JAX_CODE)
 
 
 def main() -> None:

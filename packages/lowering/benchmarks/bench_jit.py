@@ -16,16 +16,13 @@ JAX runs under ``sys.executable`` (or the interpreter named by
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 import time
 import timeit
 from collections.abc import Callable
 from typing import Any
 
+import _jax_side
 import numpy as np
 
 SMALL = 20000
@@ -147,11 +144,7 @@ def tessela_times() -> dict[str, float]:
 
 def jax_times() -> dict[str, float] | None:
     """The same rows for JAX, in a separate process; None when JAX is missing."""
-    python = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
-    proc = subprocess.run([python, "-c", JAX_CODE], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        return None
-    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return _jax_side.jax_times(JAX_CODE)
 
 
 ROUNDS = 3

@@ -1462,48 +1462,28 @@ def _cgrid(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     return (rng.uniform(-3, 3, shape) + 1j * rng.uniform(-3, 3, shape)).astype(C64)
 
 
-case(
-    "fft_c64",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, ns.lax.FftType.FFT, (8,)),
-    lambda rng: (_cgrid(rng, (3, 8)),),
-    ACCUMULATION,
-)
-case(
-    "ifft_2d_c64",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, "ifft", (3, 5)),
-    lambda rng: (_cgrid(rng, (2, 3, 5)),),
-    ACCUMULATION,
-)
-case(
-    "rfft_2d_f32",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, "rfft", (4, 7)),
-    lambda rng: (grid(rng, (2, 4, 7)),),
-    ACCUMULATION,
-)
-case(
-    "irfft_2d_f32",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, "irfft", (3, 6)),
-    lambda rng: (_cgrid(rng, (2, 3, 4)),),
-    ACCUMULATION,
-)
-case(
-    "irfft_odd_f32",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, ns.lax.FftType.IRFFT, (9,)),
-    lambda rng: (_cgrid(rng, (2, 5)),),
-    ACCUMULATION,
-)
-case(
-    "rfft_i32",
-    "fft",
-    lambda ns: lambda x: ns.lax.fft(x, "rfft", (6,)),
-    lambda rng: (grid(rng, (6,), I32),),
-    ACCUMULATION,
-)
+def _fft_case(
+    name: str,
+    fft_type: str,
+    lengths: tuple[int, ...],
+    make: Callable[[np.random.Generator], tuple[np.ndarray, ...]],
+    *,
+    member: bool = False,
+) -> None:
+    # ``fft_type`` passed as its string, or as the FftType member of that name.
+    def build(ns: Any) -> Callable[..., Any]:
+        kind = getattr(ns.lax.FftType, fft_type.upper()) if member else fft_type
+        return lambda x: ns.lax.fft(x, kind, lengths)
+
+    case(name, "fft", build, make, ACCUMULATION)
+
+
+_fft_case("fft_c64", "fft", (8,), lambda rng: (_cgrid(rng, (3, 8)),), member=True)
+_fft_case("ifft_2d_c64", "ifft", (3, 5), lambda rng: (_cgrid(rng, (2, 3, 5)),))
+_fft_case("rfft_2d_f32", "rfft", (4, 7), lambda rng: (grid(rng, (2, 4, 7)),))
+_fft_case("irfft_2d_f32", "irfft", (3, 6), lambda rng: (_cgrid(rng, (2, 3, 4)),))
+_fft_case("irfft_odd_f32", "irfft", (9,), lambda rng: (_cgrid(rng, (2, 5)),), member=True)
+_fft_case("rfft_i32", "rfft", (6,), lambda rng: (grid(rng, (6,), I32),))
 
 NOT_COMPARED: dict[str, str] = {
     "custom_lin": "the linear part of a custom_vjp function, which reverse mode transposes "

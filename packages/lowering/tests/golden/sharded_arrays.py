@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import numpy as np
+from _outcome import error
 
 if sys.argv[1] == "jax":
     import jax
@@ -41,14 +42,6 @@ else:
     device_put = tl.device_put
     from_arrays = make_array_from_single_device_arrays
     from_local = make_array_from_process_local_data
-
-
-def error(thunk: Any) -> str:
-    try:
-        thunk()
-    except Exception as e:
-        return f"{type(e).__name__}: {e}"
-    return "no error"
 
 
 def describe(x: Any) -> list[str]:

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import numpy as np
+from _outcome import error
 
 if sys.argv[1] == "jax":
     import jax
@@ -30,14 +31,6 @@ else:
 
 def by_id(mapping: Any) -> list[Any]:
     return sorted((d.id, v) for d, v in mapping.items())
-
-
-def error(thunk: Any) -> str:
-    try:
-        thunk()
-    except Exception as e:
-        return f"{type(e).__name__}: {e}"
-    return "no error"
 
 
 m = Mesh(np.array(devs[:4]).reshape(2, 2), ("x", "y"))
