@@ -36,6 +36,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, config, get_aval, get_current_trace, jit
 from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
@@ -135,13 +136,15 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 leaves = dyn(args)
                 key = (trace_type, where, flags, n, static(args), *map(_sig_of, leaves))
             elif len(args) == 2:
-                # Read without raising; a host value's key (leaf_key) follows.
-                a_sig = getattr(args[0], "_sig", None)
+                # Read without raising; a NumPy array's key is leaf_key's,
+                # spelled out; other host values ask leaf_key.
+                a, b = args
+                a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
-                    a_sig = leaf_key(args[0])
-                b_sig = getattr(args[1], "_sig", None)
+                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
+                b_sig = getattr(b, "_sig", None)
                 if b_sig is None:
-                    b_sig = leaf_key(args[1])
+                    b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else leaf_key(b)
                 key = (trace_type, where, flags, a_sig, b_sig)
             else:
                 key = (trace_type, where, flags, *_leaf_keys(args))
@@ -166,12 +169,19 @@ _NO_SIG = itertools.repeat(None)
 
 
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
-    # ``map(leaf_key, leaves)``, with Arrays read in C when all leaves are
-    # Arrays; TypeError for a container or a tracer.
-    keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
-    if None in keys:  # host values (or containers and tracers, which raise)
-        keys = tuple(map(leaf_key, leaves))
-    return keys
+    # ``map(leaf_key, leaves)``: Arrays' signatures read in C, then ``leaf_key``
+    # for the other leaves only (a NumPy batch among params); TypeError for a
+    # container or a tracer.
+    keys = list(map(getattr, leaves, _SIG, _NO_SIG))
+    if None in keys:
+        at = keys.index(None)
+        while True:
+            keys[at] = leaf_key(leaves[at])
+            try:
+                at = keys.index(None, at + 1)
+            except ValueError:
+                break
+    return tuple(keys)
 
 
 def _fast_key(
