@@ -15,7 +15,6 @@ from tessela_tracer._prims_conv import PrecisionLike, canonicalize_precision
 from tessela_tracer._prims_reduce import DotDimensionNumbers
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
-
 _CANONICAL_AXES: dict[tuple[int, ...], tuple[int, ...]] = {}
 """Tuples of non-negative ints seen as ``axes``: each is its own canonical form."""
 
@@ -24,16 +23,20 @@ def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
     # An axis in [-ndim, ndim) counts from the end when negative; any other
     # value is left for the primitive's abstract evaluation to reject.
     try:
-        known = _CANONICAL_AXES.get(axes)  # type: ignore[call-overload]
+        known: tuple[int, ...] | None = _CANONICAL_AXES.get(axes)  # type: ignore[call-overload]
     except TypeError:  # an unhashable element
         known = None
     if known is not None:
         return known
     nd = _aval(x).ndim
     out = tuple(a + nd if -nd <= a < 0 else a for a in map(operator.index, axes))
-    if out == axes and type(axes) is tuple and len(_CANONICAL_AXES) < 4096:
-        if all(type(a) is int for a in axes):
-            _CANONICAL_AXES[out] = out
+    if (
+        out == axes
+        and type(axes) is tuple
+        and len(_CANONICAL_AXES) < 4096
+        and all(type(a) is int for a in axes)
+    ):
+        _CANONICAL_AXES[out] = out
     return out
 
 
