@@ -11,30 +11,9 @@ Example:
   [ShapedArray(float32[], weak_type=True)]
 """
 
-# The rule families, one module per family of tessela_tracer's primitives; importing
-# a module registers its rules.
-from tessela_autodiff import (
-    _rules_array,
-    _rules_callback,
-    _rules_collective,
-    _rules_control,
-    _rules_conv,
-    _rules_custom,
-    _rules_elementwise,
-    _rules_fft,
-    _rules_indexing,
-    _rules_linalg,
-    _rules_misc,
-    _rules_random,
-    _rules_reduce,
-    _rules_remat,
-    _rules_shape,
-    _rules_sharding,
-    _rules_solves,
-    _rules_special,
-    _rules_structured,
-    _rules_window,
-)
+import importlib
+import pkgutil
+
 from tessela_autodiff._ad_util import UndefinedPrimal, Zero
 from tessela_autodiff._api import (
     grad,
@@ -50,30 +29,16 @@ from tessela_autodiff._jvp import register_jvp
 from tessela_autodiff._rule_helpers import defjvp, defjvp_zero, deflinear, deflinear2
 from tessela_autodiff._transpose import register_transpose
 
+# Importing each rule family, one ``_rules_<family>`` module per family of
+# tessela_tracer's primitives, registers its rules.
+_rule_modules = [m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("_rules_")]
+for _rules in sorted(_rule_modules):
+    importlib.import_module(f"{__name__}.{_rules}")
+    del globals()[_rules]
+del _rules, _rule_modules
+
 __version__ = "0.1.0"
 
-del (
-    _rules_array,
-    _rules_callback,
-    _rules_collective,
-    _rules_control,
-    _rules_conv,
-    _rules_custom,
-    _rules_elementwise,
-    _rules_fft,
-    _rules_indexing,
-    _rules_linalg,
-    _rules_misc,
-    _rules_random,
-    _rules_reduce,
-    _rules_remat,
-    _rules_shape,
-    _rules_sharding,
-    _rules_solves,
-    _rules_special,
-    _rules_structured,
-    _rules_window,
-)
 
 __all__ = [
     "UndefinedPrimal",

@@ -336,6 +336,29 @@ def _argnums_tuple(argnums: int | Sequence[int], nargs: int) -> tuple[int, ...]:
     return out
 
 
+def _dyn_call(
+    fun: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    argnums: int | Sequence[int],
+    holomorphic: bool,
+    allow_int: bool,
+) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """``fun`` as a function of the ``argnums`` arguments alone, and their values (dtypes checked)."""
+    nums = _argnums_tuple(argnums, len(args))
+    dyn = tuple(args[i] for i in nums)
+    for leaf in tree_flatten(dyn)[0]:
+        _check_input_dtype(get_aval_of(leaf), holomorphic, allow_int)
+
+    def f_dyn(*xs: Any) -> Any:
+        full = list(args)
+        for i, x in zip(nums, xs, strict=True):
+            full[i] = x
+        return fun(*full, **kwargs)
+
+    return f_dyn, dyn
+
+
 def value_and_grad(
     fun: Callable[..., Any],
     argnums: int | Sequence[int] = 0,
@@ -364,17 +387,7 @@ def value_and_grad(
 
     @functools.wraps(fun)
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = tuple(args[i] for i in nums)
-        for leaf in tree_flatten(dyn)[0]:
-            _check_input_dtype(get_aval_of(leaf), holomorphic, allow_int)
-
-        def f_dyn(*xs: Any) -> Any:
-            full = list(args)
-            for i, x in zip(nums, xs, strict=True):
-                full[i] = x
-            return fun(*full, **kwargs)
-
+        f_dyn, dyn = _dyn_call(fun, args, kwargs, argnums, holomorphic, allow_int)
         if has_aux:
             ans, pullback, aux = vjp(f_dyn, *dyn, has_aux=True)
         else:

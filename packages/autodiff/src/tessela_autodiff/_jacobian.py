@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 from tessela_batching import vmap
-from tessela_pytree import tree_flatten, tree_unflatten
+from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
 from tessela_tracer import lax
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._api import _argnums_tuple, _check_callable, _check_input_dtype, jvp, vjp
+from tessela_autodiff._api import _check_callable, _dyn_call, jvp, vjp
 
 __all__ = ["hessian", "jacfwd", "jacobian", "jacrev"]
 
@@ -49,16 +49,18 @@ def _split_rows(x: Any, avals: Sequence[Any], axis: int) -> list[Any]:
     return out
 
 
-def _dyn_fun(
-    fun: Callable[..., Any], args: Sequence[Any], nums: tuple[int, ...], kwargs: Any
-) -> Callable[..., Any]:
-    def f(*xs: Any) -> Any:
-        full = list(args)
-        for i, x in zip(nums, xs, strict=True):
-            full[i] = x
-        return fun(*full, **kwargs)
-
-    return f
+def _nest(
+    out_tree: PyTreeDef,
+    in_tree: PyTreeDef,
+    per_out: Sequence[list[Any]],
+    argnums: int | Sequence[int],
+) -> Any:
+    """The Jacobian pytree: per output leaf, its blocks per input leaf in the input structure."""
+    jac = []
+    for blocks in per_out:
+        inner = tree_unflatten(in_tree, blocks)
+        jac.append(inner[0] if isinstance(argnums, int) else inner)
+    return tree_unflatten(out_tree, jac)
 
 
 def jacfwd(
@@ -87,13 +89,9 @@ def jacfwd(
 
     @functools.wraps(fun)
     def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = tuple(args[i] for i in nums)
+        f, dyn = _dyn_call(fun, args, kwargs, argnums, holomorphic, False)
         leaves, tree = tree_flatten(dyn)
         avals = [get_aval_of(x) for x in leaves]
-        for a in avals:
-            _check_input_dtype(a, holomorphic, False)
-        f = _dyn_fun(fun, args, nums, kwargs)
 
         def push(*basis: ArrayLike) -> Any:
             tangents = tree_unflatten(tree, list(basis))
@@ -105,15 +103,9 @@ def jacfwd(
         else:
             touts = vmap(push, out_axes=-1)(*_basis(avals))
         out_leaves, out_tree = tree_flatten(touts)
-        jac = []
-        for t in out_leaves:
-            blocks = _split_rows(t, avals, get_aval_of(t).ndim - 1)
-            inner = tree_unflatten(tree, blocks)
-            jac.append(inner[0] if isinstance(argnums, int) else inner)
-        result = tree_unflatten(out_tree, jac)
-        if has_aux:
-            return result, aux
-        return result
+        per_out = [_split_rows(t, avals, get_aval_of(t).ndim - 1) for t in out_leaves]
+        result = _nest(out_tree, tree, per_out, argnums)
+        return (result, aux) if has_aux else result
 
     return jacfun
 
@@ -146,11 +138,7 @@ def jacrev(
 
     @functools.wraps(fun)
     def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = tuple(args[i] for i in nums)
-        for leaf in tree_flatten(dyn)[0]:
-            _check_input_dtype(get_aval_of(leaf), holomorphic, allow_int)
-        f = _dyn_fun(fun, args, nums, kwargs)
+        f, dyn = _dyn_call(fun, args, kwargs, argnums, holomorphic, allow_int)
         if has_aux:
             y, pullback, aux = vjp(f, *dyn, has_aux=True)
         else:
@@ -164,14 +152,8 @@ def jacrev(
         for leaf in in_leaves:
             for k, block in enumerate(_split_rows(leaf, y_avals, 0)):
                 per_out[k].append(block)
-        jac = []
-        for blocks in per_out:
-            inner = tree_unflatten(in_tree, blocks)
-            jac.append(inner[0] if isinstance(argnums, int) else inner)
-        result = tree_unflatten(y_tree, jac)
-        if has_aux:
-            return result, aux
-        return result
+        result = _nest(y_tree, in_tree, per_out, argnums)
+        return (result, aux) if has_aux else result
 
     return jacfun
 

@@ -1,7 +1,7 @@
 """Helpers shared by the rule families (this module registers no rule itself).
 
-- ``defjvp``, ``defjvp_zero``, ``deflinear``, ``deflinear2``: define and
-  register a primitive's rules from a formula, right after the formula.
+- ``defjvp``, ``defjvp_zero``, ``deflinear``, ``deflinear2``, ``defbilinear``:
+  define and register a primitive's rules from a formula, right after the formula.
 - ``const``: a scalar constant of an operand's dtype.
 - ``dilate_shape`` and ``conv_vjp_lhs_padding``: the padding that transposes a windowed
   operation (a convolution's input, a windowed sum) back to its input.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
-from tessela_tracer import Primitive
+from tessela_tracer import Primitive, lax
 from tessela_tracer.extend import get_aval_of, tangent_aval
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -31,6 +31,7 @@ from tessela_autodiff._transpose import register_transpose
 __all__ = [
     "const",
     "conv_vjp_lhs_padding",
+    "defbilinear",
     "defjvp",
     "defjvp_zero",
     "deflinear",
@@ -187,6 +188,23 @@ def _linear_jvp(prim: Primitive) -> Callable[..., tuple[Any, Any]]:
     return rule
 
 
+def _register_linear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]]) -> None:
+    """Register the JVP of linear ``prim`` and ``transpose(ct, *operands, **params)``.
+
+    The registered transpose skips a symbolic zero cotangent.
+    """
+    register_jvp(prim, _linear_jvp(prim))
+
+    def t_rule(
+        ct: Tangent, *operands: ArrayLike | UndefinedPrimal, **params: Any
+    ) -> Sequence[Tangent | None]:
+        if type(ct) is Zero:
+            return [None] * len(operands)
+        return transpose(ct, *operands, **params)
+
+    register_transpose(prim, t_rule)
+
+
 def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
     """Define a primitive linear in all its operands whose transpose needs only the cotangent.
 
@@ -206,16 +224,7 @@ def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]
         >>> register_abstract_eval(flip_p, lambda x: x)
         >>> deflinear(flip_p, lambda ct: [lax.neg(ct)])
     """
-    register_jvp(prim, _linear_jvp(prim))
-
-    def t_rule(
-        ct: Tangent, *operands: ArrayLike | UndefinedPrimal, **params: Any
-    ) -> Sequence[Tangent | None]:
-        if type(ct) is Zero:
-            return [None] * len(operands)
-        return transpose(ct, **params)
-
-    register_transpose(prim, t_rule)
+    _register_linear(prim, lambda ct, *_, **params: transpose(ct, **params))
 
 
 def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
@@ -238,13 +247,42 @@ def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None
         >>> register_abstract_eval(plus_p, lambda x, y: x)
         >>> deflinear2(plus_p, lambda ct, x, y: [ct, ct])
     """
-    register_jvp(prim, _linear_jvp(prim))
+    _register_linear(prim, transpose)
 
-    def t_rule(
-        ct: Tangent, *operands: ArrayLike | UndefinedPrimal, **params: Any
-    ) -> Sequence[Tangent | None]:
-        if type(ct) is Zero:
-            return [None] * len(operands)
-        return transpose(ct, *operands, **params)
 
-    register_transpose(prim, t_rule)
+def defbilinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
+    """Define a primitive linear in each of its two operands (a product).
+
+    The JVP is ``prim(tx, y) + prim(x, ty)``, a term skipped where its tangent
+    is a symbolic zero. ``transpose(ct, x, y, **params)`` is registered as is.
+
+    Args:
+      prim: a primitive of two operands.
+      transpose: its transpose rule.
+
+    Returns:
+      None.
+
+    Example:
+        >>> from tessela_tracer import Primitive, register_abstract_eval
+        >>> times_p = Primitive("times_example")
+        >>> register_abstract_eval(times_p, lambda x, y: x)
+        >>> defbilinear(times_p, lambda ct, x, y: [None, None])
+    """
+
+    def rule(
+        primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
+    ) -> tuple[Array, Tangent]:
+        x, y = primals
+        tx, ty = tangents
+        ans = prim.bind(x, y, **params)
+        out: Tangent = Zero(get_aval_of(ans))
+        if type(tx) is not Zero:
+            out = prim.bind(tx, y, **params)
+        if type(ty) is not Zero:
+            term = prim.bind(x, ty, **params)
+            out = term if type(out) is Zero else lax.add(out, term)
+        return ans, out
+
+    register_jvp(prim, rule)
+    register_transpose(prim, transpose)

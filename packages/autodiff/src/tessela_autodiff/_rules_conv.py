@@ -17,12 +17,9 @@ import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of, reshape_axis_into, reshape_axis_out_of
-from tessela_tracer.typing import ArrayLike
 
-from tessela_autodiff._ad_util import Tangent, Zero, convert_like, is_undefined, zeros_like_aval
-from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rule_helpers import conv_vjp_lhs_padding, dilate_shape
-from tessela_autodiff._transpose import register_transpose
+from tessela_autodiff._ad_util import Zero, convert_like, is_undefined, zeros_like_aval
+from tessela_autodiff._rule_helpers import conv_vjp_lhs_padding, defbilinear, dilate_shape
 
 __all__: list[str] = []
 
@@ -113,20 +110,4 @@ def _conv_transpose(ct: Any, lhs: Any, rhs: Any, **params: Any) -> list[Any]:
     return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, params)]
 
 
-def _conv_jvp(
-    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
-) -> tuple[Any, Any]:
-    x, w = primals
-    tx, tw = tangents
-    ans = P.conv_general_dilated_p.bind(x, w, **params)
-    out: Any = Zero(get_aval_of(ans))
-    if type(tx) is not Zero:
-        out = P.conv_general_dilated_p.bind(tx, w, **params)
-    if type(tw) is not Zero:
-        term = P.conv_general_dilated_p.bind(x, tw, **params)
-        out = term if type(out) is Zero else lax.add(out, term)
-    return ans, out
-
-
-register_jvp(P.conv_general_dilated_p, _conv_jvp)
-register_transpose(P.conv_general_dilated_p, _conv_transpose)
+defbilinear(P.conv_general_dilated_p, _conv_transpose)

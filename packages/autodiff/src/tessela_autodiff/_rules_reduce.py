@@ -13,8 +13,7 @@ from tessela_tracer.typing import ArrayLike
 
 from tessela_autodiff._ad_util import Tangent, Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
-from tessela_autodiff._rule_helpers import const, defjvp, defjvp_zero, deflinear2
-from tessela_autodiff._transpose import register_transpose
+from tessela_autodiff._rule_helpers import const, defbilinear, defjvp, defjvp_zero, deflinear2
 
 __all__: list[str] = []
 
@@ -262,22 +261,6 @@ def _dot_general_transpose(
     return [None, _dot_transpose_lhs(ct, y.aval, x, swapped, params, True)]
 
 
-def _dot_general_jvp(
-    primals: Sequence[ArrayLike], tangents: Sequence[Tangent], **params: Any
-) -> tuple[Any, Any]:
-    x, y = primals
-    tx, ty = tangents
-    ans = P.dot_general_p.bind(x, y, **params)
-    out: Any = Zero(get_aval_of(ans))
-    if type(tx) is not Zero:
-        out = P.dot_general_p.bind(tx, y, **params)
-    if type(ty) is not Zero:
-        term = P.dot_general_p.bind(x, ty, **params)
-        out = term if type(out) is Zero else lax.add(out, term)
-    return ans, out
-
-
-register_jvp(P.dot_general_p, _dot_general_jvp)
-register_transpose(P.dot_general_p, _dot_general_transpose)
+defbilinear(P.dot_general_p, _dot_general_transpose)
 
 del instantiate
