@@ -38,9 +38,9 @@ from tessela_lowering._flags import check_finite, state
 from tessela_lowering._lowering import (
     LoweringRuleContext,
     ModuleContext,
-    has_lowering,
     lowering_rule,
 )
+from tessela_lowering._lowering import _rules as _lowering_rules
 from tessela_lowering._xla import Buffer, Device, Executable, ResultHandler, Value, ir
 
 __all__ = [
@@ -451,6 +451,12 @@ def _run_donating_jit(args: Sequence[Any], params: dict[str, Any]) -> list[Array
 
 def _host_key(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
     try:
+        if len(args) == 2:  # a binary operation: NumPy arrays' leaf keys spelled out
+            a, b = args
+            a_key = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
+            b_key = (b.dtype, b.shape) if type(b) is np.ndarray else leaf_key(b)
+            return (prim, _default_device_var.get(), _HOST, config.x64_enabled, *params.items(),
+                    a_key, b_key)  # fmt: skip
         return (prim, _default_device_var.get(), _HOST, config.x64_enabled, *params.items(),
                 *map(leaf_key, args))  # fmt: skip
     except TypeError:  # an operand the fast path does not move (a tracer, a list)
@@ -534,4 +540,5 @@ def effects_barrier() -> None:
     return None
 
 
-set_eager_backend(apply_primitive, has_lowering)
+# ``has_lowering`` as the bound C method of its table: asked on every eager operation.
+set_eager_backend(apply_primitive, _lowering_rules.__contains__)
