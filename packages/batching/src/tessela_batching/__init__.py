@@ -8,32 +8,12 @@ for a primitive over named axes). The collectives themselves (``psum``, ...)
 are the tracer's, re-exported here.
 """
 
+import importlib
+import pkgutil
+
 from tessela_tracer.lax import all_gather, axis_index, pmax, pmean, pmin, psum
 from tessela_tracer.primitives import all_gather_p, axis_index_p, pmax_p, pmin_p, psum_p
 
-# The batching rules, one module per primitive family.
-from tessela_batching import (
-    _rules_array,
-    _rules_callback,
-    _rules_collective,
-    _rules_control,
-    _rules_conv,
-    _rules_custom,
-    _rules_elementwise,
-    _rules_fft,
-    _rules_indexing,
-    _rules_linalg,
-    _rules_misc,
-    _rules_random,
-    _rules_reduce,
-    _rules_remat,
-    _rules_shape,
-    _rules_sharding,
-    _rules_solves,
-    _rules_special,
-    _rules_structured,
-    _rules_window,
-)
 from tessela_batching._api import vmap
 from tessela_batching._core import (
     BatchAxis,
@@ -61,25 +41,10 @@ __all__ = [
     "register_collective_batching", "vmap",
 ]  # fmt: skip
 
-del (
-    _rules_array,
-    _rules_callback,
-    _rules_collective,
-    _rules_control,
-    _rules_conv,
-    _rules_custom,
-    _rules_elementwise,
-    _rules_fft,
-    _rules_indexing,
-    _rules_linalg,
-    _rules_misc,
-    _rules_random,
-    _rules_reduce,
-    _rules_remat,
-    _rules_shape,
-    _rules_sharding,
-    _rules_solves,
-    _rules_special,
-    _rules_structured,
-    _rules_window,
-)
+# Importing each rule family, one ``_rules_<family>`` module per family of
+# tessela_tracer's primitives, registers its batching rules.
+_rule_modules = [m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("_rules_")]
+for _rules in sorted(_rule_modules):
+    importlib.import_module(f"{__name__}.{_rules}")
+    del globals()[_rules]
+del _rules, _rule_modules

@@ -35,7 +35,7 @@ from tessela_tracer.extend import (
     set_current_trace,
     trace_with_aux,
 )
-from tessela_tracer.typing import Array, ArrayLike, unchanged
+from tessela_tracer.typing import Array, ArrayLike, Value, unchanged
 
 __all__ = [
     "BatchAxis",
@@ -328,19 +328,24 @@ class BatchTrace(Trace):
         return BatchTracer(self, val, bdim)
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
-    ) -> Any:
-        vals, dims = [], []
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
+    ) -> Value | list[Value]:
+        vals: list[object] = []
+        dims: list[BDim] = []
         for x in args:
-            v, d = self.unwrap(x)
-            vals.append(v)
-            dims.append(d)
+            if isinstance(x, BatchTracer) and x._trace is self:
+                vals.append(x.val)
+                dims.append(x.batch_dim)
+            else:
+                vals.append(x)
+                dims.append(not_mapped)
         assert self.parent is not None
         if all(isinstance(d, NotMapped) for d in dims) and not (
             prim in _collectives and self.axis_name in params["axis_name"]
         ):
             with set_current_trace(self.parent):
-                return prim.bind(*vals, **params)
+                unbatched: Value | list[Value] = prim.bind(*vals, **params)
+            return unbatched
         rule = _batching_rules.get(prim)
         if rule is None:
             raise NotImplementedError(

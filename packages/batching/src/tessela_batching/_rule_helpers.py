@@ -5,6 +5,7 @@
   elementwise, n-ary broadcasting elementwise, reductions over ``axes``);
   each family file calls them for its own primitives.
 - :func:`bump` renumbers per-example axes as axes of a batched value.
+- :func:`all_at_front` moves every operand's batch to axis 0.
 - :func:`batched_flags`, :func:`front` and :func:`out_dims` translate between
   batch dimensions and the "batched at axis 0" flags that sub-jaxprs of
   higher-order primitives use (:func:`~tessela_batching.batch_jaxpr`).
@@ -24,6 +25,7 @@ from tessela_tracer.typing import Array, ArrayLike
 from tessela_batching._core import (
     BDim,
     NotMapped,
+    batch_size,
     bdim_at_front,
     moveaxis,
     not_mapped,
@@ -31,6 +33,7 @@ from tessela_batching._core import (
 )
 
 __all__ = [
+    "all_at_front",
     "batched_flags",
     "bump",
     "defbroadcasting",
@@ -212,6 +215,27 @@ def batched_flags(dims: Sequence[BDim], /) -> list[bool]:
         [True, False, True]
     """
     return [not isinstance(d, NotMapped) for d in dims]
+
+
+def all_at_front(args: Sequence[ArrayLike], dims: Sequence[BDim], /) -> list[Array]:
+    """Every operand with its batch at axis 0 (an unbatched one broadcast to the batch size).
+
+    Args:
+      args: the operands.
+      dims: their batch dimensions.
+
+    Returns:
+      The operands, all batched at axis 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from tessela_tracer import eval_shape
+        >>> f = lambda a, b: all_at_front([a, b], [1, not_mapped])
+        >>> [x.shape for x in eval_shape(f, np.ones((2, 3)), np.ones(4))]
+        [(3, 2), (3, 4)]
+    """
+    size = batch_size(args, dims)
+    return [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
 
 
 def front(

@@ -15,13 +15,13 @@ from tessela_tracer import primitives as P
 from tessela_tracer.typing import ArrayLike
 
 from tessela_batching._core import batch_size, bdim_at_front, register_batching
+from tessela_batching._rule_helpers import all_at_front
 
 __all__: list[str] = []
 
 
 def _stack(args: Sequence[ArrayLike], dims: Sequence[Any], *, axis: int) -> Any:
-    size = batch_size(args, dims)
-    xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+    xs = all_at_front(args, dims)
     return P.stack_p.bind(*xs, axis=axis + 1), 0
 
 

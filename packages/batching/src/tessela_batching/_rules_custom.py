@@ -33,7 +33,7 @@ from typing import Any
 
 from tessela_tracer import ShapedArray
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr
+from tessela_tracer.extend import ClosedJaxpr, NamedCallable, Primitive, eval_jaxpr
 from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_batching._api import vmap
@@ -67,6 +67,20 @@ def _batched_call(
     return j, extra, ops
 
 
+def _bind_batched_call(
+    prim: Primitive,
+    args: Sequence[ArrayLike],
+    dims: Sequence[Any],
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    params: dict[str, Any],
+) -> tuple[Any, list[int]]:
+    """Bind ``prim`` on the batched call (:func:`_batched_call`): every output batched at 0."""
+    j, extra, ops = _batched_call(args, dims, call_jaxpr, num_consts)
+    outs = prim.bind(*extra, *ops, call_jaxpr=j, num_consts=len(extra) + num_consts, **params)
+    return outs, [0] * len(outs)
+
+
 # ----------------------------------------------------------------- custom_jvp_call
 
 
@@ -88,12 +102,8 @@ def _custom_jvp_call_rule(
     **params: Any,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
-    j, extra, ops = _batched_call(args, dims, call_jaxpr, num_consts)
     params["jvp"] = NamedCallable(_batched_jvp(params["jvp"], size, name), str(params["jvp"]))
-    outs = P.custom_jvp_call_p.bind(
-        *extra, *ops, call_jaxpr=j, num_consts=len(extra) + num_consts, **params
-    )
-    return outs, [0] * len(outs)
+    return _bind_batched_call(P.custom_jvp_call_p, args, dims, call_jaxpr, num_consts, params)
 
 
 register_batching(P.custom_jvp_call_p, _custom_jvp_call_rule)
@@ -130,13 +140,9 @@ def _custom_vjp_call_rule(
     **params: Any,
 ) -> Any:  # fmt: skip
     size, name = batch_size(args, dims), rule_axis_name()
-    j, extra, ops = _batched_call(args, dims, call_jaxpr, num_consts)
     params["fwd"] = NamedCallable(_batched_fwd(params["fwd"], size, name), str(params["fwd"]))
     params["bwd"] = NamedCallable(_batched_bwd(params["bwd"], size, name), str(params["bwd"]))
-    outs = P.custom_vjp_call_p.bind(
-        *extra, *ops, call_jaxpr=j, num_consts=len(extra) + num_consts, **params
-    )
-    return outs, [0] * len(outs)
+    return _bind_batched_call(P.custom_vjp_call_p, args, dims, call_jaxpr, num_consts, params)
 
 
 register_batching(P.custom_vjp_call_p, _custom_vjp_call_rule)

@@ -26,6 +26,7 @@ from tessela_batching._core import (
     moveaxis,
     register_batching,
 )
+from tessela_batching._rule_helpers import all_at_front
 
 __all__: list[str] = []
 
@@ -34,8 +35,7 @@ def _front_batcher(prim: Primitive) -> Any:
     def rule(
         args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
     ) -> tuple[Array | list[Array], int | list[int]]:
-        size = batch_size(args, dims)
-        xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+        xs = all_at_front(args, dims)
         out = prim.bind(*xs, **params)
         return (out, [0] * len(out)) if prim.multiple_results else (out, 0)
 

@@ -30,7 +30,7 @@ from tessela_batching._core import (
     not_mapped,
     register_batching,
 )
-from tessela_batching._rule_helpers import defvectorized
+from tessela_batching._rule_helpers import all_at_front, defvectorized
 
 __all__: list[str] = []
 
@@ -74,8 +74,7 @@ def _per_example(prim: Any) -> Any:
     def rule(
         args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any
     ) -> tuple[Array | list[Array], int | list[int]]:
-        size = batch_size(args, dims)
-        fronts = [bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True)]
+        fronts = all_at_front(args, dims)
         outs = lax.map(lambda xs: prim.bind(*xs, **params), fronts)
         return outs, ([0] * len(outs) if prim.multiple_results else 0)
 

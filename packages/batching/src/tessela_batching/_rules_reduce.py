@@ -21,8 +21,8 @@ from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive, get_aval_of
 from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import NotMapped, batch_size, bdim_at_front, register_batching
-from tessela_batching._rule_helpers import bump, defreducer
+from tessela_batching._core import NotMapped, register_batching
+from tessela_batching._rule_helpers import all_at_front, bump, defreducer
 
 __all__: list[str] = []
 
@@ -51,8 +51,7 @@ for _p in (P.cumsum_p, P.cumprod_p, P.cummax_p, P.cummin_p, P.cumlogsumexp_p):
 
 
 def _sort_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
-    size = batch_size(args, dims)
-    xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+    xs = all_at_front(args, dims)
     params = {**params, "dimension": params["dimension"] + 1}
     return P.sort_p.bind(*xs, **params), [0] * len(xs)
 

@@ -28,7 +28,7 @@ from tessela_batching._core import (
     moveaxis,
     register_batching,
 )
-from tessela_batching._rule_helpers import bump
+from tessela_batching._rule_helpers import all_at_front, bump
 
 __all__: list[str] = []
 
@@ -75,8 +75,7 @@ register_batching(P.squeeze_p, _squeeze_rule)
 
 
 def _concatenate_rule(args: Sequence[ArrayLike], dims: Sequence[Any], *, dimension: int) -> Any:
-    size = batch_size(args, dims)
-    xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+    xs = all_at_front(args, dims)
     return P.concatenate_p.bind(*xs, dimension=dimension + 1), 0
 
 

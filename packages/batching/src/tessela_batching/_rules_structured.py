@@ -19,13 +19,8 @@ from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.typing import ArrayLike
 
-from tessela_batching._core import (
-    NotMapped,
-    batch_size,
-    bdim_at_front,
-    moveaxis,
-    register_batching,
-)
+from tessela_batching._core import NotMapped, batch_size, bdim_at_front, moveaxis, register_batching
+from tessela_batching._rule_helpers import all_at_front
 from tessela_batching._rules_linalg import _front_batcher
 
 __all__: list[str] = []
@@ -53,8 +48,7 @@ def _tridiagonal_solve(args: Sequence[ArrayLike], dims: Sequence[Any], **params:
         flat = lax.reshape(b, (*shape[:-3], shape[-3], shape[-2] * shape[-1]))
         out = P.tridiagonal_solve_p.bind(*diags, flat, **params)
         return lax.reshape(out, shape), nd - 2
-    size = batch_size(args, dims)
-    xs = [bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True)]
+    xs = all_at_front(args, dims)
     return P.tridiagonal_solve_p.bind(*xs, **params), 0
 
 

@@ -10,14 +10,15 @@ window of 1 there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import Primitive
 from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import batch_size, bdim_at_front, register_batching
+from tessela_batching._core import BDim, register_batching
+from tessela_batching._rule_helpers import all_at_front
 
 __all__: list[str] = []
 
@@ -55,33 +56,28 @@ for _p in (P.reduce_window_sum_p, P.reduce_window_max_p, P.reduce_window_min_p):
     register_batching(_p, _window_rule(_p))
 
 
-def _select_gather_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
-    size = batch_size(args, dims)
-    t, x = (bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True))
-    out = P.select_and_gather_add_p.bind(
-        t, x, select_prim=params["select_prim"],
-        window_dimensions=(1, *params["window_dimensions"]),
-        window_strides=(1, *params["window_strides"]),
-        padding=((0, 0), *params["padding"]),
-        base_dilation=(1, *params["base_dilation"]),
-        window_dilation=(1, *params["window_dilation"]),
-    )  # fmt: skip
-    return out, 0
+def _select_window_rule(prim: Primitive, *window: str) -> Callable[..., tuple[Array, int]]:
+    """Batch a select-and-add window primitive with its operands' batch axes at the front.
+
+    Each parameter named in ``window`` gains a leading window of 1 (padding
+    ``(0, 0)``) over the batch axis.
+    """
+
+    def rule(args: Sequence[ArrayLike], dims: Sequence[BDim], **params: Any) -> tuple[Array, int]:
+        a, x = all_at_front(args, dims)
+        front = {k: ((0, 0), *params[k]) if k == "padding" else (1, *params[k]) for k in window}
+        return prim.bind(a, x, select_prim=params["select_prim"], **front), 0
+
+    return rule
 
 
-register_batching(P.select_and_gather_add_p, _select_gather_rule)
-
-
-def _select_scatter_rule(args: Sequence[ArrayLike], dims: Sequence[Any], **params: Any) -> Any:
-    size = batch_size(args, dims)
-    s, x = (bdim_at_front(a, d, size) for a, d in zip(args, dims, strict=True))
-    out = P.select_and_scatter_add_p.bind(
-        s, x, select_prim=params["select_prim"],
-        window_dimensions=(1, *params["window_dimensions"]),
-        window_strides=(1, *params["window_strides"]),
-        padding=((0, 0), *params["padding"]),
-    )  # fmt: skip
-    return out, 0
-
-
-register_batching(P.select_and_scatter_add_p, _select_scatter_rule)
+_SELECT_WINDOW = ("window_dimensions", "window_strides", "padding")
+register_batching(
+    P.select_and_gather_add_p,
+    _select_window_rule(
+        P.select_and_gather_add_p, *_SELECT_WINDOW, "base_dilation", "window_dilation"
+    ),
+)
+register_batching(
+    P.select_and_scatter_add_p, _select_window_rule(P.select_and_scatter_add_p, *_SELECT_WINDOW)
+)
