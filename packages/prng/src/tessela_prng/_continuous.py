@@ -51,7 +51,7 @@ Array: TypeAlias = PrngArray
 Shape = Sequence[int]
 
 
-def shape_or_params(name: str, shape: Shape | None, *params: Any) -> tuple[int, ...]:
+def shape_or_params(name: str, shape: Shape | None, *params: ArrayLike) -> tuple[int, ...]:
     """``shape`` checked against the parameters' shapes, or their broadcast shape if None."""
     shapes = [shape_of(p) for p in params]
     if shape is None:

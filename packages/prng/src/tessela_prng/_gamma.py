@@ -119,7 +119,12 @@ def gamma_data(data: Array, a: Array, dt: np.dtype[Any], log_space: bool) -> Arr
 
 
 def _gamma_public(
-    name: str, key: Any, a: Any, shape: Shape | None, dtype: Any, log_space: bool
+    name: str,
+    key: KeyLike,
+    a: ArrayLike,
+    shape: Shape | None,
+    dtype: DTypeLike | None,
+    log_space: bool,
 ) -> Array:
     data, _ = check_key(name, key)
     dt = float_dtype("gamma", dtype)

@@ -94,7 +94,7 @@ def threefry_key_schedule(w0: int, w1: int, /) -> tuple[int, int, int]:
     return (w0, w1, w0 ^ w1 ^ _PARITY)
 
 
-def _rounds_array_keys(a: Any, b: Any, t: Any, k0: Any, k1: Any) -> None:
+def _rounds_array_keys(a: U32Array, b: U32Array, t: U32Array, k0: U32Array, k1: U32Array) -> None:
     k2 = k0 ^ k1 ^ _U32(_PARITY)
     ks = (k0, k1, k2)
     np.add(a, k0, out=a)
