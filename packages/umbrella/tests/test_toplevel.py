@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 import tessela as tx
@@ -72,6 +73,24 @@ def test_dtypes_extended_and_prng_key() -> None:
     assert dtypes.scalar_type_of(np.bool_(True)) is bool
     assert dtypes.scalar_type_of(tnp.ones(2, "complex64")) is complex
     assert dtypes.canonicalize_dtype(np.int64) == np.int32
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["int1", "uint1", "int2", "uint2", "int4", "uint4", "float4_e2m1fn", "float6_e2m3fn",
+     "float6_e3m2fn", "float8_e4m3fn", "float8_e8m0fnu", "bfloat16"],
+)  # fmt: skip
+def test_itemsize_bits_counts_the_bits_of_narrow_types(name: str) -> None:
+    # ml_dtypes stores each of these in a whole byte (or two): its info knows the width.
+    dt = np.dtype(getattr(ml_dtypes, name))
+    info = ml_dtypes.iinfo(dt) if "int" in name else ml_dtypes.finfo(dt)
+    assert dtypes.itemsize_bits(getattr(tnp, name)) == info.bits
+
+
+@pytest.mark.parametrize("name", ["bool", "int8", "int16", "uint16", "int32", "float16",
+                                  "float32", "complex64"])  # fmt: skip
+def test_itemsize_bits_of_whole_byte_types(name: str) -> None:
+    assert dtypes.itemsize_bits(name) == np.dtype(name).itemsize * 8
 
 
 def test_typing_names() -> None:

@@ -87,17 +87,22 @@ def itemsize_bits(dtype: DTypeLike, /) -> int:
         The number of bits.
 
     Example:
-        >>> itemsize_bits("int4"), itemsize_bits("float32")
-        (4, 32)
+        >>> itemsize_bits("int4"), itemsize_bits("float6_e2m3fn"), itemsize_bits("float32")
+        (4, 6, 32)
     """
     if dtype is None:
         raise ValueError("itemsize_bits: dtype cannot be None; pass a dtype.")
     dt = np.dtype(_dtype(dtype))
-    if dt.name in ("int2", "uint2"):
-        return 2
-    if dt.name in ("int4", "uint4") or dt.name.startswith("float4"):
-        return 4
-    return int(dt.itemsize * 8)
+    name = dt.name
+    bits = _SUB_BYTE.get(name) or _SUB_BYTE.get(name.partition("_")[0] + "_")
+    return bits or int(dt.itemsize * 8)
+
+
+_SUB_BYTE = {
+    "int1": 1, "uint1": 1, "int2": 2, "uint2": 2, "int4": 4, "uint4": 4,
+    "float4_": 4, "float6_": 6,
+}  # fmt: skip
+"""Element types narrower than the byte NumPy stores each in: name (or float family), bits."""
 
 
 def scalar_type_of(x: ArrayLike, /) -> type:
