@@ -44,7 +44,7 @@ from tessela_tracer.extend import JitWrapped, has_effects
 from tessela_tracer.sharding import AbstractMesh, concrete_mesh_var, context_mesh
 from tessela_tracer.typing import ArrayLike
 
-from tessela_lowering import _xla
+from tessela_lowering import _sharded, _xla
 from tessela_lowering._array import (
     Array,
     SingleDeviceSharding,
@@ -64,13 +64,7 @@ from tessela_lowering._mesh import (
     on_context_mesh,
     typed_out_shardings,
 )
-from tessela_lowering._sharded import (
-    ShardedArray,
-    any_sharded,
-    laid_out_as,
-    put_sharded,
-    wrap_global,
-)
+from tessela_lowering._sharded import ShardedArray, any_sharded, put_sharded, wrap_global
 from tessela_lowering._spmd import (
     SpmdExecutable,
     build_spmd_module,
@@ -79,9 +73,7 @@ from tessela_lowering._spmd import (
 )
 from tessela_lowering._xla import Buffer, Value, _shards, device_platform
 
-__all__ = [
-    "SpmdStage", "call", "clear", "constrained", "fast_sharded_call", "stage", "wants_mesh",
-]  # fmt: skip
+__all__ = ["SpmdStage", "call", "clear", "constrained", "fast_sharded_call", "stage", "wants_mesh"]
 
 _R = TypeVar("_R")
 
@@ -498,7 +490,7 @@ def _fast_entry(hit: SpmdStage, flat: Sequence[ArrayLike]) -> FastCall | None:
     ):
         return None
     kept = plan.kept
-    if not laid_out_as((flat[i] for i in kept), (hit.in_shardings[i] for i in kept)):
+    if not _sharded.laid_out_as((flat[i] for i in kept), (hit.in_shardings[i] for i in kept)):
         return None
     out_tree = plan.out_tree
     wrap: Callable[[list[ShardedArray]], Any] = (
