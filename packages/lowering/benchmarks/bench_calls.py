@@ -11,6 +11,11 @@ count. JAX runs under ``TESSELA_BENCH_JAX_PYTHON`` (default: this
 interpreter); without JAX the JAX columns read "n/a". Run it as
 ``python bench_calls.py`` (``nox -s bench-lowering``).
 
+``TESSELA_BENCH_CLOCK=cpu`` times each batch in the worker's CPU time (every
+thread of its process, XLA's included) instead of wall time: on a machine
+shared with other work, whose load changes within a run, it counts what the
+calls cost rather than how long the machine took to serve them.
+
 Rows:
   add2        ``f(a, b)``, two device arrays
   numpy       ``f(np_a, np_b)``, NumPy arguments
@@ -35,6 +40,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -236,6 +242,8 @@ def jax_rows() -> dict[str, Callable[[], Any]]:
 def _worker(which: str) -> None:
     # Serves "row number" lines: runs the row ``number`` times, prints us per call.
     rows = tessela_rows() if which == "tessela" else jax_rows()
+    cpu = os.environ.get("TESSELA_BENCH_CLOCK", "wall") == "cpu"
+    clock = time.process_time if cpu else timeit.default_timer
     for fn in rows.values():
         fn()
         fn()
@@ -245,12 +253,12 @@ def _worker(which: str) -> None:
         fn = rows[name]
         n = int(number)
         wait = getattr(fn, "wait", None)
-        start = timeit.default_timer()
+        start = clock()
         for _ in range(n):
             fn()
         if wait is not None:  # the training loop: its steps have run
             wait()
-        print((timeit.default_timer() - start) / n * 1e6, flush=True)
+        print((clock() - start) / n * 1e6, flush=True)
 
 
 def _start(python: str, which: str, devices: int) -> subprocess.Popen[str] | None:
@@ -310,12 +318,13 @@ def main() -> None:
     jax_python = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
     batches = int(os.environ.get("TESSELA_BENCH_BATCHES", "30"))
     results = {devices: _measure(jax_python, devices, batches) for devices in (1, 8)}
-    header = f"{'call (us per call)':<22}"
+    clock = os.environ.get("TESSELA_BENCH_CLOCK", "wall")
+    header = f"{f'call (us per call, {clock})':<25}"
     for devices in results:
         header += f"{f'{devices} dev: tessela':>16}{'jax':>8}{'ratio':>7}"
     print(header)
     for key, label in ROWS:
-        line = f"{label:<22}"
+        line = f"{label:<25}"
         for ours, theirs in results.values():
             ref = theirs[key] if theirs else float("nan")
             ratio = f"{ours[key] / ref:7.2f}" if theirs else "    n/a"
