@@ -382,7 +382,7 @@ def api_coverage(session: nox.Session) -> None:
 # tools/clients_passing.txt records which tests pass on those examples.
 CLIENT_REQUIREMENTS = [
     "absl-py", "cloudpickle", "scipy", "scikit-learn", "pytest", "hypothesis==6.170.17",
-    "ndindex>=1.8", "pytest-json-report",
+    "ndindex>=1.8", "pytest-json-report", XDIST,
 ]  # fmt: skip
 
 
@@ -411,7 +411,8 @@ def clients(session: nox.Session) -> None:
     # optax's outcomes are the same on every run: each test recorded as passing must
     # pass; array-api-tests draws examples that vary a little between runs: counts.
     defaults = [
-        "--max-examples", "10", "--require", str(tools / "clients_passing.txt"),
+        "--max-examples", "10", "--workers", "auto",
+        "--require", str(tools / "clients_passing.txt"),
         "--min-passed",
         "array-api=1150,array-api-linalg=25,array-api-x64=1275,array-api-linalg-x64=27,"
         "array-api-fft-x64=13",

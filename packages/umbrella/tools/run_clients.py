@@ -1,7 +1,8 @@
 """Run real JAX clients' own test suites on Tessela (through the ``jax`` alias) or on JAX.
 
 - optax 0.2.8's test suite, unmodified: ``pytest <optax package folder>``,
-  under ``python -m tessela.as_jax`` for Tessela;
+  with the ``jax`` alias installed for Tessela (the ``clients_jax_alias``
+  plugin: what ``python -m tessela.as_jax`` does, in every xdist worker);
 - data-apis/array-api-tests against ``tessela.numpy`` (or ``jax.numpy``),
   with the linalg and fft extensions reported apart, in 32-bit mode and with
   ``JAX_ENABLE_X64=1`` (the ``-x64`` suites, JAX's own array-api CI setting).
@@ -57,17 +58,26 @@ def _outcomes(junit: pathlib.Path) -> tuple[dict[str, str], dict[str, str]]:
     return out, messages
 
 
-def _pytest(args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str) -> dict[str, Any]:
+def _pytest(
+    args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str, workers: str
+) -> dict[str, Any]:
+    env = dict(env)
+    # The plugins beside this script (the jax alias, the Hypothesis profile) import
+    # from here, in pytest's process and in each xdist worker.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
+    alias = ["-p", "clients_jax_alias"] if impl == "tessela" else []
+    split = ["-n", workers] if workers != "0" else []
     with tempfile.TemporaryDirectory() as tmp:
         junit = pathlib.Path(tmp) / "report.xml"
-        prefix = [sys.executable, "-m", "tessela.as_jax"] if impl == "tessela" else [sys.executable]
         cmd = [
-            *prefix,
+            sys.executable,
             "-m",
             "pytest",
             "-q",
             "-p",
             "no:cacheprovider",
+            *alias,
+            *split,
             f"--junitxml={junit}",
             *args,
         ]
@@ -85,7 +95,7 @@ def _pytest(args: list[str], env: dict[str, str], cwd: pathlib.Path, impl: str) 
     }  # fmt: skip
 
 
-def run_optax(impl: str) -> dict[str, Any]:
+def run_optax(impl: str, workers: str) -> dict[str, Any]:
     """optax's own tests (its ``*_test.py`` files), in a scratch folder."""
     spec = importlib.util.find_spec("optax")
     if spec is None or not spec.submodule_search_locations:
@@ -95,11 +105,11 @@ def run_optax(impl: str) -> dict[str, Any]:
         # Rooted at the folder above the package, test ids read "optax._src.x_test.X::y"
         # wherever optax is installed.
         args = ["--continue-on-collection-errors", f"--rootdir={folder.parent}", str(folder)]
-        return _pytest(args, dict(os.environ), pathlib.Path(cwd), impl)
+        return _pytest(args, dict(os.environ), pathlib.Path(cwd), impl, workers)
 
 
 def run_array_api(
-    impl: str, suite_dir: pathlib.Path, max_examples: int, part: str
+    impl: str, suite_dir: pathlib.Path, max_examples: int, part: str, workers: str
 ) -> dict[str, Any]:
     """array-api-tests on ``tessela.numpy`` or ``jax.numpy``: the core, or one extension.
 
@@ -111,7 +121,6 @@ def run_array_api(
         part = part.removesuffix("-x64")
         env["JAX_ENABLE_X64"] = "1"
     env["ARRAY_API_TESTS_MODULE"] = "tessela.numpy" if impl == "tessela" else "jax.numpy"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
     args = [f"--max-examples={max_examples}", "--hypothesis-seed=0", "-p", "clients_hypothesis"]
     if part == "array-api":
         args += ["--disable-extension", "linalg", "--disable-extension", "fft", "array_api_tests"]
@@ -122,7 +131,7 @@ def run_array_api(
         # A scratch copy: the suite writes its Hypothesis database and reports into its folder.
         work = pathlib.Path(tmp) / "array-api-tests"
         shutil.copytree(suite_dir, work)
-        return _pytest(args, env, work, impl)
+        return _pytest(args, env, work, impl, workers)
 
 
 def _normalized(test_id: str) -> str:
@@ -163,6 +172,11 @@ def main() -> None:
     parser.add_argument("--array-api-tests", type=pathlib.Path, default=None)
     parser.add_argument("--max-examples", type=int, default=10)
     parser.add_argument(
+        "--workers",
+        default="0",
+        help="pytest-xdist workers per suite (-n): a number, or auto; 0 runs in one process",
+    )
+    parser.add_argument(
         "--save", action="store_true", help="(with --impl jax) write clients_jax.json.gz"
     )
     parser.add_argument("--failures", action="store_true", help="list the failing test ids")
@@ -188,12 +202,12 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for suite in suites:
         if suite == "optax":
-            results[suite] = run_optax(args.impl)
+            results[suite] = run_optax(args.impl, args.workers)
         elif args.array_api_tests is None or not args.array_api_tests.exists():
             print(f"{suite}: skipped (no array-api-tests folder; pass --array-api-tests PATH)")
         else:
             results[suite] = run_array_api(
-                args.impl, args.array_api_tests, args.max_examples, suite
+                args.impl, args.array_api_tests, args.max_examples, suite, args.workers
             )
     if args.save:
         saved = {
