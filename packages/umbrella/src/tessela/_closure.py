@@ -97,30 +97,10 @@ def custom_gradient(fun: Callable[..., tuple[_Out, Callable[..., Any]]]) -> Call
 
     def fwd(*args: Any) -> tuple[_Out, _Residuals]:
         ans, vjp = fun(*args)
-        ans_flat, out_tree = tree_flatten((ans,))
-        in_info: list[Any] = []
-
-        def flat_vjp(*cts: Array) -> list[Any]:
-            out = vjp(*tree_unflatten(out_tree, list(cts)))
-            leaves, tree = tree_flatten(out)
-            in_info.append(tree)
-            return leaves
-
-        closed = trace_to_jaxpr(
-            flat_vjp,
-            [tangent_aval(get_aval(x)) for x in ans_flat],
-            debug_info=DebugInfo("custom_gradient", _name(fun)),
-        )
-        jaxpr, consts = hoist_consts(closed)
-        return ans, _Residuals(jaxpr, in_info[0], out_tree, consts)
+        return ans, _trace_backward(vjp, ans, DebugInfo("custom_gradient", _name(fun)))
 
     def bwd(res: _Residuals, ct: Any) -> Any:
-        cts_flat, tree = tree_flatten((ct,))
-        if tree != res.out_tree:
-            raise TypeError(f"{res.out_tree}\n!=\n{tree}")
-        out = tree_unflatten(
-            res.in_tree, eval_jaxpr(res.jaxpr.jaxpr, res.jaxpr.consts, *res.consts, *cts_flat)
-        )
+        out = _run_backward(res, ct, "{out}\n!=\n{ct}")
         return (out,) if treedef_is_leaf(res.in_tree) else out
 
     wrapped.defvjp(fwd, bwd)
@@ -199,7 +179,7 @@ def closure_convert(
     return converted_fun, hoisted
 
 
-def _trace_backward(vjp_fun: Callable[..., Any], ans: Any) -> _Residuals:
+def _trace_backward(vjp_fun: Callable[..., Any], ans: Any, debug_info: DebugInfo) -> _Residuals:
     """``vjp_fun`` (cotangent of ``ans`` to cotangents) as a jaxpr and its residual arrays."""
     ans_flat, out_tree = tree_flatten((ans,))
     in_info: list[Any] = []
@@ -212,10 +192,20 @@ def _trace_backward(vjp_fun: Callable[..., Any], ans: Any) -> _Residuals:
     closed = trace_to_jaxpr(
         flat_vjp,
         [tangent_aval(get_aval(x)) for x in ans_flat],
-        debug_info=DebugInfo("fwd_and_bwd", _name(vjp_fun)),
+        debug_info=debug_info,
     )
     jaxpr, consts = hoist_consts(closed)
     return _Residuals(jaxpr, in_info[0], out_tree, consts)
+
+
+def _run_backward(res: _Residuals, ct: Any, mismatch: str) -> Any:
+    """The cotangents of the inputs for ``ct``; ``mismatch`` (with ``{out}`` and ``{ct}``,
+    the two structures) is the error's text when ``ct`` is not shaped as the output."""
+    cts_flat, tree = tree_flatten((ct,))
+    if tree != res.out_tree:
+        raise TypeError(mismatch.format(out=res.out_tree, ct=tree))
+    flat = eval_jaxpr(res.jaxpr.jaxpr, res.jaxpr.consts, *res.consts, *cts_flat)
+    return tree_unflatten(res.in_tree, flat)
 
 
 def fwd_and_bwd(
@@ -259,18 +249,14 @@ def fwd_and_bwd(
             return fun(*full)
 
         out = vjp(partial_fun, *[args[i] for i in index], has_aux=has_aux)
-        res = _trace_backward(out[1], out[0])
+        res = _trace_backward(out[1], out[0], DebugInfo("fwd_and_bwd", _name(out[1])))
         return (out[0], res, out[2]) if has_aux else (out[0], res)
 
     def bwd(res: _Residuals, ct: Any) -> Any:
-        cts_flat, tree = tree_flatten((ct,))
-        if tree != res.out_tree:
-            raise TypeError(
-                f"bwd: the cotangent has structure {tree}, the output {res.out_tree}; pass one "
-                "cotangent per output."
-            )
-        flat = eval_jaxpr(res.jaxpr.jaxpr, res.jaxpr.consts, *res.consts, *cts_flat)
-        grads = tree_unflatten(res.in_tree, flat)
+        grads = _run_backward(
+            res, ct,
+            "bwd: the cotangent has structure {ct}, the output {out}; pass one cotangent per output.",
+        )  # fmt: skip
         return grads[0] if isinstance(argnums, int) else grads
 
     if jitted:

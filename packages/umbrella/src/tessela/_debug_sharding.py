@@ -22,6 +22,7 @@ from typing import Any
 import tessela_lowering
 from tessela_pytree import tree_leaves
 from tessela_tracer import Tracer, get_aval
+from tessela_tracer.typing import ArrayLike
 
 __all__ = ["inspect_array_sharding", "visualize_array_sharding", "visualize_sharding"]
 
@@ -280,7 +281,7 @@ def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> No
         callback(_sharding_of(leaf))
 
 
-def visualize_array_sharding(arr: Any, **kwargs: Any) -> None:
+def visualize_array_sharding(arr: ArrayLike, **kwargs: Any) -> None:
     """Print the layout of ``arr`` over its devices (:func:`visualize_sharding` of its sharding).
 
     Args:

@@ -105,7 +105,7 @@ _LEGACY_KEY_MESSAGE = (
 )
 
 
-def check_legacy_key(key: Any, /) -> None:
+def check_legacy_key(key: object, /) -> None:
     """Apply ``jax_legacy_prng_key`` to the key argument of a random function.
 
     A raw key (a ``uint32`` array, not a typed key) is accepted under
@@ -292,7 +292,7 @@ PRNGKey = wrap_sampler(tessela_prng.PRNGKey, takes_key=False)
 key = wrap_sampler(tessela_prng.key, takes_key=False)
 
 
-def key_impl(keys: Any, /) -> str:
+def key_impl(keys: tessela_prng.KeyLike, /) -> str:
     """The name of the PRNG implementation of ``keys``, as ``jax.random.key_impl``.
 
     Args:

@@ -105,7 +105,7 @@ class gaussian_kde:
         return (self.neff, self.dataset, self.weights, self.covariance, self.inv_cov), None
 
     @classmethod
-    def tree_unflatten(cls, aux_data: None, children: Sequence[Any]) -> gaussian_kde:
+    def tree_unflatten(cls, aux_data: None, children: Sequence[Array]) -> gaussian_kde:
         """Rebuild an estimator from its leaves."""
         del aux_data
         kde = cls.__new__(cls)

@@ -295,7 +295,7 @@ def _parlett(f: Any, t: Any) -> tuple[Any, Any]:
 
 
 def funm(
-    A: ArrayLike, func: Callable[[Any], Any], disp: bool = True
+    A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True
 ) -> Array | tuple[Array, Array]:
     """The matrix function ``func(A)`` from ``func`` on scalars, by the Schur-Parlett method; CPU only.
 

@@ -307,7 +307,7 @@ def _expn_series(x: Any, n: Any) -> Any:
         "ans": tnp.where(n == 1, zero, one / (one - n1)), "t": _c(x, np.inf),
     }  # fmt: skip
 
-    def body(d: dict[str, Any]) -> dict[str, Any]:
+    def body(d: dict[str, Array]) -> dict[str, Array]:
         d = dict(d)
         d["xk"] = d["xk"] + one
         d["yk"] = d["yk"] * (d["z"] / d["xk"])
@@ -330,7 +330,7 @@ def _expn_fraction(x: Any, n: Any) -> Any:
         "ans": one / (x + n), "t": _c(x, np.inf), "r": zero, "x": x,
     }  # fmt: skip
 
-    def body(d: dict[str, Any]) -> dict[str, Any]:
+    def body(d: dict[str, Array]) -> dict[str, Array]:
         d = dict(d)
         xv = d["x"]
         d["k"] = k = d["k"] + 1

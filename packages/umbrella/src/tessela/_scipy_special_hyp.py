@@ -43,16 +43,16 @@ def _series(term0: Any, ratio: Any, x: Any, weight: Any = None, start: float = 1
     # stopped when a term falls below eps relative to the sum or after 250 terms.
     eps = _eps(x)
 
-    def cond(state: tuple[Any, Any, Any]) -> Any:
+    def cond(state: tuple[Array, Array, Array]) -> Array:
         total, k, term = state
-        return (k < 250) & (lax.abs(term) / lax.abs(total) > eps)
+        return cast(Array, (k < 250) & (lax.abs(term) / lax.abs(total) > eps))
 
-    def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    def body(state: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
         total, k, term = state
         total = total + (term if weight is None else term * weight(k))
         return total, k + 1, term * ratio(k)
 
-    init = (_c(x, start), np.int32(1), term0)
+    init = (_c(x, start), tnp.asarray(1, dtype=np.int32), term0)
     return lax.while_loop(cond, body, init)[0]
 
 
@@ -171,11 +171,11 @@ def _hyp2f1_digamma(a: Any, b: Any, c: Any, x: Any) -> Any:
     y = (psi(_c(x, 1.0)) + psi(1.0 + e) - psi(a + d1) - psi(b + d1) - log_s) / gamma(e + 1.0)
     p = (a + d1) * (b + d1) * s / gamma(e + 2.0)
 
-    def cond(state: tuple[Any, ...]) -> Any:
+    def cond(state: tuple[Array, Array, Array, Array]) -> Array:
         _, q, t, y = state
-        return (t < 250) & (lax.abs(q) >= eps * lax.abs(y))
+        return cast(Array, (t < 250) & (lax.abs(q) >= eps * lax.abs(y)))
 
-    def body(state: tuple[Any, ...]) -> tuple[Any, ...]:
+    def body(state: tuple[Array, Array, Array, Array]) -> tuple[Array, Array, Array, Array]:
         p, q, t, y = state
         r = psi(1.0 + t) + psi(1.0 + t + e) - psi(a + t + d1) - psi(b + t + d1) - log_s
         q = p * r

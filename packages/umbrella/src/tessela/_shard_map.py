@@ -27,6 +27,7 @@ from tessela_lowering.spmd import local_aval, shard_map_call, shard_map_runner
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, get_aval, get_current_trace, lax, trace_to_jaxpr
 from tessela_tracer.extend import axis_frame
+from tessela_tracer.typing import Array
 
 __all__ = ["shard_map"]
 
@@ -227,7 +228,7 @@ class _ShardMapped:
         )
         out_tree_box: list[Any] = []
 
-        def flat_fun(*xs: Any) -> list[Any]:
+        def flat_fun(*xs: Array) -> list[Any]:
             out = self._f(*tree_unflatten(in_tree, list(xs)))
             leaves, tree = tree_flatten(out)
             if not out_tree_box:

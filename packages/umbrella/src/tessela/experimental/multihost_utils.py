@@ -43,6 +43,7 @@ from tessela_lowering.sharding import (
 )
 from tessela_pytree import tree_broadcast, tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import lax
+from tessela_tracer.typing import Array, ArrayLike
 
 from .._shard_map import shard_map
 
@@ -77,7 +78,7 @@ def _is_global(x: Any) -> bool:
 def _replicator(mesh: Mesh, spec: PartitionSpec, ndim: int) -> Callable[[Any], Any]:
     """A function that gathers an array split as ``spec`` onto every device of ``mesh``."""
 
-    def gather(block: Any) -> Any:
+    def gather(block: Array) -> Array:
         for d in range(ndim):
             # The last axis of a dimension varies fastest: gather it first.
             for axis in reversed(spec.axes_of(d)):
@@ -171,7 +172,7 @@ def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
         is_source = process_index() == 0
     mesh = _processes_mesh()
 
-    def leaf(x: Any) -> np.ndarray[Any, Any]:
+    def leaf(x: ArrayLike) -> np.ndarray[Any, Any]:
         host = np.asarray(x)
         dtype = host.dtype
         if dtype == np.bool_:
@@ -198,7 +199,7 @@ def assert_equal(in_tree: Any, fail_message: str = "") -> None:
         >>> assert_equal({"a": 1})
     """
 
-    def expected(x: Any) -> np.ndarray[Any, Any]:
+    def expected(x: ArrayLike) -> np.ndarray[Any, Any]:
         if _is_global(x):
             return _first_local(x)
         host = np.asarray(x)
