@@ -423,7 +423,7 @@ def ones_like(
 
 
 def empty_like(
-    prototype: Any,
+    prototype: ArrayLike,
     dtype: DTypeLike | None = None,
     shape: Shape | None = None,
     *,
@@ -464,9 +464,9 @@ def _concrete_number(x: Any, name: str) -> Any:
 
 
 def arange(
-    start: Any,
-    stop: Any = None,
-    step: Any = None,
+    start: ArrayLike,
+    stop: ArrayLike | None = None,
+    step: ArrayLike | None = None,
     dtype: DTypeLike | None = None,
     *,
     device: object = None,
@@ -495,22 +495,22 @@ def arange(
     if stop is None:  # arange(stop) and arange(stop, None, step), as JAX's
         start, stop = 0, start
     step = 1 if step is None else step
-    start, stop, step = (
+    lo, hi, by = (
         _concrete_number(v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step"))
     )
-    check_arraylike("arange", start, stop, step)
-    if step == 0:
+    check_arraylike("arange", lo, hi, by)
+    if by == 0:
         raise ZeroDivisionError(
             "arange: step=0 gives no sequence (the length divides by the step); pass a nonzero step"
         )
-    out_dt = dtype_or(dtype, _dt.result_type(*(v for v in (start, stop, step))))
+    out_dt = dtype_or(dtype, _dt.result_type(*(v for v in (lo, hi, by))))
     out_dt = np.dtype(out_dt)
-    size = max(0, math.ceil((stop - start) / step))
+    size = max(0, math.ceil((hi - lo) / by))
     out = lax.iota(out_dt, size)
-    if step != 1:
-        out = lax.mul(convert(step, out_dt), out)
-    if start != 0 or step != 1:
-        out = lax.add(convert(start, out_dt), out) if start != 0 or step != 1 else out
+    if by != 1:
+        out = lax.mul(convert(by, out_dt), out)
+    if lo != 0 or by != 1:
+        out = lax.add(convert(lo, out_dt), out) if lo != 0 or by != 1 else out
     return out if device is None else place_result(out, device)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
@@ -47,7 +47,10 @@ from ._ufuncs import (
 )
 from ._where import broadcast_to, clip, where
 
-__all__ = ["digitize", "histogram", "histogram_bin_edges", "interp", "polyval"]
+__all__ = ["Bins", "digitize", "histogram", "histogram_bin_edges", "interp", "polyval"]
+
+Bins: TypeAlias = int | np.integer | Array | np.ndarray
+"""A ``bins`` argument: a number of equal bins, or the bin edges."""
 
 
 def digitize(
@@ -86,7 +89,7 @@ def digitize(
 
 def histogram_bin_edges(
     a: ArrayLike,
-    bins: int | np.integer | Array | np.ndarray = 10,
+    bins: Bins = 10,
     range: Sequence[ArrayLike] | None = None,
     weights: ArrayLike | None = None,
 ) -> Array:
@@ -133,7 +136,7 @@ def histogram_bin_edges(
 
 def histogram(
     a: ArrayLike,
-    bins: int | np.integer | Array | np.ndarray = 10,
+    bins: Bins = 10,
     range: Sequence[ArrayLike] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,

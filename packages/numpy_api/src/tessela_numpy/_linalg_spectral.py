@@ -222,7 +222,7 @@ def svd(
     compute_uv: bool = True,
     hermitian: bool = False,
     subset_by_index: tuple[int, int] | None = None,
-) -> Any:
+) -> SVDResult | Array:
     """The singular value decomposition ``a = U diag(S) Vh``.
 
     Args:
@@ -248,8 +248,9 @@ def svd(
     [(5, 3), (3,), (3, 3)]
     """
     check_arraylike("jnp.linalg.svd", a)
-    return _svd_jit(a, bool(full_matrices), bool(compute_uv), bool(hermitian),
-                    _subset(subset_by_index))  # fmt: skip
+    out: SVDResult | Array = _svd_jit(a, bool(full_matrices), bool(compute_uv), bool(hermitian),
+                                      _subset(subset_by_index))  # fmt: skip
+    return out
 
 
 def _svd(
@@ -448,7 +449,7 @@ def _matrix_rank(M: Any, rtol: Any, hermitian: bool) -> Any:
     shape = shape_of(M)
     if len(shape) < 2:
         return _any(M != 0).astype(np.int32)
-    s = svd(M, full_matrices=False, compute_uv=False, hermitian=hermitian)
+    s = unchanged(svd(M, full_matrices=False, compute_uv=False, hermitian=hermitian))
     real = aval_of(s).dtype
     if rtol is None:
         size = np.asarray(max(shape[-2:]), real)

@@ -59,7 +59,7 @@ def astype(
 
 
 def _defer(op: Callable[[Any, Any], Any], *, swap: bool = False) -> Callable[[Any, Any], Any]:
-    def method(self: Any, other: Any) -> Array:
+    def method(self: Array, other: object) -> Array:
         if not is_arraylike(other):
             return unchanged(NotImplemented)
         return unchanged(op(other, self) if swap else op(self, other))

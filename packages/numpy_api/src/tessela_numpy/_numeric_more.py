@@ -14,7 +14,7 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
@@ -23,7 +23,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes, promote_dtypes_inexact
 from ._creation import arange, asarray
-from ._histograms import histogram_bin_edges
+from ._histograms import Bins, histogram_bin_edges
 from ._numpy_more import ravel_multi_index
 from ._numpy_poly import ix_
 from ._reductions import cumsum
@@ -297,8 +297,8 @@ def apply_over_axes(
 
 def histogramdd(
     sample: ArrayLike,
-    bins: Any = 10,
-    range: Sequence[Any] | None = None,
+    bins: Bins | Sequence[Bins] = 10,
+    range: Sequence[Sequence[ArrayLike] | None] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,
 ) -> tuple[Array, list[Array]]:
@@ -332,16 +332,16 @@ def histogramdd(
     data = asarray(data)
     n, d = data.shape
     if range is not None and (
-        len(range) != d or any(r is not None and np.shape(r)[0] != 2 for r in range)
+        len(range) != d or any(r is not None and np.shape(cast(Any, r))[0] != 2 for r in range)
     ):
         raise ValueError(
             f"For sample.shape={(n, d)}, range must be a sequence of {d} pairs or Nones; "
             f"got range={range}"
         )
     try:
-        per_dim = list(bins)
+        per_dim = list(cast(Sequence[Bins], bins))  # a scalar raises TypeError
     except TypeError:
-        per_dim = d * [bins]
+        per_dim = d * [cast(Bins, bins)]
     else:
         if len(per_dim) != d:
             raise ValueError("should be a bin for each dimension.")
@@ -368,8 +368,8 @@ def histogramdd(
 def histogram2d(
     x: ArrayLike,
     y: ArrayLike,
-    bins: Any = 10,
-    range: Sequence[Any] | None = None,
+    bins: Bins | Sequence[Bins] = 10,
+    range: Sequence[Sequence[ArrayLike] | None] | None = None,
     weights: ArrayLike | None = None,
     density: bool | None = None,
 ) -> tuple[Array, Array, Array]:
@@ -392,7 +392,7 @@ def histogram2d(
     """
     check_arraylike("histogram2d", x, y)
     try:
-        count = len(bins)
+        count = len(cast(Sequence[Bins], bins))  # a scalar raises TypeError
     except TypeError:
         count = 1
     if count not in (1, 2):

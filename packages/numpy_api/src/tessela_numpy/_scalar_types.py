@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
+from tessela_tracer.typing import ArrayLike, DTypeLike
 
 __all__ = [
     "bfloat16", "bool_", "can_cast", "complex64", "complex128", "dtype", "e", "euler_gamma",
@@ -113,7 +114,7 @@ nan = float(np.nan)
 newaxis = None
 
 
-def result_type(*args: Any) -> np.dtype[Any]:
+def result_type(*args: ArrayLike | DTypeLike) -> np.dtype[Any]:
     """The dtype JAX's promotion rules give ``args`` (weak Python scalars included).
 
     Args:
@@ -129,7 +130,7 @@ def result_type(*args: Any) -> np.dtype[Any]:
     return out
 
 
-def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+def can_cast(from_: ArrayLike | DTypeLike, to: DTypeLike, casting: str = "safe") -> bool:
     """Whether a cast is allowed under NumPy's ``casting`` rule.
 
     Args:

@@ -110,7 +110,7 @@ def _via_scan(a: Any, v: Any, side: str, dtype: np.dtype[Any], unrolled: bool) -
     high = lax.broadcast_in_dim(np.full((), n, udt), shape, ())
     two = np.full((), 2, udt)
 
-    def step(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:
+    def step(carry: tuple[Array, Array], _: None) -> tuple[tuple[Array, Array], None]:
         lo, hi = carry
         mid = lax.add(lo, lax.div(lax.sub(hi, lo), two))
         # Left: q <= a[mid] moves the upper end; right: q < a[mid] does.

@@ -9,7 +9,8 @@ in descending order. ``put`` and ``put_along_axis`` return a new array
 from __future__ import annotations
 
 import operator
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
@@ -27,7 +28,7 @@ from ._where import broadcast_to, clip
 __all__ = ["argpartition", "lexsort", "partition", "put", "put_along_axis"]
 
 
-def lexsort(keys: Any, axis: int = -1) -> Array:
+def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> Array:
     """Indices that sort by several keys; the last key is the primary one.
 
     Args:
@@ -42,7 +43,11 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
     >>> eval_shape(lambda a, b: lexsort((a, b)), S((4,), "f4"), S((4,), "int32")).dtype
     dtype('int32')
     """
-    key_list = list(keys) if isinstance(keys, tuple | list) else [keys[i] for i in range(len(keys))]
+    if isinstance(keys, tuple | list):
+        key_list = list(keys)
+    else:  # an array: its first axis indexes the keys
+        stacked = cast(Array, keys)
+        key_list = [stacked[i] for i in range(len(stacked))]
     if not key_list:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     check_arraylike("lexsort", *key_list)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 from tessela_tracer import ArrayOps
@@ -242,7 +242,11 @@ def union1d(
 
 
 def delete(
-    arr: ArrayLike, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
+    arr: ArrayLike,
+    obj: ArrayLike | slice | Sequence[int],
+    axis: int | None = None,
+    *,
+    assume_unique_indices: bool = False,
 ) -> Array:
     """``arr`` without the entries ``obj`` selects along ``axis``.
 
@@ -272,7 +276,7 @@ def delete(
     lead = (slice(None),) * axis
     if not isinstance(obj, ArrayOps | np.ndarray | slice | list | tuple):
         try:
-            i = operator.index(obj)
+            i = operator.index(cast(SupportsIndex, obj))  # a float raises TypeError
         except TypeError:
             pass
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from tessela_tracer import dtypes as _dt
@@ -230,7 +230,7 @@ _METHODS = ("scan", "scan_unrolled", "sort", "compare_all")
 
 
 def searchsorted(
-    a: Any,
+    a: ArrayLike,
     v: ArrayLike,
     side: str = "left",
     sorter: ArrayLike | None = None,
@@ -270,7 +270,7 @@ def searchsorted(
         raise ValueError(f"invalid argument {method=!r}, expected one of {', '.join(_METHODS)}")
     a, v = promote_dtypes(a, v)
     if sorter is not None:
-        a = a[sorter]
+        a = cast(Array, a)[sorter]  # a 1-D array (checked above): Array or np.ndarray
     n = shape_of(a)[0]
     dtype = _dt.canonicalize_dtype(np.int64 if n > np.iinfo(np.int32).max else np.int32)
     return searchsorted_impl(a, v, side, method, dtype, argsort)

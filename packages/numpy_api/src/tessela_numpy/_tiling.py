@@ -118,7 +118,11 @@ def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
 
 
 def pad(
-    array: ArrayLike, pad_width: Any, mode: str = "constant", *, constant_values: ArrayLike = 0
+    array: ArrayLike,
+    pad_width: ArrayLike | Sequence[ArrayLike | Sequence[ArrayLike]],
+    mode: str = "constant",
+    *,
+    constant_values: ArrayLike = 0,
 ) -> Array:
     """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
 

@@ -175,7 +175,7 @@ def _norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
         return _amin(sums, axis=row_axis, keepdims=keepdims)
     if ord in ("nuc", 2, -2):
         x = moveaxis(x, axis, (-2, -1))
-        s = svd(x, compute_uv=False)
+        s = unchanged(svd(x, compute_uv=False))
         if ord == 2:
             y = _amax(s, axis=-1, initial=0)
         elif ord == -2:
