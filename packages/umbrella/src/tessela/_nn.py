@@ -8,7 +8,8 @@ custom derivative (``relu`` has derivative 0 at 0), so does Tessela.
 from __future__ import annotations
 
 import math
-from typing import cast
+from collections.abc import Callable
+from typing import TypeAlias, cast
 
 import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
@@ -41,6 +42,19 @@ def identity(x: ArrayLike, /) -> Array:
     return tnp.asarray(x)
 
 
+_JVPRule: TypeAlias = Callable[[tuple[Array, ...], tuple[Array, ...]], tuple[Array, Array]]
+
+
+def _gated_jvp(f: Callable[[Array], Array], passes: Callable[[Array], Array]) -> _JVPRule:
+    """The JVP of ``f`` whose derivative is 1 where ``passes(x)`` and 0 elsewhere."""
+
+    def rule(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
+        (x,), (t,) = primals, tangents
+        return f(x), tnp.where(passes(x), t, tnp.zeros_like(t))
+
+    return rule
+
+
 def _relu(x: ArrayLike) -> Array:
     return tnp.maximum(x, 0)
 
@@ -61,12 +75,7 @@ Example:
 """
 
 
-def _relu_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
-    (x,), (t,) = primals, tangents
-    return _relu(x), tnp.where(x > 0, t, tnp.zeros_like(t))
-
-
-relu.defjvp(_relu_jvp)
+relu.defjvp(_gated_jvp(_relu, lambda x: x > 0))
 
 
 def _relu6(x: ArrayLike) -> Array:
@@ -88,13 +97,7 @@ Example:
 """
 
 
-def _relu6_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[Array, Array]:
-    (x,), (t,) = primals, tangents
-    inside = (x > 0) & (x < 6)
-    return _relu6(x), tnp.where(inside, t, tnp.zeros_like(t))
-
-
-relu6.defjvp(_relu6_jvp)
+relu6.defjvp(_gated_jvp(_relu6, lambda x: (x > 0) & (x < 6)))
 
 
 def sigmoid(x: ArrayLike, /) -> Array:
