@@ -1,7 +1,7 @@
 """The JAX names added to close the API gap, against ``golden/api_golden.npz`` (JAX 0.10.2).
 
 ``golden/api_cases.py`` runs the same cases through either implementation;
-``golden/generate_api.py`` wrote the reference side. Also the errors JAX
+``golden/generate.py`` wrote the reference side. Also the errors JAX
 raises for bad input.
 """
 

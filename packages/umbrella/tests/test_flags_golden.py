@@ -1,7 +1,7 @@
 """JAX's top-level flag objects, ``Shard`` and the debug effects against ``golden/flags_golden.json``.
 
 ``golden/flags_cases.py`` runs the same cases through either implementation
-(``generate_flags.py`` wrote the reference's results). Strings and booleans
+(``golden/generate.py`` wrote the reference's results). Strings and booleans
 are compared exactly, numbers to float32 rounding. The flags Tessela cannot
 honour for every value are checked here too: they accept their default and
 raise ``NotImplementedError`` (saying why) for the rest.

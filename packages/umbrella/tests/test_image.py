@@ -1,7 +1,7 @@
 """tessela.image against JAX's outputs in ``golden/image_golden.npz``.
 
 ``golden/image_cases.py`` runs the same resize and scale_and_translate cases
-through either library; ``golden/generate_image.py`` wrote JAX's side.
+through either library; ``golden/generate.py`` wrote JAX's side.
 """
 
 from __future__ import annotations

@@ -140,33 +140,15 @@ def test_as_jax_runs_a_script_with_its_arguments(tmp_path: Path) -> None:
 
 def test_as_jax_runs_a_module_and_rejects_an_empty_command_line(tmp_path: Path) -> None:
     (tmp_path / "progmod.py").write_text("import sys, jax\nprint(jax.__name__, sys.argv[1:])\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "tessela.as_jax", "-m", "progmod", "x"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    proc = _run("", "-m", "tessela.as_jax", "-m", "progmod", "x", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "jax ['x']"
-    code = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tessela.as_jax",
-            "-c",
-            "import sys, jax; print(jax.__name__, sys.argv)",
-            "z",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    code = _run(
+        "", "-m", "tessela.as_jax", "-c", "import sys, jax; print(jax.__name__, sys.argv)", "z"
     )
     assert code.returncode == 0, code.stderr
     assert code.stdout.strip() == "jax ['-c', 'z']"
-    bad = subprocess.run(
-        [sys.executable, "-m", "tessela.as_jax"], capture_output=True, text=True, timeout=300
-    )
+    bad = _run("", "-m", "tessela.as_jax")
     assert bad.returncode == 2
     assert "usage: python -m tessela.as_jax" in bad.stderr
 

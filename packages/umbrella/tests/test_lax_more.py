@@ -2,7 +2,7 @@
 
 ``golden/lax_more_cases.py`` runs mulhi, reduce_xor, scatter_sub (with its
 gradient and batching), scatter_apply, index_take, approx_max_k/approx_min_k,
-empty and axis_size through either library; ``golden/generate_lax.py``
+empty and axis_size through either library; ``golden/generate.py``
 wrote JAX's side.
 """
 

@@ -6,7 +6,7 @@ ragged_dot(_general), broadcast_like, shape_as_value, the dot algorithm
 presets, composite, platform_dependent, tokens through jit, and programs whose
 ordered ``debug.print``/``debug.callback`` calls sit in loops, conds, scans and
 nested jits (their printed lines, in order) through either library;
-``golden/generate_lax.py`` wrote JAX's side.
+``golden/generate.py`` wrote JAX's side.
 """
 
 from __future__ import annotations

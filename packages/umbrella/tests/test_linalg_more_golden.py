@@ -7,7 +7,7 @@ JVPs, ``vmap``), ``schur``, ``hessenberg``, ``tridiagonal``,
 ``symmetric_product``, ``qdwh``, ``numpy.linalg.eig``/``eigvals`` and
 ``scipy.linalg`` ``schur``, ``rsf2csf``, ``hessenberg``, ``sqrtm``, ``polar`` and ``funm``
 through either library, recording what is invariant under the documented
-sign and phase freedoms; ``golden/generate_linalg_more.py`` wrote JAX's side.
+sign and phase freedoms; ``golden/generate.py`` wrote JAX's side.
 The defining identities (``A v = v w``, ``Q T Q^H = A`` with ``T``
 quasi-triangular) are checked here on Tessela's own results.
 """

@@ -3,7 +3,7 @@
 ``golden/random_sharding_cases.py`` runs the same cases through either
 implementation (``optax.tree_utils.tree_random_like``'s call among them);
 ``golden/random_sharding_golden.json`` holds JAX's results
-(``golden/generate_random.py``).
+(``golden/generate.py``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """tessela.scipy.special, tessela.scipy.stats and tessela.ops against ``golden/scipy_golden.npz``.
 
 ``golden/scipy_cases.py`` runs the same cases through either implementation;
-``golden/generate_scipy.py`` wrote the reference side (eagerly; here the
+``golden/generate.py`` wrote the reference side (eagerly; here the
 cases run as one jitted program). float32 values are
 compared to a few ulps relative to the value, or to the case's largest
 magnitude (at least 1) near zero crossings (transcendental

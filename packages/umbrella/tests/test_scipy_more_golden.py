@@ -2,7 +2,7 @@
 ``lax`` primitives against ``golden/scipy_more_golden.npz``.
 
 ``golden/scipy_more_cases.py`` runs the same cases through either
-implementation; ``golden/generate_scipy.py`` wrote the reference side
+implementation; ``golden/generate.py`` wrote the reference side
 (eagerly; here the cases run as one jitted program). Floats are compared
 relative to the value, or to the case's largest magnitude (at least 1) near
 zero crossings; integers exactly; NaN and infinities by position.

@@ -1,7 +1,7 @@
 """Typed PRNG keys are arrays with a key dtype, as in JAX 0.10.2.
 
 ``golden/key_cases.py`` runs the same cases through either implementation;
-``golden/keys_golden.json`` holds JAX's results (``golden/generate_random.py``).
+``golden/keys_golden.json`` holds JAX's results (``golden/generate.py``).
 """
 
 from __future__ import annotations

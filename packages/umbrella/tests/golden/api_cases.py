@@ -1,7 +1,7 @@
 """Cases for the JAX names added to close the API gap, run through either implementation.
 
 ``run(jx)`` takes the top-level module (``jax``, or ``tessela``) and returns
-named NumPy arrays. ``generate_api.py`` stores JAX 0.10.2's results in
+named NumPy arrays. ``generate.py`` stores JAX 0.10.2's results in
 ``api_golden.npz``; ``test_api_gap.py`` compares Tessela's with them.
 """
 

@@ -2,7 +2,7 @@
 
 ``run(jx)`` takes the top-level module (``jax`` or ``tessela``) and returns a
 JSON-able dict: flag values, the messages of the errors and warnings the flags
-raise, and the numbers computed under them. ``generate_flags.py`` writes the
+raise, and the numbers computed under them. ``generate.py`` writes the
 reference's dict to ``flags_golden.json``; ``test_flags_golden.py`` compares.
 """
 

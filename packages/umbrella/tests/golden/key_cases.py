@@ -3,7 +3,7 @@
 ``run(jx)`` takes the top-level module (``jax``, or ``tessela``) and returns a
 JSON-able dict: key data as nested lists of ints, sampled values as lists of
 floats, printed forms as strings, exception classes by name.
-``generate_random.py`` stores JAX 0.10.2's results in ``keys_golden.json``;
+``generate.py`` stores JAX 0.10.2's results in ``keys_golden.json``;
 ``test_typed_keys.py`` compares Tessela's with them.
 """
 

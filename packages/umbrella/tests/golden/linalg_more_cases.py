@@ -6,7 +6,7 @@ result is fixed only up to a documented freedom, the case records what is
 invariant: eigenvalues sorted, each eigenvector scaled so that its
 largest-magnitude entry is real and positive (LAPACK's own normalisation up to
 sign), absolute values of Hessenberg and tridiagonal forms (unique up to the
-signs of the reflectors). ``generate_linalg_more.py`` writes JAX's side.
+signs of the reflectors). ``generate.py`` writes JAX's side.
 """
 
 from __future__ import annotations

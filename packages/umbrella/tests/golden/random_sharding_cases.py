@@ -2,7 +2,7 @@
 
 ``run(jx)`` takes the top-level module (``jax``, or ``tessela``) and returns a
 JSON-able dict: sampled values as nested lists, printed shardings as strings,
-exception classes by name. ``generate_random.py`` stores JAX
+exception classes by name. ``generate.py`` stores JAX
 0.10.2's results in ``random_sharding_golden.json``;
 ``test_random_out_sharding.py`` compares Tessela's with them.
 """

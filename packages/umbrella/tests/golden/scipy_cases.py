@@ -1,6 +1,6 @@
 """Cases of ``scipy.special``, ``scipy.stats`` and ``ops`` compared with the reference.
 
-Shared by ``generate_scipy.py`` (run under the reference implementation) and
+Shared by ``generate.py`` (run under the reference implementation) and
 ``test_scipy_golden.py``. :func:`run` takes the implementation's modules and
 ``grad`` and returns host float32/int arrays keyed ``"<family>|<case>"``.
 Inputs come from fixed NumPy generators.

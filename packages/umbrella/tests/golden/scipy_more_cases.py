@@ -1,6 +1,6 @@
 """More ``jax.scipy`` cases compared with the reference: special functions, linalg, stats, ...
 
-Shared by ``generate_scipy.py`` (run under the reference implementation) and
+Shared by ``generate.py`` (run under the reference implementation) and
 ``test_scipy_more_golden.py``. :func:`cases` takes a namespace holding the
 implementation's ``lax``, ``scipy`` (with its submodules), ``grad`` and
 ``vmap``, and returns arrays keyed ``"<module>|<case>"``. Inputs come from
