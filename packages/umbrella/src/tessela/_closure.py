@@ -97,7 +97,7 @@ def custom_gradient(fun: Callable[..., tuple[_Out, Callable[..., Any]]]) -> Call
 
     def fwd(*args: Any) -> tuple[_Out, _Residuals]:
         ans, vjp = fun(*args)
-        return ans, _trace_backward(vjp, ans, DebugInfo("custom_gradient", _name(fun)))
+        return ans, _trace_backward(vjp, ans, "custom_gradient", _name(fun))
 
     def bwd(res: _Residuals, ct: Any) -> Any:
         out = _run_backward(res, ct, "{out}\n!=\n{ct}")
@@ -143,20 +143,10 @@ def closure_convert(
       2.0
     """
     flat_args, in_tree = tree_flatten(example_args)
-    out_info: list[Any] = []
-
-    def flat_fun(*xs: Array) -> list[Any]:
-        leaves, tree = tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
-        out_info.append(tree)
-        return leaves
-
-    closed = trace_to_jaxpr(
-        flat_fun,
-        [get_aval(x) for x in flat_args],
-        debug_info=DebugInfo("closure_convert", _name(fun)),
-    )
-    out_tree = out_info[0]
-    jaxpr, consts = hoist_consts(closed)
+    jaxpr, consts, out_tree = _flat_traced(
+        lambda args: fun(*args), (in_tree,), (len(flat_args),),
+        [get_aval(x) for x in flat_args], "closure_convert", _name(fun),
+    )  # fmt: skip
     which = [_maybe_perturbed(c) for c in consts]
     kept = [c for c, w in zip(consts, which, strict=True) if not w]
     hoisted = [c for c, w in zip(consts, which, strict=True) if w]
@@ -179,23 +169,14 @@ def closure_convert(
     return converted_fun, hoisted
 
 
-def _trace_backward(vjp_fun: Callable[..., Any], ans: Any, debug_info: DebugInfo) -> _Residuals:
+def _trace_backward(vjp_fun: Callable[..., Any], ans: Any, what: str, name: str) -> _Residuals:
     """``vjp_fun`` (cotangent of ``ans`` to cotangents) as a jaxpr and its residual arrays."""
     ans_flat, out_tree = tree_flatten((ans,))
-    in_info: list[Any] = []
-
-    def flat_vjp(*cts: Array) -> list[Any]:
-        leaves, tree = tree_flatten(vjp_fun(*tree_unflatten(out_tree, list(cts))))
-        in_info.append(tree)
-        return leaves
-
-    closed = trace_to_jaxpr(
-        flat_vjp,
-        [tangent_aval(get_aval(x)) for x in ans_flat],
-        debug_info=debug_info,
-    )
-    jaxpr, consts = hoist_consts(closed)
-    return _Residuals(jaxpr, in_info[0], out_tree, consts)
+    jaxpr, consts, in_tree = _flat_traced(
+        lambda cts: vjp_fun(*cts), (out_tree,), (len(ans_flat),),
+        [tangent_aval(get_aval(x)) for x in ans_flat], what, name,
+    )  # fmt: skip
+    return _Residuals(jaxpr, in_tree, out_tree, consts)
 
 
 def _run_backward(res: _Residuals, ct: Any, mismatch: str) -> Any:
@@ -249,7 +230,7 @@ def fwd_and_bwd(
             return fun(*full)
 
         out = vjp(partial_fun, *[args[i] for i in index], has_aux=has_aux)
-        res = _trace_backward(out[1], out[0], DebugInfo("fwd_and_bwd", _name(out[1])))
+        res = _trace_backward(out[1], out[0], "fwd_and_bwd", _name(out[1]))
         return (out[0], res, out[2]) if has_aux else (out[0], res)
 
     def bwd(res: _Residuals, ct: Any) -> Any:
@@ -270,8 +251,11 @@ def _flat_traced(
     counts: Sequence[int],
     avals: Sequence[Any],
     what: str,
+    name: str | None = None,
 ) -> tuple[ClosedJaxpr, list[Any], PyTreeDef]:
-    """``fun(*unflattened groups)`` traced on flat leaves: (jaxpr taking consts first, consts, out tree)."""
+    """``fun(*unflattened groups)`` traced on flat leaves: (jaxpr taking consts first, consts, out tree).
+
+    ``what`` and ``name`` (by default ``fun``'s) name the trace in its debug information."""
     out_info: list[Any] = []
 
     def flat(*xs: Array) -> list[Any]:
@@ -283,7 +267,8 @@ def _flat_traced(
         out_info.append(tree)
         return leaves
 
-    closed = trace_to_jaxpr(flat, list(avals), debug_info=DebugInfo(what, _name(fun)))
+    label = _name(fun) if name is None else name
+    closed = trace_to_jaxpr(flat, list(avals), debug_info=DebugInfo(what, label))
     jaxpr, consts = hoist_consts(closed)
     return jaxpr, consts, out_info[0]
 
