@@ -46,7 +46,7 @@ class Zero:
         self.aval = aval
 
     @staticmethod
-    def from_primal(x: ArrayLike, /) -> Zero:
+    def from_primal(x: object, /) -> Zero:
         """The zero tangent of a primal value."""
         return Zero(tangent_aval(get_aval_of(x)))
 

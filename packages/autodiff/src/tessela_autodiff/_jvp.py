@@ -15,7 +15,7 @@ from tessela_tracer.extend import (
     tangent_aval,
     trace_with_aux,
 )
-from tessela_tracer.typing import ArrayLike
+from tessela_tracer.typing import ArrayLike, Value
 
 from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_differentiable
 
@@ -100,10 +100,10 @@ class JVPTrace(Trace):
         return x, Zero.from_primal(x)
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
-    ) -> Any:
-        primals = []
-        tangents = []
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
+    ) -> Value | list[Value]:
+        primals: list[object] = []
+        tangents: list[Tangent] = []
         nonzero = False
         for x in args:
             if type(x) is JVPTracer and x._trace is self:
@@ -117,7 +117,8 @@ class JVPTrace(Trace):
         assert parent is not None
         with set_current_trace(parent):
             if not nonzero:
-                return prim.bind(*primals, **params)
+                out: Value | list[Value] = prim.bind(*primals, **params)
+                return out
             primal_out, tangent_out = jvp_rule(prim)(primals, tangents, **params)
         if prim.multiple_results:
             return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]

@@ -20,7 +20,7 @@ from tessela_tracer.extend import (
     set_current_trace,
     trace_with_aux,
 )
-from tessela_tracer.typing import ArrayLike
+from tessela_tracer.typing import ArrayLike, Value
 
 __all__ = ["PartialEvalTrace", "partial_eval_jaxpr", "register_partial_eval"]
 
@@ -60,8 +60,8 @@ class PartialEvalTrace(JaxprTrace):
         return isinstance(x, Tracer) and x._trace is self
 
     def process_primitive(
-        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
-    ) -> Any:
+        self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
+    ) -> Value | list[Value]:
         for x in args:
             if isinstance(x, Tracer) and x._trace is self:
                 break
@@ -69,17 +69,20 @@ class PartialEvalTrace(JaxprTrace):
             parent = self.parent
             assert parent is not None
             with set_current_trace(parent):
-                return prim.bind(*args, **params)
+                out: Value | list[Value] = prim.bind(*args, **params)
+            return out
         rule = _partial_eval_rules.get(prim)
         if rule is not None:
-            return rule(self, args, params)
-        return self.stage(prim, args, params)
+            out = rule(self, args, params)
+            return out
+        out = self.stage(prim, args, params)
+        return out
 
-    def stage(self, prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any]) -> Any:
+    def stage(self, prim: Primitive, args: Sequence[object], params: dict[str, Any]) -> Any:
         """Record ``prim`` as an equation of the staged jaxpr (known operands become residuals)."""
         return JaxprTrace.process_primitive(self, prim, args, params)
 
-    def known(self, prim: Primitive, args: Sequence[ArrayLike], params: dict[str, Any]) -> Any:
+    def known(self, prim: Primitive, args: Sequence[object], params: dict[str, Any]) -> Any:
         """Run ``prim`` on known operands under the enclosing trace."""
         parent = self.parent
         assert parent is not None

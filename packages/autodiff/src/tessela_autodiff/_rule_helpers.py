@@ -188,10 +188,14 @@ def _linear_jvp(prim: Primitive) -> Callable[..., tuple[Any, Any]]:
     return rule
 
 
-def _register_linear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]]) -> None:
-    """Register the JVP of linear ``prim`` and ``transpose(ct, *operands, **params)``.
+def _register_linear(
+    prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], with_operands: bool
+) -> None:
+    """Register the JVP of linear ``prim`` and its ``transpose``.
 
-    The registered transpose skips a symbolic zero cotangent.
+    The registered rule skips a symbolic zero cotangent and calls
+    ``transpose(ct, *operands, **params)``, or ``transpose(ct, **params)``
+    without ``with_operands``.
     """
     register_jvp(prim, _linear_jvp(prim))
 
@@ -200,7 +204,9 @@ def _register_linear(prim: Primitive, transpose: Callable[..., Sequence[Tangent 
     ) -> Sequence[Tangent | None]:
         if type(ct) is Zero:
             return [None] * len(operands)
-        return transpose(ct, *operands, **params)
+        if with_operands:
+            return transpose(ct, *operands, **params)
+        return transpose(ct, **params)
 
     register_transpose(prim, t_rule)
 
@@ -224,7 +230,7 @@ def deflinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]
         >>> register_abstract_eval(flip_p, lambda x: x)
         >>> deflinear(flip_p, lambda ct: [lax.neg(ct)])
     """
-    _register_linear(prim, lambda ct, *_, **params: transpose(ct, **params))
+    _register_linear(prim, transpose, False)
 
 
 def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:
@@ -247,7 +253,7 @@ def deflinear2(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None
         >>> register_abstract_eval(plus_p, lambda x, y: x)
         >>> deflinear2(plus_p, lambda ct, x, y: [ct, ct])
     """
-    _register_linear(prim, transpose)
+    _register_linear(prim, transpose, True)
 
 
 def defbilinear(prim: Primitive, transpose: Callable[..., Sequence[Tangent | None]], /) -> None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import get_aval_of
-from tessela_tracer.typing import ArrayLike
+from tessela_tracer.typing import Array, ArrayLike
 
 from tessela_autodiff._ad_util import Tangent, Zero, convert_like, instantiate, is_undefined
 from tessela_autodiff._jvp import register_jvp
@@ -30,7 +30,7 @@ def _move_last(x: Any, axis: int) -> tuple[Any, tuple[int, ...]]:
     return (x if axis == nd - 1 else lax.transpose(x, perm)), perm
 
 
-def _move_back(x: Any, perm: tuple[int, ...]) -> Any:
+def _move_back(x: ArrayLike, perm: tuple[int, ...]) -> ArrayLike:
     if perm == tuple(range(len(perm))):
         return x
     return lax.transpose(x, tuple(int(i) for i in np.argsort(perm)))
@@ -132,40 +132,54 @@ def _weighted_prefix(weights: Any, g: Any, nd: int) -> Any:
     return lax.reduce_sum(lax.mul(weights, _pairwise(g, n, nd, 1)), (nd,))
 
 
-def _cum_select_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
-    xl, perm = _move_last(x, axis)
-    al, _ = _move_last(ans, axis)
-    gl, _ = _move_last(g, axis)
-    nd = get_aval_of(xl).ndim
-    n = get_aval_of(xl).shape[-1]
+def _pair_shape(xl: ArrayLike) -> tuple[int, int, tuple[int, ...]]:
+    """Rank ``nd`` and last-axis size ``n`` of ``xl``, and the ``(..., n, n)`` weights' shape."""
+    shape = get_aval_of(xl).shape
+    n = shape[-1]
+    return len(shape), n, (*shape[:-1], n, n)
+
+
+def _prefix_weighted_jvp(
+    weights: Callable[[ArrayLike, ArrayLike, ArrayLike, bool], Array],
+) -> Callable[..., ArrayLike]:
+    """The JVP formula of a cumulative reduction whose tangent is a weighted prefix sum.
+
+    ``weights(x, xl, al, reverse)`` gives the ``(..., n, n)`` weights from the
+    operand ``x``, and the operand and answer with ``axis`` moved last.
+    """
+
+    def jvp(g: ArrayLike, ans: ArrayLike, x: ArrayLike, *, axis: int, reverse: bool) -> ArrayLike:
+        xl, perm = _move_last(x, axis)
+        al, _ = _move_last(ans, axis)
+        gl, _ = _move_last(g, axis)
+        w = weights(x, xl, al, reverse)
+        return _move_back(_weighted_prefix(w, gl, get_aval_of(xl).ndim), perm)
+
+    return jvp
+
+
+def _cum_select_weights(x: ArrayLike, xl: ArrayLike, al: ArrayLike, reverse: bool) -> Array:
+    nd, n, full = _pair_shape(xl)
     mask = _prefix_mask(n, reverse, get_aval_of(x).dtype)
-    full = (*get_aval_of(xl).shape[:-1], n, n)
     hit = lax.eq(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
     w = lax.select(
         hit, lax.broadcast_in_dim(mask, full, (nd - 1, nd)), lax.broadcast(const(x, 0), full)
     )
-    w = lax.div(w, lax.broadcast_in_dim(lax.reduce_sum(w, (nd,)), full, tuple(range(nd))))
-    return _move_back(_weighted_prefix(w, gl, nd), perm)
+    return lax.div(w, lax.broadcast_in_dim(lax.reduce_sum(w, (nd,)), full, tuple(range(nd))))
 
 
-defjvp(P.cummax_p, _cum_select_jvp)
-defjvp(P.cummin_p, _cum_select_jvp)
+defjvp(P.cummax_p, _prefix_weighted_jvp(_cum_select_weights))
+defjvp(P.cummin_p, _prefix_weighted_jvp(_cum_select_weights))
 
 
-def _cumlogsumexp_jvp(g: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
-    xl, perm = _move_last(x, axis)
-    al, _ = _move_last(ans, axis)
-    gl, _ = _move_last(g, axis)
-    nd = get_aval_of(xl).ndim
-    n = get_aval_of(xl).shape[-1]
-    full = (*get_aval_of(xl).shape[:-1], n, n)
+def _cumlogsumexp_weights(x: ArrayLike, xl: ArrayLike, al: ArrayLike, reverse: bool) -> Array:
+    nd, n, full = _pair_shape(xl)
     mask = lax.broadcast_in_dim(_prefix_mask(n, reverse, np.bool_), full, (nd - 1, nd))
     diff = lax.sub(_pairwise(xl, n, nd, 1), _pairwise(al, n, nd, 0))
-    w = lax.select(mask, lax.exp(diff), lax.broadcast(const(x, 0), full))
-    return _move_back(_weighted_prefix(w, gl, nd), perm)
+    return lax.select(mask, lax.exp(diff), lax.broadcast(const(x, 0), full))
 
 
-defjvp(P.cumlogsumexp_p, _cumlogsumexp_jvp)
+defjvp(P.cumlogsumexp_p, _prefix_weighted_jvp(_cumlogsumexp_weights))
 
 
 # ----------------------------------------------------------- sort, top_k
