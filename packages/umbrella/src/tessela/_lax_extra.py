@@ -360,9 +360,7 @@ def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
     return _lax.broadcast(x, (1,) * (rank - ndim))
 
 
-def collapse(
-    operand: Array | np.ndarray[Any, Any], start_dimension: int, stop_dimension: int | None = None
-) -> Array:
+def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
     """Merge the axes ``start_dimension:stop_dimension`` into one.
 
     Args:
@@ -381,7 +379,7 @@ def collapse(
         >>> eval_shape(lambda x: collapse(x, 1), ShapeDtypeStruct((2, 3, 4), "f4")).shape
         (2, 12)
     """
-    shape = tuple(operand.shape)
+    shape = tuple(np.shape(operand))
     lo, hi, _ = slice(start_dimension, stop_dimension).indices(len(shape))
     if hi < lo:
         raise ValueError(
