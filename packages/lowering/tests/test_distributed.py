@@ -9,13 +9,13 @@ that dies) is tested in the umbrella package (``tests/test_multiprocess.py``).
 from __future__ import annotations
 
 import os
-import pathlib
 import socket
 import subprocess
 import sys
 import textwrap
 from typing import Any
 
+import _golden_scripts
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -93,7 +93,6 @@ def test_a_one_process_job_initializes_computes_and_shuts_down() -> None:
     ]
 
 
-GOLDEN = pathlib.Path(__file__).parent / "golden"
 _LAUNCHER_VARS = ("SLURM_", "OMPI_", "JAX_COORDINATOR", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID")
 
 
@@ -105,11 +104,8 @@ def _clean_env(**extra: str) -> dict[str, str]:
 def test_cluster_settings_are_read_as_jax_reads_them() -> None:
     # Slurm and Open MPI environments (node ranges, IPv6 launchers, a port set
     # by JAX_COORDINATOR_PORT, incomplete ones): the same settings as JAX 0.10.2.
-    out = subprocess.run(
-        [sys.executable, str(GOLDEN / "clusters.py"), "tessela"],
-        capture_output=True, text=True, timeout=60, check=True, env=_clean_env(),
-    )  # fmt: skip
-    assert out.stdout == (GOLDEN / "clusters.txt").read_text()
+    out = _golden_scripts.run("clusters", env=_clean_env(), check=True, timeout=60)
+    assert out.stdout == (_golden_scripts.GOLDEN / "clusters.txt").read_text()
 
 
 def test_unknown_cluster_detection_method_names_the_choices() -> None:

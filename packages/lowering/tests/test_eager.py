@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import pickle
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from hypothesis.extra import numpy as hnp
 from tessela_tracer import ArrayCopySemantics, make_jaxpr, to_concrete_array
 from tessela_tracer import primitives as lax
 
+Shape = tuple[int, ...]
 FLOAT_SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)
 
 
@@ -96,17 +99,22 @@ def test_deleted_arrays_raise_a_clear_error() -> None:
         lax.add_p.bind(x, x)
 
 
+def _bind_and_compare(
+    name: str, ref: Callable[..., Any], arity: int, data: st.DataObject, shape: Shape, **tol: float
+) -> None:
+    """Bind ``<name>_p`` eagerly to ``arity`` drawn float32 arrays and compare with ``ref``."""
+    xs = [data.draw(_floats(shape)) for _ in range(arity)]
+    out = getattr(lax, f"{name}_p").bind(*map(tl.device_put, xs))
+    np.testing.assert_allclose(np.asarray(out), ref(*xs), **tol)
+
+
 UNARY = {"sin": np.sin, "exp": np.exp, "tanh": np.tanh, "neg": np.negative}
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 @given(data=st.data(), shape=FLOAT_SHAPES)
-def test_unary_primitives_match_numpy(
-    name: str, data: st.DataObject, shape: tuple[int, ...]
-) -> None:
-    x = data.draw(_floats(shape))
-    out = getattr(lax, f"{name}_p").bind(tl.device_put(x))
-    np.testing.assert_allclose(np.asarray(out), UNARY[name](x), rtol=2e-6, atol=1e-6)
+def test_unary_primitives_match_numpy(name: str, data: st.DataObject, shape: Shape) -> None:
+    _bind_and_compare(name, UNARY[name], 1, data, shape, rtol=2e-6, atol=1e-6)
 
 
 BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum}
@@ -114,12 +122,8 @@ BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maxim
 
 @pytest.mark.parametrize("name", sorted(BINARY))
 @given(data=st.data(), shape=FLOAT_SHAPES)
-def test_binary_primitives_match_numpy(
-    name: str, data: st.DataObject, shape: tuple[int, ...]
-) -> None:
-    x, y = data.draw(_floats(shape)), data.draw(_floats(shape))
-    out = getattr(lax, f"{name}_p").bind(tl.device_put(x), tl.device_put(y))
-    np.testing.assert_allclose(np.asarray(out), BINARY[name](x, y), rtol=1e-6, atol=1e-30)
+def test_binary_primitives_match_numpy(name: str, data: st.DataObject, shape: Shape) -> None:
+    _bind_and_compare(name, BINARY[name], 2, data, shape, rtol=1e-6, atol=1e-30)
 
 
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=1, max_dims=3, max_side=4))

@@ -9,7 +9,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 shapes = st.lists(st.integers(1, 6), min_size=1, max_size=3).map(tuple)
 
@@ -67,17 +67,14 @@ def test_matches_numpy(shape: tuple[int, ...], k: int, kind: str, jit: bool, see
 
 
 @pytest.mark.parametrize("kind", ["fft", "ifft", "rfft", "irfft"])
+@pytest.mark.usefixtures("x64")
 def test_float64_under_x64(kind: str) -> None:
-    config.update("jax_enable_x64", True)
-    try:
-        x = _data(3, (2, 4, 6), complex_=kind != "rfft", dtype=np.float64)
-        if kind == "irfft":
-            x = x[..., :4]
-        got = tl.jit(lambda v: lax.fft(v, kind, (4, 6)))(x)
-        assert got.dtype == (np.float64 if kind == "irfft" else np.complex128)
-        _close(got, _expected(kind, x, (4, 6)), 24, eps=1e-15)
-    finally:
-        config.update("jax_enable_x64", False)
+    x = _data(3, (2, 4, 6), complex_=kind != "rfft", dtype=np.float64)
+    if kind == "irfft":
+        x = x[..., :4]
+    got = tl.jit(lambda v: lax.fft(v, kind, (4, 6)))(x)
+    assert got.dtype == (np.float64 if kind == "irfft" else np.complex128)
+    _close(got, _expected(kind, x, (4, 6)), 24, eps=1e-15)
 
 
 def test_round_trips() -> None:

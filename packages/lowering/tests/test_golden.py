@@ -11,13 +11,13 @@ with NaN (and, under a bound, infinity) positions equal.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import os
 import pathlib
 from types import SimpleNamespace
 from typing import Any
 
+import _golden_scripts
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -26,15 +26,9 @@ from tessela_pytree import tree_leaves
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
 
-HERE = pathlib.Path(__file__).parent
-_spec = importlib.util.spec_from_file_location(
-    "tessela_lowering_golden_cases", HERE / "golden" / "cases.py"
-)
-assert _spec is not None and _spec.loader is not None
-cases = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cases)
+cases = _golden_scripts.load("cases.py", "tessela_lowering_golden_cases")
 
-GOLDEN_DIR = pathlib.Path(os.environ.get("TESSELA_GOLDEN_DIR") or HERE / "golden")
+GOLDEN_DIR = pathlib.Path(os.environ.get("TESSELA_GOLDEN_DIR") or _golden_scripts.GOLDEN)
 GOLDEN = json.loads((GOLDEN_DIR / "primitives.json").read_text())["cases"]
 CASES = {c.name: c for c in cases.CASES}
 

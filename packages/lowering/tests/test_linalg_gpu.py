@@ -10,43 +10,18 @@ running it needs a GPU and its plugin (``tools/gpu_check.py`` does that).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+import _golden_scripts
 import numpy as np
 import pytest
 import tessela_lowering as tl
 from tessela_lowering import _cusolver
-from tessela_tracer import config, make_jaxpr
+from tessela_tracer import make_jaxpr
 from tessela_tracer.lax import linalg
 
-GOLDEN = Path(__file__).parent / "golden"
-
-
-def _golden_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "gpu_linalg_lowering", GOLDEN / "gpu_linalg_lowering.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = _golden_script()
-
-
-@pytest.fixture
-def x64() -> Iterator[None]:
-    config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", False)
+SCRIPT = _golden_scripts.load("gpu_linalg_lowering.py", "gpu_linalg_lowering")
 
 
 def _module(fn: Any, specs: list[Any], platform: str) -> str:
@@ -61,7 +36,7 @@ def _targets(text: str) -> list[str]:
 def _golden_sections() -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {}
     name = ""
-    for line in (GOLDEN / "gpu_linalg_lowering.txt").read_text().splitlines():
+    for line in (_golden_scripts.GOLDEN / "gpu_linalg_lowering.txt").read_text().splitlines():
         if line.startswith("# "):
             name = line[2:]
             sections[name] = []
@@ -75,7 +50,7 @@ def test_custom_calls_match_jax() -> None:
     want = _golden_sections()
     got = SCRIPT.report(_module, linalg)
     assert len(want) == len(SCRIPT.cases(linalg)) == 27
-    assert got == (GOLDEN / "gpu_linalg_lowering.txt").read_text().splitlines()
+    assert got == (_golden_scripts.GOLDEN / "gpu_linalg_lowering.txt").read_text().splitlines()
     # Every case calls at least one kernel, of the platform's family.
     for name, lines in want.items():
         assert lines, name

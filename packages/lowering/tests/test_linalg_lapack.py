@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tessela_lowering import _rules_linalg, _xla
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 settings.register_profile("lapack", max_examples=10, deadline=None, derandomize=True)
 # Normal floats only: XLA flushes subnormals to zero, LAPACK does not.
@@ -68,19 +68,16 @@ def test_eigh_complex_lower_and_upper_read_one_triangle() -> None:
         np.testing.assert_allclose(w, np.linalg.eigvalsh(herm), atol=2e-5)
 
 
+@pytest.mark.usefixtures("x64")
 def test_float64_matches_numpy_closely() -> None:
-    config.update("jax_enable_x64", True)
-    try:
-        rng = np.random.default_rng(1)
-        a = rng.normal(size=(5, 5))
-        _, w = lax.linalg.eigh(a)
-        assert np.asarray(w).dtype == np.float64
-        np.testing.assert_allclose(np.asarray(w), np.linalg.eigvalsh((a + a.T) / 2), atol=1e-12)
-        s = lax.linalg.svd(a + 1j * a.T, compute_uv=False)
-        assert np.asarray(s).dtype == np.float64
-        np.testing.assert_allclose(np.asarray(s), np.linalg.svd(a + 1j * a.T)[1], atol=1e-12)
-    finally:
-        config.update("jax_enable_x64", False)
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(5, 5))
+    _, w = lax.linalg.eigh(a)
+    assert np.asarray(w).dtype == np.float64
+    np.testing.assert_allclose(np.asarray(w), np.linalg.eigvalsh((a + a.T) / 2), atol=1e-12)
+    s = lax.linalg.svd(a + 1j * a.T, compute_uv=False)
+    assert np.asarray(s).dtype == np.float64
+    np.testing.assert_allclose(np.asarray(s), np.linalg.svd(a + 1j * a.T)[1], atol=1e-12)
 
 
 @settings(settings.get_profile("lapack"))

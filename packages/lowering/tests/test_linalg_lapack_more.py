@@ -10,7 +10,6 @@ values are compared in the umbrella's ``test_linalg_more_golden.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ import pytest
 import scipy.linalg
 import tessela_lowering as tl
 from tessela_lowering import _rules_structured
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 RNG = np.random.default_rng(3)
 DTYPES = [np.float32, np.complex128]
@@ -33,15 +32,6 @@ def _rand(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
 
 def _H(x: np.ndarray) -> np.ndarray:
     return np.conj(np.swapaxes(x, -1, -2))
-
-
-@pytest.fixture
-def x64() -> Iterator[None]:
-    config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", False)
 
 
 def _tol(dtype: Any) -> float:

@@ -10,35 +10,21 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import subprocess
 import sys
 
+import _golden_scripts
 import pytest
 
 HERE = pathlib.Path(__file__).parent
-GOLDEN = HERE / "golden"
 ENV = {**os.environ, "TESSELA_NUM_CPU_DEVICES": "8"}
-ERROR_LINE = re.compile(r"^[A-Za-z]*Error: ")
-
-
-def _same(got: str, want: str) -> bool:
-    # An error message is JAX's, possibly followed by how to fix the input.
-    return got == want or (ERROR_LINE.match(want) is not None and got.startswith(want))
 
 
 @pytest.mark.parametrize("script", ["sharded_arrays", "shard_map_lowering"])
 def test_golden_output_matches_jax(script: str) -> None:
-    out = subprocess.run(
-        [sys.executable, str(GOLDEN / f"{script}.py"), "tessela"],
-        capture_output=True, text=True, env=ENV, check=False,
-    )  # fmt: skip
+    out = _golden_scripts.run(script, devices=8)
     assert out.returncode == 0, out.stderr[-3000:]
-    got = out.stdout.splitlines()
-    want = (GOLDEN / f"{script}.txt").read_text().splitlines()
-    assert len(got) == len(want)
-    for i, (g, w) in enumerate(zip(got, want, strict=True)):
-        assert _same(g, w), f"line {i + 1}:\n got: {g}\nwant: {w}"
+    _golden_scripts.assert_lines_match(out.stdout.splitlines(), script)
 
 
 @pytest.mark.parametrize("suite", sorted(p.name for p in (HERE / "multidevice").glob("check_*.py")))

@@ -6,7 +6,6 @@ computed in float32, and the edge values of JAX's kernels.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import ml_dtypes
@@ -16,18 +15,9 @@ import scipy.special as sp
 import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 RTOL = {np.float32: 5e-5, np.float64: 1e-11}
-
-
-@pytest.fixture(params=[np.float32, np.float64], ids=["f32", "f64"])
-def dtype(request: pytest.FixtureRequest) -> Iterator[Any]:
-    config.update("jax_enable_x64", request.param is np.float64)
-    try:
-        yield request.param
-    finally:
-        config.update("jax_enable_x64", False)
 
 
 def _ax(dtype: Any, n: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -43,15 +33,12 @@ def test_incomplete_gamma_matches_scipy(dtype: Any, op: Any, ref: Any) -> None:
     np.testing.assert_allclose(got, ref(a, x), rtol=RTOL[dtype], atol=RTOL[dtype] * 1e-2)
 
 
+@pytest.mark.usefixtures("x64")
 def test_igamma_grad_a_matches_a_central_difference() -> None:
-    config.update("jax_enable_x64", True)
-    try:
-        a, x = _ax(np.float64, 32)
-        h = 1e-6
-        want = (sp.gammainc(a + h, x) - sp.gammainc(a - h, x)) / (2 * h)
-        np.testing.assert_allclose(np.asarray(lax.igamma_grad_a(a, x)), want, rtol=1e-6, atol=1e-9)
-    finally:
-        config.update("jax_enable_x64", False)
+    a, x = _ax(np.float64, 32)
+    h = 1e-6
+    want = (sp.gammainc(a + h, x) - sp.gammainc(a - h, x)) / (2 * h)
+    np.testing.assert_allclose(np.asarray(lax.igamma_grad_a(a, x)), want, rtol=1e-6, atol=1e-9)
 
 
 def test_betainc_matches_scipy(dtype: Any) -> None:

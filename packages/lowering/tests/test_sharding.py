@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import pathlib
 import pickle
-import subprocess
-import sys
 
+import _golden_scripts
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -27,16 +24,10 @@ from tessela_lowering.sharding import (
 from tessela_lowering.spmd import ShardedArray
 from tessela_tracer import lax
 
-GOLDEN = pathlib.Path(__file__).parent / "golden"
-
 
 def test_queries_match_jax_golden_output() -> None:
-    env = {**os.environ, "TESSELA_NUM_CPU_DEVICES": "4"}
-    out = subprocess.run(
-        [sys.executable, str(GOLDEN / "sharding_queries.py"), "tessela"],
-        capture_output=True, text=True, check=True, env=env,
-    )  # fmt: skip
-    want = (GOLDEN / "sharding_queries.txt").read_text().splitlines()
+    out = _golden_scripts.run("sharding_queries", devices=4, check=True)
+    want = (_golden_scripts.GOLDEN / "sharding_queries.txt").read_text().splitlines()
     assert out.stdout.splitlines() == want
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,21 +12,12 @@ import tessela_lowering as tl
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from tessela_tracer import config, lax
+from tessela_tracer import lax
 
 # Relative tolerance against SciPy (float64 reference) per dtype; the float32
 # bound covers digamma's root, where the absolute error is a few float32 ulps.
 RTOL = {np.float32: 2e-5, np.float64: 1e-12}
 ATOL = {np.float32: 1e-6, np.float64: 1e-13}
-
-
-@pytest.fixture(params=[np.float32, np.float64], ids=["f32", "f64"])
-def dtype(request: pytest.FixtureRequest) -> Iterator[Any]:
-    config.update("jax_enable_x64", request.param is np.float64)
-    try:
-        yield request.param
-    finally:
-        config.update("jax_enable_x64", False)
 
 
 def _orders(rng: np.random.Generator, n: int, dtype: Any) -> np.ndarray:
