@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, TypeAlias, overload
+from typing import Any, Protocol, TypeAlias, cast, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -16,6 +16,7 @@ from ._arrays import check_arraylike, convert, promote_dtypes, shape_of
 from ._shapes import (
     canonicalize_axis,
     canonicalize_shape,
+    documented,
     move_axis_permutation,
     normalize_reduction_axes,
 )
@@ -356,35 +357,14 @@ def _atleast(a: Any, nd: int) -> Any:
     return expand_dims(a, (0, 2)) if len(shape) == 1 else expand_dims(a, (0, 1, 2))
 
 
-def _atleast_1d(a: Any) -> Any:
-    return _atleast(a, 1)
+class _AtLeast(Protocol):
+    @overload
+    def __call__(self, ary: ArrayLike, /) -> Array: ...
+    @overload
+    def __call__(self, ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
 
 
-def _atleast_2d(a: Any) -> Any:
-    return _atleast(a, 2)
-
-
-def _atleast_3d(a: Any) -> Any:
-    return _atleast(a, 3)
-
-
-_at1 = jit(_atleast_1d)
-_at2 = jit(_atleast_2d)
-_at3 = jit(_atleast_3d)
-for _f, _n in (
-    (_atleast_1d, "atleast_1d"),
-    (_atleast_2d, "atleast_2d"),
-    (_atleast_3d, "atleast_3d"),
-):
-    _f.__name__ = _f.__qualname__ = _n
-
-
-@overload
-def atleast_1d(ary: ArrayLike, /) -> Array: ...
-@overload
-def atleast_1d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
-def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
-    """View inputs as arrays with at least one dimension.
+_ATLEAST_DOC = """View inputs as arrays with at least {what}.
 
     Args:
       *arys: array-likes.
@@ -393,60 +373,36 @@ def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
       One array, or a list of arrays for several inputs.
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(atleast_1d, ShapeDtypeStruct((), "float32")).shape
-    (1,)
+    >>> eval_shape({name}, ShapeDtypeStruct({shape}, "float32")).shape
+    {result}
     """
-    check_arraylike("atleast_1d", *arys)
-    out = [_at1(a) for a in arys]
-    return out[0] if len(out) == 1 else out
 
 
-@overload
-def atleast_2d(ary: ArrayLike, /) -> Array: ...
-@overload
-def atleast_2d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
-def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
-    """View inputs as arrays with at least two dimensions (1-D arrays become rows).
+def _atleast_function(nd: int, what: str, shape: str, result: str) -> _AtLeast:
+    # ``atleast_{nd}d``: each input through one staged call of that name.
+    name = f"atleast_{nd}d"
 
-    Args:
-      *arys: array-likes.
+    def promote(a: Any) -> Any:
+        return _atleast(a, nd)
 
-    Returns:
-      One array, or a list of arrays for several inputs.
+    promote.__name__ = promote.__qualname__ = name
+    staged = jit(promote)
 
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(atleast_2d, ShapeDtypeStruct((3,), "float32")).shape
-    (1, 3)
-    """
-    check_arraylike("atleast_2d", *arys)
-    out = [_at2(a) for a in arys]
-    return out[0] if len(out) == 1 else out
+    def atleast(*arys: ArrayLike) -> Array | list[Array]:
+        check_arraylike(name, *arys)
+        out = [staged(a) for a in arys]
+        return out[0] if len(out) == 1 else out
+
+    atleast.__name__ = atleast.__qualname__ = name
+    atleast.__doc__ = _ATLEAST_DOC.format(what=what, name=name, shape=shape, result=result)
+    return cast(_AtLeast, atleast)
 
 
-@overload
-def atleast_3d(ary: ArrayLike, /) -> Array: ...
-@overload
-def atleast_3d(ary: ArrayLike, other: ArrayLike, /, *arys: ArrayLike) -> list[Array]: ...
-def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
-    """View inputs as arrays with at least three dimensions.
+atleast_1d = _atleast_function(1, "one dimension", "()", "(1,)")
+atleast_2d = _atleast_function(2, "two dimensions (1-D arrays become rows)", "(3,)", "(1, 3)")
+atleast_3d = _atleast_function(3, "three dimensions", "(3,)", "(1, 3, 1)")
 
-    Args:
-      *arys: array-likes.
-
-    Returns:
-      One array, or a list of arrays for several inputs.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(atleast_3d, ShapeDtypeStruct((3,), "float32")).shape
-    (1, 3, 1)
-    """
-    check_arraylike("atleast_3d", *arys)
-    out = [_at3(a) for a in arys]
-    return out[0] if len(out) == 1 else out
-
-
-def hstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
-    """Join arrays column-wise (along axis 1, or axis 0 for 1-D arrays).
+_STACK_DOC = """Join arrays {how}.
 
     Args:
       tup: a sequence of array-likes.
@@ -457,28 +413,24 @@ def hstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
 
     >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
     >>> s = ShapeDtypeStruct
-    >>> eval_shape(lambda x, y: hstack([x, y]), s((3,), "f4"), s((2,), "f4")).shape
-    (5,)
+    >>> eval_shape(lambda x, y: {name}([x, y]), s((3,), "f4"), s({second}, "f4")).shape
+    {result}
     """
+
+
+@documented(
+    _STACK_DOC,
+    how="column-wise (along axis 1, or axis 0 for 1-D arrays)",
+    second="(2,)",
+    result="(5,)",
+)
+def hstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
     arrs = [atleast_1d(a) for a in _check_sequence("hstack", tup)]
     return unchanged(concatenate(arrs, axis=0 if len(shape_of(arrs[0])) == 1 else 1, dtype=dtype))
 
 
+@documented(_STACK_DOC, how="row-wise (1-D arrays become rows)", second="(2, 3)", result="(3, 3)")
 def vstack(tup: ArraySequence, dtype: DTypeLike | None = None) -> Array:
-    """Join arrays row-wise (1-D arrays become rows).
-
-    Args:
-      tup: a sequence of array-likes.
-      dtype: dtype of the result.
-
-    Returns:
-      The joined array.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> s = ShapeDtypeStruct
-    >>> eval_shape(lambda x, y: vstack([x, y]), s((3,), "f4"), s((2, 3), "f4")).shape
-    (3, 3)
-    """
     arrs = [atleast_2d(a) for a in _check_sequence("vstack", tup)]
     return unchanged(concatenate(arrs, axis=0, dtype=dtype))
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -29,7 +29,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 from ._arrays import aval_of, check_arraylike
 from ._creation import arange, asarray
 from ._shape_ops import concatenate, moveaxis
-from ._shapes import canonicalize_axis
+from ._shapes import canonicalize_axis, documented
 from ._tiling import pad, roll
 from ._ufuncs import conj, multiply, true_divide
 
@@ -38,6 +38,7 @@ __all__ = [
     "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn",
 ]  # fmt: skip
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 _NORMS = (None, "backward", "ortho", "forward")
 _INVERSE = (FftType.IFFT, FftType.IRFFT)
 
@@ -127,69 +128,86 @@ def _fftn(name: str, typ: FftType, a: Any, s: Sequence[int] | None,
     return _scale(out, lengths, norm, typ)
 
 
+_FFT_DOC = """{summary}
+
+    Args:
+      a: {a}
+      {length}
+      {axes}
+      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
+
+    Returns:
+      {returns}
+    """
+# Each transform's input and result, and the lengths' and axes' descriptions.
+_KINDS = {
+    "fft": ("the input.", "The complex transform."),
+    "ifft": ("the spectrum.", "The complex inverse transform."),
+    "rfft": ("the real input.", "The complex half spectrum."),
+    "irfft": ("the half spectrum.", "The real signal."),
+    "hfft": ("the first half of a Hermitian-symmetric signal.", "The real spectrum."),
+    "ihfft": ("the real spectrum.", "The complex half signal."),
+}
+_AXES = (
+    "axes: the transformed axes.",
+    "axis: the transformed axis.",
+    "axes: the two transformed axes.",
+)
+_N = "n: the transform length (truncating or zero-padding the input)."
+_N_OUT = "n: the output length; by default ``2 * (a.shape[axis] - 1)``."
+_N_FFT = (
+    "n: the transform length: the input is truncated or zero-padded to it;\n"
+    "        by default its length along ``axis``."
+)
+_S = "s: the lengths along ``axes``."
+_S_TRUNC = "s: the lengths along ``axes`` (truncating or zero-padding)."
+_S_OUT = (
+    "s: the output lengths along ``axes``; the last by default\n"
+    "        ``2 * (a.shape[axes[-1]] - 1)``."
+)
+_S2 = "s: the two lengths."
+
+
+def _doc(summary: str, kind: str, length: str, axes: int = 1, *, a: str = "") -> Callable[[_F], _F]:
+    # The docstring of a transform of ``kind`` over one axis (``axes=1``), two
+    # or any number (``axes=0``), its lengths described by ``length``.
+    a_doc, returns = _KINDS[kind]
+    return documented(
+        _FFT_DOC, summary=summary, a=a or a_doc, length=length, axes=_AXES[axes], returns=returns
+    )
+
+
 def _one_axis(name: str, typ: FftType, a: Any, n: int | None, axis: int,
               norm: str | None) -> Any:  # fmt: skip
     return _fftn(name, typ, a, None if n is None else (n,), (axis,), norm)
 
 
+@_doc(
+    "The 1-D discrete Fourier transform along ``axis``.",
+    "fft",
+    _N_FFT,
+    a="the input (converted to complex).",
+)
 def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The 1-D discrete Fourier transform along ``axis``.
-
-    Args:
-      a: the input (converted to complex).
-      n: the transform length: the input is truncated or zero-padded to it;
-        by default its length along ``axis``.
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex transform.
-    """
     return unchanged(_one_axis("fft", FftType.FFT, a, n, axis, norm))
 
 
+@_doc("The inverse of :func:`fft` along ``axis``.", "ifft", _N)
 def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`fft` along ``axis``.
-
-    Args:
-      a: the spectrum.
-      n: the transform length (truncating or zero-padding the input).
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex inverse transform.
-    """
     return unchanged(_one_axis("ifft", FftType.IFFT, a, n, axis, norm))
 
 
+@_doc(
+    "The transform of real input along ``axis``: its ``n // 2 + 1`` non-negative frequencies.",
+    "rfft",
+    _N,
+)
 def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The transform of real input along ``axis``: its ``n // 2 + 1`` non-negative frequencies.
-
-    Args:
-      a: the real input.
-      n: the transform length (truncating or zero-padding the input).
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex half spectrum.
-    """
     return unchanged(_one_axis("rfft", FftType.RFFT, a, n, axis, norm))
 
 
+@_doc("The inverse of :func:`rfft`: real output of length ``n`` along ``axis``.", "irfft", _N_OUT)
 def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`rfft`: real output of length ``n`` along ``axis``.
-
-    Args:
-      a: the half spectrum.
-      n: the output length; by default ``2 * (a.shape[axis] - 1)``.
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The real signal.
-    """
     return unchanged(_one_axis("irfft", FftType.IRFFT, a, n, axis, norm))
 
 
@@ -201,98 +219,51 @@ def _swapped(norm: str | None) -> str:
     return _SWAP[norm]
 
 
+@_doc(
+    "The transform of a signal with Hermitian symmetry, given by its half: real output.",
+    "hfft",
+    _N_OUT,
+)
 def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The transform of a signal with Hermitian symmetry, given by its half: real output.
-
-    Args:
-      a: the first half of a Hermitian-symmetric signal.
-      n: the output length; by default ``2 * (a.shape[axis] - 1)``.
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The real spectrum.
-    """
     return irfft(conj(asarray(a)), n, axis, _swapped(norm))
 
 
+@_doc("The inverse of :func:`hfft`: the half of a Hermitian-symmetric signal.", "ihfft", _N)
 def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`hfft`: the half of a Hermitian-symmetric signal.
-
-    Args:
-      a: the real spectrum.
-      n: the transform length (truncating or zero-padding the input).
-      axis: the transformed axis.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex half signal.
-    """
     return unchanged(conj(rfft(a, n, axis, _swapped(norm))))
 
 
+@_doc(
+    "The N-D discrete Fourier transform over ``axes`` (by default all, or the last ``len(s)``).",
+    "fft",
+    _S_TRUNC,
+    0,
+)
 def fftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
          norm: str | None = None) -> Array:  # fmt: skip
-    """The N-D discrete Fourier transform over ``axes`` (by default all, or the last ``len(s)``).
-
-    Args:
-      a: the input.
-      s: the lengths along ``axes`` (truncating or zero-padding).
-      axes: the transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex transform.
-    """
     return unchanged(_fftn("fftn", FftType.FFT, a, s, axes, norm))
 
 
+@_doc("The inverse of :func:`fftn`.", "ifft", _S, 0)
 def ifftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
           norm: str | None = None) -> Array:  # fmt: skip
-    """The inverse of :func:`fftn`.
-
-    Args:
-      a: the spectrum.
-      s: the lengths along ``axes``.
-      axes: the transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex inverse transform.
-    """
     return unchanged(_fftn("ifftn", FftType.IFFT, a, s, axes, norm))
 
 
+@_doc(
+    "The N-D transform of real input; the last axis keeps ``s[-1] // 2 + 1`` entries.",
+    "rfft",
+    _S,
+    0,
+)
 def rfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
           norm: str | None = None) -> Array:  # fmt: skip
-    """The N-D transform of real input; the last axis keeps ``s[-1] // 2 + 1`` entries.
-
-    Args:
-      a: the real input.
-      s: the lengths along ``axes``.
-      axes: the transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex half spectrum.
-    """
     return unchanged(_fftn("rfftn", FftType.RFFT, a, s, axes, norm))
 
 
+@_doc("The inverse of :func:`rfftn`: real output of lengths ``s``.", "irfft", _S_OUT, 0)
 def irfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
            norm: str | None = None) -> Array:  # fmt: skip
-    """The inverse of :func:`rfftn`: real output of lengths ``s``.
-
-    Args:
-      a: the half spectrum.
-      s: the output lengths along ``axes``; the last by default
-        ``2 * (a.shape[axes[-1]] - 1)``.
-      axes: the transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The real signal.
-    """
     return unchanged(_fftn("irfftn", FftType.IRFFT, a, s, axes, norm))
 
 
@@ -303,78 +274,36 @@ def _two_axes(name: str, typ: FftType, a: Any, s: Sequence[int] | None,
     return _fftn(name, typ, a, s, axes, norm)
 
 
+@_doc(":func:`fftn` over two axes (by default the last two).", "fft", _S2, 2)
 def fft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
          norm: str | None = None) -> Array:  # fmt: skip
-    """:func:`fftn` over two axes (by default the last two).
-
-    Args:
-      a: the input.
-      s: the two lengths.
-      axes: the two transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex transform.
-    """
     return unchanged(_two_axes("fft2", FftType.FFT, a, s, axes, norm))
 
 
+@_doc(":func:`ifftn` over two axes (by default the last two).", "ifft", _S2, 2)
 def ifft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
           norm: str | None = None) -> Array:  # fmt: skip
-    """:func:`ifftn` over two axes (by default the last two).
-
-    Args:
-      a: the spectrum.
-      s: the two lengths.
-      axes: the two transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex inverse transform.
-    """
     return unchanged(_two_axes("ifft2", FftType.IFFT, a, s, axes, norm))
 
 
+@_doc(":func:`rfftn` over two axes (by default the last two).", "rfft", _S2, 2)
 def rfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
           norm: str | None = None) -> Array:  # fmt: skip
-    """:func:`rfftn` over two axes (by default the last two).
-
-    Args:
-      a: the real input.
-      s: the two lengths.
-      axes: the two transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The complex half spectrum.
-    """
     return unchanged(_two_axes("rfft2", FftType.RFFT, a, s, axes, norm))
 
 
+@_doc(
+    ":func:`irfftn` over two axes (by default the last two).",
+    "irfft",
+    "s: the two output lengths.",
+    axes=2,
+)
 def irfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
            norm: str | None = None) -> Array:  # fmt: skip
-    """:func:`irfftn` over two axes (by default the last two).
-
-    Args:
-      a: the half spectrum.
-      s: the two output lengths.
-      axes: the two transformed axes.
-      norm: ``None``/``"backward"``, ``"ortho"`` or ``"forward"``.
-
-    Returns:
-      The real signal.
-    """
     return unchanged(_two_axes("irfft2", FftType.IRFFT, a, s, axes, norm))
 
 
-def _freq_dtype(dtype: Any) -> Any:
-    return _dt.canonicalize_dtype(dtype if dtype is not None else np.float64)
-
-
-def fftfreq(
-    n: int, d: ArrayLike = 1.0, *, dtype: DTypeLike | None = None, device: object = None
-) -> Array:
-    """The sample frequencies of an ``n``-point transform with sample spacing ``d``.
+_FREQ_DOC = """{summary}
 
     Args:
       n: the transform length.
@@ -383,36 +312,46 @@ def fftfreq(
       device: accepted for the array API; must be None.
 
     Returns:
-      ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (n * d)``.
+      {returns}
+{example}    """
 
+
+def _freq_args(n: int, dtype: DTypeLike | None) -> tuple[int, np.dtype[Any]]:
+    # The length as an int and the dtype (by default the default float type).
+    dt: np.dtype[Any] = _dt.canonicalize_dtype(dtype if dtype is not None else np.float64)
+    return operator.index(n), dt
+
+
+@documented(
+    _FREQ_DOC,
+    summary="The sample frequencies of an ``n``-point transform with sample spacing ``d``.",
+    returns="``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (n * d)``.",
+    example="""
     >>> from tessela_tracer import eval_shape
     >>> eval_shape(lambda: fftfreq(6)).shape
     (6,)
-    """
+""",
+)
+def fftfreq(
+    n: int, d: ArrayLike = 1.0, *, dtype: DTypeLike | None = None, device: object = None
+) -> Array:
     del device
-    n = operator.index(n)
-    dt = _freq_dtype(dtype)
+    n, dt = _freq_args(n, dtype)
     ks = concatenate([arange((n - 1) // 2 + 1, dtype=dt), arange(-(n // 2), 0, dtype=dt)])
     return unchanged(true_divide(ks, multiply(np.asarray(n, dt), d)).astype(dt))
 
 
+@documented(
+    _FREQ_DOC,
+    summary="The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.",
+    returns="The ``n // 2 + 1`` frequencies.",
+    example="",
+)
 def rfftfreq(
     n: int, d: ArrayLike = 1.0, *, dtype: DTypeLike | None = None, device: object = None
 ) -> Array:
-    """The non-negative sample frequencies of :func:`rfft`: ``[0, ..., n // 2] / (n * d)``.
-
-    Args:
-      n: the transform length.
-      d: the sample spacing.
-      dtype: the result dtype (by default the default float type).
-      device: accepted for the array API; must be None.
-
-    Returns:
-      The ``n // 2 + 1`` frequencies.
-    """
     del device
-    n = operator.index(n)
-    dt = _freq_dtype(dtype)
+    n, dt = _freq_args(n, dtype)
     return unchanged(
         true_divide(arange(n // 2 + 1, dtype=dt), multiply(np.asarray(n, dt), d)).astype(dt)
     )
