@@ -254,12 +254,14 @@ def test_bwd_none_and_list_are_accepted() -> None:
     assert len(seen[0]) == 2 and seen[0][1] is None
 
 
+def _mul(x: Any, y: Any) -> Any:
+    return lax.mul(x, y)
+
+
 def test_symbolic_zeros_reach_the_rules() -> None:
     got: list[Any] = []
 
-    @custom_jvp
-    def f(x: Any, y: Any) -> Any:
-        return lax.mul(x, y)
+    f = custom_jvp(_mul)
 
     def f_jvp(p: Any, t: Any) -> Any:
         got.extend(t)
@@ -279,9 +281,7 @@ def test_symbolic_zeros_reach_the_rules() -> None:
 def test_symbolic_zeros_fwd_sees_perturbation_flags() -> None:
     flags: list[bool] = []
 
-    @custom_vjp
-    def f(x: Any, y: Any) -> Any:
-        return lax.mul(x, y)
+    f = custom_vjp(_mul)
 
     def fwd(x: Any, y: Any) -> Any:
         flags.extend([x.perturbed, y.perturbed])

@@ -274,7 +274,18 @@ def test_flatten_args_gives_the_jaxpr_inputs() -> None:
 # ----------------------------------------------------------------- missing implementations
 
 
-def _run(code: str) -> str:
+def _missing_impl_message(setup: str = "") -> str:
+    """What binding a primitive with no implementation raises, in a fresh process after ``setup``."""
+    code = f"""
+        from tessela_tracer.extend import Primitive, register_abstract_eval, set_eager_backend
+        {setup}
+        p = Primitive("plugin_op")
+        register_abstract_eval(p, lambda x: x)
+        try:
+            p.bind(1.0)
+        except NotImplementedError as e:
+            print(e)
+        """
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, check=False
     )
@@ -283,32 +294,13 @@ def _run(code: str) -> str:
 
 
 def test_missing_impl_without_backend_names_the_backend() -> None:
-    out = _run(
-        """
-        from tessela_tracer.extend import Primitive, register_abstract_eval
-        p = Primitive("plugin_op")
-        register_abstract_eval(p, lambda x: x)
-        try:
-            p.bind(1.0)
-        except NotImplementedError as e:
-            print(e)
-        """
-    )
+    out = _missing_impl_message()
     assert "'plugin_op'" in out and "Install tessela-lowering" in out
 
 
 def test_missing_impl_with_a_backend_names_the_register_call() -> None:
-    out = _run(
-        """
-        from tessela_tracer.extend import Primitive, register_abstract_eval, set_eager_backend
-        set_eager_backend(lambda prim, args, params: None, lambda prim: False)
-        p = Primitive("plugin_op")
-        register_abstract_eval(p, lambda x: x)
-        try:
-            p.bind(1.0)
-        except NotImplementedError as e:
-            print(e)
-        """
+    out = _missing_impl_message(
+        "set_eager_backend(lambda prim, args, params: None, lambda prim: False)"
     )
     assert "'plugin_op'" in out and "Install" not in out
     assert "register_impl(prim, rule)" in out and "register_lowering(prim, rule)" in out

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 import pytest
 import tessela_tracer as tt
-from programs import PROGRAMS
+from programs import PROGRAMS, namespace
 from tessela_tracer import check_jaxpr, lax
 
-NS = types.SimpleNamespace(
-    lax=lax,
-    jit=tt.jit,
-    custom_jvp=tt.custom_jvp,
-    custom_vjp=tt.custom_vjp,
-    checkpoint=tt.checkpoint,
-    pure_callback=tt.pure_callback,
-    io_callback=tt.io_callback,
-    ShapeDtypeStruct=tt.ShapeDtypeStruct,
-)
+NS = namespace(tt, lax, tt.io_callback)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))

@@ -14,7 +14,6 @@ import argparse
 import json
 import pathlib
 import sys
-import types
 import warnings
 
 import jax
@@ -23,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from programs import PROGRAMS
+from programs import PROGRAMS, namespace
 
 # Every dtype name in the promotion table; "py:<kind>" stands for a Python
 # scalar (a type object for promote_types, a value for result_type).
@@ -40,16 +39,7 @@ FINFO_FIELDS += ["nmant", "nexp", "precision", "maxexp", "minexp", "machep", "ne
 
 
 def _jaxprs() -> dict[str, object]:
-    ns = types.SimpleNamespace(
-        lax=jax.lax,
-        jit=jax.jit,
-        custom_jvp=jax.custom_jvp,
-        custom_vjp=jax.custom_vjp,
-        checkpoint=jax.checkpoint,
-        pure_callback=jax.pure_callback,
-        io_callback=jax.experimental.io_callback,
-        ShapeDtypeStruct=jax.ShapeDtypeStruct,
-    )
+    ns = namespace(jax, jax.lax, jax.experimental.io_callback)
     out = {}
     for name, build in PROGRAMS.items():
         fun, args = build(ns)

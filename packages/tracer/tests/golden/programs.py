@@ -9,12 +9,26 @@ attributes ``lax``, ``jit``, ``custom_jvp``, ``custom_vjp``, ``checkpoint``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 F = np.float32
 I32 = np.int32
+
+# The entry points besides ``lax`` and ``io_callback``, by their names on the
+# top-level module (``jax`` or ``tessela_tracer``).
+ENTRY_POINTS = (
+    "jit", "custom_jvp", "custom_vjp", "checkpoint", "pure_callback", "ShapeDtypeStruct",
+)  # fmt: skip
+
+
+def namespace(top: Any, lax: Any, io_callback: Any) -> SimpleNamespace:
+    """The ``ns`` to build the programs with: ``lax``, ``io_callback`` and ``top``'s entry points."""
+    return SimpleNamespace(
+        lax=lax, io_callback=io_callback, **{n: getattr(top, n) for n in ENTRY_POINTS}
+    )
 
 
 def _x(*shape: int) -> np.ndarray:
