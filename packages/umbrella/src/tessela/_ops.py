@@ -11,7 +11,7 @@ consecutive entries and the buckets combined afterwards, as in JAX.
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol, TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import tessela_numpy as tnp
@@ -117,44 +117,64 @@ Returns:
 """
 
 
-class _SegmentReduction(Protocol):
-    def __call__(
-        self,
-        data: ArrayLike,
-        segment_ids: ArrayLike,
-        num_segments: int | None = None,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        bucket_size: int | None = None,
-        mode: Mode = None,
-    ) -> Array: ...
+def segment_sum(
+    data: ArrayLike,
+    segment_ids: ArrayLike,
+    num_segments: int | None = None,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    bucket_size: int | None = None,
+    mode: Mode = None,
+) -> Array:
+    return _segment(
+        "sum", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
+        bucket_size, mode,
+    )  # fmt: skip
 
 
-def _segment_reduction(op: str) -> _SegmentReduction:
-    """The public ``segment_<op>``: :func:`_segment` with ``op`` bound."""
-
-    def reduction(
-        data: ArrayLike,
-        segment_ids: ArrayLike,
-        num_segments: int | None = None,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        bucket_size: int | None = None,
-        mode: Mode = None,
-    ) -> Array:
-        return _segment(
-            op, data, segment_ids, num_segments, indices_are_sorted, unique_indices,
-            bucket_size, mode,
-        )  # fmt: skip
-
-    reduction.__name__ = reduction.__qualname__ = f"segment_{op}"
-    return reduction
+def segment_prod(
+    data: ArrayLike,
+    segment_ids: ArrayLike,
+    num_segments: int | None = None,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    bucket_size: int | None = None,
+    mode: Mode = None,
+) -> Array:
+    return _segment(
+        "prod", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
+        bucket_size, mode,
+    )  # fmt: skip
 
 
-segment_sum = _segment_reduction("sum")
-segment_prod = _segment_reduction("prod")
-segment_max = _segment_reduction("max")
-segment_min = _segment_reduction("min")
+def segment_max(
+    data: ArrayLike,
+    segment_ids: ArrayLike,
+    num_segments: int | None = None,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    bucket_size: int | None = None,
+    mode: Mode = None,
+) -> Array:
+    return _segment(
+        "max", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
+        bucket_size, mode,
+    )  # fmt: skip
+
+
+def segment_min(
+    data: ArrayLike,
+    segment_ids: ArrayLike,
+    num_segments: int | None = None,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    bucket_size: int | None = None,
+    mode: Mode = None,
+) -> Array:
+    return _segment(
+        "min", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
+        bucket_size, mode,
+    )  # fmt: skip
 
 
 segment_sum.__doc__ = (
