@@ -43,8 +43,8 @@ from ._where import broadcast_to
 from ._where import where as _sel
 
 __all__ = [
-    "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin", "nanprod",
-    "nanstd", "nansum", "nanvar",
+    "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
+    "nanprod", "nanstd", "nansum", "nanvar",
 ]  # fmt: skip
 
 

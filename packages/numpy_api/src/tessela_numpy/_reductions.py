@@ -378,6 +378,28 @@ def _correction(name: str, ddof: int, correction: int | float | None) -> int | f
     return correction
 
 
+def _moment(
+    name: str,
+    staged: Callable[..., Any],
+    a: ArrayLike,
+    axis: Axis,
+    dtype: DTypeLike | None,
+    out: None,
+    ddof: int,
+    keepdims: bool,
+    where_: ArrayLike | None,
+    mean: ArrayLike | None,
+    correction: int | float | None,
+) -> Any:
+    # ``var``/``std``: the arguments checked, then one staged call.
+    _no_out(out, name)
+    check_arraylike(name, a)
+    if mean is not None:
+        check_arraylike(name, mean)
+    dof = _correction(name, ddof, correction)
+    return staged(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where_, mean)
+
+
 def var(
     a: ArrayLike,
     axis: Axis = None,
@@ -390,13 +412,9 @@ def var(
     mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
-    _no_out(out, "var")
-    check_arraylike("var", a)
-    if mean is not None:
-        check_arraylike("var", mean)
-    dof = _correction("var", ddof, correction)
-    key = _axis_key(axis)
-    return unchanged(_var_jit(a, key, dtype_arg(dtype), dof, bool(keepdims), where, mean))
+    return unchanged(
+        _moment("var", _var_jit, a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    )
 
 
 def _var(
@@ -444,13 +462,9 @@ def std(
     mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
-    _no_out(out, "std")
-    check_arraylike("std", a)
-    if mean is not None:
-        check_arraylike("std", mean)
-    dof = _correction("std", ddof, correction)
-    key = _axis_key(axis)
-    return unchanged(_std_jit(a, key, dtype_arg(dtype), dof, bool(keepdims), where, mean))
+    return unchanged(
+        _moment("std", _std_jit, a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    )
 
 
 def _std(

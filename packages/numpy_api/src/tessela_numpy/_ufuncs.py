@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
-from tessela_tracer import ArrayOps, custom_jvp, jit, lax
+from tessela_tracer import ArrayOps, EvalTrace, Tracer, custom_jvp, get_current_trace, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -166,6 +166,10 @@ def _binary(
     else:
         # Kinds whose operands need no promotion when both have the same aval.
         same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+        # Outside any trace, operands that need promotion or broadcasting (a
+        # Python scalar, NumPy values, other shapes) run as one compiled
+        # program per operand signature, not as one dispatch per step.
+        eager_run = jit(run)
 
         def fn(x1: ArrayLike, x2: ArrayLike, /) -> Array:
             if isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
@@ -179,6 +183,12 @@ def _binary(
                             return unchanged(bool_op(x1, x2))
                         return unchanged(op(x1, x2))
             check_arraylike(name, x1, x2)
+            if (
+                type(get_current_trace()) is EvalTrace
+                and not isinstance(x1, Tracer)
+                and not isinstance(x2, Tracer)
+            ):
+                return unchanged(eager_run(x1, x2))
             return run(x1, x2)
 
     fn.__name__ = fn.__qualname__ = name
@@ -445,44 +455,6 @@ def _logaddexp2_jvp(primals: Any, tangents: Any) -> Any:
     return out, lax.add(lax.mul(t1, d1), lax.mul(t2, d2))
 
 
-def fmax(x1: ArrayLike, x2: ArrayLike) -> Array:
-    """Element-wise maximum that ignores NaNs (NaN only where both are NaN).
-
-    Args:
-      x1: an array-like.
-      x2: an array-like.
-
-    Returns:
-      The maxima, broadcast and promoted.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> s = ShapeDtypeStruct
-    >>> eval_shape(fmax, s((2, 3), "float32"), s((3,), "float32")).shape
-    (2, 3)
-    """
-    check_arraylike("fmax", x1, x2)
-    return unchanged(_fmax_jit(x1, x2))
-
-
-def fmin(x1: ArrayLike, x2: ArrayLike) -> Array:
-    """Element-wise minimum that ignores NaNs (NaN only where both are NaN).
-
-    Args:
-      x1: an array-like.
-      x2: an array-like.
-
-    Returns:
-      The minima, broadcast and promoted.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> s = ShapeDtypeStruct
-    >>> eval_shape(fmin, s((2, 3), "float32"), s((3,), "float32")).shape
-    (2, 3)
-    """
-    check_arraylike("fmin", x1, x2)
-    return unchanged(_fmin_jit(x1, x2))
-
-
 def _fmax(x1: Any, x2: Any) -> Any:
     x1, x2 = promote_dtypes(x1, x2)
     return where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
@@ -495,8 +467,40 @@ def _fmin(x1: Any, x2: Any) -> Any:
 
 _fmax.__name__ = _fmax.__qualname__ = "fmax"
 _fmin.__name__ = _fmin.__qualname__ = "fmin"
-_fmax_jit = jit(_fmax)
-_fmin_jit = jit(_fmin)
+_FMINMAX_DOC = """Element-wise {what} that ignores NaNs (NaN only where both are NaN).
+
+    Args:
+      x1: an array-like.
+      x2: an array-like.
+
+    Returns:
+      The {result}, broadcast and promoted.
+
+    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
+    >>> s = ShapeDtypeStruct
+    >>> eval_shape({name}, s((2, 3), "float32"), s((3,), "float32")).shape
+    (2, 3)
+    """
+
+
+def _nan_ignoring(
+    op: Callable[[Any, Any], Any], what: str, result: str
+) -> Callable[[ArrayLike, ArrayLike], Array]:
+    # ``fmax``/``fmin``: ``op`` staged as one call of its name.
+    name = op.__name__
+    staged = jit(op)
+
+    def extremum(x1: ArrayLike, x2: ArrayLike) -> Array:
+        check_arraylike(name, x1, x2)
+        return unchanged(staged(x1, x2))
+
+    extremum.__name__ = extremum.__qualname__ = name
+    extremum.__doc__ = _FMINMAX_DOC.format(what=what, result=result, name=name)
+    return extremum
+
+
+fmax = _nan_ignoring(_fmax, "maximum", "maxima")
+fmin = _nan_ignoring(_fmin, "minimum", "minima")
 
 
 def _shift_right(a: Any, b: Any) -> Any:
