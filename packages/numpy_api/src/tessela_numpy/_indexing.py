@@ -98,7 +98,7 @@ def _normalized(value: Any, size: int) -> Any:
     return select_n(lax.lt(value, convert(0, dt)), value, lax.add(value, convert(size, dt)))
 
 
-def build_gather_indices(plan: GatherPlan, /) -> Any:
+def build_gather_indices(plan: GatherPlan, /) -> ArrayLike:
     """The integer index array of a gather/scatter plan, shape ``batch + (n,)``."""
     fixed: dict[int, Any] = {}
     for value, size in plan.normalize:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import DTypeLike
+from tessela_tracer import EvalTrace, Tracer, get_current_trace, jit, lax
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import get_current_trace, jit, lax
 from tessela_tracer.extend import JaxprTrace
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -70,6 +70,31 @@ def _reduce(
     has_identity: bool = True,
 ) -> Any:
     check_arraylike(name, a)
+    if (
+        where_ is None
+        and initial is None
+        and (axis is None or type(axis) is int or type(axis) is tuple)
+        and type(get_current_trace()) is EvalTrace
+        and not isinstance(a, Tracer)
+    ):
+        # Outside any trace: one compiled program per (operand, axis, dtype,
+        # keepdims), not one dispatch per step (upcast, reduce, expand).
+        key = (name, axis, dtype, keepdims)
+        try:
+            eager = _EAGER.get(key)
+        except TypeError:  # an unhashable dtype: the full path below says what is wrong
+            eager = None
+            key = None
+        if key is not None:
+            if eager is None:
+                if len(_EAGER) >= 4096:
+                    _EAGER.clear()
+                eager = _EAGER[key] = _eager_reduction(
+                    name, axis, dtype, keepdims,
+                    prim=prim, identity=identity, binop=binop, upcast=upcast,
+                    to_bool=to_bool, has_identity=has_identity,
+                )  # fmt: skip
+            return eager(a)
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
@@ -110,6 +135,18 @@ def _reduce(
 
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
+_EAGER: dict[tuple[str, Any, Any, bool], Callable[[Any], Any]] = {}
+"""Eager reductions, jitted, per (name, axis, dtype, keepdims)."""
+
+
+def _eager_reduction(
+    name: str, axis: Any, dtype: Any, keepdims: bool, **rule: Any
+) -> Callable[[Any], Any]:
+    def run(a: Any) -> Any:
+        return _reduce(name, a, axis, dtype, keepdims, None, None, **rule)
+
+    run.__name__ = run.__qualname__ = name
+    return jit(run)
 
 
 def _dt_min(dt: np.dtype[Any]) -> Any:

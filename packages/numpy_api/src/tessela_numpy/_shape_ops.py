@@ -382,8 +382,9 @@ def _atleast_function(nd: int, what: str, shape: str, result: str) -> _AtLeast:
     # ``atleast_{nd}d``: each input through one staged call of that name.
     name = f"atleast_{nd}d"
 
-    def promote(a: Any) -> Any:
-        return _atleast(a, nd)
+    def promote(a: Array) -> Array:
+        out: Array = _atleast(a, nd)
+        return out
 
     promote.__name__ = promote.__qualname__ = name
     staged = jit(promote)
