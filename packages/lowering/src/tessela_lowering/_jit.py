@@ -146,6 +146,12 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 if b_sig is None:
                     b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else leaf_key(b)
                 key = (trace_type, where, flags, a_sig, b_sig)
+            elif len(args) == 1:  # as above (eager NumPy functions are jitted on one array)
+                (a,) = args
+                a_sig = getattr(a, "_sig", None)
+                if a_sig is None:
+                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
+                key = (trace_type, where, flags, a_sig)
             else:
                 key = (trace_type, where, flags, *_leaf_keys(args))
         except (AttributeError, TypeError):  # a host value or a pytree (or a tracer)
