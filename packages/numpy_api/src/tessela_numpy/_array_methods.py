@@ -4,12 +4,10 @@
 ``x.searchsorted(v)``, ``x.nonzero()``, ``x.ptp()``, ``x.trace()``,
 ``x.compress(c)``, ``x.choose(cs)`` and ``x.argpartition(k)`` call the
 functions of the same name (keyword-only and positional parameters as on
-``jax.Array``; ``diagonal``, ``ptp``, ``sort``, ``take`` and ``trace`` take
-the same parameters as the methods and serve as the methods themselves);
-``x.view(dtype)`` reinterprets the bits, as JAX's does; ``x.byteswap()``
-reverses each element's bytes and ``x.to_device(d)`` binds ``device_put``
-(both also on tracers, as in JAX). The table of :mod:`tessela_numpy._methods`
-maps each method name to these.
+``jax.Array``); ``x.view(dtype)`` reinterprets the bits, as JAX's does;
+``x.byteswap()`` reverses each element's bytes and ``x.to_device(d)`` binds
+``device_put`` (both also on tracers, as in JAX). The
+table of :mod:`tessela_numpy._methods` maps each method name to these.
 """
 
 from __future__ import annotations
@@ -75,9 +73,19 @@ def _compress(
     return compress(condition, self, axis, out=out, size=size, fill_value=fill_value)
 
 
+def _diagonal(self: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """A diagonal of the array; see :func:`tessela_numpy.diagonal`."""
+    return diagonal(self, offset, axis1, axis2)
+
+
 def _nonzero(self: Any, *, fill_value: Any = None, size: int | None = None) -> tuple[Any, ...]:
     """Indices of the nonzero elements; see :func:`tessela_numpy.nonzero`."""
     return nonzero(self, size=size, fill_value=fill_value)
+
+
+def _ptp(self: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    """Maximum minus minimum; see :func:`tessela_numpy.ptp`."""
+    return ptp(self, axis, out, keepdims)
 
 
 def _searchsorted(
@@ -85,6 +93,54 @@ def _searchsorted(
 ) -> Any:
     """Insertion points into this sorted array; see :func:`tessela_numpy.searchsorted`."""
     return searchsorted(self, v, side, sorter, method=method)
+
+
+def _sort(
+    self: Any,
+    axis: int | None = -1,
+    *,
+    kind: None = None,
+    order: None = None,
+    stable: bool = True,
+    descending: bool = False,
+) -> Any:
+    """A sorted copy; see :func:`tessela_numpy.sort`."""
+    return sort(self, axis, kind=kind, order=order, stable=stable, descending=descending)
+
+
+def _take(
+    self: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: None = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Any:
+    """Elements at ``indices``; see :func:`tessela_numpy.take`."""
+    return take(
+        self,
+        indices,
+        axis,
+        out,
+        mode,
+        unique_indices=unique_indices,
+        indices_are_sorted=indices_are_sorted,
+        fill_value=fill_value,
+    )
+
+
+def _trace(
+    self: Any,
+    offset: int = 0,
+    axis1: int = 0,
+    axis2: int = 1,
+    dtype: Any = None,
+    out: None = None,
+) -> Any:
+    """The sum along a diagonal; see :func:`tessela_numpy.trace`."""
+    return trace(self, offset, axis1, axis2, dtype, out)
 
 
 def _bits(dtype: np.dtype[Any]) -> int:
@@ -224,7 +280,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "__array_namespace__": _array_namespace,
     "byteswap": _byteswap, "to_device": _to_device,
     "argpartition": _argpartition, "argsort": _argsort, "choose": _choose,
-    "compress": _compress, "diagonal": diagonal, "nonzero": _nonzero, "ptp": ptp,
-    "searchsorted": _searchsorted, "sort": sort, "take": take, "trace": trace,
+    "compress": _compress, "diagonal": _diagonal, "nonzero": _nonzero, "ptp": _ptp,
+    "searchsorted": _searchsorted, "sort": _sort, "take": _take, "trace": _trace,
     "view": _view,
 }  # fmt: skip
