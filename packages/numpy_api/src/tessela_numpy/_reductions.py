@@ -82,10 +82,10 @@ def _reduce(
         key = (name, axis, dtype, keepdims)
         try:
             eager = _EAGER.get(key)
+            hashable = True
         except TypeError:  # an unhashable dtype: the full path below says what is wrong
-            eager = None
-            key = None
-        if key is not None:
+            eager, hashable = None, False
+        if hashable:
             if eager is None:
                 if len(_EAGER) >= 4096:
                     _EAGER.clear()
