@@ -29,6 +29,8 @@ Rows:
   eager_add   eager ``x + y``
   eager_sum   eager ``sum(x)``
   eager_np    eager ``add(np_a, np_b)``
+  eager_scalar  eager ``x * 2.0``
+  (the eager rows call the NumPy API on both sides: ``x + y``, ``sum``, ``add``)
   train       one step of a training loop: Adam written with the NumPy API over a
               24-leaf params pytree, its state donated, a NumPy batch and a Python
               scalar learning rate per step; batches of steps of one long loop,
@@ -60,6 +62,7 @@ ROWS = [
     ("eager_add", "eager x + y"),
     ("eager_sum", "eager sum(x)"),
     ("eager_np", "eager add(np, np)"),
+    ("eager_scalar", "eager x * 2.0"),
     ("train", "Adam loop, per step"),
 ]
 NUMBER = 200  # calls per batch (a quarter of it for the rows of ~100 us)
@@ -158,9 +161,11 @@ def tessela_rows() -> dict[str, Callable[[], Any]]:
         "tree": lambda: f_step(params, batch),
         "donated": donated,
         "add10": lambda: f10(*xs),
-        "eager_add": lambda: lax.add(a, b),
-        "eager_sum": lambda: lax.reduce_sum(a, (0,)),
-        "eager_np": lambda: lax.add(np_a, np_b),
+        # The NumPy API's calls, as JAX's rows make them (not lax's).
+        "eager_add": lambda: a + b,
+        "eager_sum": lambda: tnp.sum(a),
+        "eager_np": lambda: tnp.add(np_a, np_b),
+        "eager_scalar": lambda: a * 2.0,
         "train": _Trainer(
             tl.jit(_adam_step(tnp, tree_map), donate_argnums=0),
             tl.device_put(_adam_state(np.random.default_rng(1), np.float32)),
@@ -230,6 +235,7 @@ def jax_rows() -> dict[str, Callable[[], Any]]:
         "eager_add": lambda: a + b,
         "eager_sum": lambda: jnp.sum(a),
         "eager_np": lambda: jnp.add(np_a, np_b),
+        "eager_scalar": lambda: a * 2.0,
         "train": _Trainer(
             jax.jit(_adam_step(jnp, jax.tree_util.tree_map), donate_argnums=0),
             jax.device_put(_adam_state(np.random.default_rng(1), np.int32)),
