@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import pathlib
 import sys
-import types
 from typing import Any
 
 import pytest
@@ -26,22 +25,11 @@ from tessela_tracer.dtypes import float0
 
 _HERE = pathlib.Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(_HERE))
-from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str  # noqa: E402
+from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str, namespace  # noqa: E402
 
 GOLDEN = json.loads((_HERE / "rejects.json").read_text())
 
-AD = types.SimpleNamespace(
-    grad=ad.grad,
-    value_and_grad=ad.value_and_grad,
-    jvp=ad.jvp,
-    vjp=ad.vjp,
-    linearize=ad.linearize,
-    jacfwd=ad.jacfwd,
-    jacrev=ad.jacrev,
-    hessian=ad.hessian,
-    lax=lax,
-    float0=float0,
-)
+AD = namespace(ad, lax, float0)
 
 
 def _run(build: Any) -> BaseException | None:

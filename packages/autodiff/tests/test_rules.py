@@ -17,6 +17,17 @@ shapes = st.sampled_from([(), (3,), (2, 3)])
 seeds = st.integers(0, 2**16)
 
 
+def each_name_shape_seed(table: dict[str, Any]) -> Callable[[Any], Any]:
+    """Parametrize a test over ``table``'s names, with hypothesis shapes and seeds."""
+
+    def wrap(test: Any) -> Any:
+        return pytest.mark.parametrize("name", sorted(table))(
+            given(shape=shapes, seed=seeds)(SETTINGS(test))
+        )
+
+    return wrap
+
+
 pytestmark = pytest.mark.usefixtures("x64_module")
 
 
@@ -35,9 +46,7 @@ UNARY: dict[str, tuple[Callable[[Any], Any], float, float]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", sorted(UNARY))
-@given(shape=shapes, seed=seeds)
-@SETTINGS
+@each_name_shape_seed(UNARY)
 def test_unary(name: str, shape: tuple[int, ...], seed: int) -> None:
     f, lo, hi = UNARY[name]
     check_grads(f, [draw(shape, seed, lo, hi)], seed=seed)
@@ -50,9 +59,7 @@ BINARY: dict[str, tuple[Callable[[Any, Any], Any], float, float]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", sorted(BINARY))
-@given(shape=shapes, seed=seeds)
-@SETTINGS
+@each_name_shape_seed(BINARY)
 def test_binary(name: str, shape: tuple[int, ...], seed: int) -> None:
     f, lo, hi = BINARY[name]
     check_grads(f, [draw(shape, seed, lo, hi), draw(shape, seed + 1, lo, hi)], seed=seed)

@@ -12,7 +12,6 @@ import argparse
 import json
 import pathlib
 import sys
-import types
 from typing import Any
 
 import jax
@@ -20,20 +19,9 @@ from jax import lax
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str
+from reject_cases import GRIDS, NAMED, RESULTS, describe, key_str, namespace
 
-AD = types.SimpleNamespace(
-    grad=jax.grad,
-    value_and_grad=jax.value_and_grad,
-    jvp=jax.jvp,
-    vjp=jax.vjp,
-    linearize=jax.linearize,
-    jacfwd=jax.jacfwd,
-    jacrev=jax.jacrev,
-    hessian=jax.hessian,
-    lax=lax,
-    float0=jax.dtypes.float0,
-)
+AD = namespace(jax, lax, jax.dtypes.float0)
 
 
 def outcome(build: Any) -> str:

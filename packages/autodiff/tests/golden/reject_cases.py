@@ -14,6 +14,7 @@ returned leaves are (an array or a NumPy value, dtype, weak type).
 from __future__ import annotations
 
 import itertools
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -74,6 +75,12 @@ NOT_CALLABLE = ("int", "none", "str", "list", "float", "callable")
 DTYPES = ("float32", "float16", "int32", "bool", "complex64", "uint8")
 ARGNUMS = (0, 1, -1, -2, 2, (0,), (0, 1), (1, 2), (-1, 0))
 OUT_SHAPES = ((), (1,), (2,), (1, 1))
+
+
+def namespace(ad: Any, lax: Any, float0: Any) -> types.SimpleNamespace:
+    """The ``ad`` a builder takes: ``TRANSFORMS`` taken from ``ad``, with ``lax`` and ``float0``."""
+    transforms = {name: getattr(ad, name) for name in TRANSFORMS}
+    return types.SimpleNamespace(**transforms, lax=lax, float0=float0)
 
 
 def _fun(kind: str) -> Any:
