@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 import tessela_prng as tr
 
 GOLDEN_FILE = "prng_golden.json"
+# The golden generator's case codec (``golden/case_codec.py``) replays cases here too.
+sys.path.insert(0, str(Path(__file__).parent / "golden"))
 
 
 def golden_path() -> Path:

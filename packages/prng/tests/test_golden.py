@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import case_codec
 import numpy as np
 import pytest
 import tessela_prng as tr
@@ -16,29 +17,8 @@ EXACT_FLOAT = {"uniform", "key_data", "split", "fold_in", "bits"}
 LINALG = {"multivariate_normal", "orthogonal"}
 
 
-def decode(value: Any) -> Any:
-    if isinstance(value, dict) and "array" in value:
-        return np.asarray(value["array"], dtype=value["dtype"])
-    if isinstance(value, dict) and "tuple" in value:
-        return tuple(value["tuple"])
-    if isinstance(value, list):
-        return [decode(v) for v in value]
-    return value
-
-
 def run_case(case: dict[str, Any]) -> Any:
-    k = tr.PRNGKey(case["seed"]) if case["raw"] else tr.key(case["seed"])
-    args = [decode(a) for a in case["args"]]
-    kwargs = {name: decode(v) for name, v in case["kwargs"].items()}
-    fn = case["fn"]
-    if fn == "key_data":
-        return tr.key_data(k)
-    if fn == "shuffle_like":
-        return tr.shuffle(k, *args)
-    out = getattr(tr, fn)(k, *args, **kwargs)
-    if fn in ("split", "fold_in") and not case["raw"]:
-        out = tr.key_data(out)
-    return out
+    return case_codec.run_case(tr, tr.shuffle, case)
 
 
 def expected(case: dict[str, Any]) -> np.ndarray:

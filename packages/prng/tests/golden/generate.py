@@ -18,12 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import case_codec
 import jax
 import ml_dtypes  # noqa: F401  (registers bfloat16 and float8 names with NumPy)
 import numpy as np
+from case_codec import NARROW_FLOATS
 from jax import random
 
 jax.config.update("jax_platforms", "cpu")
@@ -34,16 +37,6 @@ SHAPES = [(), (1,), (3,), (2, 3), (7,)]
 
 def arr(values: Any, dtype: str) -> dict[str, Any]:
     return {"array": np.asarray(values).tolist(), "dtype": dtype}
-
-
-def decode(value: Any) -> Any:
-    if isinstance(value, dict) and "array" in value:
-        return np.asarray(value["array"], dtype=value["dtype"])
-    if isinstance(value, dict) and "tuple" in value:
-        return tuple(value["tuple"])
-    if isinstance(value, list):
-        return [decode(v) for v in value]
-    return value
 
 
 def encode_result(x: Any) -> dict[str, Any]:
@@ -179,19 +172,6 @@ def x64_cases() -> list[dict[str, Any]]:
     return out
 
 
-NARROW_FLOATS = [
-    "bfloat16",
-    "float16",
-    "float8_e4m3fn",
-    "float8_e5m2",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fnuz",
-    "float8_e5m2fnuz",
-    "float8_e3m4",
-    "float8_e4m3",
-]
-
-
 def narrow_cases() -> list[dict[str, Any]]:
     """Samplers in the 16- and 8-bit float widths (``ml_dtypes``), by dtype name."""
     out: list[dict[str, Any]] = []
@@ -228,18 +208,7 @@ def narrow_cases() -> list[dict[str, Any]]:
 
 
 def run_case(case: dict[str, Any]) -> Any:
-    k = random.PRNGKey(case["seed"]) if case["raw"] else random.key(case["seed"])
-    args = [decode(a) for a in case["args"]]
-    kwargs = {name: decode(v) for name, v in case["kwargs"].items()}
-    fn = case["fn"]
-    if fn == "key_data":
-        return random.key_data(k)
-    if fn == "shuffle_like":
-        return random.permutation(k, *args, independent=True)
-    out = getattr(random, fn)(k, *args, **kwargs)
-    if fn in ("split", "fold_in") and not case["raw"]:
-        out = random.key_data(out)
-    return out
+    return case_codec.run_case(random, partial(random.permutation, independent=True), case)
 
 
 def main() -> None:
