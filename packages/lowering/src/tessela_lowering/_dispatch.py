@@ -139,7 +139,7 @@ def fast_call(
 
     Python scalars (``lr=1e-3``, a step count) are the same few values call
     after call: each position keeps the device buffers of the last
-    :data:`SCALAR_MEMO` nonzero values it copied and passes them again (device
+    :data:`SCALAR_MEMO` values it copied (a zero under its sign) and passes them again (device
     arrays are immutable; donated positions copy every time).
 
     Args:
@@ -208,14 +208,14 @@ def fast_call(
             if memo is None or type(x) not in scalars:
                 bufs.insert(place, put(asarray(x, dtype)))
                 continue
-            buf = memo.get(x)
+            # A zero is kept under its text too: 0.0 == -0.0, but they differ.
+            key = x if x else (x, repr(x))
+            buf = memo.get(key)
             if buf is None:
                 buf = put(asarray(x, dtype))
-                # Zeros are never kept (0.0 == -0.0), so a hit is exact.
-                if x:
-                    if len(memo) >= SCALAR_MEMO:
-                        memo.clear()
-                    memo[x] = buf
+                if len(memo) >= SCALAR_MEMO:
+                    memo.clear()
+                memo[key] = buf
             bufs.insert(place, buf)
         return run(bufs)
 
