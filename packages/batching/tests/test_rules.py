@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from helpers import check
@@ -34,23 +36,33 @@ def test_unary(op, shape, data):
     check(op, axis, f32(*shape))
 
 
-BINARY = [lax.add, lax.sub, lax.mul, lax.div, lax.max, lax.min, lax.atan2, lax.lt, lax.eq]
+# Batch axes of a binary operand pair: moved (1 or -1), or unbatched (None).
+AXIS_PAIRS = st.sampled_from([(0, 0), (0, None), (None, 0), (1, 0), (0, -1)])
 
 
-@pytest.mark.parametrize("op", BINARY)
-@given(
-    shape=st.lists(st.integers(1, 3), min_size=1, max_size=2),
-    ax=st.sampled_from([(0, 0), (0, None), (None, 0), (1, 0), (0, -1)]),
-    scalar_y=st.booleans(),
-)
-def test_binary(op, shape, ax, scalar_y):
-    x, y = f32(3, *shape), f32(3, *shape)
+def at_axes(x: np.ndarray, y: np.ndarray, ax: tuple[int | None, int | None]) -> tuple[Any, Any]:
+    """``x`` and ``y``, stacked on axis 0, with x's batch at ``ax[0]`` (1, or None: member 0)
+    and y's moved to the end when ``ax[1]`` is -1 (an unbatched y is left to the caller)."""
     if ax[0] == 1:
         x = np.moveaxis(x, 0, 1)
     if ax[0] is None:
         x = x[0]
     if ax[1] == -1:
         y = np.moveaxis(y, 0, -1)
+    return x, y
+
+
+BINARY = [lax.add, lax.sub, lax.mul, lax.div, lax.max, lax.min, lax.atan2, lax.lt, lax.eq]
+
+
+@pytest.mark.parametrize("op", BINARY)
+@given(
+    shape=st.lists(st.integers(1, 3), min_size=1, max_size=2),
+    ax=AXIS_PAIRS,
+    scalar_y=st.booleans(),
+)
+def test_binary(op, shape, ax, scalar_y):
+    x, y = at_axes(f32(3, *shape), f32(3, *shape), ax)
     if ax[1] is None:
         y = np.float32(2.0) if scalar_y else y[0]
     elif scalar_y:
@@ -73,18 +85,12 @@ SPECIAL = [
 @pytest.mark.parametrize("op", SPECIAL, ids=["polygamma", "zeta"])
 @given(
     shape=st.lists(st.integers(1, 3), min_size=0, max_size=2),
-    ax=st.sampled_from([(0, 0), (0, None), (None, 0), (1, 0), (0, -1)]),
+    ax=AXIS_PAIRS,
 )
 def test_special_binary(op, shape, ax):
     if not shape and (ax[0] == 1 or ax[1] == -1):
         return
-    x, y = _pos(3, *shape), _pos(3, *shape)
-    if ax[0] == 1:
-        x = np.moveaxis(x, 0, 1)
-    if ax[0] is None:
-        x = x[0]
-    if ax[1] == -1:
-        y = np.moveaxis(y, 0, -1)
+    x, y = at_axes(_pos(3, *shape), _pos(3, *shape), ax)
     if ax[1] is None:
         y = y[0]
     check(op, ax, x, y)

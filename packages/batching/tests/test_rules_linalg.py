@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,14 +33,16 @@ def test_lu(in_axis: int) -> None:
     check(lax.linalg.lu, (in_axis,), np.moveaxis(TALL, 0, in_axis), rtol=1e-4)
 
 
+def check_tall_and_wide(f: Any, in_axis: int) -> None:
+    """``check`` on the tall matrices and on their transposes, batched at ``in_axis``."""
+    check(f, (in_axis,), np.moveaxis(TALL, 0, in_axis), rtol=1e-4)
+    check(f, (in_axis,), np.moveaxis(np.swapaxes(TALL, -1, -2), 0, in_axis), rtol=1e-4)
+
+
 @pytest.mark.parametrize("full", [True, False])
 @pytest.mark.parametrize("in_axis", [0, 2])
 def test_qr(in_axis: int, full: bool) -> None:
-    def f(x: Any) -> Any:
-        return lax.linalg.qr(x, full_matrices=full)
-
-    check(f, (in_axis,), np.moveaxis(TALL, 0, in_axis), rtol=1e-4)
-    check(f, (in_axis,), np.moveaxis(np.swapaxes(TALL, -1, -2), 0, in_axis), rtol=1e-4)
+    check_tall_and_wide(partial(lax.linalg.qr, full_matrices=full), in_axis)
 
 
 def test_nested_vmap_maps_two_batch_axes() -> None:
@@ -85,11 +88,7 @@ def test_eigh(in_axis: int) -> None:
 @pytest.mark.parametrize("full", [True, False])
 @pytest.mark.parametrize("in_axis", [0, 2])
 def test_svd(in_axis: int, full: bool) -> None:
-    def f(x: Any) -> Any:
-        return lax.linalg.svd(x, full_matrices=full)
-
-    check(f, (in_axis,), np.moveaxis(TALL, 0, in_axis), rtol=1e-4)
-    check(f, (in_axis,), np.moveaxis(np.swapaxes(TALL, -1, -2), 0, in_axis), rtol=1e-4)
+    check_tall_and_wide(partial(lax.linalg.svd, full_matrices=full), in_axis)
     values = lambda x: lax.linalg.svd(x, compute_uv=False)  # noqa: E731
     check(values, (in_axis,), np.moveaxis(TALL, 0, in_axis), rtol=1e-4)
 
