@@ -94,11 +94,18 @@ def test_eager_reductions_equal_numpy(name: str, kwargs: dict[str, Any]) -> None
 
 def test_each_reduction_signature_compiles_once() -> None:
     x = tl.device_put(np.ones((4, 5), np.float32))
-    before = len(_reductions._EAGER)
+    sizes = []
     for _ in range(3):
         tnp.sum(x, axis=1)
         tnp.sum(x, axis=(0,), keepdims=True)
-    assert len(_reductions._EAGER) == before + 2
+        tnp.max(x)
+        tnp.mean(x, axis=0)
+        tnp.argmax(x, axis=1)
+        sizes.append(len(_reductions._EAGER))
+    assert sizes[0] == sizes[1] == sizes[2]
+    assert {("sum", 1, None, False), ("mean", 0, None, False)} <= set(_reductions._EAGER)
+    np.testing.assert_array_equal(np.asarray(tnp.argmax(x, axis=1)), np.zeros(4, np.int32))
+    np.testing.assert_array_equal(np.asarray(tnp.mean(x, axis=0)), np.ones(5, np.float32))
     # An unhashable axis takes the op-by-op path, with its own checks.
     np.testing.assert_array_equal(np.asarray(tnp.sum(x, axis=[0, 1])), 20.0)
 

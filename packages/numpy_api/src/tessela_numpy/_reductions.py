@@ -70,31 +70,16 @@ def _reduce(
     has_identity: bool = True,
 ) -> Any:
     check_arraylike(name, a)
-    if (
-        where_ is None
-        and initial is None
-        and (axis is None or type(axis) is int or type(axis) is tuple)
-        and type(get_current_trace()) is EvalTrace
-        and not isinstance(a, Tracer)
-    ):
-        # Outside any trace: one compiled program per (operand, axis, dtype,
-        # keepdims), not one dispatch per step (upcast, reduce, expand).
-        key = (name, axis, dtype, keepdims)
-        try:
-            eager = _EAGER.get(key)
-            hashable = True
-        except TypeError:  # an unhashable dtype: the full path below says what is wrong
-            eager, hashable = None, False
-        if hashable:
-            if eager is None:
-                if len(_EAGER) >= 4096:
-                    _EAGER.clear()
-                eager = _EAGER[key] = _eager_reduction(
-                    name, axis, dtype, keepdims,
-                    prim=prim, identity=identity, binop=binop, upcast=upcast,
-                    to_bool=to_bool, has_identity=has_identity,
-                )  # fmt: skip
-            return eager(a)
+    if where_ is None and initial is None and _eager_call(a, axis):
+        # The rule is the same for every call of ``name``: it is not part of the key.
+        rule = (prim, identity, binop, upcast, to_bool, has_identity)
+
+        def body(name: str, x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+            return _reduce_rule(name, x, axis, dtype, keepdims, rule)
+
+        out = _one_array_program(name, body, a, axis, dtype, keepdims)
+        if out is not _UNHASHABLE:
+            return out
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
     in_dt = aval_of(a).dtype
@@ -135,18 +120,54 @@ def _reduce(
 
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
-_EAGER: dict[tuple[str, Any, Any, bool], Callable[[Any], Any]] = {}
-"""Eager reductions, jitted, per (name, axis, dtype, keepdims)."""
+_EAGER: dict[tuple[Any, ...], Callable[[Any], Any]] = {}
+"""Eager reductions as jitted programs of one array, per (name, static arguments)."""
+_UNHASHABLE = object()
 
 
-def _eager_reduction(
-    name: str, axis: Any, dtype: Any, keepdims: bool, **rule: Any
-) -> Callable[[Any], Any]:
-    def run(a: Any) -> Any:
-        return _reduce(name, a, axis, dtype, keepdims, None, None, **rule)
+def _eager_call(a: object, axis: object) -> bool:
+    # Outside any trace, on a concrete operand, with an axis that can key a
+    # program (a list takes the op-by-op path, with its own checks).
+    return (
+        (axis is None or type(axis) is int or type(axis) is tuple)
+        and type(get_current_trace()) is EvalTrace
+        and not isinstance(a, Tracer)
+    )
 
-    run.__name__ = run.__qualname__ = name
-    return jit(run)
+
+def _one_array_program(name: str, body: Callable[..., Any], a: Any, *static: Any) -> Any:
+    """``body(name, a, *static)`` as one compiled program per (name, ``static``).
+
+    ``body`` must be the same computation for every call with the same name;
+    it is used when the program is first made.
+
+    Eager NumPy reductions run so, as JAX's jitted ones do, instead of one
+    dispatch per step (upcast, reduce, expand, divide). Returns
+    ``_UNHASHABLE`` when ``static`` cannot key a program.
+    """
+    key = (name, *static)
+    try:
+        program = _EAGER.get(key)
+    except TypeError:
+        return _UNHASHABLE
+    if program is None:
+        if len(_EAGER) >= 4096:
+            _EAGER.clear()
+
+        def run(x: Any) -> Any:
+            return body(name, x, *static)
+
+        run.__name__ = run.__qualname__ = name
+        program = _EAGER[key] = jit(run)
+    return program(a)
+
+
+def _reduce_rule(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool, rule: Any) -> Any:
+    prim, identity, binop, upcast, to_bool, has_identity = rule
+    return _reduce(
+        name, a, axis, dtype, keepdims, None, None, prim=prim, identity=identity, binop=binop,
+        upcast=upcast, to_bool=to_bool, has_identity=has_identity,
+    )  # fmt: skip
 
 
 def _dt_min(dt: np.dtype[Any]) -> Any:
@@ -377,6 +398,10 @@ def mean(
     # jaxpr is staged, and it runs as one compiled program otherwise.
     if isinstance(get_current_trace(), JaxprTrace):
         return unchanged(_mean(*args))
+    if where is None and _eager_call(a, args[1]):
+        out = _one_array_program("mean", _mean_rule, a, *args[1:4])
+        if out is not _UNHASHABLE:
+            return unchanged(out)
     return unchanged(_mean_jit(*args))
 
 
@@ -398,6 +423,10 @@ def _mean(a: Any, axis: Any, dtype: Any, keepdims: bool, where_: Any) -> Any:
 
 _mean.__name__ = _mean.__qualname__ = "mean"
 _mean_jit = jit(_mean, static_argnums=(1, 2, 3))
+
+
+def _mean_rule(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+    return _mean(a, axis, dtype, keepdims, None)
 
 
 def _axis_key(axis: Any) -> Any:
@@ -564,14 +593,27 @@ def any_zero(shape: tuple[int, ...]) -> bool:
     return 0 in shape
 
 
+def _arg_rule(name: str, a: Any, axis: Any, keepdims: bool) -> Any:
+    return _arg(name, lax.argmax if name == "argmax" else lax.argmin, a, axis, keepdims)
+
+
+def _arg_entry(name: str, a: Any, axis: Any, keepdims: bool) -> Any:
+    check_arraylike(name, a)
+    if _eager_call(a, axis):
+        out = _one_array_program(name, _arg_rule, a, axis, bool(keepdims))
+        if out is not _UNHASHABLE:
+            return out
+    return _arg_rule(name, a, axis, keepdims)
+
+
 def argmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmax")
-    return unchanged(_arg("argmax", lax.argmax, a, axis, keepdims))
+    return unchanged(_arg_entry("argmax", a, axis, keepdims))
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmin")
-    return unchanged(_arg("argmin", lax.argmin, a, axis, keepdims))
+    return unchanged(_arg_entry("argmin", a, axis, keepdims))
 
 
 def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: Any) -> Any:
