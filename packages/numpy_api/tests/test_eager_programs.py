@@ -115,3 +115,20 @@ def test_the_traced_path_is_unchanged() -> None:
     text = str(make_jaxpr(lambda a: tnp.sum(a * 2.0))(np.ones(3, np.float32)))
     assert "jit" not in text and "pjit" not in text
     assert "reduce_sum" in text and "mul" in text
+
+
+@pytest.mark.parametrize(
+    "sa,sb",
+    [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((5, 2, 3), (3, 4)), ((1, 2, 3), (4, 3, 2))],
+)
+def test_eager_matmul_equals_numpy(sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(sa).astype(np.float32)
+    b = rng.standard_normal(sb).astype(np.float32)
+    want = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    for x, y in [(a, b), (tl.device_put(a), b), (tl.device_put(a), tl.device_put(b))]:
+        out = tnp.matmul(x, y, precision="highest")
+        assert out.shape == want.shape and out.dtype == np.float32
+        np.testing.assert_allclose(np.asarray(out), want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="rank >= 1"):
+        tnp.matmul(tl.device_put(a), 2.0)

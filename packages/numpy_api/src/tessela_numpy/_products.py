@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayOps, lax
+from tessela_tracer import ArrayOps, EvalTrace, Tracer, get_current_trace, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -134,6 +134,38 @@ def matmul(
     (5, 2, 4)
     """
     check_arraylike("matmul", a, b)
+    if (
+        type(get_current_trace()) is EvalTrace
+        and not isinstance(a, Tracer)
+        and not isinstance(b, Tracer)
+    ):
+        # Outside any trace: one compiled program per operand signature (and
+        # options), as JAX's jitted matmul, not a dispatch per step.
+        key = (precision, preferred_element_type)
+        try:
+            program = _EAGER_MATMUL.get(key)
+        except TypeError:  # an unhashable option: the traced path says what is wrong
+            return _matmul(a, b, precision, preferred_element_type)
+        if program is None:
+            if len(_EAGER_MATMUL) >= 256:
+                _EAGER_MATMUL.clear()
+
+            def run(x: ArrayLike, y: ArrayLike) -> Array:
+                return _matmul(x, y, precision, preferred_element_type)
+
+            run.__name__ = run.__qualname__ = "matmul"
+            program = _EAGER_MATMUL[key] = jit(run)
+        return unchanged(program(a, b))
+    return _matmul(a, b, precision, preferred_element_type)
+
+
+_EAGER_MATMUL: dict[tuple[Any, Any], Any] = {}
+"""Eager ``matmul`` programs, per (precision, preferred_element_type)."""
+
+
+def _matmul(
+    a: ArrayLike, b: ArrayLike, precision: PrecisionLike, preferred_element_type: DTypeLike | None
+) -> Array:
     sa, sb = shape_of(a), shape_of(b)
     if not sa or not sb:
         raise ValueError(
