@@ -116,8 +116,12 @@ def _unary(
     run.__name__ = run.__qualname__ = name
     # JAX stages some functions as a nested jit call; the jaxpr shows it.
     staged_run = jit(run) if staged else run
+    # Kinds whose promotion is the identity: an array of one runs ``op`` at once.
+    direct_kinds = "" if staged else "fc" if inexact else "biufcV"
 
     def fn(x: ArrayLike, /) -> Array:
+        if isinstance(x, ArrayOps) and x.aval.dtype.kind in direct_kinds:
+            return unchanged(op(x))
         check_arraylike(name, x)
         return staged_run(x)
 
