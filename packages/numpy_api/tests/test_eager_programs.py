@@ -132,3 +132,13 @@ def test_eager_matmul_equals_numpy(sa: tuple[int, ...], sb: tuple[int, ...]) -> 
         np.testing.assert_allclose(np.asarray(out), want, rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="rank >= 1"):
         tnp.matmul(tl.device_put(a), 2.0)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"axis": 0}, {"axis": 1, "ddof": 1}, {"keepdims": True}])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_eager_moments_equal_numpy(name: str, kwargs: dict[str, Any]) -> None:
+    host = np.arange(12, dtype=np.float32).reshape(3, 4) ** 1.5
+    out = getattr(tnp, name)(tl.device_put(host), **kwargs)
+    want = getattr(np, name)(host.astype(np.float64), **kwargs)
+    assert out.shape == want.shape and out.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-5)

@@ -17,7 +17,16 @@ from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
-from tessela_tracer import ArrayOps, ShapedArray, check_rank_promotion, get_aval, lax
+from tessela_tracer import (
+    ArrayOps,
+    EvalTrace,
+    ShapedArray,
+    Tracer,
+    check_rank_promotion,
+    get_aval,
+    get_current_trace,
+    lax,
+)
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.primitives import convert_element_type_p
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
@@ -38,6 +47,31 @@ _PY_KIND = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 def is_arraylike(x: object, /) -> bool:
     """Whether ``x`` is an array, a tracer, a NumPy value or a Python scalar."""
     return isinstance(x, (ArrayOps, np.ndarray, np.generic)) or is_python_scalar(x)
+
+
+def outside_traces(x: object, y: object = None, /) -> bool:
+    """Whether a call on ``x`` (and ``y``) runs eagerly: no trace, no tracer operand.
+
+    NumPy functions that JAX compiles as one program (binary element-wise
+    functions, reductions, ``matmul``) run as a cached jitted program then.
+
+    Args:
+      x: an operand.
+      y: a second operand, if any.
+
+    Returns:
+      True outside any transformation, on concrete operands.
+
+    Example:
+      >>> import numpy as np
+      >>> outside_traces(np.ones(2), 1.0)
+      True
+    """
+    return (
+        type(get_current_trace()) is EvalTrace
+        and not isinstance(x, Tracer)
+        and not isinstance(y, Tracer)
+    )
 
 
 def check_arraylike(fun_name: str, /, *args: object) -> None:

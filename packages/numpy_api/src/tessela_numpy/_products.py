@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayOps, EvalTrace, Tracer, get_current_trace, jit, lax
+from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -22,6 +22,7 @@ from ._arrays import (
     check_arraylike,
     convert,
     full_like,
+    outside_traces,
     promote_dtypes,
     select_n,
     shape_of,
@@ -134,11 +135,7 @@ def matmul(
     (5, 2, 4)
     """
     check_arraylike("matmul", a, b)
-    if (
-        type(get_current_trace()) is EvalTrace
-        and not isinstance(a, Tracer)
-        and not isinstance(b, Tracer)
-    ):
+    if outside_traces(a, b):
         # Outside any trace: one compiled program per operand signature (and
         # options), as JAX's jitted matmul, not a dispatch per step.
         key = (precision, preferred_element_type)

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import EvalTrace, Tracer, get_current_trace, jit, lax
 from tessela_tracer import dtypes as _dt
+from tessela_tracer import get_current_trace, jit, lax
 from tessela_tracer.extend import JaxprTrace
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -25,6 +25,7 @@ from ._arrays import (
     convert,
     dtype_arg,
     dtype_or,
+    outside_traces,
     shape_of,
     to_inexact_dtype,
 )
@@ -128,11 +129,7 @@ _UNHASHABLE = object()
 def _eager_call(a: object, axis: object) -> bool:
     # Outside any trace, on a concrete operand, with an axis that can key a
     # program (a list takes the op-by-op path, with its own checks).
-    return (
-        (axis is None or type(axis) is int or type(axis) is tuple)
-        and type(get_current_trace()) is EvalTrace
-        and not isinstance(a, Tracer)
-    )
+    return (axis is None or type(axis) is int or type(axis) is tuple) and outside_traces(a)
 
 
 def _one_array_program(name: str, body: Callable[..., Any], a: Any, *static: Any) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
-from tessela_tracer import ArrayOps, EvalTrace, Tracer, custom_jvp, get_current_trace, jit, lax
+from tessela_tracer import ArrayOps, custom_jvp, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -21,6 +21,7 @@ from ._arrays import (
     check_arraylike,
     convert,
     full_like,
+    outside_traces,
     promote_dtypes,
     promote_dtypes_inexact,
     promote_shapes,
@@ -187,11 +188,7 @@ def _binary(
                             return unchanged(bool_op(x1, x2))
                         return unchanged(op(x1, x2))
             check_arraylike(name, x1, x2)
-            if (
-                type(get_current_trace()) is EvalTrace
-                and not isinstance(x1, Tracer)
-                and not isinstance(x2, Tracer)
-            ):
+            if outside_traces(x1, x2):
                 return unchanged(eager_run(x1, x2))
             return run(x1, x2)
 
