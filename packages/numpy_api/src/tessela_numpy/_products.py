@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayOps, jit, lax
+from tessela_tracer import ArrayOps, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -28,6 +28,7 @@ from ._arrays import (
     shape_of,
 )
 from ._einsum_plan import parse_subscripts, plan_contractions
+from ._reductions import UNHASHABLE, eager_program
 from ._shape_ops import ravel, transpose
 from ._shapes import canonicalize_axis
 from ._ufuncs import conj, multiply
@@ -137,27 +138,12 @@ def matmul(
     check_arraylike("matmul", a, b)
     if outside_traces(a, b):
         # Outside any trace: one compiled program per operand signature (and
-        # options), as JAX's jitted matmul, not a dispatch per step.
-        key = (precision, preferred_element_type)
-        try:
-            program = _EAGER_MATMUL.get(key)
-        except TypeError:  # an unhashable option: the traced path says what is wrong
-            return _matmul(a, b, precision, preferred_element_type)
-        if program is None:
-            if len(_EAGER_MATMUL) >= 256:
-                _EAGER_MATMUL.clear()
-
-            def run(x: ArrayLike, y: ArrayLike) -> Array:
-                return _matmul(x, y, precision, preferred_element_type)
-
-            run.__name__ = run.__qualname__ = "matmul"
-            program = _EAGER_MATMUL[key] = jit(run)
-        return unchanged(program(a, b))
+        # options), as JAX's jitted matmul, not a dispatch per step. An
+        # unhashable option takes the traced path, which says what is wrong.
+        out = eager_program("matmul", _matmul, (a, b), precision, preferred_element_type)
+        if out is not UNHASHABLE:
+            return unchanged(out)
     return _matmul(a, b, precision, preferred_element_type)
-
-
-_EAGER_MATMUL: dict[tuple[Any, Any], Any] = {}
-"""Eager ``matmul`` programs, per (precision, preferred_element_type)."""
 
 
 def _matmul(

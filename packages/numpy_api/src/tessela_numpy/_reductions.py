@@ -72,14 +72,12 @@ def _reduce(
 ) -> Any:
     check_arraylike(name, a)
     if where_ is None and initial is None and _eager_call(a, axis):
-        # The rule is the same for every call of ``name``: it is not part of the key.
-        rule = (prim, identity, binop, upcast, to_bool, has_identity)
-
-        def body(name: str, x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
-            return _reduce_rule(name, x, axis, dtype, keepdims, rule)
-
-        out = _one_array_program(name, body, a, axis, dtype, keepdims)
-        if out is not _UNHASHABLE:
+        out = eager_program(
+            name, _reduce_program, (a,), axis, dtype, keepdims,
+            name=name, prim=prim, identity=identity, binop=binop, upcast=upcast,
+            to_bool=to_bool, has_identity=has_identity,
+        )  # fmt: skip
+        if out is not UNHASHABLE:
             return out
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
@@ -121,9 +119,10 @@ def _reduce(
 
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
-_EAGER: dict[tuple[Any, ...], Callable[[Any], Any]] = {}
-"""Eager reductions as jitted programs of one array, per (name, static arguments)."""
-_UNHASHABLE = object()
+_EAGER: dict[tuple[Any, ...], Callable[..., Any]] = {}
+"""Eager NumPy functions as jitted programs, per (name, static arguments)."""
+UNHASHABLE = object()
+"""What :func:`eager_program` returns when its static arguments cannot key a program."""
 
 
 def _eager_call(a: object, axis: object) -> bool:
@@ -132,39 +131,40 @@ def _eager_call(a: object, axis: object) -> bool:
     return (axis is None or type(axis) is int or type(axis) is tuple) and outside_traces(a)
 
 
-def _one_array_program(name: str, body: Callable[..., Any], a: Any, *static: Any) -> Any:
-    """``body(name, a, *static)`` as one compiled program per (name, ``static``).
+def eager_program(
+    name: str, body: Callable[..., Any], operands: tuple[Any, ...], /, *static: Any, **fixed: Any
+) -> Any:
+    """``body(*operands, *static, **fixed)`` as one compiled program per (name, ``static``).
 
-    ``body`` must be the same computation for every call with the same name;
-    it is used when the program is first made.
+    Eager NumPy functions that JAX compiles (reductions, ``matmul``) run so,
+    instead of one dispatch per step (upcast, reduce, expand, divide).
+    ``fixed`` is the same for every call with the same name and is not part
+    of the key; it is bound when the program is first made.
 
-    Eager NumPy reductions run so, as JAX's jitted ones do, instead of one
-    dispatch per step (upcast, reduce, expand, divide). Returns
-    ``_UNHASHABLE`` when ``static`` cannot key a program.
+    Returns:
+      The result, or :data:`UNHASHABLE` when ``static`` cannot key a program.
     """
     key = (name, *static)
     try:
         program = _EAGER.get(key)
     except TypeError:
-        return _UNHASHABLE
+        return UNHASHABLE
     if program is None:
         if len(_EAGER) >= 4096:
             _EAGER.clear()
 
-        def run(x: Any) -> Any:
-            return body(name, x, *static)
+        def run(*xs: Any) -> Any:
+            return body(*xs, *static, **fixed)
 
         run.__name__ = run.__qualname__ = name
         program = _EAGER[key] = jit(run)
-    return program(a)
+    return program(*operands)
 
 
-def _reduce_rule(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool, rule: Any) -> Any:
-    prim, identity, binop, upcast, to_bool, has_identity = rule
-    return _reduce(
-        name, a, axis, dtype, keepdims, None, None, prim=prim, identity=identity, binop=binop,
-        upcast=upcast, to_bool=to_bool, has_identity=has_identity,
-    )  # fmt: skip
+def _reduce_program(
+    a: Any, axis: Any, dtype: Any, keepdims: bool, /, *, name: str, **rule: Any
+) -> Any:
+    return _reduce(name, a, axis, dtype, keepdims, None, None, **rule)
 
 
 def _dt_min(dt: np.dtype[Any]) -> Any:
@@ -396,8 +396,8 @@ def mean(
     if isinstance(get_current_trace(), JaxprTrace):
         return unchanged(_mean(*args))
     if where is None and _eager_call(a, args[1]):
-        out = _one_array_program("mean", _mean_rule, a, *args[1:4])
-        if out is not _UNHASHABLE:
+        out = eager_program("mean", _mean, (a,), *args[1:4], where_=None)
+        if out is not UNHASHABLE:
             return unchanged(out)
     return unchanged(_mean_jit(*args))
 
@@ -420,10 +420,6 @@ def _mean(a: Any, axis: Any, dtype: Any, keepdims: bool, where_: Any) -> Any:
 
 _mean.__name__ = _mean.__qualname__ = "mean"
 _mean_jit = jit(_mean, static_argnums=(1, 2, 3))
-
-
-def _mean_rule(name: str, a: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
-    return _mean(a, axis, dtype, keepdims, None)
 
 
 def _axis_key(axis: Any) -> Any:
@@ -590,27 +586,27 @@ def any_zero(shape: tuple[int, ...]) -> bool:
     return 0 in shape
 
 
-def _arg_rule(name: str, a: Any, axis: Any, keepdims: bool) -> Any:
-    return _arg(name, lax.argmax if name == "argmax" else lax.argmin, a, axis, keepdims)
+def _arg_program(a: Any, axis: Any, keepdims: bool, /, *, name: str, prim: Any) -> Any:
+    return _arg(name, prim, a, axis, keepdims)
 
 
-def _arg_entry(name: str, a: Any, axis: Any, keepdims: bool) -> Any:
+def _arg_entry(name: str, prim: Callable[..., Any], a: Any, axis: Any, keepdims: bool) -> Any:
     check_arraylike(name, a)
     if _eager_call(a, axis):
-        out = _one_array_program(name, _arg_rule, a, axis, bool(keepdims))
-        if out is not _UNHASHABLE:
+        out = eager_program(name, _arg_program, (a,), axis, bool(keepdims), name=name, prim=prim)
+        if out is not UNHASHABLE:
             return out
-    return _arg_rule(name, a, axis, keepdims)
+    return _arg(name, prim, a, axis, keepdims)
 
 
 def argmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmax")
-    return unchanged(_arg_entry("argmax", a, axis, keepdims))
+    return unchanged(_arg_entry("argmax", lax.argmax, a, axis, keepdims))
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     _no_out(out, "argmin")
-    return unchanged(_arg_entry("argmin", a, axis, keepdims))
+    return unchanged(_arg_entry("argmin", lax.argmin, a, axis, keepdims))
 
 
 def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: Any) -> Any:
