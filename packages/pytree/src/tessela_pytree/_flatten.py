@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._handlers import NONE_NODE
+from ._handlers import NONE_NODE, handler_of
 from ._keys import PyTree
 from ._registry import (
     _KIND,
@@ -105,7 +105,10 @@ def tree_flatten(
                 treedef._num_leaves = len(out)
                 treedef._hash = spec[2]
                 return out, treedef
-        handler = HANDLERS[root]
+        try:
+            handler = HANDLERS[root]
+        except KeyError:
+            handler = handler_of(root)
         if handler is None:
             return [tree], LEAF_TREEDEF
         node = handler(tree, leaves)
@@ -146,7 +149,10 @@ def tree_leaves(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> l
             out = spec[0](tree)
             if out is not None:
                 return out
-        handler = HANDLERS[root]
+        try:
+            handler = HANDLERS[root]
+        except KeyError:
+            handler = handler_of(root)
         if handler is None:
             return [tree]
         leaves: list[Any] = []

@@ -1,7 +1,8 @@
 """Flatten handlers: one function per node type, generated for that type.
 
 ``HANDLERS`` (in the registry) maps an exact type to its handler, or to None
-for leaf types. A handler ``h(x, leaves)`` appends the leaves under node ``x``
+for leaf types; it is a plain dict, and a type it lacks gets its handler from
+:func:`handler_of`. A handler ``h(x, leaves)`` appends the leaves under node ``x``
 to ``leaves`` and returns the node's canonical treedef node (see
 ``_treedef``). Handlers are generated from one source template, specialised
 per type: the node's kind, type and how its children and aux data are read
@@ -27,6 +28,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from ._registry import (
+    _CACHE_LIMIT,
     _KIND,
     CUSTOM,
     DICT,
@@ -42,7 +44,7 @@ from ._registry import (
     dict_sort,
 )
 
-__all__ = ["NONE_NODE"]
+__all__ = ["NONE_NODE", "handler_of"]
 
 Node = Any
 NONE_NODE: Node = (NONE, type(None), None, 0)
@@ -110,12 +112,15 @@ _ROWS = """\
 # (checked up to the first node), all are appended at once.
 _SMALL = """\
     if SMALL_TEST len(children) < LEAF_ROW_MIN:
-        for c in children:
-            if HANDLERS[type(c)] is not None:
-                break
-        else:
-            leaves += children
-            return SMALL_NODE
+        try:
+            for c in children:
+                if HANDLERS[type(c)] is not None:
+                    break
+            else:
+                leaves += children
+                return SMALL_NODE
+        except KeyError:  # a type not seen yet: the loop below makes its handler
+            pass
 """
 _LOOP = """\
     handlers = HANDLERS
@@ -123,7 +128,10 @@ _LOOP = """\
     kids = None
     append = leaves.append
     for c in children:
-        h = handlers[type(c)]
+        try:
+            h = handlers[type(c)]
+        except KeyError:
+            h = handler_of(type(c))
         if h is None:
             append(c)
             if kids is not None:
@@ -154,7 +162,8 @@ def _unrolled(reads: list[str], aux: str, node: str, whole: str = "") -> list[st
     if aux:
         lines.append(f"    aux = {aux}")
     test = " and ".join(f"HANDLERS[type({n})] is None" for n in names)
-    lines.append(f"    if {test}:")
+    lines += ["    try:", f"        all_leaves = {test}", "    except KeyError:"]
+    lines += ["        all_leaves = False", "    if all_leaves:"]
     lines.append(f"        leaves += {whole or '(' + ''.join(n + ', ' for n in names) + ')'}")
     lines.append(f"        return {node}")
     return lines
@@ -209,6 +218,7 @@ def make_handler(t: type[Any]) -> Any:
         "DICT_SORTS": DICT_SORTS,
         "dict_sort": dict_sort,
         "HANDLERS": HANDLERS,
+        "handler_of": handler_of,
         "NONE_NODE": NONE_NODE,
         "KIND": kind,
         "LEAF_ROW_MIN": _LEAF_ROW_MIN,
@@ -240,4 +250,21 @@ def _none_handler(x: None, leaves: list[Any]) -> Node:
     return NONE_NODE
 
 
-HANDLERS.make = make_handler  # type: ignore[attr-defined]
+def handler_of(t: type[Any]) -> Any:
+    """The flatten handler of ``t`` after a miss in ``HANDLERS``: made, then cached.
+
+    Args:
+      t: an exact type not in ``HANDLERS``.
+
+    Returns:
+      Its handler, or None if ``t`` is a leaf type.
+
+    Example:
+      >>> from tessela_pytree._handlers import handler_of
+      >>> handler_of(float) is None, handler_of(list) is not None
+      (True, True)
+    """
+    if len(HANDLERS) > _CACHE_LIMIT:
+        HANDLERS.clear()
+    handler = HANDLERS[t] = make_handler(t)
+    return handler

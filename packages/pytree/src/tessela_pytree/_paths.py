@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._flatten import tree_flatten
+from ._handlers import handler_of
 from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, PyTree, SequenceKey
 from ._registry import (
     _KIND,
@@ -252,7 +253,10 @@ def tree_flatten_with_path(
       [((DictKey(key='a'), SequenceKey(idx=0)), 7)]
     """
     if is_leaf is None:
-        handler = HANDLERS[type(tree)]
+        try:
+            handler = HANDLERS[type(tree)]
+        except KeyError:
+            handler = handler_of(type(tree))
         if handler is None:
             return [((), tree)], LEAF_TREEDEF
         leaves: list[Any] = []
