@@ -98,13 +98,21 @@ def tree_flatten(
         root = type(tree)
         spec = SPECS.get(root)
         if spec is not None:
-            out = spec[0](tree)
-            if out is not None:
+            out: list[Any] | tuple[list[Any], Node] | None = spec[0](tree)
+            if type(out) is list:
                 treedef = _new_treedef(PyTreeDef)  # ``PyTreeDef(node, n)`` without its frame
                 treedef._node = spec[1]
                 treedef._num_leaves = len(out)
                 treedef._hash = spec[2]
                 return out, treedef
+            if out is not None:  # replayed after a flatten function ran
+                leaves, node = out
+                if len(leaves) <= MAX_LEAVES:
+                    learn(root, node, tree, leaves)
+                treedef = _new_treedef(PyTreeDef)
+                treedef._node = node
+                treedef._num_leaves = len(leaves)
+                return leaves, treedef
         try:
             handler = HANDLERS[root]
         except KeyError:
@@ -113,7 +121,7 @@ def tree_flatten(
             return [tree], LEAF_TREEDEF
         node = handler(tree, leaves)
         if len(leaves) <= MAX_LEAVES:
-            learn(root, node, tree)
+            learn(root, node, tree, leaves)
     else:
         if is_leaf(tree):
             return [tree], LEAF_TREEDEF
@@ -146,19 +154,24 @@ def tree_leaves(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> l
         root = type(tree)
         spec = SPECS.get(root)
         if spec is not None:
-            out = spec[0](tree)
-            if out is not None:
+            out: list[Any] | tuple[list[Any], Node] | None = spec[0](tree)
+            if type(out) is list:
                 return out
+            if out is not None:  # replayed after a flatten function ran
+                leaves, node = out
+                if len(leaves) <= MAX_LEAVES:
+                    learn(root, node, tree, leaves)
+                return leaves
         try:
             handler = HANDLERS[root]
         except KeyError:
             handler = handler_of(root)
         if handler is None:
             return [tree]
-        leaves: list[Any] = []
+        leaves = []
         node = handler(tree, leaves)
         if len(leaves) <= MAX_LEAVES:
-            learn(root, node, tree)
+            learn(root, node, tree, leaves)
         return leaves
     return tree_flatten(tree, is_leaf)[0]
 

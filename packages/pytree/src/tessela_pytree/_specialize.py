@@ -11,12 +11,20 @@ of the treedef node disappear; the node is the recorded one.
 
 A tree that does not match (a check fails, a key is missing, an unpacking
 has the wrong length) takes the generic path. Registered dataclasses are
-specialised (their metadata fields checked by identity); trees with other
-custom nodes, or larger than :data:`MAX_LEAVES`, are not specialised, and a root type whose
-structure keeps changing needs ever more repeats before it is specialised
-again (see :func:`learn`). Every registration clears the table of
-specialisations (``SPECS`` in ``_registry``), since a leaf type may become
-a node type.
+specialised (their metadata fields checked by identity). Other custom nodes
+are specialised too when their flatten function returns the very same aux
+data object each time (checked by identity, as dict keys): the generated
+function calls the flatten functions as the generic path does, in the same
+order, each node checked before anything after it runs; children must come
+as a list or tuple of the recorded length. Once a flatten function has run,
+a failed check hands the tree to :func:`replay`, which finishes the
+flattening node by node without calling any flatten function a second
+time, so each is called exactly once per node, as on the generic path.
+Dicts below such custom nodes, and trees larger than :data:`MAX_LEAVES`,
+are not specialised, and a root type whose structure keeps changing needs
+ever more repeats before it is specialised again (see :func:`learn`).
+Every registration clears the table of specialisations (``SPECS`` in
+``_registry``), since a leaf type may become a node type.
 """
 
 from __future__ import annotations
@@ -25,18 +33,21 @@ import keyword
 from collections.abc import Callable
 from typing import Any
 
-from ._registry import CUSTOM, DICT, LIST, NAMEDTUPLE, NONE, REGISTRY, SPECS, TUPLE
+from ._handlers import NONE_NODE, handler_of
+from ._registry import _KIND, CUSTOM, DICT, DICT_SORTS, HANDLERS, NONE, REGISTRY, SPECS, dict_sort
 from ._treedef import PyTreeDef
 
-__all__ = ["MAX_BACKOFF", "MAX_LEAVES", "learn"]
+__all__ = ["CUSTOM_REPEATS", "MAX_BACKOFF", "MAX_LEAVES", "calls_flatten", "learn", "replay"]
 
 Node = Any
-Spec = Callable[[Any], "list[Any] | None"]
+Spec = Callable[[Any], "list[Any] | tuple[list[Any], Node] | None"]
 
 MAX_LEAVES = 256
 """Trees with more leaves (or nodes) than this are not specialised."""
 MAX_BACKOFF = 12
 """A root type specialised ``n`` times needs ``2**min(n, MAX_BACKOFF)`` repeats for the next."""
+CUSTOM_REPEATS = 4
+"""A structure that calls flatten functions is specialised after this many repeats at least."""
 
 _MAX_ROOTS = 256
 _last: dict[type[Any], list[Any]] = {}  # root type: [last node, repeats since]
@@ -53,12 +64,36 @@ class _Unsupported(Exception):
     """Internal: the structure has a node kind that is not specialised."""
 
 
+def calls_flatten(node: Node) -> bool:
+    """Tells whether flattening a tree of structure ``node`` calls a flatten function.
+
+    Args:
+      node: a treedef node.
+
+    Returns:
+      True if it has a custom node that is not a registered dataclass.
+
+    Example:
+      >>> calls_flatten((2, list, None, 3))
+      False
+    """
+    if node is None:
+        return False
+    kind, typ, _, kids = node
+    if kind == CUSTOM and REGISTRY[typ].fields is None:
+        return True
+    return type(kids) is not int and any(calls_flatten(kid) for kid in kids)
+
+
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, leaves: list[Any]) -> None:
         self.lines: list[str] = []
         self.consts: dict[str, Any] = {}
         self.out: list[str] = []
         self.count = 0
+        self.leaves = iter(leaves)
+        # The (children, aux) variables of each flatten function call, in call order.
+        self.calls: list[tuple[str, str]] = []
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.consts)}"
@@ -71,81 +106,205 @@ class _Writer:
             raise _Unsupported
         return f"v{self.count}"
 
-    def node(self, var: str, node: Node, value: Any, root: bool) -> None:
-        """Checks that ``var`` has the structure ``node`` of ``value``; binds its children."""
+    def fail(self) -> str:
+        """How a failed check ends: once a flatten function has run, by the replay."""
+        return "return _replay(x, locals(), _calls)" if self.calls else "return None"
+
+    def check(self, conds: list[str]) -> None:
+        if conds:
+            self.lines.append(f"    if not ({' and '.join(conds)}): {self.fail()}")
+
+    def node(self, var: str, node: Node, prev: Node, value: Any, root: bool) -> None:
+        """Checks that ``var`` has the structure ``node``; binds its children.
+
+        ``prev`` is the equal node of the flatten before (custom aux data must
+        be the very same object in both); ``value`` the tree's own node, or
+        None under a custom node (whose children are read by its flatten
+        function, which runs only in the generated code).
+        """
         kind, typ, aux, kids = node
         n = kids if type(kids) is int else len(kids)
         conds: list[str] = []
         if kind == NONE:
             if root:
                 raise _Unsupported  # nothing to gain
-            self.lines.append(f"    if {var} is not None: return None")
+            self.check([f"{var} is None"])
             return
         fields = REGISTRY[typ].fields if kind == CUSTOM else None
-        if kind not in (LIST, TUPLE, DICT, NAMEDTUPLE) and fields is None:
-            raise _Unsupported  # custom flatten functions: called by the generic path
         if not root:
             conds.append(f"type({var}) is {self.const(typ)}")
-        if fields is None:
-            conds.append(f"len({var}) == {n}")
-        else:  # a registered dataclass: its metadata fields by identity, as dict keys
-            conds += [
-                f"{_attr(var, m)} is {self.const(value)}"
-                for m, value in zip(fields[1], aux, strict=True)
-            ]
-        self.lines.append(f"    if not ({' and '.join(conds)}): return None")
         names = [self.var() for _ in range(n)]
-        if fields is not None:
+        children: list[Any] = [None] * n
+        if kind == CUSTOM and fields is None:
+            # The flatten function, called as the generic path calls it; its
+            # aux data by identity, its children a list or tuple of n.
+            if aux is not prev[2]:
+                raise _Unsupported  # new aux data every call: never the same
+            self.check(conds)
+            kids_var, aux_var = self.var(), self.var()
+            flatten = self.const(REGISTRY[typ].flatten)
+            self.lines.append(f"    {kids_var}, {aux_var} = {flatten}({var})")
+            self.calls.append((kids_var, aux_var))
+            is_seq = f"(type({kids_var}) is list or type({kids_var}) is tuple)"
+            self.check([f"{aux_var} is {self.const(aux)}", is_seq, f"len({kids_var}) == {n}"])
+            if n:
+                self.lines.append(f"    {''.join(v + ', ' for v in names)}= {kids_var}")
+        elif fields is not None:
+            # A registered dataclass: data fields read as its handler reads
+            # them, then its metadata fields by identity, as dict keys.
+            self.check(conds)
             for name, field in zip(names, fields[0], strict=True):
                 self.lines.append(f"    {name} = {_attr(var, field)}")
-            children = [getattr(value, f) for f in fields[0]]
+            self.check(
+                [
+                    f"{_attr(var, m)} is {self.const(meta)}"
+                    for m, meta in zip(fields[1], aux, strict=True)
+                ]
+            )
+            if value is not None:
+                children = [getattr(value, f) for f in fields[0]]
         elif kind == DICT:
+            if value is None:
+                raise _Unsupported  # its insertion order is not in the node
             # The very key objects, in insertion order (identity, not equality:
             # the treedef keeps these objects), then the values in sorted order.
+            self.check([*conds, f"len({var}) == {n}"])
             if n:
                 keys = [self.var() for _ in range(n)]
                 self.lines.append(f"    {''.join(k + ', ' for k in keys)}= {var}")
-                same = [f"{k} is {self.const(key)}" for k, key in zip(keys, value, strict=True)]
-                self.lines.append(f"    if not ({' and '.join(same)}): return None")
+                self.check(
+                    [f"{k} is {self.const(key)}" for k, key in zip(keys, value, strict=True)]
+                )
             for name, key in zip(names, aux, strict=True):
                 self.lines.append(f"    {name} = {var}[{self.const(key)}]")
             children = [value[k] for k in aux]
         else:
+            self.check([*conds, f"len({var}) == {n}"])
             if n:
                 self.lines.append(f"    {''.join(v + ', ' for v in names)}= {var}")
-            children = list(value)
+            if value is not None:
+                children = list(value)
         kid_nodes = (None,) * kids if type(kids) is int else kids
-        leaf_checks = []
-        for name, kid, child in zip(names, kid_nodes, children, strict=True):
+        prev_kids = (None,) * prev[3] if type(prev[3]) is int else prev[3]
+        leaf_checks: list[str] = []
+        for name, kid, prev_kid, child in zip(names, kid_nodes, prev_kids, children, strict=True):
             if kid is None:
-                leaf_checks.append(f"type({name}) is {self.const(type(child))}")
+                leaf_checks.append(f"type({name}) is {self.const(type(next(self.leaves)))}")
                 self.out.append(name)
-            else:  # visited now, so that leaves are bound in flattening order
-                self.node(name, kid, child, False)
-        if leaf_checks:
-            self.lines.append(f"    if not ({' and '.join(leaf_checks)}): return None")
+                continue
+            if calls_flatten(kid):
+                # Checked first: a flatten function runs only where the generic
+                # path would run it, every node before it already matched.
+                self.check(leaf_checks)
+                leaf_checks = []
+            # Visited now, so that leaves are bound in flattening order.
+            self.node(name, kid, prev_kid, None if kind == CUSTOM else child, False)
+        self.check(leaf_checks)
 
 
-def _compile(node: Node, tree: Any) -> Spec | None:
-    writer = _Writer()
+def _compile(prev: Node, node: Node, tree: Any, leaves: list[Any]) -> Spec | None:
+    writer = _Writer(leaves)
     try:
-        writer.node("x", node, tree, True)
+        writer.node("x", node, prev, tree, True)
     except _Unsupported:
         return None
     body = "\n".join(writer.lines)
-    source = (
-        "def spec(x):\n    try:\n"
-        + "\n".join("    " + line for line in body.splitlines())
-        + f"\n    except (AttributeError, KeyError, TypeError, ValueError):\n        return None\n"
-        f"    return [{', '.join(writer.out)}]\n"
-    )
+    returns = f"    return [{', '.join(writer.out)}]\n"
+    if writer.calls:
+        # No blanket except: every check is explicit, and an error raised by a
+        # flatten function (or an attribute read) is the generic path's error.
+        source = "def spec(x):\n" + body + "\n" + returns
+    else:
+        source = (
+            "def spec(x):\n    try:\n"
+            + "\n".join("    " + line for line in body.splitlines())
+            + "\n    except (AttributeError, KeyError, TypeError, ValueError):\n"
+            "        return None\n" + returns
+        )
     namespace = dict(writer.consts)
+    namespace["_replay"] = replay
+    namespace["_calls"] = tuple(writer.calls)
     exec(compile(source, "<tessela_pytree flatten spec>", "exec"), namespace)
     spec: Spec = namespace["spec"]
     return spec
 
 
-def learn(root: type[Any], node: Node, tree: Any) -> None:
+def replay(
+    x: Any, done: dict[str, Any], calls: tuple[tuple[str, str], ...]
+) -> tuple[list[Any], Node]:
+    """Flattens ``x`` generically after a specialised flatten failed part way.
+
+    The flatten functions the specialised function already called are not
+    called again: their results (the ``(children, aux)`` variables named by
+    ``calls`` that ``done``, its locals, holds) are taken in call order.
+    Its checks ran in flattening order, so those calls are the generic
+    path's first ones, made on the same nodes.
+
+    Args:
+      x: the tree.
+      done: the specialised function's local variables.
+      calls: the names of its ``(children, aux)`` variables, in call order.
+
+    Returns:
+      ``(leaves, node)``, as the generic path gives them.
+
+    Example:
+      >>> replay({"b": [1, 2], "a": 3}, {}, ())
+      ([3, 1, 2], (3, <class 'dict'>, ('a', 'b'), (None, (2, <class 'list'>, None, 2))))
+    """
+    results = [(done[c], done[a]) for c, a in calls if c in done]
+    results.reverse()
+    leaves: list[Any] = []
+    return leaves, _replay_node(x, leaves, results)
+
+
+def _replay_node(x: Any, leaves: list[Any], results: list[tuple[Any, Any]]) -> Node:
+    """A node as its flatten handler builds it, taking flatten results from
+    ``results`` (a stack, the next on top); the handler itself once none are left."""
+    typ = type(x)
+    if not results:
+        try:
+            handler = HANDLERS[typ]
+        except KeyError:
+            handler = handler_of(typ)
+        return handler(x, leaves)
+    kind = _KIND[typ]
+    if kind == NONE:
+        return NONE_NODE
+    if kind == DICT:
+        keys = tuple(x)
+        try:
+            order, values = DICT_SORTS[keys]
+        except KeyError:
+            order, values = dict_sort(keys)
+        aux = order(keys)
+        children: Any = values(x)
+    elif kind == CUSTOM:
+        entry = REGISTRY[typ]
+        if entry.fields is not None:
+            children = tuple([getattr(x, name) for name in entry.fields[0]])
+            aux = tuple([getattr(x, name) for name in entry.fields[1]])
+        else:
+            children, aux = results.pop()
+    else:
+        children, aux = x, None
+    start = len(leaves)
+    kids: list[Node] | None = None
+    for c in children:
+        if _KIND[type(c)]:
+            if kids is None:
+                kids = [None] * (len(leaves) - start)
+            kids.append(_replay_node(c, leaves, results))
+        else:
+            leaves.append(c)
+            if kids is not None:
+                kids.append(None)
+    if kids is None:
+        return (kind, typ, aux, len(leaves) - start)
+    return (kind, typ, aux, tuple(kids))
+
+
+def learn(root: type[Any], node: Node, tree: Any, leaves: list[Any]) -> None:
     """Called after a generic flatten of a small tree: specialise on a repeat.
 
     A structure is specialised when it comes again right after itself; each
@@ -157,6 +316,15 @@ def learn(root: type[Any], node: Node, tree: Any) -> None:
       root: the root's exact type.
       node: the treedef node the generic flatten made.
       tree: the tree it flattened.
+      leaves: its leaves.
+
+    A structure whose flattening calls a flatten function must come
+    :data:`CUSTOM_REPEATS` times in a row: when a tree fails its checks after
+    a flatten function ran, the rest is replayed node by node, which costs
+    more than the generic path.
+
+    Example:
+      >>> learn(tuple, (1, tuple, None, 0), (), [])  # a first sight: remembered
     """
     seen = _last.get(root)
     if seen is None or seen[0] != node:
@@ -168,11 +336,13 @@ def learn(root: type[Any], node: Node, tree: Any) -> None:
     count = _compiles.get(root, 0)
     if seen[1] < 1 << min(count, MAX_BACKOFF):
         return
+    if seen[1] < CUSTOM_REPEATS and calls_flatten(node):
+        return
     seen[1] = 0
     _compiles[root] = count + 1
-    spec = _compile(seen[0], tree)
+    spec = _compile(seen[0], node, tree, leaves)
     if spec is None:
-        _compiles[root] = MAX_BACKOFF  # custom nodes: rarely tried again
+        _compiles[root] = MAX_BACKOFF  # rarely tried again
         return
     # The treedef's hash, given to each treedef the spec's node goes into
     # (a jitted call hashes the structure of its arguments every call).
