@@ -19,7 +19,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_lowering import _flags, _xla
+from tessela_lowering import _flags, _jit, _xla
 from tessela_lowering._array import DonatedArgumentError
 from tessela_lowering._xla import _run
 from tessela_pytree import register_pytree_node, tree_leaves
@@ -184,6 +184,55 @@ def test_fast_path_agrees_with_full_path(
     np.testing.assert_allclose(np.asarray(second), np.asarray(expected), rtol=1e-5)
     assert second.committed == first.committed
     assert len(f._fast) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(LEAVES, WRAPS), min_size=1, max_size=4),
+    st.integers(0, 3),
+    st.sampled_from(["none", "positional", "keyword", "both"]),
+    st.booleans(),
+)
+def test_every_call_shape_runs_from_the_fast_table_after_its_first_call(
+    shape: list[tuple[str, str]], n_keywords: int, static: str, reverse: bool
+) -> None:
+    # The second call of a shape (positional and keyword leaves and pytrees,
+    # static positions and names, keywords in either order) never takes the
+    # full path: its key is the one the first call filled.
+    def fun(n: int, *args: Any, scale: int = 1, **kwargs: Any) -> Any:
+        total = lax.add(_total(args), _total(kwargs))
+        return lax.mul(lax.mul(total, lax.convert_element_type(n, np.float32)), float(scale))
+
+    options: dict[str, Any] = {}
+    if static in ("positional", "both"):
+        options["static_argnums"] = (0,)
+    if static in ("keyword", "both"):
+        options["static_argnames"] = ("scale",)
+    f = tl.jit(fun, **options)
+    rng = np.random.default_rng(0)
+    first = 2 if static in ("positional", "both") else tl.device_put(np.float32(2))
+    args = [first, *(_wrap(w, _leaf(k, rng)) for k, w in shape)]
+    kwargs: dict[str, Any] = {}
+    for i in range(min(n_keywords, len(args) - 1)):
+        kwargs[f"k{i}"] = args.pop()
+    if static in ("keyword", "both"):
+        kwargs["scale"] = 3
+    f(*args, **kwargs)
+    again = dict(reversed(kwargs.items())) if reverse else kwargs
+    slow_calls: list[int] = []
+    full = _jit._call_slow
+
+    def counted(*a: Any) -> Any:
+        slow_calls.append(1)
+        return full(*a)
+
+    _jit._call_slow = counted
+    try:
+        out = f(*args, **again)
+    finally:
+        _jit._call_slow = full
+    assert slow_calls == []
+    np.testing.assert_allclose(np.asarray(out), np.asarray(fun(*args, **kwargs)), rtol=1e-5)
 
 
 def test_a_new_weak_type_or_x64_switch_retraces() -> None:

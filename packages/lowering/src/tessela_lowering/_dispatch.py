@@ -178,6 +178,15 @@ def fast_call(
     if shapes is None:
         shapes = [None if d is None else () for d in dtypes]
     if all(d is None for d in dtypes):
+        if kept == [0]:  # one or two Arrays: their buffers read spelled out
+            return lambda leaves: run([leaves[0]._buf])
+        if kept == [0, 1] and len(dtypes) == 2:
+
+            def call_on_two(leaves: Sequence[Any]) -> Any:
+                x, y = leaves
+                return run([x._buf, y._buf])
+
+            return call_on_two
         if kept == list(range(len(dtypes))):
             return lambda leaves: run(list(map(_buf_of, leaves)))
         return lambda leaves: run([leaves[i]._buf for i in kept])

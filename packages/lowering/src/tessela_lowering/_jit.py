@@ -110,53 +110,49 @@ def clear_caches() -> None:
 
 
 def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    # The fast path. Positional leaves key on their signatures (Arrays) or
-    # ``leaf_key`` (host values), two arguments spelled out; ``_fast_key``
-    # handles pytrees and gives the same keys for top-level leaves.
+    # The fast path: the key is the context (trace type, default device,
+    # flags), what the call's form fixes (``prefix``: positional count,
+    # keyword names and static values; None for positional leaves alone) and
+    # one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
+    # leaves are keyed spelled out (a NumPy array's key inline), more by
+    # ``_leaf_keys``; ``_fast_key`` gives the same keys and handles pytrees.
     if state.fast:
-        leaves: Any = args
-        key: Any = None
         trace_type = type(get_current_trace())
         where = _default_device_var.get()
         flags = config.trace_key
+        leaves: Any = args
+        prefix: Any = None
+        if kwargs:  # as ``_split``, one keyword spelled out
+            if len(kwargs) == 1 and not jitted._has_static:
+                prefix = tuple(kwargs)
+                leaves = (*args, *kwargs.values())
+            else:
+                leaves, prefix = _split(jitted, args, kwargs)
+        elif jitted._has_static:  # as ``_split``, spelled out
+            n = len(args)
+            static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
+            leaves = dyn(args)
+            prefix = (n, static(args))
+        key: Any = None
         try:
-            if kwargs:
-                if not jitted._has_static:
-                    if len(kwargs) == 1:
-                        names = tuple(kwargs)
-                        leaves = (*args, *kwargs.values())
-                    else:
-                        names = tuple(sorted(kwargs))
-                        leaves = (*args, *map(kwargs.__getitem__, names))
-                    key = (trace_type, where, flags, len(args), names, None,
-                           *map(_sig_of, leaves))  # fmt: skip
-            elif jitted._has_static:
-                n = len(args)
-                static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
-                leaves = dyn(args)
-                key = (trace_type, where, flags, n, static(args), *map(_sig_of, leaves))
-            elif len(args) == 2:
-                # Read without raising; a NumPy array's key is leaf_key's,
-                # spelled out; other host values ask leaf_key.
-                a, b = args
+            if len(leaves) == 2:
+                a, b = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
                     a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
                 b_sig = getattr(b, "_sig", None)
                 if b_sig is None:
                     b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else leaf_key(b)
-                key = (trace_type, where, flags, a_sig, b_sig)
-            elif len(args) == 1:  # as above (eager NumPy functions are jitted on one array)
-                (a,) = args
+                key = (trace_type, where, flags, prefix, a_sig, b_sig)
+            elif len(leaves) == 1:
+                (a,) = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
                     a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
-                key = (trace_type, where, flags, a_sig)
+                key = (trace_type, where, flags, prefix, a_sig)
             else:
-                key = (trace_type, where, flags, *_leaf_keys(args))
-        except (AttributeError, TypeError):  # a host value or a pytree (or a tracer)
-            key = None
-        if key is None:
+                key = (trace_type, where, flags, prefix, *_leaf_keys(leaves))
+        except (AttributeError, TypeError):  # a pytree (or a tracer) among the arguments
             key, leaves = _fast_key(jitted, args, kwargs, (trace_type, where, flags))
         try:
             fast = jitted._fast.get(key)
@@ -168,6 +164,31 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
             except Exception:  # e.g. a deleted argument: the full path says so
                 pass
     return _call_slow(jitted, args, kwargs)
+
+
+def _split(
+    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    # A call with keyword or static arguments: its dynamic top-level arguments
+    # (positional, then keyword in sorted name order, as the full path
+    # flattens them) and the key's prefix.
+    # Without static arguments the prefix is the keyword names, sorted (the
+    # leaf count then fixes the positional count): the order of a call's
+    # keywords does not change its key.
+    n = len(args)
+    if kwargs:
+        names = tuple(kwargs)
+        if len(names) == 1 and not jitted._has_static:
+            return (*args, *kwargs.values()), names
+        static, dyn, static_kw, dyn_names, ordered = jitted._kw_splitters.get(
+            (n, names)
+        ) or jitted._kw_splitter(n, names)
+        leaves = (*dyn(args), *map(kwargs.__getitem__, dyn_names))
+        if jitted._has_static:
+            return leaves, (n, ordered, static(args), static_kw(kwargs))
+        return leaves, ordered
+    static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
+    return dyn(args), (n, static(args))
 
 
 _SIG = itertools.repeat("_sig")
@@ -197,41 +218,25 @@ def _fast_key(
     head: tuple[Any, Any, Any] | None = None,
 ) -> tuple[Any, Sequence[Any]]:
     # The general key, and the leaves in the order of the full path's flat
-    # arguments. Leaves at the top level (the usual case) need no flatten.
-    # ``head``: the current trace's type, the default-device setting, the flags.
+    # arguments (``None, []`` for a call the fast path does not take).
+    # Top-level leaves key as in ``_call``; pytrees of arguments are flattened,
+    # their structure joining the key. ``head``: the current trace's type, the
+    # default-device setting, the flags.
     if head is None:
         head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
-    n = len(args)
-    static: Any = None
-    dyn: Any = args
-    dyn_kw = kwargs
-    leaves: Sequence[Any]
-    if jitted._has_static:
-        static_of, dyn_of = jitted._splitters.get(n) or jitted._splitter(n)
-        static = static_of(args)
-        dyn = dyn_of(args)
-        if kwargs:
-            names = jitted.static_argnames
-            static = (static, tuple([(k, kwargs[k]) for k in sorted(kwargs) if k in names]))
-            dyn_kw = {k: v for k, v in kwargs.items() if k not in names}
+    prefix: Any = None
+    leaves: Sequence[Any] = args
+    if kwargs or jitted._has_static:
+        leaves, prefix = _split(jitted, args, kwargs)
     try:
-        if dyn_kw:
-            names_kw = tuple(sorted(dyn_kw))
-            leaves = (*dyn, *map(dyn_kw.__getitem__, names_kw))
-            key = (*head, len(dyn), names_kw, static, *_leaf_keys(leaves))
-        elif static is None:  # positional leaves: as the Arrays-only key
-            leaves = dyn
-            key = (*head, *_leaf_keys(leaves))
-        else:
-            leaves = dyn
-            key = (*head, n, static, *_leaf_keys(leaves))
+        return (*head, prefix, *_leaf_keys(leaves)), leaves
     except TypeError:  # a pytree (or a tracer) among the arguments
-        try:
-            leaves, tree = tree_flatten((list(dyn), dict(dyn_kw)))
-            key = (*head, tree, static, *_leaf_keys(leaves))
-        except TypeError:
-            return None, []
-    return key, leaves
+        pass
+    try:
+        flat, tree = tree_flatten(leaves)
+        return (*head, prefix, tree, *_leaf_keys(flat)), flat
+    except TypeError:
+        return None, []
 
 
 def _remember(

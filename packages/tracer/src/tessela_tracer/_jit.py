@@ -253,6 +253,21 @@ def _getter(positions: list[int]) -> Callable[[Any], tuple[Any, ...]]:
     return operator.itemgetter(*positions)
 
 
+def _no_values(kwargs: dict[str, Any]) -> tuple[()]:
+    return ()
+
+
+# (static positional values, dynamic positional values, static keyword values,
+# dynamic keyword names, all keyword names sorted): see ``JitWrapped._kw_splitter``.
+_KwSplit = tuple[
+    Callable[[Any], tuple[Any, ...]],
+    Callable[[Any], tuple[Any, ...]],
+    Callable[[Any], Any],
+    tuple[str, ...],
+    tuple[str, ...],
+]
+
+
 class JitWrapped:
     """A function staged as one ``jit`` call, and compiled by the installed backend.
 
@@ -325,6 +340,7 @@ class JitWrapped:
         self._cache = _cache_for(fun, options)
         self._fast = self._cache.fast
         self._splitters: dict[int, tuple[Callable[[Any], tuple[Any, ...]], ...]] = {}
+        self._kw_splitters: dict[tuple[int, tuple[str, ...]], _KwSplit] = {}
 
     @property
     def _name(self) -> str:
@@ -353,6 +369,24 @@ class JitWrapped:
             static = [i for i in sorted(nums) if 0 <= i < n_args]
             dyn = [i for i in range(n_args) if i not in nums]
             hit = self._splitters[n_args] = (_getter(static), _getter(dyn))
+        return hit
+
+    def _kw_splitter(self, n_args: int, names: tuple[str, ...]) -> _KwSplit:
+        """The split of calls with ``n_args`` positional arguments and the
+        keyword arguments ``names`` (in call order): ``(static, dynamic,
+        static_kw, dynamic_names, sorted_names)``. ``static``/``dynamic`` take
+        the positional arguments, ``static_kw`` the keyword dict (the static
+        values in sorted name order); ``dynamic_names`` are the other names,
+        sorted, as ``_split`` flattens them, and ``sorted_names`` all of them."""
+        hit = self._kw_splitters.get((n_args, names))
+        if hit is None:
+            static, dyn = self._splitter(n_args)
+            ordered = tuple(sorted(names))
+            static_names = [k for k in ordered if k in self.static_argnames]
+            dyn_names = tuple(k for k in ordered if k not in self.static_argnames)
+            static_kw = operator.itemgetter(*static_names) if static_names else _no_values
+            hit = (static, dyn, static_kw, dyn_names, ordered)
+            self._kw_splitters[(n_args, names)] = hit
         return hit
 
     def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[Any], Any]:
