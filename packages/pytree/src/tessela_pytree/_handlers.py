@@ -59,11 +59,13 @@ def _wide(children: list[Any] | tuple[Any, ...], leaves: list[Any], head: Node) 
     """Flattens a wide row of children at C speed, or returns None (nothing appended).
 
     ``head`` is the parent's ``(kind, type, aux)``; the result is its node.
-    Rows of leaves and of lists, tuples or namedtuples qualify; rows of dicts,
-    dataclasses and other custom nodes go through their handlers, which are
-    as fast.
+    Rows of leaves and of lists, tuples or namedtuples qualify; a row that
+    starts with a registered dataclass goes to that type's row function (its
+    handler's ``row``: one loop with the dataclass's fast path inline); rows
+    of dicts and other custom nodes go through their handlers.
     """
-    first = _KIND[type(children[0])]
+    t0 = type(children[0])
+    first = _KIND[t0]
     n = len(children)
     if first == LEAF:
         if n < _LEAF_ROW_MIN:
@@ -77,7 +79,37 @@ def _wide(children: list[Any] | tuple[Any, ...], leaves: list[Any], head: Node) 
     if first in _ROW_KINDS and n >= _SEQ_ROW_MIN:
         batch = _flat_siblings(children, leaves)
         return None if batch is None else (*head, batch)
+    if first == CUSTOM and n >= _SEQ_ROW_MIN:
+        row = getattr(HANDLERS.get(t0), "row", None)
+        if row is not None:
+            return (*head, row(children, leaves))
     return None
+
+
+# A row function of a registered dataclass: the kids of a row of children,
+# those of its type flattened by the handler's fast path inline (``rest`` is
+# the handler after it), the others as the generic loop does.
+_ROW_FN = """\
+def row(children, leaves):
+    handlers = HANDLERS
+    kids = []
+    add = kids.append
+    for x in children:
+        if type(x) is TYP:
+FAST
+            add(rest(children_, aux, leaves))
+            continue
+        try:
+            h = handlers[type(x)]
+        except KeyError:
+            h = handler_of(type(x))
+        if h is None:
+            leaves.append(x)
+            add(None)
+        else:
+            add(NONE_NODE if x is None else h(x, leaves))
+    return tuple(kids)
+"""
 
 
 def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> Node | None:
@@ -91,12 +123,19 @@ def _flat_siblings(children: list[Any] | tuple[Any, ...], leaves: list[Any]) -> 
         return None
     t = types.pop()
     k = _KIND[t]
+    for c in children[0]:  # a node first: the row fails, so no need to build it
+        if _KIND[type(c)]:
+            return None
+        break
     row = list(chain.from_iterable(children))
     kind_of = _KIND
     for gt in set(map(type, row)):
         if kind_of[gt]:
             return None
     leaves += row
+    sizes = set(map(len, children))
+    if len(sizes) == 1:  # siblings of one length: one node, shared (nodes are immutable)
+        return ((k, t, None, sizes.pop()),) * len(children)
     return tuple(zip(repeat(k), repeat(t), repeat(None), map(len, children)))
 
 
@@ -239,10 +278,22 @@ def make_handler(t: type[Any]) -> Any:
             "NODES[len(children)]" if kind in (LIST, TUPLE) else "(KIND, TYP, aux, len(children))"
         )
         small = small.replace("SMALL_NODE", node)
-    source = "\n".join(["def handler(x, leaves):", *_source(t, kind), small + rows + _LOOP])
+    prologue = _source(t, kind)
+    source = "\n".join(["def handler(x, leaves):", *prologue, small + rows + _LOOP])
+    fields = None if entry is None else entry.fields
+    if fields is not None and 0 < len(fields[0]) <= _UNROLL_MAX:
+        # The unrolled prologue, its ``return`` now an ``add`` to the row's kids.
+        fast = [" " * 8 + line for line in prologue[:-1]]
+        ret = fast[-1].index("return ")
+        fast[-1] = fast[-1][:ret] + f"add({fast[-1][ret + 7 :]})\n" + fast[-1][:ret] + "continue"
+        fast.append(" " * 8 + prologue[-1].replace("children =", "children_ ="))
+        source += "\n".join(["\ndef rest(children, aux, leaves):", rows + _LOOP])
+        source += "\n" + _ROW_FN.replace("FAST", "\n".join(fast))
     exec(compile(source, f"<tessela_pytree flatten {t.__qualname__}>", "exec"), namespace)
     handler = namespace["handler"]
     handler.__qualname__ = f"flatten_handler[{t.__qualname__}]"
+    if "row" in namespace:
+        handler.row = namespace["row"]
     return handler
 
 
