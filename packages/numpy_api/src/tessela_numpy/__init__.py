@@ -113,6 +113,15 @@ from ._misc_math import modf as modf
 from ._misc_math import nan_to_num as nan_to_num
 from ._misc_math import piecewise as piecewise
 from ._misc_math import select as select
+from ._moments import (
+    mean as mean,
+)
+from ._moments import (
+    std as std,
+)
+from ._moments import (
+    var as var,
+)
 from ._nan_reductions import nancumprod as nancumprod
 from ._nan_reductions import nancumsum as nancumsum
 from ._nan_reductions import nanmax as nanmax
@@ -171,9 +180,6 @@ from ._reductions import (
     max as max,
 )
 from ._reductions import (
-    mean as mean,
-)
-from ._reductions import (
     min as min,
 )
 from ._reductions import (
@@ -183,13 +189,7 @@ from ._reductions import (
     ptp as ptp,
 )
 from ._reductions import (
-    std as std,
-)
-from ._reductions import (
     sum as sum,
-)
-from ._reductions import (
-    var as var,
 )
 from ._scalar_kinds import *  # noqa: F403
 from ._scalar_kinds import __all__ as _scalar_kinds_all

@@ -34,7 +34,7 @@ from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 
 __all__ = [
-    "aval_of", "check_arraylike", "convert", "dtype_arg", "dtype_or", "full_like", "is_arraylike",
+    "aval_of", "check_arraylike", "convert", "dtype_arg", "dtype_is", "dtype_or", "full_like", "is_arraylike",
     "ndim_of", "promote_args", "promote_args_inexact", "promote_dtypes", "promote_dtypes_inexact",
     "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
 ]  # fmt: skip
@@ -159,6 +159,29 @@ def dtype_arg(dtype: DTypeLike | None, /, *, name: str = "dtype") -> np.dtype[An
             f"({out}); pass a numeric dtype such as {name}=tessela_numpy.float32"
         )
     return out
+
+
+_SUBDTYPE: dict[tuple[np.dtype[Any], type], bool] = {}
+
+
+def dtype_is(dtype: np.dtype[Any], kind: type, /) -> bool:
+    """``dtypes.issubdtype(dtype, kind)``, remembered per (dtype, kind).
+
+    Args:
+      dtype: a dtype (extension types such as ``bfloat16`` included).
+      kind: an abstract NumPy type (``np.inexact``, ``np.complexfloating``, ...).
+
+    Returns:
+      Whether ``dtype`` is of that kind.
+
+    >>> dtype_is(np.dtype("float16"), np.inexact), dtype_is(np.dtype("int8"), np.unsignedinteger)
+    (True, False)
+    """
+    key = (dtype, kind)
+    hit = _SUBDTYPE.get(key)
+    if hit is None:
+        hit = _SUBDTYPE[key] = bool(_dt.issubdtype(dtype, kind))
+    return hit
 
 
 def dtype_or(

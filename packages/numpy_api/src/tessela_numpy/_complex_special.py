@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._arrays import aval_of, convert, full_like, select_n
+from ._arrays import aval_of, convert, dtype_is, full_like, select_n
 
 __all__ = [
     "acos_kernel", "acos_special", "acosh_kernel", "acosh_special", "asinh_kernel", "asinh_special",
@@ -245,7 +244,7 @@ def with_special(
     staged = jit(complex_run)
 
     def run(x: ArrayLike) -> Array:
-        if _dt.issubdtype(aval_of(x).dtype, np.complexfloating):
+        if dtype_is(aval_of(x).dtype, np.complexfloating):
             out: Array = staged(x)
             return out
         result: Array = op(x)

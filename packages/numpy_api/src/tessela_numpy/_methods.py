@@ -20,6 +20,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from . import _arith as ar
 from . import _array_methods as am
+from . import _moments as mom
 from . import _reductions as red
 from . import _shape_ops as shp
 from . import _tiling as til
@@ -27,6 +28,7 @@ from . import _ufuncs as uf
 from ._arrays import convert, dtype_arg, is_arraylike, shape_of
 from ._at import IndexUpdateHelper, setitem_error
 from ._creation import place_result
+from ._eager import CONCRETE_TYPES
 from ._indexing import getitem
 from ._products import dot, matmul
 from ._where import clip
@@ -60,7 +62,7 @@ def astype(
 
 def _defer(op: Callable[[Any, Any], Any], *, swap: bool = False) -> Callable[[Any, Any], Any]:
     def method(self: Array, other: object) -> Array:
-        if not is_arraylike(other):
+        if type(other) not in CONCRETE_TYPES and not is_arraylike(other):
             return unchanged(NotImplemented)
         return unchanged(op(other, self) if swap else op(self, other))
 
@@ -141,10 +143,10 @@ def method_table() -> dict[str, Callable[..., Any]]:
         "astype": astype, "clip": clip, "conj": uf.conj, "conjugate": uf.conjugate,
         "copy": lambda x: x, "cumprod": red.cumprod, "cumsum": red.cumsum, "dot": dot,
         "flatten": lambda x, order="C": shp.ravel(x, order), "max": red.max,
-        "mean": red.mean, "min": red.min, "prod": red.prod, "ravel": shp.ravel,
+        "mean": mom.mean, "min": red.min, "prod": red.prod, "ravel": shp.ravel,
         "repeat": til.repeat, "reshape": _reshape, "round": ar.round,
-        "squeeze": shp.squeeze, "std": red.std, "sum": red.sum, "swapaxes": shp.swapaxes,
-        "transpose": _transpose, "var": red.var,
+        "squeeze": shp.squeeze, "std": mom.std, "sum": red.sum, "swapaxes": shp.swapaxes,
+        "transpose": _transpose, "var": mom.var,
     })  # fmt: skip
     table.update(am.METHODS)
     return table

@@ -24,7 +24,8 @@ from ._arrays import (
     shape_of,
     to_inexact_dtype,
 )
-from ._reductions import _axis_key, cumprod, cumsum, mean
+from ._moments import mean
+from ._reductions import _axis_key, cumprod, cumsum
 from ._reductions import any as _any
 from ._reductions import max as _max
 from ._reductions import min as _min

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayOps, lax
+from tessela_tracer import ArrayOps, EvalTrace, get_current_trace, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -27,8 +27,8 @@ from ._arrays import (
     select_n,
     shape_of,
 )
+from ._eager import CONCRETE_TYPES, is_concrete, program_for
 from ._einsum_plan import parse_subscripts, plan_contractions
-from ._reductions import UNHASHABLE, eager_program
 from ._shape_ops import ravel, transpose
 from ._shapes import canonicalize_axis
 from ._ufuncs import conj, multiply
@@ -135,15 +135,32 @@ def matmul(
     >>> eval_shape(matmul, s((5, 2, 3), "float32"), s((3, 4), "float32")).shape
     (5, 2, 4)
     """
+    default = precision is None and preferred_element_type is None
+    if (
+        default
+        and type(a) in CONCRETE_TYPES
+        and type(b) in CONCRETE_TYPES
+        and type(get_current_trace()) is EvalTrace
+    ):
+        program = _FAST_MATMUL.get(None)
+        if program is not None:
+            result: Array = program(a, b)
+            return result
     check_arraylike("matmul", a, b)
     if outside_traces(a, b):
         # Outside any trace: one compiled program per operand signature (and
         # options), as JAX's jitted matmul, not a dispatch per step. An
         # unhashable option takes the traced path, which says what is wrong.
-        out = eager_program("matmul", _matmul, (a, b), precision, preferred_element_type)
-        if out is not UNHASHABLE:
-            return unchanged(out)
+        program = program_for("matmul", _matmul, precision, preferred_element_type)
+        if program is not None:
+            if default and is_concrete(a) and is_concrete(b):
+                _FAST_MATMUL[None] = program
+            return unchanged(program(a, b))
     return _matmul(a, b, precision, preferred_element_type)
+
+
+_FAST_MATMUL: dict[None, Any] = {}
+"""The eager program of ``matmul`` with the default options, once made (under ``None``)."""
 
 
 def _matmul(

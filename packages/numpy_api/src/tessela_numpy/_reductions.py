@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
-from tessela_tracer import get_current_trace, jit, lax
-from tessela_tracer.extend import JaxprTrace
+from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -27,14 +26,14 @@ from ._arrays import (
     dtype_or,
     outside_traces,
     shape_of,
-    to_inexact_dtype,
 )
+from ._eager import EAGER_PROGRAMS as _EAGER  # noqa: F401  (the cache tests read)
+from ._eager import FAST, fast_program, program_for, remember_fast
 from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes, reduced_shape
-from ._where import broadcast_to, where
+from ._where import where
 
 __all__ = [
-    "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "ptp",
-    "std", "sum", "var",
+    "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "min", "prod", "ptp", "sum",
 ]  # fmt: skip
 
 
@@ -69,15 +68,19 @@ def _reduce(
     upcast: bool,
     to_bool: bool = False,
     has_identity: bool = True,
+    fast: dict[Any, Any] | None = None,
 ) -> Any:
     check_arraylike(name, a)
     if where_ is None and initial is None and _eager_call(a, axis):
-        out = eager_program(
-            name, _reduce_program, (a,), axis, dtype, keepdims,
+        program = program_for(
+            name, _reduce_program, axis, dtype, keepdims,
             name=name, prim=prim, identity=identity, binop=binop, upcast=upcast,
             to_bool=to_bool, has_identity=has_identity,
         )  # fmt: skip
-        if out is not UNHASHABLE:
+        if program is not None:
+            out = program(a)
+            if fast is not None and dtype is None:
+                remember_fast(fast, a, axis, keepdims, program)
             return out
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
@@ -119,46 +122,12 @@ def _reduce(
 
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
-_EAGER: dict[tuple[Any, ...], Callable[..., Any]] = {}
-"""Eager NumPy functions as jitted programs, per (name, static arguments)."""
-UNHASHABLE = object()
-"""What :func:`eager_program` returns when its static arguments cannot key a program."""
 
 
 def _eager_call(a: object, axis: object) -> bool:
     # Outside any trace, on a concrete operand, with an axis that can key a
     # program (a list takes the op-by-op path, with its own checks).
     return (axis is None or type(axis) is int or type(axis) is tuple) and outside_traces(a)
-
-
-def eager_program(
-    name: str, body: Callable[..., Any], operands: tuple[Any, ...], /, *static: Any, **fixed: Any
-) -> Any:
-    """``body(*operands, *static, **fixed)`` as one compiled program per (name, ``static``).
-
-    Eager NumPy functions that JAX compiles (reductions, ``matmul``) run so,
-    instead of one dispatch per step (upcast, reduce, expand, divide).
-    ``fixed`` is the same for every call with the same name and is not part
-    of the key; it is bound when the program is first made.
-
-    Returns:
-      The result, or :data:`UNHASHABLE` when ``static`` cannot key a program.
-    """
-    key = (name, *static)
-    try:
-        program = _EAGER.get(key)
-    except TypeError:
-        return UNHASHABLE
-    if program is None:
-        if len(_EAGER) >= 4096:
-            _EAGER.clear()
-
-        def run(*xs: Any) -> Any:
-            return body(*xs, *static, **fixed)
-
-        run.__name__ = run.__qualname__ = name
-        program = _EAGER[key] = jit(run)
-    return program(*operands)
 
 
 def _reduce_program(
@@ -222,6 +191,11 @@ def sum(
     initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
+    if dtype is None and initial is None and where is None and out is None:
+        program = fast_program(FAST["sum"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "sum")
     return unchanged(
         _reduce(
@@ -236,6 +210,7 @@ def sum(
             identity=lambda d: 0,
             binop=lax.add,
             upcast=True,
+            fast=FAST["sum"],
         )
     )
 
@@ -249,6 +224,11 @@ def prod(
     initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
+    if dtype is None and initial is None and where is None and out is None:
+        program = fast_program(FAST["prod"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "prod")
     return unchanged(
         _reduce(
@@ -263,6 +243,7 @@ def prod(
             identity=lambda d: 1,
             binop=lax.mul,
             upcast=True,
+            fast=FAST["prod"],
         )
     )
 
@@ -275,6 +256,11 @@ def max(
     initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
+    if initial is None and where is None and out is None:
+        program = fast_program(FAST["max"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "max")
     return unchanged(
         _reduce(
@@ -289,6 +275,7 @@ def max(
             identity=_dt_min,
             binop=lax.max,
             upcast=False,
+            fast=FAST["max"],
             has_identity=False,
         )
     )
@@ -302,6 +289,11 @@ def min(
     initial: ArrayLike | None = None,
     where: ArrayLike | None = None,
 ) -> Array:
+    if initial is None and where is None and out is None:
+        program = fast_program(FAST["min"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "min")
     return unchanged(
         _reduce(
@@ -316,6 +308,7 @@ def min(
             identity=_dt_max,
             binop=lax.min,
             upcast=False,
+            fast=FAST["min"],
             has_identity=False,
         )
     )
@@ -329,6 +322,11 @@ def all(
     *,
     where: ArrayLike | None = None,
 ) -> Array:
+    if where is None and out is None:
+        program = fast_program(FAST["all"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "all")
     return unchanged(
         _reduce(
@@ -343,6 +341,7 @@ def all(
             identity=lambda d: True,
             binop=lax.bitwise_and,
             upcast=False,
+            fast=FAST["all"],
             to_bool=True,
         )
     )
@@ -356,6 +355,11 @@ def any(
     *,
     where: ArrayLike | None = None,
 ) -> Array:
+    if where is None and out is None:
+        program = fast_program(FAST["any"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "any")
     return unchanged(
         _reduce(
@@ -370,169 +374,18 @@ def any(
             identity=lambda d: False,
             binop=lax.bitwise_or,
             upcast=False,
+            fast=FAST["any"],
             to_bool=True,
         )
     )
 
 
-def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
-    return math.prod(shape[i] for i in axes)
-
-
-def mean(
-    a: ArrayLike,
-    axis: Axis = None,
-    dtype: DTypeLike | None = None,
-    out: None = None,
-    keepdims: bool = False,
-    *,
-    where: ArrayLike | None = None,
-) -> Array:
-    _no_out(out, "mean")
-    check_arraylike("mean", a)
-    args = (a, _axis_key(axis), dtype_arg(dtype), bool(keepdims), where)
-    # JAX's mean is a jit with inline=True: its body is emitted in place when a
-    # jaxpr is staged, and it runs as one compiled program otherwise.
-    if isinstance(get_current_trace(), JaxprTrace):
-        return unchanged(_mean(*args))
-    if where is None and _eager_call(a, args[1]):
-        out = eager_program("mean", _mean, (a,), *args[1:4], where_=None)
-        if out is not UNHASHABLE:
-            return unchanged(out)
-    return unchanged(_mean_jit(*args))
-
-
-def _mean(a: Any, axis: Any, dtype: Any, keepdims: bool, where_: Any) -> Any:
-    # Compiled as one program the count is a constant, and XLA turns the
-    # division by it into a multiplication by its reciprocal, as in JAX.
-    shape = shape_of(a)
-    axes = normalize_reduction_axes(axis, len(shape))
-    out_dt = dtype_or(dtype, to_inexact_dtype(aval_of(a).dtype))
-    comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
-    if where_ is None:
-        total = sum(a, axis, dtype=comp, keepdims=keepdims)
-        return convert(lax.div(total, convert(_count(shape, axes), comp)), out_dt)
-    mask = where_ if shape_of(where_) == shape else broadcast_to(where_, shape)
-    n = sum(mask, axis, dtype=comp, keepdims=keepdims)
-    total = sum(a, axis, dtype=comp, keepdims=keepdims, where=where_)
-    return convert(lax.div(total, n), out_dt)
-
-
-_mean.__name__ = _mean.__qualname__ = "mean"
-_mean_jit = jit(_mean, static_argnums=(1, 2, 3))
-
-
 def _axis_key(axis: Any) -> Any:
     if axis is None or isinstance(axis, int):
         return axis
+    if isinstance(axis, np.integer):  # a NumPy integer axis, as JAX takes it
+        return int(axis)
     return tuple(axis)
-
-
-def _correction(name: str, ddof: int, correction: int | float | None) -> int | float:
-    """The degrees-of-freedom correction: ``ddof`` or the array API's ``correction``."""
-    if correction is None:
-        return ddof
-    if ddof != 0:
-        raise ValueError(f"{name}: ddof and correction can't both be specified; pass one of them")
-    return correction
-
-
-def _moment(
-    name: str,
-    staged: Callable[..., Any],
-    a: ArrayLike,
-    axis: Axis,
-    dtype: DTypeLike | None,
-    out: None,
-    ddof: int,
-    keepdims: bool,
-    where_: ArrayLike | None,
-    mean: ArrayLike | None,
-    correction: int | float | None,
-) -> Any:
-    # ``var``/``std``: the arguments checked, then one staged call.
-    _no_out(out, name)
-    check_arraylike(name, a)
-    if mean is not None:
-        check_arraylike(name, mean)
-    dof = _correction(name, ddof, correction)
-    return staged(a, _axis_key(axis), dtype_arg(dtype), dof, bool(keepdims), where_, mean)
-
-
-def var(
-    a: ArrayLike,
-    axis: Axis = None,
-    dtype: DTypeLike | None = None,
-    out: None = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    *,
-    where: ArrayLike | None = None,
-    mean: ArrayLike | None = None,
-    correction: int | float | None = None,
-) -> Array:
-    return unchanged(
-        _moment("var", _var_jit, a, axis, dtype, out, ddof, keepdims, where, mean, correction)
-    )
-
-
-def _var(
-    a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any, a_mean: Any = None
-) -> Any:
-    shape = shape_of(a)
-    axes = normalize_reduction_axes(axis, len(shape))
-    in_dt = aval_of(a).dtype
-    out_dt = dtype_or(dtype, to_inexact_dtype(in_dt))
-    comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
-    if _dt.issubdtype(in_dt, np.complexfloating):
-        comp = in_dt
-    a = convert(a, comp)
-    a_mean = _mean(a, axis, comp, True, where_) if a_mean is None else convert(a_mean, comp)
-    centered = lax.sub(a, a_mean)
-    if _dt.issubdtype(comp, np.complexfloating):
-        sq = lax.real(lax.mul(centered, lax.conj(centered)))
-    else:
-        sq = lax.square(centered)
-    real_dt = aval_of(sq).dtype
-    if where_ is None:
-        count: Any = convert(_count(shape, axes), real_dt)
-    else:
-        count = sum(where_, axis, dtype=real_dt, keepdims=keepdims)
-    norm = lax.sub(count, convert(ddof, real_dt))
-    total = sum(sq, axis, dtype=real_dt, keepdims=keepdims, where=where_)
-    result = lax.div(total, norm)
-    if not _dt.issubdtype(in_dt, np.complexfloating):
-        result = convert(result, out_dt)
-    return where(lax.gt(norm, convert(0, real_dt)), result, np.nan)
-
-
-_var_jit = jit(_var, static_argnums=(1, 2, 4))
-
-
-def std(
-    a: ArrayLike,
-    axis: Axis = None,
-    dtype: DTypeLike | None = None,
-    out: None = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    *,
-    where: ArrayLike | None = None,
-    mean: ArrayLike | None = None,
-    correction: int | float | None = None,
-) -> Array:
-    return unchanged(
-        _moment("std", _std_jit, a, axis, dtype, out, ddof, keepdims, where, mean, correction)
-    )
-
-
-def _std(
-    a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool, where_: Any, a_mean: Any = None
-) -> Any:
-    return lax.sqrt(_var_jit(a, axis, dtype, ddof, keepdims, where_, a_mean))
-
-
-_std_jit = jit(_std, static_argnums=(1, 2, 4))
 
 
 def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
@@ -593,18 +446,29 @@ def _arg_program(a: Any, axis: Any, keepdims: bool, /, *, name: str, prim: Any) 
 def _arg_entry(name: str, prim: Callable[..., Any], a: Any, axis: Any, keepdims: bool) -> Any:
     check_arraylike(name, a)
     if _eager_call(a, axis):
-        out = eager_program(name, _arg_program, (a,), axis, bool(keepdims), name=name, prim=prim)
-        if out is not UNHASHABLE:
-            return out
+        program = program_for(name, _arg_program, axis, bool(keepdims), name=name, prim=prim)
+        if program is not None:
+            remember_fast(FAST[name], a, axis, keepdims, program)
+            return program(a)
     return _arg(name, prim, a, axis, keepdims)
 
 
 def argmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+    if out is None:
+        program = fast_program(FAST["argmax"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "argmax")
     return unchanged(_arg_entry("argmax", lax.argmax, a, axis, keepdims))
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+    if out is None:
+        program = fast_program(FAST["argmin"], a, axis, keepdims)
+        if program is not None:
+            result: Array = program(a)
+            return result
     _no_out(out, "argmin")
     return unchanged(_arg_entry("argmin", lax.argmin, a, axis, keepdims))
 
@@ -659,9 +523,6 @@ _doc(max, "Maximum over the given axes", "max(x, axis=1, keepdims=True)", "(2, 1
 _doc(min, "Minimum over the given axes", "min(x)", "()")
 _doc(all, "Whether all elements are true", "all(x, axis=0)", "(3,)")
 _doc(any, "Whether any element is true", "any(x, axis=(0, 1))", "()")
-_doc(mean, "Arithmetic mean (integers are averaged in floating point)", "mean(x, 0)", "(3,)")
-_doc(var, "Variance, with ``ddof`` delta degrees of freedom", "var(x, 1, ddof=1)", "(2,)")
-_doc(std, "Standard deviation, the square root of :func:`var`", "std(x, 0)", "(3,)")
 _doc(
     argmax,
     "Index of the maximum (of the flattened array when axis is None)",

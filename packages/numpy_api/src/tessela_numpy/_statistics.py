@@ -19,9 +19,9 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
 from ._matrix_ops import diag
+from ._moments import mean
 from ._products import dot
 from ._reductions import any as _any
-from ._reductions import mean
 from ._reductions import sum as _sum
 from ._shape_ops import atleast_2d, concatenate, expand_dims, moveaxis, reshape, squeeze
 from ._shapes import Axis, normalize_reduction_axes

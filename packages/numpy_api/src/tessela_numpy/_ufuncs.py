@@ -20,6 +20,7 @@ from ._arrays import (
     aval_of,
     check_arraylike,
     convert,
+    dtype_is,
     full_like,
     outside_traces,
     promote_dtypes,
@@ -50,7 +51,7 @@ def _dtype(x: Any) -> np.dtype[Any]:
 
 
 def _is(x: Any, kind: Any) -> bool:
-    return bool(_dt.issubdtype(_dtype(x), kind))
+    return dtype_is(aval_of(x).dtype, kind)
 
 
 _INT_ONLY = frozenset(
@@ -106,7 +107,13 @@ def _binary_doc(fn: _F, what: str) -> _F:
 
 
 def _unary(
-    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, inexact: bool, staged: bool
+    name: str,
+    op: Callable[[ArrayLike], ArrayLike],
+    what: str,
+    *,
+    inexact: bool,
+    staged: bool,
+    kernel: _Kernel | None = None,
 ) -> Callable[[ArrayLike], Array]:
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
@@ -117,12 +124,19 @@ def _unary(
     run.__name__ = run.__qualname__ = name
     # JAX stages some functions as a nested jit call; the jaxpr shows it.
     staged_run = jit(run) if staged else run
-    # Kinds whose promotion is the identity: an array of one runs ``op`` at once.
+    # Kinds whose promotion is the identity: an array of one runs ``op`` at once,
+    # or ``kernel``'s operation (what ``op`` binds for those kinds) without
+    # ``op``'s dtype tests.
     direct_kinds = "" if staged else "fc" if inexact else "biufcV"
+    kernel_kinds, kernel_op = kernel or ("", op)
 
     def fn(x: ArrayLike, /) -> Array:
-        if isinstance(x, ArrayOps) and x.aval.dtype.kind in direct_kinds:
-            return unchanged(op(x))
+        if isinstance(x, ArrayOps):
+            kind = x.aval.dtype.kind
+            if kind in kernel_kinds:
+                return unchanged(kernel_op(x))
+            if kind in direct_kinds:
+                return unchanged(op(x))
         check_arraylike(name, x)
         return staged_run(x)
 
@@ -130,16 +144,32 @@ def _unary(
     return _unary_doc(fn, what)
 
 
+_Kernel = tuple[str, Callable[[ArrayLike], ArrayLike]]
+"""``(kinds, operation)``: what a unary function binds on arrays of those dtype kinds."""
+_REAL = "f"
+"""NumPy's floating kinds (``bfloat16`` and the other extension types are ``V``)."""
+
+
 def _inexact_unary(
-    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
+    name: str,
+    op: Callable[[ArrayLike], ArrayLike],
+    what: str,
+    *,
+    staged: bool = False,
+    kernel: _Kernel | None = None,
 ) -> Callable[[ArrayLike], Array]:
-    return _unary(name, op, what, inexact=True, staged=staged)
+    return _unary(name, op, what, inexact=True, staged=staged, kernel=kernel)
 
 
 def _numeric_unary(
-    name: str, op: Callable[[ArrayLike], ArrayLike], what: str, *, staged: bool = False
+    name: str,
+    op: Callable[[ArrayLike], ArrayLike],
+    what: str,
+    *,
+    staged: bool = False,
+    kernel: _Kernel | None = None,
 ) -> Callable[[ArrayLike], Array]:
-    return _unary(name, op, what, inexact=False, staged=staged)
+    return _unary(name, op, what, inexact=False, staged=staged, kernel=kernel)
 
 
 def _binary(
@@ -510,14 +540,14 @@ def _shift_right(a: Any, b: Any) -> Any:
     return lax.shift_right_arithmetic(a, b)
 
 
-negative = _numeric_unary("negative", lambda x: lax.neg(x), "Numerical negative")
+negative = _numeric_unary("negative", lax.neg, "Numerical negative")
 positive = _numeric_unary("positive", lambda x: x, "Numerical positive (a copy)")
-absolute = _numeric_unary("absolute", _abs, "Absolute value")
-abs = _numeric_unary("abs", _abs, "Absolute value")
-fabs = _inexact_unary("fabs", lambda x: lax.abs(x), "Absolute value, as floating point")
-sign = _numeric_unary("sign", _sign, "Sign (-1, 0 or 1)")
-floor = _numeric_unary("floor", _identity_for_ints(lambda x: lax.floor(x)), "Floor")
-ceil = _numeric_unary("ceil", _identity_for_ints(lambda x: lax.ceil(x)), "Ceiling")
+absolute = _numeric_unary("absolute", _abs, "Absolute value", kernel=("fi", lax.abs))
+abs = _numeric_unary("abs", _abs, "Absolute value", kernel=("fi", lax.abs))
+fabs = _inexact_unary("fabs", lax.abs, "Absolute value, as floating point")
+sign = _numeric_unary("sign", _sign, "Sign (-1, 0 or 1)", kernel=("fi", lax.sign))
+floor = _numeric_unary("floor", _identity_for_ints(lax.floor), "Floor", kernel=(_REAL, lax.floor))
+ceil = _numeric_unary("ceil", _identity_for_ints(lax.ceil), "Ceiling", kernel=(_REAL, lax.ceil))
 trunc = _numeric_unary(
     "trunc",
     _identity_for_ints(
@@ -527,29 +557,33 @@ trunc = _numeric_unary(
     staged=True,
 )
 rint = _numeric_unary("rint", _round_half_even, "Round half to even", staged=True)
-exp = _inexact_unary("exp", lambda x: lax.exp(x), "Exponential")
-exp2 = _inexact_unary("exp2", lambda x: lax.exp2(x), "Base-2 exponential")
-expm1 = _inexact_unary("expm1", _cs.expm1_kernel, "``exp(x) - 1``")
-log = _inexact_unary("log", _cs.log_kernel, "Natural logarithm")
-log1p = _inexact_unary("log1p", _cs.log1p_kernel, "``log(1 + x)``")
+exp = _inexact_unary("exp", lax.exp, "Exponential")
+exp2 = _inexact_unary("exp2", lax.exp2, "Base-2 exponential")
+expm1 = _inexact_unary("expm1", _cs.expm1_kernel, "``exp(x) - 1``", kernel=(_REAL, lax.expm1))
+log = _inexact_unary("log", _cs.log_kernel, "Natural logarithm", kernel=(_REAL, lax.log))
+log1p = _inexact_unary("log1p", _cs.log1p_kernel, "``log(1 + x)``", kernel=(_REAL, lax.log1p))
 log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
 log10 = _inexact_unary("log10", _log10, "Base-10 logarithm")
-sqrt = _inexact_unary("sqrt", lambda x: lax.sqrt(x), "Square root")
-cbrt = _inexact_unary("cbrt", lambda x: lax.cbrt(x), "Cube root")
-square = _numeric_unary("square", lambda x: lax.square(x), "Square")
+sqrt = _inexact_unary("sqrt", lax.sqrt, "Square root")
+cbrt = _inexact_unary("cbrt", lax.cbrt, "Cube root")
+square = _numeric_unary("square", lax.square, "Square")
 reciprocal = _numeric_unary("reciprocal", lambda x: lax.integer_pow(x, -1), "Reciprocal")
-sin = _inexact_unary("sin", lambda x: lax.sin(x), "Sine")
-cos = _inexact_unary("cos", lambda x: lax.cos(x), "Cosine")
-tan = _inexact_unary("tan", lambda x: lax.tan(x), "Tangent")
-arcsin = _inexact_unary("arcsin", lambda x: lax.asin(x), "Inverse sine")
-arccos = _inexact_unary("arccos", _cs.acos_kernel, "Inverse cosine")
-arctan = _inexact_unary("arctan", lambda x: lax.atan(x), "Inverse tangent")
-sinh = _inexact_unary("sinh", _cs.sinh_kernel, "Hyperbolic sine")
-cosh = _inexact_unary("cosh", _cs.cosh_kernel, "Hyperbolic cosine")
-tanh = _inexact_unary("tanh", _cs.tanh_kernel, "Hyperbolic tangent")
-arcsinh = _inexact_unary("arcsinh", _cs.asinh_kernel, "Inverse hyperbolic sine")
+sin = _inexact_unary("sin", lax.sin, "Sine")
+cos = _inexact_unary("cos", lax.cos, "Cosine")
+tan = _inexact_unary("tan", lax.tan, "Tangent")
+arcsin = _inexact_unary("arcsin", lax.asin, "Inverse sine")
+arccos = _inexact_unary("arccos", _cs.acos_kernel, "Inverse cosine", kernel=(_REAL, lax.acos))
+arctan = _inexact_unary("arctan", lax.atan, "Inverse tangent")
+sinh = _inexact_unary("sinh", _cs.sinh_kernel, "Hyperbolic sine", kernel=(_REAL, lax.sinh))
+cosh = _inexact_unary("cosh", _cs.cosh_kernel, "Hyperbolic cosine", kernel=(_REAL, lax.cosh))
+tanh = _inexact_unary("tanh", _cs.tanh_kernel, "Hyperbolic tangent", kernel=(_REAL, lax.tanh))
+arcsinh = _inexact_unary(
+    "arcsinh", _cs.asinh_kernel, "Inverse hyperbolic sine", kernel=(_REAL, lax.asinh)
+)
 arccosh = _inexact_unary("arccosh", _cs.acosh_kernel, "Inverse hyperbolic cosine", staged=True)
-arctanh = _inexact_unary("arctanh", _cs.atanh_kernel, "Inverse hyperbolic tangent")
+arctanh = _inexact_unary(
+    "arctanh", _cs.atanh_kernel, "Inverse hyperbolic tangent", kernel=(_REAL, lax.atanh)
+)
 deg2rad = _inexact_unary(
     "deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
 )
@@ -565,7 +599,9 @@ degrees = _inexact_unary(
 sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``", staged=True)
 isnan = _numeric_unary("isnan", _isnan, "Test for NaN")
 isinf = _numeric_unary("isinf", _isinf, "Test for infinity", staged=True)
-isfinite = _numeric_unary("isfinite", _isfinite, "Test for finiteness")
+isfinite = _numeric_unary(
+    "isfinite", _isfinite, "Test for finiteness", kernel=(_REAL, lax.is_finite)
+)
 signbit = _numeric_unary("signbit", _signbit, "Test of the sign bit", staged=True)
 logical_not = _numeric_unary("logical_not", _not, "Logical NOT")
 invert = _numeric_unary("invert", _invert, "Bitwise NOT")

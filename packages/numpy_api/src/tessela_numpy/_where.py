@@ -10,6 +10,7 @@ from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
+from ._eager import CONCRETE_TYPES, is_concrete
 from ._shapes import broadcast_shapes
 
 __all__ = ["broadcast_arrays", "broadcast_to", "clip", "where"]
@@ -89,6 +90,14 @@ def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None 
     >>> eval_shape(where, s((3, 1), "bool"), s((3,), "float32"), 0).shape
     (3, 3)
     """
+    if (
+        type(condition) in CONCRETE_TYPES
+        and (type(x) in CONCRETE_TYPES or type(x) in _SCALARS)
+        and (type(y) in CONCRETE_TYPES or type(y) in _SCALARS)
+    ):
+        # Arrays and Python scalars: nothing to refuse.
+        result: Array = _where_jit(condition, x, y)
+        return result
     if x is None and y is None:
         raise NotImplementedError(
             "where(condition) with one argument returns data-dependent shapes; use "
@@ -99,6 +108,7 @@ def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None 
             "Either both or neither of the x and y arguments should be provided to where."
         )
     check_arraylike("where", condition, x, y)
+    is_concrete(condition)  # its type joins the fast path's
     return unchanged(_where_jit(condition, x, y))
 
 
@@ -115,6 +125,8 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
 
 
 _where_jit = jit(_where)
+_SCALARS = frozenset({int, float, bool, complex})
+_BOUNDS = _SCALARS | {type(None)}
 
 
 def clip(arr: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:
@@ -132,11 +144,20 @@ def clip(arr: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None 
     >>> eval_shape(lambda x: clip(x, 0, 1), ShapeDtypeStruct((2,), "float32")).dtype
     dtype('float32')
     """
+    if (
+        type(arr) in CONCRETE_TYPES
+        and (type(min) in _BOUNDS or type(min) in CONCRETE_TYPES)
+        and (type(max) in _BOUNDS or type(max) in CONCRETE_TYPES)
+    ):
+        # An array, and bounds that are arrays, Python scalars or None.
+        result: Array = _clip_jit(arr, min, max)
+        return result
     check_arraylike("clip", arr)
     if min is not None:
         check_arraylike("clip", min)
     if max is not None:
         check_arraylike("clip", max)
+    is_concrete(arr)  # its type joins the fast path's
     return unchanged(_clip_jit(arr, min, max))
 
 
