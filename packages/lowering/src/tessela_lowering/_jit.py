@@ -114,8 +114,9 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     # flags), what the call's form fixes (``prefix``: positional count,
     # keyword names and static values; None for positional leaves alone) and
     # one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
-    # leaves are keyed spelled out (a NumPy array's key inline), more by
-    # ``_leaf_keys``; ``_fast_key`` gives the same keys and handles pytrees.
+    # leaves are keyed spelled out (a NumPy array's key inline); ``_fast_key``
+    # gives the same keys and ``_tree_key`` those of calls with pytrees or
+    # host values among more leaves.
     if state.fast:
         trace_type = type(get_current_trace())
         where = _default_device_var.get()
@@ -150,10 +151,10 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 if a_sig is None:
                     a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
                 key = (trace_type, where, flags, prefix, a_sig)
-            else:
-                key = (trace_type, where, flags, prefix, *_leaf_keys(leaves))
+            else:  # Arrays read in C; a host value raises, and keys as a pytree leaf
+                key = (trace_type, where, flags, prefix, *map(_sig_of, leaves))
         except (AttributeError, TypeError):  # a pytree (or a tracer) among the arguments
-            key, leaves = _fast_key(jitted, args, kwargs, (trace_type, where, flags))
+            key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
         try:
             fast = jitted._fast.get(key)
         except TypeError:  # an unhashable static argument: the full path says so
@@ -200,14 +201,10 @@ def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
     # for the other leaves only (a NumPy batch among params); TypeError for a
     # container or a tracer.
     keys = list(map(getattr, leaves, _SIG, _NO_SIG))
-    if None in keys:
-        at = keys.index(None)
-        while True:
-            keys[at] = leaf_key(leaves[at])
-            try:
-                at = keys.index(None, at + 1)
-            except ValueError:
-                break
+    at = -1
+    for _ in range(keys.count(None)):
+        at = keys.index(None, at + 1)
+        keys[at] = leaf_key(leaves[at])
     return tuple(keys)
 
 
@@ -231,7 +228,14 @@ def _fast_key(
     try:
         return (*head, prefix, *_leaf_keys(leaves)), leaves
     except TypeError:  # a pytree (or a tracer) among the arguments
-        pass
+        return _tree_key(head, prefix, leaves)
+
+
+def _tree_key(
+    head: tuple[Any, ...], prefix: Any, leaves: Sequence[Any]
+) -> tuple[Any, Sequence[Any]]:
+    # Top-level arguments with pytrees among them: flattened, their structure
+    # joining the key; ``None, []`` when a leaf has no dispatch key (a tracer).
     try:
         flat, tree = tree_flatten(leaves)
         return (*head, prefix, tree, *_leaf_keys(flat)), flat
