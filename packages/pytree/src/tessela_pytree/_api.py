@@ -14,7 +14,7 @@ from ._flatten import tree_flatten, tree_leaves
 from ._keys import KeyPath, PyTree, keystr
 from ._maps import MAP_HANDLERS
 from ._paths import keyed_children, tree_flatten_with_path
-from ._registry import LIST, TUPLE, classify
+from ._registry import LIST, SPECS, TUPLE, classify
 from ._treedef import PyTreeDef, build
 
 __all__ = [
@@ -194,6 +194,13 @@ def tree_map(
       {'a': 11, 'b': (22, 33)}
     """
     if not rest and is_leaf is None:
+        spec = SPECS.get(type(tree))
+        if spec is not None and spec[3] is not None:
+            # A repeated structure of built-in containers: its leaves, then
+            # ``f`` in flattening order, then a rebuild that runs no user code.
+            leaves = spec[0](tree)
+            if leaves is not None:
+                return spec[3].unflatten(list(map(f, leaves)))
         handler = MAP_HANDLERS[type(tree)]
         return f(tree) if handler is None else handler(f, tree)
     leaves, treedef = tree_flatten(tree, is_leaf)

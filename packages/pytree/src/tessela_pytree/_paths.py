@@ -19,12 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ._flatten import tree_flatten
-from ._handlers import handler_of
 from ._keys import DictKey, FlattenedIndexKey, GetAttrKey, PyTree, SequenceKey
 from ._registry import (
     _KIND,
     DICT,
-    HANDLERS,
     LIST,
     NAMEDTUPLE,
     NONE,
@@ -252,24 +250,13 @@ def tree_flatten_with_path(
       >>> pairs
       [((DictKey(key='a'), SequenceKey(idx=0)), 7)]
     """
-    if is_leaf is None:
-        try:
-            handler = HANDLERS[type(tree)]
-        except KeyError:
-            handler = handler_of(type(tree))
-        if handler is None:
-            return [((), tree)], LEAF_TREEDEF
-        leaves: list[Any] = []
-        node = handler(tree, leaves)
-        num_leaves = len(leaves)
-    elif is_leaf_takes_path:
+    if is_leaf is not None and is_leaf_takes_path:
         return _traverse(tree, is_leaf)
-    else:
-        leaves, treedef = tree_flatten(tree, is_leaf)
-        node = treedef._node
-        if node is None:
-            return [((), leaves[0])], treedef
-        num_leaves = treedef._num_leaves
+    # As ``tree_flatten`` (a repeated structure takes its specialised function).
+    leaves, treedef = tree_flatten(tree, is_leaf)
+    node = treedef._node
+    if node is None:
+        return [((), leaves[0])], treedef
     last = _LAST
     try:
         if node == last[0]:  # the structure of the previous call (no hashing)
@@ -278,7 +265,7 @@ def tree_flatten_with_path(
             paths = _PATHS[node]
             last[0], last[1] = node, paths
     except Exception:  # not cached yet, not hashable, or not comparable
-        paths = structure_paths(node, num_leaves)
+        paths = structure_paths(node, treedef._num_leaves)
     if paths is None:
         if is_leaf is None:
             return _traverse(tree, None)
@@ -286,7 +273,7 @@ def tree_flatten_with_path(
         return _traverse(tree, lambda _, x: leaf_fn(x))
     # Both lists come from the same structure: equal lengths by construction
     # (and a ``strict=`` keyword would double the cost of pairing small trees).
-    return [*zip(paths, leaves)], PyTreeDef(node, num_leaves)  # noqa: B905
+    return [*zip(paths, leaves)], treedef  # noqa: B905
 
 
 def tree_leaves_with_path(

@@ -34,7 +34,19 @@ from collections.abc import Callable
 from typing import Any
 
 from ._handlers import NONE_NODE, handler_of
-from ._registry import _KIND, CUSTOM, DICT, DICT_SORTS, HANDLERS, NONE, REGISTRY, SPECS, dict_sort
+from ._registry import (
+    _KIND,
+    CUSTOM,
+    DICT,
+    DICT_SORTS,
+    HANDLERS,
+    LIST,
+    NONE,
+    REGISTRY,
+    SPECS,
+    TUPLE,
+    dict_sort,
+)
 from ._treedef import PyTreeDef
 
 __all__ = ["CUSTOM_REPEATS", "MAX_BACKOFF", "MAX_LEAVES", "calls_flatten", "learn", "replay"]
@@ -345,5 +357,21 @@ def learn(root: type[Any], node: Node, tree: Any, leaves: list[Any]) -> None:
         _compiles[root] = MAX_BACKOFF  # rarely tried again
         return
     # The treedef's hash, given to each treedef the spec's node goes into
-    # (a jitted call hashes the structure of its arguments every call).
-    SPECS[root] = (spec, seen[0], hash(PyTreeDef(seen[0])))
+    # (a jitted call hashes the structure of its arguments every call), and
+    # for ``tree_map``, a treedef kept to rebuild trees of built-in containers.
+    treedef = PyTreeDef(seen[0])
+    SPECS[root] = (spec, seen[0], hash(treedef), treedef if _built_in(seen[0]) else None)
+
+
+def _built_in(node: Node) -> bool:
+    """Only lists, tuples, ``None`` and dicts with ``str``/``int`` keys: rebuilding
+    such a tree runs no code of the user's (no constructor, no key ``__hash__``)."""
+    if node is None:
+        return True
+    kind, _, aux, kids = node
+    if kind == DICT:
+        if not all(type(key) is str or type(key) is int for key in aux):
+            return False
+    elif kind not in (LIST, TUPLE, NONE):
+        return False
+    return type(kids) is int or all(_built_in(kid) for kid in kids)
