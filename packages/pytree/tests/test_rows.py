@@ -68,3 +68,16 @@ def test_a_row_of_wide_dataclasses_takes_their_handlers() -> None:
     tp.tree_leaves(row)
     assert not hasattr(HANDLERS[Wide], "row")  # more fields than the unrolled fast path reads
     assert tp.tree_flatten(row) == _reference(row)
+
+
+def test_a_leaf_type_registered_later_is_a_node_in_small_containers() -> None:
+    class Late:
+        def __init__(self, v: Any) -> None:
+            self.v = v
+
+    trees = [[Late(1), Late(2)], {"a": Late(1), "b": Late(2)}, (Late(1),), Cell(Late(1), 2)]
+    for _ in range(3):  # the small containers' checks have seen Late as a leaf
+        for tree in trees:
+            assert tp.tree_leaves(tree) == _reference(tree)[0]
+    tp.register_pytree_node(Late, lambda o: ((o.v,), None), lambda _, c: Late(*c))
+    assert [tp.tree_leaves(tree) for tree in trees] == [[1, 2], [1, 2], [1], [1, 2]]

@@ -148,19 +148,35 @@ _ROWS = """\
             return node
 """
 # Containers of fewer than _LEAF_ROW_MIN children: when every child is a leaf
-# (checked up to the first node), all are appended at once.
+# (checked up to the first node), all are appended at once. ``LEAF_HINT`` is
+# the type of the last leaf this check passed, a leaf type (compared first,
+# without a table lookup) for as long as this handler is in ``HANDLERS``:
+# every registration, which alone turns a leaf type into a node type, drops
+# the handler and its hint with it.
 _SMALL = """\
     if SMALL_TEST len(children) < LEAF_ROW_MIN:
+        for c in children:
+            if type(c) is not LEAF_HINT:
+                break
+        else:
+            leaves += children
+            return SMALL_NODE
         try:
             for c in children:
                 if HANDLERS[type(c)] is not None:
                     break
             else:
                 leaves += children
+                LEAF_HINT = type(c)
                 return SMALL_NODE
         except KeyError:  # a type not seen yet: the loop below makes its handler
             pass
 """
+
+
+class _NoLeaf:
+    """The first ``LEAF_HINT`` of a handler: a type that no child has."""
+
 _LOOP = """\
     handlers = HANDLERS
     start = len(leaves)
@@ -265,6 +281,7 @@ def make_handler(t: type[Any]) -> Any:
         "NODE": (kind, t, None, len(t._fields)) if kind == NAMEDTUPLE else None,
         "TYP": t,
         "_wide": _wide,
+        "LEAF_HINT": _NoLeaf,
     }
     # Rows: children known to be a list or tuple (custom flatten functions may
     # return any iterable; a namedtuple's children are never a plain row).
@@ -279,7 +296,8 @@ def make_handler(t: type[Any]) -> Any:
         )
         small = small.replace("SMALL_NODE", node)
     prologue = _source(t, kind)
-    source = "\n".join(["def handler(x, leaves):", *prologue, small + rows + _LOOP])
+    head = ["def handler(x, leaves):", "    global LEAF_HINT"] if small else ["def handler(x, leaves):"]
+    source = "\n".join([*head, *prologue, small + rows + _LOOP])
     fields = None if entry is None else entry.fields
     if fields is not None and 0 < len(fields[0]) <= _UNROLL_MAX:
         # The unrolled prologue, its ``return`` now an ``add`` to the row's kids.
