@@ -177,6 +177,7 @@ _SMALL = """\
 class _NoLeaf:
     """The first ``LEAF_HINT`` of a handler: a type that no child has."""
 
+
 _LOOP = """\
     handlers = HANDLERS
     start = len(leaves)
@@ -296,7 +297,7 @@ def make_handler(t: type[Any]) -> Any:
         )
         small = small.replace("SMALL_NODE", node)
     prologue = _source(t, kind)
-    head = ["def handler(x, leaves):", "    global LEAF_HINT"] if small else ["def handler(x, leaves):"]
+    head = ["def handler(x, leaves):"] + (["    global LEAF_HINT"] if small else [])
     source = "\n".join([*head, *prologue, small + rows + _LOOP])
     fields = None if entry is None else entry.fields
     if fields is not None and 0 < len(fields[0]) <= _UNROLL_MAX:
