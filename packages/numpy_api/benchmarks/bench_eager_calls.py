@@ -23,7 +23,9 @@ ROWS = [
     "sum(x)", "x.sum()", "mean(x)", "var(x)", "std(x)", "max(x)", "argmax(x)",
     "clip(x, 0, 1)", "where(c, x, x)", "maximum(x, x)", "maximum(x, 0.0)", "x + x", "x * 2.0",
     "exp(x)", "tanh(x)", "abs(x)", "m @ m", "matmul(m, m)", "m.T", "m.reshape(16, 4)", "m[0]",
-    "asarray(host)", "zeros((3,))",
+    "asarray(host)", "zeros((3,))", "logaddexp(x, x)", "nan_to_num(x)", "diff(x)", "outer(x, x)",
+    "inner(x, x)", "dot(m, m)", "count_nonzero(x)", "cumsum(x)", "linalg.norm(x)", "m.ravel()",
+    "round(x)",
 ]  # fmt: skip
 
 _BODY = textwrap.dedent(

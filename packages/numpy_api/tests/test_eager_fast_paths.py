@@ -289,3 +289,113 @@ def test_eager_matmul_fast_path_matches_numpy() -> None:
     with pytest.raises(TypeError):
         x @ x
     assert tnp.matmul(x, y).dtype == np.float32
+
+
+_F = np.array([[1.5, -np.inf, 0.25], [np.nan, 3.0, np.inf]], np.float32)
+_G = np.array([[0.5, 2.0, -1.0], [4.0, -0.5, 1.5]], np.float32)
+_I = np.array([[3, 0, -2], [0, 7, 1]], np.int32)
+_C = (_G + 1j * _G[::-1]).astype(np.complex64)
+
+# name -> (tessela call, NumPy call, operands): functions JAX compiles as a
+# whole, which run eagerly as one program per signature.
+COMPILED_CASES: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[np.ndarray, ...]]] = {
+    "dot": (lambda a, b: tnp.dot(a, b.T), lambda a, b: np.dot(a, b.T), (_G, _G)),
+    "dot_int": (lambda a, b: tnp.dot(a, b.T), lambda a, b: np.dot(a, b.T), (_I, _I)),
+    "vdot": (tnp.vdot, np.vdot, (_C, _C)),
+    "inner": (tnp.inner, np.inner, (_G, _G)),
+    "outer": (tnp.outer, np.outer, (_G, _I)),
+    "nan_to_num": (
+        tnp.nan_to_num,
+        lambda a: np.nan_to_num(a, posinf=np.finfo(a.dtype).max, neginf=np.finfo(a.dtype).min),
+        (_F,),
+    ),
+    "nan_to_num_int": (tnp.nan_to_num, np.nan_to_num, (_I,)),
+    "count_nonzero": (tnp.count_nonzero, np.count_nonzero, (_I,)),
+    "count_nonzero_axis": (
+        lambda a: tnp.count_nonzero(a, axis=(0, 1), keepdims=True),
+        lambda a: np.count_nonzero(a, axis=(0, 1), keepdims=True),
+        (_G,),
+    ),
+    "diff": (tnp.diff, np.diff, (_G,)),
+    "diff_n2_axis0": (
+        lambda a: tnp.diff(a, 2, 0),
+        lambda a: np.diff(a, 2, 0),
+        (np.concatenate([_I, _I]),),
+    ),
+    "diff_bool": (tnp.diff, np.diff, (_I > 0,)),
+    "ravel": (tnp.ravel, np.ravel, (_I,)),
+    "ravel_f": (lambda a: tnp.ravel(a, "F"), lambda a: np.ravel(a, "F"), (_G,)),
+    "norm": (tnp.linalg.norm, np.linalg.norm, (_G,)),
+    "norm_fro_axis": (
+        lambda a: tnp.linalg.norm(a, "fro", (0, 1)),
+        lambda a: np.linalg.norm(a, "fro", (0, 1)),
+        (_G,),
+    ),
+    "norm_1": (
+        lambda a: tnp.linalg.norm(a, 1, 1, True),
+        lambda a: np.linalg.norm(a, 1, 1, True),
+        (_G,),
+    ),
+    "round": (tnp.round, np.round, (_G * 3.3,)),
+    "round_1": (lambda a: tnp.round(a, 1), lambda a: np.round(a, 1), (_G * 3.3,)),
+    "cumsum": (tnp.cumsum, np.cumsum, (_I,)),
+    "cumsum_axis_dtype": (
+        lambda a: tnp.cumsum(a, 0, np.dtype("float32")),
+        lambda a: np.cumsum(a, 0, np.float32),
+        (_I,),
+    ),
+    "cumprod": (lambda a: tnp.cumprod(a, 1), lambda a: np.cumprod(a, 1), (_G,)),
+    "logaddexp": (
+        tnp.logaddexp,
+        np.logaddexp,
+        (np.array([0.0, -np.inf, np.inf, 3.0, np.nan], np.float32),) * 2,
+    ),
+    "logaddexp_mixed": (
+        tnp.logaddexp,
+        np.logaddexp,
+        (_G, _G[::-1].copy()),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPILED_CASES))
+def test_compiled_eager_functions_match_numpy_and_the_traced_path(case: str) -> None:
+    fn, np_fn, hosts = COMPILED_CASES[case]
+    arrays = tuple(tl.device_put(h) for h in hosts)
+    traced = make_jaxpr(fn)(*hosts).out_avals[0]
+    before = str(make_jaxpr(fn)(*hosts))
+    with np.errstate(all="ignore"):
+        want = np.asarray(np_fn(*hosts))
+    for _ in range(2):  # the first call makes the program, the second finds it
+        got = fn(*arrays)
+        assert (got.shape, got.dtype, got.aval.weak_type) == (
+            traced.shape,
+            traced.dtype,
+            traced.weak_type,
+        )
+        np.testing.assert_allclose(
+            np.asarray(got).astype(want.dtype), want, rtol=2e-6, atol=1e-6, equal_nan=True
+        )
+    assert str(make_jaxpr(fn)(*hosts)) == before
+
+
+def test_compiled_static_arguments_key_by_type() -> None:
+    x = tl.device_put(_G)
+    tnp.round(x, 1)
+    tnp.diff(x, 1)
+    with pytest.raises(TypeError):
+        tnp.round(x, 1.0)  # not an integer: JAX raises too
+    with pytest.raises(TypeError):
+        tnp.diff(x, 1.0)
+    # -0.0 == 0.0: a float is never a key, so each value computes its own result.
+    assert np.signbit(np.asarray(tnp.nan_to_num(tl.device_put(_F), nan=-0.0))[1, 0])
+    assert not np.signbit(np.asarray(tnp.nan_to_num(tl.device_put(_F), nan=0.0))[1, 0])
+    # A NumPy operand, a list or a tracer takes the function's own path.
+    np.testing.assert_array_equal(np.asarray(tnp.outer(_G, _I)), np.outer(_G, _I))
+    with pytest.raises(TypeError, match="outer requires ndarray or scalar arguments"):
+        tnp.outer([1.0], x)
+    np.testing.assert_allclose(
+        np.asarray(jit(lambda a: tnp.diff(tnp.outer(a, a)))(x)),
+        np.diff(np.outer(_G, _G)),
+        rtol=1e-6,
+    )

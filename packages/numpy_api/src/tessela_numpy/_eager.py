@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from tessela_tracer import ArrayOps, EvalTrace, Tracer, get_current_trace, jit
 
 __all__ = [
     "CONCRETE_TYPES", "EAGER_PROGRAMS", "FAST", "FAST_TABLE_SIZE", "UNHASHABLE", "eager_program",
-    "fast_program", "is_concrete", "program_for", "remember_fast", "remember_program",
+    "fast_program", "is_concrete", "program_for", "remember_fast", "remember_program", "run_compiled",
 ]  # fmt: skip
 
 CONCRETE_TYPES: set[type] = set()
@@ -208,3 +209,79 @@ def fast_program(table: dict[Any, Any], a: object, axis: object, keepdims: objec
         except TypeError:  # an unhashable axis: the checked path says what is wrong
             return None
     return None
+
+
+_COMPILED: dict[tuple[Any, ...], Callable[..., Any]] = {}
+_STATIC_TYPES = frozenset({type(None), bool, int, str})
+_OPERAND_TYPES = frozenset({bool, int, float, complex})
+
+
+def _static_key(value: object) -> object:
+    # A static argument's key: its value and type (``1``, ``True`` and ``1.0``
+    # hash alike), or None when it cannot key a program exactly (a float:
+    # ``-0.0 == 0.0`` and NaN equals nothing).
+    t = type(value)
+    if t in _STATIC_TYPES or isinstance(value, np.dtype):
+        return (t, value)
+    if t is tuple and all(type(v) is int for v in value):  # type: ignore[attr-defined]
+        return (t, value)
+    return None
+
+
+def run_compiled(
+    name: str, body: Callable[..., Any], operands: tuple[Any, ...], /, *static: Any
+) -> Any:
+    """``body(*operands, *static)`` as one jitted program, when the call runs eagerly.
+
+    NumPy functions that JAX compiles as a whole (``outer``, ``diff``,
+    ``nan_to_num``, ``ravel``, ...) run so on concrete arrays outside any
+    trace: one program per (name, static arguments and their types), which
+    keys on its operands' signatures and the tracing flags, instead of one
+    dispatch per step.
+
+    Args:
+      name: the function's name (the program's name).
+      body: the function, operands first, then ``static``.
+      operands: the program's arguments: a concrete array first, then
+        concrete arrays or Python scalars (which convert at the program's
+        edge, as in JAX's jitted functions).
+      *static: ``None``, ``bool``, ``int``, ``str``, dtypes and tuples of ints.
+
+    Returns:
+      The result, or None when the call does not run eagerly (a trace, a
+      tracer, a host value or a static argument of another type, such as a
+      float): the caller then takes its own path.
+
+    Example:
+      >>> import numpy as np
+      >>> from tessela_tracer import lax
+      >>> run_compiled("doc_neg", lambda x: lax.neg(x), (np.ones(2),)) is None
+      True
+    """
+    if type(get_current_trace()) is not EvalTrace:
+        return None
+    first = operands[0]
+    if type(first) not in CONCRETE_TYPES and not is_concrete(first):
+        return None
+    for x in operands[1:]:
+        if type(x) not in CONCRETE_TYPES and type(x) not in _OPERAND_TYPES and not is_concrete(x):
+            return None
+    types = tuple(map(type, static))
+    # The values and their types key the program; a tuple's elements' types too.
+    key = (name, static, types) if tuple not in types else (name, *map(_static_key, static))
+    try:
+        program = _COMPILED.get(key)
+    except TypeError:  # an unhashable static argument
+        return None
+    if program is None:
+        if None in map(_static_key, static):
+            return None  # never kept: such a key could find another value's program
+        if len(_COMPILED) >= 4096:
+            _COMPILED.clear()
+
+        def run(*xs: Any) -> Any:
+            return body(*xs, *static)
+
+        run.__name__ = run.__qualname__ = name
+        program = _COMPILED[key] = jit(run)
+    return program(*operands)

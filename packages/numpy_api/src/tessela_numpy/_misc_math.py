@@ -24,6 +24,7 @@ from ._arrays import (
     shape_of,
 )
 from ._creation import asarray
+from ._eager import run_compiled
 from ._reductions import all as _all
 from ._reductions import any as _any
 from ._reductions import sum as _sum
@@ -167,10 +168,13 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
     return unchanged(_all(equal(*promote_args("array_equiv", a1, a2))))
 
 
+_DEFAULT_NAN = 0.0
+
+
 def nan_to_num(
     x: ArrayLike,
     copy: bool = True,
-    nan: ArrayLike = 0.0,
+    nan: ArrayLike = _DEFAULT_NAN,
     posinf: ArrayLike | None = None,
     neginf: ArrayLike | None = None,
 ) -> Array:
@@ -191,6 +195,10 @@ def nan_to_num(
     >>> eval_shape(lambda x: nan_to_num(x, neginf=-9.0), S((3,), "float32")).shape
     (3,)
     """
+    if nan is _DEFAULT_NAN and posinf is None and neginf is None:
+        out = run_compiled("nan_to_num", nan_to_num, (x,))  # eagerly: as JAX's jit
+        if out is not None:
+            return unchanged(out)
     check_arraylike("nan_to_num", x)
     dt = aval_of(x).dtype
     if not _dt.issubdtype(dt, np.inexact):
@@ -403,6 +411,9 @@ def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Ar
     >>> out.shape, out.dtype
     ((3,), dtype('int32'))
     """
+    out = run_compiled("count_nonzero", count_nonzero, (a,), axis, keepdims)  # as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("count_nonzero", a)
     nz = not_equal(a, convert(0, aval_of(a).dtype))
     return unchanged(_sum(nz, axis=axis, keepdims=keepdims, dtype=_dt.canonicalize_dtype(np.int64)))

@@ -27,7 +27,7 @@ from ._arrays import (
     select_n,
     shape_of,
 )
-from ._eager import CONCRETE_TYPES, is_concrete, program_for
+from ._eager import CONCRETE_TYPES, is_concrete, program_for, run_compiled
 from ._einsum_plan import parse_subscripts, plan_contractions
 from ._shape_ops import ravel, transpose
 from ._shapes import canonicalize_axis
@@ -92,6 +92,11 @@ def dot(
     >>> eval_shape(dot, s((3, 4), "float32"), s((4,), "float32")).shape
     (3,)
     """
+    if precision is None and preferred_element_type is None:
+        # On a concrete array outside any trace: one compiled program, as JAX's jit.
+        out = run_compiled("dot", dot, (a, b))
+        if out is not None:
+            return unchanged(out)
     check_arraylike("dot", a, b)
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
@@ -278,6 +283,11 @@ def vdot(
     >>> eval_shape(vdot, s((2, 3), "float32"), s((6,), "float32")).shape
     ()
     """
+    if precision is None and preferred_element_type is None:
+        # On a concrete array outside any trace: one compiled program, as JAX's jit.
+        out = run_compiled("vdot", vdot, (a, b))
+        if out is not None:
+            return unchanged(out)
     check_arraylike("vdot", a, b)
     if _dt.issubdtype(aval_of(a).dtype, np.complexfloating):
         a = conj(a)
@@ -310,6 +320,11 @@ def inner(
     >>> eval_shape(inner, s((2, 3), "float32"), s((4, 3), "float32")).shape
     (2, 4)
     """
+    if precision is None and preferred_element_type is None:
+        # On a concrete array outside any trace: one compiled program, as JAX's jit.
+        out = run_compiled("inner", inner, (a, b))
+        if out is not None:
+            return unchanged(out)
     check_arraylike("inner", a, b)
     if not shape_of(a) or not shape_of(b):
         return unchanged(multiply(a, b))
@@ -333,6 +348,9 @@ def outer(a: ArrayLike, b: ArrayLike, /) -> Array:
     >>> eval_shape(outer, s((2, 3), "float32"), s((4,), "int32")).shape
     (6, 4)
     """
+    out = run_compiled("outer", outer, (a, b))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("outer", a, b)
     a, b = promote_dtypes(a, b)
     ra, rb = ravel(a), ravel(b)

@@ -13,6 +13,7 @@ from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, convert, promote_dtypes, shape_of
+from ._eager import run_compiled
 from ._shapes import (
     canonicalize_axis,
     canonicalize_shape,
@@ -122,6 +123,9 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
     >>> eval_shape(ravel, ShapeDtypeStruct((2, 3), "float32")).shape
     (6,)
     """
+    out = run_compiled("ravel", ravel, (a,), order)  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("ravel", a)
     return unchanged(reshape(a, (math.prod(shape_of(a)),), order=order))
 

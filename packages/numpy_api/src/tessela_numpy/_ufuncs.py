@@ -180,8 +180,13 @@ def _binary(
     bool_op: Callable[[ArrayLike, ArrayLike], ArrayLike] | None = None,
     inexact: bool = False,
     staged: bool = False,
+    composite: bool = False,
 ) -> Callable[[ArrayLike, ArrayLike], Array]:
-    """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools)."""
+    """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools).
+
+    ``composite``: ``op`` binds several primitives, so eager calls always run
+    the compiled program (as JAX's jitted function), never ``op`` step by step.
+    """
     promote = promote_dtypes_inexact if inexact else promote_dtypes
 
     def run(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -200,7 +205,9 @@ def _binary(
 
     else:
         # Kinds whose operands need no promotion when both have the same aval.
-        same_aval_kinds = ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+        same_aval_kinds = (
+            () if composite else ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+        )
         # Outside any trace, operands that need promotion or broadcasting (a
         # Python scalar, NumPy values, other shapes) run as one compiled
         # program per operand signature, not as one dispatch per step.
@@ -634,7 +641,9 @@ nextafter = _binary(
     "Next representable value toward x2",
     inexact=True,
 )
-logaddexp = _binary("logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True)
+logaddexp = _binary(
+    "logaddexp", _logaddexp, "``log(exp(x1) + exp(x2))``", inexact=True, composite=True
+)
 logaddexp2 = _binary(
     "logaddexp2", _logaddexp2, "``log2(2**x1 + 2**x2)``", inexact=True, staged=True
 )
