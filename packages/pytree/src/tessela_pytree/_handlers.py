@@ -292,9 +292,11 @@ def make_handler(t: type[Any]) -> Any:
     small = ""
     if kind != NAMEDTUPLE and not (entry is not None and entry.fields is not None):
         small = _SMALL.replace("SMALL_TEST ", "" if test == "True" else test + " and ")
-        node = (
-            "NODES[len(children)]" if kind in (LIST, TUPLE) else "(KIND, TYP, aux, len(children))"
-        )
+        node = "(KIND, TYP, aux, len(children))"
+        if kind in (LIST, TUPLE):
+            node = "NODES[len(children)]"
+        elif kind == CUSTOM:  # no aux data (often): one shared node per length
+            node = f"NODES[len(children)] if aux is None else {node}"
         small = small.replace("SMALL_NODE", node)
     prologue = _source(t, kind)
     head = ["def handler(x, leaves):"] + (["    global LEAF_HINT"] if small else [])
