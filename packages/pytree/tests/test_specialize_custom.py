@@ -187,3 +187,13 @@ def test_random_trees_after_a_specialisation(first: Any, second: Any, wrap: bool
         _check(first)
     _check(second)
     _check(first)
+
+
+def test_children_that_are_not_a_list_or_tuple_drop_the_specialisation() -> None:
+    tree = Node([Node([1.0, 2.0], lazy=True), 3.0])
+    _learn(Node([Node([1.0, 2.0]), 3.0]), Node)
+    _check(tree)  # its checks fail: replayed, and the specialisation is dropped
+    assert Node not in SPECS
+    for _ in range(2 * _specialize.CUSTOM_REPEATS):
+        _check(tree)
+    assert Node not in SPECS  # rarely tried again

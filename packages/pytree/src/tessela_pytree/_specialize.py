@@ -118,13 +118,15 @@ class _Writer:
             raise _Unsupported
         return f"v{self.count}"
 
-    def fail(self) -> str:
+    def fail(self, give_up: bool = False) -> str:
         """How a failed check ends: once a flatten function has run, by the replay."""
-        return "return _replay(x, locals(), _calls)" if self.calls else "return None"
+        if not self.calls:
+            return "return None"
+        return f"return _replay(x, locals(), _calls{', True' if give_up else ''})"
 
-    def check(self, conds: list[str]) -> None:
+    def check(self, conds: list[str], give_up: bool = False) -> None:
         if conds:
-            self.lines.append(f"    if not ({' and '.join(conds)}): {self.fail()}")
+            self.lines.append(f"    if not ({' and '.join(conds)}): {self.fail(give_up)}")
 
     def node(self, var: str, node: Node, prev: Node, value: Any, root: bool) -> None:
         """Checks that ``var`` has the structure ``node``; binds its children.
@@ -157,8 +159,11 @@ class _Writer:
             flatten = self.const(REGISTRY[typ].flatten)
             self.lines.append(f"    {kids_var}, {aux_var} = {flatten}({var})")
             self.calls.append((kids_var, aux_var))
-            is_seq = f"(type({kids_var}) is list or type({kids_var}) is tuple)"
-            self.check([f"{aux_var} is {self.const(aux)}", is_seq, f"len({kids_var}) == {n}"])
+            # Children of another type (an iterator, a view) are most likely
+            # what this flatten function always returns: the replay gives up
+            # the specialisation then.
+            self.check([f"(type({kids_var}) is list or type({kids_var}) is tuple)"], True)
+            self.check([f"{aux_var} is {self.const(aux)}", f"len({kids_var}) == {n}"])
             if n:
                 self.lines.append(f"    {''.join(v + ', ' for v in names)}= {kids_var}")
         elif fields is not None:
@@ -242,7 +247,7 @@ def _compile(prev: Node, node: Node, tree: Any, leaves: list[Any]) -> Spec | Non
 
 
 def replay(
-    x: Any, done: dict[str, Any], calls: tuple[tuple[str, str], ...]
+    x: Any, done: dict[str, Any], calls: tuple[tuple[str, str], ...], give_up: bool = False
 ) -> tuple[list[Any], Node]:
     """Flattens ``x`` generically after a specialised flatten failed part way.
 
@@ -256,6 +261,8 @@ def replay(
       x: the tree.
       done: the specialised function's local variables.
       calls: the names of its ``(children, aux)`` variables, in call order.
+      give_up: drop the specialisation of ``x``'s type, as if it had been
+        unsupported (see :func:`learn`).
 
     Returns:
       ``(leaves, node)``, as the generic path gives them.
@@ -264,6 +271,9 @@ def replay(
       >>> replay({"b": [1, 2], "a": 3}, {}, ())
       ([3, 1, 2], (3, <class 'dict'>, ('a', 'b'), (None, (2, <class 'list'>, None, 2))))
     """
+    if give_up:
+        SPECS.pop(type(x), None)
+        _compiles[type(x)] = MAX_BACKOFF
     results = [(done[c], done[a]) for c, a in calls if c in done]
     results.reverse()
     leaves: list[Any] = []
