@@ -7,6 +7,7 @@ calling any flatten function twice, in the generic path's order.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,13 @@ class Fresh:
 
 
 tp.register_pytree_node(Fresh, lambda f: ((f.v,), ("f", [1][0])), lambda _, c: Fresh(*c))
+
+
+@tp.register_dataclass
+@dataclasses.dataclass
+class Holder:
+    table: Any
+    node: Any
 
 
 @pytest.fixture(autouse=True)
@@ -197,3 +205,16 @@ def test_children_that_are_not_a_list_or_tuple_drop_the_specialisation() -> None
     for _ in range(2 * _specialize.CUSTOM_REPEATS):
         _check(tree)
     assert Node not in SPECS  # rarely tried again
+
+
+def test_dicts_below_dataclasses_are_specialised_not_below_custom_nodes() -> None:
+    tree = [Holder({"b": 1.0, "a": 2.0}, Node([3.0]))]
+    spec = _learn(tree, list)
+    assert spec(tree) == [2.0, 1.0, 3.0]
+    _check([Holder({"b": 1.0, "a": 2.0}, Node([[3.0]]))])
+    _check([Holder({"a": 2.0, "b": 1.0}, Node([3.0]))])
+    SPECS.clear()
+    below = [Node([{"k": 3.0}])]
+    for _ in range(2 * _specialize.CUSTOM_REPEATS):
+        _check(below)
+    assert list not in SPECS

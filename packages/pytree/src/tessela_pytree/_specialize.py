@@ -215,7 +215,8 @@ class _Writer:
                 self.check(leaf_checks)
                 leaf_checks = []
             # Visited now, so that leaves are bound in flattening order.
-            self.node(name, kid, prev_kid, None if kind == CUSTOM else child, False)
+            under_flatten = kind == CUSTOM and fields is None
+            self.node(name, kid, prev_kid, None if under_flatten else child, False)
         self.check(leaf_checks)
 
 
