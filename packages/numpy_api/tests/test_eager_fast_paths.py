@@ -233,6 +233,9 @@ def test_clip_converts_python_bounds_at_the_program_edge_as_jax() -> None:
     x = tl.device_put(np.array([50, 100], np.int8))
     for _ in range(2):
         assert np.asarray(tnp.clip(x, 0, 300)).tolist() == [44, 44]
+        assert np.asarray(tnp.clip(x, max=300)).tolist() == [44, 44]
+        assert np.asarray(tnp.clip(x, 300)).tolist() == [50, 100]
+        assert np.asarray(x.clip(None, 60)).tolist() == [50, 60]
 
 
 UNARY = ["tanh", "sinh", "cosh", "arccos", "arcsinh", "arctanh", "expm1", "log", "log1p"]

@@ -211,7 +211,7 @@ def fast_program(table: dict[Any, Any], a: object, axis: object, keepdims: objec
     return None
 
 
-_COMPILED: dict[tuple[Any, ...], Callable[..., Any]] = {}
+_COMPILED: dict[object, Callable[..., Any]] = {}
 _STATIC_TYPES = frozenset({type(None), bool, int, str})
 _OPERAND_TYPES = frozenset({bool, int, float, complex})
 
@@ -240,8 +240,9 @@ def run_compiled(
     dispatch per step.
 
     Args:
-      name: the function's name (the program's name).
-      body: the function, operands first, then ``static``.
+      name: the program's name.
+      body: the function, operands first, then ``static`` (with the static
+        arguments, the key).
       operands: the program's arguments: a concrete array first, then
         concrete arrays or Python scalars (which convert at the program's
         edge, as in JAX's jitted functions).
@@ -266,9 +267,11 @@ def run_compiled(
     for x in operands[1:]:
         if type(x) not in CONCRETE_TYPES and type(x) not in _OPERAND_TYPES and not is_concrete(x):
             return None
-    types = tuple(map(type, static))
-    # The values and their types key the program; a tuple's elements' types too.
-    key = (name, static, types) if tuple not in types else (name, *map(_static_key, static))
+    key: object = body  # no static arguments: the function alone
+    if static:
+        # The values and their types key the program; a tuple's elements' types too.
+        types = tuple(map(type, static))
+        key = (body, static, types) if tuple not in types else (body, *map(_static_key, static))
     try:
         program = _COMPILED.get(key)
     except TypeError:  # an unhashable static argument

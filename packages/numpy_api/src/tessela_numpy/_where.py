@@ -10,7 +10,7 @@ from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes, shape_of
-from ._eager import CONCRETE_TYPES, is_concrete
+from ._eager import CONCRETE_TYPES, is_concrete, run_compiled
 from ._shapes import broadcast_shapes
 
 __all__ = ["broadcast_arrays", "broadcast_to", "clip", "where"]
@@ -150,6 +150,14 @@ def clip(arr: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None 
         and (type(max) in _BOUNDS or type(max) in CONCRETE_TYPES)
     ):
         # An array, and bounds that are arrays, Python scalars or None.
+        if max is None and min is not None:  # eagerly without a None argument
+            out = run_compiled("clip", _clip_min, (arr, min))
+            if out is not None:
+                return unchanged(out)
+        elif min is None and max is not None:
+            out = run_compiled("clip", _clip_max, (arr, max))
+            if out is not None:
+                return unchanged(out)
         result: Array = _clip_jit(arr, min, max)
         return result
     check_arraylike("clip", arr)
@@ -169,6 +177,14 @@ def _clip(arr: Any, lo: Any, hi: Any) -> Any:
         hi, arr = promote_dtypes(hi, arr)
         arr = lax.min(*_ranked(hi, arr))
     return arr
+
+
+def _clip_min(arr: Any, lo: Any) -> Any:
+    return _clip(arr, lo, None)
+
+
+def _clip_max(arr: Any, hi: Any) -> Any:
+    return _clip(arr, None, hi)
 
 
 _clip.__name__ = _clip.__qualname__ = "clip"
