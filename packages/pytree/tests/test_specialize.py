@@ -170,3 +170,21 @@ def test_specialised_treedefs_hash_as_generic_ones() -> None:
     assert dict in SPECS
     assert hash(treedef) == hash(generic)
     assert {generic: 1}[treedef] == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(pytrees())
+def test_a_specialised_structure_flattens_to_one_treedef(tree: Any) -> None:
+    # Every flatten a specialisation serves returns the same treedef object,
+    # equal to the generic path's (a jit cache then compares it by identity).
+    expected = _reference(tree)
+    results = [tp.tree_flatten(tree) for _ in range(6)]
+    for leaves, treedef in results:
+        assert leaves == expected[0] or all(
+            a is b for a, b in zip(leaves, expected[0], strict=True)
+        )
+        assert treedef == expected[1]
+        assert treedef.num_leaves == len(leaves)
+    spec = SPECS.get(type(tree))
+    if spec is not None and type(spec[0](tree)) is list:  # the specialisation serves it
+        assert tp.tree_flatten(tree)[1] is tp.tree_flatten(tree)[1]

@@ -100,11 +100,7 @@ def tree_flatten(
         if spec is not None:
             out: list[Any] | tuple[list[Any], Node] | None = spec[0](tree)
             if type(out) is list:
-                treedef = _new_treedef(PyTreeDef)  # ``PyTreeDef(node, n)`` without its frame
-                treedef._node = spec[1]
-                treedef._num_leaves = len(out)
-                treedef._hash = spec[2]
-                return out, treedef
+                return out, spec[4]
             if out is not None:  # replayed after a flatten function ran
                 leaves, node = out
                 if len(leaves) <= MAX_LEAVES:

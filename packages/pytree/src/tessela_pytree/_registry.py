@@ -121,13 +121,14 @@ class _HandlerTable(dict[type[Any], Any]):
 HANDLERS: dict[type[Any], Any] = {}
 # The same for ``tree_map`` of one tree: ``h(f, x)`` returns the mapped node.
 MAP_HANDLERS: dict[type[Any], Any] = _HandlerTable()
-# Root type to ``(spec, node, hash, treedef)``: ``spec(tree)`` returns the
+# Root type to ``(spec, node, hash, map_treedef, treedef)``: ``spec(tree)`` returns the
 # leaves of a tree of that root type whose structure is ``node``, else None,
 # or (once a flatten function has run) the ``(leaves, node)`` of the generic
-# path; ``hash`` is the hash of a treedef of ``node``; ``treedef`` one kept
-# for ``tree_map`` where ``node`` has only built-in containers, else None
+# path; ``hash`` is the hash of a treedef of ``node``; ``map_treedef`` one
+# kept for ``tree_map`` where ``node`` has only built-in containers, else
+# None; ``treedef`` the one treedef of ``node`` that ``tree_flatten`` returns
 # (see ``_specialize``).
-SPECS: dict[type[Any], tuple[Callable[[Any], Any], Any, int, Any]] = {}
+SPECS: dict[type[Any], tuple[Callable[[Any], Any], Any, int, Any, Any]] = {}
 
 
 def _reset_kinds() -> None:

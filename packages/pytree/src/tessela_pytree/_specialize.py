@@ -367,11 +367,15 @@ def learn(root: type[Any], node: Node, tree: Any, leaves: list[Any]) -> None:
     if spec is None:
         _compiles[root] = MAX_BACKOFF  # rarely tried again
         return
-    # The treedef's hash, given to each treedef the spec's node goes into
-    # (a jitted call hashes the structure of its arguments every call), and
-    # for ``tree_map``, a treedef kept to rebuild trees of built-in containers.
+    # The treedef's hash, given to each treedef the spec's node goes into;
+    # for ``tree_map``, a treedef kept to rebuild trees of built-in containers;
+    # and the one treedef every flatten the spec serves returns (a jitted call
+    # hashes the structure of its arguments and compares it with its cache's
+    # keys every call: one object compares by identity).
     treedef = PyTreeDef(seen[0])
-    SPECS[root] = (spec, seen[0], hash(treedef), treedef if _built_in(seen[0]) else None)
+    SPECS[root] = (
+        spec, seen[0], hash(treedef), treedef if _built_in(seen[0]) else None, treedef,
+    )  # fmt: skip
 
 
 def _built_in(node: Node) -> bool:
