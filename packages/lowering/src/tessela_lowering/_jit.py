@@ -140,20 +140,24 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 a, b = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
-                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
+                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else _host_key(a)
                 b_sig = getattr(b, "_sig", None)
                 if b_sig is None:
-                    b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else leaf_key(b)
-                key = (trace_type, where, flags, prefix, a_sig, b_sig)
+                    b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else _host_key(b)
+                if a_sig is not None and b_sig is not None:
+                    key = (trace_type, where, flags, prefix, a_sig, b_sig)
             elif len(leaves) == 1:
                 (a,) = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
-                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else leaf_key(a)
-                key = (trace_type, where, flags, prefix, a_sig)
+                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else _host_key(a)
+                if a_sig is not None:
+                    key = (trace_type, where, flags, prefix, a_sig)
             else:  # Arrays read in C; a host value raises, and keys as a pytree leaf
                 key = (trace_type, where, flags, prefix, *map(_sig_of, leaves))
-        except (AttributeError, TypeError):  # a pytree (or a tracer) among the arguments
+        except (AttributeError, TypeError):  # a tracer, or a host value among 3+ leaves
+            pass
+        if key is None:  # pytrees among the arguments, or other leaves
             key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
         try:
             fast = jitted._fast.get(key)
@@ -190,6 +194,16 @@ def _split(
         return leaves, ordered
     static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
     return dyn(args), (n, static(args))
+
+
+_CONTAINERS = frozenset({dict, list, tuple})
+
+
+def _host_key(x: Any) -> Any:
+    # ``leaf_key`` of a leaf other than an Array or a NumPy array (spelled out
+    # at the call); None for a built-in container (a pytree argument, whose
+    # key is its structure's: no exception raised for it).
+    return None if type(x) in _CONTAINERS else leaf_key(x)
 
 
 _SIG = itertools.repeat("_sig")
