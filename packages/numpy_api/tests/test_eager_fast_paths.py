@@ -402,3 +402,42 @@ def test_compiled_static_arguments_key_by_type() -> None:
         np.diff(np.outer(_G, _G)),
         rtol=1e-6,
     )
+
+
+EAGER_CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    **FUNCTIONS,
+    "sum_all": lambda a, b: tnp.sum(a),
+    "max_keepdims": lambda a, b: a.max(axis=0, keepdims=True),
+    "std_ddof": lambda a, b: tnp.std(a, ddof=1),
+    "clip_min": lambda a, b: tnp.clip(a, 0.2),
+    "outer": lambda a, b: tnp.outer(a, b),
+    "nan_to_num": lambda a, b: tnp.nan_to_num(a),
+    "diff": lambda a, b: tnp.diff(a),
+    "dot": lambda a, b: tnp.dot(a, b),
+    "count_nonzero": lambda a, b: tnp.count_nonzero(a),
+    "cumsum": lambda a, b: tnp.cumsum(a),
+    "norm": lambda a, b: tnp.linalg.norm(a),
+    "round": lambda a, b: tnp.round(a, 1),
+    "ravel": lambda a, b: a.ravel(),
+    "logaddexp": lambda a, b: tnp.logaddexp(a, b),
+}
+
+
+@pytest.mark.parametrize("flag", ["jax_disable_jit", "jax_debug_nans"])
+def test_program_bodies_run_step_by_step_without_jit(flag: str) -> None:
+    # Without jit (or when debug_nans reruns a program as Python), a program's
+    # body calls the public functions again: they must compute, not call
+    # their program again (which recursed without end for sum and mean).
+    host = np.linspace(-1, 2, 9, dtype=np.float32).reshape(3, 3)
+    x = tl.device_put(host)
+    want = {name: np.asarray(f(x, x)) for name, f in EAGER_CALLS.items()}
+    before = config.read(flag)
+    config.update(flag, True)
+    try:
+        for name, f in EAGER_CALLS.items():
+            np.testing.assert_allclose(np.asarray(f(x, x)), want[name], rtol=1e-6, err_msg=name)
+        if flag == "jax_debug_nans":
+            with pytest.raises(FloatingPointError):
+                tnp.sum(tnp.log(x))
+    finally:
+        config.update(flag, before)

@@ -19,9 +19,29 @@ import numpy as np
 from tessela_tracer import ArrayOps, EvalTrace, Tracer, get_current_trace, jit
 
 __all__ = [
-    "CONCRETE_TYPES", "EAGER_PROGRAMS", "FAST", "FAST_TABLE_SIZE", "UNHASHABLE", "eager_program",
+    "CONCRETE_TYPES", "EAGER_PROGRAMS", "FAST", "FAST_TABLE_SIZE", "RUNNING", "UNHASHABLE", "eager_program",
     "fast_program", "is_concrete", "program_for", "remember_fast", "remember_program", "run_compiled",
 ]  # fmt: skip
+
+RUNNING = [0]
+"""How many program bodies run as Python now (first traces, or ``jax_disable_jit``).
+
+A body calls the public functions again; while one runs, the eager paths
+step aside (:func:`run_compiled` and :func:`fast_program` answer None), so
+that a body run without ``jit`` (``disable_jit``, a ``debug_nans`` rerun)
+computes step by step instead of calling its own program again.
+"""
+
+
+def _run_body(
+    body: Callable[..., Any], xs: tuple[Any, ...], static: tuple[Any, ...], fixed: dict[str, Any]
+) -> Any:
+    RUNNING[0] += 1
+    try:
+        return body(*xs, *static, **fixed)
+    finally:
+        RUNNING[0] -= 1
+
 
 CONCRETE_TYPES: set[type] = set()
 """The concrete (not traced) array types seen so far: the eager fast paths' test.
@@ -129,7 +149,7 @@ def program_for(
             EAGER_PROGRAMS.clear()
 
         def run(*xs: Any) -> Any:
-            return body(*xs, *static, **fixed)
+            return _run_body(body, xs, static, fixed)
 
         run.__name__ = run.__qualname__ = name
         program = EAGER_PROGRAMS[key] = jit(run)
@@ -203,7 +223,7 @@ def fast_program(table: dict[Any, Any], a: object, axis: object, keepdims: objec
       >>> fast_program(FAST["sum"], np.ones(3), None, False) is None
       True
     """
-    if type(a) in CONCRETE_TYPES and type(get_current_trace()) is EvalTrace:
+    if type(a) in CONCRETE_TYPES and type(get_current_trace()) is EvalTrace and not RUNNING[0]:
         try:
             return table.get((type(axis), axis, keepdims))
         except TypeError:  # an unhashable axis: the checked path says what is wrong
@@ -259,7 +279,7 @@ def run_compiled(
       >>> run_compiled("doc_neg", lambda x: lax.neg(x), (np.ones(2),)) is None
       True
     """
-    if type(get_current_trace()) is not EvalTrace:
+    if type(get_current_trace()) is not EvalTrace or RUNNING[0]:
         return None
     first = operands[0]
     if type(first) not in CONCRETE_TYPES and not is_concrete(first):
@@ -283,7 +303,7 @@ def run_compiled(
             _COMPILED.clear()
 
         def run(*xs: Any) -> Any:
-            return body(*xs, *static)
+            return _run_body(body, xs, static, {})
 
         run.__name__ = run.__qualname__ = name
         program = _COMPILED[key] = jit(run)

@@ -28,7 +28,7 @@ from ._arrays import (
     shape_of,
 )
 from ._eager import EAGER_PROGRAMS as _EAGER  # noqa: F401  (the cache tests read)
-from ._eager import FAST, fast_program, program_for, remember_fast, run_compiled
+from ._eager import FAST, RUNNING, fast_program, program_for, remember_fast, run_compiled
 from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes, reduced_shape
 from ._where import where
 
@@ -127,7 +127,11 @@ _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
 def _eager_call(a: object, axis: object) -> bool:
     # Outside any trace, on a concrete operand, with an axis that can key a
     # program (a list takes the op-by-op path, with its own checks).
-    return (axis is None or type(axis) is int or type(axis) is tuple) and outside_traces(a)
+    return (
+        (axis is None or type(axis) is int or type(axis) is tuple)
+        and not RUNNING[0]
+        and outside_traces(a)
+    )
 
 
 def _reduce_program(
