@@ -12,6 +12,7 @@ once :data:`CONCRETE_TYPES` knows the operand's type.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -29,18 +30,22 @@ RUNNING = [0]
 A body calls the public functions again; while one runs, the eager paths
 step aside (:func:`run_compiled` and :func:`fast_program` answer None), so
 that a body run without ``jit`` (``disable_jit``, a ``debug_nans`` rerun)
-computes step by step instead of calling its own program again.
+computes step by step instead of calling its own program again. (Another
+thread's eager calls take their checked paths meanwhile: the same values.)
 """
+_RUNNING_LOCK = threading.Lock()
 
 
 def _run_body(
     body: Callable[..., Any], xs: tuple[Any, ...], static: tuple[Any, ...], fixed: dict[str, Any]
 ) -> Any:
-    RUNNING[0] += 1
+    with _RUNNING_LOCK:  # no update lost between threads
+        RUNNING[0] += 1
     try:
         return body(*xs, *static, **fixed)
     finally:
-        RUNNING[0] -= 1
+        with _RUNNING_LOCK:
+            RUNNING[0] -= 1
 
 
 CONCRETE_TYPES: set[type] = set()
