@@ -125,8 +125,8 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
         prefix: Any = None
         if kwargs:  # as ``_split``, one keyword spelled out
             if len(kwargs) == 1 and not jitted._has_static:
-                prefix = tuple(kwargs)
-                leaves = (*args, *kwargs.values())
+                (prefix,) = kwargs
+                leaves = (*args, kwargs[prefix])
             else:
                 leaves, prefix = _split(jitted, args, kwargs)
         elif jitted._has_static:  # as ``_split``, spelled out
@@ -171,6 +171,10 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     return _call_slow(jitted, args, kwargs)
 
 
+# Keyword names in call order -> sorted, for calls without static arguments.
+_SORTED_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
 def _split(
     jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -178,20 +182,25 @@ def _split(
     # (positional, then keyword in sorted name order, as the full path
     # flattens them) and the key's prefix.
     # Without static arguments the prefix is the keyword names, sorted (the
-    # leaf count then fixes the positional count): the order of a call's
-    # keywords does not change its key.
+    # leaf count then fixes the positional count; one name stands alone): the
+    # order of a call's keywords does not change its key.
     n = len(args)
     if kwargs:
         names = tuple(kwargs)
-        if len(names) == 1 and not jitted._has_static:
-            return (*args, *kwargs.values()), names
+        if not jitted._has_static:
+            if len(names) == 1:
+                return (*args, kwargs[names[0]]), names[0]
+            ordered = _SORTED_NAMES.get(names)
+            if ordered is None:
+                if len(_SORTED_NAMES) >= 4096:
+                    _SORTED_NAMES.clear()
+                ordered = _SORTED_NAMES[names] = tuple(sorted(names))
+            return (*args, *map(kwargs.__getitem__, ordered)), ordered
         static, dyn, static_kw, dyn_names, ordered = jitted._kw_splitters.get(
             (n, names)
         ) or jitted._kw_splitter(n, names)
         leaves = (*dyn(args), *map(kwargs.__getitem__, dyn_names))
-        if jitted._has_static:
-            return leaves, (n, ordered, static(args), static_kw(kwargs))
-        return leaves, ordered
+        return leaves, (n, ordered, static(args), static_kw(kwargs))
     static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
     return dyn(args), (n, static(args))
 
