@@ -20,7 +20,6 @@ from ._arrays import (
     promote_shapes,
     select_n,
 )
-from ._eager import run_compiled
 from ._shapes import broadcast_shapes, is_python_scalar
 from ._ufuncs import (
     _abs,
@@ -133,10 +132,6 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     >>> eval_shape(round, ShapeDtypeStruct((2,), "float32")).shape
     (2,)
     """
-    if out is None:
-        result = run_compiled("round", round, (a,), decimals)  # eagerly, as JAX's jit
-        if result is not None:
-            return unchanged(result)
     check_arraylike("round", a)
     if out is not None:
         raise NotImplementedError("round: the out argument is not supported; arrays are immutable")

@@ -28,7 +28,7 @@ from ._arrays import (
     shape_of,
 )
 from ._eager import EAGER_PROGRAMS as _EAGER  # noqa: F401  (the cache tests read)
-from ._eager import FAST, RUNNING, fast_program, program_for, remember_fast, run_compiled
+from ._eager import FAST, RUNNING, fast_program, program_for, remember_fast
 from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes, reduced_shape
 from ._where import where
 
@@ -494,10 +494,6 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
 def cumsum(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None
 ) -> Array:
-    if out is None:
-        result = run_compiled("cumsum", cumsum, (a,), axis, dtype)  # eagerly, as JAX's jit
-        if result is not None:
-            return unchanged(result)
     _no_out(out, "cumsum")
     check_arraylike("cumsum", a)
     return unchanged(_cumsum_jit(a, axis, dtype_arg(dtype)))
@@ -506,10 +502,6 @@ def cumsum(
 def cumprod(
     a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None
 ) -> Array:
-    if out is None:
-        result = run_compiled("cumprod", cumprod, (a,), axis, dtype)  # eagerly, as JAX's jit
-        if result is not None:
-            return unchanged(result)
     _no_out(out, "cumprod")
     check_arraylike("cumprod", a)
     return unchanged(_cumprod_jit(a, axis, dtype_arg(dtype)))
