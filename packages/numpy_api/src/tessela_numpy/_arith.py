@@ -21,12 +21,12 @@ from ._arrays import (
     select_n,
 )
 from ._shapes import broadcast_shapes, is_python_scalar
+from ._ufunc_kernels import float_divmod
 from ._ufuncs import (
     _abs,
     _dtype,
     _is,
     _round_half_even,
-    float_divmod,
     floor_divide,
     multiply,
     remainder,
