@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 import tessela_lowering as tl
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tessela_lowering import _flags, _jit, _xla
 from tessela_lowering._array import DonatedArgumentError
@@ -193,6 +193,11 @@ def test_fast_path_agrees_with_full_path(
     st.sampled_from(["none", "positional", "keyword", "both"]),
     st.booleans(),
 )
+# Three or more top-level leaves with host values among them, with and
+# without a static position; a pytree beside them.
+@example([("float", "leaf"), ("numpy", "leaf")], 0, "none", False)
+@example([("int", "leaf"), ("array", "leaf"), ("float", "leaf")], 1, "positional", False)
+@example([("float", "leaf"), ("array", "dict")], 0, "none", False)
 def test_every_call_shape_runs_from_the_fast_table_after_its_first_call(
     shape: list[tuple[str, str]], n_keywords: int, static: str, reverse: bool
 ) -> None:

@@ -155,10 +155,11 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                     key = (trace_type, where, flags, prefix, a_sig)
             else:  # Arrays read in C; a host value raises, and keys as a pytree leaf
                 key = (trace_type, where, flags, prefix, *map(_sig_of, leaves))
-        except (AttributeError, TypeError):  # a tracer, or a host value among 3+ leaves
-            pass
-        if key is None:  # pytrees among the arguments, or other leaves
-            key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
+        except (AttributeError, TypeError):  # a host value among 3+ leaves, a tracer
+            key, leaves = _general_key((trace_type, where, flags), prefix, leaves)
+        else:
+            if key is None:  # a built-in container among one or two leaves
+                key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
         try:
             fast = jitted._fast.get(key)
         except TypeError:  # an unhashable static argument: the full path says so
@@ -177,7 +178,7 @@ _SORTED_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 def _split(
     jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+) -> tuple[tuple[Any, ...], str | tuple[Any, ...]]:
     # A call with keyword or static arguments: its dynamic top-level arguments
     # (positional, then keyword in sorted name order, as the full path
     # flattens them) and the key's prefix.
@@ -248,6 +249,13 @@ def _fast_key(
     leaves: Sequence[Any] = args
     if kwargs or jitted._has_static:
         leaves, prefix = _split(jitted, args, kwargs)
+    return _general_key(head, prefix, leaves)
+
+
+def _general_key(
+    head: tuple[Any, ...], prefix: Any, leaves: Sequence[Any]
+) -> tuple[Any, Sequence[Any]]:
+    # The key of top-level leaves (``leaf_key`` of each), else of pytrees.
     try:
         return (*head, prefix, *_leaf_keys(leaves)), leaves
     except TypeError:  # a pytree (or a tracer) among the arguments
