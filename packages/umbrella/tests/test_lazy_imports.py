@@ -26,6 +26,33 @@ LAZY = (
     "tessela_numpy.linalg",
     "tessela_numpy.fft",
     "tessela._jax_alias",
+    "tessela.core",
+    "tessela.custom_batching",
+    "tessela.custom_derivatives",
+    "tessela.debug",
+    "tessela.dtypes",
+    "tessela.errors",
+    "tessela.lax",
+    "tessela.monitoring",
+    "tessela.sharding",
+    "tessela.tree",
+    "tessela.tree_util",
+    "tessela.typing",
+    "tessela._closure",
+    "tessela._debug_sharding",
+    "tessela._debugger",
+    "tessela._lax_extra",
+    "tessela._shard_map",
+    "tessela._toplevel",
+    "tessela_lowering.sharding",
+    "tessela_lowering.spmd",
+    "tessela_prng._binomial",
+    "tessela_prng._continuous",
+    "tessela_prng._discrete",
+    "tessela_prng._gamma",
+    "tessela_prng._sampling",
+    "cmd",
+    "pprint",
     "http.server",
     "importlib.abc",
     "importlib.metadata",
@@ -89,11 +116,68 @@ def test_attribute_access_imports_the_submodule(code: str, expected: str) -> Non
     assert out == expected
 
 
+# Each step of the script below reads one lazy name (or imports one lazy
+# submodule) and records what it got and which of these modules it loaded.
+_FIRST_USE_SCRIPT = """
+import json, sys
+import numpy as np
+watched = ["tessela.debug", "tessela._debugger", "tessela.lax", "tessela.sharding",
+           "tessela.dtypes", "tessela._toplevel", "tessela._closure", "tessela._shard_map",
+           "tessela.tree_util", "tessela_prng._continuous"]
+steps = []
+def step(label, value):
+    steps.append([label, value, [m for m in watched if m in sys.modules]])
+import tessela
+step("import", None)
+import tessela.debug
+step("import tessela.debug", tessela.debug.__name__)
+f = tessela.jit(lambda x: (tessela.debug.print("x={x}", x=x), x * 2)[1])
+step("debug.print under jit", float(f(np.float32(1.5))))
+from tessela import debug
+step("breakpoint", (debug is tessela.debug, debug.breakpoint.__module__))
+step("lax", float(tessela.lax.add(1.0, 2.0)))
+step("P", tessela.P is tessela.sharding.PartitionSpec)
+step("float0", str(tessela.float0) == str(tessela.dtypes.float0))
+step("disable_jit", tessela.disable_jit.__module__)
+step("custom_gradient", tessela.custom_gradient.__module__)
+step("shard_map", tessela.shard_map.__module__)
+from tessela.tree_util import tree_leaves
+step("tree_util", tree_leaves({"a": 1, "b": (2, 3)}))
+step("random", tessela.random.uniform(tessela.random.key(0), (2,)).shape[0])
+print(json.dumps(steps))
+"""
+
+
+def test_first_use_of_each_lazy_name_imports_only_its_module() -> None:
+    steps = _fresh(_FIRST_USE_SCRIPT)
+    assert isinstance(steps, list)
+    got = {label: (value, loaded) for label, value, loaded in steps}
+    assert got["import"] == (None, [])
+    assert got["import tessela.debug"] == ("tessela.debug", ["tessela.debug"])
+    value, loaded = got["debug.print under jit"]
+    assert value == 3.0 and "tessela._debugger" not in loaded
+    value, loaded = got["breakpoint"]
+    assert value == [True, "tessela._debugger"] and "tessela._debugger" in loaded
+    value, loaded = got["lax"]
+    assert value == 3.0 and "tessela.lax" in loaded and "tessela.sharding" not in loaded
+    assert got["P"][0] is True and "tessela.sharding" in got["P"][1]
+    assert got["float0"][0] is True and "tessela.dtypes" in got["float0"][1]
+    value, loaded = got["disable_jit"]
+    assert value == "tessela._toplevel" and "tessela._closure" not in loaded
+    assert got["custom_gradient"][0] == "tessela._closure"
+    value, loaded = got["shard_map"]
+    assert value == "tessela._shard_map" and "tessela.tree_util" not in loaded
+    assert got["tree_util"][0] == [1, 2, 3]
+    value, loaded = got["random"]
+    assert value == 2 and "tessela_prng._continuous" in loaded
+
+
 def test_lazy_names_are_listed_and_unknown_names_raise() -> None:
     import tessela
 
     names = dir(tessela)
-    for name in ("nn", "scipy", "random", "numpy", "jit", "grad", "install_jax_alias"):
+    lazy = ("nn", "scipy", "random", "numpy", "install_jax_alias", "lax", "debug", "P")
+    for name in ("jit", "grad", *lazy):
         assert name in names
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         _ = tessela.no_such_name  # type: ignore[attr-defined]

@@ -10,11 +10,13 @@ Example:
     >>> print(df(tnp.zeros(3)))
     [1. 1. 1.]
 
-Submodules that a plain ``import tessela`` does not need (``numpy``,
-``random``, ``nn``, ``scipy``, ``image``, ``profiler``, ``stages``,
-``experimental``, ``flatten_util``, ``ops``, ``dlpack``, ``version``) are
-imported the first time they are used: ``tessela.scipy``,
-``from tessela import nn`` and ``import tessela.random`` all work as for an
+``import tessela`` loads the transformations (every primitive's rules), the
+runtime and the configuration's flags. The submodules (``numpy``, ``random``,
+``lax``, ``debug``, ``nn``, ``scipy``, ``tree_util``, ``sharding``, ...) and
+the names defined in them (``P``, ``NamedSharding``, ``float0``,
+``disable_jit``, ``shard_map``, ``custom_gradient``, ...) are imported the
+first time they are used: ``tessela.scipy``, ``from tessela import nn``,
+``import tessela.random`` and ``tessela.debug.print`` all work as for an
 eager submodule.
 """
 
@@ -49,7 +51,6 @@ from tessela_lowering import (
     process_count,
     process_index,
 )
-from tessela_lowering.sharding import Shard
 from tessela_tracer import (
     ShapeDtypeStruct,
     checkpoint,
@@ -65,22 +66,7 @@ from tessela_tracer.typing import Array
 
 # Registers tessela_prng's keys as pytrees (tessela.random itself is lazy).
 from . import _prng_keys as _prng_keys
-from . import (
-    core,
-    custom_batching,
-    custom_derivatives,
-    debug,
-    dtypes,
-    errors,
-    lax,
-    monitoring,
-    sharding,
-    tree,
-    tree_util,
-    typing,
-)
 from ._api import block_until_ready, load_plugins, plugins
-from ._closure import closure_convert, custom_gradient, fwd_and_bwd
 from ._config import config
 from ._flag_contexts import (
     check_tracer_leaks,
@@ -123,44 +109,37 @@ from ._runtime import (
     transfer_guard_device_to_host,
     transfer_guard_host_to_device,
 )
-from ._shard_map import shard_map
-from ._toplevel import (
-    disable_jit,
-    ensure_compile_time_eval,
-    named_call,
-    named_scope,
-    print_environment_info,
-)
-from .dtypes import float0
-from .sharding import (
-    Device,
-    NamedSharding,
-    make_array_from_callback,
-    make_array_from_process_local_data,
-    make_array_from_single_device_arrays,
-    make_mesh,
-    reshard,
-    set_mesh,
-)
-from .sharding import PartitionSpec as P
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from . import (
+        core,
+        custom_batching,
+        custom_derivatives,
+        debug,
         dlpack,
+        dtypes,
+        errors,
         experimental,
         flatten_util,
         image,
+        lax,
+        monitoring,
         nn,
         numpy,
         ops,
         profiler,
         random,
         scipy,
+        sharding,
         stages,
+        tree,
+        tree_util,
+        typing,
         version,
     )
+    from ._closure import closure_convert, custom_gradient, fwd_and_bwd
     from ._jax_alias import (
         JaxAliasError,
         install_jax_alias,
@@ -168,34 +147,95 @@ if TYPE_CHECKING:
         uninstall_jax_alias,
     )
     from ._pmap import pmap
+    from ._shard_map import shard_map
+    from ._toplevel import (
+        disable_jit,
+        ensure_compile_time_eval,
+        named_call,
+        named_scope,
+        print_environment_info,
+    )
+    from .dtypes import float0
+    from .sharding import (
+        Device,
+        NamedSharding,
+        Shard,
+        make_array_from_callback,
+        make_array_from_process_local_data,
+        make_array_from_single_device_arrays,
+        make_mesh,
+        reshard,
+        set_mesh,
+    )
+    from .sharding import PartitionSpec as P
 
 # Imported on first attribute access (PEP 562); `import tessela` stays light.
 _LAZY_SUBMODULES = frozenset(
     {
+        "core",
+        "custom_batching",
+        "custom_derivatives",
+        "debug",
         "distributed",
         "dlpack",
+        "dtypes",
+        "errors",
         "experimental",
         "flatten_util",
         "image",
+        "lax",
+        "monitoring",
         "nn",
         "numpy",
         "ops",
         "profiler",
         "random",
         "scipy",
+        "sharding",
         "stages",
+        "tree",
+        "tree_util",
+        "typing",
         "version",
     }
 )
 
-# Names whose module is imported on first access, and that module.
-_LAZY_ATTRIBUTES = {
-    "JaxAliasError": "_jax_alias",
-    "install_jax_alias": "_jax_alias",
-    "jax_alias_installed": "_jax_alias",
-    "uninstall_jax_alias": "_jax_alias",
-    "pmap": "_pmap",
+# Names whose module is imported on first access: the module (relative to
+# the package) and the name there, by the module.
+_LAZY_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "_closure": ("closure_convert", "custom_gradient", "fwd_and_bwd"),
+    "_jax_alias": (
+        "JaxAliasError",
+        "install_jax_alias",
+        "jax_alias_installed",
+        "uninstall_jax_alias",
+    ),
+    "_pmap": ("pmap",),
+    "_shard_map": ("shard_map",),
+    "_toplevel": (
+        "disable_jit",
+        "ensure_compile_time_eval",
+        "named_call",
+        "named_scope",
+        "print_environment_info",
+    ),
+    "dtypes": ("float0",),
+    "sharding": (
+        "Device",
+        "NamedSharding",
+        "Shard",
+        "make_array_from_callback",
+        "make_array_from_process_local_data",
+        "make_array_from_single_device_arrays",
+        "make_mesh",
+        "reshard",
+        "set_mesh",
+    ),
 }
+_LAZY_ATTRIBUTES: dict[str, tuple[str, str]] = {
+    name: (module, name) for module, names in _LAZY_BY_MODULE.items() for name in names
+}
+_LAZY_ATTRIBUTES["P"] = ("sharding", "PartitionSpec")
 
 
 def __getattr__(name: str) -> Any:
@@ -220,7 +260,8 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name in _LAZY_ATTRIBUTES:
-        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_ATTRIBUTES[name]}"), name)
+        module, attribute = _LAZY_ATTRIBUTES[name]
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

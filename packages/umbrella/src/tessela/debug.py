@@ -7,7 +7,9 @@ under ``jit`` (every time the compiled program runs), once per element under
 calls are never dropped. ``inspect_array_sharding``, ``visualize_array_sharding``
 and ``visualize_sharding`` show where arrays live (``tessela._debug_sharding``);
 ``breakpoint`` opens JAX's ``(jdb)`` debugger on the runtime values
-(``tessela._debugger``).
+(``tessela._debugger``, imported the first time ``breakpoint`` is read, so
+that ``tessela.debug.print`` does not load the debugger's ``cmd`` and
+``pprint``).
 
 Example:
     >>> import tessela as tx
@@ -20,10 +22,11 @@ Example:
     x = [0. 1. 2.]
 """
 
+import importlib
 import logging
 import string
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from tessela_tracer import debug_callback as callback
@@ -31,7 +34,9 @@ from tessela_tracer import debug_print as print
 from tessela_tracer.extend import DebugEffect, OrderedDebugEffect
 
 from ._debug_sharding import inspect_array_sharding, visualize_array_sharding, visualize_sharding
-from ._debugger import breakpoint
+
+if TYPE_CHECKING:
+    from ._debugger import breakpoint
 
 __all__ = [
     "DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "inspect_array_sharding", "log", "print",
@@ -39,6 +44,45 @@ __all__ = [
 ]  # fmt: skip
 
 _logger = logging.getLogger("tessela.debug")
+
+
+def __getattr__(name: str) -> Any:
+    """Imports the debugger the first time ``breakpoint`` is read (PEP 562).
+
+    Args:
+      name: the attribute read on the module.
+
+    Returns:
+      ``breakpoint`` from ``tessela._debugger``, then bound on this module, so
+      that later reads do not come here.
+
+    Raises:
+      AttributeError: for any other name the module does not define.
+
+    Example:
+      >>> import tessela.debug
+      >>> tessela.debug.breakpoint.__module__
+      'tessela._debugger'
+    """
+    if name == "breakpoint":
+        value = importlib.import_module(f"{__package__}._debugger").breakpoint
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names, ``breakpoint`` included before it is imported.
+
+    Returns:
+      The sorted names.
+
+    Example:
+      >>> import tessela.debug
+      >>> "breakpoint" in dir(tessela.debug)
+      True
+    """
+    return sorted({*globals(), "breakpoint"})
 
 
 def _record(level: int) -> logging.LogRecord:
