@@ -22,6 +22,8 @@ Rows:
   scalar      ``f(a, 2.0)``, a Python scalar
   static      ``f(a, 3)`` with the second argument static
   kwarg       ``f(a, b=b)``, a keyword argument
+  static_kw   ``f(a, n=3)`` with ``n`` a static argument name
+  mixed       ``f(a, 0.5, np_b)``: an array, a Python scalar and a NumPy array
   committed   ``f(a_committed, b)``
   tree        ``step(params, np_batch)``, 24 parameter leaves
   donated     the same with ``params`` donated
@@ -55,6 +57,8 @@ ROWS = [
     ("scalar", "f(a, 2.0)"),
     ("static", "static argument"),
     ("kwarg", "keyword argument"),
+    ("static_kw", "static, by keyword"),
+    ("mixed", "array, scalar, NumPy"),
     ("committed", "committed argument"),
     ("tree", "24-leaf tree + np"),
     ("donated", "same, donated"),
@@ -128,6 +132,8 @@ def tessela_rows() -> dict[str, Callable[[], Any]]:
     a_committed = tl.device_put(np_a, tl.devices()[0])
     f = tl.jit(lambda x, y: lax.add(x, y))
     f_static = tl.jit(lambda x, n: lax.mul(x, float(n)), static_argnums=1)
+    f_static_kw = tl.jit(lambda x, n: lax.mul(x, float(n)), static_argnames="n")
+    f3 = tl.jit(lambda x, s, y: lax.add(lax.mul(x, s), y))
 
     def total(*xs: Any) -> Any:
         acc = xs[0]
@@ -157,6 +163,8 @@ def tessela_rows() -> dict[str, Callable[[], Any]]:
         "scalar": lambda: f(a, 2.0),
         "static": lambda: f_static(a, 3),
         "kwarg": lambda: f(a, y=b),
+        "static_kw": lambda: f_static_kw(a, n=3),
+        "mixed": lambda: f3(a, 0.5, np_b),
         "committed": lambda: f(a_committed, b),
         "tree": lambda: f_step(params, batch),
         "donated": donated,
@@ -199,6 +207,8 @@ def jax_rows() -> dict[str, Callable[[], Any]]:
     a_committed = jax.device_put(np_a, jax.devices()[0])
     f = jax.jit(lambda x, y: x + y)
     f_static = jax.jit(lambda x, n: x * float(n), static_argnums=1)
+    f_static_kw = jax.jit(lambda x, n: x * float(n), static_argnames="n")
+    f3 = jax.jit(lambda x, s, y: x * s + y)
 
     def total(*xs: Any) -> Any:
         acc = xs[0]
@@ -228,6 +238,8 @@ def jax_rows() -> dict[str, Callable[[], Any]]:
         "scalar": lambda: f(a, 2.0),
         "static": lambda: f_static(a, 3),
         "kwarg": lambda: f(a, y=b),
+        "static_kw": lambda: f_static_kw(a, n=3),
+        "mixed": lambda: f3(a, 0.5, np_b),
         "committed": lambda: f(a_committed, b),
         "tree": lambda: f_step(params, batch),
         "donated": donated,

@@ -239,8 +239,8 @@ def fast_call(
         return _xla.execute(executable, bufs, handlers)
 
     host = [i for i, d in enumerate(dtypes) if d is not None and shapes[i] is not None]
-    if any(avals[0][i].weak_type for i in host):  # Python scalars: kept copies beat transfers
-        return call
+    if all(avals[0][i].weak_type for i in host):  # Python scalars only: kept copies
+        return call  # beat transfers; a NumPy array among them moves faster in C++
     engine = _xla.engine(executable, first_call, avals[0], avals[1], kept, host, device)
     if engine is None:
         return call

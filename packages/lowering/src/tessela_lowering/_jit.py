@@ -153,13 +153,12 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                     a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else _host_key(a)
                 if a_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig)
-            else:  # Arrays read in C; a host value raises, and keys as a pytree leaf
-                key = (trace_type, where, flags, prefix, *map(_sig_of, leaves))
-        except (AttributeError, TypeError):  # a host value among 3+ leaves, a tracer
-            key, leaves = _general_key((trace_type, where, flags), prefix, leaves)
-        else:
-            if key is None:  # a built-in container among one or two leaves
-                key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
+            else:
+                key = (trace_type, where, flags, prefix, *_leaf_keys(leaves))
+        except (AttributeError, TypeError):  # a container among 3+ leaves, a tracer
+            key = None
+        if key is None:  # pytrees among the arguments (or a tracer)
+            key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
         try:
             fast = jitted._fast.get(key)
         except TypeError:  # an unhashable static argument: the full path says so
@@ -221,15 +220,19 @@ _NO_SIG = itertools.repeat(None)
 
 
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
-    # ``map(leaf_key, leaves)``: Arrays' signatures read in C, then ``leaf_key``
-    # for the other leaves only (a NumPy batch among params); TypeError for a
-    # container or a tracer.
-    keys = list(map(getattr, leaves, _SIG, _NO_SIG))
+    # ``map(leaf_key, leaves)``: Arrays' signatures read in C, then the other
+    # leaves' keys (a NumPy array's spelled out), without raising for a host
+    # value; TypeError for a container or a tracer.
+    keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
+    if None not in keys:
+        return keys
+    filled = list(keys)
     at = -1
     for _ in range(keys.count(None)):
         at = keys.index(None, at + 1)
-        keys[at] = leaf_key(leaves[at])
-    return tuple(keys)
+        x = leaves[at]
+        filled[at] = (x.dtype, x.shape) if type(x) is np.ndarray else leaf_key(x)
+    return tuple(filled)
 
 
 def _fast_key(
