@@ -123,8 +123,14 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
         flags = config.trace_key
         leaves: Any = args
         prefix: Any = None
-        if kwargs:  # as ``_split``, one keyword spelled out
-            if len(kwargs) == 1 and not jitted._has_static:
+        if kwargs:  # as ``_split``, spelled out
+            if jitted._has_static:
+                n = len(args)
+                names = tuple(kwargs)
+                leaves, prefix = (
+                    jitted._kw_splitters.get((n, names)) or jitted._kw_splitter(n, names)
+                )(args, kwargs)
+            elif len(kwargs) == 1:
                 (prefix,) = kwargs
                 leaves = (*args, kwargs[prefix])
             else:
@@ -180,10 +186,11 @@ def _split(
 ) -> tuple[tuple[Any, ...], str | tuple[Any, ...]]:
     # A call with keyword or static arguments: its dynamic top-level arguments
     # (positional, then keyword in sorted name order, as the full path
-    # flattens them) and the key's prefix.
-    # Without static arguments the prefix is the keyword names, sorted (the
-    # leaf count then fixes the positional count; one name stands alone): the
-    # order of a call's keywords does not change its key.
+    # flattens them) and the key's prefix. Without static arguments the prefix
+    # is the keyword names, sorted (the leaf count then fixes the positional
+    # count; one name stands alone); with them, the tracer's per-form split
+    # gives it, and positional statics alone give ``(count, values)`` (a pair:
+    # the keyword forms' prefixes are triples). Keyword order never changes it.
     n = len(args)
     if kwargs:
         names = tuple(kwargs)
@@ -196,11 +203,7 @@ def _split(
                     _SORTED_NAMES.clear()
                 ordered = _SORTED_NAMES[names] = tuple(sorted(names))
             return (*args, *map(kwargs.__getitem__, ordered)), ordered
-        static, dyn, static_kw, dyn_names, ordered = jitted._kw_splitters.get(
-            (n, names)
-        ) or jitted._kw_splitter(n, names)
-        leaves = (*dyn(args), *map(kwargs.__getitem__, dyn_names))
-        return leaves, (n, ordered, static(args), static_kw(kwargs))
+        return (jitted._kw_splitters.get((n, names)) or jitted._kw_splitter(n, names))(args, kwargs)
     static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
     return dyn(args), (n, static(args))
 

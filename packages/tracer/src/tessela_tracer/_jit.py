@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import operator
 import threading
 import weakref
@@ -257,15 +258,13 @@ def _no_values(kwargs: dict[str, Any]) -> tuple[()]:
     return ()
 
 
-# (static positional values, dynamic positional values, static keyword values,
-# dynamic keyword names, all keyword names sorted): see ``JitWrapped._kw_splitter``.
-_KwSplit = tuple[
-    Callable[[Any], tuple[Any, ...]],
-    Callable[[Any], tuple[Any, ...]],
-    Callable[[Any], Any],
-    tuple[str, ...],
-    tuple[str, ...],
-]
+# ``split(args, kwargs) -> (dynamic values, key prefix)``: see ``JitWrapped._kw_splitter``.
+_KwSplit = Callable[[tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], tuple[Any, ...]]]
+# One number per call form (positional count, sorted keyword names), shared by
+# every function: a key prefix names its form by it. Numbers come from a
+# counter (atomic under the GIL), so two forms never share one.
+_FORMS: dict[tuple[int, tuple[str, ...]], int] = {}
+_form_numbers = itertools.count()
 
 
 class JitWrapped:
@@ -372,21 +371,36 @@ class JitWrapped:
         return hit
 
     def _kw_splitter(self, n_args: int, names: tuple[str, ...]) -> _KwSplit:
-        """The split of calls with ``n_args`` positional arguments and the
-        keyword arguments ``names`` (in call order): ``(static, dynamic,
-        static_kw, dynamic_names, sorted_names)``. ``static``/``dynamic`` take
-        the positional arguments, ``static_kw`` the keyword dict (the static
-        values in sorted name order); ``dynamic_names`` are the other names,
-        sorted, as ``_split`` flattens them, and ``sorted_names`` all of them."""
+        """``split(args, kwargs)`` for calls with ``n_args`` positional arguments
+        and the keyword arguments ``names`` (in call order), cached per form.
+
+        ``split`` returns the dynamic values (positional, then keyword in
+        sorted name order, as ``_split`` flattens them) and a hashable key
+        prefix, ``(form, static positional values, static keyword values)``:
+        ``form`` numbers the call's positional count and sorted names, so the
+        order of the keywords does not change the prefix, and no other form's
+        prefix equals it."""
         hit = self._kw_splitters.get((n_args, names))
         if hit is None:
             static, dyn = self._splitter(n_args)
             ordered = tuple(sorted(names))
+            form = _FORMS.setdefault((n_args, ordered), next(_form_numbers))
             static_names = [k for k in ordered if k in self.static_argnames]
             dyn_names = tuple(k for k in ordered if k not in self.static_argnames)
-            static_kw = operator.itemgetter(*static_names) if static_names else _no_values
-            hit = (static, dyn, static_kw, dyn_names, ordered)
-            self._kw_splitters[(n_args, names)] = hit
+            values = operator.itemgetter(*static_names) if static_names else _no_values
+            positional = any(0 <= i < n_args for i in self._static_positions(n_args))
+            if not positional and not dyn_names:  # ``f(x, training=True)``
+
+                def split(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                    return args, (form, (), values(kwargs))
+
+            else:
+
+                def split(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                    leaves = (*dyn(args), *map(kwargs.__getitem__, dyn_names))
+                    return leaves, (form, static(args), values(kwargs))
+
+            hit = self._kw_splitters[(n_args, names)] = split
         return hit
 
     def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[Any], Any]:
