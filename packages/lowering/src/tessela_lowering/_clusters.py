@@ -24,7 +24,6 @@ import importlib
 import importlib.util
 import os
 import re
-import socket
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -113,6 +112,8 @@ def _mpi4py(port: str | None) -> ClusterSettings | None:
     world = mpi.COMM_WORLD
     address = None
     if world.Get_rank() == 0:
+        import socket  # only mpi4py detection needs it: kept out of import time
+
         host = socket.gethostname()
         seed = sum(host.encode()) * 131 + len(host)  # the same on every run, unlike hash()
         address = f"{host}:{_port(seed, port)}"

@@ -4,7 +4,6 @@ structure-mismatch diagnostics that tell where two trees differ.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
@@ -127,6 +126,8 @@ def prefix_errors(
     p_meta, f_meta = p_aux, f_aux
     if p_meta != f_meta:
         p_str, f_str = str(p_meta), str(f_meta)
+        import difflib  # only this error message needs it: kept out of import time
+
         meta_diff = textwrap.indent(
             "\n".join(difflib.ndiff(p_str.splitlines(), f_str.splitlines())),
             prefix="    ",
