@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -160,7 +159,9 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 if a_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig)
             else:
-                key = (trace_type, where, flags, prefix, *_leaf_keys(leaves))
+                keys = _leaf_keys(leaves)
+                if keys is not None:
+                    key = (trace_type, where, flags, prefix, *keys)
         except (AttributeError, TypeError):  # a container among 3+ leaves, a tracer
             key = None
         if key is None:  # pytrees among the arguments (or a tracer)
@@ -218,24 +219,22 @@ def _host_key(x: Any) -> Any:
     return None if type(x) in _CONTAINERS else leaf_key(x)
 
 
-_SIG = itertools.repeat("_sig")
-_NO_SIG = itertools.repeat(None)
-
-
-def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...]:
-    # ``map(leaf_key, leaves)``: Arrays' signatures read in C, then the other
-    # leaves' keys (a NumPy array's spelled out), without raising for a host
-    # value; TypeError for a container or a tracer.
-    keys = tuple(map(getattr, leaves, _SIG, _NO_SIG))
-    if None not in keys:
-        return keys
-    filled = list(keys)
-    at = -1
-    for _ in range(keys.count(None)):
-        at = keys.index(None, at + 1)
-        x = leaves[at]
-        filled[at] = (x.dtype, x.shape) if type(x) is np.ndarray else leaf_key(x)
-    return tuple(filled)
+def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
+    # ``map(leaf_key, leaves)`` in one pass: an Array's signature, a NumPy
+    # array's key spelled out, ``leaf_key`` of the others; None for a
+    # built-in container (a pytree argument), TypeError for another
+    # container or a tracer.
+    keys = tuple(
+        [
+            sig
+            if (sig := getattr(x, "_sig", None)) is not None
+            else (x.dtype, x.shape)
+            if type(x) is np.ndarray
+            else _host_key(x)
+            for x in leaves
+        ]
+    )
+    return None if None in keys else keys
 
 
 def _fast_key(
@@ -263,9 +262,12 @@ def _general_key(
 ) -> tuple[Any, Sequence[Any]]:
     # The key of top-level leaves (``leaf_key`` of each), else of pytrees.
     try:
-        return (*head, prefix, *_leaf_keys(leaves)), leaves
-    except TypeError:  # a pytree (or a tracer) among the arguments
+        keys = _leaf_keys(leaves)
+    except TypeError:  # a custom pytree node (or a tracer) among the arguments
+        keys = None
+    if keys is None:
         return _tree_key(head, prefix, leaves)
+    return (*head, prefix, *keys), leaves
 
 
 def _tree_key(
@@ -275,9 +277,10 @@ def _tree_key(
     # joining the key; ``None, []`` when a leaf has no dispatch key (a tracer).
     try:
         flat, tree = tree_flatten(leaves)
-        return (*head, prefix, tree, *_leaf_keys(flat)), flat
+        keys = _leaf_keys(flat)
     except TypeError:
         return None, []
+    return (None, []) if keys is None else ((*head, prefix, tree, *keys), flat)
 
 
 def _remember(
