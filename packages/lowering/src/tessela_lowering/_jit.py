@@ -113,9 +113,9 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     # flags), what the call's form fixes (``prefix``: positional count,
     # keyword names and static values; None for positional leaves alone) and
     # one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
-    # leaves are keyed spelled out (a NumPy array's key inline); ``_fast_key``
-    # gives the same keys and ``_tree_key`` those of calls with pytrees or
-    # host values among more leaves.
+    # leaves are keyed spelled out (a NumPy array's key inline), more by
+    # ``_leaf_keys``; ``_fast_key`` gives the same keys when the entry is
+    # stored, and ``_tree_key`` those of calls with pytrees among them.
     if state.fast:
         trace_type = type(get_current_trace())
         where = _default_device_var.get()
@@ -162,7 +162,7 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
                 keys = _leaf_keys(leaves)
                 if keys is not None:
                     key = (trace_type, where, flags, prefix, *keys)
-        except (AttributeError, TypeError):  # a container among 3+ leaves, a tracer
+        except (AttributeError, TypeError):  # a custom pytree node, a tracer
             key = None
         if key is None:  # pytrees among the arguments (or a tracer)
             key, leaves = _tree_key((trace_type, where, flags), prefix, leaves)
