@@ -123,17 +123,15 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
         leaves: Any = args
         prefix: Any = None
         if kwargs:  # as ``_split``, spelled out
-            if jitted._has_static:
+            if len(kwargs) == 1 and not jitted._has_static:
+                (prefix,) = kwargs
+                leaves = (*args, kwargs[prefix])
+            else:
                 n = len(args)
                 names = tuple(kwargs)
                 leaves, prefix = (
                     jitted._kw_splitters.get((n, names)) or jitted._kw_splitter(n, names)
                 )(args, kwargs)
-            elif len(kwargs) == 1:
-                (prefix,) = kwargs
-                leaves = (*args, kwargs[prefix])
-            else:
-                leaves, prefix = _split(jitted, args, kwargs)
         elif jitted._has_static:  # as ``_split``, spelled out
             n = len(args)
             static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
@@ -178,32 +176,20 @@ def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     return _call_slow(jitted, args, kwargs)
 
 
-# Keyword names in call order -> sorted, for calls without static arguments.
-_SORTED_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
 def _split(
     jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], str | tuple[Any, ...]]:
     # A call with keyword or static arguments: its dynamic top-level arguments
     # (positional, then keyword in sorted name order, as the full path
-    # flattens them) and the key's prefix. Without static arguments the prefix
-    # is the keyword names, sorted (the leaf count then fixes the positional
-    # count; one name stands alone); with them, the tracer's per-form split
-    # gives it, and positional statics alone give ``(count, values)`` (a pair:
-    # the keyword forms' prefixes are triples). Keyword order never changes it.
+    # flattens them) and the key's prefix. One keyword of a function without
+    # static arguments is keyed on its name alone; other keyword calls on the
+    # tracer's per-form split (a triple naming the form, keyword order not
+    # changing it); positional statics alone give ``(count, values)``, a pair.
     n = len(args)
     if kwargs:
         names = tuple(kwargs)
-        if not jitted._has_static:
-            if len(names) == 1:
-                return (*args, kwargs[names[0]]), names[0]
-            ordered = _SORTED_NAMES.get(names)
-            if ordered is None:
-                if len(_SORTED_NAMES) >= 4096:
-                    _SORTED_NAMES.clear()
-                ordered = _SORTED_NAMES[names] = tuple(sorted(names))
-            return (*args, *map(kwargs.__getitem__, ordered)), ordered
+        if len(names) == 1 and not jitted._has_static:
+            return (*args, kwargs[names[0]]), names[0]
         return (jitted._kw_splitters.get((n, names)) or jitted._kw_splitter(n, names))(args, kwargs)
     static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
     return dyn(args), (n, static(args))

@@ -394,6 +394,12 @@ class JitWrapped:
                 def split(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                     return args, (form, (), values(kwargs))
 
+            elif not positional and not static_names:  # keywords, none static
+                prefix = (form, (), ())
+
+                def split(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                    return (*args, *map(kwargs.__getitem__, dyn_names)), prefix
+
             else:
 
                 def split(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
