@@ -11,7 +11,6 @@ compiles it (through the persistent cache when
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 import warnings
@@ -251,6 +250,8 @@ def _cache_path(text: str, device: Device) -> str | None:
     folder = state.cache_dir
     if not folder:
         return None
+    import hashlib  # only the persistent cache needs it: kept out of import time
+
     digest = hashlib.sha256()
     digest.update(text.encode())
     digest.update(repr((_xla.JAXLIB_VERSION, _xla.device_platform(device))).encode())

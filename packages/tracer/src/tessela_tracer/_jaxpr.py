@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 
 from tessela_tracer._avals import ShapedArray
@@ -69,7 +69,7 @@ class Literal:
 Atom = Var | Literal
 
 
-@attrs.frozen(eq=False, repr=False)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False, slots=True, weakref_slot=True)
 class JaxprEqn:
     """One equation ``outvars = primitive[params] invars``."""
 
@@ -80,13 +80,13 @@ class JaxprEqn:
 
     def replace(self, **changes: Any) -> JaxprEqn:
         """Return a copy with some fields replaced."""
-        return attrs.evolve(self, **changes)
+        return dataclasses.replace(self, **changes)
 
     def __repr__(self) -> str:
         return f"JaxprEqn({self.primitive.name}, {len(self.invars)} in, {len(self.outvars)} out)"
 
 
-@attrs.frozen(eq=False, repr=False)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False, slots=True, weakref_slot=True)
 class Jaxpr:
     """A typed, first-order program: constvars, invars, equations, outvars."""
 
@@ -107,7 +107,7 @@ class Jaxpr:
 
     def replace(self, **changes: Any) -> Jaxpr:
         """Return a copy with some fields replaced."""
-        return attrs.evolve(self, **changes)
+        return dataclasses.replace(self, **changes)
 
     def pretty_print(self, *, width: int = 80) -> str:
         """Return the text JAX's ``make_jaxpr`` prints for this program."""
@@ -119,7 +119,7 @@ class Jaxpr:
     __repr__ = __str__
 
 
-@attrs.frozen(eq=False, repr=False)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False, slots=True, weakref_slot=True)
 class ClosedJaxpr:
     """A jaxpr together with the values of its constvars."""
 
@@ -143,7 +143,7 @@ class ClosedJaxpr:
 
     def replace(self, **changes: Any) -> ClosedJaxpr:
         """Return a copy with some fields replaced."""
-        return attrs.evolve(self, **changes)
+        return dataclasses.replace(self, **changes)
 
     def pretty_print(self, *, width: int = 80) -> str:
         """Return the text JAX's ``make_jaxpr`` prints for this program."""

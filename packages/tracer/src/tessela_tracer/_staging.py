@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import attrs
 import numpy as np
 from tessela_pytree import (
     PyTreeDef,
@@ -40,7 +40,7 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class DebugInfo:
     """What is being traced, for error messages.
 
