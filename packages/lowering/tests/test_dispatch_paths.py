@@ -19,7 +19,7 @@ import pytest
 import tessela_lowering as tl
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from tessela_lowering import _flags, _jit, _xla
+from tessela_lowering import _dispatch, _flags, _jit, _xla
 from tessela_lowering._array import DonatedArgumentError
 from tessela_lowering._xla import _run
 from tessela_pytree import register_pytree_node, tree_leaves
@@ -581,6 +581,20 @@ def test_calls_with_host_values_agree_with_op_by_op_on_every_call(
         got, expected = f(*args), _total(args)
         assert got.aval == expected.aval
         np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-2)
+    assert len(f._fast) == 1
+
+
+@pytest.mark.parametrize("k", [1, _dispatch.ENGINE_MAX_ARRAYS, _dispatch.ENGINE_MAX_ARRAYS + 1])
+def test_a_numpy_batch_beside_device_arrays_gives_each_calls_values(k: int) -> None:
+    # Up to ENGINE_MAX_ARRAYS device arrays the batch moves in jaxlib's object,
+    # beyond them from Python: either way each call sees its own batch.
+    f = tl.jit(lambda b, *xs: [lax.add(x, lax.reduce_sum(b, (0,))) for x in xs])
+    xs = [tl.device_put(np.full(2, i, np.float32)) for i in range(k)]
+    batch = np.zeros((3, 2), np.float32)
+    for step in range(4):
+        batch[:] = step
+        outs = f(batch, *xs)
+        assert [np.asarray(o).tolist() for o in outs] == [[i + 3.0 * step] * 2 for i in range(k)]
     assert len(f._fast) == 1
 
 
