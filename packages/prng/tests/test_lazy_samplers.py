@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -65,3 +66,12 @@ def test_lazy_samplers_are_the_modules_functions() -> None:
 def test_unknown_names_raise_attribute_error() -> None:
     with pytest.raises(AttributeError, match="has no attribute 'no_such_sampler'"):
         _ = tr.no_such_sampler  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("module", sorted(tr._SAMPLER_MODULES))
+def test_every_sampler_a_module_exports_is_in_the_lazy_table(module: str) -> None:
+    # The table repeats each module's ``__all__`` (reading them would import
+    # the modules); a name added to a module but not to the table fails here.
+    exported = importlib.import_module(f"tessela_prng.{module}").__all__
+    assert sorted(exported) == sorted(tr._SAMPLER_MODULES[module])
+    assert set(exported) <= set(tr.__all__)
