@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -192,3 +195,26 @@ def test_unknown_plugin_platform_raises() -> None:
 
 def test_jaxlib_version_is_supported() -> None:
     assert (0, 10, 2) <= _xla.JAXLIB_VERSION < (0, 12)
+
+
+def test_dialects_are_imported_by_the_first_lowering() -> None:
+    # ``import tessela_lowering`` leaves jaxlib's dialect modules unimported;
+    # the first lowering imports them, and ops of both dialects lower.
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "import tessela_lowering as tl\n"
+        "from tessela_tracer import lax\n"
+        "names = ['jaxlib.mlir.dialects.' + d for d in ('stablehlo', 'chlo', 'func', 'sdy')]\n"
+        "print([n for n in names if n in sys.modules])\n"
+        "f = tl.jit(lambda x: lax.add(lax.asin(x), x))\n"
+        "print(f(np.float32(0.5)).item(), [n for n in names[:3] if n not in sys.modules])\n"
+        "print(tl._xla.stablehlo.AddOp is sys.modules[names[0]].AddOp)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0] == "[]"
+    value, missing = out[1].split(" ", 1)
+    assert abs(float(value) - (np.arcsin(0.5) + 0.5)) < 1e-6 and missing == "[]"
+    assert out[2] == "True"

@@ -52,9 +52,8 @@ def _channel() -> Any:
     return stablehlo.ChannelHandle.get(handle=next_channel(), type=1)
 
 
-def _all_reduce(
-    combine: Callable[[Value, Value], Any],
-) -> Callable[..., list[Value]]:
+def _all_reduce(combine: str) -> Callable[..., list[Value]]:
+    # ``combine``: the StableHLO op (by name) reducing two values.
     def rule(ctx: LoweringRuleContext, x: Value, *, axis_name: tuple[Hashable, ...]) -> list[Value]:
         mesh = _mesh_for(ctx, axis_name)
         aval = ctx.avals_out[0]
@@ -65,15 +64,15 @@ def _all_reduce(
         scalar = _hlo.tensor_type((), aval.dtype)
         block = op.regions[0].blocks.append(scalar, scalar)
         with ir.InsertionPoint(block):
-            stablehlo.ReturnOp([combine(block.arguments[0], block.arguments[1]).result])
+            stablehlo.ReturnOp([getattr(stablehlo, combine)(*block.arguments).result])
         return [op.results[0]]
 
     return rule
 
 
-register_lowering(P.psum_p, _all_reduce(stablehlo.AddOp))
-register_lowering(P.pmax_p, _all_reduce(stablehlo.MaxOp))
-register_lowering(P.pmin_p, _all_reduce(stablehlo.MinOp))
+register_lowering(P.psum_p, _all_reduce("AddOp"))
+register_lowering(P.pmax_p, _all_reduce("MaxOp"))
+register_lowering(P.pmin_p, _all_reduce("MinOp"))
 
 
 def _all_gather_lowering(

@@ -14,7 +14,6 @@ bitcasts, ``select_n``, ``integer_pow`` (square-and-multiply), ``square``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,21 +28,24 @@ from tessela_lowering._xla import Value, chlo, ir, stablehlo
 __all__: list[str] = []
 
 
-def _register_elementwise(prim: Primitive, op: Callable[..., Any]) -> None:
-    """Lower ``prim`` to ``op`` on its operands broadcast to the result's shape."""
+def _register_elementwise(prim: Primitive, op: str, dialect: Any = stablehlo) -> None:
+    """Lower ``prim`` to ``dialect``'s ``op`` on its operands broadcast to the result's shape.
+
+    The op is named, not given: the dialect is imported at the first lowering.
+    """
 
     def rule(ctx: LoweringRuleContext, *args: Value, **_: object) -> list[Value]:
         shape = tuple(ctx.avals_out[0].shape)
-        return [op(*[broadcast_to(a, shape) for a in args]).result]
+        return [getattr(dialect, op)(*[broadcast_to(a, shape) for a in args]).result]
 
     register_lowering(prim, rule)
 
 
-_register_elementwise(P.add_p, stablehlo.AddOp)
-_register_elementwise(P.sub_p, stablehlo.SubtractOp)
-_register_elementwise(P.mul_p, stablehlo.MulOp)
-_register_elementwise(P.div_p, stablehlo.DivOp)
-_register_elementwise(P.rem_p, stablehlo.RemOp)
+_register_elementwise(P.add_p, "AddOp")
+_register_elementwise(P.sub_p, "SubtractOp")
+_register_elementwise(P.mul_p, "MulOp")
+_register_elementwise(P.div_p, "DivOp")
+_register_elementwise(P.rem_p, "RemOp")
 
 
 def _register_extremum(prim: Primitive, *, larger: bool) -> None:
@@ -58,48 +60,48 @@ def _register_extremum(prim: Primitive, *, larger: bool) -> None:
 
 _register_extremum(P.max_p, larger=True)
 _register_extremum(P.min_p, larger=False)
-_register_elementwise(P.atan2_p, stablehlo.Atan2Op)
-_register_elementwise(P.nextafter_p, chlo.NextAfterOp)
-_register_elementwise(P.and_p, stablehlo.AndOp)
-_register_elementwise(P.or_p, stablehlo.OrOp)
-_register_elementwise(P.xor_p, stablehlo.XorOp)
-_register_elementwise(P.not_p, stablehlo.NotOp)
-_register_elementwise(P.shift_left_p, stablehlo.ShiftLeftOp)
-_register_elementwise(P.shift_right_arithmetic_p, stablehlo.ShiftRightArithmeticOp)
-_register_elementwise(P.shift_right_logical_p, stablehlo.ShiftRightLogicalOp)
-_register_elementwise(P.mulhi_p, chlo.MulhiOp)
-_register_elementwise(P.neg_p, stablehlo.NegOp)
-_register_elementwise(P.sign_p, stablehlo.SignOp)
-_register_elementwise(P.floor_p, stablehlo.FloorOp)
-_register_elementwise(P.ceil_p, stablehlo.CeilOp)
-_register_elementwise(P.exp_p, stablehlo.ExpOp)
-_register_elementwise(P.log_p, stablehlo.LogOp)
-_register_elementwise(P.log1p_p, stablehlo.Log1pOp)
-_register_elementwise(P.expm1_p, stablehlo.Expm1Op)
-_register_elementwise(P.tanh_p, stablehlo.TanhOp)
-_register_elementwise(P.tan_p, stablehlo.TanOp)
-_register_elementwise(P.asin_p, chlo.AsinOp)
-_register_elementwise(P.acos_p, chlo.AcosOp)
-_register_elementwise(P.atan_p, chlo.AtanOp)
-_register_elementwise(P.sinh_p, chlo.SinhOp)
-_register_elementwise(P.cosh_p, chlo.CoshOp)
-_register_elementwise(P.asinh_p, chlo.AsinhOp)
-_register_elementwise(P.acosh_p, chlo.AcoshOp)
-_register_elementwise(P.atanh_p, chlo.AtanhOp)
-_register_elementwise(P.sqrt_p, stablehlo.SqrtOp)
-_register_elementwise(P.rsqrt_p, stablehlo.RsqrtOp)
-_register_elementwise(P.cbrt_p, stablehlo.CbrtOp)
-_register_elementwise(P.erf_p, chlo.ErfOp)
-_register_elementwise(P.erfc_p, chlo.ErfcOp)
-_register_elementwise(P.erf_inv_p, chlo.ErfInvOp)
-_register_elementwise(P.lgamma_p, chlo.LgammaOp)
-_register_elementwise(P.digamma_p, chlo.DigammaOp)
-_register_elementwise(P.polygamma_p, chlo.PolygammaOp)
-_register_elementwise(P.zeta_p, chlo.ZetaOp)
-_register_elementwise(P.is_finite_p, stablehlo.IsFiniteOp)
-_register_elementwise(P.complex_p, stablehlo.ComplexOp)
-_register_elementwise(P.population_count_p, stablehlo.PopulationCountOp)
-_register_elementwise(P.clz_p, stablehlo.ClzOp)
+_register_elementwise(P.atan2_p, "Atan2Op")
+_register_elementwise(P.nextafter_p, "NextAfterOp", chlo)
+_register_elementwise(P.and_p, "AndOp")
+_register_elementwise(P.or_p, "OrOp")
+_register_elementwise(P.xor_p, "XorOp")
+_register_elementwise(P.not_p, "NotOp")
+_register_elementwise(P.shift_left_p, "ShiftLeftOp")
+_register_elementwise(P.shift_right_arithmetic_p, "ShiftRightArithmeticOp")
+_register_elementwise(P.shift_right_logical_p, "ShiftRightLogicalOp")
+_register_elementwise(P.mulhi_p, "MulhiOp", chlo)
+_register_elementwise(P.neg_p, "NegOp")
+_register_elementwise(P.sign_p, "SignOp")
+_register_elementwise(P.floor_p, "FloorOp")
+_register_elementwise(P.ceil_p, "CeilOp")
+_register_elementwise(P.exp_p, "ExpOp")
+_register_elementwise(P.log_p, "LogOp")
+_register_elementwise(P.log1p_p, "Log1pOp")
+_register_elementwise(P.expm1_p, "Expm1Op")
+_register_elementwise(P.tanh_p, "TanhOp")
+_register_elementwise(P.tan_p, "TanOp")
+_register_elementwise(P.asin_p, "AsinOp", chlo)
+_register_elementwise(P.acos_p, "AcosOp", chlo)
+_register_elementwise(P.atan_p, "AtanOp", chlo)
+_register_elementwise(P.sinh_p, "SinhOp", chlo)
+_register_elementwise(P.cosh_p, "CoshOp", chlo)
+_register_elementwise(P.asinh_p, "AsinhOp", chlo)
+_register_elementwise(P.acosh_p, "AcoshOp", chlo)
+_register_elementwise(P.atanh_p, "AtanhOp", chlo)
+_register_elementwise(P.sqrt_p, "SqrtOp")
+_register_elementwise(P.rsqrt_p, "RsqrtOp")
+_register_elementwise(P.cbrt_p, "CbrtOp")
+_register_elementwise(P.erf_p, "ErfOp", chlo)
+_register_elementwise(P.erfc_p, "ErfcOp", chlo)
+_register_elementwise(P.erf_inv_p, "ErfInvOp", chlo)
+_register_elementwise(P.lgamma_p, "LgammaOp", chlo)
+_register_elementwise(P.digamma_p, "DigammaOp", chlo)
+_register_elementwise(P.polygamma_p, "PolygammaOp", chlo)
+_register_elementwise(P.zeta_p, "ZetaOp", chlo)
+_register_elementwise(P.is_finite_p, "IsFiniteOp")
+_register_elementwise(P.complex_p, "ComplexOp")
+_register_elementwise(P.population_count_p, "PopulationCountOp")
+_register_elementwise(P.clz_p, "ClzOp")
 
 
 def _compare_keys(ctx: LoweringRuleContext, x: Value, y: Value, direction: str) -> Value:
@@ -146,18 +148,18 @@ _register_comparison(P.gt_p, "GT")
 _register_comparison(P.ge_p, "GE")
 
 
-def _register_typed_unary(prim: Primitive, op: Callable[..., Any]) -> None:
-    """Lower ``prim`` to ``op``, whose result type (real for a complex operand) the builder infers."""
+def _register_typed_unary(prim: Primitive, op: str) -> None:
+    """Lower ``prim`` to StableHLO's ``op``, whose result type (real for a complex operand) the builder infers."""
 
     def rule(ctx: LoweringRuleContext, x: Value, **_: object) -> list[Value]:
-        return [op(x).result]
+        return [getattr(stablehlo, op)(x).result]
 
     register_lowering(prim, rule)
 
 
-_register_typed_unary(P.abs_p, stablehlo.AbsOp)
-_register_typed_unary(P.real_p, stablehlo.RealOp)
-_register_typed_unary(P.imag_p, stablehlo.ImagOp)
+_register_typed_unary(P.abs_p, "AbsOp")
+_register_typed_unary(P.real_p, "RealOp")
+_register_typed_unary(P.imag_p, "ImagOp")
 
 
 def _pow_lowering(ctx: LoweringRuleContext, x: Value, y: Value) -> list[Value]:

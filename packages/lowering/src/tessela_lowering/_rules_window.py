@@ -65,19 +65,20 @@ def _register_reduce_window(
     register_lowering(prim, rule)
 
 
-def _op(op: Callable[[Value, Value], Any]) -> Callable[[Value, Value], Value]:
-    return lambda a, b: op(a, b).result
+def _op(name: str) -> Callable[[Value, Value], Value]:
+    # StableHLO's op ``name`` on two values (looked up when a lowering runs).
+    return lambda a, b: getattr(stablehlo, name)(a, b).result
 
 
-_register_reduce_window(P.reduce_window_sum_p, "sum", _op(stablehlo.AddOp), _op(stablehlo.AddOp))
+_register_reduce_window(P.reduce_window_sum_p, "sum", _op("AddOp"), _op("AddOp"))
 _register_reduce_window(
-    P.reduce_window_max_p, "max", lambda a, b: _hlo.extremum(a, b, larger=True), _op(stablehlo.OrOp)
+    P.reduce_window_max_p, "max", lambda a, b: _hlo.extremum(a, b, larger=True), _op("OrOp")
 )
 _register_reduce_window(
     P.reduce_window_min_p,
     "min",
     lambda a, b: _hlo.extremum(a, b, larger=False),
-    _op(stablehlo.AndOp),
+    _op("AndOp"),
 )
 
 

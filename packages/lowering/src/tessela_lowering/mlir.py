@@ -15,6 +15,11 @@ modules re-exported here, the same objects jaxlib's MLIR bindings define:
 - ``func``: the func dialect (``func.CallOp``), for calls of functions added to
   the module.
 
+The dialect modules are imported the first time one of their names is read
+(in practice, by the first lowering): a rule reads ``stablehlo.AddOp`` when
+it runs, not when it is registered, and ``import tessela_lowering`` does not
+pay for them.
+
 Besides the dialects: :class:`LoweringRuleContext` (what a rule knows: the
 primitive, ``avals_in``, ``avals_out``, the platform and the
 :class:`ModuleContext`), :func:`lower_jaxpr` (emit a jaxpr's ops in place),

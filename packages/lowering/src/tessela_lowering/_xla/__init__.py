@@ -10,8 +10,9 @@ bindings are typed and are re-exported as modules (``ir``, ``func_dialect``,
 Its modules: ``_jaxlib`` (jaxlib's modules, the types, process-wide state,
 PJRT clients and plugins), ``_mlir`` (contexts, attributes, element types) and
 ``_run`` (compiling, running, host callbacks, LAPACK kernels, analyses, and
-buffers between host and device) and ``_engine`` (jaxlib's compiled-call
-object, for calls with host values). The rest of tessela_lowering
+buffers between host and device), ``_engine`` (jaxlib's compiled-call
+object, for calls with host values) and ``_dialects`` (the dialect modules,
+imported when a lowering first reads them). The rest of tessela_lowering
 imports only this package's names.
 
 Written against jaxlib 0.10.2 and defensive about 0.11.x: every attribute that
@@ -28,9 +29,8 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import chlo, stablehlo
-from jaxlib.mlir.dialects import func as func_dialect
 
+from tessela_lowering._xla._dialects import chlo, func_dialect, stablehlo
 from tessela_lowering._xla._engine import Engine, EngineMiss, engine
 from tessela_lowering._xla._jaxlib import (
     JAXLIB_VERSION,

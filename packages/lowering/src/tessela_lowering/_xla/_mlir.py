@@ -9,9 +9,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import chlo, stablehlo
-from jaxlib.mlir.dialects import func as func_dialect
 
+from tessela_lowering._xla._dialects import chlo, func_dialect, stablehlo
 from tessela_lowering._xla._jaxlib import (
     DType,
     HostArray,

@@ -11,9 +11,8 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import func as func_dialect
-from jaxlib.mlir.dialects import stablehlo
 
+from tessela_lowering._xla._dialects import func_dialect, stablehlo
 from tessela_lowering._xla._jaxlib import (
     AvalLike,
     Buffer,

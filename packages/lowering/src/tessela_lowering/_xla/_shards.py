@@ -14,8 +14,8 @@ from typing import Any, TypeAlias
 
 import numpy as np
 from jaxlib.mlir import ir
-from jaxlib.mlir.dialects import sdy
 
+from tessela_lowering._xla._dialects import sdy
 from tessela_lowering._xla._jaxlib import (
     AvalLike,
     Buffer,
