@@ -441,3 +441,39 @@ def test_program_bodies_run_step_by_step_without_jit(flag: str) -> None:
                 tnp.sum(tnp.log(x))
     finally:
         config.update(flag, before)
+
+
+HOST_OPERANDS = st.sampled_from(
+    ["f32", "i8", "u8", "bool", "f64", "int", "float", "true", "complex"]
+)
+
+
+def _host_operand(kind: str) -> Any:
+    values = {
+        "f32": np.array([1.5, -2.0], np.float32),
+        "i8": np.array([3, -4], np.int8),
+        "u8": np.array([5, 6], np.uint8),
+        "bool": np.array([True, False]),
+        "f64": np.array([0.25, 4.0]),
+        "int": 3,
+        "float": 0.5,
+        "true": True,
+        "complex": 1 + 2j,
+    }
+    return values[kind]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.sampled_from(["add", "subtract", "multiply", "maximum", "power", "true_divide"]),
+       HOST_OPERANDS, HOST_OPERANDS)  # fmt: skip
+def test_binary_functions_of_host_operands_match_the_traced_path(
+    name: str, kind1: str, kind2: str
+) -> None:
+    # NumPy values and Python scalars go straight to the function's compiled
+    # program outside traces: the same dtype, weak type and values as traced.
+    fn: Callable[..., Any] = getattr(tnp, name)
+    x1, x2 = _host_operand(kind1), _host_operand(kind2)
+    eager = fn(x1, x2)
+    traced = jit(lambda a, b: fn(a, b))(x1, x2)
+    assert eager.aval == traced.aval
+    np.testing.assert_allclose(np.asarray(eager), np.asarray(traced), rtol=1e-6)

@@ -53,3 +53,16 @@ def test_refusals_as_in_jax() -> None:
     with pytest.raises(NotImplementedError, match="out argument"):
         add(X, X, out=X)  # type: ignore[arg-type]
     assert "ufunc" in tnp.__all__ and "frompyfunc" in tnp.__all__
+
+
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "greater_equal"])
+@pytest.mark.parametrize("staged", [False, True])
+def test_complex_comparisons_order_as_numpy(name: str, staged: bool) -> None:
+    # lax orders real operands only; NumPy orders complex ones by real part,
+    # then imaginary part (ties and NaNs included).
+    x = np.array([1 + 2j, 2 + 1j, 1 + 1j, 1 + 2j, np.nan + 0j, 3j], np.complex64)
+    y = np.array([2 + 1j, 1 + 2j, 1 + 2j, 1 + 2j, 1 + 0j, -3j], np.complex64)
+    fn = getattr(tnp, name)
+    got = jit(fn)(x, y) if staged else fn(x, y)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(x, y))

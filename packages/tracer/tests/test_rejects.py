@@ -117,3 +117,13 @@ def test_deliberate_differences_are_what_jax_traces() -> None:
 def test_messages_name_the_argument_and_the_fix(name: str, text: str) -> None:
     err = _run(*NAMED[name])
     assert err is not None and text in str(err)
+
+
+def test_every_elementwise_operation_takes_the_operand_kinds_jax_takes() -> None:
+    # Each operation against each operand kind: an operation that takes a
+    # kind JAX refuses can reach XLA with it (``rem`` of complex operands
+    # crashed the process there).
+    points, make = GRIDS["elementwise"]
+    for key in points():
+        _check(f"elementwise:{key_str(key)}", GOLDEN["grids"]["elementwise"][key_str(key)],
+               _run(*make(key)))  # fmt: skip

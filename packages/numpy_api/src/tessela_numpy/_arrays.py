@@ -217,16 +217,17 @@ def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -
 
     Returns:
       ``x`` itself when nothing changes, a literal for Python scalars, a NumPy
-      array for NumPy constants, else the result of ``convert_element_type``.
+      array for NumPy constants converted to a strong dtype, else the result
+      of ``convert_element_type``.
     """
     if is_python_scalar(x):
         return unchanged(_literal(x, dtype, weak_type))
-    if isinstance(x, np.ndarray | np.generic):
+    if isinstance(x, np.ndarray | np.generic) and not weak_type:
         if x.dtype == dtype:
             return x
         out = np.asarray(x).astype(dtype)
         return out[()] if out.ndim == 0 else out
-    aval = aval_of(x)
+    aval = aval_of(x)  # a weakly typed result of a NumPy value is an array (NumPy has none)
     if aval.dtype == dtype and aval.weak_type == weak_type:
         return unchanged(x)
     return unchanged(

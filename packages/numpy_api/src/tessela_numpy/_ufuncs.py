@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
-from tessela_tracer import ArrayOps, jit, lax
+from tessela_tracer import ArrayOps, EvalTrace, get_current_trace, jit, lax
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -51,6 +51,8 @@ __all__ = [
 ]  # fmt: skip
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+# Operand types a binary function runs on eagerly without further checks.
+_HOST = frozenset({np.ndarray, float, int, bool, complex})
 
 
 def _dtype(x: Any) -> np.dtype[Any]:
@@ -218,9 +220,11 @@ def _binary(
         # Outside any trace, operands that need promotion or broadcasting (a
         # Python scalar, NumPy values, other shapes) run as one compiled
         # program per operand signature, not as one dispatch per step.
-        eager_run = jit(run)
+        eager_run: Callable[[ArrayLike, ArrayLike], Array] = jit(run)
 
         def fn(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+            if type(x1) in _HOST and type(x2) in _HOST and type(get_current_trace()) is EvalTrace:
+                return eager_run(x1, x2)  # NumPy values and Python scalars, eagerly
             if isinstance(x1, ArrayOps) and isinstance(x2, ArrayOps):
                 a1, a2 = x1.aval, x2.aval
                 dtype = a1.dtype
@@ -233,7 +237,7 @@ def _binary(
                         return unchanged(op(x1, x2))
             check_arraylike(name, x1, x2)
             if outside_traces(x1, x2):
-                return unchanged(eager_run(x1, x2))
+                return eager_run(x1, x2)
             return run(x1, x2)
 
     fn.__name__ = fn.__qualname__ = name
@@ -266,6 +270,20 @@ def _logical(
 ) -> Callable[[ArrayLike, ArrayLike], Array]:
     def run(a: ArrayLike, b: ArrayLike) -> Array:
         return unchanged(op(_to_bool(a), _to_bool(b)))
+
+    return run
+
+
+def _ordered(
+    compare: Callable[[ArrayLike, ArrayLike], Array],
+) -> Callable[[ArrayLike, ArrayLike], Array]:
+    # ``compare`` in NumPy's order: complex operands by their real parts,
+    # ties broken by their imaginary parts (lax orders real operands only).
+    def run(a: ArrayLike, b: ArrayLike) -> Array:
+        if _dtype(a).kind != "c":
+            return compare(a, b)
+        ra, rb = lax.real(a), lax.real(b)
+        return lax.select(lax.eq(ra, rb), compare(lax.imag(a), lax.imag(b)), compare(ra, rb))
 
     return run
 
@@ -564,10 +582,10 @@ logaddexp2 = _binary(
 )
 equal = _binary("equal", lax.eq, "Equality test")
 not_equal = _binary("not_equal", lax.ne, "Inequality test")
-less = _binary("less", lax.lt, "Less-than test")
-less_equal = _binary("less_equal", lax.le, "Less-or-equal test")
-greater = _binary("greater", lax.gt, "Greater-than test")
-greater_equal = _binary("greater_equal", lax.ge, "Greater-or-equal test")
+less = _binary("less", _ordered(lax.lt), "Less-than test")
+less_equal = _binary("less_equal", _ordered(lax.le), "Less-or-equal test")
+greater = _binary("greater", _ordered(lax.gt), "Greater-than test")
+greater_equal = _binary("greater_equal", _ordered(lax.ge), "Greater-or-equal test")
 logical_and = _binary("logical_and", _logical(lax.bitwise_and), "Logical AND")
 logical_or = _binary("logical_or", _logical(lax.bitwise_or), "Logical OR")
 logical_xor = _binary("logical_xor", _logical(lax.bitwise_xor), "Logical XOR")

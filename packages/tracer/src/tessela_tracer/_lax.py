@@ -377,7 +377,9 @@ def _convert_element_type(
     operand: ArrayLike, new_dtype: DTypeLike | None, *, weak_type: bool
 ) -> Array:
     dt = _dtypes.canonicalize_dtype(new_dtype if new_dtype is not None else _aval(operand).dtype)
-    if not isinstance(operand, Tracer) and _foldable(operand):
+    # A constant folds to a NumPy value, which has no weak type: a weak result
+    # is bound instead (a Python scalar already of that type is returned).
+    if not isinstance(operand, Tracer) and _foldable(operand) and not weak_type:
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real

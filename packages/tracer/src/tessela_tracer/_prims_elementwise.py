@@ -22,11 +22,15 @@ _REAL_FLOAT = ("floating",)
 _INT = ("integer",)
 _INT_BOOL = ("integer", "bool")
 _NUM = ("integer", "floating", "complexfloating")
+_REAL = ("integer", "floating")
+_SIGNED_NUM = ("signedinteger", "floating", "complexfloating")
 _ANY = ("integer", "floating", "complexfloating", "bool")
+_ORDERED = ("integer", "floating", "bool")
 _KIND_TYPES: dict[str, Any] = {
     "floating": np.floating,
     "complexfloating": np.complexfloating,
     "integer": np.integer,
+    "signedinteger": np.signedinteger,
     "bool": np.bool_,
     "prng_key": prng_key,
 }
@@ -115,7 +119,7 @@ floor_p = unary_primitive("floor", _REAL_FLOAT)
 ceil_p = unary_primitive("ceil", _REAL_FLOAT)
 round_p = unary_primitive("round", _REAL_FLOAT)
 is_finite_p = unary_primitive("is_finite", _REAL_FLOAT, lambda d: _dtypes.bool_)
-abs_p = unary_primitive("abs", _NUM, _real_of)
+abs_p = unary_primitive("abs", _SIGNED_NUM, _real_of)
 exp_p = unary_primitive("exp", _FLOAT)
 exp2_p = unary_primitive("exp2", _FLOAT)
 log_p = unary_primitive("log", _FLOAT)
@@ -221,10 +225,10 @@ add_p = nary_primitive("add", _NUM)
 sub_p = nary_primitive("sub", _NUM)
 mul_p = nary_primitive("mul", _NUM)
 div_p = nary_primitive("div", _NUM)
-rem_p = nary_primitive("rem", _NUM)
+rem_p = nary_primitive("rem", _REAL)
 max_p = nary_primitive("max", _ANY)
 min_p = nary_primitive("min", _ANY)
-atan2_p = nary_primitive("atan2", _REAL_FLOAT)
+atan2_p = nary_primitive("atan2", _FLOAT)
 nextafter_p = nary_primitive("nextafter", _REAL_FLOAT)
 # The special functions of two real operands, beside lgamma/digamma above:
 # polygamma(m, x) is the m-th derivative of digamma; zeta(x, q) is Hurwitz's zeta.
@@ -241,10 +245,10 @@ mulhi_p = nary_primitive("mulhi", _INT)
 # Keys compare for equality (as in JAX), and for nothing else.
 eq_p = nary_primitive("eq", (*_ANY, "prng_key"), _to_bool)
 ne_p = nary_primitive("ne", (*_ANY, "prng_key"), _to_bool)
-lt_p = nary_primitive("lt", _ANY, _to_bool)
-le_p = nary_primitive("le", _ANY, _to_bool)
-gt_p = nary_primitive("gt", _ANY, _to_bool)
-ge_p = nary_primitive("ge", _ANY, _to_bool)
+lt_p = nary_primitive("lt", _ORDERED, _to_bool)
+le_p = nary_primitive("le", _ORDERED, _to_bool)
+gt_p = nary_primitive("gt", _ORDERED, _to_bool)
+ge_p = nary_primitive("ge", _ORDERED, _to_bool)
 complex_p = nary_primitive(
     "complex",
     _REAL_FLOAT,

@@ -23,7 +23,7 @@ import numpy as np
 
 Builder = Callable[[Any], Callable[..., Any]]
 
-_KINDS = {"f32": "float32", "i32": "int32", "u8": "uint8", "b": "bool"}
+_KINDS = {"f32": "float32", "i32": "int32", "u8": "uint8", "b": "bool", "c64": "complex64"}
 
 
 def parse_input(spec: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
@@ -128,7 +128,94 @@ def _full(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
     return (lambda lax: lambda: lax.full(shape, 0.0)), ()
 
 
+# The element-wise operations of lax, by arity, against every kind of operand.
+UNARY_OPS = [
+    "neg",
+    "sign",
+    "floor",
+    "ceil",
+    "round",
+    "is_finite",
+    "exp",
+    "exp2",
+    "log",
+    "expm1",
+    "log1p",
+    "tanh",
+    "logistic",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "real",
+    "imag",
+    "conj",
+    "abs",
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "square",
+    "not",
+    "population_count",
+    "clz",
+    "lgamma",
+    "digamma",
+    "bessel_i0e",
+    "bessel_i1e",
+    "erf",
+    "erfc",
+    "erf_inv",
+]
+BINARY_OPS = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "rem",
+    "pow",
+    "max",
+    "min",
+    "atan2",
+    "nextafter",
+    "complex",
+    "and",
+    "or",
+    "xor",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "eq",
+    "ne",
+    "ge",
+    "gt",
+    "le",
+    "lt",
+    "polygamma",
+    "igamma",
+    "igammac",
+    "zeta",
+]
+OPERAND_KINDS = ("b", "i32", "u8", "f32", "c64")
+
+
+def _elementwise(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    name, kind = key
+    arity = 1 if name in UNARY_OPS else 2
+    return (lambda lax: getattr(lax, name)), (f"{kind}[2]",) * arity
+
+
 GRIDS: dict[str, tuple[Callable[[], Iterator[tuple[Any, ...]]], Callable[..., Any]]] = {
+    "elementwise": (
+        lambda: itertools.product((*UNARY_OPS, *BINARY_OPS), OPERAND_KINDS),
+        _elementwise,
+    ),
     "dot": (lambda: itertools.product(DOT_SHAPES, repeat=2), _dot),
     "dynamic_slice": (lambda: itertools.product(range(4), SLICE_SIZES), _dynamic_slice),
     "dynamic_update_slice": (
