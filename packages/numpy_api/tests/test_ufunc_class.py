@@ -66,3 +66,32 @@ def test_complex_comparisons_order_as_numpy(name: str, staged: bool) -> None:
     got = jit(fn)(x, y) if staged else fn(x, y)
     with np.errstate(invalid="ignore"):
         np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(x, y))
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_ldexp_matches_numpy_where_two_to_the_exponent_overflows(staged: bool) -> None:
+    x = np.array([1e-30, 3.5e-20, -2.0, 1e30, np.inf, 0.0], np.float32)
+    e = np.array([150, 100, 3, -200, 4, 7], np.int32)
+    got = jit(tnp.ldexp)(x, e) if staged else tnp.ldexp(x, e)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), np.ldexp(x, e), rtol=1e-6)
+
+
+@pytest.mark.parametrize(("x", "e"), [(1.5, 2.0), (np.float32(1.5), 1 + 2j), (1 + 1j, 2)])
+def test_ldexp_refuses_complex_mantissas_and_inexact_exponents(x: object, e: object) -> None:
+    with pytest.raises(ValueError, match="integer exponents"):
+        tnp.ldexp(x, e)
+
+
+@pytest.mark.parametrize(
+    ("base", "exponent", "dtype", "weak"),
+    [(2, 40, "int32", True), (np.array([True, False]), 3, "int32", False),
+     (np.array([3], np.int8), np.array(2), "int8", False), (2.5, 2, "float32", True)],
+)  # fmt: skip
+def test_power_of_a_concrete_integer_exponent_is_an_array_as_in_jax(
+    base: object, exponent: object, dtype: str, weak: bool
+) -> None:
+    out = tnp.power(base, exponent)
+    assert out.dtype == np.dtype(dtype) and out.aval.weak_type == weak
+    expected = np.power(np.asarray(base).astype(dtype), exponent)  # wraps like XLA's int32
+    np.testing.assert_array_equal(np.asarray(out), expected)

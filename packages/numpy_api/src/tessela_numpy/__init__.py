@@ -25,9 +25,6 @@ from ._arith import (
     lcm as lcm,
 )
 from ._arith import (
-    ldexp as ldexp,
-)
-from ._arith import (
     pow as pow,
 )
 from ._arith import (
@@ -109,6 +106,7 @@ from ._misc_math import count_nonzero as count_nonzero
 from ._misc_math import frexp as frexp
 from ._misc_math import i0 as i0
 from ._misc_math import isclose as isclose
+from ._misc_math import ldexp as ldexp
 from ._misc_math import modf as modf
 from ._misc_math import nan_to_num as nan_to_num
 from ._misc_math import piecewise as piecewise

@@ -16,11 +16,9 @@ from ._arrays import (
     convert,
     full_like,
     promote_args,
-    promote_dtypes_inexact,
-    promote_shapes,
     select_n,
 )
-from ._shapes import broadcast_shapes, is_python_scalar
+from ._shapes import broadcast_shapes
 from ._ufunc_kernels import float_divmod
 from ._ufuncs import (
     _abs,
@@ -33,7 +31,7 @@ from ._ufuncs import (
 )
 from ._where import where
 
-__all__ = ["divmod", "gcd", "lcm", "ldexp", "pow", "power", "round"]
+__all__ = ["divmod", "gcd", "lcm", "pow", "power", "round"]
 
 
 def _integer_power(x1: Any, x2: Any) -> Any:
@@ -57,7 +55,7 @@ def _integer_power(x1: Any, x2: Any) -> Any:
 
 
 def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``x1 ** x2``, element-wise; integer exponents that are Python ints use ``integer_pow``.
+    """``x1 ** x2``, element-wise; a concrete integer exponent uses ``integer_pow``.
 
     Args:
       x1: the base, an array-like.
@@ -71,11 +69,17 @@ def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     dtype('int32')
     """
     check_arraylike("power", x1, x2)
-    if type(x2) is int or (isinstance(x2, np.integer) and not isinstance(x2, np.bool_)):
+    try:  # a concrete integer exponent (a Python or NumPy integer, a 0-d integer array)
+        n = operator.index(x2)  # type: ignore[arg-type]
+    except TypeError:
+        n = None
+    if n is not None:
+        # As JAX: booleans count as integers, a Python scalar base becomes a
+        # weakly typed array (2**40 wraps in int32 as JAX's does).
         (x1,) = promote_args("power", x1)
-        if is_python_scalar(x1):
-            return unchanged(x1**x2)
-        return lax.integer_pow(x1, int(x2))
+        if _dtype(x1) == np.bool_:
+            x1 = convert(x1, _dt.canonicalize_dtype(np.int64))
+        return lax.integer_pow(x1, n)
     x1, x2 = promote_args("power", x1, x2)
     if _is(x1, np.integer):
         return unchanged(_integer_power(x1, x2))
@@ -148,27 +152,6 @@ def _round(a: Any, decimals: int) -> Any:
 
 _round.__name__ = _round.__qualname__ = "round"
 _round_jit = jit(_round, static_argnums=1)
-
-
-def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``x1 * 2**x2``, element-wise.
-
-    Args:
-      x1: the mantissas (promoted to an inexact dtype).
-      x2: integer exponents.
-
-    Returns:
-      The products.
-
-    >>> from tessela_tracer import ShapeDtypeStruct, eval_shape
-    >>> eval_shape(ldexp, ShapeDtypeStruct((3,), "float32"), 2).dtype
-    dtype('float32')
-    """
-    check_arraylike("ldexp", x1, x2)
-    (x1,) = promote_dtypes_inexact(x1)
-    x1, x2 = promote_shapes("ldexp", x1, x2)
-    two = convert(2, _dtype(x1))
-    return lax.mul(x1, lax.pow(two, convert(x2, _dtype(x1))))
 
 
 def _gcd_cond(xs: tuple[Any, Any]) -> Any:

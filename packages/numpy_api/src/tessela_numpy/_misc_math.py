@@ -21,6 +21,7 @@ from ._arrays import (
     promote_args,
     promote_args_inexact,
     promote_dtypes,
+    promote_shapes,
     shape_of,
 )
 from ._creation import asarray
@@ -48,7 +49,7 @@ from ._where import broadcast_to, where
 
 __all__ = [
     "allclose", "around", "array_equal", "array_equiv",
-    "count_nonzero", "frexp", "i0", "isclose", "modf",
+    "count_nonzero", "frexp", "i0", "isclose", "ldexp", "modf",
     "nan_to_num", "piecewise", "select",
 ]  # fmt: skip
 
@@ -274,6 +275,43 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     mant = where(special, x, mant)
     exp = where(special, convert(0, int_dt), exp)
     return mant, convert(exp, np.dtype(np.int32))
+
+
+def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``x1 * 2**x2``, element-wise, without overflow in ``2**x2``.
+
+    The exponent is added to ``x1``'s own (:func:`frexp`), so a product that
+    is representable comes out right even where ``2**x2`` alone would
+    overflow or underflow (``ldexp(1e-30, 150)``; 2**150 is past float32's range).
+
+    Args:
+      x1: the mantissas: real numbers (integers become the default float dtype).
+      x2: integer exponents.
+
+    Returns:
+      The products, in ``x1``'s floating dtype.
+
+    Raises:
+      ValueError: ``x1`` is complex or ``x2`` is not an integer, as in JAX.
+
+    >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
+    >>> eval_shape(ldexp, S((3,), "float32"), 2).dtype
+    dtype('float32')
+    """
+    check_arraylike("ldexp", x1, x2)
+    d1, d2 = aval_of(x1).dtype, aval_of(x2).dtype
+    if _dt.issubdtype(d1, np.complexfloating) or _dt.issubdtype(d2, np.inexact):
+        raise ValueError(
+            f"ldexp not supported for input types {(d1, d2)}: pass real mantissas and "
+            "integer exponents (convert x2 with astype(int) if its values are whole)."
+        )
+    (x1,) = promote_args_inexact("ldexp", x1)
+    x1, x2 = promote_shapes("ldexp", x1, x2)
+    dt = aval_of(x1).dtype
+    mant, exp = frexp(x1)
+    exp = convert(lax.add(convert(exp, aval_of(x2).dtype), x2), dt)
+    out = lax.mul(mant, lax.pow(convert(2, dt), exp))
+    return where(logical_or(isinf(x1), equal(x1, convert(0, dt))), x1, out)
 
 
 def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
