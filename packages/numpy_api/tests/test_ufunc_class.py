@@ -95,3 +95,53 @@ def test_power_of_a_concrete_integer_exponent_is_an_array_as_in_jax(
     assert out.dtype == np.dtype(dtype) and out.aval.weak_type == weak
     expected = np.power(np.asarray(base).astype(dtype), exponent)  # wraps like XLA's int32
     np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "bool"])
+def test_reciprocal_and_rint_of_integers_compute_in_floating_point(dtype: str) -> None:
+    # JAX promotes both to the default float dtype (NumPy keeps integers,
+    # where 1 // x is 0 for every |x| > 1).
+    x = np.array([3, 1, 2, 7], dtype)
+    with np.errstate(divide="ignore"):
+        expected = 1.0 / x.astype(np.float32)
+    rec = tnp.reciprocal(x)
+    assert rec.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(rec), expected, rtol=1e-6)
+    assert tnp.rint(x).dtype == np.float32
+
+
+def test_booleans_count_as_integers_in_square_and_bitwise_count() -> None:
+    b = np.array([True, False, True])
+    assert tnp.square(b).dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(tnp.square(b)), b.astype(np.int32))
+    assert tnp.bitwise_count(b).dtype == np.uint8
+    np.testing.assert_array_equal(np.asarray(tnp.bitwise_count(b)), b.astype(np.uint8))
+
+
+def test_complex_operands_of_rounding_and_sign_tests() -> None:
+    z = np.array([1.4 + 2.6j, -0.5 - 1.5j, np.inf + 1j, 2 + np.nan * 1j], np.complex64)
+    np.testing.assert_array_equal(np.asarray(tnp.isfinite(z)), np.isfinite(z))
+    np.testing.assert_array_equal(np.asarray(tnp.round(z[:2])), np.round(z[:2]))
+    np.testing.assert_array_equal(np.asarray(tnp.rint(z[:2])), np.rint(z[:2]))
+    with pytest.raises(ValueError, match="real"):
+        tnp.signbit(z)
+    with pytest.raises(TypeError, match="abs"):
+        tnp.fabs(z)
+    with pytest.raises(ValueError, match="astype"):
+        tnp.round(np.array([True]))
+    with pytest.raises(NotImplementedError, match="decimals < 0"):
+        tnp.round(np.array([15]), -1)
+    half = np.array([0.125, 2.5], np.float16)
+    assert tnp.round(half, 2).dtype == np.float16
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("positive", 3), ("real", -0.75), ("conj", 3), ("floor", 3), ("deg2rad", 1.0),
+     ("degrees", 2), ("negative", 2.5), ("sqrt", 4)],
+)  # fmt: skip
+def test_unary_functions_of_python_scalars_return_weak_arrays(name: str, value: object) -> None:
+    out = getattr(tnp, name)(value)
+    traced = jit(getattr(tnp, name))(value)
+    assert isinstance(out, type(traced)) and out.aval == traced.aval and out.aval.weak_type
+    np.testing.assert_allclose(np.asarray(out), np.asarray(traced))

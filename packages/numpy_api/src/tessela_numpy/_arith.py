@@ -16,6 +16,7 @@ from ._arrays import (
     convert,
     full_like,
     promote_args,
+    promote_numeric,
     select_n,
 )
 from ._shapes import broadcast_shapes
@@ -76,10 +77,7 @@ def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     if n is not None:
         # As JAX: booleans count as integers, a Python scalar base becomes a
         # weakly typed array (2**40 wraps in int32 as JAX's does).
-        (x1,) = promote_args("power", x1)
-        if _dtype(x1) == np.bool_:
-            x1 = convert(x1, _dt.canonicalize_dtype(np.int64))
-        return lax.integer_pow(x1, n)
+        return lax.integer_pow(promote_numeric(x1), n)
     x1, x2 = promote_args("power", x1, x2)
     if _is(x1, np.integer):
         return unchanged(_integer_power(x1, x2))
@@ -144,10 +142,31 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
 
 def _round(a: Any, decimals: int) -> Any:
     (a,) = promote_args("round", a)
-    if decimals == 0 or not _is(a, np.inexact):
+    dt = _dtype(a)
+    if _is(a, np.integer):
+        if decimals < 0:
+            raise NotImplementedError(
+                "round of integers to decimals < 0 is not supported (as in JAX); "
+                "convert to a float dtype first, e.g. round(x.astype(float), -1)."
+            )
+        return a
+    if dt == np.bool_:
+        raise ValueError("round does not accept booleans; convert them with astype(int) first.")
+    if decimals > np.log10(float(_dt.finfo(dt).max)):
+        return a  # rounding past the dtype's precision changes nothing
+    if _is(a, np.complexfloating):
+        return lax.complex(_round_real(lax.real(a), decimals), _round_real(lax.imag(a), decimals))
+    return _round_real(a, decimals)
+
+
+def _round_real(a: Any, decimals: int) -> Any:
+    if decimals == 0:
         return _round_half_even(a)
-    factor = convert(10.0**decimals, _dtype(a))
-    return lax.div(_round_half_even(lax.mul(a, factor)), factor)
+    dt = _dtype(a)
+    wide = convert(a, np.dtype(np.float32)) if dt == np.float16 else a  # float16 scales in float32
+    factor = convert(10.0**decimals, _dtype(wide))
+    out = lax.div(_round_half_even(lax.mul(wide, factor)), factor)
+    return convert(out, dt)
 
 
 _round.__name__ = _round.__qualname__ = "round"

@@ -36,7 +36,7 @@ from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 __all__ = [
     "aval_of", "check_arraylike", "convert", "dtype_arg", "dtype_is", "dtype_or", "full_like", "is_arraylike",
     "ndim_of", "promote_args", "promote_args_inexact", "promote_dtypes", "promote_dtypes_inexact",
-    "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
+    "promote_numeric", "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
 ]  # fmt: skip
 
 # Object, string, bytes and date-time dtypes: NumPy has them, XLA does not.
@@ -197,7 +197,8 @@ def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
     if weak_type:
         py = _PY_KIND.get(dtype.kind)
         if py is not None and aval_of(py(0)).dtype == dtype:
-            scalar: ArrayLike = py(value)
+            # The value as ``dtype`` holds it (``pi / 180`` rounded to float32).
+            scalar: ArrayLike = py(np.asarray(value, dtype=dtype)[()])
             return scalar
     lit: ArrayLike = np.asarray(value, dtype=dtype)[()]
     return lit
@@ -329,6 +330,21 @@ def _promote_pair_fast(a: Any, b: Any) -> list[Any] | None:
         return None
     lit = np.asarray(scalar, dtype=aval.dtype)[()]
     return [arr, lit] if a_arr else [lit, arr]
+
+
+def promote_numeric(x: ArrayLike, /) -> ArrayLike:
+    """``x`` with booleans converted to the default integer dtype (JAX's numeric promotion).
+
+    Functions that compute arithmetic on their operand (``square``,
+    ``bitwise_count``, ``power`` by an integer) take booleans as 0 and 1.
+
+    >>> import numpy as np
+    >>> promote_numeric(np.array([True, False])).dtype
+    dtype('int32')
+    """
+    if aval_of(x).dtype != np.bool_:
+        return x
+    return convert(x, _dt.canonicalize_dtype(np.int64))
 
 
 def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:

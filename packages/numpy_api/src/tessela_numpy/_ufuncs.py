@@ -25,6 +25,7 @@ from ._arrays import (
     outside_traces,
     promote_dtypes,
     promote_dtypes_inexact,
+    promote_numeric,
     promote_shapes,
     select_n,
 )
@@ -53,6 +54,7 @@ __all__ = [
 _F = TypeVar("_F", bound=Callable[..., Any])
 # Operand types a binary function runs on eagerly without further checks.
 _HOST = frozenset({np.ndarray, float, int, bool, complex})
+_PY_SCALARS = frozenset({float, int, bool, complex})
 
 
 def _dtype(x: Any) -> np.dtype[Any]:
@@ -139,6 +141,10 @@ def _unary(
     direct_kinds = "" if staged else "fc" if inexact else "biufcV"
     kernel_kinds, kernel_op = kernel or ("", op)
 
+    # A Python scalar outside a trace runs compiled, as a weakly typed array
+    # (JAX's functions return arrays, never Python numbers).
+    scalar_run: Callable[[ArrayLike], Array] = staged_run if staged else jit(run)
+
     def fn(x: ArrayLike, /) -> Array:
         if isinstance(x, ArrayOps):
             kind = x.aval.dtype.kind
@@ -146,6 +152,8 @@ def _unary(
                 return unchanged(kernel_op(x))
             if kind in direct_kinds:
                 return unchanged(op(x))
+        elif type(x) in _PY_SCALARS and type(get_current_trace()) is EvalTrace:
+            return scalar_run(x)
         check_arraylike(name, x)
         return staged_run(x)
 
@@ -346,10 +354,16 @@ def _isnan(x: Any) -> Any:
 def _isfinite(x: Any) -> Any:
     if not _is(x, np.inexact):
         return full_like(x, True, dtype=np.bool_)
+    if _is(x, np.complexfloating):  # both parts finite
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
     return lax.is_finite(x)
 
 
 def _signbit(x: Any) -> Any:
+    if _is(x, np.complexfloating):
+        raise ValueError(
+            "signbit is not defined for complex numbers; apply it to real(x) or imag(x)."
+        )
     if _is(x, np.integer):
         return lax.lt(x, convert(0, _dtype(x)))
     if _dtype(x) == np.bool_:
@@ -368,7 +382,17 @@ def _true_divide(a: Any, b: Any) -> Any:
 def _round_half_even(x: Any) -> Any:
     if not _is(x, np.inexact):
         return x
+    if _is(x, np.complexfloating):  # each part
+        return lax.complex(_round_half_even(lax.real(x)), _round_half_even(lax.imag(x)))
     return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+
+
+def _fabs(x: Any) -> Any:
+    if _is(x, np.complexfloating):
+        raise TypeError(
+            "fabs does not accept complex numbers (NumPy's neither); use abs for their modulus."
+        )
+    return lax.abs(x)
 
 
 def _sinc(x: Any) -> Any:
@@ -484,7 +508,7 @@ negative = _numeric_unary("negative", lax.neg, "Numerical negative")
 positive = _numeric_unary("positive", lambda x: x, "Numerical positive (a copy)")
 absolute = _numeric_unary("absolute", _abs, "Absolute value", kernel=("fi", lax.abs))
 abs = _numeric_unary("abs", _abs, "Absolute value", kernel=("fi", lax.abs))
-fabs = _inexact_unary("fabs", lax.abs, "Absolute value, as floating point")
+fabs = _inexact_unary("fabs", _fabs, "Absolute value, as floating point")
 sign = _numeric_unary("sign", _sign, "Sign (-1, 0 or 1)", kernel=("fi", lax.sign))
 floor = _numeric_unary("floor", _identity_for_ints(lax.floor), "Floor", kernel=(_REAL, lax.floor))
 ceil = _numeric_unary("ceil", _identity_for_ints(lax.ceil), "Ceiling", kernel=(_REAL, lax.ceil))
@@ -496,7 +520,7 @@ trunc = _numeric_unary(
     "Truncation toward zero",
     staged=True,
 )
-rint = _numeric_unary("rint", _round_half_even, "Round half to even", staged=True)
+rint = _inexact_unary("rint", _round_half_even, "Round half to even", staged=True)
 exp = _inexact_unary("exp", lax.exp, "Exponential")
 exp2 = _inexact_unary("exp2", lax.exp2, "Base-2 exponential")
 expm1 = _inexact_unary("expm1", _cs.expm1_kernel, "``exp(x) - 1``", kernel=(_REAL, lax.expm1))
@@ -506,8 +530,8 @@ log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
 log10 = _inexact_unary("log10", _log10, "Base-10 logarithm")
 sqrt = _inexact_unary("sqrt", lax.sqrt, "Square root")
 cbrt = _inexact_unary("cbrt", lax.cbrt, "Cube root")
-square = _numeric_unary("square", lax.square, "Square")
-reciprocal = _numeric_unary("reciprocal", lambda x: lax.integer_pow(x, -1), "Reciprocal")
+square = _numeric_unary("square", lambda x: lax.square(promote_numeric(x)), "Square")
+reciprocal = _inexact_unary("reciprocal", lambda x: lax.integer_pow(x, -1), "Reciprocal")
 sin = _inexact_unary("sin", lax.sin, "Sine")
 cos = _inexact_unary("cos", lax.cos, "Cosine")
 tan = _inexact_unary("tan", lax.tan, "Tangent")
@@ -525,16 +549,24 @@ arctanh = _inexact_unary(
     "arctanh", _cs.atanh_kernel, "Inverse hyperbolic tangent", kernel=(_REAL, lax.atanh)
 )
 deg2rad = _inexact_unary(
-    "deg2rad", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
+    "deg2rad",
+    lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x), weak_type=True)),
+    "Degrees to radians",
 )
 radians = _inexact_unary(
-    "radians", lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x))), "Degrees to radians"
+    "radians",
+    lambda x: lax.mul(x, convert(np.pi / 180, _dtype(x), weak_type=True)),
+    "Degrees to radians",
 )
 rad2deg = _inexact_unary(
-    "rad2deg", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))), "Radians to degrees"
+    "rad2deg",
+    lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x), weak_type=True)),
+    "Radians to degrees",
 )
 degrees = _inexact_unary(
-    "degrees", lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x))), "Radians to degrees"
+    "degrees",
+    lambda x: lax.mul(x, convert(180 / np.pi, _dtype(x), weak_type=True)),
+    "Radians to degrees",
 )
 sinc = _inexact_unary("sinc", _sinc, "Normalised sinc, ``sin(pi x) / (pi x)``", staged=True)
 isnan = _numeric_unary("isnan", _isnan, "Test for NaN")
