@@ -145,3 +145,31 @@ def test_unary_functions_of_python_scalars_return_weak_arrays(name: str, value: 
     traced = jit(getattr(tnp, name))(value)
     assert isinstance(out, type(traced)) and out.aval == traced.aval and out.aval.weak_type
     np.testing.assert_allclose(np.asarray(out), np.asarray(traced))
+
+
+def test_integer_remainders_by_zero_and_wrapping_lcm_match_numpy() -> None:
+    x = np.array([7, -8, 2**30, 0, 5], np.int32)
+    y = np.array([3, 0, 0, 4, -2], np.int32)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(np.asarray(tnp.fmod(x, y)), np.fmod(x, y))
+        np.testing.assert_array_equal(np.asarray(tnp.remainder(x, y)), np.remainder(x, y))
+    # |x| * (|y| // gcd) past int32 wraps as NumPy's (and JAX's) does.
+    np.testing.assert_array_equal(np.asarray(tnp.lcm(x, np.int32(3))), np.lcm(x, np.int32(3)))
+
+
+@pytest.mark.parametrize(
+    "name", ["floor_divide", "remainder", "fmod", "left_shift", "right_shift", "power"]
+)
+def test_integer_functions_of_booleans_compute_on_int32(name: str) -> None:
+    a = np.array([True, False, True, True])
+    b = np.array([True, True, True, True])
+    out = getattr(tnp, name)(a, b)
+    assert out.dtype == np.int32
+    expected = getattr(np, name)(a.astype(np.int32), b.astype(np.int32))
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_ldexp_of_an_exponent_one_past_two_to_the_exponent_range() -> None:
+    x = np.array([1.0, 1.75, -1.5, 4.0], np.float32)
+    e = np.array([127, 126, -120, 120], np.int8)  # normal results (XLA flushes subnormals)
+    np.testing.assert_array_equal(np.asarray(tnp.ldexp(x, e)), np.ldexp(x, e.astype(np.int32)))

@@ -36,9 +36,9 @@ __all__ = ["divmod", "gcd", "lcm", "pow", "power", "round"]
 
 
 def _integer_power(x1: Any, x2: Any) -> Any:
-    # Square-and-multiply over the low bits of the exponent. An exponent past
-    # 2**(log2(bits) + 1) - 1 overflows any base other than 0 and +-1, so
-    # ceil(log2(bits)) + 1 rounds are enough.
+    # Square-and-multiply over the low six bits of the exponent, as JAX: a
+    # larger exponent overflows any base other than 0 and +-1 in every integer
+    # dtype, and the wrapped value is JAX's.
     dt = _dtype(x2)
     zero, one = convert(0, dt), convert(1, dt)
     d1 = _dtype(x1)
@@ -47,8 +47,7 @@ def _integer_power(x1: Any, x2: Any) -> Any:
         convert(0, d1),
         convert(1, d1),
     )
-    bits = _dt.iinfo(dt).bits
-    for _ in range(int(np.ceil(np.log2(bits))) + 1):
+    for _ in range(6):
         acc = where(lax.bitwise_and(x2, one), lax.mul(acc, x1), acc)
         x1 = lax.mul(x1, x1)
         x2 = lax.shift_right_logical(x2, one)
@@ -79,10 +78,9 @@ def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         # weakly typed array (2**40 wraps in int32 as JAX's does).
         return lax.integer_pow(promote_numeric(x1), n)
     x1, x2 = promote_args("power", x1, x2)
+    x1, x2 = promote_numeric(x1), promote_numeric(x2)  # booleans as int32, as in JAX
     if _is(x1, np.integer):
         return unchanged(_integer_power(x1, x2))
-    if _dtype(x1) == np.bool_:
-        raise TypeError("power does not accept dtype bool; convert to an integer first")
     return lax.pow(x1, x2)
 
 
@@ -235,11 +233,13 @@ def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     x1, x2 = promote_args("lcm", x1, x2)
     if not _is(x1, np.integer):
         raise ValueError(f"Arguments to lcm must be integers, got dtype {_dtype(x1)}")
+    # The magnitudes first, as JAX: a product past the dtype wraps the same way.
+    x1, x2 = _abs(x1), _abs(x2)
     d = gcd(x1, x2)
     zero = convert(0, _dtype(d))
     is_zero = lax.eq(d, zero)
     safe = select_n(is_zero, d, full_like(d, 1))
-    return select_n(is_zero, _abs(multiply(x1, floor_divide(x2, safe))), zero)
+    return select_n(is_zero, multiply(x1, floor_divide(x2, safe)), zero)
 
 
 def broadcast_shapes_of(*xs: ArrayLike) -> tuple[int, ...]:

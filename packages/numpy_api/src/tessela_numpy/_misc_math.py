@@ -308,8 +308,14 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     (x1,) = promote_args_inexact("ldexp", x1)
     x1, x2 = promote_shapes("ldexp", x1, x2)
     dt = aval_of(x1).dtype
+    x2 = convert(x2, dt)  # the exponents in x1's dtype (no int8 wrap-around)
     mant, exp = frexp(x1)
-    exp = convert(lax.add(convert(exp, aval_of(x2).dtype), x2), dt)
+    exp = lax.add(convert(exp, dt), x2)
+    # 2**exp may overflow by one where the product does not: move a factor
+    # of 2 into the mantissa (in [0.5, 1), so it stays finite).
+    up = lax.gt(exp, convert(0, dt))
+    mant = where(up, lax.mul(mant, convert(2, dt)), mant)
+    exp = where(up, lax.sub(exp, convert(1, dt)), exp)
     out = lax.mul(mant, lax.pow(convert(2, dt), exp))
     return where(logical_or(isinf(x1), equal(x1, convert(0, dt))), x1, out)
 

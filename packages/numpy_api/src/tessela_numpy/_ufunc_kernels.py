@@ -13,10 +13,10 @@ import numpy as np
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._arrays import aval_of, convert, dtype_is, full_like, select_n
+from ._arrays import aval_of, convert, dtype_is, full_like, promote_numeric, select_n
 from ._where import where
 
-__all__ = ["float_divmod"]
+__all__ = ["float_divmod", "fmod_kernel"]
 
 
 def _dtype(x: Any) -> np.dtype[Any]:
@@ -28,8 +28,7 @@ def _is(x: Any, kind: Any) -> bool:
 
 
 def _floor_divide(a: Any, b: Any) -> Any:
-    if _dtype(a) == np.bool_:
-        raise TypeError("floor_divide does not accept dtype bool; convert to an integer first")
+    a, b = promote_numeric(a), promote_numeric(b)  # booleans as int32, as in JAX
     if _is(a, np.unsignedinteger):
         return lax.div(a, b)
     if _is(a, np.integer):
@@ -58,9 +57,16 @@ def float_divmod(a: ArrayLike, b: ArrayLike) -> tuple[Array, Array]:
     return lax.round(quot, lax.RoundingMethod.AWAY_FROM_ZERO), mod
 
 
+def fmod_kernel(a: Any, b: Any) -> Any:
+    """``lax.rem`` with NumPy's and JAX's integer ``x % 0 == 0`` (XLA leaves ``x``)."""
+    a, b = promote_numeric(a), promote_numeric(b)
+    if _is(b, np.integer):
+        b = where(lax.eq(b, convert(0, _dtype(b))), full_like(b, 1), b)
+    return lax.rem(a, b)
+
+
 def _remainder(a: Any, b: Any) -> Any:
-    if _dtype(a) == np.bool_:
-        raise TypeError("remainder does not accept dtype bool; convert to an integer first")
+    a, b = promote_numeric(a), promote_numeric(b)  # booleans as int32, as in JAX
     zero = convert(0, _dtype(a))
     if _is(b, np.integer):
         b = where(lax.eq(b, zero), full_like(b, 1), b)

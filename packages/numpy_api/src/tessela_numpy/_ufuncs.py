@@ -35,6 +35,7 @@ from ._ufunc_kernels import (
     _logaddexp,
     _logaddexp2,
     _remainder,
+    fmod_kernel,
 )
 from ._where import where
 
@@ -498,7 +499,12 @@ fmax = _nan_ignoring(_fmax, "maximum", "maxima")
 fmin = _nan_ignoring(_fmin, "minimum", "minima")
 
 
+def _shift_left(a: Any, b: Any) -> Any:
+    return lax.shift_left(promote_numeric(a), promote_numeric(b))  # booleans as int32
+
+
 def _shift_right(a: Any, b: Any) -> Any:
+    a, b = promote_numeric(a), promote_numeric(b)
     if _is(a, np.unsignedinteger):
         return lax.shift_right_logical(a, b)
     return lax.shift_right_arithmetic(a, b)
@@ -592,7 +598,7 @@ floor_divide = _binary("floor_divide", _floor_divide, "Floor division", staged=T
 float_power = _binary("float_power", lax.pow, "Power in floating point", inexact=True)
 remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
 mod = remainder
-fmod = _binary("fmod", lax.rem, "Remainder with the dividend's sign", staged=True)
+fmod = _binary("fmod", fmod_kernel, "Remainder with the dividend's sign", staged=True)
 maximum = _binary("maximum", lax.max, "Maximum (NaN-propagating)")
 minimum = _binary("minimum", lax.min, "Minimum (NaN-propagating)")
 arctan2 = _binary("arctan2", lax.atan2, "Quadrant-aware arctangent", inexact=True)
@@ -624,5 +630,5 @@ logical_xor = _binary("logical_xor", _logical(lax.bitwise_xor), "Logical XOR")
 bitwise_and = _binary("bitwise_and", lax.bitwise_and, "Bitwise AND")
 bitwise_or = _binary("bitwise_or", lax.bitwise_or, "Bitwise OR")
 bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor, "Bitwise XOR")
-left_shift = _binary("left_shift", lax.shift_left, "Left shift")
+left_shift = _binary("left_shift", _shift_left, "Left shift")
 right_shift = _binary("right_shift", _shift_right, "Right shift")
