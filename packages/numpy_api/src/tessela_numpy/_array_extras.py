@@ -493,7 +493,11 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(lax.unstack(x, axis=axis))
 
 
-def _cumulative(name: str, op: Any, x: Any, axis: int | None, dtype: Any, initial: bool) -> Any:
+def _cumulative(
+    name: str, op: Any, x: Any, axis: int | None, dtype: Any, initial: bool, *, widen: bool
+) -> Any:
+    # ``widen``: narrow integers accumulate in the default integer type (as
+    # JAX's cumulative_sum; its cumulative_prod keeps them, booleans aside).
     x = asarray(x)
     if x.ndim == 0:
         raise ValueError(
@@ -508,8 +512,7 @@ def _cumulative(name: str, op: Any, x: Any, axis: int | None, dtype: Any, initia
             )
         axis = 0
     axis = axis % x.ndim if -x.ndim <= axis < x.ndim else axis
-    if dtype is None and (x.dtype == np.bool_ or np.issubdtype(x.dtype, np.integer)):
-        # As sum: narrow integers accumulate in the default integer type.
+    if dtype is None and (x.dtype == np.bool_ or (widen and np.issubdtype(x.dtype, np.integer))):
         unsigned = np.issubdtype(x.dtype, np.unsignedinteger)
         default = np.dtype(canonicalize_dtype(np.uint64 if unsigned else np.int64))
         if x.dtype.itemsize < default.itemsize or x.dtype == np.bool_:
@@ -546,7 +549,9 @@ def cumulative_sum(
     >>> eval_shape(lambda a: cumulative_sum(a, include_initial=True), S((3,), "int32")).shape
     (4,)
     """
-    return unchanged(_cumulative("cumulative sum", cumsum, x, axis, dtype, include_initial))
+    return unchanged(
+        _cumulative("cumulative sum", cumsum, x, axis, dtype, include_initial, widen=True)
+    )
 
 
 def cumulative_prod(
@@ -572,4 +577,6 @@ def cumulative_prod(
     >>> eval_shape(cumulative_prod, S((3,), "int32")).shape
     (3,)
     """
-    return unchanged(_cumulative("cumulative product", cumprod, x, axis, dtype, include_initial))
+    return unchanged(
+        _cumulative("cumulative product", cumprod, x, axis, dtype, include_initial, widen=False)
+    )

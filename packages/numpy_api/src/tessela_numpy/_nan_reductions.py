@@ -38,7 +38,6 @@ from ._ufuncs import (
     logical_not,
     real,
     sqrt,
-    true_divide,
 )
 from ._where import broadcast_to
 from ._where import where as _sel
@@ -233,7 +232,8 @@ def nanmean(
     dt = aval_of(a).dtype if dtype is None else np.dtype(dtype)
     count = _sum(valid, axis, dtype=dt, keepdims=keepdims)
     total = _sum(_nan_replaced(a, 0), axis, dtype=dt, keepdims=keepdims, where=where)
-    return unchanged(true_divide(total, count))
+    # Both in ``dt``: an integer ``dtype`` divides as integers, as JAX's does.
+    return unchanged(lax.div(total, count))
 
 
 def nanvar(
