@@ -496,8 +496,9 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
 def _cumulative(
     name: str, op: Any, x: Any, axis: int | None, dtype: Any, initial: bool, *, widen: bool
 ) -> Any:
-    # ``widen``: narrow integers accumulate in the default integer type (as
-    # JAX's cumulative_sum; its cumulative_prod keeps them, booleans aside).
+    # ``widen``: narrow integers accumulate in the default integer type, as
+    # the array API standard and NumPy have both functions do (JAX 0.10.2's
+    # cumulative_prod keeps them; Tessela follows the standard there).
     x = asarray(x)
     if x.ndim == 0:
         raise ValueError(
@@ -578,5 +579,5 @@ def cumulative_prod(
     (3,)
     """
     return unchanged(
-        _cumulative("cumulative product", cumprod, x, axis, dtype, include_initial, widen=False)
+        _cumulative("cumulative product", cumprod, x, axis, dtype, include_initial, widen=True)
     )
