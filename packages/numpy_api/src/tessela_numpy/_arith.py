@@ -16,7 +16,8 @@ from ._arrays import (
     convert,
     full_like,
     promote_args,
-    promote_numeric,
+    promote_dtypes_numeric,
+    promote_shapes,
     select_n,
 )
 from ._shapes import broadcast_shapes
@@ -76,9 +77,10 @@ def power(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     if n is not None:
         # As JAX: booleans count as integers, a Python scalar base becomes a
         # weakly typed array (2**40 wraps in int32 as JAX's does).
-        return lax.integer_pow(promote_numeric(x1), n)
-    x1, x2 = promote_args("power", x1, x2)
-    x1, x2 = promote_numeric(x1), promote_numeric(x2)  # booleans as int32, as in JAX
+        (x1,) = promote_dtypes_numeric(x1)
+        return lax.integer_pow(x1, n)
+    # Booleans compute as int32, as in JAX.
+    x1, x2 = promote_shapes("power", *promote_dtypes_numeric(x1, x2))
     if _is(x1, np.integer):
         return unchanged(_integer_power(x1, x2))
     return lax.pow(x1, x2)

@@ -23,7 +23,7 @@ from tessela_tracer import lax
 from tessela_tracer.dtypes import canonicalize_dtype
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import promote_numeric
+from ._arrays import promote_dtypes_numeric
 from ._creation import array, asarray, full, zeros
 from ._reductions import cumprod, cumsum
 from ._reductions import max as _max
@@ -252,7 +252,7 @@ def bitwise_count(x: ArrayLike, /) -> Array:
     x = asarray(x)
     if not (np.issubdtype(x.dtype, np.integer) or x.dtype == np.bool_):
         raise TypeError(f"bitwise_count requires integer or boolean input, got {x.dtype}")
-    x = unchanged(promote_numeric(x))  # booleans count as 0 and 1 (int32), as in JAX
+    (x,) = promote_dtypes_numeric(x)  # booleans count as 0 and 1 (int32), as in JAX
     magnitude = x if np.issubdtype(x.dtype, np.unsignedinteger) else abs(x)
     return unchanged(lax.population_count(magnitude).astype(np.uint8))
 

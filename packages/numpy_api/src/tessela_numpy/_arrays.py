@@ -36,7 +36,7 @@ from ._shapes import IncompatibleShapesError, broadcast_shapes, is_python_scalar
 __all__ = [
     "aval_of", "check_arraylike", "convert", "dtype_arg", "dtype_is", "dtype_or", "full_like", "is_arraylike",
     "ndim_of", "promote_args", "promote_args_inexact", "promote_dtypes", "promote_dtypes_inexact",
-    "promote_numeric", "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
+    "promote_dtypes_numeric", "promote_numeric", "promote_shapes", "select_n", "shape_of", "to_inexact_dtype",
 ]  # fmt: skip
 
 # Object, string, bytes and date-time dtypes: NumPy has them, XLA does not.
@@ -345,6 +345,23 @@ def promote_numeric(x: ArrayLike, /) -> ArrayLike:
     if aval_of(x).dtype != np.bool_:
         return x
     return convert(x, _dt.canonicalize_dtype(np.int64))
+
+
+@overload
+def promote_dtypes_numeric(*args: Array) -> list[Array]: ...
+@overload
+def promote_dtypes_numeric(*args: ArrayLike) -> list[ArrayLike]: ...
+def promote_dtypes_numeric(*args: ArrayLike) -> list[Array] | list[ArrayLike]:
+    """Like :func:`promote_dtypes`, then booleans to the default integer dtype.
+
+    >>> import numpy as np
+    >>> [a.dtype for a in promote_dtypes_numeric(np.array([True]), True)]
+    [dtype('int32'), dtype('int32')]
+    """
+    promoted = promote_dtypes(*args)
+    if not promoted or aval_of(promoted[0]).dtype != np.bool_:
+        return promoted  # one dtype for all: only booleans change
+    return [promote_numeric(a) for a in promoted]
 
 
 def to_inexact_dtype(dtype: np.dtype[Any], /) -> np.dtype[Any]:

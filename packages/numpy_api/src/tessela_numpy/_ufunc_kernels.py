@@ -1,8 +1,10 @@
 """Kernels of the composite element-wise functions: floor division, remainders,
 ``hypot`` and the ``logaddexp`` family.
 
-Each takes operands already promoted to one dtype and shape and binds a short
-composition of primitives, in JAX's order where JAX's values depend on it.
+Each takes operands already promoted to one dtype and shape (booleans to the
+default integer for the division and remainder kernels: their ufuncs promote
+with ``numeric=True``) and binds a short composition of primitives, in JAX's
+order where JAX's values depend on it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
-from ._arrays import aval_of, convert, dtype_is, full_like, promote_numeric, select_n
+from ._arrays import aval_of, convert, dtype_is, full_like, select_n
 from ._where import where
 
 __all__ = ["float_divmod", "fmod_kernel"]
@@ -28,7 +30,6 @@ def _is(x: Any, kind: Any) -> bool:
 
 
 def _floor_divide(a: Any, b: Any) -> Any:
-    a, b = promote_numeric(a), promote_numeric(b)  # booleans as int32, as in JAX
     if _is(a, np.unsignedinteger):
         return lax.div(a, b)
     if _is(a, np.integer):
@@ -58,15 +59,16 @@ def float_divmod(a: ArrayLike, b: ArrayLike) -> tuple[Array, Array]:
 
 
 def fmod_kernel(a: Any, b: Any) -> Any:
-    """``lax.rem`` with NumPy's and JAX's integer ``x % 0 == 0`` (XLA leaves ``x``)."""
-    a, b = promote_numeric(a), promote_numeric(b)
+    """``lax.rem`` with NumPy's and JAX's integer ``x % 0 == 0`` (XLA leaves ``x``).
+
+    ``a`` and ``b`` share one numeric (non-boolean) dtype, as ``fmod`` promotes them.
+    """
     if _is(b, np.integer):
         b = where(lax.eq(b, convert(0, _dtype(b))), full_like(b, 1), b)
     return lax.rem(a, b)
 
 
 def _remainder(a: Any, b: Any) -> Any:
-    a, b = promote_numeric(a), promote_numeric(b)  # booleans as int32, as in JAX
     zero = convert(0, _dtype(a))
     if _is(b, np.integer):
         b = where(lax.eq(b, zero), full_like(b, 1), b)

@@ -25,7 +25,7 @@ from ._arrays import (
     outside_traces,
     promote_dtypes,
     promote_dtypes_inexact,
-    promote_numeric,
+    promote_dtypes_numeric,
     promote_shapes,
     select_n,
 )
@@ -126,8 +126,10 @@ def _unary(
     inexact: bool,
     staged: bool,
     kernel: _Kernel | None = None,
+    numeric: bool = False,
 ) -> Callable[[ArrayLike], Array]:
-    promote = promote_dtypes_inexact if inexact else promote_dtypes
+    """A NumPy unary function: promote (see :func:`_promotion`), then ``op``."""
+    promote = _promotion(inexact=inexact, numeric=numeric)
 
     def run(x: ArrayLike, /) -> Array:
         (x,) = promote(x)
@@ -139,7 +141,7 @@ def _unary(
     # Kinds whose promotion is the identity: an array of one runs ``op`` at once,
     # or ``kernel``'s operation (what ``op`` binds for those kinds) without
     # ``op``'s dtype tests.
-    direct_kinds = "" if staged else "fc" if inexact else "biufcV"
+    direct_kinds = "" if staged else "fc" if inexact else "iufcV" if numeric else "biufcV"
     kernel_kinds, kernel_op = kernel or ("", op)
 
     # A Python scalar outside a trace runs compiled, as a weakly typed array
@@ -168,6 +170,19 @@ _REAL = "f"
 """NumPy's floating kinds (``bfloat16`` and the other extension types are ``V``)."""
 
 
+def _promotion(*, inexact: bool, numeric: bool) -> Callable[..., list[ArrayLike]]:
+    """The dtype promotion of a ufunc's operands, applied once before its kernel.
+
+    ``inexact``: integers and booleans compute in the default float dtype
+    (the transcendental functions). ``numeric``: booleans compute in the
+    default integer dtype, as 0 and 1 (JAX's arithmetic that has no boolean
+    form: ``square``, ``floor_divide``, the shifts, ...).
+    """
+    if inexact:
+        return promote_dtypes_inexact
+    return promote_dtypes_numeric if numeric else promote_dtypes
+
+
 def _inexact_unary(
     name: str,
     op: Callable[[ArrayLike], ArrayLike],
@@ -186,8 +201,9 @@ def _numeric_unary(
     *,
     staged: bool = False,
     kernel: _Kernel | None = None,
+    numeric: bool = False,
 ) -> Callable[[ArrayLike], Array]:
-    return _unary(name, op, what, inexact=False, staged=staged, kernel=kernel)
+    return _unary(name, op, what, inexact=False, staged=staged, kernel=kernel, numeric=numeric)
 
 
 def _binary(
@@ -197,15 +213,17 @@ def _binary(
     *,
     bool_op: Callable[[ArrayLike, ArrayLike], ArrayLike] | None = None,
     inexact: bool = False,
+    numeric: bool = False,
     staged: bool = False,
     composite: bool = False,
 ) -> Callable[[ArrayLike, ArrayLike], Array]:
     """A NumPy binary function: promote, broadcast, then ``op`` (``bool_op`` on bools).
 
+    ``inexact``/``numeric``: the promotion (see :func:`_promotion`).
     ``composite``: ``op`` binds several primitives, so eager calls always run
     the compiled program (as JAX's jitted function), never ``op`` step by step.
     """
-    promote = promote_dtypes_inexact if inexact else promote_dtypes
+    promote = _promotion(inexact=inexact, numeric=numeric)
 
     def run(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         x1, x2 = promote_shapes(name, *promote(x1, x2))
@@ -223,8 +241,14 @@ def _binary(
 
     else:
         # Kinds whose operands need no promotion when both have the same aval.
-        same_aval_kinds = (
-            () if composite else ("f", "c") if inexact else ("b", "i", "u", "f", "c", "V")
+        same_aval_kinds: tuple[str, ...] = (
+            ()
+            if composite
+            else ("f", "c")
+            if inexact
+            else ("i", "u", "f", "c", "V")
+            if numeric
+            else ("b", "i", "u", "f", "c", "V")
         )
         # Outside any trace, operands that need promotion or broadcasting (a
         # Python scalar, NumPy values, other shapes) run as one compiled
@@ -499,12 +523,7 @@ fmax = _nan_ignoring(_fmax, "maximum", "maxima")
 fmin = _nan_ignoring(_fmin, "minimum", "minima")
 
 
-def _shift_left(a: Any, b: Any) -> Any:
-    return lax.shift_left(promote_numeric(a), promote_numeric(b))  # booleans as int32
-
-
 def _shift_right(a: Any, b: Any) -> Any:
-    a, b = promote_numeric(a), promote_numeric(b)
     if _is(a, np.unsignedinteger):
         return lax.shift_right_logical(a, b)
     return lax.shift_right_arithmetic(a, b)
@@ -536,7 +555,7 @@ log2 = _inexact_unary("log2", _log_base(2.0), "Base-2 logarithm")
 log10 = _inexact_unary("log10", _log10, "Base-10 logarithm")
 sqrt = _inexact_unary("sqrt", lax.sqrt, "Square root")
 cbrt = _inexact_unary("cbrt", lax.cbrt, "Cube root")
-square = _numeric_unary("square", lambda x: lax.square(promote_numeric(x)), "Square")
+square = _numeric_unary("square", lax.square, "Square", numeric=True)
 reciprocal = _inexact_unary("reciprocal", lambda x: lax.integer_pow(x, -1), "Reciprocal")
 sin = _inexact_unary("sin", lax.sin, "Sine")
 cos = _inexact_unary("cos", lax.cos, "Cosine")
@@ -594,11 +613,13 @@ subtract = _binary("subtract", lax.sub, "Subtraction")
 multiply = _binary("multiply", lax.mul, "Multiplication", bool_op=lax.bitwise_and)
 divide = _binary("divide", _true_divide, "True division", inexact=True)
 true_divide = _binary("true_divide", _true_divide, "True division", inexact=True)
-floor_divide = _binary("floor_divide", _floor_divide, "Floor division", staged=True)
+floor_divide = _binary("floor_divide", _floor_divide, "Floor division", numeric=True, staged=True)
 float_power = _binary("float_power", lax.pow, "Power in floating point", inexact=True)
-remainder = _binary("remainder", _remainder, "Remainder with the divisor's sign", staged=True)
+remainder = _binary(
+    "remainder", _remainder, "Remainder with the divisor's sign", numeric=True, staged=True
+)
 mod = remainder
-fmod = _binary("fmod", fmod_kernel, "Remainder with the dividend's sign", staged=True)
+fmod = _binary("fmod", fmod_kernel, "Remainder with the dividend's sign", numeric=True, staged=True)
 maximum = _binary("maximum", lax.max, "Maximum (NaN-propagating)")
 minimum = _binary("minimum", lax.min, "Minimum (NaN-propagating)")
 arctan2 = _binary("arctan2", lax.atan2, "Quadrant-aware arctangent", inexact=True)
@@ -630,5 +651,5 @@ logical_xor = _binary("logical_xor", _logical(lax.bitwise_xor), "Logical XOR")
 bitwise_and = _binary("bitwise_and", lax.bitwise_and, "Bitwise AND")
 bitwise_or = _binary("bitwise_or", lax.bitwise_or, "Bitwise OR")
 bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor, "Bitwise XOR")
-left_shift = _binary("left_shift", _shift_left, "Left shift")
-right_shift = _binary("right_shift", _shift_right, "Right shift")
+left_shift = _binary("left_shift", lax.shift_left, "Left shift", numeric=True)
+right_shift = _binary("right_shift", _shift_right, "Right shift", numeric=True)
