@@ -145,8 +145,9 @@ def _unary(
     kernel_kinds, kernel_op = kernel or ("", op)
 
     # A Python scalar outside a trace runs compiled, as a weakly typed array
-    # (JAX's functions return arrays, never Python numbers).
-    scalar_run: Callable[[ArrayLike], Array] = staged_run if staged else jit(run)
+    # (JAX's functions return arrays, never Python numbers). The compiled
+    # function of a non-staged one is made on its first such call, not at import.
+    scalar_run: Callable[[ArrayLike], Array] | None = staged_run if staged else None
 
     def fn(x: ArrayLike, /) -> Array:
         if isinstance(x, ArrayOps):
@@ -156,6 +157,9 @@ def _unary(
             if kind in direct_kinds:
                 return unchanged(op(x))
         elif type(x) in _PY_SCALARS and type(get_current_trace()) is EvalTrace:
+            nonlocal scalar_run
+            if scalar_run is None:
+                scalar_run = jit(run)
             return scalar_run(x)
         check_arraylike(name, x)
         return staged_run(x)
