@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from tessela_lowering import _dispatch, _flags, _jit, _xla
 from tessela_lowering._array import DonatedArgumentError
 from tessela_lowering._xla import _run
+from tessela_lowering.sharding import NamedSharding, PartitionSpec, make_mesh
 from tessela_pytree import register_pytree_node, tree_leaves
 from tessela_tracer import config, lax
 
@@ -658,3 +659,41 @@ def config_disable_fast() -> Iterator[None]:
         yield
     finally:
         _flags.state.fast = before
+
+
+def test_calls_on_three_sharded_arrays_run_from_the_fast_table() -> None:
+    mesh = make_mesh((1,), ("x",))
+    spec = NamedSharding(mesh, PartitionSpec("x"))
+    xs = [tl.device_put(np.full(2, float(i), np.float32), spec) for i in range(3)]
+    f = tl.jit(lambda a, b, c: lax.add(lax.add(a, b), c))
+    f(*xs)
+    slow_calls: list[int] = []
+    full = _jit._call_slow
+
+    def counted(*a: Any) -> Any:
+        slow_calls.append(1)
+        return full(*a)
+
+    _jit._call_slow = counted
+    try:
+        out = f(*xs)
+    finally:
+        _jit._call_slow = full
+    assert slow_calls == []
+    np.testing.assert_array_equal(np.asarray(out), [3.0, 3.0])
+
+
+def test_a_jitted_call_reaches_the_backend_directly() -> None:
+    # The backend's call is the class's ``__call__`` (no frame in between),
+    # and ``jax_no_execution`` wraps and unwraps it in place.
+    f = tl.jit(lambda x: lax.neg(x))
+    assert type(f).__call__ is _jit._call
+    config.update("jax_no_execution", True)
+    try:
+        assert type(f).__call__ is not _jit._call
+        with pytest.raises(RuntimeError, match="no_execution"):
+            f(np.float32(1))
+    finally:
+        config.update("jax_no_execution", False)
+    assert type(f).__call__ is _jit._call
+    assert float(f(np.float32(2))) == -2.0

@@ -174,23 +174,12 @@ def fast_call(
       >>> f(np.float32(2), 2.0)  # later calls run through fast_call
       Array(4., dtype=float32)
     """
-    run = _xla.runner(executable, handlers, finish)
     kept = list(kept)
     if shapes is None:
         shapes = [None if d is None else () for d in dtypes]
     if all(d is None for d in dtypes):
-        if kept == [0]:  # one or two Arrays: their buffers read spelled out
-            return lambda leaves: run([leaves[0]._buf])
-        if kept == [0, 1] and len(dtypes) == 2:
-
-            def call_on_two(leaves: Sequence[Any]) -> Any:
-                x, y = leaves
-                return run([x._buf, y._buf])
-
-            return call_on_two
-        if kept == list(range(len(dtypes))):
-            return lambda leaves: run(list(map(_buf_of, leaves)))
-        return lambda leaves: run([leaves[i]._buf for i in kept])
+        return _xla.leaves_runner(executable, handlers, finish, kept, len(dtypes))
+    run = _xla.runner(executable, handlers, finish)
     # Arrays' buffers are read in C; host values are copied and inserted at
     # their places (in increasing order, so earlier places are filled).
     arrays = [i for i in kept if dtypes[i] is None or shapes[i] is None]

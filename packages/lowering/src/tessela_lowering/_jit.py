@@ -108,11 +108,11 @@ def clear_caches() -> None:
 # ------------------------------------------------------------------ calling
 
 
-def _call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    # The fast path: the key is the context (trace type, default device,
-    # flags), what the call's form fixes (``prefix``: positional count,
-    # keyword names and static values; None for positional leaves alone) and
-    # one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
+def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
+    # ``JitWrapped.__call__`` (``set_jit_backend``). The fast path: the key
+    # is the context (trace type, default device, flags), what the call's
+    # form fixes (``prefix``: positional count, keyword names and static
+    # values; None for positional leaves alone) and one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
     # leaves are keyed spelled out (a NumPy array's key inline), more by
     # ``_leaf_keys``; ``_fast_key`` gives the same keys when the entry is
     # stored, and ``_tree_key`` those of calls with pytrees among them.
@@ -209,7 +209,9 @@ def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
     # ``map(leaf_key, leaves)`` in one pass: an Array's signature, a NumPy
     # array's key spelled out, ``leaf_key`` of the others; None for a
     # built-in container (a pytree argument), TypeError for another
-    # container or a tracer.
+    # container or a tracer. (Measured against C-level maps over the leaves
+    # with ``operator.call`` or ``getattr``: this comprehension is faster
+    # for 3 leaves and for 25.)
     keys = tuple(
         [
             sig

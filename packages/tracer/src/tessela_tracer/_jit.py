@@ -54,8 +54,11 @@ __all__ = [
     "set_jit_backend",
 ]
 
-JitCall = Callable[["JitWrapped", tuple[Any, ...], dict[str, Any]], Any]
-"""``call(jitted, args, kwargs)``: runs one call of a jitted function."""
+JitCall = Callable[..., Any]
+"""``call(jitted, /, *args, **kwargs)``: runs one call of a jitted function.
+
+It becomes ``JitWrapped.__call__`` itself, so a call reaches it with no
+Python frame in between."""
 JitTrace = Callable[["JitWrapped", tuple[Any, ...], dict[str, Any]], "Traced"]
 """``trace(jitted, args, kwargs)``: the traced stage of a jitted function."""
 
@@ -351,8 +354,9 @@ class JitWrapped:
             return self
         return functools.partial(self, obj)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _backend[0](self, args, kwargs)
+    # ``__call__`` is the installed backend's call (``set_jit_backend``),
+    # assigned to the class below.
+    __call__: JitCall
 
     # ----------------------------------------------------------- staging
 
@@ -568,7 +572,7 @@ class JitWrapped:
         return f"<jitted function {self._name}>"
 
 
-def _staged_call(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _staged_call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
     # Without a backend: under a trace, one ``jit_p`` equation; on concrete
     # values, the staged program evaluated equation by equation with the
     # eager implementations (``register_impl``, else the eager backend).
@@ -585,7 +589,15 @@ def _staged_trace(jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, A
     return Traced(jaxpr, out_tree)
 
 
+def install_call(call: JitCall, /) -> None:
+    # The backend's call, as ``_backend[0]`` and as the class's ``__call__``
+    # (set as an attribute: the class declares it, the backend defines it).
+    _backend[0] = call
+    setattr(JitWrapped, "__call__", call)  # noqa: B010
+
+
 _backend: list[Any] = [_staged_call, _staged_trace]
+install_call(_staged_call)
 
 
 def set_jit_backend(call: JitCall, trace: JitTrace, /) -> None:
@@ -597,7 +609,8 @@ def set_jit_backend(call: JitCall, trace: JitTrace, /) -> None:
     staged program equation by equation.
 
     Args:
-      call: ``call(jitted, args, kwargs)``, the result of one call. Under an
+      call: ``call(jitted, /, *args, **kwargs)``, the result of one call
+        (installed as ``JitWrapped.__call__``). Under an
         enclosing trace it must stage, e.g. with ``jitted._bind``.
       trace: ``trace(jitted, args, kwargs)``, a :class:`Traced` stage whose
         ``lower()`` the backend provides.
@@ -605,7 +618,8 @@ def set_jit_backend(call: JitCall, trace: JitTrace, /) -> None:
     Returns:
       None.
     """
-    _backend[:] = [call, trace]
+    install_call(call)
+    _backend[1] = trace
 
 
 def jit(

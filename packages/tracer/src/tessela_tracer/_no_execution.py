@@ -57,12 +57,12 @@ def check_execution_allowed(name: str, /) -> None:
         )
 
 
-def _guarded_jit_call(jitted: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _guarded_jit_call(jitted: Any, /, *args: Any, **kwargs: Any) -> Any:
     if type(get_current_trace()) is EvalTrace and not any(
         isinstance(x, Tracer) for x in tree_leaves((args, kwargs))
     ):
         check_execution_allowed(f"jit({jitted._name})")
-    return _wrapped[0](jitted, args, kwargs)
+    return _wrapped[0](jitted, *args, **kwargs)
 
 
 def _guarded_eager(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
@@ -74,12 +74,12 @@ def _on_change(value: bool) -> None:
     if value and not _wrapped:
         eager = _core._eager_backend
         _wrapped[:] = [_jit._backend[0], None if eager is None else eager[0]]
-        _jit._backend[0] = _guarded_jit_call
+        _jit.install_call(_guarded_jit_call)
         if eager is not None:
             _core.set_eager_backend(_guarded_eager, eager[1])
     elif not value and _wrapped:
         if _jit._backend[0] is _guarded_jit_call:
-            _jit._backend[0] = _wrapped[0]
+            _jit.install_call(_wrapped[0])
         eager = _core._eager_backend
         if eager is not None and eager[0] is _guarded_eager:
             _core.set_eager_backend(_wrapped[1], eager[1])

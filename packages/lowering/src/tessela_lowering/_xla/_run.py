@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import operator
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeVar, overload
@@ -255,6 +256,63 @@ def runner(
         return finish(execute_sharded(args).consume_with_handlers(handler_list))
 
     return run_and_finish
+
+
+def leaves_runner(
+    exe: Executable,
+    handlers: Sequence[ResultHandler],
+    finish: Callable[[list[Buffer]], _R],
+    kept: Sequence[int],
+    n: int,
+) -> Callable[[Sequence[Any]], _R]:
+    """:func:`runner` taking a call's leaves, each holding its buffer as ``._buf``.
+
+    A call whose leaves are all device arrays passes them as they are: the
+    buffers are read in the same frame that runs the program (one or two
+    leaves spelled out), so a call costs one Python frame and ``finish``.
+
+    Args:
+      exe: the loaded executable (compiled without host callbacks).
+      handlers: one result handler per output.
+      finish: makes the result from the output buffers.
+      kept: the positions of the leaves the program takes, in order.
+      n: how many leaves a call has.
+
+    Returns:
+      ``run(leaves)``: ``finish`` of the outputs; it runs asynchronously.
+    """
+    execute_sharded = exe.execute_sharded
+    handler_list = list(handlers)
+    kept = list(kept)
+    if kept == [0]:
+
+        def run_one(leaves: Sequence[Any]) -> _R:
+            return finish(execute_sharded([leaves[0]._buf]).consume_with_handlers(handler_list))
+
+        return run_one
+    if kept == [0, 1] and n == 2:
+
+        def run_two(leaves: Sequence[Any]) -> _R:
+            x, y = leaves
+            return finish(execute_sharded([x._buf, y._buf]).consume_with_handlers(handler_list))
+
+        return run_two
+    if kept == list(range(n)):
+
+        def run_all(leaves: Sequence[Any]) -> _R:
+            bufs = list(map(_buf_of, leaves))
+            return finish(execute_sharded(bufs).consume_with_handlers(handler_list))
+
+        return run_all
+
+    def run_kept(leaves: Sequence[Any]) -> _R:
+        bufs = [leaves[i]._buf for i in kept]
+        return finish(execute_sharded(bufs).consume_with_handlers(handler_list))
+
+    return run_kept
+
+
+_buf_of = operator.attrgetter("_buf")
 
 
 def execute_and_wait(
