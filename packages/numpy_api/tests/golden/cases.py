@@ -91,7 +91,9 @@ case("array_of_tracer", lambda m: lambda x: m.array(x), "f32[3]")
 case("asarray_dtype", lambda m: lambda x: m.asarray(x, dtype=m.int32), "f32[3]")
 
 # ----------------------------------------------------------------- ufuncs
-for _u in [
+# The unary functions traced on float32 (``kinds_cases.py`` runs them, and more,
+# on every operand kind).
+UNARY_F32 = [
     "negative",
     "positive",
     "abs",
@@ -137,7 +139,8 @@ for _u in [
     "imag",
     "fabs",
     "sinc",
-]:
+]
+for _u in UNARY_F32:
     case(
         f"u_{_u}_f32",
         lambda m, _u=_u: lambda x: getattr(m, _u)(x),
