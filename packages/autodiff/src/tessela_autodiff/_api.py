@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
-from tessela_pytree import PyTreeDef, tree_flatten, tree_map, tree_unflatten
+from tessela_pytree import Partial, PyTreeDef, tree_flatten, tree_map, tree_unflatten
 from tessela_tracer import ShapedArray, to_concrete_array
 from tessela_tracer.dtypes import float0, issubdtype
-from tessela_tracer.extend import eval_jaxpr, flatten_fun, get_aval_of, tangent_aval
+from tessela_tracer.extend import flatten_fun, get_aval_of, tangent_aval
 from tessela_tracer.primitives import stop_gradient_p
 from tessela_tracer.sharding import check_seed_mesh
 from tessela_tracer.typing import Array, ArrayLike
@@ -18,6 +18,7 @@ from tessela_tracer.typing import Array, ArrayLike
 from tessela_autodiff._ad_util import Zero, instantiate, is_differentiable
 from tessela_autodiff._jvp import jvp_flat
 from tessela_autodiff._linearize import linearize_flat
+from tessela_autodiff._pullbacks import Pullback, Pushforward
 
 __all__ = ["grad", "jvp", "linear_transpose", "linearize", "stop_gradient", "value_and_grad", "vjp"]
 
@@ -171,24 +172,7 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
     flat_p, in_tree = tree_flatten(primals)
     outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
     outs, out_tree, aux = _split_aux(outs, tree, has_aux)
-
-    def f_jvp(*tangents: Any) -> Any:
-        flat_t, tree_t = tree_flatten(tangents)
-        if tree_t != in_tree:
-            raise TypeError(
-                f"linearized function called on tangent values inconsistent with the "
-                f"original primal values: got tangent structure {tree_t} for primal "
-                f"structure {in_tree}"
-            )
-        ts = [t for t, m in zip(flat_t, lin.in_mask, strict=True) if m]
-        vals = eval_jaxpr(lin.jaxpr.jaxpr, lin.jaxpr.consts, *ts)
-        it = iter(vals)
-        res = [
-            next(it) if m else instantiate(Zero(tangent_aval(a)))
-            for m, a in zip(lin.out_mask, lin.out_avals, strict=True)
-        ]
-        return tree_unflatten(out_tree, res[: len(outs)])
-
+    f_jvp = Partial(Pushforward(lin, in_tree, out_tree, len(outs)), *lin.jaxpr.consts)
     p_out = tree_unflatten(out_tree, outs)
     if has_aux:
         return p_out, f_jvp, aux
@@ -224,29 +208,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     outs, lin, tree = linearize_flat(_flat_fun(fun, in_tree, has_aux), flat_p)
     outs, out_tree, aux = _split_aux(outs, tree, has_aux)
     out_avals = [get_aval_of(o) for o in outs]
-    aux_zeros = [Zero(tangent_aval(a)) for a in lin.out_avals[len(outs) :]]
-
-    def vjp_fun(ct: Any) -> tuple[Any, ...]:
-        flat_ct, ct_tree = tree_flatten(ct)
-        if ct_tree != out_tree:
-            raise TypeError(
-                "Tree structure of cotangent input "
-                f"{ct_tree}, does not match structure of primal output {out_tree}."
-            )
-        cts = []
-        for c, a in zip(flat_ct, out_avals, strict=True):
-            ca = get_aval_of(c)
-            if tuple(ca.shape) != tuple(a.shape):
-                raise ValueError(
-                    "Shape of cotangent input to vjp pullback function "
-                    f"{tuple(ca.shape)} must be the same as the shape of corresponding "
-                    f"primal input {tuple(a.shape)}."
-                )
-            cts.append(c if is_differentiable(a) else Zero(tangent_aval(a)))
-        cts_in = lin.transpose([*cts, *aux_zeros])
-        res = [instantiate(c) for c in cts_in]
-        return tuple(tree_unflatten(in_tree, res))
-
+    vjp_fun = Partial(Pullback(lin, in_tree, out_tree, out_avals), *lin.jaxpr.consts)
     p_out = tree_unflatten(out_tree, outs)
     if has_aux:
         return p_out, vjp_fun, aux
