@@ -19,6 +19,7 @@ LAZY = (
     "tessela.stages",
     "tessela.experimental",
     "tessela.flatten_util",
+    "tessela.ad_checkpoint",
     "tessela.ops",
     "tessela.dlpack",
     "tessela.version",

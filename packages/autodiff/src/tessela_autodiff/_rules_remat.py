@@ -12,6 +12,7 @@ from typing import Any
 
 from tessela_tracer import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from tessela_tracer import primitives as P
+from tessela_tracer.checkpoint_policies import saves_residual
 from tessela_tracer.extend import (
     eval_jaxpr,
     has_effects,
@@ -152,7 +153,7 @@ def _split_remat_body(
             unknown.update(eqn.outvars)
             continue
         known_eqns.append(eqn)
-        if policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
+        if saves_residual(policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params)):
             saved.update(eqn.outvars)
         else:
             staged_eqns.append(eqn)

@@ -114,6 +114,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from . import (
+        ad_checkpoint,
         core,
         custom_batching,
         custom_derivatives,
@@ -172,6 +173,7 @@ if TYPE_CHECKING:
 # Imported on first attribute access (PEP 562); `import tessela` stays light.
 _LAZY_SUBMODULES = frozenset(
     {
+        "ad_checkpoint",
         "core",
         "custom_batching",
         "custom_derivatives",
