@@ -34,6 +34,7 @@ from tessela_lowering._devices import get_default_device
 from tessela_lowering._xla import Buffer, Device, HostArray
 
 __all__ = [
+    "PY_SCALAR_TYPES",
     "Array",
     "DonatedArgumentError",
     "Shard",
@@ -507,7 +508,8 @@ def single_result(
     return finish
 
 
-_PY_SCALARS = frozenset({bool, int, float, complex})
+PY_SCALAR_TYPES = frozenset({bool, int, float, complex})
+"""The Python scalar types; a leaf of one of them is keyed on its type (``leaf_key``)."""
 
 
 def leaf_key(x: object, /) -> object:
@@ -537,7 +539,7 @@ def leaf_key(x: object, /) -> object:
         return value._sig
     if kind is np.ndarray:
         return (value.dtype, value.shape)
-    if kind in _PY_SCALARS:
+    if kind in PY_SCALAR_TYPES:
         return kind
     if isinstance(x, np.generic):
         return (x.dtype, ())

@@ -42,7 +42,7 @@ from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
 
 from tessela_lowering import _devices, _spmd, _spmd_jit, _xla
 from tessela_lowering._aot import Traced
-from tessela_lowering._array import Array, leaf_key
+from tessela_lowering._array import PY_SCALAR_TYPES, Array, leaf_key
 from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._dispatch import fast_call, outputs, pick_device
@@ -143,17 +143,35 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
                 a, b = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
-                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else _host_key(a)
+                    a_sig = (
+                        (a.dtype, a.shape)
+                        if (kind := type(a)) is np.ndarray
+                        else kind
+                        if kind in PY_SCALAR_TYPES
+                        else _host_key(a)
+                    )
                 b_sig = getattr(b, "_sig", None)
                 if b_sig is None:
-                    b_sig = (b.dtype, b.shape) if type(b) is np.ndarray else _host_key(b)
+                    b_sig = (
+                        (b.dtype, b.shape)
+                        if (kind := type(b)) is np.ndarray
+                        else kind
+                        if kind in PY_SCALAR_TYPES
+                        else _host_key(b)
+                    )
                 if a_sig is not None and b_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig, b_sig)
             elif len(leaves) == 1:
                 (a,) = leaves
                 a_sig = getattr(a, "_sig", None)
                 if a_sig is None:
-                    a_sig = (a.dtype, a.shape) if type(a) is np.ndarray else _host_key(a)
+                    a_sig = (
+                        (a.dtype, a.shape)
+                        if (kind := type(a)) is np.ndarray
+                        else kind
+                        if kind in PY_SCALAR_TYPES
+                        else _host_key(a)
+                    )
                 if a_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig)
             else:
@@ -207,7 +225,7 @@ def _host_key(x: Any) -> Any:
 
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
     # ``map(leaf_key, leaves)`` in one pass: an Array's signature, a NumPy
-    # array's key spelled out, ``leaf_key`` of the others; None for a
+    # array's and a Python scalar's key spelled out, ``leaf_key`` of the others; None for a
     # built-in container (a pytree argument), TypeError for another
     # container or a tracer. (Measured against C-level maps over the leaves
     # with ``operator.call`` or ``getattr``: this comprehension is faster
@@ -217,7 +235,9 @@ def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
             sig
             if (sig := getattr(x, "_sig", None)) is not None
             else (x.dtype, x.shape)
-            if type(x) is np.ndarray
+            if (kind := type(x)) is np.ndarray
+            else kind
+            if kind in PY_SCALAR_TYPES
             else _host_key(x)
             for x in leaves
         ]
