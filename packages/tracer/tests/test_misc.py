@@ -129,6 +129,16 @@ def test_custom_linear_solve_checks_shapes_and_trees() -> None:
     assert [a.shape for a in closed.out_avals] == [(3,), ()]
 
 
+def test_a_refused_negative_axis_does_not_stick_to_later_calls() -> None:
+    # A rank-0 operand refuses axis -1; its refusal once became the canonical
+    # form of (-1,) for every later call, so sort and reduce_sum of arrays with
+    # dimensions refused -1 from then on.
+    for op in (lambda v: lax.reduce_sum(v, (-1,)), lambda v: lax.sort(v, dimension=-1)):
+        with pytest.raises(ValueError):
+            make_jaxpr(op)(np.float32(1))
+        assert make_jaxpr(op)(np.ones((2, 3), F)).out_avals[0].shape in ((2,), (2, 3))
+
+
 @pytest.mark.parametrize("reducer", ["reduce_sum", "reduce_max", "reduce_and"])
 def test_reduction_axes_count_from_the_end_and_are_checked(reducer: str) -> None:
     op = getattr(lax, reducer)

@@ -311,7 +311,7 @@ def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
 
 
 def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
-    """Pick elementwise among ``cases`` by a boolean or int32 ``which``.
+    """Pick elementwise among ``cases`` by a boolean or integer ``which``.
 
     Args:
       which: the selector (False/0 picks ``cases[0]``).
@@ -325,6 +325,8 @@ def select_n(which: ArrayLike, /, *cases: ArrayLike) -> Array:
         >>> print(make_jaxpr(lambda p, x: lax.select_n(p, x, x))(True, 1.0))
         { lambda ; a:bool[] b:f32[]. let c:f32[] = select_n a b b in (c,) }
     """
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
     out: Array = ew.select_n_p.bind(which, *cases)
     return out
 
@@ -373,6 +375,25 @@ def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     return _convert_element_type(operand, new_dtype, weak_type=False)
 
 
+def _saturating_cast(val: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
+    """``val.astype(dt)``, with XLA's float-to-integer rule as the compiled conversion has it.
+
+    NumPy's cast of a NaN or an out-of-range float to an integer is undefined
+    (it wraps or gives the lowest value); XLA truncates toward zero, clamps to
+    the integer range and maps NaN to 0.
+    """
+    if not _dtypes.issubdtype(val.dtype, np.floating) or dt.kind not in "iu":
+        return val.astype(dt)
+    info = np.iinfo(dt)
+    lo, hi = float(info.min), float(info.max) + 1.0  # both powers of two, exact as floats
+    v = np.trunc(val.astype(np.float64))
+    inside = (v >= lo) & (v < hi)  # False for NaN
+    out = np.where(inside, v, 0.0).astype(dt)
+    out[v >= hi] = info.max
+    out[v < lo] = info.min
+    return out
+
+
 def _convert_element_type(
     operand: ArrayLike, new_dtype: DTypeLike | None, *, weak_type: bool
 ) -> Array:
@@ -383,7 +404,7 @@ def _convert_element_type(
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real
-        folded = val.astype(dt)
+        folded = _saturating_cast(val, dt)
         return _unchanged(folded if folded.shape else folded[()])
     aval = _aval(operand)
     if aval.dtype == dt and aval.weak_type == weak_type:

@@ -59,6 +59,9 @@ def padtype_to_pads(
         raise TypeError(f"Unknown padding type: {padding}.")
     if mode == "VALID":
         return [(0, 0)] * len(in_shape)
+    if any(int(s) < 1 for s in window_strides):
+        # JAX fails later, lowering the program (a ValueError as well).
+        raise ValueError(f"window_strides must be positive integers, got {tuple(window_strides)}.")
     pads = []
     for d, w, s in zip(in_shape, window_shape, window_strides, strict=True):
         out = -(-int(d) // int(s))

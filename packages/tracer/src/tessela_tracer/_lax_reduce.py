@@ -11,6 +11,7 @@ from tessela_tracer import _prims_reduce as rd
 from tessela_tracer._avals import OutSharding
 from tessela_tracer._core import Primitive
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._lax_shape import _axis_in_range
 from tessela_tracer._prims_conv import PrecisionLike, canonicalize_precision
 from tessela_tracer._prims_reduce import DotDimensionNumbers
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike
@@ -34,7 +35,7 @@ def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
         out == axes
         and type(axes) is tuple
         and len(_CANONICAL_AXES) < 4096
-        and all(type(a) is int for a in axes)
+        and all(type(a) is int and a >= 0 for a in axes)
     ):
         _CANONICAL_AXES[out] = out
     return out
@@ -88,8 +89,9 @@ def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
             b:i32[] = argmax[axes=(0,) index_dtype=int32] a
           in (b,) }
     """
+    # As JAX's: the axis is not canonicalized (a negative one is an error).
     out: Array = rd.argmax_p.bind(
-        operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
+        operand, axes=(operator.index(axis),), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
     )
     return out
 
@@ -111,8 +113,9 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
         >>> eval_shape(lambda x: lax.argmin(x, 1, np.int32), ShapeDtypeStruct((2, 3), "float32")).shape
         (2,)
     """
+    # As JAX's: the axis is not canonicalized (a negative one is an error).
     out: Array = rd.argmin_p.bind(
-        operand, axes=_axes(operand, (axis,)), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
+        operand, axes=(operator.index(axis),), index_dtype=_dtypes.canonicalize_dtype(index_dtype)
     )
     return out
 
@@ -121,7 +124,8 @@ def _cumulative(p: Primitive) -> Any:
     bind = p.bind
 
     def op(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
-        out: Array = bind(operand, axis=_axes(operand, (axis,))[0], reverse=bool(reverse))
+        # As JAX's: the axis is not canonicalized (a negative one is an error).
+        out: Array = bind(operand, axis=operator.index(axis), reverse=bool(reverse))
         return out
 
     op.__name__ = op.__qualname__ = p.name
@@ -206,8 +210,11 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
         >>> [s.shape for s in eval_shape(lambda x: lax.top_k(x, 2), ShapeDtypeStruct((5,), "float32"))]
         [(2,), (2,)]
     """
-    ax = _axes(operand, (axis,))[0]
-    v, i = rd.top_k_p.bind(operand, k=operator.index(k), axis=ax)
+    k = operator.index(k)
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    ax = _axis_in_range(operator.index(axis), _aval(operand).ndim)
+    v, i = rd.top_k_p.bind(operand, k=k, axis=ax)
     return v, i
 
 

@@ -164,6 +164,13 @@ def reshape_axis_out_of(src: int, size1: int, x: ArrayLike, /) -> Array:
     return reshape(x, tuple(shape))
 
 
+def _axis_in_range(axis: int, ndim: int) -> int:
+    """``axis`` in ``[0, ndim)`` (a negative one counts from the end), else JAX's ValueError."""
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis + ndim if axis < 0 else axis
+
+
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Remove size-1 dimensions.
 
@@ -180,7 +187,8 @@ def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
         (3,)
     """
     nd = _aval(array).ndim
-    dims = tuple(sorted({d % nd if nd else d for d in _ints(dimensions)}))
+    # Sorted but not deduplicated: a repeated axis is an error of the primitive.
+    dims = tuple(sorted(_axis_in_range(d, nd) for d in _ints(dimensions)))
     if not dims:
         return _unchanged(array)
     out: Array = sh.squeeze_p.bind(array, dimensions=dims)
@@ -203,8 +211,14 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
         (1, 3)
     """
     aval = _aval(array)
-    ndim_out = aval.ndim + len(dimensions)
-    dims = sorted({d % ndim_out for d in _ints(dimensions)})
+    given = _ints(dimensions)
+    if len(set(given)) != len(given):
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(given)}")
+    ndim_out = aval.ndim + len(given)
+    dims = [_axis_in_range(d, ndim_out) for d in given]
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
+    dims.sort()
     shape = list(aval.shape)
     for d in dims:
         shape.insert(d, 1)
@@ -330,8 +344,10 @@ def slice(
 def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
     out: list[Any] = []
     for i in idx:
-        if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
-            out.append(np.int32(i) if -(2**31) <= int(i) < 2**31 else i)
+        # A Python int is an int32 index, as in JAX; a NumPy integer keeps its
+        # dtype (so that mixing it with int32 indices is JAX's TypeError).
+        if type(i) is int:
+            out.append(np.int32(i) if -(2**31) <= i < 2**31 else i)
         else:
             out.append(i)
     return out

@@ -153,6 +153,19 @@ clz_p = unary_primitive("clz", _INT)
 real_p = unary_primitive("real", ("complexfloating",), _real_of)
 imag_p = unary_primitive("imag", ("complexfloating",), _real_of)
 integer_pow_p = unary_primitive("integer_pow", _NUM)
+_integer_pow_kinds = _unary_rule("integer_pow", _NUM, None)
+
+
+def _integer_pow_rule(x: ShapedArray, *, y: int) -> ShapedArray:
+    out: ShapedArray = _integer_pow_kinds(x, y=y)
+    if y < 0 and _dtypes.issubdtype(x.dtype, np.integer):
+        raise TypeError(
+            f"Integers cannot be raised to negative powers, got integer_pow({x.str_short()}, {y})"
+        )
+    return out
+
+
+register_abstract_eval(integer_pow_p, _integer_pow_rule)
 stop_gradient_p = unary_primitive("stop_gradient", _ANY)
 
 
@@ -304,8 +317,10 @@ def _select_n_rule(which: ShapedArray, *cases: ShapedArray) -> ShapedArray:
     if which.dtype == _dtypes.bool_:
         if len(cases) > 2:
             raise TypeError("select_n with a boolean `which` takes at most two cases")
-    elif which.dtype != np.int32:
-        raise TypeError(f"select_n `which` must be boolean or int32, got {which.dtype.name}.")
+    elif not _dtypes.issubdtype(which.dtype, np.integer):
+        raise TypeError(
+            f"select_n `which` must be boolean or integer type, got {which.dtype.name}."
+        )
     return ShapedArray(first.shape, first.dtype, all(c.weak_type for c in cases))
 
 
@@ -346,19 +361,31 @@ register_pp_rule(convert_element_type_p, _convert_pp_rule)
 
 
 def _bitcast_rule(x: ShapedArray, *, new_dtype: np.dtype[Any]) -> ShapedArray:
-    old, new = x.dtype.itemsize, np.dtype(new_dtype).itemsize
+    # JAX's shape rule, then its dtype rule, with their classes and texts.
+    old_dt, new_dt = x.dtype, np.dtype(new_dtype)
+    old, new = old_dt.itemsize * 8, new_dt.itemsize * 8
     if old == new:
-        return ShapedArray(x.shape, new_dtype, False)
-    if old > new:
+        shape = x.shape
+    elif old > new:
         if old % new:
-            raise TypeError(f"bitcast_convert_type cannot convert {x.dtype} to {new_dtype}")
-        return ShapedArray((*x.shape, old // new), new_dtype, False)
-    if not x.shape or x.shape[-1] != new // old:
+            raise TypeError(f"bitcast_convert_type cannot convert {old_dt} to {new_dt}")
+        shape = (*x.shape, old // new)
+    else:
+        dim = x.shape[-1] if x.shape else 1
+        if dim * old != new:
+            raise ValueError(
+                f"Attempting to convert array of shape {x.shape} from {old_dt} of size {old} "
+                f"bits to {new_dt} of size {new}, bits but {dim} * {old} != {new}"
+            )
+        shape = x.shape[:-1]
+    odd = (np.dtype(np.bool_), "c")
+    if old_dt != new_dt and any(d == odd[0] or d.kind == odd[1] for d in (old_dt, new_dt)):
         raise TypeError(
-            f"bitcast_convert_type from {x.dtype} to {new_dtype} needs a last dimension "
-            f"of size {new // old}, got shape {x.shape}"
+            "lax.bitcast_convert_type does not support bool or complex values unless the "
+            f"operand and destination types match. Got operand dtype={old_dt}, "
+            f"new_dtype={new_dt!r}. Consider using the arr.view() method instead."
         )
-    return ShapedArray(x.shape[:-1], new_dtype, False)
+    return ShapedArray(shape, new_dt, False)
 
 
 bitcast_convert_type_p = Primitive("bitcast_convert_type")

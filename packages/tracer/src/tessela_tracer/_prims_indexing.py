@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,12 @@ def _check_indices(name: str, x: ShapedArray, idx: tuple[ShapedArray, ...]) -> N
     for i in idx:
         if i.shape or not _dtypes.issubdtype(i.dtype, np.integer):
             raise TypeError(f"{name} start indices must be integer scalars, got {i.str_short()}")
+    if any(i.dtype != idx[0].dtype for i in idx):
+        got = ", ".join(i.dtype.name for i in idx)
+        sep = ": " if name == "dynamic_slice" else " "  # JAX's two texts
+        raise TypeError(
+            f"index arguments to {name} must be integers of the same type, got{sep}{got}"
+        )
 
 
 def _dynamic_slice_rule(
@@ -130,12 +137,31 @@ def _gather_rule(
 ) -> ShapedArray:
     dn = dimension_numbers
     if not _dtypes.issubdtype(idx.dtype, np.integer):
-        raise TypeError(f"gather indices must be of integer type, got {idx.dtype.name}")
+        # JAX's class and text (its dtype rule).
+        raise ValueError(f"indices must have an integer type, got gather indices {idx.dtype.name}")
     if len(slice_sizes) != x.ndim:
         raise TypeError(
             f"gather slice_sizes must have the same length as the operand rank, got slice_sizes "
             f"{slice_sizes} for operand shape {x.shape}"
         )
+    for i, (size, bound) in enumerate(zip(slice_sizes, x.shape, strict=True)):
+        if math.prod(idx.shape) and not 0 <= size <= bound:
+            raise TypeError(
+                f"Slice size at index {i} in gather op is out of range, must be within "
+                f"[0, {bound} + 1), got {size}."
+            )
+    for pos, d in enumerate(dn.collapsed_slice_dims):
+        if slice_sizes[d] != 1:
+            raise TypeError(
+                "Gather op can only collapse slice dims with bound 1, but bound is "
+                f"{slice_sizes[d]} for index {d} at position {pos}."
+            )
+    for pos, d in enumerate(dn.operand_batching_dims):
+        if slice_sizes[d] > 1:
+            raise TypeError(
+                "Gather op can only have operand batching dims with bound 0/1, but bound is "
+                f"{slice_sizes[d]} for index {d} at position {pos}."
+            )
     batch_shape = idx.shape[:-1]
     if idx.shape[-1:] and idx.shape[-1] != len(dn.start_index_map):
         raise TypeError(

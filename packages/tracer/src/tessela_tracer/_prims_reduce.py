@@ -11,6 +11,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
+from tessela_tracer._dot_algorithm import DotAlgorithm, DotAlgorithmPreset
 from tessela_tracer._jaxpr import JaxprEqn
 from tessela_tracer._pp import Doc, JaxprPpContext, pp_eqn_default, register_pp_rule
 
@@ -79,13 +80,18 @@ reduce_xor_p = _prim("reduce_xor", _reduce_rule("reduce_xor", (bool, np.integer)
 
 def _arg_rule(name: str) -> Any:
     def rule(x: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype[Any]) -> ShapedArray:
-        _check_axes(name, x, axes)
         if len(axes) != 1:
             raise ValueError(f"{name} takes exactly one axis, got axes={axes}")
+        (axis,) = axes
+        if not 0 <= axis < x.ndim:
+            raise ValueError(f"Invalid axis {axis} for operand shape {x.shape}")
+        if x.shape[axis] == 0:
+            raise ValueError(
+                f"argmin and argmax require non-empty reduced dimension. operand.shape={x.shape} "
+                f"axis={axis}"
+            )
         if not _dtypes.issubdtype(index_dtype, np.integer):
             raise TypeError(f"{name} index_dtype must be an integer type, got {index_dtype}")
-        if x.shape[axes[0]] == 0:
-            raise ValueError(f"{name} on an empty axis: axis {axes[0]} of shape {x.shape}")
         shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
         return ShapedArray(shape, index_dtype, False)
 
@@ -98,8 +104,16 @@ argmin_p = _prim("argmin", _arg_rule("argmin"))
 
 def _cumulative_rule(name: str) -> Any:
     def rule(x: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
-        if not 0 <= axis < max(x.ndim, 1) or (x.ndim == 0):
-            raise ValueError(f"{name}: axis {axis} is out of bounds for array of shape {x.shape}")
+        # JAX's checks and texts: no negative axis, numbers only (no bool).
+        if axis < 0:
+            raise ValueError("XLA operations do not allow negative axes")
+        if axis >= x.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+        if not _dtypes.issubdtype(x.dtype, np.number):
+            raise TypeError(
+                f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are subtypes "
+                "of number."
+            )
         return x
 
     return rule
@@ -132,6 +146,14 @@ sort_p = _prim("sort", _sort_rule, multiple_results=True)
 
 
 def _top_k_rule(x: ShapedArray, *, k: int, axis: int) -> list[ShapedArray]:
+    if x.dtype.kind == "c":
+        raise ValueError("top_k is not compatible with complex inputs.")
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    if x.ndim == 0:
+        raise TypeError(f"top_k operand must have >= 1 dimension, got {x.str_short()}")
+    if not 0 <= axis < x.ndim:
+        raise ValueError(f"axis argument out of range: axis={axis} for operand.shape={x.shape}")
     if not 0 <= k <= x.shape[axis]:
         raise ValueError(f"top_k k={k} must be between 0 and the axis size {x.shape[axis]}")
     shape = list(x.shape)
@@ -140,6 +162,53 @@ def _top_k_rule(x: ShapedArray, *, k: int, axis: int) -> list[ShapedArray]:
 
 
 top_k_p = _prim("top_k", _top_k_rule, multiple_results=True)
+
+
+def _dot_type_rank(dt: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
+    # XLA's HigherPrecisionType order, as JAX compares operand dtypes.
+    complex_ = dt.kind == "c"
+    c = _dtypes.finfo(dt).dtype if complex_ else dt
+    floating = _dtypes.issubdtype(c, np.floating)
+    fi = _dtypes.finfo(c) if floating else None
+    return (
+        complex_,
+        fi.maxexp if fi is not None else -1,
+        fi.nmant if fi is not None else -1,
+        _bit_width(c),
+        not _dtypes.issubdtype(c, np.unsignedinteger),
+    )
+
+
+def _bit_width(dt: np.dtype[Any]) -> int:
+    if dt == np.bool_:
+        return 1
+    if _dtypes.issubdtype(dt, np.inexact):
+        return int(_dtypes.finfo(dt).bits)
+    return int(_dtypes.iinfo(dt).bits)
+
+
+def _dot_result_dtype(
+    lhs: np.dtype[Any], rhs: np.dtype[Any], preferred: Any, precision: Any
+) -> np.dtype[Any]:
+    """JAX's ``dot_general`` dtype: the higher of two operand dtypes, then ``preferred``."""
+    lp, rp = _dot_type_rank(lhs), _dot_type_rank(rhs)
+    if lp == rp and lhs != rhs:
+        raise TypeError(f"lax.dot_general argument type error: {lhs}, {rhs}")
+    result = lhs if lp >= rp else rhs
+    if preferred is None or result == np.dtype(preferred):
+        return result
+    pref: np.dtype[Any] = np.dtype(preferred)
+    has_algorithm = isinstance(precision, (DotAlgorithm, DotAlgorithmPreset))
+    if (
+        not has_algorithm
+        and not _dtypes.issubdtype(result, np.floating)
+        and _bit_width(pref) < _bit_width(result)
+    ):
+        raise TypeError(
+            "`preferred_element_type` must not be narrower than the original type, got "
+            f"preferred_element_type of {pref} for result type of {result}."
+        )
+    return pref
 
 
 def _dot_general_rule(
@@ -152,28 +221,52 @@ def _dot_general_rule(
     out_sharding: Any,
 ) -> ShapedArray:
     (lc, rc), (lb, rb) = dimension_numbers
-    if len(lc) != len(rc) or len(lb) != len(rb):
-        raise TypeError(
-            "dot_general requires equal numbers of lhs and rhs contracting and batch "
-            f"dimensions, got {dimension_numbers}."
-        )
-    for a, b in (*zip(lc, rc, strict=True), *zip(lb, rb, strict=True)):
-        if not (0 <= a < lhs.ndim and 0 <= b < rhs.ndim) or lhs.shape[a] != rhs.shape[b]:
+    # JAX's checks, in its order and with its texts.
+    for side, x, c, b in (("lhs", lhs, lc, lb), ("rhs", rhs, rc, rb)):
+        if not all(0 <= d < x.ndim for d in (*c, *b)):
             raise TypeError(
-                "dot_general requires contracting and batch dimensions to have the same shape, "
-                f"got lhs shape {lhs.shape}, rhs shape {rhs.shape} and dimension_numbers "
-                f"{dimension_numbers}."
+                f"dot_general requires {side} dimension numbers to be nonnegative and less "
+                f"than the number of axes of the {side} value, got {side}_batch of {tuple(b)} "
+                f"and {side}_contracting of {tuple(c)} for {side} of rank {x.ndim}"
             )
-    if lhs.dtype != rhs.dtype and preferred_element_type is None:
+    if len(lb) != len(rb):
         raise TypeError(
-            "lax.dot_general requires arguments to have the same dtypes, got "
-            f"{lhs.dtype.name}, {rhs.dtype.name}. (Tip: tessela_numpy.dot is a similar "
-            "function that does automatic type promotion on inputs)."
+            "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+            f"lhs_batch {tuple(lb)} and rhs_batch {tuple(rb)}."
         )
+    for side, c, b in (("lhs", lc, lb), ("rhs", rc, rb)):
+        if len(set(b)) != len(b):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be distinct, got "
+                f"{side}_batch {tuple(b)}."
+            )
+        if len(set(c)) != len(c):
+            raise TypeError(
+                f"dot_general requires {side} contracting dimensions to be distinct, got "
+                f"{side}_contracting {tuple(c)}."
+            )
+    for side, c, b in (("lhs", lc, lb), ("rhs", rc, rb)):
+        if set(c) & set(b):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be disjoint from contracting "
+                f"dimensions, got {side}_batch {tuple(b)} and {side}_contracting {tuple(c)}."
+            )
+    lbs, rbs = tuple(lhs.shape[i] for i in lb), tuple(rhs.shape[i] for i in rb)
+    if lbs != rbs:
+        raise TypeError(
+            "dot_general requires lhs batch dimensions and rhs batch dimensions to have the "
+            f"same shape, got {lbs} and {rbs}."
+        )
+    lcs, rcs = tuple(lhs.shape[i] for i in lc), tuple(rhs.shape[i] for i in rc)
+    if lcs != rcs:
+        raise TypeError(
+            "dot_general requires contracting dimensions to have the same shape, got "
+            f"{lcs} and {rcs}."
+        )
+    dt = _dot_result_dtype(lhs.dtype, rhs.dtype, preferred_element_type, precision)
     batch = [lhs.shape[i] for i in lb]
     lfree = [d for i, d in enumerate(lhs.shape) if i not in lc and i not in lb]
     rfree = [d for i, d in enumerate(rhs.shape) if i not in rc and i not in rb]
-    dt = lhs.dtype if preferred_element_type is None else np.dtype(preferred_element_type)
     weak = lhs.weak_type and rhs.weak_type and preferred_element_type is None
     return ShapedArray((*batch, *lfree, *rfree), dt, weak)
 

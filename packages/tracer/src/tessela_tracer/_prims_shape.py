@@ -95,8 +95,12 @@ reshape_p = _prim("reshape", _reshape_rule)
 
 
 def _squeeze_rule(x: ShapedArray, *, dimensions: tuple[int, ...]) -> ShapedArray:
+    if len(set(dimensions)) != len(dimensions):
+        raise ValueError(f"dimensions are not unique: {dimensions}")
+    if not all(0 <= d < x.ndim for d in dimensions):
+        raise ValueError(f"dimensions outside range [0, ndim): {dimensions}")
     for d in dimensions:
-        if not 0 <= d < x.ndim or x.shape[d] != 1:
+        if x.shape[d] != 1:
             raise ValueError(
                 "cannot select an axis to squeeze out which has size not equal to one, "
                 f"got shape={x.shape} and dimensions={dimensions}"
@@ -165,7 +169,9 @@ def _pad_rule(
     x: ShapedArray, pad_value: ShapedArray, *, padding_config: tuple[tuple[int, int, int], ...]
 ) -> ShapedArray:
     if pad_value.shape:
-        raise TypeError(f"pad padding_value must be a scalar, got shape {pad_value.shape}")
+        raise ValueError(
+            f"padding_value must be a scalar; got np.shape(padding_value)={pad_value.shape}"
+        )
     if pad_value.dtype != x.dtype:
         raise TypeError(
             "lax.pad requires arguments to have the same dtypes, got "
@@ -183,6 +189,11 @@ def _pad_rule(
                 f"interior padding in padding_config must be nonnegative, got {padding_config}"
             )
         shape.append(lo + hi + d + max(d - 1, 0) * interior)
+    if any(d < 0 for d in shape):
+        raise ValueError(
+            f"Dimension size after padding is not at least 0, got result shape {tuple(shape)}, "
+            f"for padding_config {padding_config} and operand shape {x.shape}"
+        )
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 

@@ -62,6 +62,96 @@ named("iota_bool", lambda lax: lambda: lax.iota(np.bool_, 3))
 named("full_negative", lambda lax: lambda: lax.full((-1,), 0.0))
 named("reshape_negative", lambda lax: lambda x: lax.reshape(x, (-1, 6)), X)
 named("transpose_repeated", lambda lax: lambda x: lax.transpose(x, (0, 0)), X)
+# Axes and dimensions: JAX canonicalizes some negative axes and refuses others.
+named("squeeze_out_of_range", lambda lax: lambda x: lax.squeeze(x, (2,)), "f32[1,3]")
+named("squeeze_repeated", lambda lax: lambda x: lax.squeeze(x, (0, -2)), "f32[1,3]")
+named("expand_dims_out_of_range", lambda lax: lambda x: lax.expand_dims(x, (4,)), X)
+named("expand_dims_repeated", lambda lax: lambda x: lax.expand_dims(x, (1, 1)), X)
+named("expand_dims_repeated_after_wrap", lambda lax: lambda x: lax.expand_dims(x, (0, -4)), X)
+named("cumsum_negative_axis", lambda lax: lambda x: lax.cumsum(x, axis=-1), X)
+named("cumprod_axis_out_of_range", lambda lax: lambda x: lax.cumprod(x, axis=2), X)
+named("cummax_bool", lambda lax: lambda x: lax.cummax(x, axis=0), "b[3]")
+named("argmax_negative_axis", lambda lax: lambda x: lax.argmax(x, -1, np.int32), X)
+named("argmin_empty_axis", lambda lax: lambda x: lax.argmin(x, 0, np.int32), "f32[0,3]")
+named("top_k_complex", lambda lax: lambda x: lax.top_k(x, 1), "c64[3]")
+named("top_k_scalar", lambda lax: lambda x: lax.top_k(x, 1), "f32[]")
+named("top_k_negative_k", lambda lax: lambda x: lax.top_k(x, -1), "f32[3]")
+# Dtypes and dimension numbers.
+named("integer_pow_negative_of_int", lambda lax: lambda x: lax.integer_pow(x, -2), "i32[3]")
+named(
+    "dynamic_slice_mixed_index_dtypes",
+    lambda lax: lambda x, i: lax.dynamic_slice(x, (i, 0), (1, 1)),
+    X,
+    "u8[]",
+)
+named(
+    "dynamic_update_slice_mixed_index_dtypes",
+    lambda lax: lambda x, u, i: lax.dynamic_update_slice(x, u, (0, i)),
+    X,
+    "f32[1,1]",
+    "u8[]",
+)
+named("select_n_u8_which", lambda lax: lambda p, a: lax.select_n(p, a, a), "u8[2,3]", X)
+named("select_n_f32_which", lambda lax: lambda p, a: lax.select_n(p, a, a), X, X)
+named("select_n_no_cases", lambda lax: lambda p: lax.select_n(p), "b[2]")
+_MM = (((1,), (0,)), ((), ()))
+named(
+    "dot_general_mixed_dtypes", lambda lax: lambda x, y: lax.dot_general(x, y, _MM), X, "i32[3,2]"
+)
+named(
+    "dot_general_u8_bool", lambda lax: lambda x, y: lax.dot_general(x, y, _MM), "u8[2,3]", "b[3,2]"
+)
+named(
+    "dot_general_narrower_preferred",
+    lambda lax: lambda x, y: lax.dot_general(x, y, _MM, preferred_element_type=np.uint8),
+    "i32[2,3]",
+    "i32[3,2]",
+)
+named(
+    "dot_general_repeated_contracting",
+    lambda lax: lambda x, y: lax.dot_general(x, y, (((1, 1), (0, 0)), ((), ()))),
+    X,
+    "f32[3,2]",
+)
+named(
+    "dot_general_batch_is_contracting",
+    lambda lax: lambda x, y: lax.dot_general(x, y, (((0,), (0,)), ((0,), (0,)))),
+    X,
+    X,
+)
+_TAKE = {"offset_dims": (1,), "collapsed_slice_dims": (0,), "start_index_map": (0,)}
+named(
+    "gather_float_indices",
+    lambda lax: lambda x, i: lax.gather(x, i, lax.GatherDimensionNumbers(**_TAKE), (1, 3)),
+    X,
+    "f32[4,1]",
+)
+named(
+    "gather_slice_too_big",
+    lambda lax: lambda x, i: lax.gather(x, i, lax.GatherDimensionNumbers(**_TAKE), (1, 4)),
+    X,
+    "i32[4,1]",
+)
+named(
+    "gather_collapsed_slice_not_one",
+    lambda lax: lambda x, i: lax.gather(x, i, lax.GatherDimensionNumbers(**_TAKE), (2, 3)),
+    X,
+    "i32[4,1]",
+)
+named("pad_negative_result", lambda lax: lambda x: lax.pad(x, 0.0, ((-3, 0, 0), (0, 0, 0))), X)
+named(
+    "pad_nonscalar_value",
+    lambda lax: lambda x, v: lax.pad(x, v, ((1, 0, 0), (0, 0, 0))),
+    X,
+    "f32[1]",
+)
+named("bitcast_to_bool", lambda lax: lambda x: lax.bitcast_convert_type(x, np.bool_), "u8[3]")
+named("bitcast_complex", lambda lax: lambda x: lax.bitcast_convert_type(x, np.float32), "c64[3]")
+named(
+    "bitcast_wrong_last_dim",
+    lambda lax: lambda x: lax.bitcast_convert_type(x, np.float32),
+    "u8[3,3]",
+)
 named("full_too_big", lambda lax: lambda: lax.full((1 << 62, 4), 0.0))
 named("iota_too_big", lambda lax: lambda: lax.iota(np.int32, 1 << 62))
 named(
