@@ -71,7 +71,18 @@ _register_elementwise(P.shift_right_arithmetic_p, "ShiftRightArithmeticOp")
 _register_elementwise(P.shift_right_logical_p, "ShiftRightLogicalOp")
 _register_elementwise(P.mulhi_p, "MulhiOp", chlo)
 _register_elementwise(P.neg_p, "NegOp")
-_register_elementwise(P.sign_p, "SignOp")
+
+
+def _sign_lowering(ctx: LoweringRuleContext, x: Value) -> list[Value]:
+    dtype = ctx.avals_in[0].dtype
+    if dtype.kind != "u":
+        return [stablehlo.SignOp(x).result]
+    # stablehlo.sign takes no unsigned integers: as JAX, x != 0 in x's dtype.
+    zero = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), dtype)), ctx.avals_in[0].shape, [])
+    return [_hlo.convert(compare_values(x, zero, "NE", dtype), dtype)]
+
+
+register_lowering(P.sign_p, _sign_lowering)
 _register_elementwise(P.floor_p, "FloorOp")
 _register_elementwise(P.ceil_p, "CeilOp")
 _register_elementwise(P.exp_p, "ExpOp")
@@ -271,11 +282,13 @@ def _convert_element_type_lowering(
 ) -> list[Value]:
     src = ctx.avals_in[0].dtype
     dst = np.dtype(new_dtype)
+    if src.kind == "c" and dst.kind != "c":
+        # As JAX: the real part, then its conversion (so -0+1j is False).
+        x = stablehlo.RealOp(x).result
+        src = np.dtype(src.type(0).real.dtype)
     if dst == np.bool_ and src != np.bool_:
         zero = _hlo.broadcast_in_dim(_hlo.constant(np.zeros((), src)), ctx.avals_in[0].shape, [])
         return [compare_values(x, zero, "NE", src)]
-    if src.kind == "c" and dst.kind != "c":
-        x = stablehlo.RealOp(x).result
     return [_hlo.convert(x, dst)]
 
 

@@ -84,6 +84,13 @@ def _register_arg_reduction(prim: Primitive, direction: str) -> None:
     ) -> list[Value]:
         x_aval = ctx.avals_in[0]
         dtype = x_aval.dtype
+        if dtype.kind == "c":
+            # JAX's lowering compares with lax.gt / lax.lt, which take no complex.
+            cmp = direction.lower()
+            raise TypeError(
+                f"{cmp} does not accept dtype {dtype.name} at position 0. Accepted dtypes at "
+                "position 0 are subtypes of integer, floating, bool."
+            )
         idt = np.dtype(index_dtype)
         axis = axes[0]
         iota = stablehlo.IotaOp(_hlo.tensor_type(x_aval.shape, idt), axis).result
@@ -136,6 +143,12 @@ def _register_cumulative(
 
     def rule(ctx: LoweringRuleContext, x: Value, *, axis: int, reverse: bool) -> list[Value]:
         aval = ctx.avals_in[0]
+        if prim is P.cumlogsumexp_p and not issubdtype(aval.dtype, np.inexact):
+            # JAX's lowering fails the same way (its initial value is -inf).
+            raise OverflowError(
+                f"cumlogsumexp of {aval.dtype.name} operand: cannot convert float infinity "
+                "to integer"
+            )
         n = aval.shape[axis]
         window = [1] * aval.ndim
         window[axis] = max(n, 1)
@@ -303,8 +316,14 @@ def _dot_general_lowering(
         acc_type = _hlo.tensor_type(out.shape, acc_t)
         result = stablehlo.DotGeneralOp(acc_type, lhs, rhs, dims, **kwargs).result
         return [_hlo.convert(result, dtype)]
-    lhs = _hlo.convert(lhs, dtype) if ctx.avals_in[0].dtype != dtype else lhs
-    rhs = _hlo.convert(rhs, dtype) if ctx.avals_in[1].dtype != dtype else rhs
+    # As JAX: operands of one dtype go in as they are (XLA accumulates them
+    # before rounding to a narrower preferred type); mixed ones go to the
+    # result's dtype, except on TPU for two real floats or integers.
+    l_dt, r_dt = ctx.avals_in[0].dtype, ctx.avals_in[1].dtype
+    handled = all(issubdtype(d, np.floating) or issubdtype(d, np.integer) for d in (l_dt, r_dt))
+    if l_dt != r_dt and not (ctx.platform == "tpu" and handled):
+        lhs = _hlo.convert(lhs, dtype) if l_dt != dtype else lhs
+        rhs = _hlo.convert(rhs, dtype) if r_dt != dtype else rhs
     config = _hlo.precision_attr(precision)
     return [stablehlo.DotGeneralOp(out_type(out), lhs, rhs, dims, precision_config=config).result]
 

@@ -391,6 +391,18 @@ case(
     lambda rng: (bools(rng), floats(rng), floats(rng, shift=2)),
 )
 case(
+    "select_n_u8_which",
+    "select_n",
+    lambda ns: ns.lax.select_n,
+    lambda rng: (rng.integers(0, 3, 16).astype(U8), ints(rng), ints(rng), ints(rng)),
+)
+case(
+    "sign_u8",
+    "sign",
+    lambda ns: ns.lax.sign,
+    lambda rng: (ints(rng, U8),),
+)
+case(
     "select_n_i32_3way",
     "select_n",
     lambda ns: ns.lax.select_n,
@@ -509,6 +521,27 @@ case(
     "convert_element_type",
     lambda ns: lambda x: ns.lax.convert_element_type(x, C64),
     lambda rng: (floats(rng),),
+)
+# NumPy constants fold on the host: the fold must follow XLA's saturating
+# float-to-integer rule (NaN to 0), not NumPy's undefined cast.
+for _dt in (np.dtype(np.int8), U8, I32, U32):
+    case(
+        f"convert_f32_constant_to_{_dt.name}",
+        (),
+        lambda ns, dt=_dt: lambda: ns.lax.convert_element_type(np.array([*_WIDE, -129.0], F32), dt),
+        lambda rng: (),
+    )
+case(
+    "convert_c64_constant_to_int32",
+    (),
+    lambda ns: lambda: ns.lax.convert_element_type(np.array([NAN + 1j, 3e9 - 1j, 1.5], C64), I32),
+    lambda rng: (),
+)
+case(
+    "convert_c64_to_bool",
+    "convert_element_type",
+    lambda ns: lambda x: ns.lax.convert_element_type(x, BOOL),
+    lambda rng: (np.array([-0.0 + 1j, 0.0 - 1j, 0j, NAN * 1j, 2 + 0j, complex(0, INF)], C64),),
 )
 case(
     "bitcast_f32_to_i32",
@@ -895,6 +928,26 @@ case(
     ),
     lambda rng: (grid(rng, (2, 3)).astype(BF16), grid(rng, (3, 2)).astype(BF16)),
     ACCUMULATION,
+)
+case(
+    "dot_general_f32_to_bf16",
+    "dot_general",
+    lambda ns: (
+        lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=BF16)
+    ),
+    lambda rng: (grid(rng, (2, 3)) + np.float32(0.1), grid(rng, (3, 2)) + np.float32(0.3)),
+)
+case(
+    "dot_general_mixed_i8_i32",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ()))),
+    lambda rng: (grid(rng, (2, 3)).astype(np.int8), grid(rng, (3, 2), I32)),
+)
+case(
+    "dot_general_mixed_bf16_f32",
+    "dot_general",
+    lambda ns: lambda a, b: ns.lax.dot_general(a, b, (((1,), (0,)), ((), ()))),
+    lambda rng: (grid(rng, (2, 3)).astype(BF16), grid(rng, (3, 2))),
 )
 case(
     "dot_general_c64",
