@@ -22,7 +22,8 @@ from tessela_autodiff import (
 )
 from tessela_batching import vmap
 from tessela_lowering import Array, jit
-from tessela_tracer import checkpoint, custom_jvp, custom_vjp, lax, make_jaxpr
+from tessela_tracer import checkpoint, custom_jvp, custom_vjp, dtypes, lax, make_jaxpr
+from tessela_tracer.extend import tangent_aval
 
 
 def _close(a: Any, b: Any, tol: float = 1e-5) -> None:
@@ -260,3 +261,18 @@ def test_grad_outputs_are_backend_arrays_with_the_inputs_weak_types() -> None:
         assert float(g) == want
     strong = grad(lambda x: x * 2.0)(tnp.ones((), tnp.float32))
     assert type(strong) is Array and not strong.weak_type
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float8_e4m3fn", "float8_e5m2"])
+def test_narrow_floats_are_their_own_tangent_type(dtype: str) -> None:
+    # NumPy's issubdtype does not count ml_dtypes' floats as inexact; the
+    # tangent type must (jvp raised for bfloat16 tangents, pmean widened).
+    x = tnp.ones(3, dtype=dtype)
+    assert tangent_aval(x.aval).dtype == x.dtype
+    y, t = jvp(lambda v: v * 2, (x,), (x,))
+    assert y.dtype == t.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(t, np.float32), 2.0)
+    cts = vjp(lambda v, w: v * 2, x, x)[1](x)
+    assert [c.dtype for c in cts] == [x.dtype, x.dtype]
+    assert vmap(lambda v: lax.pmean(v, "i"), axis_name="i")(x).dtype == x.dtype
+    assert dtypes.issubdtype(x.dtype, np.inexact)

@@ -392,6 +392,8 @@ def tangent_aval(aval: ShapedArray, /) -> ShapedArray:
         >>> tangent_aval(ShapedArray((2,), np.int32)).dtype == _dtypes.float0
         True
     """
-    if not isinstance(aval.dtype, ExtendedDType) and np.issubdtype(aval.dtype, np.inexact):
+    # The tracer's issubdtype: NumPy's does not count bfloat16 and the float8
+    # types as inexact.
+    if not isinstance(aval.dtype, ExtendedDType) and _dtypes.issubdtype(aval.dtype, np.inexact):
         return aval
     return ShapedArray(tuple(aval.shape), _dtypes.float0, False)

@@ -31,7 +31,7 @@ from tessela_pytree import PyTreeDef, keystr, tree_flatten, tree_flatten_with_pa
 from tessela_tracer._avals import ShapedArray, tangent_aval
 from tessela_tracer._core import Tracer
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._dtypes import float0
+from tessela_tracer._dtypes import float0, issubdtype
 from tessela_tracer._errors import UnexpectedTracerError
 
 __all__ = [
@@ -423,7 +423,7 @@ def flat_bwd_rule(
                 continue
             got_aval = ct.aval if type(ct) is SymbolicZero else _aval(ct)
             if tuple(got_aval.shape) != tuple(want.shape) or (
-                got_aval.dtype != want.dtype and not np.issubdtype(want.dtype, np.inexact)
+                got_aval.dtype != want.dtype and not issubdtype(want.dtype, np.inexact)
             ):
                 if type(ct) is SymbolicZero:
                     raise ValueError(

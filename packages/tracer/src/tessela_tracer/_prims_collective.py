@@ -20,6 +20,7 @@ import numpy as np
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, get_aval_of, register_abstract_eval
+from tessela_tracer._dtypes import issubdtype
 from tessela_tracer._lax import convert_element_type, div
 from tessela_tracer._lax_shape import expand_dims, squeeze
 from tessela_tracer.typing import Array, ArrayLike
@@ -238,7 +239,7 @@ def pmean(x: ArrayLike, /, axis_name: AxisName) -> Array:
     names, sizes = bound_axis_sizes("pmean", axis_name)
     total = psum_p.bind(x, axis_name=names)
     dtype = get_aval_of(total).dtype
-    if not np.issubdtype(dtype, np.inexact):
+    if not issubdtype(dtype, np.inexact):  # bfloat16 stays bfloat16
         dtype = np.dtype(np.float32)
         total = convert_element_type(total, dtype)
     return div(total, np.asarray(int(np.prod(sizes)), dtype))

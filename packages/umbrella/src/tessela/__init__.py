@@ -291,6 +291,7 @@ __all__ = [
     "P",
     "ShapeDtypeStruct",
     "Shard",
+    "ad_checkpoint",
     "allow_f16_reductions",
     "array_garbage_collection_guard",
     "block_until_ready",

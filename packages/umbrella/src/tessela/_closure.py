@@ -30,7 +30,7 @@ from tessela_pytree import (
     tree_unflatten,
     treedef_is_leaf,
 )
-from tessela_tracer import ClosedJaxpr, Tracer, custom_vjp, get_aval, trace_to_jaxpr
+from tessela_tracer import ClosedJaxpr, Tracer, custom_vjp, dtypes, get_aval, trace_to_jaxpr
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import DebugInfo, NamedCallable, eval_jaxpr, hoist_consts, tangent_aval
 from tessela_tracer.typing import Array
@@ -111,7 +111,7 @@ def _maybe_perturbed(x: Any) -> bool:
     """Whether a closed-over value may carry a derivative (a tracer of inexact dtype)."""
     if not isinstance(x, Tracer):
         return False
-    return bool(np.issubdtype(get_aval(x).dtype, np.inexact))
+    return bool(dtypes.issubdtype(get_aval(x).dtype, np.inexact))
 
 
 def closure_convert(

@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 import tessela_numpy as tnp
 from tessela_numpy import fft as tnp_fft
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
@@ -63,7 +63,7 @@ def _check(name: str, type: int, norm: str | None) -> None:
 
 def _inexact(x: ArrayLike) -> Array:
     x = tnp.asarray(x)
-    if not np.issubdtype(x.dtype, np.inexact):
+    if not dtypes.issubdtype(x.dtype, np.inexact):
         x = x.astype(tnp.result_type(x.dtype, np.float32))
     return x
 

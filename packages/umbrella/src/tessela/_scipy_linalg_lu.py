@@ -21,7 +21,7 @@ import numpy as np
 import tessela_numpy as tnp
 from tessela_autodiff import jvp
 from tessela_numpy import linalg as tnp_linalg
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.lax import linalg as lax_linalg
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -519,7 +519,7 @@ def qr_multiply(
     del overwrite_a, overwrite_c
     a, c = tnp.asarray(a), tnp.asarray(c)
     dtype = tnp.result_type(a, c)
-    if not np.issubdtype(dtype, np.inexact):
+    if not dtypes.issubdtype(dtype, np.inexact):
         dtype = tnp.result_type(dtype, np.float32)
     a, c = a.astype(dtype), c.astype(dtype)
     if mode not in ("right", "left"):

@@ -71,7 +71,7 @@ def _inexact(*xs: ArrayLike) -> list[Array]:
     """The arrays of ``xs``, converted to their common inexact dtype."""
     arrays = [tnp.asarray(x) for x in xs]
     dtype = tnp.result_type(*arrays)
-    if not np.issubdtype(dtype, np.inexact):
+    if not _dtypes.issubdtype(dtype, np.inexact):
         dtype = tnp.result_type(dtype, np.float32)
     return [a.astype(dtype) for a in arrays]
 

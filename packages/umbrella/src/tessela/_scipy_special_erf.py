@@ -224,7 +224,7 @@ def wofz(z: ArrayLike) -> Array:
     """
     z = tnp.asarray(z)
     if not np.issubdtype(z.dtype, np.complexfloating):
-        wide = np.issubdtype(z.dtype, np.floating) and z.dtype.itemsize == 8
+        wide = _dtypes.issubdtype(z.dtype, np.floating) and z.dtype.itemsize == 8
         z = z.astype(np.complex128 if wide else np.complex64)
     return cast(Array, _wofz(z))
 
@@ -268,7 +268,7 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
         [0.76519996 0.44009998]
     """
     z = tnp.asarray(z)
-    if not np.issubdtype(z.dtype, np.inexact):
+    if not _dtypes.issubdtype(z.dtype, np.inexact):
         z = z.astype(tnp.result_type(z.dtype, np.float32))
     if np.issubdtype(z.dtype, np.complexfloating):
         raise ValueError("complex input not supported.")

@@ -29,6 +29,7 @@ from typing import Any, cast
 
 import numpy as np
 from tessela_lowering import jit
+from tessela_tracer import dtypes
 from tessela_tracer.lax import PrecisionLike
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -216,7 +217,7 @@ def _check_shape(shape: Sequence[int], image: Any) -> tuple[int, ...]:
 
 def _inexact(x: ArrayLike) -> Array:
     x = tnp.asarray(x)
-    return x if np.issubdtype(x.dtype, np.inexact) else x.astype(tnp.result_type(x, 1.0))
+    return x if dtypes.issubdtype(x.dtype, np.inexact) else x.astype(tnp.result_type(x, 1.0))
 
 
 def scale_and_translate(

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_tracer import dtypes
 
 __all__ = ["RegularGridInterpolator"]
 
@@ -68,7 +69,7 @@ class RegularGridInterpolator:
             raise ValueError(
                 f"there are {len(points)} point arrays, but values has {values.ndim} dimensions"
             )
-        if not np.issubdtype(values.dtype, np.inexact):
+        if not dtypes.issubdtype(values.dtype, np.inexact):
             values = values.astype(tnp.result_type(values.dtype, np.float32))
         if fill_value is not None:
             fill_value = tnp.asarray(fill_value)

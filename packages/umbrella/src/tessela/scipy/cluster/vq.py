@@ -14,6 +14,7 @@ import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_numpy import linalg as tnp_linalg
+from tessela_tracer import dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["vq"]
@@ -36,7 +37,7 @@ def vq(obs: ArrayLike, code_book: ArrayLike, check_finite: bool = True) -> tuple
     del check_finite
     obs_arr, cb_arr = tnp.asarray(obs), tnp.asarray(code_book)
     dtype = tnp.result_type(obs_arr, cb_arr)
-    if not np.issubdtype(dtype, np.inexact):
+    if not dtypes.issubdtype(dtype, np.inexact):
         dtype = tnp.result_type(dtype, np.float32)
     obs_arr, cb_arr = obs_arr.astype(dtype), cb_arr.astype(dtype)
     if obs_arr.ndim != cb_arr.ndim:
