@@ -375,15 +375,27 @@ def convert_element_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     return _convert_element_type(operand, new_dtype, weak_type=False)
 
 
-def _saturating_cast(val: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
-    """``val.astype(dt)``, with XLA's float-to-integer rule as the compiled conversion has it.
+def _fold_cast(operand: Any, val: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
+    """``val`` (``operand`` on the host) cast to ``dt`` as JAX's result has it.
 
-    NumPy's cast of a NaN or an out-of-range float to an integer is undefined
-    (it wraps or gives the lowest value); XLA truncates toward zero, clamps to
-    the integer range and maps NaN to 0.
+    A float going to an integer dtype is the only case where NumPy's cast and
+    the compiled conversion differ. JAX folds a finite scalar with NumPy (a
+    NumPy scalar out of range gets NumPy's value; a Python float out of range
+    raises OverflowError there and is converted by XLA instead); an array or a
+    non-finite scalar is converted by XLA, which truncates toward zero,
+    saturates to the integer range and maps NaN to 0.
     """
     if not _dtypes.issubdtype(val.dtype, np.floating) or dt.kind not in "iu":
         return val.astype(dt)
+    if isinstance(operand, (float, builtins.complex, np.generic)) and np.isfinite(val):
+        src = (
+            operand.real if isinstance(operand, (builtins.complex, np.complexfloating)) else operand
+        )
+        try:
+            with np.errstate(invalid="ignore", over="ignore"):
+                return np.asarray(src, dtype=dt)
+        except OverflowError:
+            pass
     info = np.iinfo(dt)
     lo, hi = float(info.min), float(info.max) + 1.0  # both powers of two, exact as floats
     v = np.trunc(val.astype(np.float64))
@@ -404,7 +416,7 @@ def _convert_element_type(
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real
-        folded = _saturating_cast(val, dt)
+        folded = _fold_cast(operand, val, dt)
         return _unchanged(folded if folded.shape else folded[()])
     aval = _aval(operand)
     if aval.dtype == dt and aval.weak_type == weak_type:
