@@ -71,6 +71,29 @@ def test_conv_grad_under_jit_matches_eager() -> None:
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12)
 
 
+def test_general_reduce_window_jvp_matches_jax() -> None:
+    # Forward mode of a product pool and of a (max, weighted sum) pair, as
+    # jax.jvp computes them (JAX 0.10.2, float32).
+    x = (np.arange(12, dtype=np.float32).reshape(3, 4) - 5) / 3
+    t = np.cos(np.arange(12, dtype=np.float32)).reshape(3, 4)
+    prod = lambda x: lax.reduce_window(x, np.float32(1), lax.mul, (2, 2), (1, 1), "SAME")  # noqa: E731
+    pair = lambda x: lax.reduce_window(  # noqa: E731
+        (x, x * 2), (np.float32(-np.inf), np.float32(0)),
+        lambda a, b: (lax.max(a[0], b[0]), a[1] + b[1] * b[0]), (2, 3), (1, 2), ((1, 0), (0, 1)),
+    )  # fmt: skip
+    want_prod = [
+        [-0.21012014, 0.12607208, 0.87592596, -1.1625965],
+        [-0.12607208, 0.21012013, 2.6000993, 1.5107549],
+        [-1.1051303, -2.6373124, -1.6707668, 0.0044256980],
+    ]
+    np.testing.assert_allclose(np.asarray(jvp(prod, (x,), (t,))[1]), want_prod, rtol=1e-5)
+    want_max = [[-0.41614681, -0.9899925], [0.96017027, 0.75390226], [-0.83907151, 0.0044256980]]
+    want_sum = [[-7.8836918, 4.3045673], [-5.7319398, 7.5952005], [-8.88342, -2.2677712]]
+    tmax, tsum = jvp(pair, (x,), (t,))[1]
+    np.testing.assert_allclose(np.asarray(tmax), want_max, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(tsum), want_sum, rtol=1e-5)
+
+
 def _pool(kind: str, **kw: Any) -> Any:
     op, init = {"sum": (lax.add, 0.0), "max": (lax.max, -np.inf), "min": (lax.min, np.inf)}[kind]
     return lambda x: lax.reduce_window(x, init, op, **kw)

@@ -64,6 +64,23 @@ def test_reduce_window_vmap_matches_loop(kind: str, axis: int) -> None:
     check(f, axis, x)
 
 
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_general_reduce_window_vmap_matches_loop(axis: int) -> None:
+    # A product pool and a (max, weighted sum) pair: the general reduce_window.
+    x = _ints(np.random.default_rng(axis), 3, 5, 4)
+
+    def f(x: Any) -> Any:
+        prod = lax.reduce_window(x, np.float32(1), lax.mul, (2, 2), (1, 2), "SAME")
+        pair = lax.reduce_window(
+            (x, x * 2), (np.float32(-np.inf), np.float32(0)),
+            lambda a, b: (lax.max(a[0], b[0]), a[1] + b[1] * b[0]),
+            (2, 3), (1, 1), ((1, 0), (0, 1)), (1, 2), (2, 1),
+        )  # fmt: skip
+        return prod, pair
+
+    check(f, axis, x)
+
+
 @pytest.mark.parametrize("select", [ge_p, le_p])
 @pytest.mark.parametrize("axes", [(0, 0), (1, None), (None, 2)])
 def test_select_and_gather_scatter_vmap(select: Any, axes: tuple[Any, Any]) -> None:

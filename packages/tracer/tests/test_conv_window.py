@@ -11,6 +11,7 @@ from tessela_tracer.primitives import (
     conv_general_dilated_p,
     reduce_window_max_p,
     reduce_window_min_p,
+    reduce_window_p,
     reduce_window_sum_p,
     select_and_gather_add_p,
     select_and_scatter_add_p,
@@ -203,10 +204,15 @@ def test_reduce_window_picks_primitive() -> None:
     assert pick(lambda x: lax.reduce_window(x, np.inf, lax.min, (2, 2)), x) is reduce_window_min_p
     imin = np.iinfo(np.int32).min
     assert pick(lambda x: lax.reduce_window(x, imin, lax.max, (2, 2)), i) is reduce_window_max_p
-    with pytest.raises(NotImplementedError, match="reduce_window supports"):
-        make_jaxpr(lambda x: lax.reduce_window(x, 1.0, lax.mul, (2, 2)))(x)
-    with pytest.raises(NotImplementedError):
-        make_jaxpr(lambda x: lax.reduce_window(x, 0.0, lax.max, (2, 2)))(x)
+    # Any other computation or initial value, and several operands: the general primitive.
+    assert pick(lambda x: lax.reduce_window(x, 1.0, lax.mul, (2, 2)), x) is reduce_window_p
+    assert pick(lambda x: lax.reduce_window(x, 0.0, lax.max, (2, 2)), x) is reduce_window_p
+    pair = lambda x: lax.reduce_window((x, x), (0.0, 0.0), lambda a, b: (a[0] + b[0], a[1]), (2, 2))  # noqa: E731
+    assert pick(pair, x) is reduce_window_p
+    with pytest.raises(ValueError, match="same tree structure"):
+        make_jaxpr(lambda x: lax.reduce_window((x, x), 0.0, lax.add, (2, 2)))(x)
+    with pytest.raises(TypeError, match="inconsistent dtypes"):
+        make_jaxpr(lambda x: lax.reduce_window(x, np.int32(1), lax.mul, (2, 2)))(x)
 
 
 def test_reduce_window_errors() -> None:

@@ -4,7 +4,9 @@
 the strides) and sums windows again. The tangent of a max (min) pool is
 ``select_and_gather_add`` of the tangent at each window's chosen element; its
 transpose is ``select_and_scatter_add``, and the two transpose into each
-other.
+other. The general ``reduce_window`` is differentiated as JAX does it: one
+``reduce_window`` over the primals and their tangents, whose computation is
+the JVP of the reduction's.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import get_aval_of
+from tessela_tracer.extend import ClosedJaxpr, eval_jaxpr, get_aval_of, tangent_aval
 from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_autodiff._ad_util import Tangent, Zero
-from tessela_autodiff._jvp import register_jvp
+from tessela_autodiff._ad_util import Tangent, Zero, instantiate, is_differentiable
+from tessela_autodiff._jvp import jvp_flat, register_jvp
 from tessela_autodiff._rule_helpers import conv_vjp_lhs_padding, deflinear2
 from tessela_autodiff._transpose import register_transpose
 
@@ -137,3 +139,44 @@ register_jvp(P.select_and_gather_add_p, _linear_in_first(P.select_and_gather_add
 register_transpose(P.select_and_gather_add_p, _select_and_gather_add_transpose)
 register_jvp(P.select_and_scatter_add_p, _linear_in_first(P.select_and_scatter_add_p))
 register_transpose(P.select_and_scatter_add_p, _select_and_scatter_add_transpose)
+
+
+def _reduce_window_jvp(
+    primals: Sequence[ArrayLike],
+    tangents: Sequence[Tangent],
+    *,
+    jaxpr: ClosedJaxpr,
+    **params: Any,
+) -> tuple[list[Any], list[Tangent]]:
+    n = len(primals) // 2
+    xs, inits = list(primals[:n]), list(primals[n:])
+    if any(type(t) is not Zero for t in tangents[n:]):
+        raise TypeError("reduce_window jvp does not support non-zero init_value_tangent.")
+    # Tangents ride along for the differentiable operands only.
+    diff = [i for i, x in enumerate(xs) if is_differentiable(get_aval_of(x))]
+    txs = [instantiate(tangents[i]) for i in diff]
+    tinits = [np.zeros((), tangent_aval(get_aval_of(xs[i])).dtype) for i in diff]
+
+    def combine(left: list[Any], right: list[Any]) -> list[Any]:
+        ts: list[Tangent] = [Zero(tangent_aval(get_aval_of(v))) for v in (*left[:n], *right[:n])]
+        for j, i in enumerate(diff):
+            ts[i], ts[n + i] = left[n + j], right[n + j]
+        outs, touts, _ = jvp_flat(
+            lambda *a: (eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *a), None),
+            [*left[:n], *right[:n]],
+            ts,
+        )
+        return [*outs, *(instantiate(touts[i]) for i in diff)]
+
+    res = lax.reduce_window(
+        [*xs, *txs], [*inits, *tinits], combine, params["window_dimensions"],
+        params["window_strides"], params["padding"], params["base_dilation"],
+        params["window_dilation"],
+    )  # fmt: skip
+    touts: list[Tangent] = [Zero(tangent_aval(get_aval_of(o))) for o in res[:n]]
+    for j, i in enumerate(diff):
+        touts[i] = res[n + j]
+    return list(res[:n]), touts
+
+
+register_jvp(P.reduce_window_p, _reduce_window_jvp)

@@ -1,7 +1,9 @@
 """Batching rules of the window family: windowed reductions and the max-pool helpers.
 
 ``reduce_window_sum``/``max``/``min`` get a window of size 1, stride 1 and no
-padding or dilation along the mapped axis, which therefore stays where it is.
+padding or dilation along the mapped axis, which therefore stays where it is;
+the general ``reduce_window`` gets the same window with every operand's batch
+moved to axis 0.
 ``select_and_gather_add`` and ``select_and_scatter_add`` (the JVP and
 transpose of max pooling) take two operands that may be batched differently:
 both move the batch to axis 0 (broadcasting an unbatched one) and get a
@@ -14,10 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tessela_tracer import primitives as P
-from tessela_tracer.extend import Primitive
+from tessela_tracer.extend import ClosedJaxpr, Primitive
 from tessela_tracer.typing import Array, ArrayLike
 
-from tessela_batching._core import BDim, register_batching
+from tessela_batching._core import BDim, NotMapped, register_batching
 from tessela_batching._rule_helpers import all_at_front
 
 __all__: list[str] = []
@@ -54,6 +56,34 @@ def _window_rule(prim: Primitive) -> Any:
 
 for _p in (P.reduce_window_sum_p, P.reduce_window_max_p, P.reduce_window_min_p):
     register_batching(_p, _window_rule(_p))
+
+
+def _generic_window_rule(
+    args: Sequence[ArrayLike],
+    dims: Sequence[BDim],
+    *,
+    jaxpr: ClosedJaxpr,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: tuple[tuple[int, int], ...],
+    base_dilation: tuple[int, ...],
+    window_dilation: tuple[int, ...],
+) -> tuple[list[Array], list[int]]:
+    # As JAX's: every operand's batch at axis 0 under a window of 1 there;
+    # batched initial values are not supported.
+    n = len(args) // 2
+    if any(not isinstance(d, NotMapped) for d in dims[n:]):
+        raise NotImplementedError("reduce_window batching is not implemented for initial values")
+    ops = all_at_front(args[:n], dims[:n])
+    outs = P.reduce_window_p.bind(
+        *ops, *args[n:], jaxpr=jaxpr, window_dimensions=(1, *window_dimensions),
+        window_strides=(1, *window_strides), padding=((0, 0), *padding),
+        base_dilation=(1, *base_dilation), window_dilation=(1, *window_dilation),
+    )  # fmt: skip
+    return list(outs), [0] * n
+
+
+register_batching(P.reduce_window_p, _generic_window_rule)
 
 
 def _select_window_rule(prim: Primitive, *window: str) -> Callable[..., tuple[Array, int]]:

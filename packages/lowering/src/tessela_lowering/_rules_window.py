@@ -1,5 +1,7 @@
 """Lowering rules of the windowed reductions.
 
+- ``reduce_window``: ``stablehlo.reduce_window`` whose region is the
+  computation's jaxpr (any number of operands and initial values).
 - ``reduce_window_{sum,max,min}``: ``stablehlo.reduce_window`` from the
   reduction's identity (``or``/``and`` for the max/min of booleans).
 - ``select_and_gather_add`` (the tangent of a max/min pool): a variadic
@@ -16,12 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import Primitive
+from tessela_tracer import ClosedJaxpr, Primitive
 from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import compare_values, out_type, padding_attr, scalar_identity
-from tessela_lowering._lowering import LoweringRuleContext, register_lowering
+from tessela_lowering._lowering import LoweringRuleContext, lower_closed_jaxpr, register_lowering
 from tessela_lowering._xla import DType, Value, ir, stablehlo
 
 __all__: list[str] = []
@@ -63,6 +65,25 @@ def _register_reduce_window(
         return [op.result]
 
     register_lowering(prim, rule)
+
+
+def _reduce_window_lowering(
+    ctx: LoweringRuleContext, *args: Value, jaxpr: ClosedJaxpr, **params: Any
+) -> list[Value]:
+    # The general reduction: its region is the computation's jaxpr, lowered
+    # on (accumulated..., element...) scalars.
+    n = len(args) // 2
+    types = [out_type(a) for a in ctx.avals_out]
+    op = _window_op(types, args[:n], args[n:], params)
+    scalars = [_hlo.tensor_type((), a.dtype) for a in ctx.avals_in[n:]]
+    block: Any = op.regions[0].blocks.append(*scalars, *scalars)
+    with ir.InsertionPoint(block):
+        outs = lower_closed_jaxpr(ctx.module_context, jaxpr, list(block.arguments))
+        stablehlo.ReturnOp(outs)
+    return list(op.results)
+
+
+register_lowering(P.reduce_window_p, _reduce_window_lowering)
 
 
 def _op(name: str) -> Callable[[Value, Value], Value]:

@@ -1508,6 +1508,42 @@ case(
     ),
     lambda rng: (grid(rng, (5, 6), I32),),
 )
+# The general reduce_window: another computation, another initial value
+# (which XLA also pads with), several operands.
+case(
+    "reduce_window_mul_f32",
+    "reduce_window",
+    lambda ns: (
+        lambda x: ns.lax.reduce_window(
+            x, np.float32(1), ns.lax.mul, (2, 3), (1, 2), ((1, 0), (2, 1)), (2, 1), (1, 2)
+        )
+    ),
+    lambda rng: (grid(rng, (4, 7)) / np.float32(4),),
+)
+case(
+    "reduce_window_max_from_zero_f32",
+    "reduce_window",
+    lambda ns: lambda x: ns.lax.reduce_window(x, np.float32(0), ns.lax.max, (2, 2), (1, 1), "SAME"),
+    lambda rng: (floats(rng).reshape(4, 4),),
+)
+case(
+    "reduce_window_argmax_pairs",
+    "reduce_window",
+    lambda ns: (
+        lambda x, i: ns.lax.reduce_window(
+            (x, i),
+            (np.float32(-np.inf), np.int32(-1)),
+            lambda a, b: (
+                ns.lax.max(a[0], b[0]),
+                ns.lax.select(ns.lax.ge(a[0], b[0]), a[1], b[1]),
+            ),
+            (3,),
+            (2,),
+            "VALID",
+        )
+    ),
+    lambda rng: (grid(rng, (9,)), np.arange(9, dtype=I32)),
+)
 
 
 # ------------------------------------------------------------------- fft

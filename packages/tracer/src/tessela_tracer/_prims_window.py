@@ -17,17 +17,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from tessela_pytree import tree_flatten, tree_unflatten
 
 from tessela_tracer import _dtypes, _lax
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval
 from tessela_tracer._core import get_aval_of as _aval
+from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._lax_conv import padtype_to_pads
 from tessela_tracer._prims_conv import dilate_shape
-from tessela_tracer.typing import Array, ArrayLike
+from tessela_tracer.typing import Array
 
 __all__ = [
-    "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_sum_p",
+    "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_p",
+    "reduce_window_sum_p",
     "select_and_gather_add_p", "select_and_scatter_add_p",
 ]  # fmt: skip
 
@@ -131,6 +134,35 @@ reduce_window_min_p = Primitive("reduce_window_min")
 register_abstract_eval(reduce_window_min_p, _chooser_rule)
 
 
+def _generic_rule(*avals: ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -> list[ShapedArray]:
+    n = len(avals) // 2
+    ops, inits = avals[:n], avals[n:]
+    if any(o.dtype != i.dtype for o, i in zip(ops, inits, strict=True)):
+        raise TypeError(
+            "reduce_window got inconsistent dtypes for operands and init_values: got operand "
+            f"dtypes {[o.dtype for o in ops]} and init_value dtypes {[i.dtype for i in inits]}."
+        )
+    if any(i.shape for i in inits):
+        raise TypeError(
+            "reduce_window expected init_values to be scalars but init_values have shapes "
+            f"{[i.shape for i in inits]}."
+        )
+    if any(o.shape != ops[0].shape for o in ops):
+        raise TypeError(
+            f"reduce_window operands must have the same shape, got {[o.shape for o in ops]}."
+        )
+    shape = _common_rule(ops[0], **params).shape
+    return [ShapedArray(shape, o.dtype, False) for o in ops]
+
+
+reduce_window_p = Primitive("reduce_window", multiple_results=True)
+"""The general windowed reduction: ``jaxpr`` reduces pairs of scalar tuples (JAX's ``reduce_window_p``).
+
+Operands then as many scalar initial values; one result per operand.
+"""
+register_abstract_eval(reduce_window_p, _generic_rule)
+
+
 def _gather_rule(
     tangents: ShapedArray, x: ShapedArray, *, select_prim: Primitive, **params: Any
 ) -> ShapedArray:
@@ -203,22 +235,29 @@ def _pick(computation: Callable[..., Any], init_value: Any, dtype: Any) -> Primi
 
 
 def reduce_window(
-    operand: ArrayLike,
-    init_value: ArrayLike,
+    operand: Any,
+    init_value: Any,
     computation: Callable[..., Any],
     window_dimensions: Sequence[int],
     window_strides: Sequence[int] | None = None,
     padding: str | Sequence[tuple[int, int]] = "VALID",
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
-) -> Array:
+) -> Any:
     """Reduce each (padded, dilated) window of ``operand`` with ``computation``.
 
+    ``lax.add`` from 0, ``lax.max`` from the dtype's lowest value and
+    ``lax.min`` from its highest bind ``reduce_window_{sum,max,min}``; any
+    other computation or initial value, and pytrees of operands, bind the
+    general ``reduce_window`` with the traced computation. As in XLA, padding
+    and base-dilation holes hold the initial value, which should be the
+    computation's identity.
+
     Args:
-      operand: the array.
-      init_value: the reduction's identity: 0 for ``lax.add``, the dtype's
-        lowest value (``-inf``) for ``lax.max``, its highest for ``lax.min``.
-      computation: ``lax.add``, ``lax.max`` or ``lax.min``.
+      operand: an array, or a pytree of arrays of one shape.
+      init_value: scalars with ``operand``'s tree structure.
+      computation: ``(accumulated, element) -> accumulated`` on pytrees of
+        scalars, associative (XLA reorders it).
       window_dimensions: the window size per dimension.
       window_strides: strides, default 1.
       padding: ``'VALID'``, ``'SAME'``, ``'SAME_LOWER'`` or ``(low, high)`` pairs.
@@ -226,7 +265,7 @@ def reduce_window(
       window_dilation: window dilations, default 1.
 
     Returns:
-      The reduced windows.
+      The reduced windows (with ``operand``'s tree structure).
 
     Example:
         >>> import numpy as np
@@ -235,7 +274,20 @@ def reduce_window(
         >>> eval_shape(pool, ShapeDtypeStruct((4, 6), "float32")).shape
         (2, 3)
     """
-    aval = _aval(operand)
+    flat_ops, op_tree = tree_flatten(operand)
+    flat_inits, init_tree = tree_flatten(init_value)
+    if op_tree != init_tree:
+        raise ValueError(
+            f"Operands must have the same tree structure as init_values: {op_tree} vs. {init_tree}"
+        )
+    if len(flat_ops) != len(flat_inits):
+        raise ValueError(
+            "Must have same total number of operands as init_values:  "
+            f"{len(flat_ops)} vs. {len(flat_inits)}"
+        )
+    if not flat_ops:
+        raise ValueError("reduce_window must have at least one operand.")
+    aval = _aval(flat_ops[0])
     wd = tuple(operator.index(d) for d in window_dimensions)
     ws = tuple(operator.index(d) for d in (window_strides or (1,) * len(wd)))
     bd = tuple(operator.index(d) for d in (base_dilation or (1,) * len(wd)))
@@ -244,15 +296,24 @@ def reduce_window(
         pads = tuple(padtype_to_pads(aval.shape, dilate_shape(wd, wdil), ws, padding))
     else:
         pads = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
-    prim = _pick(computation, init_value, aval.dtype)
+    params: dict[str, Any] = {
+        "window_dimensions": wd, "window_strides": ws, "padding": pads, "base_dilation": bd,
+        "window_dilation": wdil,
+    }  # fmt: skip
+    prim = _pick(computation, flat_inits[0], aval.dtype) if len(flat_ops) == 1 else None
     if prim is None:
-        raise NotImplementedError(
-            "reduce_window supports lax.add with init_value 0, lax.max with the dtype's "
-            "lowest value and lax.min with its highest; got computation "
-            f"{getattr(computation, '__name__', computation)!r} with init_value {init_value!r}."
-        )
-    out: Array = prim.bind(
-        operand, window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd,
-        window_dilation=wdil,
-    )  # fmt: skip
+        # Any other computation (or initial value): the general reduction of
+        # a traced ``computation``, as JAX's ``reduce_window_p``.
+        from tessela_tracer._prims_misc import _reduction_jaxpr  # (an import cycle)
+
+        jaxpr, out_tree = _reduction_jaxpr(computation, [_aval(v) for v in flat_inits], init_tree)
+        if out_tree != op_tree:
+            raise ValueError(
+                "reduce_window output must have the same tree structure as the operands "
+                f"{op_tree} vs. {out_tree}"
+            )
+        outs = reduce_window_p.bind(*flat_ops, *flat_inits, jaxpr=jaxpr, **params)
+        return tree_unflatten(out_tree, outs)
+    operand = flat_ops[0]
+    out: Array = prim.bind(operand, **params)
     return out

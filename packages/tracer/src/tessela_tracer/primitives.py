@@ -206,6 +206,7 @@ from tessela_tracer._prims_structured import (
 from tessela_tracer._prims_window import (
     reduce_window_max_p,
     reduce_window_min_p,
+    reduce_window_p,
     reduce_window_sum_p,
     select_and_gather_add_p,
     select_and_scatter_add_p,
@@ -339,6 +340,7 @@ __all__ = [
     "reduce_sum_p",
     "reduce_window_max_p",
     "reduce_window_min_p",
+    "reduce_window_p",
     "reduce_window_sum_p",
     "reduce_xor_p",
     "regularized_incomplete_beta_p",
