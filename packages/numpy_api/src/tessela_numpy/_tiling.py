@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from tessela_tracer import jit, lax
+from tessela_tracer import ArrayOps, jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import aval_of, check_arraylike, convert, shape_of
+from ._arrays import aval_of, check_arraylike, convert, dtype_is, shape_of
 from ._shape_ops import moveaxis, ravel, reshape
 from ._shapes import canonicalize_axis
 
@@ -107,14 +107,20 @@ def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
     pw = np.asarray(pad_width)
     if not np.issubdtype(pw.dtype, np.integer):
         raise TypeError(f"pad: pad_width must hold integers, got {pad_width!r}")
-    try:
-        pw = np.broadcast_to(pw, (nd, 2))
-    except ValueError:
+    # JAX's shapes: NumPy would also broadcast (nd, 1), JAX refuses it.
+    if pw.shape not in ((nd, 2), (1, 2), (2,), (1,), ()):
         raise ValueError(
-            f"pad: pad_width {pad_width} does not fit an array of rank {nd}; "
-            "give one (before, after) pair per axis"
-        ) from None
-    return [(b, e) for b, e in pw]
+            f"pad: pad_width {pad_width!r} has shape {pw.shape}, which does not fit an array "
+            f"of rank {nd}; give an int, a (before, after) pair or {nd} such pairs "
+            f"(shapes (), (1,), (2,), (1, 2) or ({nd}, 2))"
+        )
+    if (pw < 0).any():
+        raise ValueError(
+            f"pad: pad_width {pad_width!r} holds a negative width; widths must be >= 0 "
+            "(slice the array to crop it)"
+        )
+    pw = np.broadcast_to(pw, (nd, 2))
+    return [(int(b), int(e)) for b, e in pw]
 
 
 def pad(
@@ -192,7 +198,8 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
 
     Args:
       A: an array-like.
-      reps: repetitions per axis (an int repeats the last axis).
+      reps: repetitions per axis (an int repeats the last axis), a sequence or
+        a 1-D NumPy array of ints.
 
     Returns:
       The tiled array.
@@ -204,7 +211,7 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     check_arraylike("tile", A)
     reps_t = (
         (operator.index(reps),)
-        if not isinstance(reps, Sequence)
+        if not isinstance(reps, Sequence | np.ndarray)
         else tuple(operator.index(r) for r in reps)
     )
     shape = shape_of(A)
@@ -246,6 +253,17 @@ def repeat(
         axis = 0
     shape = shape_of(a)
     ax = canonicalize_axis(axis, len(shape))
+    if not isinstance(repeats, int | np.integer):
+        check_arraylike("repeat", repeats)  # not a list, as JAX's
+        if not isinstance(repeats, ArrayOps):
+            repeats = np.asarray(repeats)
+        rep_dtype = aval_of(repeats).dtype
+        if not (dtype_is(rep_dtype, np.integer) or rep_dtype == np.bool_):
+            raise TypeError(f"repeat: repeats must be integers, got dtype {rep_dtype}")
+        if isinstance(repeats, np.ndarray) and repeats.size == 1:
+            repeats = repeats.reshape(())[()]  # one count for every element, as JAX's
+        else:
+            repeats = ravel(repeats)  # JAX takes the counts flattened
     if isinstance(repeats, int | np.integer):
         r = int(repeats)
         if r < 0:
@@ -265,6 +283,8 @@ def repeat(
         total_repeat_length = int(np.broadcast_to(rep, (shape[ax],)).sum())
     # Gather along ``axis``: output position j takes element searchsorted(cumsum, j).
     reps = convert(repeats, np.dtype(np.int32))
+    if shape_of(reps) == (1,) and shape[ax] != 1:  # a traced single count
+        reps = lax.reshape(reps, ())
     reps = lax.broadcast_in_dim(reps, (shape[ax],), ()) if not shape_of(reps) else reps
     ends = lax.cumsum(reps, axis=0, reverse=False)
     pos = lax.iota(np.dtype(np.int32), total_repeat_length)
