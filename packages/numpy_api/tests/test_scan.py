@@ -67,10 +67,6 @@ KNOWN: dict[str, str] = {
     "pad:callable": "a callable mode is not implemented",
     "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
     # TEMP-BEGIN (fixed by the commits that follow)
-    "linspace(2, -3, 4){'dtype': 'int32'}": "linspace",
-    "linspace(np.float16(0.0), 1, 4){}": "linspace",
-    "linspace(0j, (1+1j), 3){}": "linspace",
-    "arange*": "arange",
     "std:*:dtype=*": "std",
     "nanstd:*:dtype=*": "nanstd",
     "nanvar:*:dtype=*": "nanvar",

@@ -20,7 +20,15 @@ from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
 from tessela_tracer.extend import device_put_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
-from ._arrays import aval_of, check_arraylike, convert, dtype_arg, dtype_or, is_arraylike
+from ._arrays import (
+    aval_of,
+    check_arraylike,
+    convert,
+    dtype_arg,
+    dtype_or,
+    is_arraylike,
+    to_inexact_dtype,
+)
 from ._shapes import Shape, canonicalize_shape, check_element_count, is_python_scalar
 
 __all__ = [
@@ -492,9 +500,16 @@ def arange(
     >>> [str(e.primitive) for e in jaxpr.eqns], jaxpr.out_avals[0].shape
     (['iota', 'mul', 'add'], (3,))
     """
+    # The default dtype comes from the bounds given (``arange(np.int8(5))`` is int8).
+    given = [v for v in (start, stop, step) if v is not None]
     if stop is None:  # arange(stop) and arange(stop, None, step), as JAX's
         start, stop = 0, start
     step = 1 if step is None else step
+    for v, n in ((start, "start"), (stop, "stop"), (step, "step")):
+        if isinstance(v, complex) or (
+            isinstance(v, ArrayOps | np.ndarray | np.generic) and v.dtype.kind == "c"
+        ):
+            raise ValueError(f"arange: {n}={v!r} is complex; the bounds must be real, as JAX's")
     lo, hi, by = (
         _concrete_number(v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step"))
     )
@@ -503,15 +518,31 @@ def arange(
         raise ZeroDivisionError(
             "arange: step=0 gives no sequence (the length divides by the step); pass a nonzero step"
         )
-    out_dt = dtype_or(dtype, _dt.result_type(*(v for v in (lo, hi, by))))
-    out_dt = np.dtype(out_dt)
+    out_dt = np.dtype(dtype_or(dtype, _dt.result_type(*given)))
+    if out_dt == np.bool_:  # JAX's class: iota has no boolean form
+        raise TypeError(
+            "arange: the bounds give a boolean range, which has no meaning; pass numbers or a dtype"
+        )
     size = max(0, math.ceil((hi - lo) / by))
-    out = lax.iota(out_dt, size)
+    # As JAX: half-precision ranges compute in float32, then convert once, and
+    # integer bounds wrap into an unsigned dtype (a step of -1 is 255 in uint8).
+    comp = np.dtype(np.float32) if out_dt in _HALF else out_dt
+
+    def bound(v: Any) -> Any:
+        if comp.kind in "iu" and isinstance(v, int):
+            return np.asarray(v).astype(comp)[()]
+        return convert(v, comp)
+
+    out = lax.iota(comp, size)
     if by != 1:
-        out = lax.mul(convert(by, out_dt), out)
+        out = lax.mul(bound(by), out)
     if lo != 0 or by != 1:
-        out = lax.add(convert(lo, out_dt), out) if lo != 0 or by != 1 else out
+        out = lax.add(bound(lo), out)
+    out = convert(out, out_dt)
     return out if device is None else place_result(out, device)
+
+
+_HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
 
 
 @overload
@@ -569,7 +600,9 @@ def linspace(
       num: the number of samples (a concrete int).
       endpoint: whether ``stop`` is the last sample.
       retstep: also return the spacing.
-      dtype: the dtype (default float32).
+      dtype: the dtype (by default the bounds' promoted inexact dtype: float32
+        for Python numbers, float16 or complex64 bounds keep theirs). Integer
+        dtypes take the floor of the samples, as JAX's and NumPy's.
       axis: where the samples go when the bounds are arrays (only 0).
       device: the device to place the samples on.
 
@@ -588,7 +621,7 @@ def linspace(
         raise NotImplementedError("linspace: only axis=0 is supported")
     if aval_of(start).shape or aval_of(stop).shape:
         raise NotImplementedError("linspace: only scalar start and stop are supported")
-    out_dt = dtype_or(dtype, _default(float))
+    out_dt = dtype_or(dtype, to_inexact_dtype(_dt.result_type(start, stop)))
     out = _linspace_jit(start, stop, num, bool(endpoint), bool(retstep), out_dt)
     if device is None:
         return unchanged(out)
@@ -605,23 +638,32 @@ def _linspace(
 def _linspace_parts(
     start: Any, stop: Any, num: int, endpoint: bool, out_dt: np.dtype[Any]
 ) -> tuple[Any, Any]:
-    comp = out_dt if _dt.issubdtype(out_dt, np.inexact) else _default(float)
+    comp = to_inexact_dtype(out_dt)
+    # The fractions ``t`` are real, in the real dtype of a complex ``comp``.
+    real = _dt.canonicalize_dtype(np.finfo(comp).dtype)
     lo = convert(start, comp)
     hi = convert(stop, comp)
     div = (num - 1) if endpoint else num
     if num == 0:
         return full((0,), 0, out_dt), convert(np.nan, comp)
     if div <= 0:
-        return convert(lax.broadcast_in_dim(lo, (1,), ()), out_dt), convert(np.nan, comp)
+        return _to_out(lax.broadcast_in_dim(lo, (1,), ()), out_dt), convert(np.nan, comp)
     step = lax.div(lax.sub(hi, lo), convert(div, comp))
-    t = lax.div(lax.iota(comp, div), convert(div, comp))
+    t = convert(lax.div(lax.iota(real, div), convert(div, real)), comp)
     lo1 = lax.reshape(lo, (1,))
     part = lax.mul(lo1, lax.sub(convert(1, comp), t))
     hi1 = lax.reshape(hi, (1,))
     out = lax.add(part, lax.mul(hi1, t))
     if endpoint:
         out = lax.concatenate([out, lax.broadcast_in_dim(hi, (1,), ())], 0)
-    return convert(out, out_dt), step
+    return _to_out(out, out_dt), step
+
+
+def _to_out(samples: Any, out_dt: np.dtype[Any]) -> Any:
+    # Integer samples are floored, not truncated toward zero (JAX and NumPy 2).
+    if out_dt.kind in "iu" and aval_of(samples).dtype.kind == "f":
+        samples = lax.floor(samples)
+    return convert(samples, out_dt)
 
 
 _linspace_jit = jit(_linspace, static_argnums=(2, 3, 4, 5))
