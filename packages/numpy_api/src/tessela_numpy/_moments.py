@@ -237,6 +237,10 @@ def std(
     if fast is not None:
         result: Array = fast
         return result
+    dt = dtype_arg(dtype)
+    if dt is not None and not _dt.issubdtype(dt, np.inexact):
+        # JAX's class; ``var`` takes such a dtype (and computes in floating point).
+        raise ValueError(f"std: the dtype argument must be inexact (floating or complex), got {dt}")
     return unchanged(
         _moment("std", _std_jit, a, axis, dtype, out, ddof, keepdims, where, mean, correction)
     )

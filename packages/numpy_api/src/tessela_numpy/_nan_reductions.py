@@ -306,7 +306,8 @@ def _nanvar(
     empty = lax.le(count, convert(0, cdt))
     result = _sum(centered, axis, keepdims=keepdims, where=where_)
     rdt = aval_of(result).dtype
-    result = _sel(empty, convert(np.nan, rdt), result)
+    # An integer ``dtype`` gives 0 for an empty slice (XLA's NaN to integer), as JAX's.
+    result = _sel(empty, convert(np.nan if rdt.kind in "fc" else 0, rdt), result)
     divisor = _sel(empty, convert(1, cdt), count)
     return convert(lax.div(result, convert(divisor, rdt)), out_dt)
 
@@ -349,6 +350,12 @@ def nanstd(
     >>> eval_shape(nanstd, S((2, 3), "float32")).shape
     ()
     """
+    dt = dtype_arg(dtype)
+    if dt is not None and not _dt.issubdtype(dt, np.inexact):
+        # JAX's class (its square root refuses the integer variance).
+        raise TypeError(
+            f"nanstd: the dtype argument must be inexact (floating or complex), got {dt}"
+        )
     return unchanged(sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean)))
 
 
