@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
+from tessela_tracer import _dtypes
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._config import config
 from tessela_tracer._core import Primitive, register_abstract_eval
@@ -266,8 +267,30 @@ def _conv_rule(
     shape = [0] * lhs.ndim
     for size, axis in zip(canonical, out_spec, strict=True):
         shape[axis] = size
-    dtype = lhs.dtype if preferred_element_type is None else np.dtype(preferred_element_type)
+    dtype = lhs.dtype
+    if preferred_element_type is not None:
+        dtype = np.dtype(preferred_element_type)
+        _check_preferred(lhs.dtype, dtype)
     return ShapedArray(tuple(shape), dtype, lhs.weak_type and rhs.weak_type)
+
+
+def _check_preferred(input_dtype: np.dtype[Any], preferred: np.dtype[Any]) -> None:
+    # JAX's checks of a convolution's ``preferred_element_type``, with its texts.
+    sub = _dtypes.issubdtype
+    if not (sub(input_dtype, np.integer) and sub(preferred, np.floating)):
+        kinds = (np.integer, np.floating, np.complexfloating)
+        if any(sub(input_dtype, k) and not sub(preferred, k) for k in kinds):
+            raise TypeError(
+                "Input type is incompatible with `preferred_element_type`. The compatible "
+                "combinations of (input_type, preferred_element_type) are (integral, integral), "
+                "(integral, floating), (floating, floating), (complex, complex."
+            )
+        if sub(input_dtype, np.signedinteger) and not sub(preferred, np.signedinteger):
+            raise TypeError(
+                "`preferred_element_type` must have the same signedness as the original type."
+            )
+    if preferred.itemsize < input_dtype.itemsize:
+        raise TypeError("`preferred_element_type` must not be narrower than the original type.")
 
 
 conv_general_dilated_p = Primitive("conv_general_dilated")

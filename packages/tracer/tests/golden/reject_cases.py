@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 Builder = Callable[[Any], Callable[..., Any]]
@@ -151,6 +152,25 @@ named(
     "bitcast_wrong_last_dim",
     lambda lax: lambda x: lax.bitcast_convert_type(x, np.float32),
     "u8[3,3]",
+)
+_CONV = ("f32[1,2,3,3]", "f32[2,2,2,2]")
+for _name, _pet in (("bf16", ml_dtypes.bfloat16), ("i32", np.int32), ("c64", np.complex64)):
+    named(
+        f"conv_preferred_{_name}_for_f32",
+        lambda lax, pet=_pet: (
+            lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID", preferred_element_type=pet)
+        ),
+        *_CONV,
+    )
+named(
+    "conv_preferred_u32_for_i32",
+    lambda lax: (
+        lambda x, w: lax.conv_general_dilated(
+            x, w, (1, 1), "VALID", preferred_element_type=np.uint32
+        )
+    ),
+    "i32[1,2,3,3]",
+    "i32[2,2,2,2]",
 )
 named("full_too_big", lambda lax: lambda: lax.full((1 << 62, 4), 0.0))
 named("iota_too_big", lambda lax: lambda: lax.iota(np.int32, 1 << 62))
