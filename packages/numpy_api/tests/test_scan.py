@@ -68,8 +68,6 @@ KNOWN: dict[str, str] = {
     "pad:callable": "a callable mode is not implemented",
     "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
     # TEMP-BEGIN (fixed by the commits that follow)
-    "*:dtype=bool": "bool dtype",
-    "*cum*:axis=1.0": "float axis",
     "split:0:0": "split",
     "array_split:0:0": "split",
     "flip:(0, 0)": "flip",

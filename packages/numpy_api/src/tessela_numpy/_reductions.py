@@ -9,6 +9,7 @@ Every reduction normalises ``axis`` and ``keepdims`` the NumPy way, masks with
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -97,6 +98,9 @@ def _reduce(
             a = convert(a, _dt.canonicalize_dtype(np.int64))
         a = convert(a, out_dt)
     comp_dt: np.dtype[Any] = out_dt
+    if out_dt == np.bool_ and prim in _BOOL_FORMS:
+        # ``sum``/``prod`` with ``dtype=bool``: OR/AND of the nonzero tests, as JAX's.
+        prim, binop = _BOOL_FORMS[prim]
     if upcast and out_dt in _HALF:
         comp_dt = np.dtype(np.float32)
         a = convert(a, comp_dt)
@@ -122,6 +126,11 @@ def _reduce(
 
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(_dt.bfloat16)})
+# The boolean forms of the arithmetic reductions (and their ``initial`` operations).
+_BOOL_FORMS: dict[Any, tuple[Any, Any]] = {
+    lax.reduce_sum: (lax.reduce_or, lax.bitwise_or),
+    lax.reduce_prod: (lax.reduce_and, lax.bitwise_and),
+}
 
 
 def _eager_call(a: object, axis: object) -> bool:
@@ -477,6 +486,11 @@ def argmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = F
     return unchanged(_arg_entry("argmin", lax.argmin, a, axis, keepdims))
 
 
+def _int_axis(axis: Any) -> Any:
+    # An int axis or None, as JAX's (``1.0`` would share the program of ``1``).
+    return None if axis is None else operator.index(axis)
+
+
 def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: Any) -> Any:
     check_arraylike(name, a)
     shape = shape_of(a)
@@ -486,7 +500,12 @@ def _cumulative(name: str, prim: Callable[..., Any], a: Any, axis: Any, dtype: A
         axis = 0
     ax = canonicalize_axis(axis, len(shape))
     in_dt = aval_of(a).dtype
-    out_dt = dtype_or(dtype, (_dt.canonicalize_dtype(np.int64) if in_dt == np.bool_ else in_dt))
+    int_dt = _dt.canonicalize_dtype(np.int64)
+    out_dt = dtype_or(dtype, (int_dt if in_dt == np.bool_ else in_dt))
+    if out_dt == np.bool_:
+        # As JAX: the nonzero tests accumulate as integers, then become booleans.
+        acc = prim(convert(convert(a, out_dt), int_dt), axis=ax, reverse=False)
+        return convert(acc, out_dt)
     a = convert(a, out_dt)
     return prim(a, axis=ax, reverse=False)
 
@@ -496,7 +515,7 @@ def cumsum(
 ) -> Array:
     _no_out(out, "cumsum")
     check_arraylike("cumsum", a)
-    return unchanged(_cumsum_jit(a, axis, dtype_arg(dtype)))
+    return unchanged(_cumsum_jit(a, _int_axis(axis), dtype_arg(dtype)))
 
 
 def cumprod(
@@ -504,7 +523,7 @@ def cumprod(
 ) -> Array:
     _no_out(out, "cumprod")
     check_arraylike("cumprod", a)
-    return unchanged(_cumprod_jit(a, axis, dtype_arg(dtype)))
+    return unchanged(_cumprod_jit(a, _int_axis(axis), dtype_arg(dtype)))
 
 
 def _cumsum(a: Any, axis: Any, dtype: Any) -> Any:
