@@ -68,11 +68,6 @@ KNOWN: dict[str, str] = {
     "pad:callable": "a callable mode is not implemented",
     "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
     # TEMP-BEGIN (fixed by the commits that follow)
-    "split:0:0": "split",
-    "array_split:0:0": "split",
-    "flip:(0, 0)": "flip",
-    "reshape:(24,):A": "reshape",
-    "take:array([1.]):0:None": "take",
     "at_subtract:*": "at",
     # TEMP-END
 }

@@ -111,7 +111,9 @@ def array_split(
         shape = shape_of(ary)
         size = shape[canonicalize_axis(axis, len(shape))]
         n = int(indices_or_sections)
-        if n <= 0:
+        if n == 0:  # JAX's class
+            raise ZeroDivisionError("array_split: indices_or_sections=0 sections; pass at least 1")
+        if n < 0:
             raise ValueError(f"array_split: number of sections must be positive, got {n}")
         each, extra = divmod(size, n)
         sizes = [each + 1] * extra + [each] * (n - extra)

@@ -104,6 +104,8 @@ def reshape(
         return unchanged(
             lax.transpose(out, tuple(reversed(range(len(new))))) if len(new) > 1 else out
         )
+    if order == "A":  # JAX's class
+        raise NotImplementedError("reshape: order='A' is not implemented; use 'C' or 'F'")
     if order != "C":
         raise ValueError(f"reshape: order must be 'C' or 'F', got order={order!r}")
     return unchanged(a if new == old else lax.reshape(a, new))
@@ -464,7 +466,9 @@ def split(ary: ArrayLike, indices_or_sections: IndicesOrSections, axis: int = 0)
     size = shape[ax]
     if isinstance(indices_or_sections, int | np.integer):
         n = int(indices_or_sections)
-        if n <= 0 or size % n:
+        if n == 0:  # JAX's and NumPy's class
+            raise ZeroDivisionError("split: indices_or_sections=0 sections; pass at least 1")
+        if n < 0 or size % n:
             raise ValueError(
                 f"array split does not result in an equal division: rest is {size % n if n else size}"
             )
@@ -492,7 +496,12 @@ def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     (2, 3)
     """
     check_arraylike("flip", m)
-    dims = normalize_reduction_axes(axis, len(shape_of(m)))
+    nd = len(shape_of(m))
+    if isinstance(axis, Sequence):
+        canon = [canonicalize_axis(operator.index(ax), nd) for ax in axis]
+        if len(set(canon)) != len(canon):  # JAX's class (its rev refuses them)
+            raise TypeError(f"flip: axis={tuple(axis)!r} repeats an axis; give each axis once")
+    dims = normalize_reduction_axes(axis, nd)
     return unchanged(_flip_jit(m, dims))
 
 

@@ -63,6 +63,9 @@ def take(
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
     check_arraylike("take", a, indices)
+    idx_dt = aval_of(indices).dtype
+    if idx_dt.kind not in "biu":  # JAX's class and test (booleans count as 0 and 1)
+        raise ValueError(f"take: indices must have an integer type, got {idx_dt}")
     if mode == "raise":
         raise NotImplementedError(
             "The 'raise' mode to jnp.take is not supported; use mode='fill' or mode='clip'."
