@@ -67,9 +67,6 @@ KNOWN: dict[str, str] = {
     "pad:u8_ramp": "mode not implemented",
     "pad:callable": "a callable mode is not implemented",
     "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
-    # TEMP-BEGIN (fixed by the commits that follow)
-    "at_subtract:*": "at",
-    # TEMP-END
 }
 
 

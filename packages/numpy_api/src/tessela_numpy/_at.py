@@ -266,6 +266,12 @@ class IndexedRef:
         "``x[idx] += values``, out of place; repeated indices accumulate.",
         "the addends.",
     )
+    subtract = _update_method(
+        "subtract",
+        lax.scatter_sub,
+        "``x[idx] -= values``, out of place; repeated indices accumulate.",
+        "the subtrahends.",
+    )
     multiply = _update_method(
         "multiply", lax.scatter_mul, "``x[idx] *= values``, out of place.", "the factors."
     )
