@@ -20,6 +20,7 @@ from ._sampling import (
     check_shape,
     float_param,
     int_dtype,
+    is_float,
     param_dtype,
     quiet,
     rademacher_data,
@@ -152,7 +153,7 @@ def bernoulli(
         raise ValueError(f"got mode={mode!r}, expected 'high' or 'low'")
     data, _ = check_key("bernoulli", key)
     dt = param_dtype(p)
-    if dt.kind != "f":
+    if not is_float(dt):
         raise TypeError(
             f"bernoulli probability `p` must have a floating dtype, got {dt}; pass e.g. p=0.5."
         )

@@ -23,6 +23,7 @@ from ._sampling import (
     broadcast_shapes,
     check_shape,
     float_dtype,
+    is_float,
     narrow_result,
     normal_data,
     param_dtype,
@@ -471,8 +472,8 @@ def multivariate_normal(
         raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
     xp = namespace_of(data)
     mdt = param_dtype(mean)
-    mdt = np.result_type(mdt if mdt.kind == "f" else default_float(), param_dtype(cov))
-    mdt = mdt if mdt.kind == "f" else default_float()
+    mdt = np.result_type(mdt if is_float(mdt) else default_float(), param_dtype(cov))
+    mdt = mdt if is_float(mdt) else default_float()
     dt = mdt if dtype is None else float_dtype("multivariate_normal", dtype)
     mu = as_param(xp, mean, mdt)
     sigma = as_param(xp, cov, mdt)

@@ -37,6 +37,7 @@ __all__ = [
     "float_info",
     "float_param",
     "int_dtype",
+    "is_float",
     "is_narrow_float",
     "narrow_result",
     "normal_data",
@@ -215,10 +216,15 @@ def param_dtype(value: ArrayLike) -> np.dtype[Any]:
         return canonical_dtype(np.dtype(dt), warn=False)
 
 
+def is_float(dt: np.dtype[Any]) -> bool:
+    """Whether ``dt`` is a real floating dtype: NumPy's or an ``ml_dtypes`` float."""
+    return dt.kind == "f" or is_narrow_float(dt)
+
+
 def float_param(xp: Namespace, value: ArrayLike) -> tuple[Array, np.dtype[Any]]:
     """A probability-like parameter as an array, and its dtype: the default float if not a float."""
     dt = param_dtype(value)
-    dt = dt if dt.kind == "f" else default_float()
+    dt = dt if is_float(dt) else default_float()
     return as_param(xp, value, dt), dt
 
 

@@ -204,6 +204,22 @@ def narrow_cases() -> list[dict[str, Any]]:
             add("chisquare", seed, 3.0, n, dt)
             add("t", seed, 4.0, n, dt)
             add("rademacher", seed, n, dt)
+            # Parameters in the narrow width: the sampler computes in it.
+            p = {"array": [0.05, 0.3, 0.5, 0.7, 0.95], "dtype": dt}
+            add("bernoulli", seed, p, {"tuple": [16, 5]})
+            add("geometric", seed, p, {"tuple": [16, 5]})
+            add(
+                "poisson",
+                seed,
+                {"array": [0.5, 2.0, 3.0, 6.0, 9.0], "dtype": dt},
+                {"tuple": [16, 5]},
+            )
+            add(
+                "categorical",
+                seed,
+                {"array": [-1.0, 0.0, 0.5, 1.0, 2.0], "dtype": dt},
+                shape={"tuple": [32]},
+            )
     return out
 
 
