@@ -129,6 +129,17 @@ def test_custom_linear_solve_checks_shapes_and_trees() -> None:
     assert [a.shape for a in closed.out_avals] == [(3,), ()]
 
 
+@pytest.mark.usefixtures("x64")
+def test_python_int_start_indices_take_the_default_integer_dtype() -> None:
+    # As JAX: under x64 a Python int start is int64, so it goes with an int64
+    # index and not with an int32 one (JAX's TypeError for mixed index dtypes).
+    x = np.ones((3, 4), F)
+    ds = lambda x, i: lax.dynamic_slice(x, (i, 0), (1, 2))  # noqa: E731
+    assert make_jaxpr(ds)(x, np.int64(1)).out_avals[0].shape == (1, 2)
+    with pytest.raises(TypeError, match="integers of the same type, got: int32, int64"):
+        make_jaxpr(ds)(x, np.int32(1))
+
+
 def test_a_refused_negative_axis_does_not_stick_to_later_calls() -> None:
     # A rank-0 operand refuses axis -1; its refusal once became the canonical
     # form of (-1,) for every later call, so sort and reduce_sum of arrays with

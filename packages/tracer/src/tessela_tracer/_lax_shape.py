@@ -344,10 +344,13 @@ def slice(
 def _index_operands(idx: Sequence[ArrayLike]) -> list[Any]:
     out: list[Any] = []
     for i in idx:
-        # A Python int is an int32 index, as in JAX; a NumPy integer keeps its
-        # dtype (so that mixing it with int32 indices is JAX's TypeError).
+        # A Python int is an index of the default integer dtype (int32, int64
+        # under x64), as in JAX; a NumPy integer keeps its dtype (so that mixing
+        # it with indices of another dtype is JAX's TypeError).
         if type(i) is int:
-            out.append(np.int32(i) if -(2**31) <= i < 2**31 else i)
+            dt = _dtypes.default_int_dtype()
+            info = np.iinfo(dt)
+            out.append(dt.type(i) if info.min <= i <= info.max else i)
         else:
             out.append(i)
     return out
