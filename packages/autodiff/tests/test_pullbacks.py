@@ -9,9 +9,10 @@ import pytest
 import tessela_numpy as tnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_autodiff import linearize, vjp
+from tessela_autodiff import grad, linearize, vjp
 from tessela_lowering import jit
 from tessela_pytree import Partial, tree_leaves, tree_map
+from tessela_tracer import custom_vjp
 
 _FLOATS = st.floats(-2.0, 2.0, allow_nan=False, width=32)
 _VECTORS = st.lists(_FLOATS, min_size=3, max_size=3).map(lambda v: np.array(v, np.float32))
@@ -69,3 +70,23 @@ def test_pullback_called_with_two_arguments_says_how() -> None:
         pullback(1.0, 1.0)
     with pytest.raises(TypeError, match="Tree structure of cotangent"):
         pullback((1.0, 1.0))
+
+
+def test_a_pullback_is_a_custom_vjp_residual() -> None:
+    # The common pattern: fwd returns jax.vjp's function as the residual.
+    def body(v: Any) -> Any:
+        return tnp.sin(v) * v
+
+    @custom_vjp
+    def f(v: Any) -> Any:
+        return body(v)
+
+    def fwd(v: Any) -> Any:
+        return vjp(body, v)
+
+    f.defvjp(fwd, lambda pullback, g: pullback(g))
+    x = np.linspace(-1.0, 2.0, 4, dtype=np.float32)
+    want = np.sin(x) + x * np.cos(x)
+    g = grad(lambda v: tnp.sum(f(v)))
+    np.testing.assert_allclose(np.asarray(g(x)), want, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(jit(g)(x)), want, rtol=1e-5)
