@@ -187,6 +187,24 @@ def test_fast_path_agrees_with_full_path(
     assert len(f._fast) == 1
 
 
+@contextlib.contextmanager
+def _no_full_path_call() -> Iterator[None]:
+    # Asserts that the jitted calls made in the block all run from the fast table.
+    slow_calls: list[int] = []
+    full = _jit._call_slow
+
+    def counted(*a: Any) -> Any:
+        slow_calls.append(1)
+        return full(*a)
+
+    _jit._call_slow = counted
+    try:
+        yield
+    finally:
+        _jit._call_slow = full
+    assert slow_calls == []
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     st.lists(st.tuples(LEAVES, WRAPS), min_size=1, max_size=4),
@@ -225,19 +243,8 @@ def test_every_call_shape_runs_from_the_fast_table_after_its_first_call(
         kwargs["scale"] = 3
     f(*args, **kwargs)
     again = dict(reversed(kwargs.items())) if reverse else kwargs
-    slow_calls: list[int] = []
-    full = _jit._call_slow
-
-    def counted(*a: Any) -> Any:
-        slow_calls.append(1)
-        return full(*a)
-
-    _jit._call_slow = counted
-    try:
+    with _no_full_path_call():
         out = f(*args, **again)
-    finally:
-        _jit._call_slow = full
-    assert slow_calls == []
     np.testing.assert_allclose(np.asarray(out), np.asarray(fun(*args, **kwargs)), rtol=1e-5)
 
 
@@ -667,19 +674,8 @@ def test_calls_on_three_sharded_arrays_run_from_the_fast_table() -> None:
     xs = [tl.device_put(np.full(2, float(i), np.float32), spec) for i in range(3)]
     f = tl.jit(lambda a, b, c: lax.add(lax.add(a, b), c))
     f(*xs)
-    slow_calls: list[int] = []
-    full = _jit._call_slow
-
-    def counted(*a: Any) -> Any:
-        slow_calls.append(1)
-        return full(*a)
-
-    _jit._call_slow = counted
-    try:
+    with _no_full_path_call():
         out = f(*xs)
-    finally:
-        _jit._call_slow = full
-    assert slow_calls == []
     np.testing.assert_array_equal(np.asarray(out), [3.0, 3.0])
 
 
