@@ -83,6 +83,8 @@ ARRAY_OPS: dict[str, Callable[[Any], Any]] = {
     "sort": lambda x: lax.sort(x, 1),
     "top_k": lambda x: lax.top_k(x, 2)[0],
     "broadcast_in_dim": lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)),
+    # Dimensions out of order transpose as they broadcast.
+    "broadcast_in_dim_transposing": lambda x: lax.broadcast_in_dim(x, (3, 4, 2), (2, 0)),
     "reshape": lambda x: lax.reshape(x, (3, 2)),
     "transpose": lambda x: lax.transpose(x, (1, 0)),
     "rev": lambda x: lax.rev(x, (0, 1)),

@@ -35,6 +35,12 @@ def _broadcast_in_dim_transpose(
         d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1
     )
     summed = lax.reduce_sum(ct, tuple(sorted(new_dims + expanded))) if new_dims or expanded else ct
+    # The kept axes come out in increasing order; broadcast_dimensions out of
+    # order also transposed the operand, so the cotangent is transposed back.
+    kept = [d for d in broadcast_dimensions if d not in expanded]
+    if kept != sorted(kept):
+        order = sorted(kept)
+        summed = lax.transpose(summed, tuple(order.index(d) for d in kept))
     if tuple(get_aval_of(summed).shape) != tuple(in_shape):
         summed = lax.reshape(summed, tuple(in_shape))
     return [summed]

@@ -576,6 +576,12 @@ case(
     lambda rng: (grid(rng, (3,)),),
 )
 case(
+    "broadcast_in_dim_transposing",
+    "broadcast_in_dim",
+    lambda ns: lambda x: ns.lax.broadcast_in_dim(x, (3, 4, 1, 2), (3, 0, 2)),
+    lambda rng: (grid(rng, (2, 3, 1)),),
+)
+case(
     "broadcast_in_dim_scalar_i32",
     "broadcast_in_dim",
     lambda ns: lambda x: ns.lax.broadcast_in_dim(x, (2, 2), ()),

@@ -59,10 +59,11 @@ def _broadcast_in_dim_rule(
                 f"of shape {x.shape}, target broadcast shape {shape}, broadcast_dimensions "
                 f"{broadcast_dimensions}"
             )
-    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+    # Any order, as in JAX (an order other than increasing also transposes).
+    if len(set(broadcast_dimensions)) != len(broadcast_dimensions):
         raise TypeError(
-            "broadcast_in_dim broadcast_dimensions must be strictly increasing; "
-            f"got broadcast_dimensions {broadcast_dimensions}"
+            "broadcast_in_dim broadcast_dimensions must not contain duplicates, got "
+            f"broadcast_dimensions {broadcast_dimensions}"
         )
     return ShapedArray(shape, x.dtype, x.weak_type)
 

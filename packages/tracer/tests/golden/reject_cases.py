@@ -172,6 +172,16 @@ named(
     "i32[1,2,3,3]",
     "i32[2,2,2,2]",
 )
+named(
+    "broadcast_in_dim_transposing",
+    lambda lax: lambda x: lax.broadcast_in_dim(x, (3, 4, 2), (2, 0)),
+    X,
+)
+named(
+    "broadcast_in_dim_repeated_dims",
+    lambda lax: lambda x: lax.broadcast_in_dim(x, (2, 2), (0, 0)),
+    "f32[2,1]",
+)
 named("full_too_big", lambda lax: lambda: lax.full((1 << 62, 4), 0.0))
 named("iota_too_big", lambda lax: lambda: lax.iota(np.int32, 1 << 62))
 named(
