@@ -193,6 +193,8 @@ def _var(
 ) -> Any:
     shape = shape_of(a)
     axes = normalize_reduction_axes(axis, len(shape))
+    if where_ is not None and shape_of(where_) != shape:  # a mask that broadcasts
+        where_ = broadcast_to(where_, shape)
     in_dt = aval_of(a).dtype
     out_dt = dtype_or(dtype, to_inexact_dtype(in_dt))
     comp = np.dtype(np.float32) if out_dt in _HALF else out_dt

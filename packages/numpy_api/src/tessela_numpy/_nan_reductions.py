@@ -127,7 +127,9 @@ def _nan_extreme(
         return fn(a, axis, out, keepdims, initial, where_)
     fill = -np.inf if name == "nanmax" else np.inf
     result = fn(_nan_replaced(a, fill), axis, out, keepdims, initial, where_)
-    nan_mask = isnan(a) if where_ is None else lax.bitwise_or(isnan(a), logical_not(where_))
+    nan_mask = isnan(a)
+    if where_ is not None:  # a mask that broadcasts, as for the reduction itself
+        nan_mask = lax.bitwise_or(nan_mask, logical_not(broadcast_to(where_, shape_of(a))))
     all_nan = logical_not(_any(logical_not(nan_mask), axis=axis, keepdims=keepdims))
     if initial is not None:
         return result

@@ -831,3 +831,75 @@ def outcome(call: Any) -> Any:
             values = [_number(v) for v in a.astype(np.float64).ravel().tolist()]
         entry.append([str(a.dtype), list(a.shape), bool(getattr(out, "weak_type", False)), values])
     return entry
+
+
+# ---------------- masks that broadcast, more keywords and index forms
+AM = A * 0.7 - 1.0
+AM[0, 1, :] = np.nan
+AM[1, :, 2] = np.nan
+WB = np.array([True, False, True, True])
+for r in ["mean", "var", "std", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin", "max", "sum"]:
+    kw: dict[str, Any] = {"initial": -100.0} if r in ("max", "nanmax", "nanmin") else {}
+    for ax in [None, 1, (0, 2), -1]:
+        case(
+            f"{r}:where_bcast_keep:{ax}",
+            lambda m, r=r, ax=ax, kw=kw: getattr(m, r)(AM, axis=ax, keepdims=True, where=WB, **kw),
+        )
+for r in ["var", "std", "nanvar", "nanstd"]:
+    for ddof in [1, 3]:
+        case(
+            f"{r}:where_ddof={ddof}",
+            lambda m, r=r, ddof=ddof: getattr(m, r)(AM, axis=-1, ddof=ddof, where=W),
+        )
+    case(f"{r}:correction", lambda m, r=r: getattr(m, r)(A, axis=1, correction=1))
+    case(
+        f"{r}:mean_kw",
+        lambda m, r=r: getattr(m, r)(
+            A, axis=1, keepdims=True, mean=m.mean(A, axis=1, keepdims=True)
+        ),
+    )
+for meth in ["linear", "lower", "higher", "midpoint", "nearest"]:
+    case(
+        f"quantile:{meth}",
+        lambda m, meth=meth: m.quantile(
+            A, np.array([0.0, 0.13, 0.5, 0.77, 1.0]), axis=1, method=meth
+        ),
+    )
+    case(
+        f"nanquantile:{meth}",
+        lambda m, meth=meth: m.nanquantile(AM, np.array([0.13, 0.5]), axis=(0, 2), method=meth),
+    )
+    case(
+        f"percentile:{meth}:keepdims",
+        lambda m, meth=meth: m.percentile(AI, 37.5, axis=(0, 2), method=meth, keepdims=True),
+    )
+case("moveaxis:(0, 1):(1, 1)", lambda m: m.moveaxis(A, (0, 1), (1, 1)))
+case("moveaxis:(-1, -3):(0, -1)", lambda m: m.moveaxis(A, (-1, -3), (0, -1)))
+case("ravel:F", lambda m: m.ravel(A, order="F"))
+case("ravel:K", lambda m: m.ravel(A, order="K"))
+IDX2 = {
+    "neg_step_none": (slice(None, None, -1), None, Ellipsis, slice(1, None, -1)),
+    "bool0d": (np.array(True), 0),
+    "bool0d_false": (np.array(False),),
+    "arr_ell_arr": (np.array([0, 1]), Ellipsis, np.array([1, 3])),
+    "none_arr_none_arr": (None, np.array([0, 1]), None, np.array([0, 2])),
+    "int_none_arr": (1, None, np.array([2, 0, 1])),
+    "slice_none_arr_slice": (slice(None), None, np.array([[0, 1]]), slice(1, 3)),
+    "mask2_arr": (np.array([[True, False, True], [False, True, False]]), np.array([0, 3, 1])),
+    "neg_arr_neg": (-1, np.array([-1, -3]), -2),
+    "empty_bool": (np.zeros((2, 3, 4), bool),),
+    "step_big": (slice(None, None, 5), slice(None, None, 3)),
+    "np_int": (np.int8(1), np.int64(-1)),
+}
+for n, idx in IDX2.items():
+    case(f"getitem:{n}", lambda m, idx=idx: m.asarray(A)[idx])
+    case(f"at_add:{n}", lambda m, idx=idx: m.asarray(A).at[idx].add(1.0))
+    case(f"at_min:{n}", lambda m, idx=idx: m.asarray(A).at[idx].min(0.0))
+case(
+    "at_add:arr_bcast_vals",
+    lambda m: m.asarray(A).at[np.array([[0], [1]]), np.array([0, 2, 0])].add(np.arange(3.0)),
+)
+case("at_get:clip", lambda m: m.asarray(A).at[np.array([-3, 2, 5])].get(mode="clip"))
+case("take_along_axis:bcast", lambda m: m.take_along_axis(A, np.array([[[0], [3], [-1]]]), axis=-1))
+case("take:neg_axis_wrap", lambda m: m.take(A, np.array([-4, 5]), axis=-1, mode="wrap"))
+case("take:int_fill_neg", lambda m: m.take(AI, np.array([-1, -25, 23])))
