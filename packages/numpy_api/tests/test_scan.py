@@ -53,7 +53,6 @@ KNOWN: dict[str, str] = {
     # NotImplementedError or TypeError for the keyword).
     "moveaxis:(0, 1):(1, 1)": "a repeated destination axis: Tessela raises NumPy's ValueError; JAX "
     "returns a transpose",
-    "ravel:K": "TEMP: fixed by the next commit",
     "tile:(-1,)": "a negative count: Tessela raises ValueError; JAX fails inside XLA (MLIRError)",
     "pad:*:linear_ramp": "mode not implemented",
     "pad:*:maximum": "mode not implemented",

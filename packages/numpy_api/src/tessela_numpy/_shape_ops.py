@@ -125,6 +125,8 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
     >>> eval_shape(ravel, ShapeDtypeStruct((2, 3), "float32")).shape
     (6,)
     """
+    if order == "K":  # JAX's class
+        raise NotImplementedError("ravel: order='K' is not implemented; use 'C' or 'F'")
     out = run_compiled("ravel", ravel, (a,), order)  # eagerly: one program, as JAX's jit
     if out is not None:
         return unchanged(out)
@@ -207,11 +209,13 @@ def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Seque
     nd = len(shape_of(a))
     src = (source,) if isinstance(source, int) else tuple(source)
     dst = (destination,) if isinstance(destination, int) else tuple(destination)
-    perm = move_axis_permutation(
-        nd,
-        tuple(canonicalize_axis(s, nd) for s in src),
-        tuple(canonicalize_axis(d, nd) for d in dst),
-    )
+    src_c = tuple(canonicalize_axis(s, nd) for s in src)
+    dst_c = tuple(canonicalize_axis(d, nd) for d in dst)
+    if len(set(src_c)) != len(src_c):  # JAX's class
+        raise TypeError(f"moveaxis: repeated axis in the source argument {src_c}")
+    if len(set(dst_c)) != len(dst_c):  # NumPy's class (JAX returns some transpose)
+        raise ValueError(f"moveaxis: repeated axis in the destination argument {dst_c}")
+    perm = move_axis_permutation(nd, src_c, dst_c)
     return unchanged(a if perm == tuple(range(nd)) else lax.transpose(a, perm))
 
 
