@@ -29,7 +29,7 @@ GOLDEN = json.loads((GOLDEN_DIR / "scan.json").read_text())["cases"]
 # Cases (fnmatch patterns) where Tessela knowingly differs, with the reason.
 KNOWN: dict[str, str] = {
     "*argm*:c:*": "argmax/argmin of complex operands: Tessela orders them as NumPy; JAX refuses",
-    "median:empty*": "median of an empty slice: Tessela gives a value; JAX fails in its gather",
+    "median:empty*": "median of an empty slice: Tessela gives NumPy's NaN; JAX fails in its gather",
     "nanmedian:empty*": "nanmedian of an empty slice: Tessela gives NaN; JAX fails in its gather",
     "average:list": "a list operand: both refuse it, JAX with a tracer conversion error",
     "nanvar:f16:dtype=int32": "float16 with an integer dtype: Tessela's exact integer, JAX's rounded",
@@ -137,3 +137,15 @@ def test_against_jax(family: str) -> None:
             if problem:
                 failures.append(problem)
     assert not failures, "\n".join(failures)
+
+
+def test_median_of_an_empty_slice_is_nan() -> None:
+    # JAX 0.10.2 fails here (KNOWN above); NumPy's NaN is the answer.
+    empty = np.zeros((0, 3), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for axis in (0, None):
+            want = np.median(empty, axis=axis)
+            np.testing.assert_array_equal(np.asarray(tnp.median(empty, axis=axis)), want)
+            got = tnp.quantile(empty, np.array([0.2, 0.5]), axis=axis)
+            assert np.isnan(np.asarray(got)).all()

@@ -126,6 +126,8 @@ def _quantile(
         result = _sel(less_equal(hi_w, convert(0.5, dt)), lo_v, hi_v)
     if skip_nans:
         result = _sel(equal(count, convert(0, dt)), convert(np.nan, dt), result)
+    elif n == 0:  # an empty slice: NaN, as NumPy's (it read 0 from the empty sort)
+        result = broadcast_to(convert(np.nan, dt), shape_of(result))
     else:
         result = _sel(_any(nan_in, axis=-1), convert(np.nan, dt), result)
     if keepdims:
