@@ -1,7 +1,8 @@
 """``tessela.experimental``: what JAX 0.10.2 keeps under ``jax.experimental``.
 
-``io_callback``, and the submodules ``mesh_utils`` (``create_device_mesh``)
-and ``shard_map`` (the positional ``shard_map(f, mesh, in_specs, out_specs)``).
+``io_callback``, and the submodules ``mesh_utils`` (``create_device_mesh``),
+``shard_map`` (the positional ``shard_map(f, mesh, in_specs, out_specs)``) and
+``checkify`` (functionalized runtime checks; imported on first use).
 
 Example:
     >>> import numpy as np
@@ -17,8 +18,17 @@ Example:
     [[1.0, 1.0]]
 """
 
+import importlib
+from types import ModuleType
+
 from tessela_tracer import io_callback
 
 from . import mesh_utils, shard_map
 
-__all__ = ["io_callback", "mesh_utils", "shard_map"]
+__all__ = ["checkify", "io_callback", "mesh_utils", "shard_map"]
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name == "checkify":
+        return importlib.import_module(f"{__name__}.checkify")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
