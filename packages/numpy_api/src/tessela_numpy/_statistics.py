@@ -24,7 +24,7 @@ from ._products import dot
 from ._reductions import any as _any
 from ._reductions import sum as _sum
 from ._shape_ops import atleast_2d, concatenate, expand_dims, moveaxis, reshape, squeeze
-from ._shapes import Axis, normalize_reduction_axes
+from ._shapes import Axis, canonicalize_axis, normalize_reduction_axes
 from ._sorting import sort
 from ._take import take_along_axis
 from ._ufuncs import (
@@ -392,12 +392,20 @@ def _average(
         if w_shape != shape:
             if axis is None:
                 raise ValueError("Axis must be specified when shapes of a and weights differ.")
-            if len(w_shape) != 1:
-                raise ValueError("1D weights expected when shapes of a and weights differ.")
-            ax = normalize_reduction_axes(axis, len(shape))
-            if len(ax) != 1 or w_shape[0] != shape[ax[0]]:
-                raise ValueError("Length of weights not compatible with specified axis.")
-            weights = lax.broadcast_in_dim(weights, shape, ax)
+            # As JAX and NumPy 2: weights of the reduced axes' shape, in the
+            # order ``axis`` names them.
+            given = axis if isinstance(axis, tuple) else (axis,)
+            ax = tuple(canonicalize_axis(operator.index(i), len(shape)) for i in given)
+            if w_shape != tuple(shape[i] for i in ax):
+                raise ValueError(
+                    f"average: weights of shape {w_shape} are not consistent with the shape "
+                    f"{shape} of a along axis={axis}; give weights of shape "
+                    f"{tuple(shape[i] for i in ax)} or {shape}"
+                )
+            order = sorted(range(len(ax)), key=lambda k: ax[k])
+            if order != list(range(len(ax))):
+                weights = lax.transpose(weights, tuple(order))
+            weights = lax.broadcast_in_dim(weights, shape, tuple(sorted(ax)))
         wsum = _sum(weights, axis, keepdims=keepdims)
         avg = true_divide(_sum(lax.mul(a, weights), axis, keepdims=keepdims), wsum)
     if returned:

@@ -903,3 +903,17 @@ case("at_get:clip", lambda m: m.asarray(A).at[np.array([-3, 2, 5])].get(mode="cl
 case("take_along_axis:bcast", lambda m: m.take_along_axis(A, np.array([[[0], [3], [-1]]]), axis=-1))
 case("take:neg_axis_wrap", lambda m: m.take(A, np.array([-4, 5]), axis=-1, mode="wrap"))
 case("take:int_fill_neg", lambda m: m.take(AI, np.array([-1, -25, 23])))
+for _w, _ax in [
+    ((2, 4), (0, 2)),
+    ((4, 2), (2, 0)),
+    ((3,), (0, 2)),
+    ((2, 4), (2, 0)),
+    ((3, 4), (-2, -1)),
+    ((5,), 1),
+]:
+    case(
+        f"average:weights{_w}:axis={_ax}",
+        lambda m, _w=_w, _ax=_ax: m.average(
+            A, axis=_ax, weights=np.arange(np.prod(_w), dtype=np.float32).reshape(_w) + 1
+        ),
+    )
