@@ -48,25 +48,10 @@ KNOWN: dict[str, str] = {
     "split:[5, 8]:2": "NumPy's split indices",
     "array_split:[-1]:2": "NumPy's split indices",
     "array_split:[5, 8]:2": "NumPy's split indices",
-    # pad: the statistic and ramp modes, their keywords, ``reflect_type``, a
-    # callable mode and per-axis constants are not implemented (Tessela raises
-    # NotImplementedError or TypeError for the keyword).
-    "moveaxis:(0, 1):(1, 1)": "a repeated destination axis: Tessela raises NumPy's ValueError; JAX "
-    "returns a transpose",
-    "tile:(-1,)": "a negative count: Tessela raises ValueError; JAX fails inside XLA (MLIRError)",
-    "pad:*:linear_ramp": "mode not implemented",
-    "pad:*:maximum": "mode not implemented",
-    "pad:*:mean": "mode not implemented",
-    "pad:*:int_mean": "mode not implemented",
-    "pad:*:median": "mode not implemented",
-    "pad:*:minimum": "mode not implemented",
-    "pad:*:empty": "mode not implemented",
-    "pad:*'end_values'*": "keyword not implemented",
-    "pad:*'stat_length'*": "keyword not implemented",
-    "pad:*'reflect_type'*": "keyword not implemented",
-    "pad:*'bogus'*": "an unknown keyword: TypeError (JAX: ValueError)",
-    "pad:large*:odd": "reflect_type not implemented",
-    "pad:u8_ramp": "mode not implemented",
+    # pad: reflect_type="odd", a callable mode and per-axis constants are not
+    # implemented (Tessela raises NotImplementedError or TypeError).
+    "pad:*'reflect_type'*": "reflect_type='odd' not implemented",
+    "pad:large*:odd": "reflect_type='odd' not implemented",
     "pad:callable": "a callable mode is not implemented",
     "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
 }

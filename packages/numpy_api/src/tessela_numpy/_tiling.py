@@ -103,40 +103,160 @@ _roll_dynamic.__name__ = _roll_dynamic.__qualname__ = "_roll_dynamic"
 _roll_dynamic_jit = jit(_roll_dynamic, static_argnums=(2,))
 
 
-def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+def _pad_widths(
+    pad_width: Any, nd: int, name: str = "pad_width", *, signed: bool = False
+) -> list[tuple[int, int]]:
     pw = np.asarray(pad_width)
-    if not np.issubdtype(pw.dtype, np.integer):
-        raise TypeError(f"pad: pad_width must hold integers, got {pad_width!r}")
+    if not np.issubdtype(pw.dtype, np.integer) and not (signed and pw.dtype.kind in "fb"):
+        raise TypeError(f"pad: {name} must hold integers, got {pad_width!r}")
     # JAX's shapes: NumPy would also broadcast (nd, 1), JAX refuses it.
     if pw.shape not in ((nd, 2), (1, 2), (2,), (1,), ()):
         raise ValueError(
-            f"pad: pad_width {pad_width!r} has shape {pw.shape}, which does not fit an array "
+            f"pad: {name} {pad_width!r} has shape {pw.shape}, which does not fit an array "
             f"of rank {nd}; give an int, a (before, after) pair or {nd} such pairs "
             f"(shapes (), (1,), (2,), (1, 2) or ({nd}, 2))"
         )
-    if (pw < 0).any():
+    if not signed and (pw < 0).any():
         raise ValueError(
-            f"pad: pad_width {pad_width!r} holds a negative width; widths must be >= 0 "
+            f"pad: {name} {pad_width!r} holds a negative width; widths must be >= 0 "
             "(slice the array to crop it)"
         )
     pw = np.broadcast_to(pw, (nd, 2))
+    if signed:
+        return [(b.item(), e.item()) for b, e in pw]
     return [(int(b), int(e)) for b, e in pw]
+
+
+def _stat_lengths(stat_length: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    if stat_length is None:
+        return tuple((n, n) for n in shape)
+    lengths = _pad_widths(stat_length, len(shape), "stat_length")
+    if any(0 in pair for pair in lengths):  # JAX's class
+        raise ValueError("pad: stat_length of 0 yields no value for padding")
+    return tuple((min(b, n), min(e, n)) for (b, e), n in zip(lengths, shape, strict=True))
+
+
+def _round_to(x: Any, dt: np.dtype[Any]) -> Any:
+    # A statistic back in the array's dtype: integers round half to even, as JAX's.
+    if dt.kind in "biu":
+        x = lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+    return convert(x, dt)
+
+
+def _edge_stat(x: Any, ax: int, lo: int, hi: int, mode: str) -> Any:
+    # The statistic of ``x[lo:hi]`` along ``ax``, keeping the axis (size 1).
+    part = lax.slice_in_dim(x, lo, hi, axis=ax)
+    dt = aval_of(x).dtype
+    n = hi - lo
+    if mode == "maximum":
+        out = lax.reduce_max(part, (ax,))
+    elif mode == "minimum":
+        out = lax.reduce_min(part, (ax,))
+    else:
+        comp = dt if dt.kind in "fc" else np.dtype(np.float32)
+        part = convert(part, comp)
+        if mode == "mean":
+            out = lax.div(lax.reduce_sum(part, (ax,)), convert(n, comp))
+        else:
+            srt = lax.sort(part, dimension=ax)
+            mid = lax.slice_in_dim(srt, (n - 1) // 2, n // 2 + 1, axis=ax)
+            out = lax.div(lax.reduce_sum(mid, (ax,)), convert(mid.shape[ax], comp))
+        out = _round_to(out, dt)
+    return lax.expand_dims(out, (ax,))
+
+
+def _grow(x: Any, ax: int, size: int) -> Any:
+    shape = list(shape_of(x))
+    shape[ax] = size
+    return lax.broadcast_in_dim(x, tuple(shape), tuple(range(len(shape))))
+
+
+def _pad_stat(array: Any, widths: tuple[tuple[int, int], ...], mode: str, lengths: Any) -> Any:
+    # Axis by axis, as NumPy and JAX: later axes see the padding of earlier ones.
+    out = array
+    for ax, ((before, after), (lb, la)) in enumerate(zip(widths, lengths, strict=True)):
+        n = shape_of(out)[ax]
+        pieces = [out]
+        if before:
+            pieces.insert(0, _grow(_edge_stat(out, ax, 0, lb, mode), ax, before))
+        if after:
+            pieces.append(_grow(_edge_stat(out, ax, n - la, n, mode), ax, after))
+        out = lax.concatenate(pieces, ax) if len(pieces) > 1 else out
+    return out
+
+
+_pad_stat_jit = jit(_pad_stat, static_argnums=(1, 2, 3))
+
+
+def _ramp(edge: Any, end: Any, ax: int, count: int, reverse: bool) -> Any:
+    # ``count`` values from ``end`` toward ``edge`` (excluded), along ``ax``.
+    dt = aval_of(edge).dtype
+    comp = dt if dt.kind in "fc" else np.dtype(np.float32)
+    e = convert(edge, comp)
+    shape = list(shape_of(e))
+    shape[ax] = count
+    t = lax.div(lax.iota(comp, count), convert(count, comp))  # 0, 1/count, ...
+    if reverse:
+        t = lax.rev(t, (0,))
+    t = lax.broadcast_in_dim(t, tuple(shape), (ax,))
+    start = convert(end, comp)
+    vals = lax.add(start, lax.mul(t, lax.sub(_grow(e, ax, count), start)))
+    if dt.kind in "iu":
+        vals = lax.floor(vals)
+    return convert(vals, dt)
+
+
+def _pad_ramp(array: Any, widths: tuple[tuple[int, int], ...], ends: Any) -> Any:
+    out = array
+    for ax, ((before, after), (end_b, end_a)) in enumerate(zip(widths, ends, strict=True)):
+        n = shape_of(out)[ax]
+        pieces = [out]
+        if before:
+            edge = lax.slice_in_dim(out, 0, 1, axis=ax)
+            pieces.insert(0, _ramp(edge, end_b, ax, before, reverse=False))
+        if after:
+            edge = lax.slice_in_dim(out, n - 1, n, axis=ax)
+            pieces.append(_ramp(edge, end_a, ax, after, reverse=True))
+        out = lax.concatenate(pieces, ax) if len(pieces) > 1 else out
+    return out
+
+
+_pad_ramp_jit = jit(_pad_ramp, static_argnums=(1, 2))
+
+
+# The keyword arguments each mode takes, as JAX's.
+_PAD_KEYWORDS = {
+    "constant": {"constant_values"},
+    "edge": set(),
+    "wrap": set(),
+    "reflect": {"reflect_type"},
+    "symmetric": {"reflect_type"},
+    "linear_ramp": {"end_values"},
+    "maximum": {"stat_length"},
+    "minimum": {"stat_length"},
+    "mean": {"stat_length"},
+    "median": {"stat_length"},
+    "empty": set(),
+}
 
 
 def pad(
     array: ArrayLike,
     pad_width: ArrayLike | Sequence[ArrayLike | Sequence[ArrayLike]],
     mode: str = "constant",
-    *,
-    constant_values: ArrayLike = 0,
+    **kwargs: Any,
 ) -> Array:
-    """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``).
+    """Pad an array (modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``,
+    ``linear_ramp``, ``maximum``, ``minimum``, ``mean``, ``median``, ``empty``).
 
     Args:
       array: an array-like.
       pad_width: an int, a ``(before, after)`` pair, or one pair per axis.
       mode: the padding mode.
-      constant_values: the fill value for ``mode="constant"``.
+      **kwargs: ``constant_values`` (a scalar fill for ``"constant"``),
+        ``end_values`` (an int, a pair or one pair per axis, for
+        ``"linear_ramp"``), ``stat_length`` (the same forms, for the statistic
+        modes; None takes the whole axis), ``reflect_type`` (``"even"``).
 
     Returns:
       The padded array.
@@ -148,14 +268,25 @@ def pad(
     check_arraylike("pad", array)
     shape = shape_of(array)
     widths = tuple(_pad_widths(pad_width, len(shape)))
-    if mode == "constant":
+    if not isinstance(mode, str):
+        raise NotImplementedError(f"pad: mode={mode!r} is not supported; pass a mode name")
+    if mode not in _PAD_KEYWORDS:  # JAX's class
+        raise NotImplementedError(f"pad: unimplemented padding mode {mode!r}")
+    unsupported = set(kwargs) - _PAD_KEYWORDS[mode]
+    if unsupported:  # JAX's class
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {unsupported}")
+    if mode in ("constant", "empty"):  # "empty" pads with zeros
+        constant_values = kwargs.get("constant_values", 0)
         check_arraylike("pad", constant_values)
         return unchanged(_pad_constant_jit(array, widths, constant_values))
-    if mode not in ("edge", "reflect", "symmetric", "wrap"):
-        raise NotImplementedError(
-            f"pad: mode={mode!r} is not supported; use 'constant', "
-            "'edge', 'reflect', 'symmetric' or 'wrap'"
-        )
+    if mode == "linear_ramp":
+        ends = _pad_widths(kwargs.get("end_values", 0), len(shape), "end_values", signed=True)
+        return unchanged(_pad_ramp_jit(array, widths, tuple(ends)))
+    if mode in ("maximum", "minimum", "mean", "median"):
+        lengths = _stat_lengths(kwargs.get("stat_length"), shape)
+        return unchanged(_pad_stat_jit(array, widths, mode, lengths))
+    if kwargs.get("reflect_type", "even") != "even":
+        raise NotImplementedError("pad: reflect_type='odd' is not implemented; use 'even'")
     out = array
     for ax, (before, after) in enumerate(widths):
         n = shape[ax]
