@@ -162,3 +162,23 @@ def test_reduction_axes_count_from_the_end_and_are_checked(reducer: str) -> None
     for axes in [(2,), (-3,), (0, 5)]:
         with pytest.raises(ValueError, match="invalid axes"):
             make_jaxpr(lambda v, axes=axes: op(v, axes))(x)
+
+
+@pytest.mark.usefixtures("x64")
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+def test_in_dim_helpers_give_the_other_starts_the_index_dtype(index_dtype: Any) -> None:
+    # Start indices share one dtype; a Python 0 for the other axes would be
+    # int64 under x64 and clash with an int32 traced index (JAX's
+    # dynamic_slice_in_dim makes its zeros in the index's dtype).
+    x = np.arange(12.0).reshape(3, 4)
+
+    def f(i: Any) -> Any:
+        a = lax.dynamic_slice_in_dim(x, i, 2, axis=1)
+        b = lax.dynamic_index_in_dim(x, i, axis=1, keepdims=False)
+        c = lax.dynamic_update_slice_in_dim(x, np.zeros((3, 1)), i, axis=1)
+        return a, b, c
+
+    jaxpr = make_jaxpr(f)(index_dtype(1))
+    assert [v.aval.shape for v in jaxpr.jaxpr.outvars] == [(3, 2), (3,), (3, 4)]
+    with pytest.raises(TypeError, match="integers of the same type"):
+        make_jaxpr(lambda i: lax.dynamic_slice(x, [0, i], (3, 1)))(np.int32(1))

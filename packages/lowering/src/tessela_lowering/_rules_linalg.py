@@ -118,11 +118,16 @@ def _abs2(x: Array) -> Array:
     return lax.mul(x, x)
 
 
+# The start index beside an int32 loop index: a Python 0 would take the
+# default integer dtype (int64 under x64), and start indices share one dtype.
+_I0 = np.int32(0)
+
+
 def _column(a: Array, j: ArrayLike) -> Array:
     """``a[..., :, j]`` for a traced ``j``."""
     *batch, m, _ = get_aval_of(a).shape
     nb = len(batch)
-    col = lax.dynamic_slice(a, [0] * (nb + 1) + [j], (*batch, m, 1))
+    col = lax.dynamic_slice(a, [_I0] * (nb + 1) + [j], (*batch, m, 1))
     return lax.squeeze(col, (nb + 1,))
 
 
@@ -130,14 +135,14 @@ def _row(a: Array, j: ArrayLike) -> Array:
     """``a[..., j, :]`` for a traced ``j``."""
     *batch, _, n = get_aval_of(a).shape
     nb = len(batch)
-    row = lax.dynamic_slice(a, [0] * nb + [j, 0], (*batch, 1, n))
+    row = lax.dynamic_slice(a, [_I0] * nb + [j, _I0], (*batch, 1, n))
     return lax.squeeze(row, (nb,))
 
 
 def _entry(v: Array, j: ArrayLike) -> Array:
     """``v[..., j]`` for a traced ``j``."""
     *batch, _ = get_aval_of(v).shape
-    return lax.squeeze(lax.dynamic_slice(v, [0] * len(batch) + [j], (*batch, 1)), (len(batch),))
+    return lax.squeeze(lax.dynamic_slice(v, [_I0] * len(batch) + [j], (*batch, 1)), (len(batch),))
 
 
 def _pick(v: Array, hit: Array, axis: int) -> Array:

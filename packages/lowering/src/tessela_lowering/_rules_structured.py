@@ -142,12 +142,14 @@ def _ormqr_python(a: Array, taus: Array, c: Array, *, left: bool, transpose: boo
 
     def body(t: Array, c: Array) -> Array:
         i = lax.sub(np.int32(k - 1), t) if reverse else t
-        col = lax.squeeze(lax.dynamic_slice(a, [0] * (nb + 1) + [i], (*batch, m, 1)), (nb + 1,))
+        col = lax.squeeze(
+            lax.dynamic_slice(a, [np.int32(0)] * (nb + 1) + [i], (*batch, m, 1)), (nb + 1,)
+        )
         i_m = _bcast(i, (*batch, m), ())
         v = lax.select(lax.gt(rows, i_m), col, _full((*batch, m), 0, dtype))
         v = lax.select(lax.eq(rows, i_m), _full((*batch, m), 1, dtype), v)
         vh = lax.conj(v) if cplx else v
-        tau = lax.squeeze(lax.dynamic_slice(taus, [0] * nb + [i], (*batch, 1)), (nb,))
+        tau = lax.squeeze(lax.dynamic_slice(taus, [np.int32(0)] * nb + [i], (*batch, 1)), (nb,))
         b = tuple(range(nb))
         if left:  # c - tau v (v^H c)
             w = lax.dot_general(vh, c, (((nb,), (nb,)), (b, b)))
@@ -279,7 +281,7 @@ def _pivots_to_permutation(pivots: Array, *, permutation_size: int) -> Array:
     idx = _iota((*batch, m), nb)
 
     def body(i: Array, perm: Array) -> Array:
-        j = lax.squeeze(lax.dynamic_slice(pivots, [0] * nb + [i], (*batch, 1)), (nb,))
+        j = lax.squeeze(lax.dynamic_slice(pivots, [np.int32(0)] * nb + [i], (*batch, 1)), (nb,))
         is_i = lax.eq(idx, _bcast(i, (*batch, m), ()))
         is_j = lax.eq(idx, _bcast(j, (*batch, m), range(nb)))
         zeros = _full((*batch, m), 0, I32)

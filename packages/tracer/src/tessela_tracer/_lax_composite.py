@@ -192,10 +192,18 @@ def dynamic_slice_in_dim(operand: ArrayLike, start_index: ArrayLike, slice_size:
     del allow_negative_indices
     shape = _aval(operand).shape
     axis = _axis(axis, len(shape), "dynamic_slice_in_dim")
-    starts: list[Any] = [0] * len(shape)
+    starts = [_zero_index(start_index)] * len(shape)
     sizes = list(shape)
     starts[axis], sizes[axis] = start_index, operator.index(slice_size)
     return sh.dynamic_slice(operand, starts, sizes)
+
+
+def _zero_index(index: Any) -> Any:
+    # The other axes' start: 0 in the index's own dtype (start indices share
+    # one dtype; a Python 0 beside an int32 index would be int64 under x64).
+    if isinstance(index, int):
+        return 0
+    return _aval(index).dtype.type(0)  # a NumPy scalar: concrete, nothing staged
 
 
 def _dynamic_index(operand: Any, index: Any, axis: int, keepdims: bool) -> Array:
@@ -243,7 +251,7 @@ def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike,
     """
     ndim = _aval(operand).ndim
     axis = _axis(axis, ndim, "dynamic_update_slice_in_dim")
-    starts: list[Any] = [0] * ndim
+    starts = [_zero_index(start_index)] * ndim
     starts[axis] = start_index
     return sh.dynamic_update_slice(operand, update, starts)
 
