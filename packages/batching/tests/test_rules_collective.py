@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import tessela_batching
 import tessela_tracer.primitives as P
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tessela_batching import (
     BatchAxis,
     NotMapped,
@@ -173,3 +175,40 @@ def test_collectives_over_two_names_under_vmap_say_what_is_supported() -> None:
     f = vmap(vmap(lambda x: lax.ppermute(x, ("i", "j"), [(0, 1)]), axis_name="j"), axis_name="i")
     with pytest.raises(NotImplementedError, match="one axis at a time"):
         f(_x(2, 2, 3))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 2**31 - 1))
+def test_collectives_take_pytrees_leaf_by_leaf(n: int, seed: int) -> None:
+    # JAX's collectives take any pytree (``pmean(grads, "batch")``): each
+    # leaf is reduced on its own, whatever its shape and dtype.
+    rng = np.random.default_rng(seed)
+    tree = {
+        "w": rng.standard_normal((n, 2, 3)).astype(np.float32),
+        "b": [
+            rng.integers(-5, 5, (n,)).astype(np.int32),
+            rng.standard_normal((n, 1)).astype(np.float32),
+        ],
+    }
+    leaves = [tree["b"][0], tree["b"][1], tree["w"]]
+
+    def run(fn: Any) -> list[np.ndarray]:
+        out = vmap(fn, axis_name="i")(tree)
+        return [np.asarray(out["b"][0]), np.asarray(out["b"][1]), np.asarray(out["w"])]
+
+    def each(reduce: Any) -> list[np.ndarray]:
+        return [np.broadcast_to(reduce(v, axis=0), v.shape) for v in leaves]
+
+    for got, want in zip(run(lambda t: lax.psum(t, "i")), each(np.sum), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got, want in zip(run(lambda t: lax.pmax(t, "i")), each(np.max), strict=True):
+        np.testing.assert_array_equal(got, want)
+    means = run(lambda t: lax.pmean(t, "i"))
+    assert means[0].dtype == np.float32  # an integer leaf's mean is a float
+    for got, want in zip(means, each(np.mean), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got, v in zip(run(lambda t: lax.all_gather(t, "i")), leaves, strict=True):
+        np.testing.assert_array_equal(got, np.broadcast_to(v, (n, *v.shape)))
+    shifted = run(lambda t: lax.ppermute(t, "i", [(j, (j + 1) % n) for j in range(n)]))
+    for got, v in zip(shifted, leaves, strict=True):
+        np.testing.assert_array_equal(got, np.roll(v, 1, axis=0))

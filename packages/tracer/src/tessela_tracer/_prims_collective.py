@@ -13,10 +13,13 @@ computes it over its batch dimension).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Hashable, Iterator, Sequence
+import functools
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextvars import ContextVar
+from typing import Any, Concatenate, ParamSpec
 
 import numpy as np
+from tessela_pytree import tree_map
 
 from tessela_tracer._avals import ShapedArray
 from tessela_tracer._core import Primitive, get_aval_of, register_abstract_eval
@@ -107,6 +110,22 @@ def _names(axis_name: AxisName) -> tuple[Hashable, ...]:
     return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
 
 
+_P = ParamSpec("_P")
+
+
+def _over_leaves(
+    collective: Callable[Concatenate[ArrayLike, _P], Array],
+) -> Callable[Concatenate[Any, _P], Any]:
+    """``collective`` of one array, applied to every leaf of a pytree ``x`` (as JAX's are:
+    ``pmean(grads, "batch")`` averages every gradient)."""
+
+    @functools.wraps(collective)
+    def over_leaves(x: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Any:
+        return tree_map(lambda leaf: collective(leaf, *args, **kwargs), x)
+
+    return over_leaves
+
+
 def bound_axis_sizes(fn: str, axis_name: AxisName, /) -> tuple[tuple[Hashable, ...], list[int]]:
     """The names in ``axis_name`` and their sizes; JAX's NameError for an unbound one.
 
@@ -156,11 +175,12 @@ pmin_p = Primitive("pmin")
 register_abstract_eval(pmin_p, _same_aval)
 
 
+@_over_leaves
 def psum(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Sum ``x`` over the members of the mapped axis (or axes) ``axis_name``.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a name bound by an enclosing ``vmap(..., axis_name=...)``, or a
         tuple of names.
 
@@ -178,11 +198,12 @@ def psum(x: ArrayLike, /, axis_name: AxisName) -> Array:
     return out
 
 
+@_over_leaves
 def pmax(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Maximum of ``x`` over the members of the mapped axis ``axis_name``.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a bound axis name or a tuple of names.
 
     Returns:
@@ -199,6 +220,7 @@ def pmax(x: ArrayLike, /, axis_name: AxisName) -> Array:
     return out
 
 
+@_over_leaves
 def pmin(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Minimum of ``x`` over the members of the mapped axis ``axis_name``.
 
@@ -219,6 +241,7 @@ def pmin(x: ArrayLike, /, axis_name: AxisName) -> Array:
     return out
 
 
+@_over_leaves
 def pmean(x: ArrayLike, /, axis_name: AxisName) -> Array:
     """Mean of ``x`` over the members of the mapped axis ``axis_name``.
 
@@ -265,13 +288,14 @@ Parameters: ``axis_name`` (a tuple of one name), ``axis_size``, ``axis``, ``tile
 register_abstract_eval(all_gather_p, _all_gather_abstract_eval)
 
 
+@_over_leaves
 def all_gather(
     x: ArrayLike, /, axis_name: Hashable, *, axis: int = 0, tiled: bool = False
 ) -> Array:
     """Stack the values of ``x`` of every member of the mapped axis ``axis_name``.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a bound axis name (one name).
       axis: where the gathered axis goes in the result.
       tiled: concatenate along ``axis`` instead of stacking.
@@ -345,11 +369,12 @@ pairs; a member that no pair names as destination receives zeros."""
 register_abstract_eval(ppermute_p, _ppermute_abstract_eval)
 
 
+@_over_leaves
 def ppermute(x: ArrayLike, /, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> Array:
     """Send the value of member ``source`` to member ``destination``, for each pair of ``perm``.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a bound axis name (or a tuple of names, indexed row-major).
       perm: ``(source, destination)`` pairs; no index appears twice as a
         source or twice as a destination.
@@ -428,6 +453,7 @@ Parameters: ``axis_name``, ``axis_size``, ``scatter_dimension``, ``tiled``."""
 register_abstract_eval(reduce_scatter_p, _reduce_scatter_abstract_eval)
 
 
+@_over_leaves
 def psum_scatter(
     x: ArrayLike,
     /,
@@ -440,7 +466,7 @@ def psum_scatter(
     """Sum ``x`` over the members of ``axis_name`` and give each member its block of the sum.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a bound axis name (or a tuple of names).
       scatter_dimension: the dimension split among the members.
       axis_index_groups: not supported (``None``).
@@ -500,6 +526,7 @@ member ``j``, which concatenates what it receives along ``concat_axis``."""
 register_abstract_eval(all_to_all_p, _all_to_all_abstract_eval)
 
 
+@_over_leaves
 def all_to_all(
     x: ArrayLike,
     /,
@@ -513,7 +540,7 @@ def all_to_all(
     """Exchange blocks between the members of ``axis_name``, as JAX's ``all_to_all``.
 
     Args:
-      x: an array.
+      x: an array, or a pytree of arrays (each leaf goes on its own, as in JAX).
       axis_name: a bound axis name (or a tuple of names).
       split_axis: the dimension split into one block per member (its size
         must equal the number of members unless ``tiled``).
@@ -563,17 +590,18 @@ def all_to_all(
 
 
 def pswapaxes(
-    x: ArrayLike,
+    x: Any,
     /,
     axis_name: AxisName,
     axis: int,
     *,
     axis_index_groups: Sequence[Sequence[int]] | None = None,
-) -> Array:
+) -> Any:
     """Swap the mapped axis ``axis_name`` with dimension ``axis`` of ``x`` (an ``all_to_all``).
 
     Args:
-      x: an array whose dimension ``axis`` has one entry per member.
+      x: an array whose dimension ``axis`` has one entry per member (or a
+        pytree of such arrays).
       axis_name: a bound axis name.
       axis: the dimension swapped with the mapped axis.
       axis_index_groups: not supported (``None``).
