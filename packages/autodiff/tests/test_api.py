@@ -276,3 +276,26 @@ def test_narrow_floats_are_their_own_tangent_type(dtype: str) -> None:
     assert [c.dtype for c in cts] == [x.dtype, x.dtype]
     assert vmap(lambda v: lax.pmean(v, "i"), axis_name="i")(x).dtype == x.dtype
     assert dtypes.issubdtype(x.dtype, np.inexact)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lax.bessel_i1e,
+        lambda v: lax.igamma(v + 1, v),
+        lambda v: lax.igammac(v + 1, v),
+        lambda v: lax.betainc(lax.full_like(v, 2), lax.full_like(v, 3), v * 0.5),
+    ],
+    ids=["i1e", "igamma", "igammac", "betainc"],
+)
+def test_special_gradients_of_bfloat16_follow_float32(fn: Any) -> None:
+    # The rules' constants take the operand's dtype (a Python 1.0 made the
+    # bfloat16 rule's lax.div/sub raise TypeError).
+    x = np.array([0.3, 0.7, 1.3], np.float32)
+
+    def loss(v: Any) -> Any:
+        return lax.convert_element_type(tnp.sum(fn(v)), np.float32)
+
+    narrow = grad(loss)(tnp.asarray(x, dtype="bfloat16"))
+    assert narrow.dtype == tnp.bfloat16
+    _close(np.asarray(narrow, np.float32), grad(loss)(x), tol=0.05)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import finfo
 from tessela_tracer.extend import get_aval_of
 
 from tessela_autodiff._rule_helpers import const, defjvp
@@ -31,7 +31,7 @@ __all__: list[str] = []
 
 
 def _igamma_grad_x(g: Any, ans: Any, a: Any, x: Any) -> Any:
-    logpdf = lax.sub(lax.sub(lax.mul(lax.sub(a, 1.0), lax.log(x)), x), lax.lgamma(a))
+    logpdf = lax.sub(lax.sub(lax.mul(lax.sub(a, const(a, 1.0)), lax.log(x)), x), lax.lgamma(a))
     return lax.mul(g, lax.exp(logpdf))
 
 
@@ -71,8 +71,8 @@ def _betainc_grad_ab(g: Any, ans: Any, a: Any, b: Any, x: Any) -> Any:
 def _betainc_grad_x(g: Any, ans: Any, a: Any, b: Any, x: Any) -> Any:
     lbeta = lax.sub(lax.add(lax.lgamma(a), lax.lgamma(b)), lax.lgamma(lax.add(a, b)))
     log_pdf = lax.add(
-        lax.mul(lax.sub(b, 1.0), lax.log1p(lax.neg(x))),
-        lax.mul(lax.sub(a, 1.0), lax.log(x)),
+        lax.mul(lax.sub(b, const(b, 1.0)), lax.log1p(lax.neg(x))),
+        lax.mul(lax.sub(a, const(a, 1.0)), lax.log(x)),
     )
     return lax.mul(lax.exp(lax.sub(log_pdf, lbeta)), g)
 
@@ -89,12 +89,12 @@ defjvp(P.bessel_i0e_p, _i0e_grad)
 
 def _i1e_grad(g: Any, ans: Any, x: Any) -> Any:
     dtype = get_aval_of(x).dtype
-    eps = const(x, np.finfo(dtype).eps)
+    eps = const(x, finfo(dtype).eps)
     not_tiny = lax.gt(lax.abs(x), eps)
     safe_x = lax.select(not_tiny, x, lax.full_like(x, eps))
     slope = lax.sub(
         lax.bessel_i0e(safe_x),
-        lax.mul(ans, lax.add(lax.sign(safe_x), lax.div(1.0, safe_x))),
+        lax.mul(ans, lax.add(lax.sign(safe_x), lax.div(const(x, 1.0), safe_x))),
     )
     return lax.mul(g, lax.select(not_tiny, slope, lax.full_like(x, 0.5)))
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from tessela_tracer import lax
 from tessela_tracer import primitives as P
+from tessela_tracer.dtypes import finfo
 from tessela_tracer.extend import get_aval_of
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -98,7 +99,7 @@ def _igamma_series(
     ax: Array, x: Array, a: Array, enabled: Array, dtype: DType, mode: _Mode
 ) -> Array:
     """The power series of ``P(a, x)`` (and of its derivative in ``a``)."""
-    eps = _c(a, np.finfo(dtype).eps)
+    eps = _c(a, finfo(dtype).eps)
 
     def body(vals: tuple[ArrayLike, ...]) -> tuple[ArrayLike, ...]:
         on, r, c, ans, xv, dc_da, dans_da = vals
@@ -132,8 +133,8 @@ def _igammac_fraction(
     ax: Array, x: Array, a: Array, enabled: Array, dtype: DType, mode: _Mode
 ) -> Array:
     """Cephes' continued fraction of ``Q(a, x)`` (and of its derivative in ``a``)."""
-    eps = _c(x, np.finfo(dtype).eps)
-    big = _c(x, 1 / np.finfo(dtype).eps)
+    eps = _c(x, finfo(dtype).eps)
+    big = _c(x, 1 / finfo(dtype).eps)
 
     def cond(vals: tuple[ArrayLike, ...]) -> Array:
         return _and(lax.lt(vals[5], _c(vals[5], 2000)), _any(vals[0]))
@@ -201,7 +202,7 @@ def _igammac_fraction(
 def _log_ax(a: Array, x: Array, dtype: DType) -> tuple[Array, Array]:
     """``exp(a log x - x - lgamma(a))`` and whether its logarithm underflows."""
     log_ax = lax.sub(lax.sub(lax.mul(a, lax.log(x)), x), lax.lgamma(a))
-    underflow = lax.lt(log_ax, _c(a, -np.log(np.finfo(dtype).max)))
+    underflow = lax.lt(log_ax, _c(a, -np.log(finfo(dtype).max)))
     return lax.exp(log_ax), underflow
 
 
@@ -351,8 +352,8 @@ def _betainc_impl(a: Array, b: Array, x: Array, *, dtype: DType) -> Array:
     direct = lax.lt(x, lax.div(lax.add(a, _c(a, 1)), lax.add(lax.add(a, b), _c(b, 2))))
     a, b = lax.select(direct, a, b), lax.select(direct, b, a)
     x = lax.select(direct, x, lax.sub(_c(x, 1), x))
-    finfo = np.finfo(dtype)
-    tiny = _c(a, finfo.eps / 2)
+    info = finfo(dtype)
+    tiny = _c(a, info.eps / 2)
 
     def numerator(it: ArrayLike, a: Array, b: Array, x: Array) -> Array:
         return _betainc_numerator(it, a, b, x, dtype=dtype)
@@ -364,7 +365,7 @@ def _betainc_impl(a: Array, b: Array, x: Array, *, dtype: DType) -> Array:
     lbeta = lax.add(lax.lgamma(a), lbeta_small_a)
     log1m_x = lax.log1p(lax.neg(x))
     factor = lax.select(
-        lax.lt(a, _c(a, finfo.tiny * 2)),
+        lax.lt(a, _c(a, info.tiny * 2)),
         lax.exp(lax.sub(lax.mul(log1m_x, b), lbeta_small_a)),
         lax.div(lax.exp(lax.sub(lax.add(lax.mul(lax.log(x), a), lax.mul(log1m_x, b)), lbeta)), a),
     )

@@ -640,7 +640,7 @@ def _linspace_parts(
 ) -> tuple[Any, Any]:
     comp = to_inexact_dtype(out_dt)
     # The fractions ``t`` are real, in the real dtype of a complex ``comp``.
-    real = _dt.canonicalize_dtype(np.finfo(comp).dtype)
+    real = _dt.canonicalize_dtype(_dt.finfo(comp).dtype)
     lo = convert(start, comp)
     hi = convert(stop, comp)
     div = (num - 1) if endpoint else num

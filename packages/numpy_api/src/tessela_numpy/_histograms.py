@@ -240,7 +240,7 @@ def _interp(x: Any, xp: Any, fp: Any, left: Any, right: Any, period: Any) -> Any
     i = clip(searchsorted(xp, x, side="right"), 1, n - 1)
     x_lo, x_hi, f_lo, f_hi = xp[i - 1], xp[i], fp[i - 1], fp[i]
     dx = subtract(x_hi, x_lo)
-    tiny = convert(np.spacing(np.finfo(dt).eps), dt)
+    tiny = convert(np.spacing(_dt.finfo(dt).eps), dt)
     flat = less_equal(_abs(dx), tiny)
     step = true_divide(subtract(x, x_lo), where(flat, convert(1, dt), dx))
     f = where(flat, f_lo, add(f_lo, multiply(step, subtract(f_hi, f_lo))))

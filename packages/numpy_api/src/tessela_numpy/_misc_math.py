@@ -87,7 +87,7 @@ def isclose(
     if not _is(a, np.inexact):
         return unchanged(equal(a, b))
     dt = aval_of(a).dtype
-    real_dt = np.dtype(np.finfo(dt).dtype)
+    real_dt = np.dtype(_dt.finfo(dt).dtype)
     rtol_c, atol_c = convert(rtol, real_dt), convert(atol, real_dt)
     out = less_equal(_abs(subtract(a, b)), lax.add(atol_c, lax.mul(rtol_c, _abs(b))))
     out = where(logical_or(isinf(a), isinf(b)), equal(a, b), out)

@@ -27,6 +27,7 @@ from typing import Any, cast
 import numpy as np
 import tessela_numpy as tnp
 from tessela_numpy import linalg as tnp_linalg
+from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import jit, lax
 from tessela_tracer.lax import linalg as lax_linalg
 from tessela_tracer.typing import Array, ArrayLike
@@ -137,7 +138,7 @@ def hessenberg(
 def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
     dtype = _complex_dtype(tnp.result_type(t, z))
     t, z = t.astype(dtype), z.astype(dtype)
-    eps = float(np.finfo(dtype).eps)
+    eps = float(_dtypes.finfo(dtype).eps)
     n = t.shape[0]
     if n == 1:
         return t, z

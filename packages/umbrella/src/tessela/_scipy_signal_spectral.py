@@ -26,6 +26,7 @@ import numpy as np
 import tessela_numpy as tnp
 from tessela_batching import vmap
 from tessela_numpy import fft as tnp_fft
+from tessela_tracer import dtypes as _dtypes
 from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -175,7 +176,7 @@ def _spectral(x: Any, y: Any, fs: Any, window: Any, nperseg: int | None,
         except ValueError as err:
             raise ValueError("x and y cannot be broadcast together.") from err
     result_dtype = _complex_dtype(x.dtype)
-    freq_dtype = np.finfo(result_dtype).dtype
+    freq_dtype = _dtypes.finfo(result_dtype).dtype
     if nperseg is not None:
         nperseg = operator.index(nperseg)
         if nperseg < 1:
@@ -497,5 +498,5 @@ def istft(
     x = x / _where(norm > 1e-10, norm, 1.0)
     if x.ndim > 1 and time_axis != Zxx.ndim - 1:
         x = tnp.moveaxis(x, -1, time_axis - 1 if freq_axis < time_axis else time_axis)
-    time = tnp.arange(x.shape[0], dtype=np.finfo(x.dtype).dtype) / fs
+    time = tnp.arange(x.shape[0], dtype=_dtypes.finfo(x.dtype).dtype) / fs
     return time, x

@@ -35,7 +35,7 @@ _ERFCX_ASYMPTOTIC = [7918.06640625, -1055.7421875, 162.421875, -29.53125, 6.5625
 
 
 def _erfcx_kernel(x: Any, nterms: int) -> Any:
-    threshold = np.sqrt(np.log(np.finfo(x.dtype).max))
+    threshold = np.sqrt(np.log(_dtypes.finfo(x.dtype).max))
     large = x > _c(x, threshold)
     safe = lax.select(large, lax.full_like(x, _c(x, 1.0)), x)
     direct = lax.exp(lax.square(safe)) * lax.erfc(safe)

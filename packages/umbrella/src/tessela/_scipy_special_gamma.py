@@ -297,7 +297,7 @@ def expi(x: ArrayLike) -> Array:
 
 def _expn_series(x: Any, n: Any) -> Any:
     """``E_n(x)`` for ``x <= 1``: the power series (Cephes)."""
-    eps = _c(x, np.finfo(x.dtype).eps)
+    eps = _c(x, _dtypes.finfo(x.dtype).eps)
     zero, one = _c(x, 0.0), _c(x, 1.0)
     psi = -_c(x, np.euler_gamma) - tnp.log(x)
     psi = lax.fori_loop(_c(n, 1), n, lambda i, p: p + one / i, psi)
@@ -323,7 +323,7 @@ def _expn_series(x: Any, n: Any) -> Any:
 def _expn_fraction(x: Any, n: Any) -> Any:
     """``E_n(x)`` for ``x > 1``: the continued fraction (Cephes)."""
     big = _c(x, 1.44115188075855872e17)
-    eps = _c(x, np.finfo(x.dtype).eps)
+    eps = _c(x, _dtypes.finfo(x.dtype).eps)
     zero, one = _c(x, 0.0), _c(x, 1.0)
     init = {
         "k": _c(n, 1), "pkm2": one, "qkm2": x, "pkm1": one, "qkm1": x + n,
