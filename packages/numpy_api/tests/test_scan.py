@@ -48,6 +48,9 @@ KNOWN: dict[str, str] = {
     "split:[5, 8]:2": "NumPy's split indices",
     "array_split:[-1]:2": "NumPy's split indices",
     "array_split:[5, 8]:2": "NumPy's split indices",
+    "moveaxis:(0, 1):(1, 1)": "a repeated destination axis: Tessela raises NumPy's ValueError; JAX "
+    "returns a transpose",
+    "tile:(-1,)": "a negative count: Tessela raises ValueError; JAX fails inside XLA (MLIRError)",
     # pad: reflect_type="odd", a callable mode and per-axis constants are not
     # implemented (Tessela raises NotImplementedError or TypeError).
     "pad:*'reflect_type'*": "reflect_type='odd' not implemented",
