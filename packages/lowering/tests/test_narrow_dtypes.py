@@ -92,3 +92,31 @@ def test_the_dlpack_route_keeps_the_bits(name: str, monkeypatch: pytest.MonkeyPa
     out = _xla.to_numpy(_xla.device_put(host, tl.devices()[0]))
     assert out.dtype == host.dtype
     assert _bytes(out) == CASES[name]["bytes"]
+
+
+_ORDERED = [
+    "bfloat16", "float16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+    "float8_e4m3b11fnuz", "int4", "uint4", "int8", "uint8",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _ORDERED)
+@pytest.mark.parametrize("values", [[1, 2, 3], [-3, -2, -5], [0, 7, -1]])
+def test_comparisons_and_extremes_of_narrow_types(name: str, values: list[int]) -> None:
+    # A max starts from -inf, or from the lowest finite value for floats
+    # without infinities (float8_e4m3fn) and the lowest integer for int4: it
+    # started from -inf cast to the type (NaN, or 0 for int4). Comparisons
+    # of float8_e5m2 (NumPy kind "f", not a NumPy floating type) compiled as
+    # signed integer comparisons and failed in XLA's verifier.
+    dt = dtypes.dtype(name)
+    if not dtypes.issubdtype(dt, np.signedinteger) and not dtypes.issubdtype(dt, np.inexact):
+        values = [abs(v) for v in values]
+    host = np.asarray(values).astype(dt)
+    x = tnp.asarray(host)
+    wide = host.astype(np.float32)
+    for run in (lambda f, *a: f(*a), lambda f, *a: tl.jit(f)(*a)):
+        assert float(run(tnp.max, x)) == wide.max()
+        assert float(run(tnp.min, x)) == wide.min()
+        assert int(run(tnp.argmax, x)) == int(wide.argmax())
+        np.testing.assert_array_equal(np.asarray(run(lambda v: v < v[::-1], x)), wide < wide[::-1])
+        np.testing.assert_array_equal(np.asarray(run(tnp.sort, x), np.float32), np.sort(wide))

@@ -77,3 +77,16 @@ def test_functions_reading_float_limits_take_narrow_floats(name: str, dtype: str
         got = np.asarray(run(_X.astype(dtype)), np.float32)
         want = np.asarray(fn(_X), np.float32)
         np.testing.assert_allclose(got, want, rtol=0.05, atol=0.02)
+
+
+def test_narrow_float_predicates_and_fills_treat_them_as_floats() -> None:
+    for dtype in ("bfloat16", "float16", "float8_e5m2"):
+        x = tnp.asarray([1.0, np.inf, -np.inf, np.nan], dtype)
+        # isposinf of a bfloat16 infinity was False (NumPy's issubdtype says
+        # bfloat16 is not floating).
+        np.testing.assert_array_equal(np.asarray(tnp.isposinf(x)), [False, True, False, False])
+        np.testing.assert_array_equal(np.asarray(tnp.isneginf(x)), [False, False, True, False])
+        assert np.isnan(float(x.at[7].get(mode="fill")))
+    p = tnp.asarray([1.0, 2.0], "bfloat16")
+    out = tnp.polyval(p, tnp.asarray(3.0, "bfloat16"))
+    assert out.dtype == p.dtype and float(out) == 5.0

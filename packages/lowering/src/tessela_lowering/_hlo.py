@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from tessela_tracer import ShapedArray
-from tessela_tracer.dtypes import is_extended, physical_shape_dtype
+from tessela_tracer.dtypes import finfo, iinfo, is_extended, issubdtype, physical_shape_dtype
 from tessela_tracer.lax import DotAlgorithmPreset, Precision
 
 from tessela_lowering._xla import (
@@ -169,12 +169,12 @@ def broadcast_to(value: Value, shape: tuple[int, ...]) -> Value:
 def _compare_type(dtype: DType) -> str:
     if dtype.kind == "b":
         return "UNSIGNED"
-    if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
+    # ml_dtypes' floats are kind "V", or "f" without being NumPy floating
+    # types (float8_e5m2): the tracer's issubdtype knows them all.
+    if issubdtype(dtype, np.inexact):
         return "FLOAT"
-    if dtype.kind in ("u", "b"):
+    if issubdtype(dtype, np.unsignedinteger):
         return "UNSIGNED"
-    if dtype.kind == "V":  # bfloat16, float8
-        return "FLOAT"
     return "SIGNED"
 
 
@@ -222,11 +222,16 @@ def scalar_identity(name: str, dtype: DType) -> HostArray:
         if dtype.kind == "b":
             return np.array(name == "and")
         return np.array(-1 if name == "and" else 0).astype(dtype)
-    if dtype.kind in "fcV":  # complex: (-inf + 0j) first, in lexicographic order, as JAX
-        return np.array(-np.inf if name == "max" else np.inf).astype(dtype)
+    if issubdtype(dtype, np.inexact):  # complex: (-inf + 0j) first, lexicographically, as JAX
+        extreme = np.array(-np.inf if name == "max" else np.inf).astype(dtype)
+        if np.isinf(extreme):
+            return extreme
+        # A float without infinities (float8_e4m3fn, ...): its finite extreme.
+        fi = finfo(dtype)
+        return np.array(fi.min if name == "max" else fi.max, dtype)
     if dtype.kind == "b":
         return np.array(name == "min")
-    info = np.iinfo(dtype)
+    info = iinfo(dtype)  # the tracer's: it knows int4 and the other narrow integers
     return np.array(info.min if name == "max" else info.max, dtype)
 
 

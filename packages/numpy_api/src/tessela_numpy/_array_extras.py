@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import lax
-from tessela_tracer.dtypes import canonicalize_dtype
+from tessela_tracer.dtypes import canonicalize_dtype, issubdtype
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import promote_dtypes_numeric
@@ -191,7 +191,7 @@ def _isposneginf(infinity: float, x: Any, name: str, out: None) -> Any:
     x = asarray(x)
     if np.issubdtype(x.dtype, np.complexfloating):
         raise ValueError("isposinf/isneginf are not well defined for complex types")
-    if np.issubdtype(x.dtype, np.floating):
+    if issubdtype(x.dtype, np.floating):  # bfloat16 too (NumPy's says no)
         return lax.eq(x, lax.full_like(x, infinity))
     return lax.full_like(x, False, dtype=np.bool_)
 

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 from tessela_tracer import ShapedArray, lax
+from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import trace_to_jaxpr
 from tessela_tracer.primitives import scatter_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -202,7 +203,7 @@ class IndexedRef:
             dt = aval_of(self.array).dtype
             fill_value = (
                 np.nan
-                if np.issubdtype(dt, np.inexact)
+                if issubdtype(dt, np.inexact)
                 else (True if dt == np.bool_ else np.iinfo(dt).min)
             )
         return getitem(

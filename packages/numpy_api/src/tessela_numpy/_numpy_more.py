@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import lax
-from tessela_tracer.dtypes import canonicalize_dtype, result_type
+from tessela_tracer.dtypes import canonicalize_dtype, issubdtype, result_type
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arith import divmod as _divmod
@@ -134,7 +134,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
 def _inexact(*xs: Any) -> list[Any]:
     arrays = [asarray(x) for x in xs]
     dtype = np.dtype(result_type(*arrays))
-    if not np.issubdtype(dtype, np.inexact):
+    if not issubdtype(dtype, np.inexact):
         dtype = np.dtype(result_type(dtype, np.float32))
     return [x.astype(dtype) for x in arrays]
 

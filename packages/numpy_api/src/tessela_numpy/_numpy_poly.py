@@ -70,7 +70,7 @@ _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["compl
 def _promote(*xs: ArrayLike, inexact: bool = False) -> list[Array]:
     arrays = [asarray(x) for x in xs]
     dtype = np.dtype(result_type(*arrays))
-    if inexact and not np.issubdtype(dtype, np.inexact):
+    if inexact and not _dt.issubdtype(dtype, np.inexact):
         dtype = np.dtype(result_type(dtype, np.float32))
     return [asarray(x, dtype=dtype) for x in arrays]
 
@@ -216,8 +216,8 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
     z = asarray(z)
     re, im = real(z), imag(z)
     dtype = re.dtype
-    if not np.issubdtype(dtype, np.inexact) or (
-        np.issubdtype(z.dtype, np.floating) and np.ndim(z) == 0
+    if not _dt.issubdtype(dtype, np.inexact) or (
+        _dt.issubdtype(z.dtype, np.floating) and np.ndim(z) == 0
     ):
         default = np.dtype(canonicalize_dtype(np.float64))
         re, im = lax.convert_element_type(re, default), lax.convert_element_type(im, default)

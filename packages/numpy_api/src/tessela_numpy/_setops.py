@@ -284,7 +284,7 @@ def _host_unique_count(rows: np.ndarray[Any, Any], equal_nan: bool) -> int:
     order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.arange(n)
     s = rows[order]
     eq = s[1:] == s[:-1]
-    if equal_nan and np.issubdtype(s.dtype, np.inexact):
+    if equal_nan and _dt.issubdtype(s.dtype, np.inexact):
         eq |= np.isnan(s[1:]) & np.isnan(s[:-1])
     return 1 + int(np.count_nonzero(~np.all(eq, axis=1)))
 
