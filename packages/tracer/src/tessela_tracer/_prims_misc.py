@@ -37,8 +37,7 @@ from tessela_tracer._avals import AbstractToken, OutSharding, ShapedArray, Token
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
-from tessela_tracer._prims_window import _identity_of
-from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
+from tessela_tracer._prims_window import _identity_of, flat_operands, reduction_jaxpr
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = [
@@ -259,17 +258,7 @@ def reduce(
         >>> make_jaxpr(f)(np.ones((2, 3), np.float32)).eqns[0].primitive
         reduce
     """
-    flat_ops, op_tree = tree_flatten(operands)
-    flat_inits, init_tree = tree_flatten(init_values)
-    if op_tree != init_tree:
-        raise ValueError(
-            f"Operands must have the same tree structure as init_values: {op_tree} vs. {init_tree}"
-        )
-    if len(flat_ops) != len(flat_inits):
-        raise ValueError(
-            "Must have same total number of operands as init_values:  "
-            f"{len(flat_ops)} vs. {len(flat_inits)}"
-        )
+    flat_ops, _, flat_inits, init_tree = flat_operands(operands, init_values)
     dims = tuple(operator.index(d) for d in dimensions)
     reducer = _monoid_reducer(computation, flat_inits)
     if reducer is not None:
@@ -277,33 +266,12 @@ def reduce(
         out = reducer(flat_ops[0], dims)
         return L._convert_element_type(out, None, weak_type=weak)
     init_avals = [_aval(x) for x in flat_inits]
-    jaxpr, out_tree = _reduction_jaxpr(computation, init_avals, init_tree)
+    jaxpr, out_tree = reduction_jaxpr(computation, init_avals, init_tree)
     outs = reduce_p.bind(
         *flat_ops, *flat_inits, computation=ReduceComputation(computation), jaxpr=jaxpr,
         dimensions=dims,
     )  # fmt: skip
     return tree_unflatten(out_tree, outs)
-
-
-def _reduction_jaxpr(
-    computation: Callable[[Any, Any], Any], avals: list[ShapedArray], tree: Any
-) -> tuple[ClosedJaxpr, Any]:
-    n = len(avals)
-    box: list[Any] = []
-
-    def flat(*args: Any) -> list[Any]:
-        xs = tree_unflatten(tree, list(args[:n]))
-        ys = tree_unflatten(tree, list(args[n:]))
-        out, out_tree = tree_flatten(computation(xs, ys))
-        box.append(out_tree)
-        return out
-
-    closed = trace_to_jaxpr(
-        flat, [*avals, *avals], debug_info=DebugInfo("reduce", _fun_src_info(computation))
-    )
-    if any(isinstance(c, Tracer) for c in closed.consts):
-        raise NotImplementedError("Reduction computations can't close over Tracers.")
-    return closed, box[0]
 
 
 # ------------------------------------------------------------------ rng_bit_generator

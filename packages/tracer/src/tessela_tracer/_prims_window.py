@@ -26,12 +26,19 @@ from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
 from tessela_tracer._lax_conv import padtype_to_pads
 from tessela_tracer._prims_conv import dilate_shape
+from tessela_tracer._staging import DebugInfo, _fun_src_info, trace_to_jaxpr
 from tessela_tracer.typing import Array
 
 __all__ = [
-    "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_p",
+    "flat_operands",
+    "reduce_window",
+    "reduce_window_max_p",
+    "reduce_window_min_p",
+    "reduce_window_p",
     "reduce_window_sum_p",
-    "select_and_gather_add_p", "select_and_scatter_add_p",
+    "reduction_jaxpr",
+    "select_and_gather_add_p",
+    "select_and_scatter_add_p",
 ]  # fmt: skip
 
 
@@ -274,17 +281,7 @@ def reduce_window(
         >>> eval_shape(pool, ShapeDtypeStruct((4, 6), "float32")).shape
         (2, 3)
     """
-    flat_ops, op_tree = tree_flatten(operand)
-    flat_inits, init_tree = tree_flatten(init_value)
-    if op_tree != init_tree:
-        raise ValueError(
-            f"Operands must have the same tree structure as init_values: {op_tree} vs. {init_tree}"
-        )
-    if len(flat_ops) != len(flat_inits):
-        raise ValueError(
-            "Must have same total number of operands as init_values:  "
-            f"{len(flat_ops)} vs. {len(flat_inits)}"
-        )
+    flat_ops, op_tree, flat_inits, init_tree = flat_operands(operand, init_value)
     if not flat_ops:
         raise ValueError("reduce_window must have at least one operand.")
     aval = _aval(flat_ops[0])
@@ -304,9 +301,7 @@ def reduce_window(
     if prim is None:
         # Any other computation (or initial value): the general reduction of
         # a traced ``computation``, as JAX's ``reduce_window_p``.
-        from tessela_tracer._prims_misc import _reduction_jaxpr  # (an import cycle)
-
-        jaxpr, out_tree = _reduction_jaxpr(computation, [_aval(v) for v in flat_inits], init_tree)
+        jaxpr, out_tree = reduction_jaxpr(computation, [_aval(v) for v in flat_inits], init_tree)
         if out_tree != op_tree:
             raise ValueError(
                 "reduce_window output must have the same tree structure as the operands "
@@ -317,3 +312,46 @@ def reduce_window(
     operand = flat_ops[0]
     out: Array = prim.bind(operand, **params)
     return out
+
+
+def flat_operands(operands: Any, init_values: Any, /) -> tuple[list[Any], Any, list[Any], Any]:
+    """The leaves and trees of a reduction's operands and of its initial values, checked to pair up.
+
+    Raises:
+      ValueError: the two trees differ, as JAX's ``reduce``/``reduce_window`` say.
+    """
+    flat_ops, op_tree = tree_flatten(operands)
+    flat_inits, init_tree = tree_flatten(init_values)
+    if op_tree != init_tree:
+        raise ValueError(
+            f"Operands must have the same tree structure as init_values: {op_tree} vs. {init_tree}"
+        )
+    if len(flat_ops) != len(flat_inits):
+        raise ValueError(
+            "Must have same total number of operands as init_values:  "
+            f"{len(flat_ops)} vs. {len(flat_inits)}"
+        )
+    return flat_ops, op_tree, flat_inits, init_tree
+
+
+def reduction_jaxpr(
+    computation: Callable[[Any, Any], Any], avals: list[ShapedArray], tree: Any
+) -> tuple[ClosedJaxpr, Any]:
+    """The jaxpr of a reduction's ``computation`` on pairs of ``tree``s of ``avals``,
+    and the tree of its result."""
+    n = len(avals)
+    box: list[Any] = []
+
+    def flat(*args: Any) -> list[Any]:
+        xs = tree_unflatten(tree, list(args[:n]))
+        ys = tree_unflatten(tree, list(args[n:]))
+        out, out_tree = tree_flatten(computation(xs, ys))
+        box.append(out_tree)
+        return out
+
+    closed = trace_to_jaxpr(
+        flat, [*avals, *avals], debug_info=DebugInfo("reduce", _fun_src_info(computation))
+    )
+    if any(isinstance(c, Tracer) for c in closed.consts):
+        raise NotImplementedError("Reduction computations can't close over Tracers.")
+    return closed, box[0]
