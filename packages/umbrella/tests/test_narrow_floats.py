@@ -90,3 +90,13 @@ def test_narrow_float_predicates_and_fills_treat_them_as_floats() -> None:
     p = tnp.asarray([1.0, 2.0], "bfloat16")
     out = tnp.polyval(p, tnp.asarray(3.0, "bfloat16"))
     assert out.dtype == p.dtype and float(out) == 5.0
+
+
+def test_quantiles_of_narrow_integers_compute_in_float32() -> None:
+    # int4 has no implicit promotion with a Python float: ``a`` is made
+    # inexact first, as JAX's quantile does.
+    x = tnp.asarray([1, -2, 3, 5], "int4")
+    wide = np.asarray([1, -2, 3, 5], np.float32)
+    assert float(tnp.median(x)) == float(np.median(wide))
+    assert float(tnp.percentile(x, 25)) == float(np.percentile(wide, 25))
+    assert tnp.quantile(x, 0.5).dtype == np.float32

@@ -79,7 +79,8 @@ def _quantile(
         )
     if weights is not None:
         raise NotImplementedError(f"{name}: weights are not supported (only weights=None)")
-    a, q = promote_dtypes_inexact(a, q)
+    # ``a`` first: a narrow integer (int4) has no promotion with ``q``'s float.
+    a, q = promote_dtypes_inexact(*promote_dtypes_inexact(a), q)
     if _dt.issubdtype(aval_of(a).dtype, np.complexfloating):
         raise ValueError(f"{name} does not support complex input")
     q = convert(q, aval_of(a).dtype)
@@ -238,7 +239,8 @@ def percentile(
     (3,)
     """
     check_arraylike("percentile", a, q)
-    a, q = promote_dtypes_inexact(a, q)
+    # ``a`` first: a narrow integer (int4) has no promotion with ``q``'s float.
+    a, q = promote_dtypes_inexact(*promote_dtypes_inexact(a), q)
     return unchanged(
         quantile(
             a, true_divide(q, 100.0), axis, out, overwrite_input, method, keepdims, weights=weights
@@ -277,7 +279,8 @@ def nanpercentile(
     (4,)
     """
     check_arraylike("nanpercentile", a, q)
-    a, q = promote_dtypes_inexact(a, q)
+    # ``a`` first: a narrow integer (int4) has no promotion with ``q``'s float.
+    a, q = promote_dtypes_inexact(*promote_dtypes_inexact(a), q)
     return nanquantile(
         a, true_divide(q, 100.0), axis, out, overwrite_input, method, keepdims, weights=weights
     )
