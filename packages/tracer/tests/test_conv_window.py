@@ -207,7 +207,9 @@ def test_reduce_window_picks_primitive() -> None:
     # Any other computation or initial value, and several operands: the general primitive.
     assert pick(lambda x: lax.reduce_window(x, 1.0, lax.mul, (2, 2)), x) is reduce_window_p
     assert pick(lambda x: lax.reduce_window(x, 0.0, lax.max, (2, 2)), x) is reduce_window_p
-    pair = lambda x: lax.reduce_window((x, x), (0.0, 0.0), lambda a, b: (a[0] + b[0], a[1]), (2, 2))  # noqa: E731
+    pair = lambda x: lax.reduce_window(  # noqa: E731
+        (x, x), (0.0, 0.0), lambda a, b: (lax.add(a[0], b[0]), a[1]), (2, 2)
+    )
     assert pick(pair, x) is reduce_window_p
     with pytest.raises(ValueError, match="same tree structure"):
         make_jaxpr(lambda x: lax.reduce_window((x, x), 0.0, lax.add, (2, 2)))(x)
