@@ -52,6 +52,7 @@ __all__ = [
     "lower_closed_jaxpr",
     "lower_fun",
     "lower_jaxpr",
+    "lower_reduction_region",
     "lowering_rule",
     "ordered_token",
     "register_lowering",
@@ -353,6 +354,26 @@ def lower_closed_jaxpr(
         for v, c in zip(jaxpr.constvars, closed.consts, strict=True)
     ]
     return lower_jaxpr(module_context, jaxpr, consts, list(args))
+
+
+def lower_reduction_region(
+    module_context: ModuleContext, op: Any, closed: ClosedJaxpr, avals: Sequence[Any]
+) -> None:
+    """Fill the combiner region of a reduce-like ``op`` with the ops of ``closed``.
+
+    The region takes scalars of the operands' dtypes: the accumulated values,
+    then the new elements (``reduce``, ``reduce_window``).
+
+    Args:
+      module_context: the module being built.
+      op: the reduce-like op (its first region is filled).
+      closed: the combiner, on ``(*accumulated, *elements)``.
+      avals: one aval per operand (their dtypes give the scalars).
+    """
+    scalars = [_hlo.tensor_type((), a.dtype) for a in avals]
+    block: Any = op.regions[0].blocks.append(*scalars, *scalars)
+    with ir.InsertionPoint(block):
+        stablehlo.ReturnOp(lower_closed_jaxpr(module_context, closed, list(block.arguments)))
 
 
 def jaxpr_to_module(

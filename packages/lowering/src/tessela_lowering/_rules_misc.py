@@ -22,8 +22,12 @@ from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import out_type
-from tessela_lowering._lowering import LoweringRuleContext, lower_closed_jaxpr, register_lowering
-from tessela_lowering._xla import Value, ir, stablehlo
+from tessela_lowering._lowering import (
+    LoweringRuleContext,
+    lower_reduction_region,
+    register_lowering,
+)
+from tessela_lowering._xla import Value, stablehlo
 
 __all__: list[str] = []
 
@@ -57,11 +61,7 @@ def _reduce_lowering(
     ops, inits = list(args[:n]), list(args[n:])
     types = [out_type(a) for a in ctx.avals_out]
     op = stablehlo.ReduceOp(types, ops, inits, [int(d) for d in dimensions])
-    scalars = [_hlo.tensor_type((), a.dtype) for a in ctx.avals_in[n:]]
-    block: Any = op.regions[0].blocks.append(*scalars, *scalars)
-    with ir.InsertionPoint(block):
-        outs = lower_closed_jaxpr(ctx.module_context, jaxpr, list(block.arguments))
-        stablehlo.ReturnOp(outs)
+    lower_reduction_region(ctx.module_context, op, jaxpr, ctx.avals_in[n:])
     return list(op.results)
 
 

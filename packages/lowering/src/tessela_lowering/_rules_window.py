@@ -23,7 +23,11 @@ from tessela_tracer import primitives as P
 
 from tessela_lowering import _hlo
 from tessela_lowering._hlo import compare_values, out_type, padding_attr, scalar_identity
-from tessela_lowering._lowering import LoweringRuleContext, lower_closed_jaxpr, register_lowering
+from tessela_lowering._lowering import (
+    LoweringRuleContext,
+    lower_reduction_region,
+    register_lowering,
+)
 from tessela_lowering._xla import DType, Value, ir, stablehlo
 
 __all__: list[str] = []
@@ -75,11 +79,7 @@ def _reduce_window_lowering(
     n = len(args) // 2
     types = [out_type(a) for a in ctx.avals_out]
     op = _window_op(types, args[:n], args[n:], params)
-    scalars = [_hlo.tensor_type((), a.dtype) for a in ctx.avals_in[n:]]
-    block: Any = op.regions[0].blocks.append(*scalars, *scalars)
-    with ir.InsertionPoint(block):
-        outs = lower_closed_jaxpr(ctx.module_context, jaxpr, list(block.arguments))
-        stablehlo.ReturnOp(outs)
+    lower_reduction_region(ctx.module_context, op, jaxpr, ctx.avals_in[n:])
     return list(op.results)
 
 
