@@ -178,8 +178,7 @@ def float_dtype(
     name: str, dtype: DTypeLike | None, *, allow_complex: bool = False
 ) -> np.dtype[Any]:
     dt = default_float() if dtype is None else canonical_dtype(dtype)
-    kinds = "fc" if allow_complex else "f"
-    if dt.kind not in kinds and not is_narrow_float(dt):
+    if not is_float(dt) and not (allow_complex and dt.kind == "c"):
         what = "a float or complex" if allow_complex else "a float"
         raise ValueError(
             f"dtype argument to `{name}` must be {what} dtype, got {dt}; "
