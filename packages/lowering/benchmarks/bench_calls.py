@@ -16,6 +16,10 @@ thread of its process, XLA's included) instead of wall time: on a machine
 shared with other work, whose load changes within a run, it counts what the
 calls cost rather than how long the machine took to serve them.
 
+``TESSELA_BENCH_PLATFORM`` (default ``cpu``) names the backend both sides
+run on, e.g. ``cuda``: on an accelerator the table has one device column
+(the accelerator's first device) instead of 1 and 8 CPU devices.
+
 Rows:
   add2        ``f(a, b)``, two device arrays
   numpy       ``f(np_a, np_b)``, NumPy arguments
@@ -279,13 +283,18 @@ def _worker(which: str) -> None:
         print((clock() - start) / n * 1e6, flush=True)
 
 
+def _platform() -> str:
+    return os.environ.get("TESSELA_BENCH_PLATFORM", "cpu")
+
+
 def _start(python: str, which: str, devices: int) -> subprocess.Popen[str] | None:
     env = dict(os.environ)
     flags = env.get("XLA_FLAGS", "")
     env["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={devices}".strip()
     env.pop("TESSELA_NUM_CPU_DEVICES", None)
     env.pop("JAX_NUM_CPU_DEVICES", None)
-    env["JAX_PLATFORMS"] = "cpu"
+    env.pop("TESSELA_PLATFORMS", None)
+    env["JAX_PLATFORMS"] = _platform()
     proc = subprocess.Popen(
         [python, os.path.abspath(__file__), "--worker", which],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -335,7 +344,8 @@ def main() -> None:
     """Print the table: best batches, Tessela and JAX alternating, 1 and 8 devices."""
     jax_python = os.environ.get("TESSELA_BENCH_JAX_PYTHON", sys.executable)
     batches = int(os.environ.get("TESSELA_BENCH_BATCHES", "30"))
-    results = {devices: _measure(jax_python, devices, batches) for devices in (1, 8)}
+    counts = (1, 8) if _platform() == "cpu" else (1,)
+    results = {devices: _measure(jax_python, devices, batches) for devices in counts}
     clock = os.environ.get("TESSELA_BENCH_CLOCK", "wall")
     header = f"{f'call (us per call, {clock})':<25}"
     for devices in results:
