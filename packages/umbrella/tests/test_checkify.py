@@ -2,8 +2,8 @@
 
 The golden cases cover each error set, ``jit``/``vmap``/``grad`` on both
 sides, ``cond``/``while_loop``/``scan``/``fori_loop`` inside, the formatting
-of ``check``'s arguments, which error wins, and ``check`` outside
-``checkify``. The property tests check that a checkified function computes
+of ``check``'s arguments (typed PRNG keys among them), which error wins,
+and ``check`` outside ``checkify``. The property tests check that a checkified function computes
 what the function computes, and that an error appears exactly when a check
 fails.
 """
@@ -87,6 +87,37 @@ def test_check_error_under_jit_needs_checkify() -> None:
     assert inner.get() == "no (`check` failed)"
 
 
+def test_scalar_key_payload_is_carried_through_jit_and_cond() -> None:
+    # A scalar typed key as a formatting argument: its placeholder (when the
+    # check sits in a branch not taken) and its value reach the error.
+    def f(x: Any, k: Any) -> Any:
+        taken = lambda: (checkify.check(x > 5, "small {k}", k=k), x)[1]  # noqa: E731
+        return tx.lax.cond(x > 0, taken, lambda: -x)
+
+    key = tx.random.key(7)
+    for x, failed in ((1.0, True), (-1.0, False)):
+        err, _ = tx.jit(checkify.checkify(f))(np.float32(x), key)
+        pred, code, payload = tx.tree_util.tree_leaves(err)
+        assert bool(pred) is failed and (int(code) == -1) is not failed
+        assert payload.dtype == key.dtype and payload.shape == ()
+        want = tx.random.key_data(key) if failed else np.ones(2, np.uint32)
+        np.testing.assert_array_equal(np.asarray(tx.random.key_data(payload)), want)
+        exc = err.get_exception()
+        assert (exc is not None) is failed
+        if exc is not None:  # the key the message formats, as JAX hands it to str.format
+            np.testing.assert_array_equal(tx.random.key_data(exc.fmt_kwargs["k"]), want)
+
+
+@pytest.mark.xfail(
+    raises=ValueError, strict=False,
+    reason="tessela_lowering's Array.__format__ of a scalar key calls .item() on its key data",
+)  # fmt: skip
+def test_scalar_key_payload_formats_as_jax_does() -> None:
+    # JAX 0.10.2: "bad Array((), dtype=key<fry>) overlaying:\n[0 0] (`check` failed)".
+    err, _ = checkify.checkify(lambda k: checkify.check(False, "bad {k}", k=k))(tx.random.key(0))
+    assert err.get() == "bad Array((), dtype=key<fry>) overlaying:\n[0 0] (`check` failed)"
+
+
 def _poly(x: Any) -> Any:
     y = tnp.sin(x) * 2.0 + x * x
     return tnp.sum(tnp.where(y > 0, y, -y)) + tnp.cumsum(x)[-1]
@@ -134,3 +165,23 @@ def test_index_error_iff_out_of_bounds(n: int, i: int, data: st.DataObject) -> N
     assert (err.get() is not None) == (not -n <= i < n)
     if -n <= i < n:
         assert float(out) == x[i]
+
+
+def test_checkify_of_pmap_leaks_no_tracer() -> None:
+    # pmap runs as a shard_map over vmap; the shard_map kept the traced
+    # function's first output (the tracers themselves) to match out_specs
+    # against, which checking_leaks reported as a leaked BatchTracer (under
+    # checkify) or JitTracer (eagerly).
+    def f(x: Any) -> Any:
+        checkify.check(tnp.all(x > 0), "bad {}", x)
+        return tnp.log(tx.lax.pmean(x, "i"))
+
+    n = tx.device_count()
+    x = tnp.arange(1.0, 1.0 + 6 * n).reshape(n, 3, 2)
+    with tx.checking_leaks():
+        err, out = checkify.checkify(tx.pmap(f, axis_name="i"))(x)
+        bad, _ = checkify.checkify(tx.pmap(f, axis_name="i"))(-x)
+        plain = tx.pmap(lambda x: tnp.log(x) * 2)(x)
+    assert err.get() is None and out.shape == (n, 3, 2)
+    assert bad.get() is not None and bad.get().startswith("bad ")
+    np.testing.assert_allclose(np.asarray(plain), 2 * np.log(np.asarray(x)), rtol=1e-6)

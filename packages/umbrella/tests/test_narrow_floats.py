@@ -11,7 +11,10 @@ import tessela.numpy as tnp
 import tessela.scipy.cluster.vq
 import tessela.scipy.interpolate
 import tessela.scipy.special
+from _golden import cases_module, load_json
 
+narrow_float_cases = cases_module("narrow_float_cases")
+GOLDEN = load_json("narrow_float_golden.json")
 _X = tnp.linspace(0.1, 1.0, 4)
 
 # Functions that promote their operands to an inexact dtype: a narrow float
@@ -100,3 +103,44 @@ def test_quantiles_of_narrow_integers_compute_in_float32() -> None:
     assert float(tnp.median(x)) == float(np.median(wide))
     assert float(tnp.percentile(x, 25)) == float(np.percentile(wide, 25))
     assert tnp.quantile(x, 0.5).dtype == np.float32
+
+
+@pytest.fixture(scope="module")
+def golden_results() -> dict[str, Any]:
+    return dict(narrow_float_cases.run(tessela))
+
+
+def test_every_narrow_float_case_was_recorded(golden_results: dict[str, Any]) -> None:
+    assert sorted(golden_results) == sorted(GOLDEN)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_narrow_float_case_matches_reference(golden_results: dict[str, Any], name: str) -> None:
+    # BFGS, hyp1f1/hyp2f1, attention masks and checkify's NaN check read the
+    # limits or the kind of a bfloat16/float8 dtype (NumPy's finfo refuses
+    # them, its issubdtype says they are not floating). Values agree to a few
+    # ulps of the narrow type; counts, flags and messages exactly.
+    got, want = golden_results[name], GOLDEN[name]
+    if not isinstance(want, dict) or "error" in want:
+        assert got == want
+        return
+    assert got["dtype"] == want["dtype"], name
+    if want["dtype"] in ("bool", "int32", "int64"):
+        assert got["values"] == want["values"], name
+        return
+    eps = float(tessela.dtypes.finfo(want["dtype"]).eps)
+    np.testing.assert_allclose(
+        got["values"], want["values"], rtol=2 * eps, atol=2 * eps, err_msg=name
+    )
+
+
+def test_array_api_view_classifies_narrow_types_as_jnp_isdtype_does() -> None:
+    # JAX 0.10.2's jnp.isdtype: every ml_dtypes float is "real floating" and
+    # "numeric", int4 a "signed integer", uint4 an "unsigned integer".
+    isdtype = tessela._xp.namespace.isdtype
+    for dtype in ("bfloat16", "float8_e4m3fn", "float8_e5m2", "float16"):
+        assert isdtype(dtype, "real floating") and isdtype(dtype, "numeric")
+        assert not isdtype(dtype, "integral")
+    assert isdtype("int4", "signed integer") and isdtype("int4", ("bool", "integral"))
+    assert isdtype("uint4", "unsigned integer") and not isdtype("uint4", "signed integer")
+    assert not isdtype("bool", "numeric") and isdtype("bool", "bool")

@@ -15,7 +15,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 import tessela_numpy as tnp
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._nn_reduce import logsumexp, softmax
@@ -64,7 +64,7 @@ def _grouped(x: Any, name: str, n_heads: int, kv_heads: int) -> Any:
 
 def _large_negative(dtype: Any) -> Any:
     # Capped at float32's range: the softmax runs in float32 and must stay finite.
-    biggest = min(float(np.finfo(dtype).max), float(np.finfo(np.float32).max))
+    biggest = min(float(dtypes.finfo(dtype).max), float(dtypes.finfo(np.float32).max))
     return tnp.asarray(-0.7 * biggest, dtype=dtype)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import tessela_numpy as jnp
 from tessela_pytree import tree_unflatten
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     ClosedJaxpr,
@@ -19,6 +19,7 @@ from tessela_tracer.extend import (
     ShapedArray,
     get_aval_of,
     hoist_consts,
+    random_wrap,
     trace_to_jaxpr,
 )
 
@@ -77,10 +78,12 @@ class State:
         )
 
     def ensure(self, keys: Sequence[ErrorEffect]) -> None:
+        # A kind of error not met yet gets a placeholder that never fails: as
+        # in JAX, code -1 and a payload of ones (typed PRNG keys included).
         for k in keys:
             if k not in self.entries:
-                zeros = [jnp.zeros(s, d) for s, d in k.shape_dtypes]
-                self.entries[k] = (np.bool_(False), np.int32(0), zeros)
+                ones = [_ones(s, d) for s, d in k.shape_dtypes]
+                self.entries[k] = (np.bool_(False), np.int32(-1), ones)
 
     def flat(self, keys: Sequence[ErrorEffect]) -> list[Any]:
         out: list[Any] = []
@@ -112,6 +115,14 @@ class State:
             dict(meta),
             {k: list(v[2]) for k, v in self.entries.items()},
         )
+
+
+def _ones(shape: tuple[int, ...], dtype: Any) -> Any:
+    """Ones of ``dtype``; a key dtype's are the keys whose every word is 1 (as ``jnp.ones`` in JAX)."""
+    if dtypes.is_key_dtype(dtype):
+        bits_shape, bits_dtype = dtypes.physical_shape_dtype(shape, dtype)
+        return random_wrap(jnp.ones(bits_shape, bits_dtype), impl=dtype)
+    return jnp.ones(shape, dtype)
 
 
 _Rule = Callable[[Ctx, State, list[Any], dict[str, Any]], Any]
@@ -199,7 +210,7 @@ def _record_nan(ctx: Ctx, state: State, prim: Primitive, out: Any) -> None:
         return
     outs = out if prim.multiple_results else [out]
     checks = [
-        jnp.any(jnp.isnan(o)) for o in outs if np.dtype(_aval(o).dtype).kind in "fc"
+        jnp.any(jnp.isnan(o)) for o in outs if dtypes.issubdtype(_aval(o).dtype, np.inexact)
     ]  # fmt: skip
     if not checks:
         return

@@ -104,7 +104,7 @@ def dct(
     """
     _check("dct", type, norm)
     x = tnp.asarray(x)
-    if np.issubdtype(x.dtype, np.complexfloating):
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
         return lax.complex(dct(x.real, type, n, axis, norm), dct(x.imag, type, n, axis, norm))
     x = _inexact(x)
     axis = axis % x.ndim
@@ -171,7 +171,7 @@ def dctn(
     """
     _check("dctn", type, norm)
     x = tnp.asarray(x)
-    if np.issubdtype(x.dtype, np.complexfloating):
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
         return lax.complex(dctn(x.real, type, s, axes, norm), dctn(x.imag, type, s, axes, norm))
     x = _inexact(x)
     axes_t, sizes = _axes_and_sizes(x, s, axes)
@@ -212,7 +212,7 @@ def idct(
     """
     _check("idct", type, norm)
     x = tnp.asarray(x)
-    if np.issubdtype(x.dtype, np.complexfloating):
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
         return lax.complex(idct(x.real, type, n, axis, norm), idct(x.imag, type, n, axis, norm))
     x = _inexact(x)
     axis = axis % x.ndim
@@ -254,7 +254,7 @@ def idctn(
     """
     _check("idctn", type, norm)
     x = tnp.asarray(x)
-    if np.issubdtype(x.dtype, np.complexfloating):
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
         return lax.complex(idctn(x.real, type, s, axes, norm), idctn(x.imag, type, s, axes, norm))
     x = _inexact(x)
     axes_t, sizes = _axes_and_sizes(x, s, axes)

@@ -18,6 +18,7 @@ from tessela_batching import vmap
 from tessela_numpy import linalg as tnp_linalg
 from tessela_prng import KeyArray
 from tessela_pytree import register_pytree_node_class
+from tessela_tracer import dtypes
 from tessela_tracer.lax import linalg as lax_linalg
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -66,7 +67,7 @@ class gaussian_kde:
         weights: ArrayLike | None = None,
     ) -> None:
         data = tnp.atleast_2d(tnp.asarray(dataset))
-        if np.issubdtype(data.dtype, np.complexfloating):
+        if dtypes.issubdtype(data.dtype, np.complexfloating):
             raise NotImplementedError("gaussian_kde does not support complex data")
         if not data.size > 1:
             raise ValueError("`dataset` input should have multiple elements.")
@@ -201,7 +202,7 @@ class gaussian_kde:
 
     def _reshape_points(self, points: ArrayLike) -> Array:
         points = tnp.asarray(points)
-        if np.issubdtype(points.dtype, np.complexfloating):
+        if dtypes.issubdtype(points.dtype, np.complexfloating):
             raise NotImplementedError("gaussian_kde does not support complex coordinates")
         points = tnp.atleast_2d(points)
         d, m = points.shape

@@ -15,7 +15,7 @@ import numpy as np
 import tessela_numpy as tnp
 from tessela_autodiff import value_and_grad
 from tessela_numpy import linalg as tnp_linalg
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["OptimizeResults", "minimize"]
@@ -81,7 +81,7 @@ def _zoom(
         dalpha = s.a_hi - s.a_lo
         a, b = tnp.minimum(s.a_hi, s.a_lo), tnp.maximum(s.a_hi, s.a_lo)
         cchk, qchk = 0.2 * dalpha, 0.1 * dalpha
-        threshold = 1e-5 if np.finfo(dalpha.dtype).bits < 64 else 1e-10
+        threshold = 1e-5 if dtypes.finfo(dalpha.dtype).bits < 64 else 1e-10
         s = s._replace(failed=s.failed | (dalpha <= threshold))
         a_cubic = _cubicmin(s.a_lo, s.phi_lo, s.dphi_lo, s.a_hi, s.phi_hi, s.a_rec, s.phi_rec)
         use_cubic = (s.j > 0) & (a_cubic > a + cchk) & (a_cubic < b - cchk)
@@ -199,7 +199,7 @@ def _line_search(
     s = lax.while_loop(lambda s: ~s.done & (s.i <= maxiter) & ~s.failed, body, state)
     status = tnp.where(s.failed, np.int32(1), tnp.where(s.i > maxiter, np.int32(3), np.int32(0)))
     alpha = tnp.asarray(s.a_star)
-    if np.finfo(alpha.dtype).bits != 64:
+    if dtypes.finfo(alpha.dtype).bits != 64:
         alpha = tnp.where(tnp.abs(alpha) < 1e-8, tnp.sign(alpha) * 1e-8, alpha)
     return _SearchResult(s.failed | ~s.done, s.nfev, s.ngev, alpha, s.phi_star, s.g_star, status)
 

@@ -223,7 +223,7 @@ def wofz(z: ArrayLike) -> Array:
         (1.0000001+0j)
     """
     z = tnp.asarray(z)
-    if not np.issubdtype(z.dtype, np.complexfloating):
+    if not _dtypes.issubdtype(z.dtype, np.complexfloating):
         wide = _dtypes.issubdtype(z.dtype, np.floating) and z.dtype.itemsize == 8
         z = z.astype(np.complex128 if wide else np.complex64)
     return cast(Array, _wofz(z))
@@ -270,7 +270,7 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     z = tnp.asarray(z)
     if not _dtypes.issubdtype(z.dtype, np.inexact):
         z = z.astype(tnp.result_type(z.dtype, np.float32))
-    if np.issubdtype(z.dtype, np.complexfloating):
+    if _dtypes.issubdtype(z.dtype, np.complexfloating):
         raise ValueError("complex input not supported.")
     fun: Any = functools.partial(_bessel_jn_1d, v=operator.index(v), n_iter=int(n_iter))
     for _ in range(z.ndim):

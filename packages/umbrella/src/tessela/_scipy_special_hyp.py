@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
-from tessela_tracer import custom_jvp, lax
+from tessela_tracer import custom_jvp, dtypes, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_promote import _arr, _c, promote_inexact
@@ -35,7 +35,7 @@ _where: Callable[..., Any] = tnp.where  # the three-argument form: one array
 
 
 def _eps(x: Any) -> Any:
-    return _c(x, np.finfo(x.dtype).eps)
+    return _c(x, dtypes.finfo(x.dtype).eps)
 
 
 def _series(term0: Any, ratio: Any, x: Any, weight: Any = None, start: float = 1.0) -> Any:
@@ -112,7 +112,7 @@ def hyp1f1(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
         1.0
     """
     a, b, x = (_arr(v) for v in promote_inexact("hyp1f1", a, b, x))
-    if np.issubdtype(x.dtype, np.complexfloating):
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
         raise ValueError("hyp1f1 does not support complex-valued inputs.")
     return cast(Array, _hyp1f1(a, b, x))
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_tracer import dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_promote import _arr, promote_inexact
@@ -80,6 +81,6 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
         6.0000024
     """
     z, m = (_arr(a) for a in promote_inexact("poch", z, m))
-    if np.issubdtype(z.dtype, np.complexfloating):
+    if dtypes.issubdtype(z.dtype, np.complexfloating):
         raise ValueError("jnp.poch does not support complex-valued inputs.")
     return tnp.where(m == 0.0, tnp.ones((), z.dtype), gamma(z + m) / gamma(z))

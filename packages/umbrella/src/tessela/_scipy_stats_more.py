@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import tessela_numpy as tnp
+from tessela_tracer import dtypes
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_special import betaln, gammaln, xlog1py, xlogy
@@ -254,7 +255,9 @@ def dirichlet_pdf(x: ArrayLike, alpha: ArrayLike) -> Array:
 def multinomial_logpmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     (p,) = _promote("multinomial.logpmf", p)
     x_int, n_int = tnp.asarray(x), tnp.asarray(n)
-    if not (np.issubdtype(x_int.dtype, np.integer) and np.issubdtype(n_int.dtype, np.integer)):
+    if not (
+        dtypes.issubdtype(x_int.dtype, np.integer) and dtypes.issubdtype(n_int.dtype, np.integer)
+    ):
         raise ValueError(
             f"x and n must be of integer type; got x.dtype={x_int.dtype}, n.dtype={n_int.dtype}"
         )

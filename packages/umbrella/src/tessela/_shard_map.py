@@ -232,7 +232,10 @@ class _ShardMapped:
             out = self._f(*tree_unflatten(in_tree, list(xs)))
             leaves, tree = tree_flatten(out)
             if not out_tree_box:
-                out_tree_box.append((tree, out))
+                # The output's structure with avals for leaves (what out_specs
+                # is matched against): keeping the tracers themselves would
+                # leak them past the trace that made them.
+                out_tree_box.append((tree, tree_unflatten(tree, [get_aval(x) for x in leaves])))
             return leaves
 
         def out_specs() -> list[PartitionSpec]:

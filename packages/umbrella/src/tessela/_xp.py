@@ -19,7 +19,7 @@ import numpy as np
 import tessela_numpy as tnp
 import tessela_prng
 from numpy.typing import DTypeLike
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.typing import Array
 
 __all__ = ["Boxed", "box", "namespace", "unbox"]
@@ -192,16 +192,16 @@ def _isdtype(dtype: Any, kind: Any, /) -> bool:
         return any(_isdtype(dtype, k) for k in kind)
     dt = np.dtype(dtype)
     groups = {
-        "bool": dt == np.bool_,
-        "signed integer": dt.kind == "i",
-        "unsigned integer": dt.kind == "u",
-        "integral": dt.kind in "iu",
-        "real floating": dt.kind == "f" or dt.name == "bfloat16",
-        "complex floating": dt.kind == "c",
-        "numeric": dt.kind in "iufc" or dt.name == "bfloat16",
+        "bool": np.bool_,
+        "signed integer": np.signedinteger,
+        "unsigned integer": np.unsignedinteger,
+        "integral": np.integer,
+        "real floating": np.floating,
+        "complex floating": np.complexfloating,
+        "numeric": np.number,
     }
     if isinstance(kind, str):
-        return bool(groups[kind])
+        return bool(dtypes.issubdtype(dt, groups[kind]))
     return bool(dt == np.dtype(kind))
 
 

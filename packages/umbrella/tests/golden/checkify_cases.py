@@ -221,4 +221,62 @@ def run(jx: Any, jnp: Any, checkify: Any) -> dict[str, Any]:
                   ck.automatic_checks, ck.all_checks, ck.all_checks - ck.float_checks)
     ]  # fmt: skip
     r["runtime_error_bases"] = [c.__name__ for c in ck.JaxRuntimeError.__mro__[1:]]
+    r.update(_key_payloads(jx, jnp, ck))
+    return r
+
+
+def _key_leaves(jx: Any, err: Any) -> list[Any]:
+    leaves = jx.tree_util.tree_leaves(err)
+    return [_plain(jx.random.key_data(x)) if "key" in str(x.dtype) else _plain(x) for x in leaves]
+
+
+def _key_payloads(jx: Any, jnp: Any, ck: Any) -> dict[str, Any]:
+    """Typed PRNG keys as formatting arguments: carried in the error's payload."""
+    lax, f32 = jx.lax, jnp.float32
+    keys = jx.random.split(jx.random.key(0))
+
+    def user(x: Any, k: Any) -> Any:
+        ck.check(x > 0, "bad {k}", k=k)
+        return x + 1
+
+    def in_cond(x: Any, k: Any) -> Any:
+        return lax.cond(x > 0, lambda: (ck.check(x > 5, "small {} {}", k, x), x)[1], lambda: -x)
+
+    def in_while(x: Any, k: Any) -> Any:
+        return lax.while_loop(lambda c: c < 5, lambda c: (ck.check(c < 3, "{}", k), c + 1)[1], x)
+
+    def trees_equal(a: Any, b: Any) -> Any:
+        # What chex's assert_trees_all_equal does under chexify.
+        same = jnp.all(jx.random.key_data(a["key"]) == jx.random.key_data(b["key"]))
+        ck.check(same, "Trees 0 and 1 differ in leaves 'key'", arr_1=a["key"], arr_2=b["key"])
+        return a["a"] + b["a"]
+
+    def chk(f: Any, *args: Any) -> Any:
+        return _outcome(lambda: ck.checkify(f)(*args))
+
+    stacked = jnp.stack([keys, keys])
+    other = jx.random.split(jx.random.key(2))
+    r: dict[str, Any] = {}
+    r["key_fail"] = chk(user, f32(-1.0), keys)
+    r["key_pass"] = chk(user, f32(1.0), keys)
+    r["key_jit_inside"] = chk(jx.jit(user), f32(-1.0), keys)
+    r["key_jit_outside"] = _outcome(lambda: jx.jit(ck.checkify(user))(f32(-1.0), keys))
+    r["key_vmap_outside"] = _outcome(
+        lambda: jx.vmap(ck.checkify(user))(jnp.array([1.0, -1.0]), stacked)
+    )
+    r["key_vmap_inside"] = chk(jx.vmap(user), jnp.array([1.0, -1.0]), stacked)
+    r["key_cond_taken"] = chk(in_cond, f32(1.0), keys)
+    r["key_cond_not_taken"] = chk(in_cond, f32(-1.0), keys)
+    r["key_while"] = chk(in_while, jnp.int32(0), keys)
+    r["key_eager"] = _raises(lambda: ck.check(f32(1.0) < 0, "eager {}", keys))
+    r["key_trees_equal"] = chk(jx.jit(trees_equal), {"a": f32(3.0), "key": keys},
+                               {"a": f32(3.0), "key": keys})  # fmt: skip
+    r["key_trees_differ"] = chk(jx.jit(trees_equal), {"a": f32(3.0), "key": keys},
+                                {"a": f32(3.0), "key": other})  # fmt: skip
+    # A kind of error not met on the path taken holds a placeholder: pred
+    # False, code -1, a payload of ones (key data [1, 1]).
+    r["key_placeholder_leaves"] = _key_leaves(jx, ck.checkify(in_cond)(f32(-1.0), keys)[0])
+    r["key_failed_leaves_shapes"] = [
+        list(np.shape(x)) for x in jx.tree_util.tree_leaves(ck.checkify(in_cond)(f32(1.0), keys)[0])
+    ]
     return r

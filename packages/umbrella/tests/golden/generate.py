@@ -12,7 +12,8 @@ and the input gradients of a few attention cases; the others hold the outputs
 of ``api_cases.py``, ``image_cases.py``, ``lax_more_cases.py``,
 ``lax_other_cases.py``, ``linalg_more_cases.py``, ``scipy_cases.py``,
 ``scipy_more_cases.py`` and ``transforms_more_cases.py`` (arrays), and of
-``key_cases.py``, ``random_sharding_cases.py`` and ``flags_cases.py`` (JSON).
+``key_cases.py``, ``narrow_float_cases.py``, ``random_sharding_cases.py`` and
+``flags_cases.py`` (JSON).
 ``generate_api_extra.py`` writes ``api_extra_golden.*`` (on eight devices).
 """
 
@@ -26,6 +27,7 @@ from typing import Any
 
 import jax
 import jax.custom_batching
+import jax.experimental.checkify
 import jax.flatten_util
 import jax.image
 import jax.nn
@@ -50,6 +52,7 @@ import key_cases  # noqa: E402
 import lax_more_cases  # noqa: E402
 import lax_other_cases  # noqa: E402
 import linalg_more_cases  # noqa: E402
+import narrow_float_cases  # noqa: E402
 import nn_cases  # noqa: E402
 import random_sharding_cases  # noqa: E402
 import scipy_cases  # noqa: E402
@@ -90,6 +93,7 @@ GOLDEN_FILES: dict[str, Callable[[], Any]] = {
     "scipy_more_golden.npz": lambda: scipy_more_cases.run(_SCIPY),
     "transforms_more_golden.npz": lambda: transforms_more_cases.run(jax),
     "keys_golden.json": lambda: _versioned(key_cases.run(jax)),
+    "narrow_float_golden.json": lambda: narrow_float_cases.run(jax),
     "random_sharding_golden.json": lambda: _versioned(random_sharding_cases.run(jax)),
     "flags_golden.json": lambda: flags_cases.run(jax),
 }

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 import tessela_numpy as tnp
-from tessela_tracer import lax
+from tessela_tracer import dtypes, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 __all__ = ["map_coordinates"]
@@ -47,7 +47,7 @@ _INDEX_FIXERS: dict[str, Callable[[Any, int], Any]] = {
 
 
 def _round(a: Any) -> Any:
-    return a if np.issubdtype(a.dtype, np.integer) else lax.round(a)
+    return a if dtypes.issubdtype(a.dtype, np.integer) else lax.round(a)
 
 
 def _nearest(coordinate: Any) -> list[tuple[Any, Any]]:
@@ -137,6 +137,6 @@ def map_coordinates(
             )
         outputs.append(functools.reduce(operator.mul, weights) * contribution)
     result = functools.reduce(operator.add, outputs)
-    if np.issubdtype(arr.dtype, np.integer):
+    if dtypes.issubdtype(arr.dtype, np.integer):
         result = _round(result)
     return cast(Array, result.astype(arr.dtype))
