@@ -5,7 +5,9 @@ records, for each case of ``golden/reject_cases.py``, whether ``jax.lax``
 returns or which exception class it raises. Here each case is traced with
 Tessela's ``make_jaxpr`` and must do the same: return when JAX returns, raise
 an exception whose class (or a base class) has JAX's class name otherwise.
-The grid families are sampled with hypothesis.
+For the families JAX also ran eagerly, a case JAX traces but fails to run
+(its lowering refuses a negative axis of ``reduce_and``) must raise that
+failure's class while tracing. The grid families are sampled with hypothesis.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ import math
 import pathlib
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reject_cases import ABORTS, GRIDS, NAMED, key_str, parse_input
+from reject_cases import ABORTS, EAGER_FAMILIES, GRIDS, NAMED, key_str, parse_input
 from tessela_tracer import ShapeDtypeStruct, lax, make_jaxpr
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "rejects.json").read_text())
@@ -34,6 +37,16 @@ def _tessela_differs(family: str, key: tuple[Any, ...]) -> str | None:
             # the class of jnp.reshape's size check.
             return "TypeError"
     return None
+
+
+def _expected(family: str, key: tuple[Any, ...]) -> str:
+    ks = key_str(key)
+    traced: str = _tessela_differs(family, key) or GOLDEN["grids"][family][ks]
+    if traced == "ok" and family in EAGER_FAMILIES:
+        # Tessela refuses while tracing what JAX refuses only when it runs.
+        ran: str = GOLDEN["eager"][family][ks]
+        return ran
+    return traced
 
 
 def _run(build: Any, inputs: tuple[str, ...]) -> BaseException | None:
@@ -75,6 +88,9 @@ def test_aborts_are_recorded_and_refused_with_a_clear_message() -> None:
 def test_golden_covers_every_grid_point() -> None:
     for family, (points, _) in GRIDS.items():
         assert {key_str(k) for k in points()} == set(GOLDEN["grids"][family]), family
+    for family in EAGER_FAMILIES:
+        points, _ = GRIDS[family]
+        assert {key_str(k) for k in points()} == set(GOLDEN["eager"][family]), family
 
 
 def _grid_test(family: str) -> Any:
@@ -85,9 +101,7 @@ def _grid_test(family: str) -> Any:
     @given(st.sampled_from(keys))
     def test(key: tuple[Any, ...]) -> None:
         build, inputs = make(key)
-        ks = key_str(key)
-        expected = _tessela_differs(family, key) or GOLDEN["grids"][family][ks]
-        _check(f"{family}:{ks}", expected, _run(build, inputs))
+        _check(f"{family}:{key_str(key)}", _expected(family, key), _run(build, inputs))
 
     test.__name__ = f"test_{family}_grid_matches_jax"
     return test
@@ -127,3 +141,46 @@ def test_every_elementwise_operation_takes_the_operand_kinds_jax_takes() -> None
     for key in points():
         _check(f"elementwise:{key_str(key)}", GOLDEN["grids"]["elementwise"][key_str(key)],
                _run(*make(key)))  # fmt: skip
+
+
+def test_every_reduction_takes_the_axes_jax_takes() -> None:
+    # Every point, not a sample: a negative axis counted from the end by one
+    # reducer (and not by JAX's) is a single point of the grid.
+    points, make = GRIDS["reduction_axes"]
+    for key in points():
+        _check(f"reduction_axes:{key_str(key)}", _expected("reduction_axes", key), _run(*make(key)))
+
+
+def test_eager_failures_of_traced_reductions_are_lowering_refusals() -> None:
+    # JAX traces these and refuses them only when lowering (a ValueError);
+    # nothing JAX refuses while tracing is taken from the eager run instead.
+    grid, eager = GOLDEN["grids"]["reduction_axes"], GOLDEN["eager"]["reduction_axes"]
+    moved = {k: eager[k] for k, v in grid.items() if v == "ok" and eager[k] != "ok"}
+    assert moved and set(moved.values()) == {"ValueError"}
+    assert all(eager[k] == v for k, v in grid.items() if v != "ok")
+
+
+_FIX = "write a negative axis as axis + ndim"
+
+
+@pytest.mark.parametrize(
+    ("reducer", "axes", "texts"),
+    [
+        ("reduce_sum", (-1,), ("axes (-1,) contains out-of-bounds indices for float32[2,3]", _FIX)),
+        (
+            "reduce_max",
+            (1, 1),
+            ("duplicate value in 'axes' of reduction: (1, 1)", "each axis once"),
+        ),
+        ("reduce_and", (-1,), ("axes (-1,) contains out-of-bounds indices for bool[2,3]", _FIX)),
+        ("reduce_or", (2,), ("axis 2 of axes (2,) is out of bounds for bool[2,3]", _FIX)),
+    ],
+)
+def test_reduction_axis_messages_give_the_fix(
+    reducer: str, axes: tuple[int, ...], texts: tuple[str, str]
+) -> None:
+    dtype = np.bool_ if reducer in ("reduce_and", "reduce_or") else np.float32
+    x = ShapeDtypeStruct((2, 3), np.dtype(dtype))
+    with pytest.raises((ValueError, IndexError)) as info:
+        make_jaxpr(lambda v: getattr(lax, reducer)(v, axes))(x)
+    assert all(t in str(info.value) for t in texts), info.value

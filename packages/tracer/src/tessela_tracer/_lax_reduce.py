@@ -16,42 +16,35 @@ from tessela_tracer._prims_conv import PrecisionLike, canonicalize_precision
 from tessela_tracer._prims_reduce import DotDimensionNumbers
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 
-_CANONICAL_AXES: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Tuples of non-negative ints seen as ``axes``: each is its own canonical form."""
+
+def _axes(axes: Sequence[int]) -> tuple[int, ...]:
+    # As JAX's: the axes are taken as given (a negative one is refused by the
+    # primitive's abstract evaluation, as ``jax.lax`` refuses it).
+    if type(axes) is tuple and all(type(a) is int for a in axes):
+        return axes
+    return tuple(map(operator.index, axes))
 
 
-def _axes(x: ArrayLike, axes: Sequence[int]) -> tuple[int, ...]:
-    # An axis in [-ndim, ndim) counts from the end when negative; any other
-    # value is left for the primitive's abstract evaluation to reject.
-    try:
-        known: tuple[int, ...] | None = _CANONICAL_AXES.get(axes)  # type: ignore[call-overload]
-    except TypeError:  # an unhashable element
-        known = None
-    if known is not None:
-        return known
+def _sort_dim(x: ArrayLike, dimension: int) -> int:
+    # sort counts a dimension in [-ndim, ndim) from the end when negative, as
+    # JAX's does; any other value is left for the abstract evaluation to reject.
+    d = operator.index(dimension)
     nd = _aval(x).ndim
-    out = tuple(a + nd if -nd <= a < 0 else a for a in map(operator.index, axes))
-    if (
-        out == axes
-        and type(axes) is tuple
-        and len(_CANONICAL_AXES) < 4096
-        and all(type(a) is int and a >= 0 for a in axes)
-    ):
-        _CANONICAL_AXES[out] = out
-    return out
+    return d + nd if -nd <= d < 0 else d
 
 
 def _reducer(p: Primitive, extra: dict[str, Any]) -> Any:
     bind = p.bind
 
     def op(operand: ArrayLike, axes: Sequence[int]) -> Array:
-        out: Array = bind(operand, axes=_axes(operand, axes), **extra)
+        out: Array = bind(operand, axes=_axes(axes), **extra)
         return out
 
     op.__name__ = op.__qualname__ = p.name
     op.__doc__ = (
         f"``{p.name}`` over ``axes``.\n\n    Args:\n      operand: the array.\n"
-        f"      axes: the dimensions to reduce.\n\n    Returns:\n      The reduced array.\n\n"
+        f"      axes: the dimensions to reduce, each in ``[0, ndim)``: as in\n"
+        f"        ``jax.lax``, a negative axis is an error (``ValueError``).\n\n    Returns:\n      The reduced array.\n\n"
         f"    Example:\n        >>> import numpy as np\n"
         f"        >>> from tessela_tracer import make_jaxpr, lax\n"
         f"        >>> x = np.ones(3, np.{'bool_' if p.name in ('reduce_and', 'reduce_or', 'reduce_xor') else 'float32'})\n"
@@ -183,11 +176,11 @@ def sort(
         1
     """
     if isinstance(operand, (list, tuple)):
-        dim = _axes(operand[0], (dimension,))[0]
+        dim = _sort_dim(operand[0], dimension)
         return tuple(
             rd.sort_p.bind(*operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys)
         )
-    dim = _axes(operand, (dimension,))[0]
+    dim = _sort_dim(operand, dimension)
     out: Array = rd.sort_p.bind(
         operand, dimension=dim, is_stable=bool(is_stable), num_keys=num_keys
     )[0]

@@ -8,7 +8,7 @@
   not move computations across it.
 - ``reduce`` reduces operands (and one scalar initial value each) over
   ``dimensions`` with a traced ``computation``; ``lax.add`` / ``mul`` /
-  ``max`` / ``min`` / ``bitwise_*`` with their identities become
+  ``max`` / ``min`` / ``bitwise_and`` / ``or`` / ``xor`` with their identities become
   ``reduce_sum`` and its siblings instead, as in JAX.
 - ``rng_bit_generator`` runs XLA's stateless RngBitGenerator on a ``uint32[4]``
   key (a ``uint64[2]`` one too) and returns the next key and the bits;
@@ -37,6 +37,7 @@ from tessela_tracer._avals import AbstractToken, OutSharding, ShapedArray, Token
 from tessela_tracer._core import Primitive, Tracer, register_abstract_eval, register_impl
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._jaxpr import ClosedJaxpr
+from tessela_tracer._prims_reduce import check_reduction_axes
 from tessela_tracer._prims_window import _identity_of, flat_operands, reduction_jaxpr
 from tessela_tracer.typing import Array, ArrayLike
 
@@ -194,9 +195,7 @@ def _reduce_abstract_eval(
     shapes = {a.shape for a in ops}
     if len(shapes) != 1:
         raise ValueError(f"reduce operands must have the same shape, got {sorted(shapes)}")
-    for d in dimensions:
-        if not 0 <= d < len(ops[0].shape):
-            raise ValueError(f"reduce dimension {d} out of range for shape {ops[0].shape}")
+    check_reduction_axes("reduce", ops[0], dimensions, by_index=True)
     out = []
     for a, i in zip(ops, inits, strict=True):
         shape = tuple(s for k, s in enumerate(a.shape) if k not in dimensions)
@@ -223,6 +222,7 @@ def _monoid_reducer(computation: Any, inits: Sequence[Any]) -> Callable[..., Any
         (L.mul, lambda: 1, True, R.reduce_prod),
         (L.bitwise_or, lambda: np.array(0, dt), intlike, R.reduce_or),
         (L.bitwise_and, lambda: np.array(-1).astype(dt), intlike, R.reduce_and),
+        (L.bitwise_xor, lambda: np.array(0, dt), intlike, R.reduce_xor),
         (L.max, lambda: _identity_of("max", dt), True, R.reduce_max),
         (L.min, lambda: _identity_of("min", dt), True, R.reduce_min),
     ]

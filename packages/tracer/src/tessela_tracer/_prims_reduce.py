@@ -29,14 +29,60 @@ def _prim(name: str, rule: Any, *, multiple_results: bool = False) -> Primitive:
     return p
 
 
-def _check_axes(name: str, x: ShapedArray, axes: tuple[int, ...]) -> None:
-    if any(not 0 <= a < x.ndim for a in axes) or len(set(axes)) != len(axes):
-        raise ValueError(f"{name}: invalid axes {axes} for operand shape {x.shape}")
+_AXES_FIX = "lax takes each axis in [0, ndim): write a negative axis as axis + ndim."
+
+
+def check_reduction_axes(name: str, x: ShapedArray, axes: Sequence[int], *, by_index: bool) -> None:
+    """Refuse reduction axes outside ``[0, ndim)`` or repeated, as JAX does.
+
+    ``by_index`` is for the primitives whose JAX shape rule deletes the axes
+    with NumPy (the logical reductions and the general ``reduce``): an axis
+    outside ``[-ndim, ndim)`` is an ``IndexError`` there, and a negative or
+    repeated one a ``ValueError`` (raised by JAX when the program is lowered).
+    The others (``reduce_sum``, ``reduce_max``, ...) raise ``ValueError`` for
+    every bad axis, with JAX's text and a fix.
+
+    Args:
+      name: the primitive's name, for the message.
+      x: the operand's abstract value.
+      axes: the axes to reduce.
+      by_index: raise ``IndexError`` for an axis outside ``[-ndim, ndim)``.
+
+    Returns:
+      None; raises ``ValueError`` (or ``IndexError``) for bad axes.
+
+    Example:
+        >>> import numpy as np
+        >>> x = ShapedArray((2, 3), np.dtype(np.float32))
+        >>> check_reduction_axes("reduce_sum", x, (1,), by_index=False)
+        >>> check_reduction_axes("reduce_sum", x, (-1,), by_index=False)
+        Traceback (most recent call last):
+        ...
+        ValueError: reduce_sum: reduction axes (-1,) contains out-of-bounds indices for float32[2,3]. lax takes each axis in [0, ndim): write a negative axis as axis + ndim.
+    """
+    nd = x.ndim
+    if by_index:
+        for a in axes:
+            if not -nd <= a < nd:
+                raise IndexError(
+                    f"{name}: axis {a} of axes {tuple(axes)} is out of bounds for {x}. {_AXES_FIX}"
+                )
+    if len(set(axes)) != len(axes):
+        raise ValueError(
+            f"{name}: duplicate value in 'axes' of reduction: {tuple(axes)}. Name each axis once."
+        )
+    if not all(0 <= a < nd for a in axes):
+        raise ValueError(
+            f"{name}: reduction axes {tuple(axes)} contains out-of-bounds indices for {x}. "
+            f"{_AXES_FIX}"
+        )
 
 
 def _reduce_rule(name: str, kinds: tuple[Any, ...]) -> Any:
+    logical = bool in kinds
+
     def rule(x: ShapedArray, *, axes: tuple[int, ...], **params: Any) -> ShapedArray:
-        _check_axes(name, x, axes)
+        check_reduction_axes(name, x, axes, by_index=logical)
         if kinds and not any(
             (x.dtype == _dtypes.bool_) if k is bool else _dtypes.issubdtype(x.dtype, k)
             for k in kinds

@@ -331,6 +331,57 @@ def _elementwise(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
     return (lambda lax: getattr(lax, name)), (f"{kind}[2]",) * arity
 
 
+# Reductions against axes in and out of [0, ndim), negative and repeated: lax
+# counts no axis from the end. ``reduce_add`` / ``reduce_xor_monoid`` are
+# ``lax.reduce`` with a monoid JAX turns into ``reduce_sum`` / ``reduce_xor``;
+# ``reduce_general`` is ``lax.reduce`` with a computation of its own.
+AXIS_REDUCERS = (
+    "reduce_sum",
+    "reduce_max",
+    "reduce_min",
+    "reduce_prod",
+    "reduce_and",
+    "reduce_or",
+    "reduce_xor",
+    "reduce_add",
+    "reduce_xor_monoid",
+    "reduce_general",
+    "argmax",
+    "argmin",
+)
+_LOGICAL = ("reduce_and", "reduce_or", "reduce_xor", "reduce_xor_monoid")
+REDUCTION_AXES = tuple(range(-3, 3))
+
+
+def _reduction_points() -> Iterator[tuple[Any, ...]]:
+    for name in AXIS_REDUCERS:
+        lengths = (1,) if name.startswith("arg") else (0, 1, 2)
+        for n in lengths:
+            for axes in itertools.product(REDUCTION_AXES, repeat=n):
+                yield name, axes
+
+
+def _reduction(key: tuple[Any, ...]) -> tuple[Builder, tuple[str, ...]]:
+    name, axes = key
+
+    def build(lax: Any) -> Callable[..., Any]:
+        def run(x: Any) -> Any:
+            if name.startswith("arg"):
+                return getattr(lax, name)(x, axes[0], np.int32)
+            if name == "reduce_add":
+                return lax.reduce(x, np.float32(0), lax.add, axes)
+            if name == "reduce_xor_monoid":
+                return lax.reduce(x, np.bool_(False), lax.bitwise_xor, axes)
+            if name == "reduce_general":
+                sum_of_squares = lambda a, b: lax.add(a, lax.mul(b, b))  # noqa: E731
+                return lax.reduce(x, np.float32(0), sum_of_squares, axes)
+            return getattr(lax, name)(x, axes)
+
+        return run
+
+    return build, (spec((2, 3), "b" if name in _LOGICAL else "f32"),)
+
+
 GRIDS: dict[str, tuple[Callable[[], Iterator[tuple[Any, ...]]], Callable[..., Any]]] = {
     "elementwise": (
         lambda: itertools.product((*UNARY_OPS, *BINARY_OPS), OPERAND_KINDS),
@@ -356,7 +407,14 @@ GRIDS: dict[str, tuple[Callable[[], Iterator[tuple[Any, ...]]], Callable[..., An
         lambda: ((s,) for r in range(3) for s in itertools.product((-2, -1, 0, 2), repeat=r)),
         _full,
     ),
+    "reduction_axes": (_reduction_points, _reduction),
 }
+
+EAGER_FAMILIES = ("reduction_axes",)
+"""Families also run eagerly under JAX: where ``make_jaxpr`` returns but the
+program fails when lowered (a negative or repeated axis of ``reduce_and``),
+the golden's ``"eager"`` section records that class, which Tessela raises while
+tracing."""
 
 
 def key_str(key: tuple[Any, ...]) -> str:
