@@ -38,14 +38,14 @@ from typing import Any
 import numpy as np
 from tessela_pytree import tree_flatten, tree_unflatten
 from tessela_tracer import EvalTrace, Tracer, config, get_aval, get_current_trace, jit
-from tessela_tracer.extend import JitWrapped, clear_jit_caches, set_jit_backend
+from tessela_tracer.extend import JitCache, JitWrapped, clear_jit_caches, set_jit_backend
 
 from tessela_lowering import _devices, _spmd, _spmd_jit, _xla
 from tessela_lowering._aot import Traced
 from tessela_lowering._array import PY_SCALAR_TYPES, Array, leaf_key
 from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
+from tessela_lowering._dispatch import FastCall, fast_call, outputs, pick_device
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
-from tessela_lowering._dispatch import fast_call, outputs, pick_device
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
 from tessela_lowering._mesh import NamedSharding
 from tessela_lowering._sharded import ShardedArray, any_sharded
@@ -54,6 +54,7 @@ from tessela_lowering._xla import Device
 __all__ = ["JitWrapped", "clear_caches", "jit"]
 
 _default_device_var = _devices._default_device
+MISS = object()  # what a probe returns for a call it does not serve
 _LEAF = tree_flatten(0)[1]
 _sig_of = operator.attrgetter("_sig")
 
@@ -117,6 +118,13 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
     # ``_leaf_keys``; ``_fast_key`` gives the same keys when the entry is
     # stored, and ``_tree_key`` those of calls with pytrees among them.
     if state.fast:
+        if not kwargs and (probe := jitted._cache.probe) is not None:
+            try:
+                out = probe(args)
+            except Exception:  # e.g. a deleted argument: the full path reports it
+                return _call_slow(jitted, args, kwargs)
+            if out is not MISS:
+                return out
         trace_type = type(get_current_trace())
         where = _default_device_var.get()
         flags = config.trace_key
@@ -312,7 +320,8 @@ def _remember(
         else:
             dtypes.append(aval.dtype)
             shapes.append(aval.shape)
-    key, leaves = _fast_key(jitted, args, kwargs)
+    head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
+    key, leaves = _fast_key(jitted, args, kwargs, head)
     if key is None or len(leaves) != len(flat):
         return
     out_tree = plan.out_tree
@@ -326,6 +335,50 @@ def _remember(
     )  # fmt: skip
     with contextlib.suppress(TypeError):  # an unhashable static argument
         jitted._fast[key] = call
+    if leaves is args and not kwargs and not jitted._has_static:
+        jitted._cache.probe = _probe(jitted._cache, head, args, call)
+
+
+def _probe(
+    cache: JitCache, head: tuple[Any, Any, Any], leaves: Sequence[Any], run: FastCall
+) -> FastCall:
+    # The function's probe (``JitCache.probe``): the entry last remembered
+    # for positional top-level leaves, tried before a call's key is built.
+    # A call in the same context (the trace type, default-device setting and
+    # flags of ``head``, compared by identity) whose leaves have the entry's
+    # keys (an Array's signature, a NumPy array's dtype and shape, another
+    # leaf's type, which fixes a scalar's dtype: ``_leaf_keys``, compared
+    # rather than hashed) is the entry's call. The first call in the same context that it does not
+    # serve drops it: the function's calls vary, and each would pay for a
+    # probe that misses.
+    trace_type, where, flags = head
+    ndarray = np.ndarray
+    expect = [
+        x._sig if type(x) is Array else (x.dtype, x.shape) if type(x) is ndarray else type(x)
+        for x in leaves
+    ]
+    n = len(leaves)
+
+    def probe(args: Sequence[Any]) -> Any:
+        if type(get_current_trace()) is not trace_type:  # staged: not a call like these
+            return MISS
+        if len(args) == n and config.trace_key is flags and _default_device_var.get() is where:
+            for x, e in zip(args, expect):  # noqa: B905 (the lengths are equal)
+                kind = type(x)
+                if kind is Array:
+                    if x._sig != e:
+                        break
+                elif kind is ndarray:
+                    if (x.dtype, x.shape) != e:
+                        break
+                elif kind is not e:
+                    break
+            else:
+                return run(args)
+        cache.probe = None
+        return MISS
+
+    return probe
 
 
 def _identical(xs: Sequence[Any], ys: Sequence[Any]) -> bool:

@@ -163,16 +163,19 @@ class JitCache:
         and avals (used under enclosing traces).
       fast: the backend's dispatch table for concrete calls (its keys, its
         calls); empty without a backend.
+      probe: the backend's guess for the next concrete call, tried before
+        ``fast`` is keyed (``None`` when it has none).
       runtime: the jit backend's own state for this function (``None`` until
         the backend makes it, and again after :func:`clear_jit_caches`).
       lock: serializes tracing and compiling for this function.
     """
 
-    __slots__ = ("__weakref__", "fast", "lock", "runtime", "traced")
+    __slots__ = ("__weakref__", "fast", "lock", "probe", "runtime", "traced")
 
     def __init__(self) -> None:
         self.traced: dict[Any, tuple[ClosedJaxpr, list[Any], Any]] = {}
         self.fast: dict[Any, Callable[[Sequence[Any]], Any]] = {}
+        self.probe: Callable[[Sequence[Any]], Any] | None = None
         self.runtime: Any = None
         self.lock = threading.Lock()
 
@@ -220,6 +223,7 @@ def clear_jit_caches() -> None:
         with cache.lock:
             cache.traced.clear()
             cache.fast.clear()
+            cache.probe = None
             cache.runtime = None
 
 

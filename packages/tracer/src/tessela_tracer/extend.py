@@ -81,7 +81,7 @@ from tessela_tracer._jaxpr import (
     replace_subjaxprs,
     subjaxprs,
 )
-from tessela_tracer._jit import JitWrapped, Traced, clear_jit_caches, set_jit_backend
+from tessela_tracer._jit import JitCache, JitWrapped, Traced, clear_jit_caches, set_jit_backend
 from tessela_tracer._lax_shape import reshape_axis_into, reshape_axis_out_of
 from tessela_tracer._pp import JaxprPpContext, pp_eqn_default, register_pp_rule
 from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p, to_concrete_array
@@ -147,6 +147,7 @@ __all__ = [
     "JaxprPpContext",
     "JaxprTrace",
     "JaxprTypeError",
+    "JitCache",
     "JitTracer",
     "JitWrapped",
     "LinearSolveTuple",

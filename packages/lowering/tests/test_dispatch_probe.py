@@ -1,0 +1,147 @@
+"""The jit probe: a function's last call shape, served before the call is keyed.
+
+Whatever the probe guesses, every call must give what the full path gives:
+the same values, avals (weak types, x64), commitment and errors, in every
+context (x64 switched, a default device set, under an enclosing trace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import tessela_lowering as tl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tessela_tracer import config, get_aval, lax
+
+KINDS = ["array", "array4", "committed", "numpy", "numpy4", "numpy64", "int32", "float", "int"]
+
+
+def _leaf(kind: str, rng: np.random.Generator) -> Any:
+    values = rng.standard_normal(4 if kind.endswith("4") else 3)
+    if kind.startswith("array"):
+        return tl.device_put(values.astype(np.float32))
+    if kind == "committed":
+        return tl.device_put(values.astype(np.float32), tl.devices()[0])
+    if kind.startswith("numpy"):
+        return values if kind == "numpy64" else values.astype(np.float32)
+    if kind == "int32":
+        return np.int32(rng.integers(-5, 5))
+    if kind == "int":
+        return int(rng.integers(-5, 5))
+    return float(values[0])
+
+
+def _total(xs: tuple[Any, ...]) -> Any:
+    acc: Any = np.float32(0)
+    for x in xs:
+        acc = lax.add(acc, lax.reduce_sum(lax.convert_element_type(x, np.float32), ()))
+    return acc
+
+
+def fun(*xs: Any) -> Any:
+    # The total, and the first argument as the program received it (its aval
+    # shows the weak type and the x64 conversion, its commitment the call's).
+    return _total(tuple(lax.reduce_sum(x, tuple(range(np.ndim(x)))) for x in xs)), xs[0]
+
+
+@contextlib.contextmanager
+def _context(name: str) -> Iterator[None]:
+    if name == "x64":
+        config.update("jax_enable_x64", True)
+        try:
+            yield
+        finally:
+            config.update("jax_enable_x64", False)
+    elif name == "default_device":
+        with tl.default_device(tl.devices()[0]):
+            yield
+    else:
+        yield
+
+
+def _check(got: Any, args: list[Any]) -> None:
+    total, first = got
+    np.testing.assert_allclose(np.asarray(total), np.asarray(fun(*args)[0]), rtol=1e-5)
+    assert first.aval == get_aval(args[0])
+    np.testing.assert_array_equal(np.asarray(first), np.asarray(args[0], first.dtype))
+    committed = any(isinstance(x, tl.Array) and x.committed for x in args)
+    assert first.committed == committed == total.committed
+
+
+SHAPES = st.lists(st.sampled_from(KINDS), min_size=1, max_size=3)
+CONTEXTS = st.sampled_from(["plain", "plain", "plain", "x64", "default_device", "traced"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(SHAPES, min_size=3, max_size=3),
+    st.lists(st.tuples(st.integers(0, 2), CONTEXTS), min_size=2, max_size=10),
+    st.integers(0, 5),
+)
+def test_every_call_agrees_with_the_full_path_whatever_the_probe_holds(
+    shapes: list[list[str]], calls: list[tuple[int, str]], seed: int
+) -> None:
+    f = tl.jit(fun)
+    outer = tl.jit(lambda *xs: f(*xs))  # f called under an enclosing trace
+    rng = np.random.default_rng(seed)
+    for which, context in calls:
+        args = [_leaf(kind, rng) for kind in shapes[which]]
+        with _context(context):
+            got = outer(*args) if context == "traced" else f(*args)
+            if context != "traced":
+                _check(got, args)
+        if context == "traced":
+            np.testing.assert_allclose(np.asarray(got[0]), np.asarray(fun(*args)[0]), rtol=1e-5)
+
+
+def test_the_probe_serves_one_call_shape_and_is_dropped_when_calls_vary() -> None:
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    host = np.ones(3, np.float32)
+    for k in range(3):
+        np.testing.assert_array_equal(np.asarray(f(host * k, host)), host * k + 1)
+    probe = f._cache.probe
+    assert probe is not None
+    out = f(np.ones(4, np.float32), np.ones(4, np.float32))  # another shape: compiled
+    np.testing.assert_array_equal(np.asarray(out), np.full(4, 2.0, np.float32))
+    assert f._cache.probe not in (None, probe)  # the new entry's
+    np.testing.assert_array_equal(np.asarray(f(host, np.zeros(3, np.float32))), host)
+    assert f._cache.probe is None  # the calls vary: keyed from now on
+    np.testing.assert_array_equal(np.asarray(f(host, host)), host + 1)
+
+
+def test_calls_under_a_trace_keep_the_probe() -> None:
+    f = tl.jit(lambda x, s, y: lax.add(lax.mul(x, s), y))
+    a = tl.device_put(np.ones(3, np.float32))
+    host = np.full(3, 2.0, np.float32)
+    f(a, 0.5, host)
+    f(a, 0.5, host)
+    probe = f._cache.probe
+    assert probe is not None
+    traced = tl.jit(lambda x: f(x, 0.5, host))(a)
+    np.testing.assert_array_equal(np.asarray(traced), np.full(3, 2.5, np.float32))
+    assert f._cache.probe is probe
+    np.testing.assert_array_equal(np.asarray(f(a, 0.5, host)), np.full(3, 2.5, np.float32))
+
+
+def test_probed_calls_keep_the_full_paths_errors() -> None:
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    x = tl.device_put(np.ones(3, np.float32))
+    for _ in range(3):
+        f(x, x)
+    assert f._cache.probe is not None
+    x.delete()
+    with pytest.raises(RuntimeError, match="deleted"):
+        f(x, x)
+    g = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=0)
+    y = tl.device_put(np.ones(3, np.float32))
+    g(tl.device_put(np.ones(3, np.float32)), y)
+    g(tl.device_put(np.ones(3, np.float32)), y)
+    donated = tl.device_put(np.ones(3, np.float32))
+    g(donated, y)
+    with pytest.raises(ValueError, match="donated"):
+        g(donated, y)
