@@ -31,6 +31,11 @@ def test_key_arrays_print_as_jax_and_refuse_numpy_conversion() -> None:
     key = random_wrap(np.array([0, 43], np.uint32))
     assert repr(key) == "Array((), dtype=key<fry>) overlaying:\n[ 0 43]"
     assert str(key) == repr(key)
+    # format() of a key, scalar or not, is its text (as JAX's f"{key}" is).
+    assert f"{key}" == format(key, "") == repr(key)
+    assert f"{key:>60}".endswith(repr(key)) and len(f"{key:>60}") == 60
+    keys = random_wrap(np.zeros((2, 2), np.uint32))
+    assert f"{keys}" == str(keys)
     with pytest.raises(TypeError, match="key_data"):
         np.asarray(key)
 

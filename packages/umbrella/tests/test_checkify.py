@@ -108,10 +108,6 @@ def test_scalar_key_payload_is_carried_through_jit_and_cond() -> None:
             np.testing.assert_array_equal(tx.random.key_data(exc.fmt_kwargs["k"]), want)
 
 
-@pytest.mark.xfail(
-    raises=ValueError, strict=False,
-    reason="tessela_lowering's Array.__format__ of a scalar key calls .item() on its key data",
-)  # fmt: skip
 def test_scalar_key_payload_formats_as_jax_does() -> None:
     # JAX 0.10.2: "bad Array((), dtype=key<fry>) overlaying:\n[0 0] (`check` failed)".
     err, _ = checkify.checkify(lambda k: checkify.check(False, "bad {k}", k=k))(tx.random.key(0))

@@ -424,7 +424,7 @@ class Array(BufferMethods, ArrayOps):
         return int(self._value)
 
     def __format__(self, spec: str) -> str:
-        if self.aval.shape:
+        if self.aval.shape or is_extended(self.aval.dtype):  # a key's text, as ``str``
             return format(str(self), spec)
         return format(self._value.item(), spec)
 
