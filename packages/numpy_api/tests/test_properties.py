@@ -218,3 +218,23 @@ def test_same_aval_weak_operands_stay_weak() -> None:
     i = tnp.asarray(3)
     q = tnp.true_divide(i, i)
     assert q.dtype == np.float32 and q.weak_type == tnp.true_divide(i, 3).weak_type
+
+
+@pytest.mark.parametrize(
+    "dtype", ["float32", "bfloat16", "int8", "uint8", "int32", "uint32", "int4", "uint4", "bool"]
+)
+def test_fill_mode_default_is_nan_or_the_types_far_end(dtype: str) -> None:
+    # As JAX: NaN for inexact types, a signed type's minimum, an unsigned
+    # type's maximum, True for bool (uint8 filled 0, int4 raised before).
+    dt = tnp.dtype(dtype)
+    x = tnp.zeros(3, dt)
+    got = np.asarray(x.at[tnp.array([0, 7])].get(mode="fill"))
+    if tnp.issubdtype(dt, tnp.inexact):
+        want = np.nan
+    elif dt == np.bool_:
+        want = True
+    elif tnp.issubdtype(dt, tnp.signedinteger):
+        want = tnp.iinfo(dt).min
+    else:
+        want = tnp.iinfo(dt).max
+    np.testing.assert_array_equal(got.astype(np.float64), np.array([0, want], np.float64))

@@ -14,7 +14,6 @@ from typing import Any, TypeAlias
 
 import numpy as np
 from tessela_tracer import ShapedArray, lax
-from tessela_tracer.dtypes import issubdtype
 from tessela_tracer.extend import trace_to_jaxpr
 from tessela_tracer.primitives import scatter_p
 from tessela_tracer.typing import Array, ArrayLike, unchanged
@@ -191,21 +190,16 @@ class IndexedRef:
           indices_are_sorted: a promise that the indices are sorted.
           unique_indices: a promise that the indices do not repeat.
           mode: ``None`` or ``"clip"`` clamp; ``"fill"`` returns ``fill_value``.
-          fill_value: the value for out-of-bounds elements (default NaN or the
-            type's minimum).
+          fill_value: the value for out-of-bounds elements (default NaN, a
+            signed type's minimum, an unsigned type's maximum, True).
 
         Returns:
           The selected elements.
         """
         if mode is not None:
             _check_mode(mode)
-        if mode == "fill" and fill_value is None:
-            dt = aval_of(self.array).dtype
-            fill_value = (
-                np.nan
-                if issubdtype(dt, np.inexact)
-                else (True if dt == np.bool_ else np.iinfo(dt).min)
-            )
+        # ``mode="fill"`` without ``fill_value``: ``lax.gather``'s default
+        # (NaN, the minimum of a signed and the maximum of an unsigned type, True).
         return getitem(
             self.array,
             self.index,

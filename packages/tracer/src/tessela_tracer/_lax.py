@@ -396,7 +396,7 @@ def _fold_cast(operand: Any, val: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
                 return np.asarray(src, dtype=dt)
         except OverflowError:
             pass
-    info = np.iinfo(dt)
+    info = _dtypes.iinfo(dt)
     lo, hi = float(info.min), float(info.max) + 1.0  # both powers of two, exact as floats
     v = np.trunc(val.astype(np.float64))
     inside = (v >= lo) & (v < hi)  # False for NaN

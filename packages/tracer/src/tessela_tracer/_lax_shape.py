@@ -527,9 +527,9 @@ def gather(
         if _dtypes.issubdtype(dt, np.inexact):
             fill_value = np.nan
         elif _dtypes.issubdtype(dt, np.signedinteger):
-            fill_value = int(np.iinfo(dt).min)
+            fill_value = int(_dtypes.iinfo(dt).min)
         elif _dtypes.issubdtype(dt, np.unsignedinteger):
-            fill_value = int(np.iinfo(dt).max)
+            fill_value = int(_dtypes.iinfo(dt).max)
         else:
             fill_value = True
     out: Array = ix.gather_p.bind(

@@ -213,7 +213,7 @@ def _identity_of(kind: str, dtype: np.dtype[Any]) -> Any:
     if dtype == np.bool_:
         return kind == "min"
     if _dtypes.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
+        info = _dtypes.iinfo(dtype)
         return info.min if kind == "max" else info.max
     return -np.inf if kind == "max" else np.inf
 
