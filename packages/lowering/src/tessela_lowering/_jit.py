@@ -16,7 +16,11 @@ the top-level arguments when none is a container, else the flattened pytree
 moves host values to the device and runs the executable. A miss, or any
 failure on the fast path (a deleted buffer, a committed-device conflict),
 takes the full path, which reports errors exactly as JAX does, and fills the
-table for the next call.
+table for the next call. Before the key is built, a call of positional
+arguments tries the function's probe (``JitCache.probe``): the entry the
+full path last filled for such a call, served when the context and each
+leaf's key are the same (compared, not hashed); a function whose calls vary
+drops it at the first call it does not serve.
 
 Calls on sharded arguments use the same table: a :class:`ShardedArray`'s
 signature names its sharding, so the key holds every argument's aval and
