@@ -51,12 +51,6 @@ KNOWN: dict[str, str] = {
     "moveaxis:(0, 1):(1, 1)": "a repeated destination axis: Tessela raises NumPy's ValueError; JAX "
     "returns a transpose",
     "tile:(-1,)": "a negative count: Tessela raises ValueError; JAX fails inside XLA (MLIRError)",
-    # pad: reflect_type="odd", a callable mode and per-axis constants are not
-    # implemented (Tessela raises NotImplementedError or TypeError).
-    "pad:*'reflect_type'*": "reflect_type='odd' not implemented",
-    "pad:large*:odd": "reflect_type='odd' not implemented",
-    "pad:callable": "a callable mode is not implemented",
-    "pad:*'constant_values': ((1, 2), (3, 4))}": "per-axis constants not implemented",
 }
 
 

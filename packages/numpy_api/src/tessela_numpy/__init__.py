@@ -135,6 +135,7 @@ from ._numpy_more import *  # noqa: F403
 from ._numpy_more import __all__ as _numpy_more_all
 from ._numpy_poly import *  # noqa: F403
 from ._numpy_poly import __all__ as _numpy_poly_all
+from ._pad import pad as pad
 from ._products import (
     dot as dot,
 )
@@ -156,6 +157,12 @@ from ._products import (
 from ._products import (
     vdot as vdot,
 )
+from ._quantiles import median as median
+from ._quantiles import nanmedian as nanmedian
+from ._quantiles import nanpercentile as nanpercentile
+from ._quantiles import nanquantile as nanquantile
+from ._quantiles import percentile as percentile
+from ._quantiles import quantile as quantile
 from ._reductions import (
     all as all,
 )
@@ -377,17 +384,8 @@ from ._sorting import sort as sort
 from ._statistics import average as average
 from ._statistics import corrcoef as corrcoef
 from ._statistics import cov as cov
-from ._statistics import median as median
-from ._statistics import nanmedian as nanmedian
-from ._statistics import nanpercentile as nanpercentile
-from ._statistics import nanquantile as nanquantile
-from ._statistics import percentile as percentile
-from ._statistics import quantile as quantile
 from ._take import take as take
 from ._take import take_along_axis as take_along_axis
-from ._tiling import (
-    pad as pad,
-)
 from ._tiling import (
     repeat as repeat,
 )

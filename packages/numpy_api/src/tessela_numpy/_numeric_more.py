@@ -26,6 +26,7 @@ from ._creation import arange, asarray
 from ._histograms import Bins, histogram_bin_edges
 from ._numpy_more import ravel_multi_index
 from ._numpy_poly import ix_
+from ._pad import pad
 from ._reductions import cumsum
 from ._reductions import sum as _sum
 from ._sequences import diff
@@ -33,7 +34,6 @@ from ._setops import bincount
 from ._shape_ops import atleast_1d, concatenate, expand_dims, ravel, reshape, swapaxes, transpose
 from ._shapes import canonicalize_axis
 from ._sorting import searchsorted
-from ._tiling import pad
 from ._ufuncs import abs as _abs
 from ._ufuncs import copysign, mod, nextafter
 from ._where import where

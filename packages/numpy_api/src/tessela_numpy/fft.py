@@ -28,9 +28,10 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike
 from ._creation import arange, asarray
+from ._pad import pad
 from ._shape_ops import concatenate, moveaxis
 from ._shapes import canonicalize_axis, documented
-from ._tiling import pad, roll
+from ._tiling import roll
 from ._ufuncs import conj, multiply, true_divide
 
 __all__ = [
