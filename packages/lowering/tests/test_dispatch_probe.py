@@ -43,10 +43,24 @@ def _total(xs: tuple[Any, ...]) -> Any:
     return acc
 
 
-def fun(*xs: Any) -> Any:
+def fun(*xs: Any, last: Any = None, n: int = 1) -> Any:
     # The total, and the first argument as the program received it (its aval
-    # shows the weak type and the x64 conversion, its commitment the call's).
-    return _total(tuple(lax.reduce_sum(x, tuple(range(np.ndim(x)))) for x in xs)), xs[0]
+    # shows the weak type and the x64 conversion, its commitment the call's);
+    # ``n`` is static in the static forms.
+    xs = xs if last is None else (*xs, last)
+    total = _total(tuple(lax.reduce_sum(x, tuple(range(np.ndim(x)))) for x in xs))
+    return lax.mul(total, np.float32(n)), xs[0]
+
+
+FORMS = {  # how a call passes its leaves (and the static n, when there is one)
+    "positional": ({}, lambda xs, n: (xs, {})),
+    "keyword": ({}, lambda xs, n: (xs[:-1], {"last": xs[-1]}) if len(xs) > 1 else (xs, {})),
+    "static_keyword": ({"static_argnames": "n"}, lambda xs, n: (xs, {"n": n})),
+    "static_and_keyword": (
+        {"static_argnames": "n"},
+        lambda xs, n: (xs[:-1], {"n": n, "last": xs[-1]}) if len(xs) > 1 else (xs, {"n": n}),
+    ),
+}
 
 
 @contextlib.contextmanager
@@ -64,54 +78,70 @@ def _context(name: str) -> Iterator[None]:
         yield
 
 
-def _check(got: Any, args: list[Any]) -> None:
+def _check(got: Any, args: list[Any], n: int) -> None:
     total, first = got
-    np.testing.assert_allclose(np.asarray(total), np.asarray(fun(*args)[0]), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(total), np.asarray(fun(*args, n=n)[0]), rtol=1e-5)
     assert first.aval == get_aval(args[0])
     np.testing.assert_array_equal(np.asarray(first), np.asarray(args[0], first.dtype))
     committed = any(isinstance(x, tl.Array) and x.committed for x in args)
     assert first.committed == committed == total.committed
 
 
-SHAPES = st.lists(st.sampled_from(KINDS), min_size=1, max_size=3)
+SHAPES = st.lists(st.sampled_from(KINDS), min_size=1, max_size=4)
 CONTEXTS = st.sampled_from(["plain", "plain", "plain", "x64", "default_device", "traced"])
 
 
 @settings(max_examples=40, deadline=None)
 @given(
+    st.sampled_from(sorted(FORMS)),
     st.lists(SHAPES, min_size=3, max_size=3),
-    st.lists(st.tuples(st.integers(0, 2), CONTEXTS), min_size=2, max_size=10),
+    st.lists(st.tuples(st.integers(0, 2), CONTEXTS, st.integers(1, 2)), min_size=2, max_size=10),
     st.integers(0, 5),
 )
 def test_every_call_agrees_with_the_full_path_whatever_the_probe_holds(
-    shapes: list[list[str]], calls: list[tuple[int, str]], seed: int
+    form: str, shapes: list[list[str]], calls: list[tuple[int, str, int]], seed: int
 ) -> None:
-    f = tl.jit(fun)
-    outer = tl.jit(lambda *xs: f(*xs))  # f called under an enclosing trace
+    options, split = FORMS[form]
+    f = tl.jit(fun, **options)
     rng = np.random.default_rng(seed)
-    for which, context in calls:
-        args = [_leaf(kind, rng) for kind in shapes[which]]
+    for which, context, n in calls:
+        leaves = [_leaf(kind, rng) for kind in shapes[which]]
+        args, kwargs = split(leaves, n)
+        if "static" not in form:
+            n = 1
         with _context(context):
-            got = outer(*args) if context == "traced" else f(*args)
-            if context != "traced":
-                _check(got, args)
+            if context == "traced":  # f called under an enclosing trace
+                got = tl.jit(lambda *xs, kw=kwargs: f(*xs, **kw))(*args)
+            else:
+                got = f(*args, **kwargs)
+                _check(got, leaves, n)
         if context == "traced":
-            np.testing.assert_allclose(np.asarray(got[0]), np.asarray(fun(*args)[0]), rtol=1e-5)
+            want = fun(*leaves, n=n)[0]
+            np.testing.assert_allclose(np.asarray(got[0]), np.asarray(want), rtol=1e-5)
 
 
 def test_the_probe_serves_one_call_shape_and_is_dropped_when_calls_vary() -> None:
-    f = tl.jit(lambda x, y: lax.add(x, y))
+    f = tl.jit(lambda x, y, z: lax.add(lax.add(x, y), z))
     host = np.ones(3, np.float32)
     for k in range(3):
-        np.testing.assert_array_equal(np.asarray(f(host * k, host)), host * k + 1)
+        np.testing.assert_array_equal(np.asarray(f(host * k, host, host)), host * k + 2)
     probe = f._cache.probe
     assert probe is not None
-    out = f(np.ones(4, np.float32), np.ones(4, np.float32))  # another shape: compiled
-    np.testing.assert_array_equal(np.asarray(out), np.full(4, 2.0, np.float32))
+    four = np.ones(4, np.float32)
+    out = f(four, four, four)  # another shape: compiled
+    np.testing.assert_array_equal(np.asarray(out), np.full(4, 3.0, np.float32))
     assert f._cache.probe not in (None, probe)  # the new entry's
-    np.testing.assert_array_equal(np.asarray(f(host, np.zeros(3, np.float32))), host)
+    zero = np.zeros(3, np.float32)
+    np.testing.assert_array_equal(np.asarray(f(host, zero, zero)), host)
     assert f._cache.probe is None  # the calls vary: keyed from now on
-    np.testing.assert_array_equal(np.asarray(f(host, host)), host + 1)
+    np.testing.assert_array_equal(np.asarray(f(host, host, host)), host + 2)
+
+
+def test_one_or_two_leaves_are_keyed_without_a_probe() -> None:
+    f = tl.jit(lambda x, y: lax.add(x, y))
+    for _ in range(3):
+        f(np.ones(3, np.float32), 1.0)
+    assert f._cache.probe is None and len(f._fast) == 1
 
 
 def test_calls_under_a_trace_keep_the_probe() -> None:
@@ -129,19 +159,20 @@ def test_calls_under_a_trace_keep_the_probe() -> None:
 
 
 def test_probed_calls_keep_the_full_paths_errors() -> None:
-    f = tl.jit(lambda x, y: lax.add(x, y))
+    f = tl.jit(lambda x, y, z: lax.add(lax.add(x, y), z))
     x = tl.device_put(np.ones(3, np.float32))
     for _ in range(3):
-        f(x, x)
+        f(x, x, x)
     assert f._cache.probe is not None
     x.delete()
     with pytest.raises(RuntimeError, match="deleted"):
-        f(x, x)
-    g = tl.jit(lambda x, y: lax.add(x, y), donate_argnums=0)
+        f(x, x, x)
+    g = tl.jit(lambda x, y, z: lax.add(lax.add(x, y), z), donate_argnums=0)
     y = tl.device_put(np.ones(3, np.float32))
-    g(tl.device_put(np.ones(3, np.float32)), y)
-    g(tl.device_put(np.ones(3, np.float32)), y)
+    g(tl.device_put(np.ones(3, np.float32)), y, y)
+    g(tl.device_put(np.ones(3, np.float32)), y, y)
+    assert g._cache.probe is not None
     donated = tl.device_put(np.ones(3, np.float32))
-    g(donated, y)
+    g(donated, y, y)
     with pytest.raises(ValueError, match="donated"):
-        g(donated, y)
+        g(donated, y, y)

@@ -16,11 +16,11 @@ the top-level arguments when none is a container, else the flattened pytree
 moves host values to the device and runs the executable. A miss, or any
 failure on the fast path (a deleted buffer, a committed-device conflict),
 takes the full path, which reports errors exactly as JAX does, and fills the
-table for the next call. Before the key is built, a call of positional
-arguments tries the function's probe (``JitCache.probe``): the entry the
-full path last filled for such a call, served when the context and each
-leaf's key are the same (compared, not hashed); a function whose calls vary
-drops it at the first call it does not serve.
+table for the next call. Before the key is built, a call of three or more
+top-level leaves tries the function's probe (``JitCache.probe``): the entry
+the full path last filled for such a call, served when the context, the
+call's form and each leaf's key are the same (compared, not hashed); a
+function whose calls vary drops it at the first call it does not serve.
 
 Calls on sharded arguments use the same table: a :class:`ShardedArray`'s
 signature names its sharding, so the key holds every argument's aval and
@@ -36,7 +36,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -122,16 +122,6 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
     # ``_leaf_keys``; ``_fast_key`` gives the same keys when the entry is
     # stored, and ``_tree_key`` those of calls with pytrees among them.
     if state.fast:
-        if not kwargs and (probe := jitted._cache.probe) is not None:
-            try:
-                out = probe(args)
-            except Exception:  # e.g. a deleted argument: the full path reports it
-                return _call_slow(jitted, args, kwargs)
-            if out is not MISS:
-                return out
-        trace_type = type(get_current_trace())
-        where = _default_device_var.get()
-        flags = config.trace_key
         leaves: Any = args
         prefix: Any = None
         if kwargs:  # as ``_split``, spelled out
@@ -149,6 +139,17 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
             static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
             leaves = dyn(args)
             prefix = (n, static(args))
+        if (probe := jitted._cache.probe) is not None:
+            try:
+                out = probe(leaves, prefix)
+            except Exception:  # a deleted argument, a static value's ``==``: the full path
+                jitted._cache.probe = None
+                return _call_slow(jitted, args, kwargs)
+            if out is not MISS:
+                return out
+        trace_type = type(get_current_trace())
+        where = _default_device_var.get()
+        flags = config.trace_key
         key: Any = None
         try:
             if len(leaves) == 2:
@@ -325,7 +326,8 @@ def _remember(
             dtypes.append(aval.dtype)
             shapes.append(aval.shape)
     head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
-    key, leaves = _fast_key(jitted, args, kwargs, head)
+    top, prefix = _split(jitted, args, kwargs) if kwargs or jitted._has_static else (args, None)
+    key, leaves = _general_key(head, prefix, top)
     if key is None or len(leaves) != len(flat):
         return
     out_tree = plan.out_tree
@@ -339,22 +341,28 @@ def _remember(
     )  # fmt: skip
     with contextlib.suppress(TypeError):  # an unhashable static argument
         jitted._fast[key] = call
-    if leaves is args and not kwargs and not jitted._has_static:
-        jitted._cache.probe = _probe(jitted._cache, head, args, call)
+    if leaves is top and len(leaves) > 2:  # no pytree; one or two leaves key faster
+        jitted._cache.probe = _probe(jitted._cache, head, prefix, leaves, call)
 
 
 def _probe(
-    cache: JitCache, head: tuple[Any, Any, Any], leaves: Sequence[Any], run: FastCall
-) -> FastCall:
+    cache: JitCache,
+    head: tuple[Any, Any, Any],
+    prefix: Any,
+    leaves: Sequence[Any],
+    run: FastCall,
+) -> Callable[[Sequence[Any], Any], Any]:
     # The function's probe (``JitCache.probe``): the entry last remembered
-    # for positional top-level leaves, tried before a call's key is built.
-    # A call in the same context (the trace type, default-device setting and
-    # flags of ``head``, compared by identity) whose leaves have the entry's
-    # keys (an Array's signature, a NumPy array's dtype and shape, another
-    # leaf's type, which fixes a scalar's dtype: ``_leaf_keys``, compared
-    # rather than hashed) is the entry's call. The first call in the same context that it does not
-    # serve drops it: the function's calls vary, and each would pay for a
-    # probe that misses.
+    # for three or more top-level leaves (one or two are keyed spelled out in
+    # ``_call``, faster than a probe), tried before a call's key is built. A call in the
+    # same context (the trace type, default-device setting and flags of
+    # ``head``, compared by identity), of the same form (``prefix``: the
+    # keyword names and static values, compared with ``==``) whose leaves
+    # have the entry's keys (an Array's signature, a NumPy array's dtype and
+    # shape, another leaf's type, which fixes a scalar's dtype:
+    # ``_leaf_keys``, compared rather than hashed) is the entry's call. The
+    # first call in the same context that it does not serve drops it: the
+    # function's calls vary, and each would pay for a probe that misses.
     trace_type, where, flags = head
     ndarray = np.ndarray
     expect = [
@@ -363,10 +371,15 @@ def _probe(
     ]
     n = len(leaves)
 
-    def probe(args: Sequence[Any]) -> Any:
+    def probe(args: Sequence[Any], form: Any) -> Any:
         if type(get_current_trace()) is not trace_type:  # staged: not a call like these
             return MISS
-        if len(args) == n and config.trace_key is flags and _default_device_var.get() is where:
+        if (
+            len(args) == n
+            and config.trace_key is flags
+            and _default_device_var.get() is where
+            and (form is prefix or form == prefix)
+        ):
             for x, e in zip(args, expect):  # noqa: B905 (the lengths are equal)
                 kind = type(x)
                 if kind is Array:
