@@ -351,13 +351,16 @@ CHILD = textwrap.dedent(
     a = np.ones(3, np.float32)
     for kind in ("eager", "jit"):
         for _ in range(TRIES):
-            print("ready", kind, flush=True)
-            try:
+            try:  # "ready" from inside the loop: an interrupt after it lands here
+                ready = False
                 while True:
                     if kind == "eager":
                         lax.add(a, a)
                     else:
                         f(a, 2.0)
+                    if not ready:
+                        ready = True
+                        print("ready", kind, flush=True)
             except KeyboardInterrupt:
                 print("caught", kind, flush=True)
     print("after", float(f(a, 1.0)[0]), flush=True)
