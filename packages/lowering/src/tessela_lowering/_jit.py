@@ -117,10 +117,12 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
     # ``JitWrapped.__call__`` (``set_jit_backend``). The fast path: the key
     # is the context (trace type, default device, flags), what the call's
     # form fixes (``prefix``: positional count, keyword names and static
-    # values; None for positional leaves alone) and one key per leaf: an Array's signature, else ``leaf_key``'s. One or two
-    # leaves are keyed spelled out (a NumPy array's key inline), more by
-    # ``_leaf_keys``; ``_fast_key`` gives the same keys when the entry is
-    # stored, and ``_tree_key`` those of calls with pytrees among them.
+    # values; None for positional leaves alone) and one key per leaf: an
+    # Array's signature, else ``leaf_key``'s. One or two leaves are keyed
+    # spelled out (a NumPy array's key inline), more by ``_leaf_keys`` after
+    # the function's probe (``_probe``) missed; ``_general_key`` gives the
+    # same keys when the entry is stored, and ``_tree_key`` those of calls
+    # with pytrees among them.
     if state.fast:
         leaves: Any = args
         prefix: Any = None
@@ -353,10 +355,10 @@ def _probe(
     run: FastCall,
 ) -> Callable[[Sequence[Any], Any], Any]:
     # The function's probe (``JitCache.probe``): the entry last remembered
-    # for three or more top-level leaves (one or two are keyed spelled out in
-    # ``_call``, faster than a probe), tried before a call's key is built. A call in the
-    # same context (the trace type, default-device setting and flags of
-    # ``head``, compared by identity), of the same form (``prefix``: the
+    # for three or more top-level leaves (``_call`` keys one or two spelled
+    # out, faster than a probe), tried before a call's key is built. A call
+    # in the same context (the trace type, default-device setting and flags
+    # of ``head``, compared by identity), of the same form (``prefix``: the
     # keyword names and static values, compared with ``==``) whose leaves
     # have the entry's keys (an Array's signature, a NumPy array's dtype and
     # shape, another leaf's type, which fixes a scalar's dtype:
