@@ -192,8 +192,47 @@ def dtype_or(
     return default if out is None else out
 
 
+def wrap_int(value: int, dtype: np.dtype[Any], /) -> int:
+    """``value`` reduced into an integer ``dtype`` modulo ``2**bits``, as XLA converts.
+
+    Args:
+      value: a Python integer.
+      dtype: an integer dtype.
+
+    Returns:
+      The two's-complement value that ``dtype``'s bits keep.
+
+    >>> wrap_int(300, np.dtype(np.int8)), wrap_int(-1, np.dtype(np.uint8))
+    (44, 255)
+    """
+    info = _dt.iinfo(dtype)
+    bits = int(info.bits)
+    out = value & ((1 << bits) - 1)
+    if int(info.min) < 0 and out >= 1 << (bits - 1):
+        out -= 1 << bits
+    return out
+
+
+def _python_int_into(value: int, dtype: np.dtype[Any]) -> int:
+    # A weakly typed Python integer meeting an integer dtype, as JAX's: it must
+    # fit the default integer type (int32 unless x64 is on), then wraps.
+    info = _dt.iinfo(dtype)
+    if int(info.min) <= value <= int(info.max):
+        return value
+    default = _dt.canonicalize_dtype(np.int64)
+    wide = _dt.iinfo(default)
+    if not int(wide.min) <= value <= int(wide.max):  # JAX's class
+        raise OverflowError(
+            f"Python int {value} too large to convert to {default}; pass it as an explicit "
+            "NumPy array of a wider dtype, or reduce it into the array's range first"
+        )
+    return wrap_int(value, dtype)
+
+
 def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
     """A constant scalar of ``dtype``; a Python scalar when that keeps it weak."""
+    if type(value) is int and dtype_is(dtype, np.integer):
+        value = _python_int_into(value, dtype)
     if weak_type:
         py = _PY_KIND.get(dtype.kind)
         if py is not None and aval_of(py(0)).dtype == dtype:
@@ -328,7 +367,7 @@ def _promote_pair_fast(a: Any, b: Any) -> list[Any] | None:
     rank = _KIND_RANK.get(aval.dtype.kind)
     if aval.weak_type or rank is None or rank < _PY_RANK[type(scalar)] or rank == 0:
         return None
-    lit = np.asarray(scalar, dtype=aval.dtype)[()]
+    lit = _literal(scalar, aval.dtype, False)
     return [arr, lit] if a_arr else [lit, arr]
 
 

@@ -25,9 +25,11 @@ from ._arrays import (
     check_arraylike,
     convert,
     dtype_arg,
+    dtype_is,
     dtype_or,
     is_arraylike,
     to_inexact_dtype,
+    wrap_int,
 )
 from ._shapes import Shape, canonicalize_shape, check_element_count, is_python_scalar
 
@@ -143,6 +145,7 @@ def array(
     else:
         if is_python_scalar(object):
             out_dt = want if want is not None else _default(type(object))
+            _check_int_leaves([object], out_dt)  # array(300, int8) raises; add(x, 300) wraps
             out = convert(object, out_dt, weak_type=want is None)
         else:
             if isinstance(object, list | tuple) and leaves:
@@ -266,6 +269,15 @@ def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bo
     check_element_count(shape_t, dt.itemsize)
     if weak and isinstance(fill_value, np.ndarray | np.generic) and np.ndim(fill_value) == 0:
         fill_value = fill_value.item()
+    if type(fill_value) is int and dtype_is(dt, np.integer):
+        # JAX's full reads a Python integer as NumPy's int64, then wraps it
+        # into the dtype (full(3, 300, dtype=int8) is 44).
+        if not -(2**63) <= fill_value < 2**63:
+            raise OverflowError(
+                f"full: Python int {fill_value} is too large to convert to int64; pass a "
+                "fill_value within the int64 range"
+            )
+        fill_value = wrap_int(fill_value, dt)
     value = convert(fill_value, dt, weak_type=weak)
     vshape = aval_of(value).shape
     if vshape == shape_t:

@@ -425,3 +425,77 @@ case(
     lambda m, x: m.pad(x, ((1, 2), (3, 0)), lambda v, w, i, kw: v + w[0] * 10 + w[1] * 100),
     P,
 )
+
+# ---------------- Python numbers out of a dtype's range
+# Weak Python integers meeting an integer array wrap into its dtype once they
+# fit the default integer (int32); explicit constructions refuse them.
+X8 = np.array([1, -2, 100], np.int8)
+XU8 = np.array([1, 2, 200], np.uint8)
+XI16 = np.array([1, 2], np.int16)
+for label, f, x in [
+    ("add(i8, 300)", lambda m, x: m.add(x, 300), X8),
+    ("add(i8, -200)", lambda m, x: m.add(x, -200), X8),
+    ("add(u8, -1)", lambda m, x: m.add(x, -1), XU8),
+    ("i8 + 300", lambda m, x: m.asarray(x) + 300, X8),
+    ("300 + i8", lambda m, x: 300 + m.asarray(x), X8),
+    ("i8 * 300", lambda m, x: m.asarray(x) * 300, X8),
+    ("multiply(i16, 70000)", lambda m, x: m.multiply(x, 70000), XI16),
+    ("add(i8, 2**31 - 1)", lambda m, x: m.add(x, 2**31 - 1), X8),
+    ("add(i8, -2**31)", lambda m, x: m.add(x, -(2**31)), X8),
+    ("add(i8, 2**31)", lambda m, x: m.add(x, 2**31), X8),
+    ("add(i8, 2**40)", lambda m, x: m.add(x, 2**40), X8),
+    ("add(i8, 2**64)", lambda m, x: m.add(x, 2**64), X8),
+    ("equal(i8, 300)", lambda m, x: m.equal(x, 300), X8),
+    ("less(i8, 1000)", lambda m, x: m.less(x, 1000), X8),
+    ("maximum(u8, -1)", lambda m, x: m.maximum(x, -1), XU8),
+    ("where(i8, 1000)", lambda m, x: m.where(x > 0, x, 1000), X8),
+    ("where(i8, 2**31)", lambda m, x: m.where(x > 0, x, 2**31), X8),
+    ("clip(i8, -300, 300)", lambda m, x: m.clip(x, -300, 300), X8),
+    ("at_set(i8, 300)", lambda m, x: m.asarray(x).at[0].set(300), X8),
+    ("at_set(i8, -129)", lambda m, x: m.asarray(x).at[0].set(-129), X8),
+    ("at_add(i8, 300)", lambda m, x: m.asarray(x).at[1].add(300), X8),
+    ("at_set(i8, 2**31)", lambda m, x: m.asarray(x).at[0].set(2**31), X8),
+    ("full_like(i8, 300)", lambda m, x: m.full_like(x, 300), X8),
+    ("full_like(i8, 2**31)", lambda m, x: m.full_like(x, 2**31), X8),
+    ("full_like(u8, -1)", lambda m, x: m.full_like(x, -1), XU8),
+    ("max(u8, initial=-1)", lambda m, x: m.max(x, initial=-1), XU8),
+    ("max(i8, initial=1000)", lambda m, x: m.max(x, initial=1000), X8),
+    ("sum(i8, initial=1000)", lambda m, x: m.sum(x, initial=1000), X8),
+    ("add(f16, 70000)", lambda m, x: m.add(x, 70000), np.array([1.0], np.float16)),
+    ("add(f16, 1e6)", lambda m, x: m.add(x, 1e6), np.array([1.0], np.float16)),
+]:
+    case(f"range:{label}", f, x)
+for label, f in [
+    ("array(2**40, int32)", lambda m: m.array(2**40, dtype=m.int32)),
+    ("array(2**31, int32)", lambda m: m.array(2**31, dtype=m.int32)),
+    ("array(-1, uint8)", lambda m: m.array(-1, dtype=m.uint8)),
+    ("array(300, int8)", lambda m: m.array(300, dtype=m.int8)),
+    ("array([300, 1], int8)", lambda m: m.array([300, 1], dtype=m.int8)),
+    ("asarray(300, int8)", lambda m: m.asarray(300, dtype=m.int8)),
+    ("array(2**40)", lambda m: m.array(2**40)),
+    ("array(2**64)", lambda m: m.array(2**64)),
+    ("array([-2**40, 1])", lambda m: m.array([-(2**40), 1])),
+    ("array(2.5e10, int32)", lambda m: m.array(2.5e10, dtype=m.int32)),
+    ("array(1e6, float16)", lambda m: m.array(1e6, dtype=m.float16)),
+    ("array(1e40, float32)", lambda m: m.array(1e40, dtype=m.float32)),
+    ("int8(300)", lambda m: m.int8(300)),
+    ("int8(-129)", lambda m: m.int8(-129)),
+    ("uint8(-1)", lambda m: m.uint8(-1)),
+    ("int32(2**40)", lambda m: m.int32(2**40)),
+    ("uint32(-1)", lambda m: m.uint32(-1)),
+    ("int8(127)", lambda m: m.int8(127)),
+    ("float16(1e6)", lambda m: m.float16(1e6)),
+    ("int8(np.int64(300))", lambda m: m.int8(np.int64(300))),
+    ("int8(np.array([300, 1]))", lambda m: m.int8(np.array([300, 1]))),
+    ("full(3, 300, int8)", lambda m: m.full(3, 300, dtype=m.int8)),
+    ("full(3, 300, uint8)", lambda m: m.full(3, 300, dtype=m.uint8)),
+    ("full(3, -1, uint8)", lambda m: m.full(3, -1, dtype=m.uint8)),
+    ("full(3, 2**40)", lambda m: m.full(3, 2**40)),
+    ("full(2, 2**40, int8)", lambda m: m.full(2, 2**40, dtype=m.int8)),
+    ("full(2, -2**63, int8)", lambda m: m.full(2, -(2**63), dtype=m.int8)),
+    ("full(2, 2**64, int8)", lambda m: m.full(2, 2**64, dtype=m.int8)),
+    ("full(2, 2**31, uint32)", lambda m: m.full(2, 2**31, dtype=m.uint32)),
+    ("arange(250, 260, int8)", lambda m: m.arange(250, 260, dtype=m.int8)),
+    ("zeros(int32) + 2**40", lambda m: m.zeros(3, m.int32) + 2**40),
+]:
+    case(f"range:{label}", f)
