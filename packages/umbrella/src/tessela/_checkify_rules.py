@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import tessela_numpy as jnp
 from tessela_pytree import tree_unflatten
-from tessela_tracer import dtypes, lax
+from tessela_tracer import Tracer, config, dtypes, lax
 from tessela_tracer import primitives as P
 from tessela_tracer.extend import (
     ClosedJaxpr,
@@ -414,30 +415,87 @@ def _closed_runner(body: ClosedJaxpr, ctx: Ctx) -> Callable[[State, list[Any]], 
     return run
 
 
-def _jit_rule(ctx: Ctx, state: State, invals: list[Any], params: dict[str, Any]) -> Any:
-    body: ClosedJaxpr = params["jaxpr"]
-    run = _closed_runner(body, ctx)
-    keys = _discover(ctx, run, [_aval(x) for x in invals])
-    if not keys:
-        return P.jit_p.bind(*invals, **params)
-    state.ensure(keys)
-    s_in = state.flat(keys)
-    n = len(s_in)
+class _CheckedJit:
+    """A ``jit`` body's checked version, for one set of enabled checks and input avals.
+
+    ``keys`` are the kinds of error the body records (none: the body is bound
+    as it is); ``jaxpr`` takes ``consts``, the error state (whose avals are
+    ``state_avals``) and the operands; ``meta`` gives its codes' meanings.
+    """
+
+    __slots__ = ("consts", "jaxpr", "keys", "meta", "state_avals")
+
+    def __init__(self, keys: list[ErrorEffect]) -> None:
+        self.keys = keys
+        self.jaxpr: ClosedJaxpr | None = None
+        self.consts: list[Any] = []
+        self.meta: dict[int, Meta] = {}
+        self.state_avals: tuple[ShapedArray, ...] = ()
+
+
+# Checked ``jit`` bodies, by body (held weakly), enabled checks, input avals
+# and tracing flags. A checkified function traces anew on each call, but the
+# ``jit`` calls inside it find their bodies in ``jit``'s own cache: checking
+# such a body once and binding the same checked jaxpr each time lets the
+# compiled executable be reused (JAX caches its checked jaxprs likewise).
+_jit_cache: weakref.WeakKeyDictionary[ClosedJaxpr, dict[Any, _CheckedJit]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _check_jit_body(
+    enabled: frozenset[ErrorCategory],
+    body: ClosedJaxpr,
+    entry: _CheckedJit,
+    s_avals: tuple[ShapedArray, ...],
+    avals: tuple[ShapedArray, ...],
+) -> bool:
+    """Trace ``body``'s checked version into ``entry``; True when it may be cached."""
+    tctx = Ctx(enabled)  # collects the meanings of the codes the trace allocates
+    run = _closed_runner(body, tctx)
+    keys, n = entry.keys, len(s_avals)
 
     def fun(*flat: Any) -> list[Any]:
         st = State.from_flat(keys, flat[:n])
         outs = run(st, list(flat[n:]))
         return [*st.flat(keys), *outs]
 
-    jaxpr, consts = hoist_consts(trace_to_jaxpr(fun, [_aval(x) for x in [*s_in, *invals]]))
-    operands = [*consts, *s_in, *invals]
+    entry.jaxpr, entry.consts = hoist_consts(trace_to_jaxpr(fun, [*s_avals, *avals]))
+    entry.meta, entry.state_avals = tctx.meta, s_avals
+    return not any(isinstance(c, Tracer) for c in entry.consts)
+
+
+def _jit_rule(ctx: Ctx, state: State, invals: list[Any], params: dict[str, Any]) -> Any:
+    body: ClosedJaxpr = params["jaxpr"]
+    avals = tuple(_aval(x) for x in invals)
+    key = (ctx.enabled, avals, config.trace_key)
+    per_body = _jit_cache.get(body)
+    if per_body is None:
+        per_body = _jit_cache[body] = {}
+    entry = per_body.get(key)
+    if entry is None:
+        entry = _CheckedJit(_discover(ctx, _closed_runner(body, ctx), avals))
+    if not entry.keys:
+        per_body[key] = entry
+        return P.jit_p.bind(*invals, **params)
+    keys = entry.keys
+    state.ensure(keys)
+    s_in = state.flat(keys)
+    s_avals = tuple(_aval(x) for x in s_in)
+    if entry.jaxpr is None or entry.state_avals != s_avals:
+        entry = _CheckedJit(keys)
+        if _check_jit_body(ctx.enabled, body, entry, s_avals, avals):
+            per_body[key] = entry
+    assert entry.jaxpr is not None
+    ctx.meta.update(entry.meta)
+    n = len(s_in)
     donated = tuple(params.get("donated_invars", ()))
     new_params = {
         **params,
-        "jaxpr": jaxpr,
-        "donated_invars": (False,) * (len(consts) + n) + (donated or (False,) * len(invals)),
+        "jaxpr": entry.jaxpr,
+        "donated_invars": (False,) * (len(entry.consts) + n) + (donated or (False,) * len(invals)),
     }
-    outs = P.jit_p.bind(*operands, **new_params)
+    outs = P.jit_p.bind(*entry.consts, *s_in, *invals, **new_params)
     state.set_flat(keys, outs[:n])
     return list(outs[n:])
 

@@ -25,11 +25,17 @@ def _plain(x: Any) -> Any:
             if a.dtype.kind in "fc" else a.tolist()}  # fmt: skip
 
 
-def _outcome(fn: Callable[[], Any]) -> Any:
+def _outcome(fn: Callable[[], Any], first_line: bool = False) -> Any:
+    """``fn()``'s error message and output, or what it raised.
+
+    With ``first_line``, only the first line of a raised message is kept (the
+    rest of a tracer error names source files and lines).
+    """
     try:
         err, out = fn()
     except Exception as e:
-        return {"raised": type(e).__name__, "message": str(e)}
+        msg = str(e).splitlines()[0] if first_line else str(e)
+        return {"raised": type(e).__name__, "message": msg}
     return {"get": err.get(), "out": _plain(out)}
 
 
@@ -222,6 +228,7 @@ def run(jx: Any, jnp: Any, checkify: Any) -> dict[str, Any]:
     ]  # fmt: skip
     r["runtime_error_bases"] = [c.__name__ for c in ck.JaxRuntimeError.__mro__[1:]]
     r.update(_key_payloads(jx, jnp, ck))
+    r.update(_closed_arguments(jx, jnp, ck))
     return r
 
 
@@ -279,4 +286,134 @@ def _key_payloads(jx: Any, jnp: Any, ck: Any) -> dict[str, Any]:
     r["key_failed_leaves_shapes"] = [
         list(np.shape(x)) for x in jx.tree_util.tree_leaves(ck.checkify(in_cond)(f32(1.0), keys)[0])
     ]
+    return r
+
+
+def _closed_arguments(jx: Any, jnp: Any, ck: Any) -> dict[str, Any]:
+    """``checkify`` closes over its arguments: eagerly, Python and NumPy values stay concrete.
+
+    Python control flow, ``int(x)`` and shape-dependent code work on them;
+    a concrete array of the library still becomes a tracer once an operation
+    uses it; a Python float is no formatting argument for ``check``. Under an
+    enclosing ``jit``/``vmap``/``grad`` the arguments are that trace's tracers.
+    """
+    f32 = jnp.float32
+    idx = ck.index_checks
+
+    def branchy(x: Any) -> Any:
+        if x > 0:
+            y = jnp.sqrt(x)
+            ck.check(y < 3, "too big: {}", y)
+            return jnp.log(y)
+        return jnp.zeros((), f32) - x
+
+    def counted(n: Any) -> Any:
+        y = jnp.arange(int(n)) * 1.0
+        ck.check(jnp.sum(y) < 5, "sum {} of {} values", jnp.sum(y), y)
+        return y
+
+    def shaped(x: Any) -> Any:  # a Python loop on the argument's values
+        kept = [x[i] * i for i in range(len(x)) if x[i] > 0]
+        return jnp.log(jnp.stack(kept) - 1.0)
+
+    def user(x: Any) -> Any:
+        ck.check(x > 0, "x must be positive, got {} and {y}", x, y=x * 2)
+        return x + 1
+
+    def swap(pair: Any) -> Any:
+        return pair[1], pair[0]
+
+    def out_of(g: Any, *args: Any, **kw: Any) -> Any:
+        return _outcome(lambda: g(*args, **kw), first_line=True)
+
+    def c(f: Any, *args: Any, errors: Any = ck.user_checks, **kw: Any) -> Any:
+        return out_of(ck.checkify(f, errors=errors), *args, **kw)
+
+    def grad_err(f: Any, x: Any, errors: Any = ck.user_checks) -> Any:
+        # the error as grad's auxiliary output, beside the gradient
+        return _outcome(
+            lambda: swap(jx.grad(lambda v: swap(ck.checkify(f, errors=errors)(v)), has_aux=True)(x))
+        )
+
+    r: dict[str, Any] = {}
+    # Python control flow on a concrete argument
+    r["closed_if_python_float"] = c(branchy, 2.0)
+    r["closed_if_python_float_fails"] = c(branchy, 20.0)
+    r["closed_if_python_float_else"] = c(branchy, -1.5)
+    r["closed_if_python_int"] = c(branchy, 3)
+    r["closed_if_numpy_scalar_fails"] = c(branchy, np.float32(12.0))
+    r["closed_if_numpy_array"] = c(branchy, np.array(4.0))
+    r["closed_if_array_is_traced"] = c(branchy, f32(2.0))
+    r["closed_if_kwarg"] = c(branchy, x=30.0)
+    r["closed_if_jit_outside"] = out_of(jx.jit(ck.checkify(branchy)), 2.0)
+    r["closed_if_jit_outside_static"] = out_of(jx.jit(ck.checkify(branchy), static_argnums=0), 20.0)
+    r["closed_if_jit_inside"] = c(jx.jit(branchy), 2.0)
+    r["closed_if_vmap_outside"] = out_of(jx.vmap(ck.checkify(branchy)), np.array([1.0, 2.0]))
+    r["closed_if_grad_outside"] = out_of(jx.grad(lambda x: ck.checkify(branchy)(x)[1]), 2.0)
+    # int() of an argument
+    r["closed_int_python"] = c(counted, 3)
+    r["closed_int_numpy_fails"] = c(counted, np.int32(4))
+    r["closed_int_numpy_array"] = c(counted, np.array(2))
+    r["closed_int_concrete_array"] = c(counted, jnp.int32(4))
+    r["closed_int_jit_outside"] = out_of(jx.jit(ck.checkify(counted)), 3)
+    r["closed_int_jit_outside_static"] = out_of(jx.jit(ck.checkify(counted), static_argnums=0), 4)
+    r["closed_int_vmap_unbatched"] = out_of(
+        jx.vmap(ck.checkify(lambda x, n: counted(n) * x), (0, None)), jnp.arange(2.0), 4
+    )
+    # shape- and value-dependent Python code
+    r["closed_loop_numpy_array"] = c(
+        shaped, np.array([3.0, -1.0, 2.0, 0.5], np.float32), errors=ck.nan_checks
+    )
+    r["closed_loop_array_is_traced"] = c(shaped, jnp.array([3.0, -1.0]), errors=ck.nan_checks)
+    # Python and NumPy scalars through the automatic checks
+    r["closed_nan_python_float"] = c(jnp.log, -1.0, errors=ck.nan_checks)
+    r["closed_nan_numpy_scalar"] = c(jnp.log, np.float32(-1.0), errors=ck.nan_checks)
+    r["closed_nan_numpy_array"] = c(
+        jnp.log, np.array([1.0, -1.0], np.float32), errors=ck.nan_checks
+    )
+    r["closed_div_python_ints"] = c(lambda x, y: jnp.floor_divide(x, y), 3, 0, errors=ck.div_checks)
+    r["closed_div_python_operator"] = c(lambda x, y: x // y, 3, 0, errors=ck.div_checks)
+    r["closed_index_python_int"] = c(lambda x, i: x[i], jnp.arange(3.0), 5, errors=idx)
+    r["closed_index_python_int_ok"] = c(lambda x, i: x[i], jnp.arange(3.0), -1, errors=idx)
+    r["closed_index_numpy_array"] = c(
+        lambda x, i: x[i], jnp.arange(3.0), np.array([0, 7]), errors=idx
+    )
+    r["closed_passthrough"] = c(
+        lambda x, y, z, w: (x, y * 2, z, w, jnp.sin(x)),
+        1.5,
+        np.float32(2.0),
+        np.arange(3),
+        np.float64(0.5),
+    )
+    # formatting arguments: a Python float is none (JAX's TypeError), under jit it is traced
+    r["closed_format_python_float"] = c(user, -1.0)
+    r["closed_format_python_float_passing"] = c(user, 1.0)
+    r["closed_format_python_float_kwarg"] = c(lambda x: ck.check(x < 0, "{v}", v=x), 1.0)
+    r["closed_format_jit_outside"] = out_of(jx.jit(ck.checkify(user)), -1.0)
+    r["closed_format_vmap_outside"] = out_of(
+        jx.vmap(ck.checkify(user)), np.array([1.0, -2.0], np.float32)
+    )
+    r["closed_format_grad_outside"] = grad_err(user, -1.0)
+    r["closed_format_grad_outside_nan"] = grad_err(jnp.log, -1.0, errors=ck.nan_checks)
+    r["closed_format_numpy_scalar"] = c(user, np.float32(-1.0))
+    r["closed_format_asarray_python_float"] = c(
+        lambda x: ck.check(x < 0, "{}", jnp.asarray(x)), 1.0
+    )
+    # tracing: each eager call traces anew; jit traces once per signature
+    count = [0]
+
+    def traced(x: Any) -> Any:
+        count[0] += 1
+        return x * 2
+
+    seen = []
+    checked = ck.checkify(traced)
+    for x in (f32(1.0), f32(2.0)):
+        checked(x)
+        seen.append(count[0])
+    jitted = jx.jit(checked)
+    for x in (f32(1.0), f32(2.0), 3.0):
+        jitted(x)
+        seen.append(count[0])
+    r["closed_trace_counts"] = seen
     return r

@@ -11,7 +11,16 @@ indices). ``err.get()`` gives the message (``None`` when nothing failed),
 
 How it works (JAX's own design): ``checkify`` traces ``f`` to a jaxpr and
 interprets it under whatever trace is current, each equation through its
-check rule, threading the error state as ordinary values. So the checked
+check rule, threading the error state as ordinary values. As JAX 0.10.2 does,
+it closes over the arguments instead of abstracting them: called eagerly,
+``f`` sees Python and NumPy values as themselves (``if x > 0:``, ``int(n)``
+and shape-dependent Python code work; a Python float is then no formatting
+argument for :func:`check`, JAX's ``TypeError``), and what it computes from
+them, or from a concrete array, is staged with them as constants. Under an
+enclosing ``jit``, ``vmap`` or ``grad`` they are that transformation's
+tracers. Each call traces ``f`` anew (JAX's does too); the checked body of a
+``jit`` inside is built once per body, checks and input types, so its
+compiled executable serves every call. So the checked
 function composes with ``jit``, ``vmap`` and ``grad`` on either side, and
 ``jit``, ``cond``, ``while_loop`` and ``scan`` inside it carry the error state
 through their bodies. A failed check is kept per kind of error (its class and
@@ -47,10 +56,15 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from tessela_pytree import tree_unflatten
+import numpy as np
+from tessela_pytree import PyTreeDef, tree_flatten, tree_unflatten
+from tessela_tracer.dtypes import canonicalize_dtype
 from tessela_tracer.extend import (
-    flatten_args,
-    trace_pytree_fun,
+    ClosedJaxpr,
+    check_jaxpr,
+    config,
+    debug_info_for,
+    trace_to_jaxpr,
 )
 
 from tessela._checkify_check import (
@@ -105,23 +119,67 @@ def checkify(
             ``|`` and ``-``).
 
     Returns:
-        ``checked(*args, **kwargs) -> (Error, out)``.
+        ``checked(*args, **kwargs) -> (Error, out)``. The arguments are not
+        abstracted: eagerly, Python and NumPy values reach ``f`` as they are
+        (a NumPy value ``f`` returns untouched comes back as a NumPy array of
+        its canonical dtype, as in JAX).
 
     Example:
         >>> import tessela.numpy as jnp
         >>> err, out = checkify(lambda x: x[jnp.int32(5)], errors=index_checks)(jnp.arange(3.0))
         >>> err.get()
         'out-of-bounds indexing for array of shape (3,): index 5 is out of bounds for axis 0 with size 3. '
+        >>> def g(x, n):  # x and n stay Python values
+        ...     return jnp.log(jnp.ones(int(n)) * x) if x > 0 else jnp.zeros(int(n))
+        >>> err, out = checkify(g, errors=nan_checks)(2.0, 3)
+        >>> out.shape, err.get()
+        ((3,), None)
     """
     enabled = frozenset(errors)
 
     @functools.wraps(f)
     def checked(*args: Any, **kwargs: Any) -> tuple[Error, Any]:
-        closed, out_tree = trace_pytree_fun(f, args, kwargs, traced_for="checkify")
-        flat, _ = flatten_args(args, kwargs)
+        closed, out_tree = _trace_closed(f, args, kwargs)
         ctx = Ctx(enabled)
         state = State()
-        outs = interpret(closed.jaxpr, closed.consts, ctx, state, flat)
+        outs = interpret(closed.jaxpr, closed.consts, ctx, state, [])
+        outs = [_canonical_numpy(x) for x in outs]
         return state.to_error(ctx.meta), tree_unflatten(out_tree, outs)
 
     return checked
+
+
+_enable_checks = config.state("jax_enable_checks")
+
+
+def _canonical_numpy(x: Any) -> Any:
+    """A NumPy value ``f`` returned untouched, as an array of its canonical dtype (as JAX)."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return np.asarray(x, dtype=canonicalize_dtype(x.dtype))
+    return x
+
+
+def _trace_closed(
+    f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[ClosedJaxpr, PyTreeDef]:
+    """Trace ``f(*args, **kwargs)`` to a jaxpr with no inputs, as JAX's checkify does.
+
+    The arguments are closed over, not abstracted: a Python or NumPy value (or
+    a concrete array) reaches ``f`` as itself, so Python control flow,
+    ``int(x)`` and the like work on it; what ``f`` computes from it is staged
+    with it as a constant (a literal when scalar). A tracer of an enclosing
+    ``jit``/``vmap``/``grad`` becomes a constvar whose value is that tracer, so
+    the interpretation that follows runs under the enclosing trace.
+    """
+    tree_box: list[PyTreeDef] = []
+
+    def thunk() -> list[Any]:
+        leaves, tree = tree_flatten(f(*args, **kwargs))
+        tree_box.append(tree)
+        return leaves
+
+    debug = debug_info_for("checkify", f, (), {})  # no argument names: it takes none
+    closed = trace_to_jaxpr(thunk, [], debug_info=debug)
+    if _enable_checks.value:
+        check_jaxpr(closed)
+    return closed, tree_box[0]
