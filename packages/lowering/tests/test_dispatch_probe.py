@@ -176,3 +176,25 @@ def test_probed_calls_keep_the_full_paths_errors() -> None:
     g(donated, y, y)
     with pytest.raises(ValueError, match="donated"):
         g(donated, y, y)
+
+
+def test_leaves_of_other_kinds_are_compared_by_their_keys() -> None:
+    # NumPy scalars and Python scalars beside arrays: a leaf of another type,
+    # dtype or shape is another call, never the probed one.
+    f = tl.jit(lambda x, y, z: lax.add(lax.add(lax.convert_element_type(x, np.float32), y), z))
+    a = tl.device_put(np.ones(3, np.float32))
+    three, four = np.ones(3, np.float32), np.ones(4, np.float32)
+    calls = [
+        (np.float32(2), a, three),
+        (np.float32(2), 1.0, four),
+        (np.int32(2), 1.0, four),
+        (np.float64(2.5), 1.0, four),
+        (2, 1.0, three),
+        (np.bool_(True), 1.0, three),
+    ]
+    for args in calls:
+        for _ in range(3):
+            out = f(*args)
+            want = np.float32(args[0]) + np.asarray(args[1], np.float32) + args[2]
+            np.testing.assert_array_equal(np.asarray(out), want)
+            assert out.aval.shape == want.shape and out.dtype == np.float32

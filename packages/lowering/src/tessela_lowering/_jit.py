@@ -361,16 +361,13 @@ def _probe(
     # of ``head``, compared by identity), of the same form (``prefix``: the
     # keyword names and static values, compared with ``==``) whose leaves
     # have the entry's keys (an Array's signature, a NumPy array's dtype and
-    # shape, another leaf's type, which fixes a scalar's dtype:
+    # shape, a Python scalar's type, ``leaf_key`` of any other leaf: those of
     # ``_leaf_keys``, compared rather than hashed) is the entry's call. The
     # first call in the same context that it does not serve drops it: the
     # function's calls vary, and each would pay for a probe that misses.
     trace_type, where, flags = head
     ndarray = np.ndarray
-    expect = [
-        x._sig if type(x) is Array else (x.dtype, x.shape) if type(x) is ndarray else type(x)
-        for x in leaves
-    ]
+    expect = _leaf_keys(leaves)
     n = len(leaves)
 
     def probe(args: Sequence[Any], form: Any) -> Any:
@@ -382,7 +379,7 @@ def _probe(
             and _default_device_var.get() is where
             and (form is prefix or form == prefix)
         ):
-            for x, e in zip(args, expect):  # noqa: B905 (the lengths are equal)
+            for x, e in zip(args, expect):  # type: ignore[arg-type]  # noqa: B905 (equal lengths)
                 kind = type(x)
                 if kind is Array:
                     if x._sig != e:
@@ -390,7 +387,10 @@ def _probe(
                 elif kind is ndarray:
                     if (x.dtype, x.shape) != e:
                         break
-                elif kind is not e:
+                elif kind in PY_SCALAR_TYPES:
+                    if kind is not e:
+                        break
+                elif _host_key(x) != e:  # NumPy scalars, array subclasses, ...: as keyed
                     break
             else:
                 return run(args)
