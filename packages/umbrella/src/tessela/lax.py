@@ -28,6 +28,7 @@ from tessela_tracer.primitives import create_token_p as create_token_p
 from tessela_tracer.primitives import custom_linear_solve_p as linear_solve_p  # noqa: F401
 from tessela_tracer.primitives import mulhi_p as mulhi_p
 from tessela_tracer.primitives import ppermute_p as ppermute_p
+from tessela_tracer.primitives import reduce_window_p as reduce_window_p
 from tessela_tracer.primitives import rng_bit_generator_p as rng_bit_generator_p
 from tessela_tracer.primitives import rng_uniform_p as rng_uniform_p
 from tessela_tracer.primitives import scatter_sub_p as scatter_sub_p
@@ -56,6 +57,7 @@ __all__ = sorted(
         "create_token_p",
         "linear_solve_p",
         "ppermute_p",
+        "reduce_window_p",
         "sharding_constraint_p",
     ],
     key=lambda name: (name[0].islower(), name),
