@@ -22,7 +22,7 @@ import pytest
 import tessela_lowering  # noqa: F401  (eager execution)
 import tessela_numpy as tnp
 from conftest import GOLDEN_DIR
-from scan_cases import CASES, outcome
+from scan_cases import CASES, mismatch
 
 GOLDEN = json.loads((GOLDEN_DIR / "scan.json").read_text())["cases"]
 
@@ -61,42 +61,8 @@ def _family(name: str) -> str:
 FAMILIES = sorted({_family(n) for n in CASES})
 
 
-def _same_values(got: list[Any], want: list[Any]) -> bool:
-    if len(got) != len(want):
-        return False
-    for g, w in zip(got, want, strict=True):
-        if isinstance(w, list) or isinstance(g, list):
-            if not (isinstance(w, list) and isinstance(g, list) and _same_values(g, w)):
-                return False
-        elif isinstance(w, str) or isinstance(g, str):
-            if g != w:
-                return False
-        elif not np.isclose(g, w, rtol=1e-4, atol=1e-6):
-            return False
-    return True
-
-
 def _mismatch(name: str, want: Any) -> str | None:
-    if isinstance(want, dict):
-        try:
-            CASES[name](tnp)
-        except Exception as e:  # the class is the data
-            names = {c.__name__ for c in type(e).__mro__}
-            if want["exc"] in names:
-                return None
-            return f"{name}: {type(e).__name__}: {e} (JAX: {want['exc']})"
-        return f"{name}: a value (JAX: {want['exc']})"
-    got = outcome(lambda: CASES[name](tnp))
-    if isinstance(got, dict):
-        return f"{name}: {got['exc']} (JAX: a value)"
-    if len(got) != len(want):
-        return f"{name}: {len(got)} outputs (JAX: {len(want)})"
-    for g, w in zip(got, want, strict=True):
-        if g[:-1] != w[:-1]:
-            return f"{name}: {g[:-1]} (JAX: {w[:-1]})"
-        if len(w) > 1 and not _same_values(g[-1], w[-1]):
-            return f"{name}: values {g[-1]} (JAX: {w[-1]})"
-    return None
+    return mismatch(lambda: CASES[name](tnp), name, want)
 
 
 def test_golden_covers_every_case() -> None:

@@ -17,13 +17,12 @@ import re
 import warnings
 from typing import Any
 
-import numpy as np
 import pytest
 import tessela_lowering  # noqa: F401  (eager execution)
 import tessela_numpy as tnp
 from conftest import GOLDEN_DIR
 from scan2_cases import CASES
-from scan_cases import outcome
+from scan_cases import mismatch
 from tessela_tracer import jit
 
 GOLDEN = json.loads((GOLDEN_DIR / "scan2.json").read_text())["cases"]
@@ -64,44 +63,8 @@ def _run(name: str, way: str) -> Any:
     return jit(lambda *xs: f(tnp, *xs))(*args)
 
 
-def _same_values(got: list[Any], want: list[Any]) -> bool:
-    if len(got) != len(want):
-        return False
-    for g, w in zip(got, want, strict=True):
-        if isinstance(w, list) or isinstance(g, list):
-            if not (isinstance(w, list) and isinstance(g, list) and _same_values(g, w)):
-                return False
-        elif isinstance(w, str) or isinstance(g, str):
-            if g != w:
-                return False
-        elif not np.isclose(g, w, rtol=1e-4, atol=1e-6):
-            return False
-    return True
-
-
 def _mismatch(name: str, way: str) -> str | None:
-    want = GOLDEN[name][way]
-    label = f"{name}@{way}"
-    if isinstance(want, dict):
-        try:
-            _run(name, way)
-        except Exception as e:  # the class is the data
-            names = {c.__name__ for c in type(e).__mro__}
-            if want["exc"] in names:
-                return None
-            return f"{label}: {type(e).__name__}: {e} (JAX: {want['exc']})"
-        return f"{label}: a value (JAX: {want['exc']})"
-    got = outcome(lambda: _run(name, way))
-    if isinstance(got, dict):
-        return f"{label}: {got['exc']} (JAX: a value)"
-    if len(got) != len(want):
-        return f"{label}: {len(got)} outputs (JAX: {len(want)})"
-    for g, w in zip(got, want, strict=True):
-        if g[:-1] != w[:-1]:
-            return f"{label}: {g[:-1]} (JAX: {w[:-1]})"
-        if len(w) > 1 and not _same_values(g[-1], w[-1]):
-            return f"{label}: values {g[-1]} (JAX: {w[-1]})"
-    return None
+    return mismatch(lambda: _run(name, way), f"{name}@{way}", GOLDEN[name][way])
 
 
 def test_golden_covers_every_case() -> None:

@@ -833,6 +833,48 @@ def outcome(call: Any) -> Any:
     return entry
 
 
+def same_values(got: list[Any], want: list[Any]) -> bool:
+    """Whether two outcomes' value lists agree (nested lists, strings, numbers within 1e-4)."""
+    if len(got) != len(want):
+        return False
+    for g, w in zip(got, want, strict=True):
+        if isinstance(w, list) or isinstance(g, list):
+            if not (isinstance(w, list) and isinstance(g, list) and same_values(g, w)):
+                return False
+        elif isinstance(w, str) or isinstance(g, str):
+            if g != w:
+                return False
+        elif not np.isclose(g, w, rtol=1e-4, atol=1e-6):
+            return False
+    return True
+
+
+def mismatch(call: Any, label: str, want: Any) -> str | None:
+    """How ``call()``'s outcome differs from JAX's recorded ``want`` (``None``: it agrees).
+
+    An exception agrees when JAX raised the same class or one of its bases.
+    """
+    if isinstance(want, dict):
+        try:
+            call()
+        except Exception as e:  # the class is the data
+            if want["exc"] in {c.__name__ for c in type(e).__mro__}:
+                return None
+            return f"{label}: {type(e).__name__}: {e} (JAX: {want['exc']})"
+        return f"{label}: a value (JAX: {want['exc']})"
+    got = outcome(call)
+    if isinstance(got, dict):
+        return f"{label}: {got['exc']} (JAX: a value)"
+    if len(got) != len(want):
+        return f"{label}: {len(got)} outputs (JAX: {len(want)})"
+    for g, w in zip(got, want, strict=True):
+        if g[:-1] != w[:-1]:
+            return f"{label}: {g[:-1]} (JAX: {w[:-1]})"
+        if len(w) > 1 and not same_values(g[-1], w[-1]):
+            return f"{label}: values {g[-1]} (JAX: {w[-1]})"
+    return None
+
+
 # ---------------- masks that broadcast, more keywords and index forms
 AM = A * 0.7 - 1.0
 AM[0, 1, :] = np.nan
