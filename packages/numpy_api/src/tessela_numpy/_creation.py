@@ -10,14 +10,24 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
-from tessela_tracer import ArrayCopySemantics, ArrayOps, jit, lax, to_concrete_array
+from tessela_tracer import (
+    ArrayCopySemantics,
+    ArrayOps,
+    EvalTrace,
+    Trace,
+    Var,
+    get_current_trace,
+    jit,
+    lax,
+    to_concrete_array,
+)
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
-from tessela_tracer.extend import device_put_p
+from tessela_tracer.extend import JaxprTrace, JitTracer, device_put_p, find_impl
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -262,7 +272,54 @@ def place_result(out: ArrayLike, device: object) -> Array:
             out, devices=(device,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
         )
         return unchanged(placed[0])
-    return unchanged(out if isinstance(out, ArrayOps) else to_concrete_array(out))
+    if isinstance(out, ArrayOps):
+        return unchanged(out)
+    trace = get_current_trace()
+    if type(trace) is EvalTrace:
+        return unchanged(to_concrete_array(out))
+    return unchanged(traced_constant(out, trace))
+
+
+def traced_constant(value: Any, trace: Trace) -> ArrayLike:
+    """Host data as a value of the transformations running ``trace``.
+
+    Under a jaxpr-building trace the result is a tracer standing for the
+    constant itself (a literal for a scalar, a constant input for an array),
+    so it prints and folds into later equations as JAX's does, and has the
+    array methods and ``.at``. A transformation that hands constants to its
+    parent (``vmap``, ``grad``) passes it on; one that evaluates constants
+    (compile-time evaluation) gives a concrete array.
+
+    Args:
+      value: a NumPy array or scalar, or a Python scalar.
+      trace: the current trace (not the root evaluation trace).
+
+    Returns:
+      A tracer or a concrete array of ``value``'s abstract value (Python
+      scalars keep their weak type); ``value`` itself when no backend can
+      make a concrete array.
+
+    >>> from tessela_tracer import make_jaxpr
+    >>> print(make_jaxpr(lambda: traced_constant(2.0, get_current_trace()))())
+    { lambda ; . let  in (2.0:f32[],) }
+    """
+    if type(trace) is JaxprTrace:
+        return JitTracer(trace, aval_of(value), cast(Var, trace.to_atom(value)))
+    if find_impl(device_put_p) is None:
+        return unchanged(value)
+    # Other traces route a constant on to their parent (which may stage it)
+    # or evaluate it; a staged ``device_put`` of a constant is dropped again
+    # for the constant's own tracer.
+    out = device_put_p.bind(
+        value, devices=(None,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
+    )[0]
+    staging = getattr(out, "_trace", None)
+    if type(out) is JitTracer and type(staging) is JaxprTrace:
+        eqns = staging.eqns
+        if eqns and eqns[-1].primitive is device_put_p and eqns[-1].outvars[0] is out._var:
+            eqns.pop()
+            return JitTracer(staging, aval_of(value), cast(Var, staging.to_atom(value)))
+    return unchanged(out)
 
 
 def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bool) -> Any:
