@@ -122,7 +122,7 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
     # spelled out (a NumPy array's key inline), more by ``_leaf_keys`` after
     # the function's probe (``_probe``) missed; ``_general_key`` gives the
     # same keys when the entry is stored, and ``_tree_key`` those of calls
-    # with pytrees among them.
+    # with pytrees among them. The probe gets the context ``_call`` read.
     if state.fast:
         leaves: Any = args
         prefix: Any = None
@@ -141,14 +141,6 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
             static, dyn = jitted._splitters.get(n) or jitted._splitter(n)
             leaves = dyn(args)
             prefix = (n, static(args))
-        if (probe := jitted._cache.probe) is not None:
-            try:
-                out = probe(leaves, prefix)
-            except Exception:  # a deleted argument, a static value's ``==``: the full path
-                jitted._cache.probe = None
-                return _call_slow(jitted, args, kwargs)
-            if out is not MISS:
-                return out
         trace_type = type(get_current_trace())
         where = _default_device_var.get()
         flags = config.trace_key
@@ -190,6 +182,14 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
                 if a_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig)
             else:
+                if (probe := jitted._cache.probe) is not None:
+                    try:
+                        out = probe(leaves, prefix, trace_type, where, flags)
+                    except Exception:  # a deleted argument, a static value's ``==``
+                        jitted._cache.probe = None
+                        return _call_slow(jitted, args, kwargs)
+                    if out is not MISS:
+                        return out
                 keys = _leaf_keys(leaves)
                 if keys is not None:
                     key = (trace_type, where, flags, prefix, *keys)
@@ -353,7 +353,7 @@ def _probe(
     prefix: Any,
     leaves: Sequence[Any],
     run: FastCall,
-) -> Callable[[Sequence[Any], Any], Any]:
+) -> Callable[..., Any]:
     # The function's probe (``JitCache.probe``): the entry last remembered
     # for three or more top-level leaves (``_call`` keys one or two spelled
     # out, faster than a probe), tried before a call's key is built. A call
@@ -370,13 +370,15 @@ def _probe(
     expect = _leaf_keys(leaves)
     n = len(leaves)
 
-    def probe(args: Sequence[Any], form: Any) -> Any:
-        if type(get_current_trace()) is not trace_type:  # staged: not a call like these
+    def probe(
+        args: Sequence[Any], form: Any, trace_now: Any, where_now: Any, flags_now: Any
+    ) -> Any:
+        if trace_now is not trace_type:  # staged: not a call like these
             return MISS
         if (
             len(args) == n
-            and config.trace_key is flags
-            and _default_device_var.get() is where
+            and flags_now is flags
+            and where_now is where
             and (form is prefix or form == prefix)
         ):
             for x, e in zip(args, expect):  # type: ignore[arg-type]  # noqa: B905 (equal lengths)

@@ -164,8 +164,8 @@ class JitCache:
       fast: the backend's dispatch table for concrete calls (its keys, its
         calls); empty without a backend.
       probe: the backend's guess for the next concrete call, tried before
-        ``fast`` is keyed (``None`` when it has none): ``probe(leaves,
-        prefix)`` with the backend's own split of the call.
+        ``fast`` is keyed: a callable of the backend's own making (``None``
+        when it has none).
       runtime: the jit backend's own state for this function (``None`` until
         the backend makes it, and again after :func:`clear_jit_caches`).
       lock: serializes tracing and compiling for this function.
@@ -176,7 +176,7 @@ class JitCache:
     def __init__(self) -> None:
         self.traced: dict[Any, tuple[ClosedJaxpr, list[Any], Any]] = {}
         self.fast: dict[Any, Callable[[Sequence[Any]], Any]] = {}
-        self.probe: Callable[[Sequence[Any], Any], Any] | None = None
+        self.probe: Callable[..., Any] | None = None
         self.runtime: Any = None
         self.lock = threading.Lock()
 
