@@ -345,6 +345,23 @@ def test_log_compiles_and_cache_miss_explanations(flag: Any, caplog: Any) -> Non
     assert "TRACING CACHE MISS" in text and "f32[3] instead of f32[2]" in text
 
 
+def test_log_compiles_names_eager_primitives_and_eager_jit_equations(
+    flag: Any, caplog: Any
+) -> None:
+    # As JAX, every compilation is logged: an eager primitive's program, and a
+    # jit equation evaluated eagerly (a jaxpr holding one, run op by op).
+    flag("jax_log_compiles", True)
+    inner = tl.jit(lambda x: lax.neg(lax.cos(x)))
+    shape = (3, 11)  # a shape no other test compiles sin for
+    closed = make_jaxpr(lambda x: lax.sin(inner(x)))(np.ones(shape, np.float32))
+    x = tl.device_put(np.ones(shape, np.float32))
+    with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
+        eval_jaxpr(closed.jaxpr, closed.consts, x)
+    text = caplog.text
+    assert "Finished XLA compilation of jit(<lambda>) for arguments (f32[3,11])" in text
+    assert "Finished XLA compilation of jit(sin) for arguments (f32[3,11])" in text
+
+
 def test_persistent_compilation_cache(flag: Any, tmp_path: Any) -> None:
     flag("jax_compilation_cache_dir", str(tmp_path))
     f = tl.jit(lambda x: lax.mul(x, 7.0))

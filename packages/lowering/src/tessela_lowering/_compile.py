@@ -285,13 +285,27 @@ def compile_plan(plan: Plan) -> Executable:
             with open(tmp, "wb") as fh:
                 fh.write(_xla.serialize(exe))
             os.replace(tmp, path)
+    log_compile(plan.name, plan.in_avals, start)
+    return Executable(plan, text, exe, callbacks)
+
+
+def log_compile(name: str, avals_in: Sequence[ShapedArray], start: float, /) -> None:
+    """With ``jax_log_compiles`` on, log (at WARNING) a compilation begun at ``start``.
+
+    Args:
+      name: the compiled function's name, shown as ``jit(name)``.
+      avals_in: its arguments' avals.
+      start: ``time.perf_counter()`` when the compilation began.
+
+    Returns:
+      None.
+    """
     if state.log_compiles:
-        args = ", ".join(short_type(a) for a in plan.in_avals)
+        args = ", ".join(short_type(a) for a in avals_in)
         logger.warning(
             "Finished XLA compilation of jit(%s) for arguments (%s) in %.3f sec",
-            plan.name, args, time.perf_counter() - start,
+            name, args, time.perf_counter() - start,
         )  # fmt: skip
-    return Executable(plan, text, exe, callbacks)
 
 
 Traced = tuple[ClosedJaxpr, Sequence[ArrayLike], PyTreeDef | None]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import operator
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -331,6 +332,7 @@ def _as_array(x: Any, device: Device) -> Array:
 def _compile(
     prim: Primitive, avals: tuple[ShapedArray, ...], params: dict[str, Any], device: Device
 ) -> _Compiled:
+    start = time.perf_counter()
     out = prim.abstract_eval(*avals, **params)
     out_avals: list[ShapedArray] = list(out) if prim.multiple_results else [out]
     platform = _xla.device_platform(device)
@@ -356,6 +358,7 @@ def _compile(
         name=prim.name,
     )
     exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
+    _plans.log_compile(params["name"] if prim is jit_p else prim.name, avals, start)
     handlers = [_xla.result_handler(a, device) for a in out_avals]
     compiled = _Compiled(exe, out_avals, handlers)
     compiled.host_callbacks = callbacks
