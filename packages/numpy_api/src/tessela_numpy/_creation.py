@@ -27,7 +27,14 @@ from tessela_tracer import (
 )
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.errors import ConcretizationTypeError, JAXTypeError
-from tessela_tracer.extend import JaxprTrace, JitTracer, device_put_p, find_impl
+from tessela_tracer.extend import (
+    JaxprTrace,
+    JitTracer,
+    device_put_p,
+    find_impl,
+    random_unwrap,
+    random_wrap,
+)
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import (
@@ -250,7 +257,8 @@ def full(
     shape_t = canonicalize_shape(shape)
     check_arraylike("full", fill_value)
     dt, weak = _fill_dtype(fill_value, dtype)
-    return unchanged(place_result(_full(shape_t, fill_value, dt, weak), device))
+    out = _full(shape_t, fill_value, dt, weak, key_data=dtype is not None)
+    return unchanged(place_result(out, device))
 
 
 def place_result(out: ArrayLike, device: object) -> Array:
@@ -322,8 +330,51 @@ def traced_constant(value: Any, trace: Trace) -> ArrayLike:
     return unchanged(out)
 
 
-def _full(shape_t: tuple[int, ...], fill_value: Any, dt: np.dtype[Any], weak: bool) -> Any:
+def _full_keys(shape_t: tuple[int, ...], fill_value: Any, dt: Any) -> Any:
+    """``full`` of a PRNG key dtype, as JAX's: a scalar fills the key data words."""
+    fill_dt = aval_of(fill_value).dtype
+    if np.ndim(fill_value) != 0:
+        if not _dt.is_key_dtype(fill_dt):
+            raise TypeError(
+                f"full: a fill_value of dtype {fill_dt} cannot fill an array of key dtype "
+                f"{dt}; pass a scalar (each key's data words) or an array of keys"
+            )
+        return _full(shape_t, fill_value, dt, False, key_data=False)  # keys broadcast
+    if _dt.is_key_dtype(fill_dt):
+        data = random_unwrap(fill_value)
+    else:  # converted as XLA converts: -1 wraps, 1.5 truncates
+        data = lax.convert_element_type(fill_value, dt.physical_dtype)
+    words = tuple(dt.physical_shape)
+    want = (*shape_t, *words)
+    if aval_of(data).shape != want:
+        ndata = len(aval_of(data).shape)
+        data = lax.broadcast_in_dim(data, want, tuple(range(len(want) - ndata, len(want))))
+    return random_wrap(data, impl=dt)
+
+
+def _refuse_key_dtype(fun: str, dtype: Any) -> None:
+    if dtype is not None and _dt.is_key_dtype(getattr(dtype, "dtype", dtype)):
+        # JAX's *_like functions take a key dtype only from ``a`` itself.
+        raise TypeError(
+            f"Cannot determine dtype of {dtype}: {fun} takes a key dtype only from its "
+            f"argument; call {fun} on an array of keys without dtype=, or use "
+            f"{fun.removesuffix('_like')}(shape, dtype={dtype})"
+        )
+
+
+def _full(
+    shape_t: tuple[int, ...],
+    fill_value: Any,
+    dt: np.dtype[Any],
+    weak: bool,
+    *,
+    key_data: bool = True,
+) -> Any:
     check_element_count(shape_t, dt.itemsize)
+    if key_data and _dt.is_key_dtype(dt):
+        # An explicit key dtype fills the key data (keys given without a dtype
+        # are broadcast as they are).
+        return _full_keys(shape_t, fill_value, dt)
     if weak and isinstance(fill_value, np.ndarray | np.generic) and np.ndim(fill_value) == 0:
         fill_value = fill_value.item()
     if type(fill_value) is int and dtype_is(dt, np.integer):
@@ -434,6 +485,7 @@ def full_like(
     >>> eval_shape(lambda: full_like(ShapeDtypeStruct((2,), "int8"), 7)).dtype
     dtype('int8')
     """
+    _refuse_key_dtype("full_like", dtype)
     if not is_arraylike(a) and hasattr(a, "shape") and hasattr(a, "dtype"):
         check_arraylike("full_like", fill_value)
         a_shape = tuple(a.shape)
@@ -471,6 +523,7 @@ def zeros_like(
     >>> eval_shape(zeros_like, ShapeDtypeStruct((2, 3), "int32")).shape
     (2, 3)
     """
+    _refuse_key_dtype("zeros_like", dtype)
     return full_like(a, 0, dtype, shape, device=device)
 
 
@@ -496,6 +549,7 @@ def ones_like(
     >>> eval_shape(lambda x: ones_like(x, dtype="float32"), ShapeDtypeStruct((2,), "i4")).dtype
     dtype('float32')
     """
+    _refuse_key_dtype("ones_like", dtype)
     return full_like(a, 1, dtype, shape, device=device)
 
 
@@ -521,6 +575,7 @@ def empty_like(
     >>> eval_shape(empty_like, ShapeDtypeStruct((2,), "uint8")).dtype
     dtype('uint8')
     """
+    _refuse_key_dtype("empty_like", dtype)
     return full_like(prototype, 0, dtype, shape, device=device)
 
 
