@@ -35,6 +35,8 @@ EXACT = {
     "geometric",
     "poisson",
     "categorical",
+    # Counts computed in the probability's width (bfloat16 and float16).
+    "binomial",
 }
 # Every narrow width but float16 (NumPy's own), and the exponent-only float8.
 ML_FLOATS = [*(name for name in NARROW_FLOATS if name != "float16"), "float8_e8m0fnu"]

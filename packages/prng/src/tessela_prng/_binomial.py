@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -45,12 +45,22 @@ _STIRLING_TAIL = (
 )
 
 
+def _typed(xp: Namespace, like: Array) -> Callable[[float], Array]:
+    # Python constants as 0-d arrays of ``like``'s dtype: JAX takes a Python
+    # float weakly (rounded to the array's dtype), where NumPy promotes the
+    # mix of an ml_dtypes array (bfloat16) and a Python float to float32.
+    dt = like.dtype
+    return lambda v: xp.asarray(v, dtype=dt)
+
+
 def _stirling_tail(xp: Namespace, k: Array) -> Array:
+    c = _typed(xp, k)
     table = xp.asarray(_STIRLING_TAIL, dtype=k.dtype)
-    use_table = k <= 9.0
-    kc = xp.clip(k, 0.0, 9.0)
-    kp1sq = (kc + 1.0) * (kc + 1.0)
-    approx = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (kc + 1.0)
+    use_table = k <= c(9.0)
+    kc = xp.clip(k, c(0.0), c(9.0))
+    one = c(1.0)
+    kp1sq = (kc + one) * (kc + one)
+    approx = (c(1.0 / 12) - (c(1.0 / 360) - c(1.0 / 1260) / kp1sq) / kp1sq) / (kc + one)
     idx = xp.reshape(xp.astype(xp.floor(kc), xp.int32), (-1,))
     looked = xp.reshape(xp.take(table, idx), k.shape)
     return xp.where(use_table, looked, approx)
@@ -60,6 +70,7 @@ def _binomial_inversion(data: Array, count: Array, prob: Array, shape: tuple[int
     xp = namespace_of(data)
     ops = backend_ops(data)
     dt = param_dtype(prob)
+    c = _typed(xp, prob)
     log1mp = xp.log1p(-prob)
 
     def cond(state: tuple[Array, ...]) -> Array:
@@ -68,28 +79,30 @@ def _binomial_inversion(data: Array, count: Array, prob: Array, shape: tuple[int
     def body(state: tuple[Array, ...]) -> tuple[Array, ...]:
         i, num_geom, geom_sum, rng = state
         keys = split_data(rng, (2,))
-        num_geom = xp.where(geom_sum <= count, num_geom + 1.0, num_geom)
+        num_geom = xp.where(geom_sum <= count, num_geom + c(1.0), num_geom)
         u = uniform_data(keys[0, ...], shape, dt)
         geom = xp.ceil(xp.log(u) / log1mp)
         return (i + 1, num_geom, geom_sum + geom, keys[1, ...])
 
     zeros = xp.zeros(shape, dtype=prob.dtype)
     k = ops.while_loop(cond, body, (0, zeros, zeros, data))[1]
-    return k - 1.0
+    return k - c(1.0)
 
 
 def _btrs(data: Array, count: Array, prob: Array, shape: tuple[int, ...]) -> Array:
     xp = namespace_of(data)
     ops = backend_ops(data)
     dt = param_dtype(prob)
-    stddev = xp.sqrt(count * prob * (1.0 - prob))
-    b = 1.15 + 2.53 * stddev
-    a = -0.0873 + 0.0248 * b + 0.01 * prob
-    c = count * prob + 0.5
-    v_r = 0.92 - 4.2 / b
-    r = prob / (1.0 - prob)
-    alpha = (2.83 + 5.1 / b) * stddev
-    m = xp.floor((count + 1.0) * prob)
+    c = _typed(xp, prob)
+    one, half = c(1.0), c(0.5)
+    stddev = xp.sqrt(count * prob * (one - prob))
+    b = c(1.15) + c(2.53) * stddev
+    a = c(-0.0873) + c(0.0248) * b + c(0.01) * prob
+    cc = count * prob + half
+    v_r = c(0.92) - c(4.2) / b
+    r = prob / (one - prob)
+    alpha = (c(2.83) + c(5.1) / b) * stddev
+    m = xp.floor((count + one) * prob)
 
     def cond(state: tuple[Array, ...]) -> Array:
         return xp.any(~state[2])
@@ -99,16 +112,16 @@ def _btrs(data: Array, count: Array, prob: Array, shape: tuple[int, ...]) -> Arr
         keys = split_data(rng, (3,))
         u = uniform_data(keys[1, ...], shape, dt)
         v = uniform_data(keys[2, ...], shape, dt)
-        u = u - 0.5
-        us = 0.5 - xp.abs(u)
-        accept1 = (us >= 0.07) & (v <= v_r)
-        k = xp.floor((2.0 * a / us + b) * u + c)
-        reject = (k < 0.0) | (k > count)
+        u = u - half
+        us = half - xp.abs(u)
+        accept1 = (us >= c(0.07)) & (v <= v_r)
+        k = xp.floor((c(2.0) * a / us + b) * u + cc)
+        reject = (k < c(0.0)) | (k > count)
         v = xp.log(v * alpha / (a / (us * us) + b))
         ub = (
-            (m + 0.5) * xp.log((m + 1.0) / (r * (count - m + 1.0)))
-            + (count + 1.0) * xp.log((count - m + 1.0) / (count - k + 1.0))
-            + (k + 0.5) * xp.log(r * (count - k + 1.0) / (k + 1.0))
+            (m + half) * xp.log((m + one) / (r * (count - m + one)))
+            + (count + one) * xp.log((count - m + one) / (count - k + one))
+            + (k + half) * xp.log(r * (count - k + one) / (k + one))
             + _stirling_tail(xp, m)
             + _stirling_tail(xp, count - m)
             - _stirling_tail(xp, k)
@@ -128,25 +141,28 @@ def binomial_data(
     work = shape if shape else (1,)
     count = xp.reshape(xp.broadcast_to(xp.astype(n, p.dtype), shape), work)
     prob = xp.reshape(xp.broadcast_to(p, shape), work)
-    p_lt_half = prob < 0.5
-    q = xp.where(p_lt_half, prob, 1.0 - prob)
-    count_bad = xp.isnan(count) | (count < 0.0)
+    c = _typed(xp, prob)
+    zero, one = c(0.0), c(1.0)
+    p_lt_half = prob < c(0.5)
+    q = xp.where(p_lt_half, prob, one - prob)
+    count_bad = xp.isnan(count) | (count < zero)
     count_inf = xp.isinf(count)
     q_nan = xp.isnan(q)
-    q_neg = q < 0.0
-    q = xp.where(q_nan | q_neg, 0.01, q)
-    use_inv = count_bad | (count * q <= 10.0)
+    q_neg = q < zero
+    q = xp.where(q_nan | q_neg, c(0.01), q)
+    use_inv = count_bad | (count * q <= c(10.0))
     count = xp.floor(count)
-    count_inv = xp.where(use_inv, count, 0.0)
-    count_btrs = xp.where(use_inv, 10000.0, count)
-    q_btrs = xp.where(use_inv, 0.5, q)
+    count_inv = xp.where(use_inv, count, zero)
+    count_btrs = xp.where(use_inv, c(10000.0), count)
+    q_btrs = xp.where(use_inv, c(0.5), q)
     odt = xdtype(xp, dt)
     inv = xp.astype(_binomial_inversion(data, count_inv, q, work), odt)
     btrs = xp.astype(_btrs(data, count_btrs, q_btrs, work), odt)
     samples = xp.where(use_inv, inv, btrs)
+    out = _typed(xp, samples)
     invalid = q_neg | q_nan | count_bad
-    samples = xp.where(invalid, math.nan, samples)
-    samples = xp.where(count_inf & ~invalid, math.inf, samples)
+    samples = xp.where(invalid, out(math.nan), samples)
+    samples = xp.where(count_inf & ~invalid, out(math.inf), samples)
     keep = p_lt_half | count_bad | q_nan | count_inf
     samples = xp.where(keep, samples, xp.astype(count, odt) - samples)
     return xp.reshape(samples, shape)

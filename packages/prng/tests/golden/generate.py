@@ -220,6 +220,21 @@ def narrow_cases() -> list[dict[str, Any]]:
                 {"array": [-1.0, 0.0, 0.5, 1.0, 2.0], "dtype": dt},
                 shape={"tuple": [32]},
             )
+            if dt not in ("bfloat16", "float16"):
+                continue
+            # Counts of trials both under (inversion) and over (BTRS) n * p = 10,
+            # computed in the probability's width (not the 8-bit widths: one
+            # such call ran past two minutes under the reference).
+            for trials in (3.0, 40.0, 1000.0):
+                add("binomial", seed, trials, p, {"tuple": [16, 5]})
+            add(
+                "binomial",
+                seed,
+                {"array": [0.0, 5.0, 20.0, 100.0, 1000.0], "dtype": dt},
+                {"array": 0.3, "dtype": dt},
+                {"tuple": [16, 5]},
+                dt,
+            )
     return out
 
 
