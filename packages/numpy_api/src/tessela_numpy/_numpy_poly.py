@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 from tessela_tracer import dtypes as _dt
 from tessela_tracer import jit, lax
-from tessela_tracer.dtypes import bfloat16, canonicalize_dtype, result_type
+from tessela_tracer.dtypes import canonicalize_dtype, result_type
 from tessela_tracer.errors import ConcretizationTypeError
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
@@ -56,15 +56,17 @@ __all__ = [
     "polydiv", "polyfit", "polyint", "polymul", "polysub", "roots",
 ]  # fmt: skip
 
-_KINDS: dict[str, tuple[Any, ...]] = {
-    "bool": (np.bool_,),
-    "signed integer": (np.int8, np.int16, np.int32, np.int64),
-    "unsigned integer": (np.uint8, np.uint16, np.uint32, np.uint64),
-    "real floating": (np.float16, bfloat16, np.float32, np.float64),
-    "complex floating": (np.complex64, np.complex128),
+# The array API's kind names, each the abstract type whose dtypes it names
+# (the narrow integer and float types of ml_dtypes included, as in JAX).
+_KINDS: dict[str, type] = {
+    "bool": np.bool_,
+    "signed integer": np.signedinteger,
+    "unsigned integer": np.unsignedinteger,
+    "integral": np.integer,
+    "real floating": np.floating,
+    "complex floating": np.complexfloating,
+    "numeric": np.number,
 }
-_KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
-_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
 
 
 def _promote(*xs: ArrayLike, inexact: bool = False) -> list[Array]:
@@ -280,13 +282,17 @@ def isdtype(dtype: DTypeLike, kind: DTypeLike | tuple[DTypeLike, ...]) -> bool:
 
     >>> isdtype("int8", "integral"), isdtype("float32", ("bool", "complex floating"))
     (True, False)
+    >>> from tessela_tracer.dtypes import float8_e4m3fn, int4
+    >>> isdtype(float8_e4m3fn, "real floating"), isdtype(int4, "signed integer")
+    (True, True)
     """
     the_dtype = np.dtype(dtype)
     kinds = kind if isinstance(kind, tuple) else (kind,)
     options: set[np.dtype[Any]] = set()
     for one in kinds:
         if isinstance(one, str) and one in _KINDS:
-            options.update(np.dtype(t) for t in _KINDS[one])
+            if the_dtype != np.dtype(object) and _dt.issubdtype(the_dtype, _KINDS[one]):
+                return True
             continue
         try:
             options.add(np.dtype(one))
