@@ -13,10 +13,8 @@ from tessela_tracer import ShapeDtypeStruct, eval_shape, make_jaxpr
 # Gaps that need tessela_tracer changes (see the package README, "Known gaps").
 EVAL_GAPS: dict[str, str] = {}
 _ALGO = "same values, a different primitive sequence than JAX's ({})"
-_HOST = "array() of host data gives a NumPy constant until the tracer has a device-array hook"
 JAXPR_GAPS = {
     "array_of_tracer": "JAX binds a copy primitive, which tessela_tracer does not define",
-    "ix_concrete_list": _HOST,
     **dict.fromkeys(
         ["pad_const", "pad_pairs_value"],
         "JAX prints NumPy int64 pad widths as np.int64(1); tessela_tracer prints 1",
