@@ -116,7 +116,7 @@ def partial_eval_jaxpr(
 
     def known_fun(
         *known_ins: ArrayLike,
-    ) -> tuple[list[ArrayLike], tuple[ClosedJaxpr, list[bool]]]:
+    ) -> tuple[list[ArrayLike], tuple[ClosedJaxpr, list[bool], int]]:
         pe = PartialEvalTrace(get_current_trace())
         it = iter(known_ins)
         ins = [pe.new_arg(a) if u else next(it) for a, u in zip(avals, unknowns, strict=True)]
@@ -126,12 +126,14 @@ def partial_eval_jaxpr(
         staged = pe.to_closed_jaxpr([o for o, u in zip(outs, out_uk, strict=True) if u])
         pe.valid = False
         known_outs = [o for o, u in zip(outs, out_uk, strict=True) if not u]
-        return [*known_outs, *staged.consts], (staged, out_uk)
+        # The residuals are values of the trace that runs known_fun: they leave
+        # it as outputs, never in the side value, which outlives the trace.
+        staged_free, residuals = hoist_consts(staged)
+        return [*known_outs, *residuals], (staged_free, out_uk, len(residuals))
 
     known_avals = [a for a, u in zip(avals, unknowns, strict=True) if not u]
-    known, known_consts, (staged, out_uk) = trace_with_aux(known_fun, known_avals)
-    staged_jaxpr, residuals = hoist_consts(staged)
-    return known, known_consts, staged_jaxpr, out_uk, len(residuals)
+    known, known_consts, (staged_jaxpr, out_uk, nres) = trace_with_aux(known_fun, known_avals)
+    return known, known_consts, staged_jaxpr, out_uk, nres
 
 
 def split_by(xs: Sequence[_T], mask: Sequence[bool], /) -> tuple[list[_T], list[_T]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tessela_tracer import Var
 from tessela_tracer import primitives as P
 from tessela_tracer.errors import UnexpectedTracerError
 from tessela_tracer.extend import ClosedJaxpr, NamedCallable, eval_jaxpr, get_aval_of, tangent_aval
@@ -167,17 +168,27 @@ def _linear_call_transpose(
     transpose, t_consts = transpose_thunk()
     k = num_callee_consts + num_res
     res = list(args[num_callee_consts:k])
-    if any(is_undefined(r) for r in res):
+    if any(is_undefined(r) for r in args[:k]):
         raise ValueError("linear_call: a residual argument depends on the linear inputs.")
     callee_consts = list(args[:num_callee_consts])
+    # The transposed call's own transpose is ``callee``. Its constants travel
+    # as leading residuals of the transposed call (which ignores them), never
+    # in the thunk's closure: a traced constant there would outlive its trace
+    # in every jaxpr the equation is recorded into.
+    nt = len(t_consts)
+    tj = transpose.jaxpr
+    extra = [Var(get_aval_of(c)) for c in callee_consts]
+    padded = ClosedJaxpr(
+        tj.replace(invars=[*tj.invars[:nt], *extra, *tj.invars[nt:]]), transpose.consts
+    )
 
     def back() -> tuple[ClosedJaxpr, list[ArrayLike]]:
-        return callee, callee_consts
+        return callee, []
 
     outs = P.linear_call_p.bind(
-        *t_consts, *res, *[instantiate(c) for c in cts], callee=transpose,
-        transpose_thunk=NamedCallable(back, "transpose"), num_callee_consts=len(t_consts),
-        num_res=len(res),
+        *t_consts, *callee_consts, *res, *[instantiate(c) for c in cts], callee=padded,
+        transpose_thunk=NamedCallable(back, "transpose"), num_callee_consts=nt,
+        num_res=len(callee_consts) + len(res),
     )  # fmt: skip
     lin = args[k:]
     return [None] * k + [
