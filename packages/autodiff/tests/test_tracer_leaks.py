@@ -77,7 +77,6 @@ API = types.SimpleNamespace(
 # A closure of a function traced by a loop primitive directly under a jit trace
 # (the scan body closing over the jitted function's argument) is kept by the
 # tracer package's per-trace cache of traced bodies after that trace ends.
-_TRACER_CACHE_LEAK = {"scan_closure|grad_jit"}
 
 
 @pytest.fixture(autouse=True)
@@ -104,11 +103,7 @@ def test_golden_covers_every_case() -> None:
 def _cases() -> list[Any]:
     out = []
     for program, transform in sorted(leak_cases.cases()):
-        marks = []
-        if f"{program}|{transform}" in _TRACER_CACHE_LEAK:
-            reason = "the tracer's per-trace cache of traced bodies keeps the body's closure"
-            marks.append(pytest.mark.xfail(reason=reason, strict=False))
-        out.append(pytest.param(program, transform, marks=marks, id=f"{program}-{transform}"))
+        out.append(pytest.param(program, transform, id=f"{program}-{transform}"))
     return out
 
 

@@ -249,6 +249,22 @@ def test_leak_of_a_returned_tracer_is_still_a_leak() -> None:
         make_jaxpr(lambda x: kept.append(x) or x)(1.0)
 
 
+def test_bodies_cached_by_a_trace_do_not_outlive_it() -> None:
+    # A scan body closing over the traced input: the trace caches the body's
+    # subtrace (keyed on the function, so holding its closure) and forgets it
+    # when it ends, so the checker finds no tracer left.
+    config.update("jax_check_tracer_leaks", True)
+
+    def f(x: Any) -> Any:
+        def body(carry: Any, a: Any) -> Any:
+            return lax.add(carry, lax.mul(a, x)), lax.sin(lax.mul(a, x))
+
+        return lax.scan(body, x, lax.iota(np.float32, 3))
+
+    out = make_jaxpr(f)(np.float32(2))
+    assert len(out.jaxpr.outvars) == 2
+
+
 def test_no_leak_no_error() -> None:
     config.update("jax_check_tracer_leaks", True)
     out = make_jaxpr(lambda x, y: (lax.sin(x), [y, x], {"k": x}))(1.0, 2.0)

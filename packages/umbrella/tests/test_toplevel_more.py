@@ -303,3 +303,17 @@ def test_linear_call_batches_and_checks_its_transpose() -> None:
     assert float(bad(1.0)) == 2.0
     with pytest.raises(TypeError, match="transpose output pytree structure must match"):
         tx.grad(bad)(1.0)
+
+
+def test_linear_call_keeps_no_traced_residual_after_its_trace() -> None:
+    # The transpose's thunk outlives the call: holding the residuals, it kept
+    # a jit argument's tracer alive (the leak checker reported it).
+    def h(r: Any, x: Any) -> Any:
+        return tx.grad(lambda v: linear_call(lambda a, w: a * w, lambda a, ct: a * ct, r, v))(x)
+
+    before = tx.config.read("jax_check_tracer_leaks")
+    tx.config.update("jax_check_tracer_leaks", True)
+    try:
+        assert float(tx.jit(h)(2.0, 3.0)) == 2.0
+    finally:
+        tx.config.update("jax_check_tracer_leaks", before)

@@ -270,6 +270,17 @@ class Trace:
         self.tag = next(_tags)
         self.valid = True
 
+    def release(self) -> None:
+        """Drop what the trace keeps for its own use, once its :func:`new_trace` exits.
+
+        Called before the leak check (``jax_check_tracer_leaks``): a cache the
+        trace keeps must not hold the user's functions or values past the
+        trace's end. The default does nothing.
+
+        Returns:
+          None.
+        """
+
     def owns(self, x: object, /) -> TypeIs[Tracer]:
         """Whether ``x`` is one of this trace's tracers.
 
@@ -460,6 +471,7 @@ def new_trace(trace: TraceT, /) -> Iterator[TraceT]:
     finally:
         _current_trace.reset(token)
         trace.valid = False
+        trace.release()
     check_no_leaks(trace, Tracer)  # with jax_check_tracer_leaks on
 
 

@@ -158,6 +158,11 @@ class JaxprTrace(Trace):
         self.debug_info = debug_info
         self.cache: dict[Any, Any] = {}
 
+    def release(self) -> None:
+        """Forget the subtraces cached by :func:`cached_trace`: their keys hold
+        the user's functions (and their closures), their values constants."""
+        self.cache.clear()
+
     def new_arg(self, aval: ShapedArray) -> JitTracer:
         """Create an input of the jaxpr being built."""
         v = Var(aval)

@@ -314,11 +314,12 @@ def linear_call(
     )  # fmt: skip
     out_avals = list(callee.out_avals)
     cache: list[tuple[ClosedJaxpr, list[Any]]] = []
+    n_res = len(res_flat)  # the thunk outlives the call: it must not hold the residuals
 
     def transpose_thunk() -> tuple[ClosedJaxpr, list[Any]]:
         if not cache:
             t_jaxpr, t_consts, t_tree = _flat_traced(
-                fun_transpose, (res_tree, out_tree), (len(res_flat), len(out_avals)),
+                fun_transpose, (res_tree, out_tree), (n_res, len(out_avals)),
                 [*res_avals, *[tangent_aval(a) for a in out_avals]], "linear_call transpose",
             )  # fmt: skip
             if t_tree != lin_tree:
