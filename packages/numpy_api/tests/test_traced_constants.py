@@ -27,9 +27,10 @@ from tessela_tracer import Tracer, make_jaxpr
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN_DIR))
 
-from traced_const_cases import CASES, outcomes  # noqa: E402
+from traced_const_cases import CASES, nested_jaxprs, outcomes  # noqa: E402
 
-GOLDEN = json.loads((GOLDEN_DIR / "traced_const.json").read_text())["cases"]
+_DATA = json.loads((GOLDEN_DIR / "traced_const.json").read_text())
+GOLDEN = _DATA["cases"]
 _KIND = {"ArrayImpl": "Array"}
 
 
@@ -53,3 +54,16 @@ def test_matches_jax(src: str, ours: dict[str, Any]) -> None:
     if want["value"] is not None:
         np.testing.assert_array_equal(got["value"], want["value"])
     assert got["jaxpr"] == want["jaxpr"]
+
+
+def test_constants_made_under_vmap_and_grad_inside_a_jaxpr() -> None:
+    got = nested_jaxprs(tnp, vmap, grad, make_jaxpr)
+    want = _DATA["nested"]
+    assert got["grad_const"] == want["grad_const"]
+    assert got["vmap_astype"] == want["vmap_astype"]  # folded: 44:i8[]
+    # The batching rule orders its broadcasts differently from JAX's; the
+    # constants are JAX's: a literal and a constvar, no staged device_put.
+    assert "device_put" not in got["vmap_consts"]
+    assert got["vmap_consts"].startswith("{ lambda a:f32[2]; b:f32[2]. let")
+    assert "c:f32[2] = mul b 2.0:f32[]" in got["vmap_consts"]
+    assert "c:f32[2] = mul b 2.0:f32[]" in want["vmap_consts"]

@@ -113,3 +113,30 @@ def outcomes(
             **{k: seen[k] for k in ("jit", "vmap", "grad")},
         }
     return out
+
+
+def nested_jaxprs(jnp: Any, vmap: Any, grad: Any, make_jaxpr: Any) -> dict[str, str]:
+    """Jaxprs of ``vmap`` and ``grad`` bodies that make constants, staged whole.
+
+    Args:
+      jnp: the NumPy API module.
+      vmap: the framework's ``vmap``.
+      grad: the framework's ``grad``.
+      make_jaxpr: the framework's ``make_jaxpr``.
+
+    Returns:
+      The jaxpr text per name: the constants are literals and constvars of
+      the outer jaxpr, folded where JAX folds them.
+    """
+    f32 = np.float32
+    return {
+        "vmap_consts": str(
+            make_jaxpr(vmap(lambda x: x * jnp.asarray(2.0) + jnp.asarray(np.ones(2, f32))))(
+                np.ones(2, f32)
+            )
+        ),
+        "grad_const": str(make_jaxpr(grad(lambda x: x * jnp.asarray(2.0)))(f32(1.0))),
+        "vmap_astype": str(
+            make_jaxpr(vmap(lambda x: jnp.asarray(300.0).astype(jnp.int8) + x))(np.ones(2, np.int8))
+        ),
+    }
