@@ -40,9 +40,6 @@ from ._choose import compress as compress
 from ._convolve import convolve as convolve
 from ._convolve import correlate as correlate
 from ._creation import (
-    arange as arange,
-)
-from ._creation import (
     array as array,
 )
 from ._creation import (
@@ -59,9 +56,6 @@ from ._creation import (
 )
 from ._creation import (
     full_like as full_like,
-)
-from ._creation import (
-    linspace as linspace,
 )
 from ._creation import (
     ones as ones,
@@ -163,6 +157,12 @@ from ._quantiles import nanpercentile as nanpercentile
 from ._quantiles import nanquantile as nanquantile
 from ._quantiles import percentile as percentile
 from ._quantiles import quantile as quantile
+from ._ranges import (
+    arange as arange,
+)
+from ._ranges import (
+    linspace as linspace,
+)
 from ._reductions import (
     all as all,
 )

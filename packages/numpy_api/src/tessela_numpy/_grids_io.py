@@ -28,7 +28,8 @@ from tessela_tracer import dtypes as _dt
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import promote_dtypes
-from ._creation import arange, array, asarray, linspace
+from ._creation import array, asarray
+from ._ranges import arange, linspace
 from ._sequences import meshgrid
 from ._shape_ops import concatenate, expand_dims, stack, transpose
 from ._shapes import Shape, canonicalize_shape

@@ -24,7 +24,7 @@ from ._arrays import (
     promote_dtypes_inexact,
     shape_of,
 )
-from ._creation import linspace
+from ._ranges import linspace
 from ._reductions import max as _max
 from ._reductions import min as _min
 from ._reductions import sum as _sum

@@ -22,11 +22,12 @@ from tessela_tracer import jit, lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes, promote_dtypes_inexact
-from ._creation import arange, asarray
+from ._creation import asarray
 from ._histograms import Bins, histogram_bin_edges
 from ._numpy_more import ravel_multi_index
 from ._numpy_poly import ix_
 from ._pad import pad
+from ._ranges import arange
 from ._reductions import cumsum
 from ._reductions import sum as _sum
 from ._sequences import diff

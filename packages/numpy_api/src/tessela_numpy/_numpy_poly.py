@@ -24,13 +24,14 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes_inexact
 from ._convolve import convolve
-from ._creation import arange, array, asarray, full, ones, zeros
+from ._creation import array, asarray, full, ones, zeros
 from ._linalg import inv
 from ._linalg_more import lstsq
 from ._linalg_spectral import eigvals
 from ._matrix_ops import diag
 from ._numpy_more import vander
 from ._products import dot
+from ._ranges import arange
 from ._reductions import all as _all
 from ._reductions import argmin
 from ._reductions import sum as _sum

@@ -26,9 +26,9 @@ from ._arrays import (
     promote_dtypes_inexact,
     shape_of,
 )
-from ._creation import linspace
 from ._eager import run_compiled
 from ._indexing import getitem
+from ._ranges import linspace
 from ._shape_ops import (
     ArraySequence,
     IndicesOrSections,

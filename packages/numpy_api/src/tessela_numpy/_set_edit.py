@@ -24,7 +24,8 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import check_arraylike, promote_dtypes
 from ._choose import compress
-from ._creation import arange, array, asarray, full, ones, zeros_like
+from ._creation import array, asarray, full, ones, zeros_like
+from ._ranges import arange
 from ._reductions import any as _any
 from ._reductions import argmax
 from ._reductions import sum as _sum

@@ -27,8 +27,9 @@ from tessela_tracer.lax import FftType
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike
-from ._creation import arange, asarray
+from ._creation import asarray
 from ._pad import pad
+from ._ranges import arange
 from ._shape_ops import concatenate, moveaxis
 from ._shapes import canonicalize_axis, documented
 from ._tiling import roll
