@@ -56,10 +56,6 @@ DIFFERS: dict[str, str] = {
         "check takes a NumPy bool scalar as pred (np.float32(-1.0) > 0 is one); JAX raises "
         "TypeError unless pred is a Python bool or an array"
     ),
-    "closed_format_asarray_python_float": (
-        "tessela.numpy.asarray(1.0) under a trace gives the float 1.0 back, JAX a tracer, so "
-        "check rejects it as a formatting argument"
-    ),
 }
 
 
