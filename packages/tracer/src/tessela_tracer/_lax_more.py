@@ -18,6 +18,7 @@ from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
 from tessela_tracer import _prims_indexing as ix
 from tessela_tracer._avals import OutSharding, ShapedArray
+from tessela_tracer._axis_env import axis_size_of
 from tessela_tracer._core import get_aval_of as _aval
 from tessela_tracer._custom import _scatter
 from tessela_tracer._lax import add, lt, neg, rem, select
@@ -29,7 +30,6 @@ from tessela_tracer._lax_conv import (
 )
 from tessela_tracer._lax_reduce import top_k
 from tessela_tracer._lax_shape import broadcast_in_dim, concatenate, expand_dims, gather
-from tessela_tracer._prims_collective import axis_size_of
 from tessela_tracer._prims_conv import (
     ConvGeneralDilatedDimensionNumbers,
     PrecisionLike,

@@ -45,6 +45,7 @@ from tessela_tracer._avals import (
     register_aval_handler,
     tangent_aval,
 )
+from tessela_tracer._axis_env import axis_frame, axis_size_of, bound_axis_sizes
 from tessela_tracer._config import config
 from tessela_tracer._core import (
     EvalTrace,
@@ -101,7 +102,6 @@ from tessela_tracer._prims_callback import (
     ordered_io_effect,
     register_effects,
 )
-from tessela_tracer._prims_collective import axis_frame, axis_size_of, bound_axis_sizes
 from tessela_tracer._prims_control import (
     NamedCallable,
     cond_p,

@@ -18,7 +18,16 @@ from tessela_tracer._prims_callback import (
     io_callback_p,
     pure_callback_p,
 )
-from tessela_tracer._prims_collective import axis_index_p, pmax_p, pmin_p, psum_p
+from tessela_tracer._prims_collective import (
+    all_gather_p,
+    all_to_all_p,
+    axis_index_p,
+    pmax_p,
+    pmin_p,
+    ppermute_p,
+    psum_p,
+    reduce_scatter_p,
+)
 from tessela_tracer._prims_control import (
     composite_p,
     cond_p,
@@ -108,12 +117,6 @@ from tessela_tracer._prims_elementwise import (
     tanh_p,
     xor_p,
     zeta_p,
-)
-from tessela_tracer._prims_exchange import (
-    all_gather_p,
-    all_to_all_p,
-    ppermute_p,
-    reduce_scatter_p,
 )
 from tessela_tracer._prims_fft import fft_p
 from tessela_tracer._prims_indexing import (

@@ -176,16 +176,20 @@ from tessela_tracer._lax_shape import (
     transpose,
 )  # fmt: skip
 from tessela_tracer._prims_array import split, stack, tile, unstack
-from tessela_tracer._prims_collective import axis_index, pmax, pmean, pmin, psum
-from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
-from tessela_tracer._prims_elementwise import RoundingMethod
-from tessela_tracer._prims_exchange import (
+from tessela_tracer._prims_collective import (
     all_gather,
     all_to_all,
+    axis_index,
+    pmax,
+    pmean,
+    pmin,
     ppermute,
+    psum,
     psum_scatter,
     pswapaxes,
 )
+from tessela_tracer._prims_conv import ConvDimensionNumbers, Precision
+from tessela_tracer._prims_elementwise import RoundingMethod
 from tessela_tracer._prims_fft import FftType, fft
 from tessela_tracer._prims_indexing import (
     GatherDimensionNumbers,
