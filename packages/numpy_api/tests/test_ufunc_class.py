@@ -38,6 +38,9 @@ def test_accumulate_at_reduceat_match_numpy() -> None:
     np.testing.assert_allclose(add.at(np.zeros(5, np.float32), idx, 1.5, inplace=False), want)
     starts = np.array([0, 2, 3])
     np.testing.assert_allclose(add.reduceat(X, starts, axis=1), np.add.reduceat(X, starts, axis=1))
+    # Under jit the NumPy starts are a constant of the program (a tracer), as in JAX.
+    jitted = jit(lambda x: add.reduceat(x, starts, axis=1))(X)
+    np.testing.assert_allclose(jitted, np.add.reduceat(X, starts, axis=1))
 
 
 def test_refusals_as_in_jax() -> None:

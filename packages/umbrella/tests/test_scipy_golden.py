@@ -36,7 +36,6 @@ LOOSE = {
 }  # fmt: skip
 
 
-
 def _segment_sum(data: Any, segment_ids: Any, num_segments: Any = None, **kw: Any) -> Any:
     # The reference ran eagerly, where segment_sum reads the number of segments
     # off its (NumPy) ids; inside the one jitted program below they are traced

@@ -262,7 +262,8 @@ def ravel_multi_index(
 
     >>> import numpy as np
     >>> from tessela_tracer import eval_shape
-    >>> eval_shape(lambda: ravel_multi_index((np.array([1]), np.array([2])), (2, 3))).shape
+    >>> f = lambda i, j: ravel_multi_index((i, j), (2, 3), mode="clip")
+    >>> eval_shape(f, np.array([1]), np.array([2])).shape
     (1,)
     """
     if len(multi_index) != len(dims):

@@ -409,7 +409,7 @@ class ufunc:
             arr = arr.astype(dtype_arg(dtype))
         result = take(arr, ind_arr, axis=axis)
         bounds = np.delete(np.arange(result.ndim), axis)
-        ends = asarray(np.concatenate([np.asarray(ind_arr), [arr.shape[axis]]]))
+        ends = lax.concatenate([ind_arr, lax.full((1,), arr.shape[axis], ind_arr.dtype)], 0)
         ends = expand_dims(ends, tuple(int(d) for d in bounds))
         lo = lax.slice_in_dim(ends, 0, ends.shape[axis] - 1, axis=axis)
         hi = lax.slice_in_dim(ends, 1, ends.shape[axis], axis=axis)
