@@ -51,12 +51,7 @@ KNOWN: dict[str, str] = {
 
 # Differences from JAX not yet removed, with the reason: strict xfails, so
 # that the fix of either shows up here.
-DIFFERS: dict[str, str] = {
-    "closed_format_numpy_scalar": (
-        "check takes a NumPy bool scalar as pred (np.float32(-1.0) > 0 is one); JAX raises "
-        "TypeError unless pred is a Python bool or an array"
-    ),
-}
+DIFFERS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
@@ -99,7 +94,7 @@ def test_error_is_a_pytree_through_jit() -> None:
 
 
 def test_check_error_under_jit_needs_checkify() -> None:
-    err, _ = checkify.checkify(lambda x: checkify.check(x > 0, "no"))(np.float32(-1.0))
+    err, _ = checkify.checkify(lambda x: checkify.check(x > 0, "no"))(tnp.float32(-1.0))
     with pytest.raises(ValueError, match="not functionalized"):
         tx.jit(checkify.check_error)(err)
     inner, _ = checkify.checkify(tx.jit(checkify.check_error))(err)

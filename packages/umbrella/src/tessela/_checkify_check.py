@@ -22,6 +22,7 @@ from tessela_tracer.extend import (
     register_effects,
     register_impl,
 )
+from tessela_tracer.typing import Array
 
 # ------------------------------------------------------------------ exceptions
 
@@ -404,10 +405,19 @@ def _is_array(x: Any) -> bool:
     )
 
 
+def _is_scalar_pred(pred: Any) -> bool:
+    # As JAX's: a Python bool, or a Tessela array or tracer of shape () and dtype
+    # bool. A NumPy bool (np.float32(-1.0) > 0 is one) is neither.
+    if isinstance(pred, bool):
+        return True
+    return isinstance(pred, Array) and pred.shape == () and pred.dtype == np.dtype(bool)
+
+
 def _make_check(pred: Any, msg: str, fmt_args: tuple[Any, ...], fmt_kwargs: dict[str, Any],
                 debug: bool) -> None:  # fmt: skip
-    if np.shape(pred) != ():
-        raise TypeError(f"check takes a scalar pred as argument, got {pred}")
+    if not _is_scalar_pred(pred):
+        name = "debug_check" if debug else "check"
+        raise TypeError(f"{name} takes a scalar pred as argument, got {pred}")
     leaves, tree = tree_flatten((fmt_args, fmt_kwargs))
     for leaf in leaves:
         if not _is_array(leaf):
@@ -437,7 +447,7 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     compiled, as in JAX.
 
     Args:
-        pred: a boolean scalar.
+        pred: a Python bool, or a boolean array of shape ``()``.
         msg: a ``str.format`` string.
         *fmt_args: positional formatting arguments (pytrees of arrays).
         **fmt_kwargs: keyword formatting arguments (pytrees of arrays).
@@ -447,12 +457,13 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 
     Raises:
         JaxRuntimeError: eagerly, when ``pred`` is false.
-        TypeError: ``pred`` is not a scalar, or a formatting argument is not an array.
+        TypeError: ``pred`` is neither a Python bool nor a boolean array of shape ``()``
+            (a NumPy bool is neither, as in JAX), or a formatting argument is not an array.
 
     Example:
         >>> import numpy as np
         >>> try:
-        ...     check(np.bool_(False), "bad value {}", np.float32(3.0))
+        ...     check(False, "bad value {}", np.float32(3.0))
         ... except JaxRuntimeError as e:
         ...     print(e)
         bad value 3.0 (`check` failed)
@@ -464,7 +475,7 @@ def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     """Like :func:`check` inside :func:`checkify`; outside it, does nothing.
 
     Args:
-        pred: a boolean scalar.
+        pred: a Python bool, or a boolean array of shape ``()``.
         msg: a ``str.format`` string.
         *fmt_args: positional formatting arguments (pytrees of arrays).
         **fmt_kwargs: keyword formatting arguments (pytrees of arrays).
@@ -474,6 +485,6 @@ def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 
     Example:
         >>> import numpy as np
-        >>> debug_check(np.bool_(False), "ignored outside checkify")
+        >>> debug_check(False, "ignored outside checkify")
     """
     _make_check(pred, msg, fmt_args, fmt_kwargs, debug=True)

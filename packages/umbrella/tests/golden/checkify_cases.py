@@ -229,6 +229,56 @@ def run(jx: Any, jnp: Any, checkify: Any) -> dict[str, Any]:
     r["runtime_error_bases"] = [c.__name__ for c in ck.JaxRuntimeError.__mro__[1:]]
     r.update(_key_payloads(jx, jnp, ck))
     r.update(_closed_arguments(jx, jnp, ck))
+    r.update(_predicates(jx, jnp, ck))
+    return r
+
+
+def _predicates(jx: Any, jnp: Any, ck: Any) -> dict[str, Any]:
+    """What ``check``/``debug_check`` take as ``pred``: a Python bool or a boolean array of shape ().
+
+    A NumPy bool (``np.float32(-1.0) > 0`` is one), a NumPy array, a Python
+    int or a float array is JAX's ``TypeError``, eagerly, under ``jit``,
+    ``vmap`` and ``grad``, and inside ``checkify``.
+    """
+    f32 = jnp.float32
+
+    def checking(pred: Any, debug: bool = False) -> Callable[[Any], Any]:
+        def f(x: Any) -> Any:
+            (ck.debug_check if debug else ck.check)(pred, "pred {}", x)
+            return x
+
+        return f
+
+    def outcome(g: Any, *args: Any) -> Any:
+        return _outcome(lambda: g(*args), first_line=True)
+
+    r: dict[str, Any] = {}
+    preds = {
+        "python_true": True,
+        "python_false": False,
+        "numpy_bool": np.bool_(True),
+        "numpy_bool_false": np.float32(-1.0) > 0,
+        "numpy_array": np.array(True),
+        "python_int": 1,
+        "float_array": jnp.asarray(1.0, f32),
+        "bool_array": jnp.asarray(False),
+        "bool_vector": jnp.asarray([True, False]),
+    }
+    for name, pred in preds.items():
+        r[f"pred_eager_{name}"] = _raises(lambda p=pred: checking(p)(f32(1.0)))
+        r[f"pred_checkify_{name}"] = outcome(ck.checkify(checking(pred)), f32(1.0))
+    for name in ("python_true", "numpy_bool", "numpy_array", "bool_array"):
+        pred = preds[name]
+        r[f"pred_debug_{name}"] = _raises(lambda p=pred: checking(p, debug=True)(f32(1.0)))
+        r[f"pred_checkify_debug_{name}"] = outcome(
+            ck.checkify(checking(pred, debug=True)), f32(1.0)
+        )
+        r[f"pred_jit_{name}"] = _raises(lambda p=pred: jx.jit(checking(p))(f32(1.0)))
+        r[f"pred_vmap_{name}"] = _raises(lambda p=pred: jx.vmap(checking(p))(jnp.ones(2)))
+        r[f"pred_grad_{name}"] = _raises(lambda p=pred: jx.grad(checking(p))(f32(1.0)))
+    compare = lambda x: (ck.check(x > 0, "x {}", x), x)[1]  # noqa: E731
+    r["pred_checkify_jit_numpy_argument"] = outcome(ck.checkify(jx.jit(compare)), np.float32(-1.0))
+    r["pred_jit_checkify_numpy_argument"] = outcome(jx.jit(ck.checkify(compare)), np.float32(-1.0))
     return r
 
 
