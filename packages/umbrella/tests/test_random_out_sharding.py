@@ -23,17 +23,9 @@ random_sharding_cases = cases_module("random_sharding_cases")
 GOLDEN: dict[str, Any] = load_json("random_sharding_golden.json")
 OURS: dict[str, Any] = random_sharding_cases.run(tx)
 SAMPLERS = sorted(random_sharding_cases.sampler_calls(tx))
-# Samplers that fail under jit with a typed key whatever out_sharding is (a gap of
-# the traced poisson path, not of out_sharding).
-JIT_GAPS = {"poisson/jit"}
 
 
-def _case(name: str) -> Any:
-    gap = pytest.mark.xfail(strict=True, reason="the sampler fails under jit with a typed key")
-    return pytest.param(name, marks=gap) if name in JIT_GAPS else name
-
-
-@pytest.mark.parametrize("case", [_case(k) for k in sorted(GOLDEN) if k != "jax_version"])
+@pytest.mark.parametrize("case", [k for k in sorted(GOLDEN) if k != "jax_version"])
 def test_case_matches_jax(case: str) -> None:
     want, got = GOLDEN[case], OURS[case]
     if isinstance(want, str):

@@ -449,14 +449,22 @@ def categorical(
 # poisson
 
 
+def _max_iters(xp: Any, dt: np.dtype[Any]) -> Array:
+    # The loops' bound, an array of the sample dtype (as JAX's): the loop counter
+    # is a traced value under jit, so the bound is compared with it, never read
+    # off it with int().
+    bound: Array = xp.asarray(np.iinfo(dt).max, dtype=xdtype(xp, dt))
+    return bound
+
+
 def _poisson_knuth(data: Array, lam: Array, shape: tuple[int, ...], dt: np.dtype[Any]) -> Array:
     xp = namespace_of(data)
     f32 = np.dtype("float32")
-    max_iters = int(np.iinfo(dt).max)
+    max_iters = _max_iters(xp, dt)
 
     def cond(state: tuple[Array, ...]) -> Array:
         i, _, _, log_prod = state
-        return xp.any(log_prod > -lam) & (int(i) < max_iters)
+        return xp.any(log_prod > -lam) & (i < max_iters)
 
     def body(state: tuple[Array, ...]) -> tuple[Array, ...]:
         i, k, rng, log_prod = state
@@ -484,11 +492,11 @@ def _poisson_rejection(data: Array, lam: Array, shape: tuple[int, ...], dt: np.d
     a = -0.059 + 0.02483 * b
     inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
     v_r = 0.9277 - 3.6224 / (b - 2.0)
-    max_iters = int(np.iinfo(dt).max)
+    max_iters = _max_iters(xp, dt)
 
     def cond(state: tuple[Array, ...]) -> Array:
         i, _, accepted, _ = state
-        return xp.any(~accepted) & (int(i) < max_iters)
+        return xp.any(~accepted) & (i < max_iters)
 
     def body(state: tuple[Array, ...]) -> tuple[Array, ...]:
         i, k_out, accepted, rng = state
