@@ -13,25 +13,21 @@ arrays go through ``convert_element_type``.
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, cast, overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 from tessela_tracer import (
     ArrayOps,
     EvalTrace,
-    Literal,
     ShapedArray,
     Tracer,
-    Var,
     check_rank_promotion,
     get_aval,
     get_current_trace,
     lax,
 )
 from tessela_tracer import dtypes as _dt
-from tessela_tracer.extend import JitTracer
 from tessela_tracer.primitives import convert_element_type_p
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike, unchanged
 
@@ -247,33 +243,6 @@ def _literal(value: Any, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
     return lit
 
 
-def _literal_of(x: object) -> Literal | None:
-    """The literal a jaxpr tracer of a scalar constant stands for, else None."""
-    if type(x) is JitTracer:
-        atom = getattr(x, "_var", None)
-        if isinstance(atom, Literal):
-            return atom
-    return None
-
-
-def _fold_literal(x: Any, lit: Literal, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
-    # A conversion of a known scalar folds to a new literal, as JAX's jaxpr
-    # tracer does: the literal, as its dtype, is cast by NumPy (a float out of
-    # an integer type's range wraps, 300.0 to int8 is 44).
-    folded: ArrayLike
-    if weak_type:
-        folded = _literal(lit.val, dtype, True)
-    else:
-        val = np.asarray(lit.val, dtype=lit.aval.dtype)
-        if val.dtype.kind == "c" and dtype.kind != "c":
-            val = val.real
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            folded = val.astype(dtype)[()]
-    trace = x._trace
-    return JitTracer(trace, aval_of(folded), cast(Var, trace.to_atom(folded)))
-
-
 @overload
 def convert(x: Array, dtype: np.dtype[Any], /, *, weak_type: bool = False) -> Array: ...
 @overload
@@ -301,9 +270,6 @@ def convert(x: ArrayLike, dtype: np.dtype[Any], /, *, weak_type: bool = False) -
     aval = aval_of(x)  # a weakly typed result of a NumPy value is an array (NumPy has none)
     if aval.dtype == dtype and aval.weak_type == weak_type:
         return unchanged(x)
-    known = _literal_of(x)
-    if known is not None:
-        return unchanged(_fold_literal(x, known, dtype, weak_type))
     return unchanged(
         convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=None)
     )

@@ -8,7 +8,7 @@ jaxprs and, once a backend registers implementations, runs eagerly.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -16,18 +16,13 @@ from tessela_tracer import (
     ArrayCopySemantics,
     ArrayOps,
     EvalTrace,
-    Trace,
-    Var,
     get_current_trace,
     lax,
     to_concrete_array,
 )
 from tessela_tracer import dtypes as _dt
 from tessela_tracer.extend import (
-    JaxprTrace,
-    JitTracer,
     device_put_p,
-    find_impl,
     random_unwrap,
     random_wrap,
 )
@@ -46,7 +41,7 @@ from ._shapes import Shape, canonicalize_shape, check_element_count, is_python_s
 
 __all__ = [
     "array", "asarray", "empty", "empty_like", "full", "full_like", "ones", "ones_like",
-    "place_result", "traced_constant", "zeros", "zeros_like",
+    "place_result", "zeros", "zeros_like",
 ]  # fmt: skip
 
 
@@ -279,49 +274,7 @@ def place_result(out: ArrayLike, device: object) -> Array:
     trace = get_current_trace()
     if type(trace) is EvalTrace:
         return unchanged(to_concrete_array(out))
-    return unchanged(traced_constant(out, trace))
-
-
-def traced_constant(value: Any, trace: Trace) -> ArrayLike:
-    """Host data as a value of the transformations running ``trace``.
-
-    Under a jaxpr-building trace the result is a tracer standing for the
-    constant itself (a literal for a scalar, a constant input for an array),
-    so it prints and folds into later equations as JAX's does, and has the
-    array methods and ``.at``. A transformation that hands constants to its
-    parent (``vmap``, ``grad``) passes it on; one that evaluates constants
-    (compile-time evaluation) gives a concrete array.
-
-    Args:
-      value: a NumPy array or scalar, or a Python scalar.
-      trace: the current trace (not the root evaluation trace).
-
-    Returns:
-      A tracer or a concrete array of ``value``'s abstract value (Python
-      scalars keep their weak type); ``value`` itself when no backend can
-      make a concrete array.
-
-    >>> from tessela_tracer import make_jaxpr
-    >>> print(make_jaxpr(lambda: traced_constant(2.0, get_current_trace()))())
-    { lambda ; . let  in (2.0:f32[],) }
-    """
-    if type(trace) is JaxprTrace:
-        return JitTracer(trace, aval_of(value), cast(Var, trace.to_atom(value)))
-    if find_impl(device_put_p) is None:
-        return unchanged(value)
-    # Other traces route a constant on to their parent (which may stage it)
-    # or evaluate it; a staged ``device_put`` of a constant is dropped again
-    # for the constant's own tracer.
-    out = device_put_p.bind(
-        value, devices=(None,), srcs=(None,), copy_semantics=(ArrayCopySemantics.REUSE_INPUT,)
-    )[0]
-    staging = getattr(out, "_trace", None)
-    if type(out) is JitTracer and type(staging) is JaxprTrace:
-        eqns = staging.eqns
-        if eqns and eqns[-1].primitive is device_put_p and eqns[-1].outvars[0] is out._var:
-            eqns.pop()
-            return JitTracer(staging, aval_of(value), cast(Var, staging.to_atom(value)))
-    return unchanged(out)
+    return unchanged(lax.stage(out))
 
 
 def _full_keys(shape_t: tuple[int, ...], fill_value: Any, dt: Any) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -12,10 +13,11 @@ from tessela_pytree import tree_map
 
 from tessela_tracer import _dtypes
 from tessela_tracer import _prims_elementwise as ew
-from tessela_tracer._core import Primitive, Tracer
+from tessela_tracer._core import EvalTrace, Primitive, Tracer, get_current_trace
 from tessela_tracer._core import get_aval_of as _aval
-from tessela_tracer._key_dtypes import is_key_dtype
+from tessela_tracer._key_dtypes import is_extended, is_key_dtype
 from tessela_tracer._prims_elementwise import RoundingMethod
+from tessela_tracer._staging import stage
 from tessela_tracer.typing import Array, ArrayLike, DTypeLike
 from tessela_tracer.typing import unchanged as _unchanged
 
@@ -406,13 +408,52 @@ def _fold_cast(operand: Any, val: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
     return out
 
 
+def _cast_constant(operand: Any, dt: np.dtype[Any], weak_type: bool) -> Array:
+    """A constant cast under a trace, as JAX's: a value of the transformations.
+
+    A Python integer, or a scalar that NumPy casts without overflow, is cast on
+    the host and staged (a literal under ``jit``, a concrete array under
+    ``vmap`` or ``grad``). The rest (a non-finite float going to an integer
+    type, a Python float out of the integer type's range, a weak result, an
+    array) is bound: a jaxpr trace folds a scalar literal with NumPy's cast and
+    records the conversion of an array constant; an evaluating trace converts
+    with XLA.
+    """
+    if type(operand) is int:
+        operand = np.asarray(operand).astype(dt)[()]
+    if not weak_type and not isinstance(operand, np.ndarray):
+        aval = _aval(operand)
+        if aval.dtype == dt and not aval.weak_type:
+            return stage(operand)
+        value = operand
+        if isinstance(value, (builtins.complex, np.complexfloating)) and dt.kind != "c":
+            value = value.real
+        to_int = _dtypes.issubdtype(dt, np.integer)
+        if not (to_int and isinstance(value, (float, np.inexact)) and not np.isfinite(value)):
+            try:
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    cast = np.asarray(value, dtype=dt)[()]
+            except OverflowError:  # a Python float out of an integer type's range
+                pass
+            else:
+                return stage(cast)
+    out: Array = ew.convert_element_type_p.bind(
+        operand, new_dtype=dt, weak_type=weak_type, sharding=None
+    )
+    return out
+
+
 def _convert_element_type(
     operand: ArrayLike, new_dtype: DTypeLike | None, *, weak_type: bool
 ) -> Array:
     dt = _dtypes.canonicalize_dtype(new_dtype if new_dtype is not None else _aval(operand).dtype)
-    # A constant folds to a NumPy value, which has no weak type: a weak result
-    # is bound instead (a Python scalar already of that type is returned).
-    if not isinstance(operand, Tracer) and _foldable(operand) and not weak_type:
+    constant = not isinstance(operand, Tracer) and _foldable(operand)
+    if constant and not isinstance(get_current_trace(), EvalTrace) and not is_extended(dt):
+        return _cast_constant(operand, dt, weak_type)
+    # Eagerly a constant folds to a NumPy value, which has no weak type: a weak
+    # result is bound instead (a Python scalar already of that type is returned).
+    if constant and not weak_type:
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real

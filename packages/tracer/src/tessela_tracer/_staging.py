@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import functools
 import inspect
 import operator
+import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from tessela_pytree import (
@@ -21,10 +24,20 @@ from tessela_pytree import (
 
 from tessela_tracer._avals import ShapedArray, ShapeDtypeStruct, get_aval
 from tessela_tracer._config import config
-from tessela_tracer._core import Primitive, Trace, Tracer, _current_trace, new_trace
+from tessela_tracer._core import (
+    Primitive,
+    Trace,
+    Tracer,
+    _current_trace,
+    find_impl,
+    new_trace,
+)
 from tessela_tracer._errors import UnexpectedTracerError
 from tessela_tracer._jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, check_jaxpr
 from tessela_tracer._key_dtypes import is_extended
+from tessela_tracer._prims_array import ArrayCopySemantics, device_put_p
+from tessela_tracer._prims_elementwise import convert_element_type_p
+from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 __all__ = [
     "DebugInfo",
@@ -34,6 +47,7 @@ __all__ = [
     "eval_shape",
     "flatten_args",
     "make_jaxpr",
+    "stage",
     "trace_to_jaxpr",
 ]
 
@@ -191,9 +205,34 @@ class JaxprTrace(Trace):
             return Literal(x, aval)
         return self._const_var(x, aval)
 
+    def stage_value(self, x: object) -> JitTracer:
+        """A tracer of this trace standing for ``x`` (what :func:`~tessela_tracer.lax.stage` gives).
+
+        Args:
+          x: a constant (a literal for a scalar, a constvar for an array), a
+            tracer of an enclosing trace (a constvar) or one of this trace's
+            tracers (returned as is).
+
+        Returns:
+          The tracer, with ``x``'s abstract value.
+
+        Example:
+            >>> with new_trace(JaxprTrace()) as t:
+            ...     print(t.stage_value(2.0), t.to_closed_jaxpr([t.stage_value(2.0)]))
+            JitTracer<float32[]> { lambda ; . let  in (2.0:f32[],) }
+        """
+        if type(x) is JitTracer and x._trace is self:
+            return x
+        atom = self.to_atom(x)
+        return JitTracer(self, atom.aval, cast(Var, atom))
+
     def process_primitive(
         self, prim: Primitive, args: Sequence[object], params: dict[str, Any]
     ) -> Any:
+        if prim in _STAGING_RULES:
+            folded = _STAGING_RULES[prim](self, args, params)
+            if folded is not None:
+                return folded
         invars: list[Var | Literal] = []
         avals: list[ShapedArray] = []
         for x in args:
@@ -253,6 +292,113 @@ class JaxprTrace(Trace):
             if any(id(o) in needed for o in eqn.outvars):
                 needed.update(id(a) for a in eqn.invars if isinstance(a, Var))
         return needed
+
+
+_FOLDABLE = (bool, int, float, builtins.complex, np.generic, np.ndarray)
+
+
+def _literal_value(trace: JaxprTrace, x: object) -> tuple[Any, ShapedArray] | None:
+    """The host value and abstract value of ``x`` when it is a scalar literal of ``trace``."""
+    if type(x) is JitTracer:
+        atom = x._var
+        if x._trace is not trace or not isinstance(atom, Literal):
+            return None
+        val, aval = atom.val, atom.aval
+    elif isinstance(x, Tracer):
+        return None
+    else:
+        val, aval = x, get_aval(x)
+    if not isinstance(val, _FOLDABLE) or np.shape(val) or is_extended(aval.dtype):
+        return None
+    return val, aval
+
+
+def _fold_convert(trace: JaxprTrace, args: Sequence[object], params: dict[str, Any]) -> Any:
+    """``convert_element_type`` of a scalar literal folds to a literal, as JAX's jaxpr
+    tracer does: the value, as its dtype, is cast by NumPy (a float out of an
+    integer type's range wraps: ``300.0`` to int8 is 44, NaN to int32 the lowest
+    int32), so no equation is recorded."""
+    new_dtype = params["new_dtype"]
+    known = _literal_value(trace, args[0])
+    if known is None or params.get("sharding") is not None or is_extended(new_dtype):
+        return None
+    val, aval = known
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        host = np.asarray(val, dtype=aval.dtype)
+        if host.dtype.kind == "c" and np.dtype(new_dtype).kind != "c":
+            host = host.real
+        folded = host.astype(new_dtype)[()]
+    out_aval = ShapedArray((), np.dtype(new_dtype), bool(params["weak_type"]))
+    return JitTracer(trace, out_aval, cast(Var, Literal(folded, out_aval)))
+
+
+# The constant :func:`stage` is placing, while its ``device_put`` runs.
+_NOTHING = object()
+_staging: ContextVar[object] = ContextVar("tessela_staging", default=_NOTHING)
+_REUSE = (ArrayCopySemantics.REUSE_INPUT,)
+
+
+def _stage_constant(trace: JaxprTrace, args: Sequence[object], params: dict[str, Any]) -> Any:
+    if len(args) == 1 and args[0] is _staging.get():
+        return [trace.stage_value(args[0])]
+    return None  # a device_put of the program: recorded
+
+
+# Primitives a jaxpr trace answers without recording an equation (when the
+# rule returns None the equation is recorded as usual).
+_STAGING_RULES: dict[Primitive, Callable[[JaxprTrace, Sequence[object], dict[str, Any]], Any]] = {
+    device_put_p: _stage_constant,
+    convert_element_type_p: _fold_convert,
+}
+
+
+def stage(x: ArrayLike, /) -> Array:
+    """Lift ``x`` into the trace that is running, as ``jax.lax.stage``.
+
+    Under a jaxpr-building trace (``jit``, ``make_jaxpr``) the result is a
+    tracer standing for the constant: a literal for a scalar (not a PRNG key),
+    a constant input (constvar) for an array, with ``x``'s abstract value
+    (Python scalars are weakly typed). A transformation between (``vmap``,
+    ``grad``, a plugin) needs nothing for it: ``stage`` binds ``device_put``
+    to the default device, which a trace forwards to its parent as any
+    primitive whose operands are all constants, and the jaxpr trace answers
+    that one binding with the constant's tracer (:meth:`JaxprTrace.stage_value`)
+    instead of an equation. Where constants are evaluated (outside every jaxpr
+    trace, or under ``ensure_compile_time_eval``) the result is a concrete
+    array of the backend; ``x`` itself when no backend is installed. A tracer
+    comes back unchanged.
+
+    Args:
+      x: a NumPy array or scalar, a Python scalar, a concrete array or a tracer.
+
+    Returns:
+      ``x`` as a value of the running transformations.
+
+    Example:
+        >>> import numpy as np
+        >>> print(make_jaxpr(lambda: stage(2.0))())
+        { lambda ; . let  in (2.0:f32[],) }
+        >>> print(make_jaxpr(lambda: stage(np.ones(2, np.int32)))())
+        { lambda a:i32[2]; . let  in (a,) }
+    """
+    if isinstance(x, Tracer):
+        return x
+    trace = _current_trace.get()
+    if type(trace) is JaxprTrace:
+        return trace.stage_value(x)
+    if find_impl(device_put_p) is None:  # no backend: only a jaxpr trace can take it
+        above: Trace | None = trace
+        while above is not None and not isinstance(above, JaxprTrace):
+            above = above.parent
+        if above is None:
+            return unchanged(x)
+    token = _staging.set(x)
+    try:
+        out: Array = device_put_p.bind(x, devices=(None,), srcs=(None,), copy_semantics=_REUSE)[0]
+    finally:
+        _staging.reset(token)
+    return out
 
 
 def trace_to_jaxpr(

@@ -124,6 +124,7 @@ from tessela_tracer._staging import (
     JitTracer,
     debug_info_for,
     flatten_args,
+    stage,
     trace_pytree_fun,
     trace_to_jaxpr,
 )
@@ -218,6 +219,7 @@ __all__ = [
     "set_eager_backend",
     "set_jit_backend",
     "split_solve_args",
+    "stage",
     "subjaxprs",
     "tangent_aval",
     "to_concrete_array",

@@ -218,6 +218,7 @@ from tessela_tracer._prims_special import (
     random_gamma_grad,
 )
 from tessela_tracer._prims_window import reduce_window
+from tessela_tracer._staging import stage
 from tessela_tracer.lax import linalg as linalg
 
 __all__ = [
@@ -412,6 +413,7 @@ __all__ = [
     "square",
     "squeeze",
     "stack",
+    "stage",
     "stop_gradient",
     "sub",
     "switch",
