@@ -272,12 +272,23 @@ def _fast_key(
     # their structure joining the key. ``head``: the current trace's type, the
     # default-device setting, the flags.
     if head is None:
-        head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
-    prefix: Any = None
-    leaves: Sequence[Any] = args
+        head = _head()
+    return _general_key(head, *_prefixed(jitted, args, kwargs))
+
+
+def _head() -> tuple[Any, Any, Any]:
+    # A call's context: the current trace's type, default device, flags.
+    return (type(get_current_trace()), _default_device_var.get(), config.trace_key)
+
+
+def _prefixed(
+    jitted: JitWrapped, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, Sequence[Any]]:
+    # The key's prefix and the call's top-level dynamic arguments (``_split``).
     if kwargs or jitted._has_static:
         leaves, prefix = _split(jitted, args, kwargs)
-    return _general_key(head, prefix, leaves)
+        return prefix, leaves
+    return None, args
 
 
 def _general_key(
@@ -327,8 +338,8 @@ def _remember(
         else:
             dtypes.append(aval.dtype)
             shapes.append(aval.shape)
-    head = (type(get_current_trace()), _default_device_var.get(), config.trace_key)
-    top, prefix = _split(jitted, args, kwargs) if kwargs or jitted._has_static else (args, None)
+    head = _head()
+    prefix, top = _prefixed(jitted, args, kwargs)
     key, leaves = _general_key(head, prefix, top)
     if key is None or len(leaves) != len(flat):
         return

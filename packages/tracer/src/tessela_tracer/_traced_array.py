@@ -22,6 +22,10 @@ def _no_buffer(x: Any, what: str) -> ConcretizationTypeError:
     )
 
 
+def _no_method(x: Any, name: str) -> str:
+    return f"The {name!r} method is not available on traced array with shape {x.aval.str_short()}."
+
+
 def _not_available(x: Any, name: str) -> str:
     return (
         f"The {name!r} attribute is not available on traced array with shape {x.aval.str_short()}."
@@ -120,25 +124,30 @@ class TracedArray(Array):
         """Raise: known only for concrete arrays."""
         raise _no_buffer(self, "traceback property")
 
+    # ``device``, ``sharding``, ``block_until_ready`` and ``copy_to_host_async``
+    # raise AttributeError (``hasattr`` is False), as JAX's tracers do, with
+    # JAX's text. Properties rather than a ``__getattr__``, which would slow
+    # every attribute load on every tracer.
     if not TYPE_CHECKING:  # the type checker sees the declared attributes only
 
-        def __getattr__(self, name: str) -> Any:
-            # ``device``, ``sharding``, ``block_until_ready`` and
-            # ``copy_to_host_async`` raise AttributeError (``hasattr`` is False), as
-            # JAX's tracers do, with JAX's text.
-            if name in ("device", "sharding"):
-                shape = self.aval.str_short()
-                hint = " To query sharding information on tracers, use `jax.typeof(x)`."
-                raise AttributeError(
-                    f"The {name!r} attribute is not available on traced array with shape "
-                    f"{shape}.{hint if name == 'sharding' else ''}"
-                )
-            if name in ("block_until_ready", "copy_to_host_async"):
-                raise AttributeError(
-                    f"The {name!r} method is not available on traced array with shape "
-                    f"{self.aval.str_short()}."
-                )
-            return super().__getattr__(name)
+        @property
+        def device(self) -> NoReturn:
+            raise AttributeError(_not_available(self, "device"))
+
+        @property
+        def sharding(self) -> NoReturn:
+            raise AttributeError(
+                _not_available(self, "sharding")
+                + " To query sharding information on tracers, use `jax.typeof(x)`."
+            )
+
+        @property
+        def block_until_ready(self) -> NoReturn:
+            raise AttributeError(_no_method(self, "block_until_ready"))
+
+        @property
+        def copy_to_host_async(self) -> NoReturn:
+            raise AttributeError(_no_method(self, "copy_to_host_async"))
 
     # What JAX's tracers of arrays answer for its internal mutable-reference and
     # constant bookkeeping: nothing mutable, no known constant, no parent.
