@@ -7,6 +7,7 @@ everything CI runs. Sessions use the interpreter nox runs under.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -23,9 +24,11 @@ PACKAGES_DIR = ROOT / "packages"
 # dependency of a Tessela package.
 ORACLE = ["jax==0.10.2", "jaxlib==0.10.2"]
 # Package tests run on every core (one worker process each); a test needing a
-# fresh process starts its own subprocess, so workers share no state.
+# fresh process starts its own subprocess, so workers share no state. The tests
+# of a module marked ``xdist_group`` (its cases computed once, by a module-scoped
+# fixture or cache) all go to one worker, which computes them once.
 XDIST = "pytest-xdist"
-PARALLEL = ["-n", "auto"]
+PARALLEL = ["-n", "auto", "--dist", "loadgroup"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = [
@@ -142,11 +145,50 @@ def _install_from_repo(
     session.install(*args)
 
 
+# Wheels built by ``isolated`` sessions, one folder per package and digest of
+# its sources: each session installs its siblings' wheels, and a sibling whose
+# sources did not change since another session built it is not built again.
+WHEEL_CACHE = ROOT / ".nox" / "_wheels"
+# Top-level folders of a package that no wheel is built from.
+_NOT_IN_WHEEL = {"tests", "benchmarks", "tools", "dist", "build"}
+
+
+def _source_digest(pkg: Package) -> str:
+    """A digest of every file a wheel of ``pkg`` may be built from (paths and bytes)."""
+    digest = hashlib.sha256()
+    for path in sorted(pkg.path.rglob("*")):
+        rel = path.relative_to(pkg.path)
+        folders = rel.parts[:-1]
+        if (
+            not path.is_file()
+            or (folders and folders[0] in _NOT_IN_WHEEL)
+            or any(p == "__pycache__" or p.startswith(".") for p in folders)
+        ):
+            continue
+        digest.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
 def _build_wheels(session: nox.Session, packages: list[Package], out: Path) -> list[Path]:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     for dep in packages:
-        session.run("uv", "build", "--quiet", "--wheel", "--out-dir", str(out), str(dep.path))
+        cached = WHEEL_CACHE / f"{dep.dist}-{_source_digest(dep)}"
+        if cached.is_dir():
+            session.log(f"{dep.dist}: sources unchanged, wheel from {cached}")
+        else:
+            # Built aside and renamed into place: the folder holds a whole wheel or is absent.
+            partial = WHEEL_CACHE / f".{cached.name}-{os.getpid()}"
+            shutil.rmtree(partial, ignore_errors=True)
+            session.run(
+                "uv", "build", "--quiet", "--wheel", "--out-dir", str(partial), str(dep.path)
+            )
+            try:
+                partial.rename(cached)
+            except OSError:  # another run put the same wheel there first
+                shutil.rmtree(partial, ignore_errors=True)
+        for wheel in cached.glob("*.whl"):
+            shutil.copy2(wheel, out / wheel.name)
     return sorted(out.glob("*.whl"))
 
 

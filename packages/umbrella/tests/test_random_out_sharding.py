@@ -21,13 +21,22 @@ from tessela.sharding import AbstractMesh, NamedSharding, PartitionSpec
 
 random_sharding_cases = cases_module("random_sharding_cases")
 GOLDEN: dict[str, Any] = load_json("random_sharding_golden.json")
-OURS: dict[str, Any] = random_sharding_cases.run(tx)
 SAMPLERS = sorted(random_sharding_cases.sampler_calls(tx))
+# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
+# module goes to the same pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("random_out_sharding")
+
+
+@pytest.fixture(scope="module")
+def ours() -> dict[str, Any]:
+    """Every case's result here (each sampler compiled several ways: run once, at first use)."""
+    out: dict[str, Any] = random_sharding_cases.run(tx)
+    return out
 
 
 @pytest.mark.parametrize("case", [k for k in sorted(GOLDEN) if k != "jax_version"])
-def test_case_matches_jax(case: str) -> None:
-    want, got = GOLDEN[case], OURS[case]
+def test_case_matches_jax(ours: dict[str, Any], case: str) -> None:
+    want, got = GOLDEN[case], ours[case]
     if isinstance(want, str):
         assert got == want
         return
@@ -45,8 +54,8 @@ def test_every_sampler_jax_gives_out_sharding_takes_it() -> None:
 
 
 @pytest.mark.parametrize("name", SAMPLERS)
-def test_empty_mesh_sharding_changes_nothing(name: str) -> None:
-    assert OURS[f"{name}/typeof"] == OURS[f"{name}/plain"] == OURS[f"{name}/none"]
+def test_empty_mesh_sharding_changes_nothing(ours: dict[str, Any], name: str) -> None:
+    assert ours[f"{name}/typeof"] == ours[f"{name}/plain"] == ours[f"{name}/none"]
 
 
 def test_sharding_types_are_the_tracers() -> None:

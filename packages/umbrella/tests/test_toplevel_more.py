@@ -19,21 +19,30 @@ from tessela.custom_derivatives import linear_call
 
 transforms_more_cases = cases_module("transforms_more_cases")
 GOLDEN = load_npz("transforms_more_golden.npz")
+# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
+# module goes to the same pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("toplevel_more")
 
-OURS = transforms_more_cases.run(tx)
+
+@pytest.fixture(scope="module")
+def ours() -> dict[str, Any]:
+    """Every transform case's result here (run once, at first use)."""
+    out: dict[str, Any] = transforms_more_cases.run(tx)
+    return out
+
 
 # JAX 0.10.2 runs an untransformed custom_vjp function on Python floats as
 # Python (a float64 result); Tessela's custom_vjp returns a float32 array.
 _DTYPE_DIFFERS = {"cg/value"}
 
 
-def test_every_transform_case_was_recorded() -> None:
-    assert sorted(OURS) == sorted(GOLDEN)
+def test_every_transform_case_was_recorded(ours: dict[str, Any]) -> None:
+    assert sorted(ours) == sorted(GOLDEN)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_transform_case_matches_jax(name: str) -> None:
-    got, want = OURS[name], GOLDEN[name]
+def test_transform_case_matches_jax(ours: dict[str, Any], name: str) -> None:
+    got, want = ours[name], GOLDEN[name]
     assert got.shape == want.shape
     assert got.dtype == want.dtype or name in _DTYPE_DIFFERS
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
