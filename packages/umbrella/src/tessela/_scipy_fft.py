@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -144,6 +144,37 @@ def _axes_and_sizes(
     return tuple(a % x.ndim for a in axes), sizes
 
 
+def _transform_n(
+    name: str,
+    one_axis: Callable[..., Array],
+    many_axes: Callable[[Array, tuple[int, ...], str | None], Array],
+    x: ArrayLike,
+    type: int,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    norm: str | None,
+) -> Array:
+    # What dctn and idctn share: the checks, a complex input as two real
+    # transforms, one axis as the 1-D transform, and the zero padding to ``s``
+    # before ``many_axes`` transforms the padded array along ``axes``.
+    _check(name, type, norm)
+    x = tnp.asarray(x)
+    if dtypes.issubdtype(x.dtype, np.complexfloating):
+        real, imag = (
+            _transform_n(name, one_axis, many_axes, part, type, s, axes, norm)
+            for part in (x.real, x.imag)
+        )
+        return lax.complex(real, imag)
+    x = _inexact(x)
+    axes_t, sizes = _axes_and_sizes(x, s, axes)
+    if len(axes_t) == 1:
+        return one_axis(x, n=sizes[0] if sizes is not None else None, axis=axes_t[0], norm=norm)
+    if sizes is not None:
+        for a, size in zip(axes_t, sizes, strict=False):
+            x = _pad_axis(x, a, size)
+    return many_axes(x, axes_t, norm)
+
+
 def dctn(
     x: ArrayLike, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str | None = None,
@@ -169,21 +200,14 @@ def dctn(
         [[16.  0.]
          [ 0.  0.]]
     """
-    _check("dctn", type, norm)
-    x = tnp.asarray(x)
-    if dtypes.issubdtype(x.dtype, np.complexfloating):
-        return lax.complex(dctn(x.real, type, s, axes, norm), dctn(x.imag, type, s, axes, norm))
-    x = _inexact(x)
-    axes_t, sizes = _axes_and_sizes(x, s, axes)
-    if len(axes_t) == 1:
-        return dct(x, n=sizes[0] if sizes is not None else None, axis=axes_t[0], norm=norm)
-    if sizes is not None:
-        for a, size in zip(axes_t, sizes, strict=False):
-            x = _pad_axis(x, a, size)
-    if len(axes_t) == 2:
-        return _dct2(x, axes_t, norm)
-    for i in range(0, len(axes_t), 2):
-        x = dctn(x, axes=axes_t[i : i + 2], norm=norm)
+    return _transform_n("dctn", dct, _dctn_axes, x, type, s, axes, norm)
+
+
+def _dctn_axes(x: Array, axes: tuple[int, ...], norm: str | None) -> Array:
+    if len(axes) == 2:
+        return _dct2(x, axes, norm)
+    for i in range(0, len(axes), 2):
+        x = dctn(x, axes=axes[i : i + 2], norm=norm)
     return x
 
 
@@ -252,17 +276,10 @@ def idctn(
         [[1. 0.]
          [0. 1.]]
     """
-    _check("idctn", type, norm)
-    x = tnp.asarray(x)
-    if dtypes.issubdtype(x.dtype, np.complexfloating):
-        return lax.complex(idctn(x.real, type, s, axes, norm), idctn(x.imag, type, s, axes, norm))
-    x = _inexact(x)
-    axes_t, sizes = _axes_and_sizes(x, s, axes)
-    if len(axes_t) == 1:
-        return idct(x, n=sizes[0] if sizes is not None else None, axis=axes_t[0], norm=norm)
-    if sizes is not None:
-        for a, size in zip(axes_t, sizes, strict=False):
-            x = _pad_axis(x, a, size)
-    for a in axes_t:
+    return _transform_n("idctn", idct, _idctn_axes, x, type, s, axes, norm)
+
+
+def _idctn_axes(x: Array, axes: tuple[int, ...], norm: str | None) -> Array:
+    for a in axes:
         x = idct(x, axis=a, norm=norm)
     return x
