@@ -342,7 +342,20 @@ def promote_dtypes(*args: ArrayLike) -> list[Array] | list[ArrayLike]:
         if fast is not None:
             return fast
     dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
-    return [convert(a, dtype, weak_type=weak) for a in args]
+    return [_promoted(a, dtype, weak) for a in args]
+
+
+def _promoted(x: ArrayLike, dtype: np.dtype[Any], weak_type: bool) -> ArrayLike:
+    """``x`` converted to the promoted ``dtype``: the one conversion of promotion.
+
+    A Python int operand is weakly typed, as in JAX: it is a value of the
+    default integer type (int32, int64 under x64) before it meets the other
+    operands, so one outside that type's range raises JAX's ``OverflowError``
+    whatever ``dtype`` is (``x_uint32 + 2**31``, ``x_float16 + 2**40``).
+    """
+    if type(x) is int and not -(2**31) <= x < 2**31:
+        get_aval(x)  # the weak default integer: OverflowError outside its range
+    return convert(x, dtype, weak_type=weak_type)
 
 
 # Kind order of the promotion lattice for the common NumPy kinds (bfloat16 and
@@ -367,7 +380,7 @@ def _promote_pair_fast(a: Any, b: Any) -> list[Any] | None:
     rank = _KIND_RANK.get(aval.dtype.kind)
     if aval.weak_type or rank is None or rank < _PY_RANK[type(scalar)] or rank == 0:
         return None
-    lit = _literal(scalar, aval.dtype, False)
+    lit = _promoted(scalar, aval.dtype, False)
     return [arr, lit] if a_arr else [lit, arr]
 
 
@@ -422,7 +435,7 @@ def promote_dtypes_inexact(*args: ArrayLike) -> list[Array] | list[ArrayLike]:
             return [args[0]]
     dtype, weak = _dt.result_type(*args, return_weak_type_flag=True)
     dtype = to_inexact_dtype(dtype)
-    return [convert(a, dtype, weak_type=weak) for a in args]
+    return [_promoted(a, dtype, weak) for a in args]
 
 
 @overload

@@ -290,8 +290,11 @@ def _int_aval(x: int) -> ShapedArray:
     info = np.iinfo(aval.dtype)
     if not info.min <= x <= info.max:
         raise OverflowError(
-            f"Python int {x} too large to convert to {aval.dtype.name}; "
-            "pass it as an explicit NumPy array of a wider dtype"
+            f"Python int {x} too large to convert to {aval.dtype.name}: a Python int "
+            f"operand is weakly typed, a value of the default integer type "
+            f"({'int32; int64 with' if aval.dtype.itemsize == 4 else 'int64 with'} "
+            "jax_enable_x64) whatever the other operands' dtype. Pass it as a Python "
+            "float, or as a NumPy scalar or array of the dtype it should have"
         )
     return aval
 
