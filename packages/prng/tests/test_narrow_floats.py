@@ -100,3 +100,25 @@ def test_bfloat16_normal_of_key_zero() -> None:
 def test_sub_byte_and_integer_ml_dtypes_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="must be a float"):
         tr.uniform(tr.key(0), (2,), dtype=getattr(ml_dtypes, name))
+
+
+# jax.random.binomial(jax.random.key(0), n, p, (5,)) under JAX 0.10.2 (its
+# default, partitionable Threefry), p = [0.05, 0.3, 0.5, 0.7, 0.95] in the
+# width: float32 counts computed in that width. float8_e5m2fnuz overflows to
+# NaN, which BTRS meets in its Stirling-tail lookup (it raised IndexError).
+_FLOAT8_BINOMIAL = {
+    "float8_e5m2": {3.0: [0, 0, 1, 2, 3], 40.0: [2, 12, 20, 39, 40], 1000.0: [48, 320, 512, 768, 1024]},
+    "float8_e5m2fnuz": {3.0: [0, 0, 1, 2, 3], 40.0: [2, 12, 20, 39, 40], 1000.0: [48, 320, 512, 768, 1024]},
+    "float8_e3m4": {3.0: [1, 0, 1, 2, 2], 40.0: [np.inf] * 5, 1000.0: [np.inf] * 5},
+    "float8_e4m3": {3.0: [1, 0, 1, 2, 2], 40.0: [2, 12, 20, 29, 37], 1000.0: [np.inf] * 5},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_FLOAT8_BINOMIAL))
+def test_float8_binomial_equals_jax(name: str) -> None:
+    tr.config.update("jax_threefry_partitionable", True)
+    p = np.array([0.05, 0.3, 0.5, 0.7, 0.95], getattr(ml_dtypes, name))
+    for trials, want in _FLOAT8_BINOMIAL[name].items():
+        got = np.asarray(tr.binomial(tr.key(0), trials, p, (5,)))
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, np.array(want, np.float32), err_msg=f"{name} {trials}")

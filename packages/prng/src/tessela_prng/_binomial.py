@@ -61,7 +61,9 @@ def _stirling_tail(xp: Namespace, k: Array) -> Array:
     one = c(1.0)
     kp1sq = (kc + one) * (kc + one)
     approx = (c(1.0 / 12) - (c(1.0 / 360) - c(1.0 / 1260) / kp1sq) / kp1sq) / (kc + one)
-    idx = xp.reshape(xp.astype(xp.floor(kc), xp.int32), (-1,))
+    # Only the rows that use the table read it: a NaN k (a narrow float's
+    # overflow) indexes row 0, where XLA's gather clamps whatever index it gets.
+    idx = xp.reshape(xp.astype(xp.floor(xp.where(use_table, kc, c(0.0))), xp.int32), (-1,))
     looked = xp.reshape(xp.take(table, idx), k.shape)
     return xp.where(use_table, looked, approx)
 
