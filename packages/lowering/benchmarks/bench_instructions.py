@@ -1,10 +1,11 @@
 """Per-call cost of ``bench_calls.py``'s rows in instructions, Tessela beside JAX.
 
 Timings on a shared machine move with its load; instruction counts do not.
-Each row runs in a fresh worker process under Valgrind's callgrind
-(``valgrind`` must be on ``PATH``), which counts the instructions executed
-while the row's calls run, after a warm-up (``callgrind_control`` switches
-counting on and off around them). Two figures per side:
+Each side runs every row in one worker process per device count, under
+Valgrind's callgrind (``valgrind`` must be on ``PATH``), which counts the
+instructions executed while a row's calls run, after its warm-up
+(``callgrind_control`` switches counting on and off around them and dumps
+the count of each row). Two figures per side:
 
 - ``main``: the calling thread alone: tracing caches, keys, argument
   transfers, launching the program, wrapping the results. This is what a
@@ -14,7 +15,7 @@ counting on and off around them). Two figures per side:
   spins waiting for work executes instructions too, so ``all`` varies more
   between runs than ``main``.
 
-The figures are per call, less a run with no call (the switching itself).
+The figures are per call, less a pass with no call (the switching itself).
 Rows are ``bench_calls.py``'s; ``TESSELA_BENCH_ROWS`` (comma-separated keys,
 default: all) picks some, ``TESSELA_BENCH_CALLS`` sets the calls per row
 (default 500; a quarter of it for the slow rows), ``TESSELA_BENCH_DEVICES``
