@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -14,20 +16,21 @@ import tessela_lowering as tl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from tessela_lowering import _xla
 from tessela_tracer import ShapeDtypeStruct, config, eval_jaxpr, lax, make_jaxpr
 
 
 @pytest.fixture
 def flag() -> Iterator[Any]:
-    changed: list[str] = []
+    changed: list[tuple[str, Any]] = []
 
     def set_flag(name: str, value: Any) -> None:
-        changed.append(name)
+        changed.append((name, config.read(name)))
         config.update(name, value)
 
     yield set_flag
-    for name in changed:
-        config.update(name, None if name.endswith("cache_dir") else False)
+    for name, before in reversed(changed):
+        config.update(name, before)
 
 
 def _counting(fn: Any) -> tuple[Any, list[int]]:
@@ -362,15 +365,54 @@ def test_log_compiles_names_eager_primitives_and_eager_jit_equations(
     assert "Finished XLA compilation of jit(sin) for arguments (f32[3,11])" in text
 
 
-def test_persistent_compilation_cache(flag: Any, tmp_path: Any) -> None:
+def test_persistent_compilation_cache(
+    flag: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     flag("jax_compilation_cache_dir", str(tmp_path))
+    flag("jax_persistent_cache_min_compile_time_secs", 0)
+    compiled: list[int] = []
+    compile_module = _xla.compile_module
+    monkeypatch.setattr(
+        _xla, "compile_module", lambda *a, **k: compiled.append(1) or compile_module(*a, **k)
+    )
     f = tl.jit(lambda x: lax.mul(x, 7.0))
     np.testing.assert_array_equal(np.asarray(f(np.ones(2, np.float32))), [7, 7])
     files = os.listdir(tmp_path)
-    assert len(files) == 1
+    assert len(files) == 1 and len(compiled) == 1
     g = tl.jit(lambda x: lax.mul(x, 7.0))  # same program: loaded from the cache
     np.testing.assert_array_equal(np.asarray(g(np.ones(2, np.float32))), [7, 7])
-    assert os.listdir(tmp_path) == files
+    assert os.listdir(tmp_path) == files and len(compiled) == 1
+    # An eager primitive's program goes through the same cache.
+    x = tl.device_put(np.full((3, 13), 0.5, np.float32))  # a shape no other test uses
+    want = np.asarray(lax.cos(x))
+    assert len(os.listdir(tmp_path)) == 2 and len(compiled) == 2
+    tl.clear_caches()
+    np.testing.assert_array_equal(np.asarray(lax.cos(x)), want)
+    assert len(compiled) == 2
+
+
+def test_persistent_cache_keeps_only_slow_compiles_by_default(flag: Any, tmp_path: Any) -> None:
+    env = {k: v for k, v in os.environ.items() if "MIN_COMPILE_TIME" not in k}
+    default = subprocess.run(
+        [sys.executable, "-c", "import tessela_lowering, tessela_tracer as t; "
+         "print(t.config.read('jax_persistent_cache_min_compile_time_secs'))"],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert default.strip() == "1.0"  # JAX's default
+    flag("jax_persistent_cache_min_compile_time_secs", 1.0)
+    flag("jax_compilation_cache_dir", str(tmp_path))
+    np.testing.assert_array_equal(
+        np.asarray(tl.jit(lambda x: lax.mul(x, 5.0))(np.ones(2, np.float32))), [5, 5]
+    )
+    assert os.listdir(tmp_path) == []  # compiled in well under a second
+
+
+def test_min_compile_time_rejects_a_negative_or_non_number() -> None:
+    before = config.read("jax_persistent_cache_min_compile_time_secs")
+    for bad in (-1, "soon", True):
+        with pytest.raises(ValueError, match="jax_persistent_cache_min_compile_time_secs"):
+            config.update("jax_persistent_cache_min_compile_time_secs", bad)
+    assert config.read("jax_persistent_cache_min_compile_time_secs") == before
 
 
 @settings(max_examples=10)

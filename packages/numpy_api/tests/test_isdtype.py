@@ -35,3 +35,19 @@ def test_matches_jax(name: str) -> None:
 def test_unknown_kind_name_raises() -> None:
     with pytest.raises(ValueError, match="Unrecognized kind='floating'"):
         tnp.isdtype(np.float32, "floating")
+
+
+def test_every_kind_of_a_tuple_is_checked() -> None:
+    # A match on the first kind does not hide an unknown later one.
+    with pytest.raises(ValueError, match="Unrecognized kind='foo'"):
+        tnp.isdtype(np.bool_, ("bool", "foo"))
+    with pytest.raises(TypeError, match="got kind=3"):
+        tnp.isdtype(np.int8, ("integral", 3))
+
+
+@pytest.mark.parametrize("kind", ["signed integer", "integral", "numeric"])
+def test_time_and_object_dtypes_are_no_numbers(kind: str) -> None:
+    # NumPy files timedelta64 under its signed integers; the array API kinds do not.
+    for dt in (np.dtype("m8[s]"), np.dtype("M8[s]"), np.dtype(object)):
+        assert not tnp.isdtype(dt, kind)
+    assert tnp.isdtype(np.dtype("m8[s]"), np.dtype("m8[s]"))

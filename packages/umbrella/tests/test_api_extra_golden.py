@@ -26,9 +26,6 @@ from tessela import debug, random
 api_extra_cases = cases_module("api_extra_cases")
 GOLDEN = load_npz("api_extra_golden.npz")
 HOST = load_json("api_extra_golden.json")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("api_extra_golden")
 
 # Series stopped at a tolerance, and results that differ from the reference by
 # the association order of sums (overlap-add, Householder products).

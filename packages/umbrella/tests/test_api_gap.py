@@ -18,9 +18,6 @@ from tessela.scipy import linalg as sl
 
 api_cases = cases_module("api_cases")
 GOLDEN = load_npz("api_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("api_gap")
 
 
 @pytest.fixture(scope="module")

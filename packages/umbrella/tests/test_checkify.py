@@ -25,9 +25,6 @@ from tessela.experimental import checkify
 
 checkify_cases = cases_module("checkify_cases")
 GOLDEN = load_json("checkify_golden.json")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("checkify")
 
 
 @pytest.fixture(scope="module")

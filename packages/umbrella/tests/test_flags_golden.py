@@ -21,9 +21,6 @@ from tessela_tracer.extend import debug_effect, jaxpr_effects, ordered_debug_eff
 
 flags_cases = cases_module("flags_cases")
 GOLDEN = load_json("flags_golden.json")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("flags_golden")
 
 
 @pytest.fixture(scope="module")

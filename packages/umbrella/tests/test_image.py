@@ -15,9 +15,6 @@ from tessela import image
 
 image_cases = cases_module("image_cases")
 GOLDEN = load_npz("image_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("image")
 
 
 def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:

@@ -17,9 +17,6 @@ from tessela import lax
 
 lax_more_cases = cases_module("lax_more_cases")
 GOLDEN = load_npz("lax_more_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("lax_more")
 
 
 def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:

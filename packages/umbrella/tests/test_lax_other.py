@@ -22,9 +22,6 @@ from tessela import lax
 
 lax_other_cases = cases_module("lax_other_cases")
 GOLDEN = load_npz("lax_other_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("lax_other")
 
 
 def _compare(name: str, got: np.ndarray, want: np.ndarray) -> None:

@@ -26,9 +26,6 @@ from tessela import lax
 
 cases = cases_module("linalg_more_cases")
 GOLDEN = load_npz("linalg_more_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("linalg_more_golden")
 
 NS = SimpleNamespace(
     lax=lax, numpy=tnp, scipy_linalg=tsl, jit=tx.jit, jvp=tx.jvp, vjp=tx.vjp, vmap=tx.vmap

@@ -15,9 +15,6 @@ from _golden import cases_module, load_json
 
 narrow_float_cases = cases_module("narrow_float_cases")
 GOLDEN = load_json("narrow_float_golden.json")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("narrow_floats")
 _X = tnp.linspace(0.1, 1.0, 4)
 
 # Functions that promote their operands to an inexact dtype: a narrow float

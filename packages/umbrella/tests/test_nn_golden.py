@@ -19,9 +19,6 @@ from tessela import nn
 
 nn_cases = cases_module("nn_cases")
 GOLDEN = load_npz("nn_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("nn_golden")
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> float:

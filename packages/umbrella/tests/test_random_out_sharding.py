@@ -22,9 +22,6 @@ from tessela.sharding import AbstractMesh, NamedSharding, PartitionSpec
 random_sharding_cases = cases_module("random_sharding_cases")
 GOLDEN: dict[str, Any] = load_json("random_sharding_golden.json")
 SAMPLERS = sorted(random_sharding_cases.sampler_calls(tx))
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("random_out_sharding")
 
 
 @pytest.fixture(scope="module")

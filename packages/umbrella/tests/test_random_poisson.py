@@ -17,9 +17,6 @@ from _golden import cases_module, load_json
 
 poisson_cases = cases_module("poisson_cases")
 GOLDEN: dict[str, Any] = load_json("poisson_golden.json")["cases"]
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("random_poisson")
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
-import pytest
 import tessela as tx
 from _golden import cases_module, golden_tests, load_npz, scaled_close
 from tessela import ops
@@ -22,9 +21,6 @@ from tessela.scipy import special, stats
 
 scipy_cases = cases_module("scipy_cases")
 GOLDEN = load_npz("scipy_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("scipy_golden")
 
 # Cases whose float32 kernels (lgamma, digamma, polygamma, zeta, tan near
 # its poles) round differently from the reference's: compared more loosely.

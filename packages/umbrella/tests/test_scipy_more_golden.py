@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 import tessela as tx
 import tessela.scipy
 from _golden import cases_module, golden_tests, load_npz, scaled_close
@@ -20,9 +19,6 @@ from tessela import lax
 
 scipy_more_cases = cases_module("scipy_more_cases")
 GOLDEN = load_npz("scipy_more_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("scipy_more_golden")
 
 # Iterative kernels (series and continued fractions stopped at a tolerance) and
 # rational approximations evaluated with another association order.

@@ -19,9 +19,6 @@ from tessela.custom_derivatives import linear_call
 
 transforms_more_cases = cases_module("transforms_more_cases")
 GOLDEN = load_npz("transforms_more_golden.npz")
-# The cases run once, in one process: under `--dist loadgroup` (CI) every test of this
-# module goes to the same pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("toplevel_more")
 
 
 @pytest.fixture(scope="module")

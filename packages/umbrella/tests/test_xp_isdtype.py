@@ -22,38 +22,21 @@ GOLDEN: dict[str, Any] = load_json("isdtype_golden.json")["cases"]
 XP = isdtype_cases.run(_xp.namespace.isdtype)
 TNP = isdtype_cases.run(tnp.isdtype)
 
-# Where tessela.numpy.isdtype still parts from JAX (strict xfails, so that a fix
-# shows up here): it answers True at the first matching kind of a tuple without
-# checking the rest, and it files timedelta64 under NumPy's signedinteger.
-_TNP_DIFFERS = {
-    "bool|tuple_unknown_last": "a tuple's later kinds are not checked after a match",
-    **{
-        f"timedelta64|{kind}": "timedelta64 counts as a signed integer"
-        for kind in ("signed", "integral", "numeric", "tuple")
-    },
-}
-
 
 def test_every_case_was_recorded() -> None:
     assert sorted(XP) == sorted(GOLDEN)
 
 
-@pytest.mark.parametrize("case", sorted(GOLDEN))
-def test_array_api_view_matches_jax(case: str) -> None:
-    assert XP[case] == GOLDEN[case]
+def _differences(got: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    return {case: (got[case], want) for case, want in GOLDEN.items() if got[case] != want}
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_TNP_DIFFERS[c]))
-        if c in _TNP_DIFFERS
-        else c
-        for c in sorted(GOLDEN)
-    ],
-)
-def test_tessela_numpy_matches_jax(case: str) -> None:
-    assert TNP[case] == GOLDEN[case]
+def test_array_api_view_matches_jax() -> None:
+    assert _differences(XP) == {}
+
+
+def test_tessela_numpy_matches_jax() -> None:
+    assert _differences(TNP) == {}
 
 
 def test_unknown_kind_name_is_a_value_error_naming_kind() -> None:

@@ -29,7 +29,15 @@ from tessela_lowering._flags import logger, state
 from tessela_lowering._lowering import jaxpr_to_module
 from tessela_lowering._xla import Buffer, Device
 
-__all__ = ["Executable", "Plan", "cached_executable", "compile_plan", "make_plan", "short_type"]
+__all__ = [
+    "Executable",
+    "Plan",
+    "cached_executable",
+    "compile_plan",
+    "compile_text",
+    "make_plan",
+    "short_type",
+]
 
 
 def short_type(aval: ShapedArray, *, layout: bool = False) -> str:
@@ -255,7 +263,8 @@ def _cache_path(text: str, device: Device) -> str | None:
     digest = hashlib.sha256()
     digest.update(text.encode())
     digest.update(repr((_xla.JAXLIB_VERSION, _xla.device_platform(device))).encode())
-    digest.update(str(getattr(device, "device_kind", "")).encode())
+    # The executable is bound to the device it was compiled for: its id is in the key.
+    digest.update(repr((getattr(device, "device_kind", ""), device.id)).encode())
     return os.path.join(folder, f"tessela-{digest.hexdigest()[:32]}.bin")
 
 
@@ -270,23 +279,43 @@ def compile_plan(plan: Plan) -> Executable:
     """
     start = time.perf_counter()
     text, callbacks = plan.lower()
-    device = plan.device
-    # Python callbacks cannot be serialized: such programs skip the persistent cache.
-    path = None if callbacks else _cache_path(text, device)
-    exe = None
-    if path is not None and os.path.exists(path):
-        with open(path, "rb") as fh:
-            exe = _xla.deserialize(fh.read(), [device])
-    if exe is None:
-        exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
-        if path is not None:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                fh.write(_xla.serialize(exe))
-            os.replace(tmp, path)
+    exe = compile_text(text, plan.device, callbacks)
     log_compile(plan.name, plan.in_avals, start)
     return Executable(plan, text, exe, callbacks)
+
+
+def compile_text(
+    text: str, device: Device, callbacks: Sequence[Callable[..., Any]] = (), /
+) -> _xla.Executable:
+    """Compile a module for one device, through the persistent cache when it is on.
+
+    With ``jax_compilation_cache_dir`` set, an executable of the same module
+    text, jaxlib and device kind is loaded from that folder instead of compiled;
+    one compiled in at least ``jax_persistent_cache_min_compile_time_secs`` is
+    written there. Programs with Python callbacks cannot be serialized and
+    always compile.
+
+    Args:
+      text: the module's MLIR text.
+      device: the device it runs on.
+      callbacks: the host callbacks the module calls.
+
+    Returns:
+      The loaded executable.
+    """
+    path = None if callbacks else _cache_path(text, device)
+    if path is not None and os.path.exists(path):
+        with open(path, "rb") as fh:
+            return _xla.deserialize(fh.read(), [device])
+    start = time.perf_counter()
+    exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
+    if path is not None and time.perf_counter() - start >= state.cache_min_compile_secs:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(_xla.serialize(exe))
+        os.replace(tmp, path)
+    return exe
 
 
 def log_compile(name: str, avals_in: Sequence[ShapedArray], start: float, /) -> None:

@@ -357,7 +357,7 @@ def _compile(
         body,
         name=prim.name,
     )
-    exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
+    exe = _plans.compile_text(text, device, callbacks)
     _plans.log_compile(params["name"] if prim is jit_p else prim.name, avals, start)
     handlers = [_xla.result_handler(a, device) for a in out_avals]
     compiled = _Compiled(exe, out_avals, handlers)

@@ -13,6 +13,8 @@ environment once at import (``JAX_DEBUG_NANS=1`` or ``TESSELA_DEBUG_NANS=1``):
 - ``jax_explain_cache_misses``: log why a jitted function was traced again.
 - ``jax_compilation_cache_dir``: a folder where compiled executables are kept
   across processes.
+- ``jax_persistent_cache_min_compile_time_secs``: only executables that took at
+  least this long to compile (1.0 s by default, as in JAX) are written there.
 
 The hot paths read :data:`state`, which the flags keep current, instead of
 the config object.
@@ -36,6 +38,7 @@ logger = logging.getLogger("tessela_lowering")
 class _State:
     __slots__ = (
         "cache_dir",
+        "cache_min_compile_secs",
         "check_values",
         "debug_infs",
         "debug_nans",
@@ -53,6 +56,7 @@ class _State:
         self.log_compiles = False
         self.explain_cache_misses = False
         self.cache_dir: str | None = None
+        self.cache_min_compile_secs = 1.0
         self.fast = True
 
 
@@ -100,6 +104,32 @@ if "jax_compilation_cache_dir" not in config.flag_names():
         on_change=_setter("cache_dir"),
     )
     state.cache_dir = config.read("jax_compilation_cache_dir")
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if seconds >= 0:
+            return seconds
+    raise ValueError(
+        "config flag 'jax_persistent_cache_min_compile_time_secs' takes a number of seconds "
+        f">= 0, got {value!r}; use config.update('jax_persistent_cache_min_compile_time_secs', 0)"
+        " to write every executable"
+    )
+
+
+if "jax_persistent_cache_min_compile_time_secs" not in config.flag_names():
+    config.define(
+        "jax_persistent_cache_min_compile_time_secs",
+        1.0,
+        validator=_seconds,
+        help="Write to the persistent cache only executables that took this long to compile.",
+        on_change=_setter("cache_min_compile_secs"),
+    )
+    state.cache_min_compile_secs = config.read("jax_persistent_cache_min_compile_time_secs")
 
 
 def check_finite(name: str, values: Sequence[ArrayLike]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import tessela_lowering as tl
@@ -306,3 +308,27 @@ def test_the_fast_path_on_sharded_arguments_keeps_jit_semantics() -> None:
     for _ in range(2):
         with pytest.raises(ValueError, match="incompatible devices"):
             f(p, off)
+
+
+def test_persistent_cache_keeps_one_executable_per_device(tmp_path: Path) -> None:
+    # An executable is bound to its device: one compiled for device 0 must not
+    # serve a call on device 3 (jaxlib rejects the buffer).
+    before = [config.read(n) for n in _CACHE_FLAGS]
+    config.update("jax_compilation_cache_dir", str(tmp_path))
+    config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    try:
+        host = np.linspace(0, 1, 7, dtype=np.float32)
+        f = tl.jit(lambda a: lax.sin(a) * 3.0)
+        for device in (tl.devices()[0], tl.devices()[3]):
+            tl.clear_caches()
+            x = tl.device_put(host, device)
+            for out in (lax.sin(x), f(x)):
+                assert out.devices() == {device}
+            np.testing.assert_allclose(np.asarray(f(x)), np.sin(host) * 3.0, rtol=1e-6)
+        assert len(list(tmp_path.iterdir())) == 4  # eager sin and f, on each device
+    finally:
+        for name, value in zip(_CACHE_FLAGS, before, strict=True):
+            config.update(name, value)
+
+
+_CACHE_FLAGS = ("jax_compilation_cache_dir", "jax_persistent_cache_min_compile_time_secs")

@@ -289,24 +289,31 @@ def isdtype(dtype: DTypeLike, kind: DTypeLike | tuple[DTypeLike, ...]) -> bool:
     """
     the_dtype = np.dtype(dtype)
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    options: set[np.dtype[Any]] = set()
-    for one in kinds:
-        if isinstance(one, str) and one in _KINDS:
-            if the_dtype != np.dtype(object) and _dt.issubdtype(the_dtype, _KINDS[one]):
-                return True
-            continue
-        try:
-            options.add(np.dtype(one))
-        except TypeError as err:
-            if isinstance(one, str):
-                raise ValueError(
-                    f"Unrecognized kind={one!r} expected one of {list(_KINDS)}, or a "
-                    "compatible input for jnp.dtype()"
-                ) from err
-            raise TypeError(
-                f"Expected kind to be a dtype, string, or tuple; got kind={one!r}"
+    # Every kind is checked before any answer, so a bad later kind is never hidden.
+    names = [one for one in kinds if isinstance(one, str) and one in _KINDS]
+    options = {_kind_dtype(one) for one in kinds if not (isinstance(one, str) and one in _KINDS)}
+    if the_dtype in options:
+        return True
+    # NumPy files timedelta64 under its integers; the array API kinds hold numbers only.
+    if the_dtype.kind in _NOT_NUMBERS:
+        return False
+    return any(_dt.issubdtype(the_dtype, _KINDS[one]) for one in names)
+
+
+# NumPy dtype kinds outside every array API kind: object, timedelta, datetime.
+_NOT_NUMBERS = frozenset("OmM")
+
+
+def _kind_dtype(one: Any) -> np.dtype[Any]:
+    try:
+        return np.dtype(one)
+    except TypeError as err:
+        if isinstance(one, str):
+            raise ValueError(
+                f"Unrecognized kind={one!r} expected one of {list(_KINDS)}, or a "
+                "compatible input for jnp.dtype()"
             ) from err
-    return the_dtype in options
+        raise TypeError(f"Expected kind to be a dtype, string, or tuple; got kind={one!r}") from err
 
 
 def poly(seq_of_zeros: ArrayLike) -> Array:
