@@ -148,8 +148,9 @@ def test_effects_barrier_returns() -> None:
 def test_persistent_cache_skips_programs_with_callbacks(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = config.read("jax_compilation_cache_dir"), config.read(
-        "jax_persistent_cache_min_compile_time_secs"
+    before = (
+        config.read("jax_compilation_cache_dir"),
+        config.read("jax_persistent_cache_min_compile_time_secs"),
     )
     config.update("jax_compilation_cache_dir", str(tmp_path))
     config.update("jax_persistent_cache_min_compile_time_secs", 0)

@@ -306,7 +306,7 @@ _NOT_NUMBERS = frozenset("OmM")
 
 def _kind_dtype(one: Any) -> np.dtype[Any]:
     try:
-        return np.dtype(one)
+        the_dtype: np.dtype[Any] = np.dtype(one)
     except TypeError as err:
         if isinstance(one, str):
             raise ValueError(
@@ -314,6 +314,7 @@ def _kind_dtype(one: Any) -> np.dtype[Any]:
                 "compatible input for jnp.dtype()"
             ) from err
         raise TypeError(f"Expected kind to be a dtype, string, or tuple; got kind={one!r}") from err
+    return the_dtype
 
 
 def poly(seq_of_zeros: ArrayLike) -> Array:
