@@ -290,7 +290,7 @@ def compile_text(
     """Compile a module for one device, through the persistent cache when it is on.
 
     With ``jax_compilation_cache_dir`` set, an executable of the same module
-    text, jaxlib and device kind is loaded from that folder instead of compiled;
+    text, jaxlib, device kind and device is loaded from that folder instead of compiled;
     one compiled in at least ``jax_persistent_cache_min_compile_time_secs`` is
     written there. Programs with Python callbacks cannot be serialized and
     always compile.
