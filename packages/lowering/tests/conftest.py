@@ -38,3 +38,17 @@ def dtype(request: pytest.FixtureRequest) -> Iterator[Any]:
         yield request.param
     finally:
         config.update("jax_enable_x64", False)
+
+
+@pytest.fixture
+def flag() -> Iterator[Any]:
+    """``flag(name, value)`` sets a config flag; each goes back to its value before, after."""
+    changed: list[tuple[str, Any]] = []
+
+    def set_flag(name: str, value: Any) -> None:
+        changed.append((name, config.read(name)))
+        config.update(name, value)
+
+    yield set_flag
+    for name, before in reversed(changed):
+        config.update(name, before)

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tessela_tracer import (
     ShapeDtypeStruct,
-    config,
     debug_callback,
     debug_print,
     io_callback,
@@ -146,20 +145,12 @@ def test_effects_barrier_returns() -> None:
 
 
 def test_persistent_cache_skips_programs_with_callbacks(
-    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+    flag: Any, tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = (
-        config.read("jax_compilation_cache_dir"),
-        config.read("jax_persistent_cache_min_compile_time_secs"),
-    )
-    config.update("jax_compilation_cache_dir", str(tmp_path))
-    config.update("jax_persistent_cache_min_compile_time_secs", 0)
-    try:
-        for _ in range(2):  # two jit objects of fresh lambdas: compiled twice, never cached
-            tl.jit(lambda x: (debug_print("cached? {}", x), lax.neg(x))[1])(_x())
-    finally:
-        config.update("jax_compilation_cache_dir", before[0])
-        config.update("jax_persistent_cache_min_compile_time_secs", before[1])
+    flag("jax_compilation_cache_dir", str(tmp_path))
+    flag("jax_persistent_cache_min_compile_time_secs", 0)
+    for _ in range(2):  # two jit objects of fresh lambdas: compiled twice, never cached
+        tl.jit(lambda x: (debug_print("cached? {}", x), lax.neg(x))[1])(_x())
     assert os.listdir(tmp_path) == []
     assert capsys.readouterr().out == "cached? [0. 1. 2.]\n" * 2
 

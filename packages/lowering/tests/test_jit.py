@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -18,19 +17,6 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tessela_lowering import _xla
 from tessela_tracer import ShapeDtypeStruct, config, eval_jaxpr, lax, make_jaxpr
-
-
-@pytest.fixture
-def flag() -> Iterator[Any]:
-    changed: list[tuple[str, Any]] = []
-
-    def set_flag(name: str, value: Any) -> None:
-        changed.append((name, config.read(name)))
-        config.update(name, value)
-
-    yield set_flag
-    for name, before in reversed(changed):
-        config.update(name, before)
 
 
 def _counting(fn: Any) -> tuple[Any, list[int]]:
