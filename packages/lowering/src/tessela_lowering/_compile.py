@@ -12,8 +12,10 @@ compiles it (through the persistent cache when
 from __future__ import annotations
 
 import os
+import threading
 import time
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, MutableMapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -33,6 +35,7 @@ __all__ = [
     "Executable",
     "Plan",
     "cached_executable",
+    "clear_loaded",
     "compile_plan",
     "compile_text",
     "make_plan",
@@ -279,9 +282,61 @@ def compile_plan(plan: Plan) -> Executable:
     """
     start = time.perf_counter()
     text, callbacks = plan.lower()
-    exe = compile_text(text, plan.device, callbacks)
-    log_compile(plan.name, plan.in_avals, start)
+    exe = None if callbacks else loaded(text, plan.device)
+    if exe is None:
+        exe = compile_text(text, plan.device, callbacks)
+        log_compile(plan.name, plan.in_avals, start)
     return Executable(plan, text, exe, callbacks)
+
+
+_LOADED: OrderedDict[tuple[str, Device], _xla.Executable] = OrderedDict()
+_loaded_chars = [0]
+_loaded_lock = threading.Lock()
+LOADED_TEXT_LIMIT = 32 << 20
+"""How many characters of module text the in-memory executable cache keeps (oldest dropped)."""
+
+
+def loaded(text: str, device: Device, /) -> _xla.Executable | None:
+    """The executable this process last compiled from ``text`` for ``device``, if kept.
+
+    Eager control flow (``lax.scan``, ``cond``, a ``fori_loop``), a ``jit`` of
+    a new function object or a transformed jitted call traces its function
+    again on every call, and each trace is a new jaxpr; when it lowers to the
+    same module as before, the executable compiled then serves it (the text
+    holds every literal and parameter, so equal text is the same program).
+    :func:`compile_text` fills this cache; :func:`clear_loaded` empties it.
+
+    Args:
+      text: the module's MLIR text.
+      device: the device it runs on.
+
+    Returns:
+      The executable, or None.
+    """
+    key = (text, device)
+    with _loaded_lock:
+        exe = _LOADED.get(key)
+        if exe is not None:
+            _LOADED.move_to_end(key)
+    return exe
+
+
+def _keep(text: str, device: Device, exe: _xla.Executable) -> None:
+    with _loaded_lock:
+        if (text, device) in _LOADED:
+            return
+        _LOADED[(text, device)] = exe
+        _loaded_chars[0] += len(text)
+        while _loaded_chars[0] > LOADED_TEXT_LIMIT and len(_LOADED) > 1:
+            (old, _), _ = _LOADED.popitem(last=False)
+            _loaded_chars[0] -= len(old)
+
+
+def clear_loaded() -> None:
+    """Empty the in-memory executable cache of :func:`loaded` (``clear_caches`` does)."""
+    with _loaded_lock:
+        _LOADED.clear()
+        _loaded_chars[0] = 0
 
 
 def compile_text(
@@ -306,15 +361,18 @@ def compile_text(
     path = None if callbacks else _cache_path(text, device)
     if path is not None and os.path.exists(path):
         with open(path, "rb") as fh:
-            return _xla.deserialize(fh.read(), [device])
-    start = time.perf_counter()
-    exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
-    if path is not None and time.perf_counter() - start >= state.cache_min_compile_secs:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(_xla.serialize(exe))
-        os.replace(tmp, path)
+            exe = _xla.deserialize(fh.read(), [device])
+    else:
+        start = time.perf_counter()
+        exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
+        if path is not None and time.perf_counter() - start >= state.cache_min_compile_secs:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
+                fh.write(_xla.serialize(exe))
+            os.replace(tmp, path)
+    if not callbacks:  # a callback's program is bound to its Python functions
+        _keep(text, device, exe)
     return exe
 
 

@@ -29,6 +29,7 @@ from tessela_tracer import (
     get_aval,
     jit_p,
 )
+from tessela_tracer import primitives as P
 from tessela_tracer.extend import set_eager_backend
 
 from tessela_lowering import _compile as _plans
@@ -268,6 +269,9 @@ Python, as does a donating call (the Adam row of ``bench_calls.py`` took
 232 µs through the object against 204 µs).
 """
 
+EAGER_CACHE_SIZE = 2048
+"""How many eager programs (primitive, operand types, parameters) are kept before the tables start again."""
+
 SCALAR_MEMO = 16
 """How many Python-scalar values each argument position of a fast call keeps on device."""
 _PY_SCALARS = frozenset({int, float, bool})
@@ -357,8 +361,10 @@ def _compile(
         body,
         name=prim.name,
     )
-    exe = _plans.compile_text(text, device, callbacks)
-    _plans.log_compile(params["name"] if prim is jit_p else prim.name, avals, start)
+    exe = None if callbacks else _plans.loaded(text, device)
+    if exe is None:
+        exe = _plans.compile_text(text, device, callbacks)
+        _plans.log_compile(params["name"] if prim is jit_p else prim.name, avals, start)
     handlers = [_xla.result_handler(a, device) for a in out_avals]
     compiled = _Compiled(exe, out_avals, handlers)
     compiled.host_callbacks = callbacks
@@ -415,6 +421,11 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
                 return fast(leaves)
             except Exception:
                 pass  # e.g. a deleted operand: the slow path below says what went wrong
+    if prim is P.slice_p and params["strides"] is None:
+        starts = _in_bounds_starts(args[0], params)
+        if starts is not None:
+            sizes = tuple(hi - lo for lo, hi in zip(starts, params["limit_indices"]))  # noqa: B905
+            return apply_primitive(P.dynamic_slice_p, (args[0], *starts), {"slice_sizes": sizes})
     committed_arrays = [a for a in args if isinstance(a, Array)]
     device, committed = pick_device(committed_arrays)
     arrays = [_as_array(a, device) for a in args]
@@ -424,6 +435,11 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     if entry is None:
         entry = _compile(prim, avals, params, device)
         with _cache_lock:
+            if len(_cache) >= EAGER_CACHE_SIZE:
+                # Eager control flow keys on a new jaxpr at every call: start
+                # again rather than grow (the executables stay in ``_plans.loaded``).
+                _cache.clear()
+                _fast.clear()
             _cache[key] = entry
     if fast_key is not None and not entry.host_callbacks:
         _remember(fast_key, entry, args, avals, device, committed, prim.multiple_results)
@@ -442,6 +458,23 @@ def apply_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]
         else:
             check_finite(prim.name, results)
     return results if prim.multiple_results else results[0]
+
+
+def _in_bounds_starts(x: Any, params: dict[str, Any]) -> tuple[int, ...] | None:
+    # Op by op, a slice without strides runs as ``dynamic_slice`` with its
+    # starts as operands (in bounds, so nothing clamps): one program per
+    # result shape instead of one per position, as JAX runs it, so that
+    # ``x[i]`` in a Python loop compiles once. Under a trace it stays a static
+    # slice. None (the slice's own program) for key arrays and for indices
+    # the slice's shape rule refuses.
+    aval = get_aval(x)
+    starts, limits = params["start_indices"], params["limit_indices"]
+    if not isinstance(aval.dtype, np.dtype) or not len(starts) == len(limits) == aval.ndim:
+        return None
+    for lo, hi, d in zip(starts, limits, aval.shape):  # noqa: B905
+        if not 0 <= lo <= hi <= d:
+            return None
+    return tuple(starts)
 
 
 _donating: dict[Any, _plans.Executable] = {}
@@ -505,6 +538,8 @@ def _remember(
         avals=None if config.x64_enabled else (avals, entry.out_avals),
     )  # fmt: skip
     with _cache_lock:
+        if len(_fast) >= EAGER_CACHE_SIZE:
+            _fast.clear()
         _fast[fast_key] = call
 
 

@@ -47,7 +47,14 @@ from tessela_tracer.extend import JitCache, JitWrapped, clear_jit_caches, set_ji
 from tessela_lowering import _devices, _spmd, _spmd_jit, _xla
 from tessela_lowering._aot import Traced
 from tessela_lowering._array import PY_SCALAR_TYPES, Array, leaf_key
-from tessela_lowering._compile import Executable, Plan, cached_executable, make_plan, short_type
+from tessela_lowering._compile import (
+    Executable,
+    Plan,
+    cached_executable,
+    clear_loaded,
+    make_plan,
+    short_type,
+)
 from tessela_lowering._dispatch import FastCall, fast_call, outputs, pick_device
 from tessela_lowering._dispatch import clear_cache as _clear_eager_cache
 from tessela_lowering._flags import check_finite, logger, rerun_deoptimized, state
@@ -108,6 +115,7 @@ def clear_caches() -> None:
     clear_jit_caches()
     _clear_eager_cache()
     _spmd_jit.clear()
+    clear_loaded()
 
 
 # ------------------------------------------------------------------ calling

@@ -27,6 +27,7 @@ from tessela_tracer._custom_rules import (
     with_static,
 )
 from tessela_tracer._dtypes import float0
+from tessela_tracer._jaxpr import Jaxpr
 from tessela_tracer._prims_control import (
     NamedCallable,
     hoist_consts,
@@ -343,6 +344,22 @@ if TYPE_CHECKING:
         ) -> Array: ...
 
 
+_COMBINER_JAXPRS: dict[tuple[Primitive, Any], Jaxpr] = {}
+
+
+def _combiner_jaxpr(combiner: Primitive, dtype: Any) -> Jaxpr:
+    # A scatter's ``update_jaxpr``, one object per (combiner, dtype): the
+    # parameter keys compiled programs, so a new jaxpr per call would compile
+    # an eager ``x.at[i].add(v)`` again on every call.
+    key = (combiner, dtype)
+    jaxpr = _COMBINER_JAXPRS.get(key)
+    if jaxpr is None:
+        s = ShapedArray((), dtype)
+        jaxpr = trace_to_jaxpr(lambda a, b: [combiner.bind(a, b)], [s, s]).jaxpr
+        jaxpr = _COMBINER_JAXPRS.setdefault(key, jaxpr)
+    return jaxpr
+
+
 def _scatter(p: Primitive, combiner: Primitive | None) -> _ScatterOp:
     def op(
         operand: ArrayLike,
@@ -354,11 +371,7 @@ def _scatter(p: Primitive, combiner: Primitive | None) -> _ScatterOp:
         unique_indices: bool = False,
         mode: str | GatherScatterMode | None = None,
     ) -> Array:
-        if combiner is None:
-            update_jaxpr = None
-        else:
-            s = ShapedArray((), _aval(operand).dtype)
-            update_jaxpr = trace_to_jaxpr(lambda a, b: [combiner.bind(a, b)], [s, s]).jaxpr
+        update_jaxpr = None if combiner is None else _combiner_jaxpr(combiner, _aval(operand).dtype)
         out: Array = p.bind(
             operand, scatter_indices, updates, dimension_numbers=dimension_numbers,
             indices_are_sorted=bool(indices_are_sorted), mode=GatherScatterMode.from_any(mode),
