@@ -25,7 +25,8 @@ ROWS = [
     "exp(x)", "tanh(x)", "abs(x)", "m @ m", "matmul(m, m)", "m.T", "m.reshape(16, 4)", "m[0]",
     "asarray(host)", "zeros((3,))", "logaddexp(x, x)", "nan_to_num(x)", "diff(x)", "outer(x, x)",
     "inner(x, x)", "dot(m, m)", "count_nonzero(x)", "cumsum(x)", "linalg.norm(x)", "m.ravel()",
-    "round(x)",
+    "round(x)", "median(m)", "quantile(m, 0.3)", "gradient(m)", "nanmean(m)", "corrcoef(m)",
+    "tril(m)", "isclose(x, x)", "m.at[2, 3].add(1.0)",
 ]  # fmt: skip
 
 _BODY = textwrap.dedent(

@@ -4,7 +4,8 @@
 ``isneginf``, ``bitwise_count``, the triangle and diagonal index helpers,
 the array-API spellings (``acos``, ``concat``, ``permute_dims``,
 ``matrix_transpose``, ``bitwise_invert``, ...) and ``cumulative_sum`` /
-``cumulative_prod``, with JAX's semantics.
+``cumulative_prod``, with JAX's semantics. Run eagerly, ``append`` is one
+compiled program per signature, as JAX's ``jit`` makes it.
 
 >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
 >>> eval_shape(append, S((2,), "int32"), S((1, 1), "int32")).shape
@@ -25,6 +26,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import promote_dtypes_numeric
 from ._creation import array, asarray, full, zeros
+from ._eager import run_compiled
 from ._reductions import cumprod, cumsum
 from ._reductions import max as _max
 from ._reductions import min as _min
@@ -79,6 +81,9 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     >>> eval_shape(lambda a, b: append(a, b, axis=0), S((1, 2), "int32"), S((3, 2), "int32")).shape
     (4, 2)
     """
+    out = run_compiled("append", append, (arr, values), axis)  # eagerly: as JAX's jit
+    if out is not None:
+        return unchanged(out)
     if axis is None:
         return unchanged(concatenate([ravel(arr), ravel(values)], 0))
     return unchanged(concatenate([arr, values], axis=axis))

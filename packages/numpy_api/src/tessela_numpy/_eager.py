@@ -239,6 +239,19 @@ def fast_program(table: dict[Any, Any], a: object, axis: object, keepdims: objec
 _COMPILED: dict[object, Callable[..., Any]] = {}
 _STATIC_TYPES = frozenset({type(None), bool, int, str})
 _OPERAND_TYPES = frozenset({bool, int, float, complex})
+_HOST_KINDS = frozenset("biufc")  # NumPy values a program takes as operands
+
+
+def _operand(x: object) -> bool:
+    # A program's operand: a concrete array, a Python scalar, or a NumPy array
+    # or scalar of a boolean or numeric dtype (moved to the device at the
+    # program's edge, as a jitted function's arguments are).
+    kind = type(x)
+    if kind in CONCRETE_TYPES or kind in _OPERAND_TYPES:
+        return True
+    if kind is np.ndarray or isinstance(x, np.generic):
+        return x.dtype.kind in _HOST_KINDS  # type: ignore[attr-defined]
+    return is_concrete(x)
 
 
 def _static_key(value: object) -> object:
@@ -268,29 +281,26 @@ def run_compiled(
       name: the program's name.
       body: the function, operands first, then ``static`` (with the static
         arguments, the key).
-      operands: the program's arguments: a concrete array first, then
-        concrete arrays or Python scalars (which convert at the program's
-        edge, as in JAX's jitted functions).
+      operands: the program's arguments: concrete arrays, Python scalars,
+        NumPy arrays and scalars of boolean or numeric dtypes (which convert
+        at the program's edge, as in JAX's jitted functions).
       *static: ``None``, ``bool``, ``int``, ``str``, dtypes and tuples of ints.
 
     Returns:
       The result, or None when the call does not run eagerly (a trace, a
-      tracer, a host value or a static argument of another type, such as a
-      float): the caller then takes its own path.
+      tracer, another operand such as a list, or a static argument of
+      another type, such as a float): the caller then takes its own path.
 
     Example:
       >>> import numpy as np
       >>> from tessela_tracer import lax
-      >>> run_compiled("doc_neg", lambda x: lax.neg(x), (np.ones(2),)) is None
+      >>> run_compiled("doc_neg", lambda x: lax.neg(x), ([1.0, 2.0],)) is None
       True
     """
     if type(get_current_trace()) is not EvalTrace or RUNNING[0]:
         return None
-    first = operands[0]
-    if type(first) not in CONCRETE_TYPES and not is_concrete(first):
-        return None
-    for x in operands[1:]:
-        if type(x) not in CONCRETE_TYPES and type(x) not in _OPERAND_TYPES and not is_concrete(x):
+    for x in operands:
+        if not _operand(x):
             return None
     key: object = body  # no static arguments: the function alone
     if static:

@@ -2,7 +2,9 @@
 
 Masks are built from ``iota`` (row and column indices compared), so the
 functions trace to a handful of element-wise primitives and a ``select_n``;
-diagonals are read with one ``gather``.
+diagonals are read with one ``gather``. Run eagerly (outside any trace),
+``tril``, ``triu``, ``kron`` and ``cross`` are each one compiled program per
+signature, as JAX's ``jit`` makes them (:func:`._eager.run_compiled`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, dtype_or, promote_dtypes, shape_of
 from ._creation import place_result
+from ._eager import run_compiled
 from ._indexing import getitem
 from ._reductions import sum as _sum
 from ._shape_ops import flip, moveaxis, ravel, reshape, stack, transpose
@@ -95,11 +98,17 @@ _TRIANGLE_DOC = """The {part} triangle of the last two axes: entries {side} diag
 
 @documented(_TRIANGLE_DOC, part="lower", side="above", k="")
 def tril(m: ArrayLike, k: int = 0) -> Array:
+    out = run_compiled("tril", tril, (m,), k)  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     return unchanged(_triangle("tril", m, k, lower=True))
 
 
 @documented(_TRIANGLE_DOC, part="upper", side="below", k=", k=1")
 def triu(m: ArrayLike, k: int = 0) -> Array:
+    out = run_compiled("triu", triu, (m,), k)  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     return unchanged(_triangle("triu", m, k, lower=False))
 
 
@@ -323,6 +332,9 @@ def kron(a: ArrayLike, b: ArrayLike) -> Array:
     >>> eval_shape(lambda: kron(np.array([1, 10]), np.array([1, 2, 3]))).shape
     (6,)
     """
+    out = run_compiled("kron", kron, (a, b))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("kron", a, b)
     a, b = promote_dtypes(a, b)
     sa, sb = shape_of(a), shape_of(b)
@@ -363,6 +375,9 @@ def cross(
     >>> eval_shape(lambda: cross(np.array([1, 0, 0]), np.array([0, 1, 0]))).shape
     (3,)
     """
+    out = run_compiled("cross", cross, (a, b), axisa, axisb, axisc, axis)  # as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis

@@ -83,6 +83,9 @@ def isclose(
     >>> out.shape, out.dtype
     ((2, 3), dtype('bool'))
     """
+    out = run_compiled("isclose", isclose, (a, b, rtol, atol), equal_nan)  # as JAX's jit
+    if out is not None:
+        return unchanged(out)
     a, b = promote_args("isclose", a, b)
     if not _is(a, np.inexact):
         return unchanged(equal(a, b))
@@ -119,6 +122,9 @@ def allclose(
     >>> eval_shape(allclose, S((2, 3), "float32"), S((3,), "float32")).shape
     ()
     """
+    out = run_compiled("allclose", allclose, (a, b, rtol, atol), equal_nan)  # as JAX's jit
+    if out is not None:
+        return unchanged(out)
     return unchanged(_all(isclose(a, b, rtol, atol, equal_nan)))
 
 
@@ -249,6 +255,9 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     >>> m.dtype, e.dtype
     (dtype('float32'), dtype('int32'))
     """
+    out = run_compiled("frexp", frexp, (x,))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return out  # type: ignore[no-any-return]
     check_arraylike("frexp", x)
     (x,) = promote_args_inexact("frexp", x)
     dt = aval_of(x).dtype
@@ -338,6 +347,9 @@ def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
     """
     if out is not None:
         raise NotImplementedError("modf: the out argument is not supported; arrays are immutable")
+    out_ = run_compiled("modf", modf, (x,))  # eagerly: one program, as JAX's jit
+    if out_ is not None:
+        return out_  # type: ignore[no-any-return]
     (x,) = promote_args_inexact("modf", x)
     whole = trunc(x)
     return lax.sub(x, whole), whole
@@ -485,6 +497,9 @@ def i0(x: ArrayLike) -> Array:
     >>> eval_shape(i0, S((4,), "int32")).dtype
     dtype('float32')
     """
+    out = run_compiled("i0", i0, (x,))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     (x,) = promote_args_inexact("i0", x)
     dt = aval_of(x).dtype
     if _dt.issubdtype(dt, np.complexfloating):

@@ -3,6 +3,12 @@
 NaNs are replaced with the reduction's identity before reducing (integer
 inputs have no NaNs and reduce as they are); ``nanmax``/``nanmin`` give NaN
 where a slice holds only NaNs, ``nanvar`` where the divisor is not positive.
+
+Run eagerly (outside any trace), each function is one compiled program per
+signature, as JAX's ``jit`` makes it: ``axis``, ``dtype`` and ``keepdims``
+are static; the arrays, ``initial``, ``ddof``, ``where`` and ``mean`` are
+its operands (:func:`._eager.run_compiled`; ``nanvar`` is such a program
+already). Other arguments (``out``, lists) take the checked path.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ._arrays import (
     shape_of,
     to_inexact_dtype,
 )
+from ._eager import run_compiled
 from ._moments import mean
 from ._reductions import _axis_key, cumprod, cumsum
 from ._reductions import any as _any
@@ -56,6 +63,59 @@ def _nan_replaced(a: Any, value: Any) -> Any:
     return _sel(isnan(a), convert(value, aval_of(a).dtype), a) if _inexact(a) else a
 
 
+_UNSTAGED = object()
+"""What :func:`_static_dtype` gives for a ``dtype`` that cannot key a program."""
+
+
+def _static_dtype(dtype: Any) -> Any:
+    # ``dtype`` as a program's static argument: None, a dtype or a string as
+    # given; a scalar type as its dtype (the functions read both alike: they
+    # canonicalise ``np.dtype(t)`` as they do ``t``); anything else unstaged.
+    if dtype is None or isinstance(dtype, (np.dtype, str)):
+        return dtype
+    if dtype in _PYTHON_SCALARS:  # ``float``: the default float dtype either way
+        return np.dtype(dtype)
+    if isinstance(dtype, type):
+        spec = getattr(dtype, "dtype", None)  # ``tessela_numpy.float32``
+        if isinstance(spec, np.dtype):
+            return spec
+        if issubclass(dtype, np.generic) and not dtype.__subclasses__():  # not np.floating
+            dt = np.dtype(dtype)
+            if dt.kind in "biufc" or (dt.kind == "V" and dt.type is not np.void):  # bfloat16
+                return dt
+    return _UNSTAGED  # its error, if any, comes from the function's own checks
+
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _eagerly(
+    fn: Any, out: Any, required: tuple[Any, ...], optional: dict[str, Any], *static: Any
+) -> Any:
+    # ``fn(*required, **optional, <static>)`` as one jitted program when the
+    # call runs eagerly (its checks then run in the program's first trace);
+    # None under a trace, with ``out``, or for arguments such a program does
+    # not take (the function's own path then runs, with its errors). The
+    # optional operands given (not None) are named by a static string.
+    if out is not None or any(v is _UNSTAGED for v in static):
+        return None
+    names = " ".join(k for k, v in optional.items() if v is not None)
+    xs = (*required, *(v for v in optional.values() if v is not None))
+    return run_compiled(fn.__name__, _BODIES[fn], xs, names, *static)
+
+
+def _body(fn: Any, required: tuple[str, ...], static: tuple[str, ...]) -> Any:
+    # ``fn``'s program body: the operands ``required`` names, then the
+    # optional ones the first static argument names, then ``static``.
+    def body(*args: Any) -> Any:
+        k = len(args) - len(static)
+        names = (*required, *args[k - 1].split(), *static)
+        return fn(**dict(zip(names, (*args[: k - 1], *args[k:]), strict=True)))
+
+    body.__name__ = body.__qualname__ = fn.__name__
+    return body
+
+
 def nansum(
     a: ArrayLike,
     axis: Axis = None,
@@ -83,6 +143,10 @@ def nansum(
     >>> eval_shape(lambda x: nansum(x, axis=0), S((2, 3), "float32")).shape
     (3,)
     """
+    opts = {"initial": initial, "where": where}
+    res = _eagerly(nansum, out, (a,), opts, axis, _static_dtype(dtype), keepdims)
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     check_arraylike("nansum", a)
     return unchanged(_sum(_nan_replaced(a, 0), axis, dtype, out, keepdims, initial, where))
 
@@ -114,6 +178,10 @@ def nanprod(
     >>> eval_shape(lambda x: nanprod(x, axis=1), S((2, 3), "float32")).shape
     (2,)
     """
+    opts = {"initial": initial, "where": where}
+    res = _eagerly(nanprod, out, (a,), opts, axis, _static_dtype(dtype), keepdims)
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     check_arraylike("nanprod", a)
     return unchanged(_prod(_nan_replaced(a, 1), axis, dtype, out, keepdims, initial, where))
 
@@ -161,6 +229,9 @@ def nanmax(
     >>> eval_shape(lambda x: nanmax(x, axis=1, keepdims=True), S((2, 3), "float32")).shape
     (2, 1)
     """
+    res = _eagerly(nanmax, out, (a,), {"initial": initial, "where": where}, axis, keepdims)
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     return unchanged(_nan_extreme("nanmax", a, axis, out, keepdims, initial, where))
 
 
@@ -189,6 +260,9 @@ def nanmin(
     >>> eval_shape(nanmin, S((2, 3), "float32")).shape
     ()
     """
+    res = _eagerly(nanmin, out, (a,), {"initial": initial, "where": where}, axis, keepdims)
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     return unchanged(_nan_extreme("nanmin", a, axis, out, keepdims, initial, where))
 
 
@@ -224,6 +298,9 @@ def nanmean(
     >>> eval_shape(lambda x: nanmean(x, 0), S((2, 3), "int32")).dtype
     dtype('float32')
     """
+    res = _eagerly(nanmean, out, (a,), {"where": where}, axis, _static_dtype(dtype), keepdims)
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     check_arraylike("nanmean", a)
     if out is not None:
         raise NotImplementedError("nanmean: the out argument is not supported")
@@ -352,6 +429,11 @@ def nanstd(
     >>> eval_shape(nanstd, S((2, 3), "float32")).shape
     ()
     """
+    if ddof is not None:  # ``ddof`` is an operand, as in JAX's jit
+        opts = {"where": where, "mean": mean}
+        res = _eagerly(nanstd, out, (a, ddof), opts, axis, _static_dtype(dtype), keepdims)
+        if res is not None:  # eagerly: one program, as JAX's jit
+            return unchanged(res)
     dt = dtype_arg(dtype)
     if dt is not None and not _dt.issubdtype(dt, np.inexact):
         # JAX's class (its square root refuses the integer variance).
@@ -379,6 +461,9 @@ def nancumsum(
     >>> eval_shape(nancumsum, S((2, 3), "float32")).shape
     (6,)
     """
+    res = _eagerly(nancumsum, out, (a,), {}, axis, _static_dtype(dtype))
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     check_arraylike("nancumsum", a)
     return unchanged(cumsum(_nan_replaced(a, 0), axis, dtype, out))
 
@@ -401,5 +486,22 @@ def nancumprod(
     >>> eval_shape(lambda x: nancumprod(x, 1), S((2, 3), "float32")).shape
     (2, 3)
     """
+    res = _eagerly(nancumprod, out, (a,), {}, axis, _static_dtype(dtype))
+    if res is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(res)
     check_arraylike("nancumprod", a)
     return unchanged(cumprod(_nan_replaced(a, 1), axis, dtype, out))
+
+
+_REDUCE = ("axis", "dtype", "keepdims")
+# Each staged function's program body (:func:`_eagerly`).
+_BODIES = {
+    nansum: _body(nansum, ("a",), _REDUCE),
+    nanprod: _body(nanprod, ("a",), _REDUCE),
+    nanmax: _body(nanmax, ("a",), ("axis", "keepdims")),
+    nanmin: _body(nanmin, ("a",), ("axis", "keepdims")),
+    nanmean: _body(nanmean, ("a",), _REDUCE),
+    nanstd: _body(nanstd, ("a", "ddof"), _REDUCE),
+    nancumsum: _body(nancumsum, ("a",), ("axis", "dtype")),
+    nancumprod: _body(nancumprod, ("a",), ("axis", "dtype")),
+}

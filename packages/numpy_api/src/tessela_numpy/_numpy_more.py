@@ -3,7 +3,9 @@
 ``iscomplex``, ``isreal``, ``isin``, ``rollaxis``, ``vander``, ``trapezoid``,
 ``resize``, ``unravel_index``, ``ravel_multi_index``, ``fill_diagonal``
 (``inplace=False``), ``vecdot``, ``matvec``, ``vecmat`` and the windows
-``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``.
+``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``. Run eagerly,
+``trapezoid``, ``matvec`` and ``vecmat`` are each one compiled program per
+signature, as JAX's ``jit`` makes them (JAX does not compile ``vecdot`` whole).
 
 >>> from tessela_tracer import ShapeDtypeStruct as S, eval_shape
 >>> eval_shape(lambda x: vander(x, 4), S((3,), "float32")).shape
@@ -27,6 +29,7 @@ from ._arith import divmod as _divmod
 from ._arith import power
 from ._array_extras import diag_indices
 from ._creation import array, asarray, ones, zeros
+from ._eager import run_compiled
 from ._misc_math import i0
 from ._products import matmul
 from ._sequences import diff
@@ -157,6 +160,12 @@ def trapezoid(
     >>> eval_shape(trapezoid, S((2, 5), "float32")).shape
     (2,)
     """
+    if x is None:  # eagerly: one program, as JAX's jit (``dx`` an operand, as there)
+        out = run_compiled("trapezoid", _trapezoid_dx, (y, dx), axis)
+    else:  # ``dx`` is unused
+        out = run_compiled("trapezoid", _trapezoid_x, (y, x), axis)
+    if out is not None:
+        return unchanged(out)
     if x is None:
         (y_arr,) = _inexact(y)
         dx_array = asarray(dx)
@@ -171,6 +180,14 @@ def trapezoid(
         dx_reduced = dx_array if np.ndim(dx_array) == 0 else dx_array[..., 0]
         return unchanged(dx_reduced * (y_arr.sum(-1) - 0.5 * (y_arr[..., 0] + y_arr[..., -1])))
     return unchanged(0.5 * (dx_array * (y_arr[..., 1:] + y_arr[..., :-1])).sum(-1))
+
+
+def _trapezoid_dx(y: Any, dx: Any, axis: Any) -> Array:
+    return trapezoid(y, None, dx, axis)
+
+
+def _trapezoid_x(y: Any, x: Any, axis: Any) -> Array:
+    return trapezoid(y, x, 1.0, axis)
 
 
 def resize(a: ArrayLike, new_shape: int | Sequence[int]) -> Array:
@@ -384,6 +401,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     >>> eval_shape(matvec, S((4, 2, 3), "f4"), S((3,), "f4")).shape
     (4, 2)
     """
+    out = run_compiled("matvec", matvec, (x1, x2))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     return unchanged(matmul(asarray(x1), expand_dims(asarray(x2), -1))[..., 0])
 
 
@@ -401,6 +421,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     >>> eval_shape(vecmat, S((2,), "f4"), S((4, 2, 3), "f4")).shape
     (4, 3)
     """
+    out = run_compiled("vecmat", vecmat, (x1, x2))  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     return unchanged(matmul(expand_dims(conj(asarray(x1)), -2), asarray(x2))[..., 0, :])
 
 

@@ -19,6 +19,7 @@ from tessela_tracer import lax
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._eager import run_compiled
 from ._reductions import any as _any
 from ._reductions import sum as _sum
 from ._shape_ops import expand_dims, moveaxis, reshape, squeeze
@@ -227,6 +228,27 @@ def _finish(
     return result
 
 
+def _eagerly(
+    fn: Any,
+    a: Any,
+    q: Any,
+    axis: Any,
+    out: Any,
+    overwrite_input: Any,
+    method: Any,
+    keepdims: Any,
+    weights: Any,
+) -> Any:
+    # Run eagerly, a quantile function is one jitted program per signature, as
+    # JAX's (instead of a dispatch per step); None under a trace, or for
+    # arguments such a program does not take (the function's checks then run).
+    if out is not None or overwrite_input is not False:
+        return None
+    if weights is None:
+        return run_compiled(fn.__name__, fn, (a, q), axis, None, False, method, keepdims)
+    return run_compiled(fn.__name__, _WEIGHTED[fn], (a, q, weights), axis, method, keepdims)
+
+
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -263,6 +285,9 @@ def quantile(
     >>> eval_shape(lambda x, q: quantile(x, q, axis=1), S((2, 5), "int32"), S((3,), "f4")).shape
     (3, 2)
     """
+    out_ = _eagerly(quantile, a, q, axis, out, overwrite_input, method, keepdims, weights)
+    if out_ is not None:
+        return unchanged(out_)
     return unchanged(
         _quantile("quantile", a, q, axis, out, overwrite_input, method, keepdims, weights, False)
     )
@@ -298,6 +323,9 @@ def nanquantile(
     >>> eval_shape(lambda x: nanquantile(x, 0.25), S((2, 5), "float32")).shape
     ()
     """
+    out_ = _eagerly(nanquantile, a, q, axis, out, overwrite_input, method, keepdims, weights)
+    if out_ is not None:
+        return unchanged(out_)
     return unchanged(
         _quantile("nanquantile", a, q, axis, out, overwrite_input, method, keepdims, weights, True)
     )
@@ -333,6 +361,9 @@ def percentile(
     >>> eval_shape(lambda x: percentile(x, 50.0, axis=0), S((4, 3), "float32")).shape
     (3,)
     """
+    out_ = _eagerly(percentile, a, q, axis, out, overwrite_input, method, keepdims, weights)
+    if out_ is not None:
+        return unchanged(out_)
     check_arraylike("percentile", a, q)
     # ``a`` first: a narrow integer (int4) has no promotion with ``q``'s float.
     a, q = promote_dtypes_inexact(*promote_dtypes_inexact(a), q)
@@ -373,6 +404,9 @@ def nanpercentile(
     >>> eval_shape(lambda x: nanpercentile(x, 90.0, axis=1), S((4, 3), "float32")).shape
     (4,)
     """
+    out_ = _eagerly(nanpercentile, a, q, axis, out, overwrite_input, method, keepdims, weights)
+    if out_ is not None:
+        return unchanged(out_)
     check_arraylike("nanpercentile", a, q)
     # ``a`` first: a narrow integer (int4) has no promotion with ``q``'s float.
     a, q = promote_dtypes_inexact(*promote_dtypes_inexact(a), q)
@@ -431,3 +465,14 @@ def nanmedian(
     (4, 1)
     """
     return nanquantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
+
+
+def _weighted(fn: Any) -> Any:
+    def body(a: Any, q: Any, weights: Any, axis: Any, method: Any, keepdims: Any) -> Any:
+        return fn(a, q, axis, None, False, method, keepdims, weights=weights)
+
+    return body
+
+
+# Each function's program body when ``weights`` are given (an operand).
+_WEIGHTED = {fn: _weighted(fn) for fn in (quantile, nanquantile, percentile, nanpercentile)}

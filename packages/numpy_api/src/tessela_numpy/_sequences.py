@@ -389,6 +389,11 @@ def ediff1d(
     >>> eval_shape(lambda: ediff1d(np.array([1, 2, 4, 7]), to_begin=np.array([0]))).shape
     (4,)
     """
+    # Eagerly: one program, as JAX's jit (both extras given, or neither).
+    operands = (ary,) if to_end is None and to_begin is None else (ary, to_end, to_begin)
+    out = run_compiled("ediff1d", ediff1d, operands)
+    if out is not None:
+        return unchanged(out)
     check_arraylike("ediff1d", ary)
     flat = ravel(ary)
     result = subtract(getitem(flat, slice(1, None)), getitem(flat, slice(None, -1)))
@@ -467,6 +472,10 @@ def gradient(
     >>> [g.shape for g in eval_shape(gradient, S((3, 4), "float32"))]
     [(3, 4), (3, 4)]
     """
+    if edge_order is None:  # eagerly: one program, as JAX's jit
+        out = run_compiled("gradient", _gradient_program, (f, *varargs), axis)
+        if out is not None:
+            return unchanged(out)
     if edge_order is not None:
         raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
     check_arraylike("gradient", f, *varargs)
@@ -496,3 +505,8 @@ def gradient(
         )
     grads = [_axis_gradient(f, h, ax) for h, ax in zip(spacings, axes, strict=True)]
     return grads[0] if len(grads) == 1 else grads
+
+
+def _gradient_program(f: Any, *rest: Any) -> Any:
+    # gradient's program body: the samples, the spacings, then ``axis``.
+    return gradient(f, *rest[:-1], axis=rest[-1])

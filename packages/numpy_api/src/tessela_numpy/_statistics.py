@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from tessela_tracer.extend import JaxprTrace
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, promote_dtypes_inexact, shape_of
+from ._eager import run_compiled
 from ._matrix_ops import diag
 from ._moments import mean
 from ._products import dot
@@ -149,6 +151,11 @@ def cov(
     >>> eval_shape(cov, S((3, 10), "float32")).shape
     (3, 3)
     """
+    if fweights is None and aweights is None:  # eagerly: one program, as JAX's jit
+        operands = (m,) if y is None else (m, y)
+        out = run_compiled("cov", _COV_BODIES[len(operands)], operands, rowvar, bias, ddof, dtype)
+        if out is not None:
+            return unchanged(out)
     check_arraylike("cov", m)
     if ddof is not None and ddof != operator.index(ddof):
         raise ValueError("ddof must be an integer")
@@ -216,6 +223,10 @@ def corrcoef(
     >>> eval_shape(corrcoef, S((3, 10), "float32")).shape
     (3, 3)
     """
+    operands = (x,) if y is None else (x, y)
+    out = run_compiled("corrcoef", _CORRCOEF_BODIES[len(operands)], operands, rowvar, dtype)
+    if out is not None:  # eagerly: one program, as JAX's jit
+        return unchanged(out)
     check_arraylike("corrcoef", x)
     c = cov(x, y, rowvar, dtype=dtype)
     if len(shape_of(c)) == 0:
@@ -226,3 +237,15 @@ def corrcoef(
     if not _dt.issubdtype(aval_of(c).dtype, np.complexfloating):
         c = clip(c, -1, 1)
     return c
+
+
+# Program bodies of cov and corrcoef run eagerly: ``m`` (and ``y``) are
+# operands, the other arguments static.
+_COV_BODIES: dict[int, Callable[..., Any]] = {
+    1: lambda m, rowvar, bias, ddof, dtype: cov(m, None, rowvar, bias, ddof, dtype=dtype),
+    2: lambda m, y, rowvar, bias, ddof, dtype: cov(m, y, rowvar, bias, ddof, dtype=dtype),
+}
+_CORRCOEF_BODIES: dict[int, Callable[..., Any]] = {
+    1: lambda x, rowvar, dtype: corrcoef(x, None, rowvar, dtype),
+    2: lambda x, y, rowvar, dtype: corrcoef(x, y, rowvar, dtype),
+}
