@@ -23,7 +23,7 @@ import tessela_numpy as tnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tessela_lowering import _compile
-from tessela_tracer import config, jit, make_jaxpr
+from tessela_tracer import config, jit, lax, make_jaxpr
 
 _A = (np.arange(35, dtype=np.float32).reshape(5, 7) * 0.37) % 3.1 - 1.2
 _N = _A.copy()
@@ -104,13 +104,23 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...]]]
     "i0": (tnp.i0, np.i0, (_A,)),
     "modf": (lambda a: tnp.modf(a)[0], lambda a: np.modf(a)[0], (_A,)),
     "diff_numpy_operand": (tnp.diff, np.diff, (_A,)),
+    "vdot_precision": (
+        lambda a, b: tnp.vdot(a, b, precision=lax.Precision.HIGHEST),
+        np.vdot,
+        (_A * (1 + 0.5j), _A[::-1]),
+    ),
+    "dot_precision": (
+        lambda a, b: tnp.dot(a, b, precision="highest"),
+        np.dot,
+        (_A, _A.T.copy()),
+    ),
 }
 
 
 # The eager programs' names (``run_compiled``'s first argument).
 PROGRAMS = [
     "quantile", "nanquantile", "percentile", "nanpercentile", "gradient", "ediff1d", "cov",
-    "corrcoef", "isclose", "allclose", "frexp", "i0", "modf", "diff",
+    "corrcoef", "isclose", "allclose", "frexp", "i0", "modf", "diff", "vdot", "dot",
 ]  # fmt: skip
 
 
@@ -228,3 +238,18 @@ def test_eager_quantiles_equal_the_jitted_function(
         staged = jit(lambda a, fn=fn: fn(a, q, axis=axis, method=method))(host)
         assert eager.aval == staged.aval
         np.testing.assert_array_equal(np.asarray(eager), np.asarray(staged))
+
+
+def test_products_with_options_give_the_bits_of_their_default_program() -> None:
+    # Code that passes ``precision`` on one side of a comparison (optax's
+    # ``tree_vdot``) and not on the other sees the same program's bits, on
+    # NumPy operands as on device arrays (the options were the step-by-step path).
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=20) + 1j * rng.normal(size=20)
+    b = rng.normal(size=20)
+    for x, y in ((a, b), (tl.device_put(a), tl.device_put(b))):
+        plain = np.asarray(tnp.vdot(x, y))
+        for precision in (lax.Precision.HIGHEST, "highest", lax.Precision.DEFAULT):
+            np.testing.assert_array_equal(np.asarray(tnp.vdot(x, y, precision=precision)), plain)
+        staged = jit(lambda p, q: tnp.vdot(p, q, precision=lax.Precision.HIGHEST))(x, y)
+        np.testing.assert_array_equal(np.asarray(staged), plain)

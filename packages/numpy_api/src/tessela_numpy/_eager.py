@@ -12,6 +12,7 @@ once :data:`CONCRETE_TYPES` knows the operand's type.
 
 from __future__ import annotations
 
+import enum
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -259,7 +260,7 @@ def _static_key(value: object) -> object:
     # hash alike), or None when it cannot key a program exactly (a float:
     # ``-0.0 == 0.0`` and NaN equals nothing).
     t = type(value)
-    if t in _STATIC_TYPES or isinstance(value, np.dtype):
+    if t in _STATIC_TYPES or isinstance(value, (np.dtype, enum.Enum)):  # ``Precision.HIGHEST``
         return (t, value)
     if t is tuple and all(type(v) is int for v in value):  # type: ignore[attr-defined]
         return (t, value)
@@ -284,7 +285,8 @@ def run_compiled(
       operands: the program's arguments: concrete arrays, Python scalars,
         NumPy arrays and scalars of boolean or numeric dtypes (which convert
         at the program's edge, as in JAX's jitted functions).
-      *static: ``None``, ``bool``, ``int``, ``str``, dtypes and tuples of ints.
+      *static: ``None``, ``bool``, ``int``, ``str``, dtypes, enum members
+        (``lax.Precision``) and tuples of ints.
 
     Returns:
       The result, or None when the call does not run eagerly (a trace, a

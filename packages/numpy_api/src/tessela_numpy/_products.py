@@ -92,11 +92,10 @@ def dot(
     >>> eval_shape(dot, s((3, 4), "float32"), s((4,), "float32")).shape
     (3,)
     """
-    if precision is None and preferred_element_type is None:
-        # On a concrete array outside any trace: one compiled program, as JAX's jit.
-        out = run_compiled("dot", dot, (a, b))
-        if out is not None:
-            return unchanged(out)
+    # On concrete arrays outside any trace: one compiled program, as JAX's jit.
+    out = _eagerly(dot, a, b, precision, preferred_element_type)
+    if out is not None:
+        return unchanged(out)
     check_arraylike("dot", a, b)
     dtype, weak = _result(a, b)
     pref = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
@@ -259,6 +258,21 @@ def _matmul_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> _MatmulPlan:
     return _MatmulPlan(tuple(a_sq), tuple(b_sq), tuple(a_bat), tuple(b_bat), perm, tuple(both))
 
 
+def _eagerly(fn: Any, a: Any, b: Any, precision: Any, preferred: Any) -> Any:
+    # ``fn(a, b, ...)`` run eagerly as one program, its options static (as
+    # JAX's jit makes them); None when the call does not run so.
+    if precision is None and preferred is None:
+        return run_compiled(fn.__name__, fn, (a, b))
+    return run_compiled(fn.__name__, _WITH_OPTIONS[fn], (a, b), precision, preferred)
+
+
+def _with_options(fn: Any) -> Any:
+    def body(a: Any, b: Any, precision: Any, preferred: Any) -> Any:
+        return fn(a, b, precision=precision, preferred_element_type=preferred)
+
+    return body
+
+
 def vdot(
     a: ArrayLike,
     b: ArrayLike,
@@ -283,11 +297,10 @@ def vdot(
     >>> eval_shape(vdot, s((2, 3), "float32"), s((6,), "float32")).shape
     ()
     """
-    if precision is None and preferred_element_type is None:
-        # On a concrete array outside any trace: one compiled program, as JAX's jit.
-        out = run_compiled("vdot", vdot, (a, b))
-        if out is not None:
-            return unchanged(out)
+    # On concrete arrays outside any trace: one compiled program, as JAX's jit.
+    out = _eagerly(vdot, a, b, precision, preferred_element_type)
+    if out is not None:
+        return unchanged(out)
     check_arraylike("vdot", a, b)
     if _dt.issubdtype(aval_of(a).dtype, np.complexfloating):
         a = conj(a)
@@ -320,11 +333,10 @@ def inner(
     >>> eval_shape(inner, s((2, 3), "float32"), s((4, 3), "float32")).shape
     (2, 4)
     """
-    if precision is None and preferred_element_type is None:
-        # On a concrete array outside any trace: one compiled program, as JAX's jit.
-        out = run_compiled("inner", inner, (a, b))
-        if out is not None:
-            return unchanged(out)
+    # On concrete arrays outside any trace: one compiled program, as JAX's jit.
+    out = _eagerly(inner, a, b, precision, preferred_element_type)
+    if out is not None:
+        return unchanged(out)
     check_arraylike("inner", a, b)
     if not shape_of(a) or not shape_of(b):
         return unchanged(multiply(a, b))
@@ -548,3 +560,7 @@ def einsum(
             x = transpose(x, [names.index(n) for n in result])
         work.append(x)
     return unchanged(_out(work[0], pref, weak))
+
+
+# The program bodies of ``dot``, ``vdot`` and ``inner`` given options.
+_WITH_OPTIONS = {fn: _with_options(fn) for fn in (dot, vdot, inner)}
