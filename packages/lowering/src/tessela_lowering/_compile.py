@@ -39,6 +39,7 @@ __all__ = [
     "compile_plan",
     "compile_text",
     "make_plan",
+    "reuse_or_compile",
     "short_type",
 ]
 
@@ -282,11 +283,37 @@ def compile_plan(plan: Plan) -> Executable:
     """
     start = time.perf_counter()
     text, callbacks = plan.lower()
-    exe = None if callbacks else loaded(text, plan.device)
-    if exe is None:
-        exe = compile_text(text, plan.device, callbacks)
-        log_compile(plan.name, plan.in_avals, start)
+    exe = reuse_or_compile(text, plan.device, callbacks, plan.name, plan.in_avals, start)
     return Executable(plan, text, exe, callbacks)
+
+
+def reuse_or_compile(
+    text: str,
+    device: Device,
+    callbacks: Sequence[Callable[..., Any]],
+    name: str,
+    avals_in: Sequence[ShapedArray],
+    start: float,
+    /,
+) -> _xla.Executable:
+    """The executable kept for ``text`` (:func:`loaded`), else :func:`compile_text`'s, logged.
+
+    Args:
+      text: the module's MLIR text.
+      device: the device it runs on.
+      callbacks: the host callbacks the module calls (never reused).
+      name: the program's name, for ``jax_log_compiles``.
+      avals_in: its arguments' avals, for the log.
+      start: ``time.perf_counter()`` when lowering began.
+
+    Returns:
+      The executable.
+    """
+    exe = None if callbacks else loaded(text, device)
+    if exe is None:
+        exe = compile_text(text, device, callbacks)
+        log_compile(name, avals_in, start)
+    return exe
 
 
 _LOADED: OrderedDict[tuple[str, Device], _xla.Executable] = OrderedDict()

@@ -361,10 +361,8 @@ def _compile(
         body,
         name=prim.name,
     )
-    exe = None if callbacks else _plans.loaded(text, device)
-    if exe is None:
-        exe = _plans.compile_text(text, device, callbacks)
-        _plans.log_compile(params["name"] if prim is jit_p else prim.name, avals, start)
+    name = params["name"] if prim is jit_p else prim.name
+    exe = _plans.reuse_or_compile(text, device, callbacks, name, avals, start)
     handlers = [_xla.result_handler(a, device) for a in out_avals]
     compiled = _Compiled(exe, out_avals, handlers)
     compiled.host_callbacks = callbacks
