@@ -609,6 +609,56 @@ def test_a_numpy_batch_beside_device_arrays_gives_each_calls_values(k: int) -> N
     assert len(f._fast) == 1
 
 
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_a_numpy_batch_anywhere_among_many_device_arrays_gives_each_calls_values(
+    where: str,
+) -> None:
+    # More device arrays than the engine takes: the Python route reads their
+    # buffers (a slice when they lead, else picked out) and inserts the batch.
+    k = _dispatch.ENGINE_MAX_ARRAYS + 3
+    at = {"first": 0, "middle": k // 2, "last": k}[where]
+
+    def fn(*leaves: Any) -> list[Any]:
+        b = lax.reduce_sum(leaves[at], (0,))
+        return [lax.add(x, b) for i, x in enumerate(leaves) if i != at]
+
+    f = tl.jit(fn)
+    xs = [tl.device_put(np.full(2, i, np.float32)) for i in range(k)]
+    batch = np.zeros((3, 2), np.float32)
+    for step in range(4):
+        batch[:] = step
+        outs = f(*xs[:at], batch, *xs[at:])
+        assert [np.asarray(o).tolist() for o in outs] == [[i + 3.0 * step] * 2 for i in range(k)]
+    assert len(f._fast) == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    dtype=st.sampled_from(
+        [np.bool_, np.int8, np.uint16, np.int32, np.float16, np.float32, ml_dtypes.bfloat16]
+    ),
+    shape=st.sampled_from([(), (1,), (3,), (2, 5)]),
+    seed=st.integers(0, 2**16),
+)
+def test_fast_path_host_copies_keep_every_value(
+    dtype: Any, shape: tuple[int, ...], seed: int
+) -> None:
+    device = tl.devices()[0]
+    put = _xla.host_putter(device, shape, np.dtype(dtype))
+    value = np.random.default_rng(seed).normal(size=shape).astype(dtype)
+    out = _run.to_numpy(put(value))
+    assert out.dtype == value.dtype
+    np.testing.assert_array_equal(out, value)
+
+
+def test_fast_path_host_copies_use_jaxlibs_native_sharding() -> None:
+    # The fast paths' copies go to jaxlib's own replicated sharding, which its
+    # transfer reads without calling back into Python.
+    device = tl.devices()[0]
+    _xla.host_putter(device, (2,), np.dtype(np.float32))(np.ones(2, np.float32))
+    assert type(_run._transient[device]) is _run._jax.GSPMDSharding
+
+
 def test_engine_serves_later_calls_without_python() -> None:
     device = tl.devices()[0]
     f = tl.jit(lambda x, s: lax.mul(x, s))

@@ -185,7 +185,12 @@ def fast_call(
     # Arrays' buffers are read in C; host values are copied and inserted at
     # their places (in increasing order, so earlier places are filled).
     arrays = [i for i in kept if dtypes[i] is None or shapes[i] is None]
-    take = operator.itemgetter(*arrays) if len(arrays) > 1 else None
+    # The arrays' leaves: a slice when they lead the call (a parameter tree
+    # before its batch), else picked out; their buffers read by a
+    # comprehension (a specialised slot read per leaf, half the instructions
+    # of ``map`` over an attribute getter).
+    lead = len(arrays) if arrays == list(range(len(arrays))) else None
+    take = operator.itemgetter(*arrays) if len(arrays) > 1 and lead is None else None
     first = arrays[0] if len(arrays) == 1 else None
     steps: list[tuple[int, int, Any, Any, dict[Any, Buffer] | None]] = []
     for place, i in enumerate(kept):
@@ -198,10 +203,12 @@ def fast_call(
     scalars = _PY_SCALARS
 
     def call(leaves: Sequence[Any]) -> Any:
-        if take is not None:
-            bufs = list(map(_buf_of, take(leaves)))
-        elif first is not None:
+        if first is not None:
             bufs = [leaves[first]._buf]
+        elif lead:
+            bufs = [x._buf for x in leaves[:lead]]
+        elif take is not None:
+            bufs = [x._buf for x in take(leaves)]
         else:
             bufs = []
         for place, i, dtype, put, memo in steps:
@@ -288,7 +295,6 @@ _HOST = object()
 _default_device_var = _devices._default_device
 _cache_lock = threading.Lock()
 _sig_of = operator.attrgetter("_sig")
-_buf_of = operator.attrgetter("_buf")
 _BUFS = itertools.repeat("_buf")  # getattr(leaf, "_buf", leaf): a buffer or the host value
 
 

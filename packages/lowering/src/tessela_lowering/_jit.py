@@ -248,19 +248,25 @@ def _host_key(x: Any) -> Any:
 
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
     # ``map(leaf_key, leaves)`` in one pass: an Array's signature, a NumPy
-    # array's and a Python scalar's key spelled out, ``leaf_key`` of the others; None for a
-    # built-in container (a pytree argument), TypeError for another
+    # array's and a Python scalar's key spelled out, the signature of
+    # another array type (a sharded one), ``leaf_key`` of the others; None
+    # for a built-in container (a pytree argument), TypeError for another
     # container or a tracer. (Measured against C-level maps over the leaves
-    # with ``operator.call`` or ``getattr``: this comprehension is faster
-    # for 3 leaves and for 25.)
+    # with ``operator.call`` or ``getattr``, and against a ``getattr`` map
+    # whose misses are then found by ``list.index``: this comprehension is
+    # faster for 3 leaves and for 25. Testing the exact type first reads an
+    # Array's signature as a plain slot, about 180 instructions less per
+    # leaf than ``getattr`` with a default.)
     keys = tuple(
         [
-            sig
-            if (sig := getattr(x, "_sig", None)) is not None
+            x._sig
+            if (kind := type(x)) is Array
             else (x.dtype, x.shape)
-            if (kind := type(x)) is np.ndarray
+            if kind is np.ndarray
             else kind
             if kind in PY_SCALAR_TYPES
+            else sig
+            if (sig := getattr(x, "_sig", None)) is not None
             else _host_key(x)
             for x in leaves
         ]

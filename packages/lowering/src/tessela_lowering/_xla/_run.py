@@ -3,6 +3,7 @@ analyses) and moving buffers between host and device."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import operator
@@ -508,15 +509,40 @@ def host_putter(
     placement = _placement(device) if not _use_dlpack[0] else None
     if placement is None or _use_dlpack[0]:
         return lambda value: _dlpack_put(value, device)
+    target = _transient_placement(device, placement)
     aval = _Aval(tuple(shape), dtype)
     devices = [device]
     batched_put = _batched_put
     semantics = _COPY_DURING_CALL
 
     def put(value: HostArray) -> Buffer:
-        return batched_put(aval, placement, [value], devices, False, True, semantics, True)
+        return batched_put(aval, target, [value], devices, False, True, semantics, True)
 
     return put
+
+
+_transient: dict[Device, Any] = {}
+
+
+def _transient_placement(device: Device, placement: _Placement) -> Any:
+    # The sharding of ``host_putter``'s copies, which go straight into an
+    # executable: jaxlib's own replicated ``GSPMDSharding``, whose device
+    # list, memory kind and HLO sharding its transfer reads in C++ (it asks
+    # ``_Placement``, a Python subclass, for each by name: about 7,000 more
+    # instructions per copy). Buffers that become Arrays keep ``_Placement``:
+    # the compiled-call object (``engine``) compares an argument's sharding
+    # with the program's single-device one.
+    target = _transient.get(device)
+    if target is None:
+        target = placement
+        probe = np.zeros((), np.int8)
+        with contextlib.suppress(Exception):  # another jaxlib: the Python subclass serves
+            candidate = _jax.GSPMDSharding([device], _REPLICATED)
+            _batched_put(_Aval((), probe.dtype), candidate, [probe], [device],
+                         False, True, _COPY_DURING_CALL, True)  # fmt: skip
+            target = candidate
+        target = _transient.setdefault(device, target)
+    return target
 
 
 def _dlpack_put(value: HostArray, device: Device) -> Buffer:
