@@ -325,6 +325,8 @@ def test_debug_nans_inside_an_eager_jit_equation_names_the_primitive(flag: Any) 
 def test_log_compiles_and_cache_miss_explanations(flag: Any, caplog: Any) -> None:
     flag("jax_log_compiles", True)
     flag("jax_explain_cache_misses", True)
+    # Another test's program of the same text would be reused, without a log line.
+    tl.clear_caches()
     f = tl.jit(lambda x: lax.neg(x))
     with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
         f(np.ones(2, np.float32))
