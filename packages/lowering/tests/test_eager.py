@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tessela_tracer import ArrayCopySemantics, make_jaxpr, to_concrete_array
+from tessela_tracer import lax as lax_api
 from tessela_tracer import primitives as lax
 
 Shape = tuple[int, ...]
@@ -258,3 +259,28 @@ def test_dlpack_has_the_array_api_signature_and_exports_versioned() -> None:
     copied = np.from_dlpack(y, copy=True)
     assert copied.flags.writeable and copied.dtype == np.float32
     assert y.__dlpack_device__() == (1, 0)
+
+
+@given(
+    value=st.one_of(
+        st.floats(-100, 100, width=32),
+        st.integers(-100, 100),
+        hnp.arrays(
+            np.float32,
+            hnp.array_shapes(max_dims=2, max_side=3),
+            elements=st.floats(-100, 100, width=32),
+        ),
+        hnp.arrays(np.int16, hnp.array_shapes(max_dims=2, max_side=3)),
+    ),
+    dtype=st.sampled_from([np.int8, np.int32, np.float32, np.float16, np.bool_]),
+)
+def test_eager_convert_element_type_of_a_constant_is_an_array(value: Any, dtype: Any) -> None:
+    # As JAX: the host-folded constant comes back as an Array, with the value
+    # the compiled conversion gives (inside the target's range, NumPy's too).
+    out = lax_api.convert_element_type(value, dtype)
+    assert type(out) is tl.Array
+    assert out.dtype == np.dtype(dtype) and not out.aval.weak_type
+    compiled = tl.jit(lambda x: lax_api.convert_element_type(x, dtype))(np.asarray(value))
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(compiled))
+    if np.dtype(dtype).kind in "iu" and np.all(np.abs(np.asarray(value)) <= 100):
+        np.testing.assert_array_equal(np.asarray(out), np.trunc(np.asarray(value)).astype(dtype))

@@ -451,14 +451,15 @@ def _convert_element_type(
     constant = not isinstance(operand, Tracer) and _foldable(operand)
     if constant and not isinstance(get_current_trace(), EvalTrace) and not is_extended(dt):
         return _cast_constant(operand, dt, weak_type)
-    # Eagerly a constant folds to a NumPy value, which has no weak type: a weak
-    # result is bound instead (a Python scalar already of that type is returned).
+    # Eagerly a constant folds on the host, as JAX folds it, and the result is
+    # an array of the backend, as JAX's is (``stage``; the NumPy value when no
+    # backend is installed). A folded value has no weak type: a weak result is
+    # bound instead (a Python scalar already of that type is returned).
     if constant and not weak_type:
         val = np.asarray(operand)
         if np.iscomplexobj(val) and not _dtypes.issubdtype(dt, np.complexfloating):
             val = val.real
-        folded = _fold_cast(operand, val, dt)
-        return _unchanged(folded if folded.shape else folded[()])
+        return stage(_fold_cast(operand, val, dt))
     aval = _aval(operand)
     if aval.dtype == dt and aval.weak_type == weak_type:
         return _unchanged(operand)
