@@ -156,37 +156,43 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
         try:
             if len(leaves) == 2:
                 a, b = leaves
-                a_sig = getattr(a, "_sig", None)
-                if a_sig is None:
-                    a_sig = (
-                        (a.dtype, a.shape)
-                        if (kind := type(a)) is np.ndarray
-                        else kind
-                        if kind in PY_SCALAR_TYPES
-                        else _host_key(a)
-                    )
-                b_sig = getattr(b, "_sig", None)
-                if b_sig is None:
-                    b_sig = (
-                        (b.dtype, b.shape)
-                        if (kind := type(b)) is np.ndarray
-                        else kind
-                        if kind in PY_SCALAR_TYPES
-                        else _host_key(b)
-                    )
+                a_sig = (
+                    a._sig
+                    if type(a) is Array
+                    else (a.dtype, a.shape)
+                    if (kind := type(a)) is np.ndarray
+                    else kind
+                    if kind in PY_SCALAR_TYPES
+                    else sig
+                    if (sig := getattr(a, "_sig", None)) is not None
+                    else _host_key(a)
+                )
+                b_sig = (
+                    b._sig
+                    if type(b) is Array
+                    else (b.dtype, b.shape)
+                    if (kind := type(b)) is np.ndarray
+                    else kind
+                    if kind in PY_SCALAR_TYPES
+                    else sig
+                    if (sig := getattr(b, "_sig", None)) is not None
+                    else _host_key(b)
+                )
                 if a_sig is not None and b_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig, b_sig)
             elif len(leaves) == 1:
                 (a,) = leaves
-                a_sig = getattr(a, "_sig", None)
-                if a_sig is None:
-                    a_sig = (
-                        (a.dtype, a.shape)
-                        if (kind := type(a)) is np.ndarray
-                        else kind
-                        if kind in PY_SCALAR_TYPES
-                        else _host_key(a)
-                    )
+                a_sig = (
+                    a._sig
+                    if type(a) is Array
+                    else (a.dtype, a.shape)
+                    if (kind := type(a)) is np.ndarray
+                    else kind
+                    if kind in PY_SCALAR_TYPES
+                    else sig
+                    if (sig := getattr(a, "_sig", None)) is not None
+                    else _host_key(a)
+                )
                 if a_sig is not None:
                     key = (trace_type, where, flags, prefix, a_sig)
             else:
