@@ -6,6 +6,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import warnings
 from typing import Any
 
@@ -377,6 +378,45 @@ def test_persistent_compilation_cache(
     tl.clear_caches()
     np.testing.assert_array_equal(np.asarray(lax.cos(x)), want)
     assert len(compiled) == 2
+
+
+def test_threads_compiling_one_program_share_the_persistent_cache(
+    flag: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each thread writes its own temporary file before the atomic replace;
+    # with one name per process, one thread's replace removed another's file
+    # (FileNotFoundError).
+    flag("jax_compilation_cache_dir", str(tmp_path))
+    flag("jax_persistent_cache_min_compile_time_secs", 0)
+    start = threading.Barrier(8)
+    compile_module = _xla.compile_module
+
+    def compile_together(*args: Any, **kwargs: Any) -> Any:
+        exe = compile_module(*args, **kwargs)
+        start.wait(timeout=30)  # every thread writes the cache file at once
+        return exe
+
+    monkeypatch.setattr(_xla, "compile_module", compile_together)
+    errors: list[BaseException] = []
+    outs: list[Any] = []
+
+    def work() -> None:
+        try:
+            f = tl.jit(lambda x: lax.mul(x, 11.0))  # a new function object per thread
+            outs.append(np.asarray(f(np.ones(3, np.float32))))
+        except BaseException as err:  # re-raised below
+            errors.append(err)
+
+    tl.clear_caches()
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(outs) == 8 and all(o.tolist() == [11.0] * 3 for o in outs)
+    assert [name for name in os.listdir(tmp_path) if name.endswith(".tmp")] == []
+    assert len(os.listdir(tmp_path)) == 1
 
 
 def test_persistent_cache_keeps_only_slow_compiles_by_default(flag: Any, tmp_path: Any) -> None:

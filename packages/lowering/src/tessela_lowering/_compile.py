@@ -394,7 +394,9 @@ def compile_text(
         exe = _xla.compile_module(text, [device], host_callbacks=callbacks)
         if path is not None and time.perf_counter() - start >= state.cache_min_compile_secs:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
+            # One temporary file per thread: threads compiling the same
+            # program at once each write their own, then replace atomically.
+            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             with open(tmp, "wb") as fh:
                 fh.write(_xla.serialize(exe))
             os.replace(tmp, path)
