@@ -163,8 +163,6 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
                     if (kind := type(a)) is np.ndarray
                     else kind
                     if kind in PY_SCALAR_TYPES
-                    else sig
-                    if (sig := getattr(a, "_sig", None)) is not None
                     else _host_key(a)
                 )
                 b_sig = (
@@ -174,8 +172,6 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
                     if (kind := type(b)) is np.ndarray
                     else kind
                     if kind in PY_SCALAR_TYPES
-                    else sig
-                    if (sig := getattr(b, "_sig", None)) is not None
                     else _host_key(b)
                 )
                 if a_sig is not None and b_sig is not None:
@@ -189,8 +185,6 @@ def _call(jitted: JitWrapped, /, *args: Any, **kwargs: Any) -> Any:
                     if (kind := type(a)) is np.ndarray
                     else kind
                     if kind in PY_SCALAR_TYPES
-                    else sig
-                    if (sig := getattr(a, "_sig", None)) is not None
                     else _host_key(a)
                 )
                 if a_sig is not None:
@@ -246,17 +240,22 @@ _CONTAINERS = frozenset({dict, list, tuple})
 
 
 def _host_key(x: Any) -> Any:
-    # ``leaf_key`` of a leaf other than an Array or a NumPy array (spelled out
-    # at the call); None for a built-in container (a pytree argument, whose
-    # key is its structure's: no exception raised for it).
+    # The key of a leaf that is not an Array, a NumPy array or a Python
+    # scalar (those are spelled out at the callers): the signature of another
+    # array type (a sharded one), else ``leaf_key``; None for a built-in
+    # container (a pytree argument, whose key is its structure's: no
+    # exception raised for it).
+    sig = getattr(x, "_sig", None)
+    if sig is not None:
+        return sig
     return None if type(x) in _CONTAINERS else leaf_key(x)
 
 
 def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
     # ``map(leaf_key, leaves)`` in one pass: an Array's signature, a NumPy
-    # array's and a Python scalar's key spelled out, the signature of
-    # another array type (a sharded one), ``leaf_key`` of the others; None
-    # for a built-in container (a pytree argument), TypeError for another
+    # array's and a Python scalar's key spelled out, ``_host_key`` of the
+    # others (a sharded array's signature, ``leaf_key``); None for a
+    # built-in container (a pytree argument), TypeError for another
     # container or a tracer. (Measured against C-level maps over the leaves
     # with ``operator.call`` or ``getattr``, and against a ``getattr`` map
     # whose misses are then found by ``list.index``: this comprehension is
@@ -273,8 +272,6 @@ def _leaf_keys(leaves: Sequence[Any]) -> tuple[Any, ...] | None:
             if (kind := type(x)) is np.ndarray
             else kind
             if kind in PY_SCALAR_TYPES
-            else sig
-            if (sig := getattr(x, "_sig", None)) is not None
             else (other := _host_key(x))
             for x in leaves
         ]

@@ -436,14 +436,20 @@ _COPY_DURING_CALL: Any = getattr(
 _use_dlpack: list[bool] = [None in (_batched_put, _REPLICATED, _COPY_DURING_CALL)]
 
 
+def _probe_put(sharding: Any, device: Device) -> None:
+    # One scalar copied to ``sharding`` on ``device``: raises where this
+    # jaxlib's batched transfer refuses that sharding.
+    probe = np.zeros((), np.int8)
+    _batched_put(_Aval((), probe.dtype), sharding, [probe], [device],
+                 False, True, _COPY_DURING_CALL, True)  # fmt: skip
+
+
 def _placement(device: Device) -> _Placement:
     placement = _placements.get(device)
     if placement is None:
         placement = _Placement(device)
-        probe = np.zeros((), np.int8)
         try:
-            _batched_put(_Aval((), probe.dtype), placement, [probe], [device],
-                         False, True, _COPY_DURING_CALL, True)  # fmt: skip
+            _probe_put(placement, device)
         except Exception:  # another jaxlib's interface: DLPack from now on
             _use_dlpack[0] = True
         placement = _placements.setdefault(device, placement)
@@ -535,11 +541,9 @@ def _transient_placement(device: Device, placement: _Placement) -> Any:
     target = _transient.get(device)
     if target is None:
         target = placement
-        probe = np.zeros((), np.int8)
         with contextlib.suppress(Exception):  # another jaxlib: the Python subclass serves
             candidate = _jax.GSPMDSharding([device], _REPLICATED)
-            _batched_put(_Aval((), probe.dtype), candidate, [probe], [device],
-                         False, True, _COPY_DURING_CALL, True)  # fmt: skip
+            _probe_put(candidate, device)
             target = candidate
         target = _transient.setdefault(device, target)
     return target
