@@ -371,10 +371,12 @@ def learn(root: type[Any], node: Node, tree: Any, leaves: list[Any]) -> None:
     # for ``tree_map``, a treedef kept to rebuild trees of built-in containers;
     # and the one treedef every flatten the spec serves returns (a jitted call
     # hashes the structure of its arguments and compares it with its cache's
-    # keys every call: one object compares by identity).
-    treedef = PyTreeDef(seen[0])
+    # keys every call: one object compares by identity). The node is this
+    # flatten's, whose dict keys and metadata are the very objects the spec
+    # checks by identity: the node before is only equal (``1 == 1.0 == True``).
+    treedef = PyTreeDef(node)
     SPECS[root] = (
-        spec, seen[0], hash(treedef), treedef if _built_in(seen[0]) else None, treedef,
+        spec, node, hash(treedef), treedef if _built_in(node) else None, treedef,
     )  # fmt: skip
 
 
