@@ -111,9 +111,7 @@ def test_a_repeat_with_equal_keys_of_other_types_keeps_its_own(keys: Any, data: 
     # The structure that specialises comes twice in a row, equal both times but
     # with other key objects the second time: the spec must hand out the second.
     pick = st.sampled_from(keys)
-    trees = [
-        {data.draw(pick): [7.0], 5: Layer(1.0, 2.0, name=data.draw(pick))} for _ in range(4)
-    ]
+    trees = [{data.draw(pick): [7.0], 5: Layer(1.0, 2.0, name=data.draw(pick))} for _ in range(4)]
     for tree in trees:
         leaves, treedef = tp.tree_flatten(tree)
         rebuilt = treedef.unflatten(leaves)
