@@ -242,20 +242,42 @@ def gumbel(
 
 
 def _safe_int_to_float(xp: Namespace, hi: Array, lo: Array) -> Array:
-    """The 64-bit fraction ``(hi, lo) / 2**64`` truncated to a float32 mantissa."""
-    u64 = xp.uint64
-    v = xp.bitwise_left_shift(xp.astype(hi, u64), xp.asarray(32, dtype=u64)) | xp.astype(lo, u64)
-    top = xp.zeros(v.shape, dtype=u64)  # index of the leading one bit
-    probe = v
-    for step in (32, 16, 8, 4, 2, 1):
-        s = xp.asarray(step, dtype=u64)
-        big = xp.bitwise_right_shift(probe, s) != 0
-        probe = xp.where(big, xp.bitwise_right_shift(probe, s), probe)
-        top = xp.where(big, top + s, top)
-    shift = xp.where(top > 23, top - xp.asarray(23, dtype=u64), xp.zeros_like(top))
-    mant = xp.astype(xp.bitwise_right_shift(v, shift), xp.float64)
-    scale = xp.pow(xp.asarray(2.0, dtype=xp.float64), xp.astype(shift, xp.float64) - 64.0)
-    return xp.astype(mant * scale, xp.float32)
+    """The 64-bit fraction ``(hi, lo) / 2**64`` truncated to a float32 mantissa.
+
+    Computed in 32-bit integers only (traced programs without 64-bit types
+    have no ``uint64``): the 24 bits from the leading one bit on, exactly
+    converted, times an exact power of two.
+    """
+    u32, f32 = xp.uint32, xp.float32
+
+    def c(v: int) -> Array:
+        return xp.asarray(v, dtype=u32)
+
+    in_hi = hi != c(0)
+    word = xp.where(in_hi, hi, lo)
+    top = xp.zeros(word.shape, dtype=u32)  # index of the word's leading one bit
+    probe = word
+    for step in (16, 8, 4, 2, 1):
+        big = xp.bitwise_right_shift(probe, c(step)) != c(0)
+        probe = xp.where(big, xp.bitwise_right_shift(probe, c(step)), probe)
+        top = xp.where(big, top + c(step), top)
+    # The 64-bit value shifts right by ``shift`` (0 to 40) to keep 24 bits;
+    # every shift below is by 0 to 31.
+    wide = top >= c(23)
+    low_part = xp.where(wide, top - c(23), c(0))
+    shift = xp.where(in_hi, top + c(9), low_part)
+    from_hi = xp.where(
+        wide,
+        xp.bitwise_right_shift(hi, low_part),
+        xp.bitwise_left_shift(hi, xp.where(wide, c(0), c(23) - top))
+        | xp.bitwise_right_shift(lo, xp.where(wide, c(0), top + c(9))),
+    )
+    mant = xp.where(in_hi, from_hi, xp.bitwise_right_shift(lo, low_part))
+    # 2**shift as two exact powers of two (shift may exceed 31).
+    first = xp.where(shift > c(31), c(31), shift)
+    pow_a = xp.astype(xp.bitwise_left_shift(c(1), first), f32)
+    pow_b = xp.astype(xp.bitwise_left_shift(c(1), shift - first), f32)
+    return xp.astype(mant, f32) * xp.asarray(2.0**-64, dtype=f32) * pow_a * pow_b
 
 
 def gumbel_data(data: Array, shape: tuple[int, ...], dt: np.dtype[Any], mode: str) -> Array:

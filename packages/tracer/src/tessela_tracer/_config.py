@@ -118,6 +118,7 @@ class Config:
     _flags: dict[str, FlagState]
     _aliases: dict[str, str]
     _x64: FlagState | None  # the jax_enable_x64 flag, once defined
+    _trace_names: list[str]  # the flags in ``trace_key``, in order
 
     def __init__(self) -> None:
         object.__setattr__(self, "_flags", {})
@@ -125,6 +126,7 @@ class Config:
         object.__setattr__(self, "_x64", None)
         object.__setattr__(self, "x64_enabled", False)
         object.__setattr__(self, "trace_key", ())
+        object.__setattr__(self, "_trace_names", list(TRACE_KEY_FLAGS))
 
     def define(
         self,
@@ -380,7 +382,7 @@ class Config:
         flag.value = flag.validator(value)
         if flag is self._x64:
             object.__setattr__(self, "x64_enabled", flag.value)
-        if flag.name in TRACE_KEY_FLAGS:
+        if flag.name in self._trace_names:
             self._refresh_trace_key()
         if flag.on_change is not None:
             flag.on_change(flag.value)
@@ -424,9 +426,36 @@ class Config:
             f"config flags are set with config.update({name!r}, value), not by assignment"
         )
 
+    def include_in_trace_key(self, name: str, /) -> None:
+        """Make a defined flag one of those whose values ``trace_key`` holds.
+
+        A flag that changes what tracing a function produces (the PRNG's
+        counter layout, say) must be in the key of every cache of traced or
+        compiled functions, as JAX's ``include_in_jit_key`` flags are: a
+        change then traces again instead of reusing a stale program.
+
+        Args:
+          name: the flag's name or an alias.
+
+        Returns:
+          None.
+
+        Example:
+            >>> from tessela_tracer import Config
+            >>> cfg = Config()
+            >>> cfg.define("my_layout", "rows")
+            >>> cfg.include_in_trace_key("my_layout")
+            >>> cfg.update("my_layout", "columns"); cfg.trace_key
+            ('columns',)
+        """
+        flag = self._flag(name)
+        if flag.name not in self._trace_names:
+            self._trace_names.append(flag.name)
+        self._refresh_trace_key()
+
     def _refresh_trace_key(self) -> None:
         flags = self._flags
-        key = tuple(flags[n].value for n in TRACE_KEY_FLAGS if n in flags)
+        key = tuple(flags[n].value for n in self._trace_names if n in flags)
         object.__setattr__(self, "trace_key", key)
 
     # ``trace_key`` is a plain attribute too: the values of the flags that change

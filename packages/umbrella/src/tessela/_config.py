@@ -31,4 +31,6 @@ config.define_bool(
     aliases=("tessela_threefry_partitionable", "threefry_partitionable"),
     help="Lay Threefry counters out as JAX's partitionable scheme (one per output element).",
 )
+# It changes the programs that sample: jitted samplers trace again when it changes.
+config.include_in_trace_key("jax_threefry_partitionable")
 tessela_prng.config.follow(config)

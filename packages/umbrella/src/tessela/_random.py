@@ -10,12 +10,12 @@ and from the data (the ``random_unwrap`` / ``random_wrap`` primitives).
 
 Every sampler of ``tessela_prng`` is wrapped once. Key arguments are
 unwrapped to their data and handed to ``tessela_prng`` as its own typed keys.
-With concrete arguments (the eager case) the NumPy implementation runs, bit
-for bit the standalone package, and the results move to the default device;
-keys it returns are wrapped again. When a key or any argument is a tracer
-(inside ``jit``, ``vmap``, ``grad``, ...) the same sampling code runs on the
-traced values through the array-API view of :mod:`tessela._xp`, so it is
-staged, batched and compiled like any other Tessela program.
+When a key or any argument is a tracer (inside ``jit``, ``vmap``, ``grad``,
+...) the sampling code runs on the traced values through the array-API view
+of :mod:`tessela._xp`, so it is staged, batched and compiled like any other
+Tessela program. Called eagerly, a sampler runs that same code as a compiled
+program (see :func:`wrap_sampler`), so eager and jitted results agree bit for
+bit; keys are made on the host by the NumPy implementation.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any, ParamSpec, cast
 import numpy as np
 import tessela_lowering
 import tessela_prng
+import tessela_tracer
 from tessela_lowering.sharding import AbstractMesh, NamedSharding, PartitionSpec, get_mesh
 from tessela_prng import KeyArray
 from tessela_tracer import Tracer
@@ -141,8 +142,85 @@ def check_legacy_key(key: object, /) -> None:
     warnings.warn(_LEGACY_KEY_MESSAGE, UserWarning, stacklevel=3)
 
 
+# Parameters whose Python numbers are traced by the staged eager samplers, as
+# JAX's samplers trace them (a new value reuses the compiled sampler): those
+# annotated as arrays in ``tessela_prng``, and these. All others are static.
+_ARRAY_ANNOTATIONS = ("ArrayLike", "SupportsArray", "KeyLike")
+_ALSO_TRACED = {"ball": ("p",), "generalized_normal": ("p",)}
+# An integer ``n`` here means ``arange(n)``: its value sets the shape, so it is static.
+_COUNT_PARAMETER = {"choice": "a", "permutation": "x"}
+_INT32 = range(-(2**31), 2**31)
+
+
+def _traced_names(fn: Callable[..., Any], signature: inspect.Signature) -> frozenset[str]:
+    names = {
+        name
+        for name, p in signature.parameters.items()
+        if any(a in str(p.annotation) for a in _ARRAY_ANNOTATIONS)
+    }
+    return frozenset(names.union(_ALSO_TRACED.get(fn.__name__, ())))
+
+
+def _split_arguments(
+    arguments: dict[str, Any], traced_names: frozenset[str], count: str | None
+) -> tuple[tuple[tuple[str, Any], ...], dict[str, Any]] | None:
+    """``(static, traced)`` for the staged sampler, or None where the host path must run."""
+    static: list[tuple[str, Any]] = []
+    traced: dict[str, Any] = {}
+    for name, value in arguments.items():
+        typ = type(value)
+        array_parameter = name in traced_names
+        if isinstance(value, (tessela_lowering.Array, np.ndarray)):
+            if not array_parameter or (name == count and np.ndim(value) == 0):
+                return None  # a value the program's shape depends on
+            traced[name] = value
+            continue
+        if (
+            array_parameter
+            and name != count
+            and (
+                typ is float
+                or typ is complex
+                or isinstance(value, np.generic)
+                or ((typ is int or typ is bool) and value in _INT32)
+            )
+        ):
+            traced[name] = value
+            continue
+        if typ is list:
+            if array_parameter:
+                return None
+            value = tuple(value)  # a shape given as a list
+        elif isinstance(value, KeyArray):
+            return None
+        static.append((name, value))
+    out = tuple(static)
+    try:
+        hash(out)
+    except TypeError:
+        return None
+    return out, traced
+
+
+def _sample_traced(fn: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
+    """Run ``fn`` on traced (or boxed) values through the array-API view."""
+    boxed_args = [_to_boxed(a) for a in args]
+    boxed_kwargs = {k: _to_boxed(v) for k, v in kwargs.items()}
+    return _from_boxed(fn(*boxed_args, **boxed_kwargs))
+
+
 def wrap_sampler(fn: Callable[_P, Any], /, *, takes_key: bool = True) -> Callable[_P, Any]:
     """Make a ``tessela_prng`` function run on Tessela arrays and tracers.
+
+    Traced arguments (inside ``jit``, ``vmap``, ``grad``, ...) stage the
+    sampling code. A sampler that takes a key, called eagerly, runs as a
+    compiled program too, as JAX's samplers do: shapes, dtypes and the other
+    configuration are static (each new value compiles once), arrays and the
+    Python numbers of array parameters are its arguments. Eager results are
+    therefore bit for bit those of the same call inside ``jit``. Arguments it
+    cannot take (a ``tessela_prng`` key, an array where a static value goes)
+    run the NumPy implementation on the host instead, as do ``key``,
+    ``PRNGKey``, ``clone`` and ``wrap_key_data``.
 
     Args:
         fn: a function of ``tessela_prng`` (``normal``, ``split``, ...).
@@ -150,8 +228,7 @@ def wrap_sampler(fn: Callable[_P, Any], /, *, takes_key: bool = True) -> Callabl
             ``jax_legacy_prng_key`` applies to (:func:`check_legacy_key`).
 
     Returns:
-        A function with the same signature: NumPy bits for concrete
-        arguments, returned as Tessela arrays; staged sampling for traced ones.
+        A function with the same signature, returning Tessela arrays.
 
     Example:
         >>> import tessela_prng
@@ -159,19 +236,46 @@ def wrap_sampler(fn: Callable[_P, Any], /, *, takes_key: bool = True) -> Callabl
         >>> print(normal(tessela_prng.key(43)))
         0.07520543
     """
+    signature = inspect.signature(fn)
+    traced_names = _traced_names(fn, signature)
+    count = _COUNT_PARAMETER.get(fn.__name__)
+
+    def staged_body(static: tuple[tuple[str, Any], ...], traced: dict[str, Any]) -> Any:
+        arguments = {k: _unwrap_keys(v) for k, v in traced.items()}
+        arguments.update(static)
+        bound = inspect.BoundArguments(signature, arguments)
+        return _sample_traced(fn, bound.args, bound.kwargs)
+
+    staged_body.__name__ = staged_body.__qualname__ = fn.__name__  # jit(normal) in logs
+    staged = tessela_tracer.jit(staged_body, static_argnums=(0,))
+
+    names = tuple(signature.parameters)
+    keywords = frozenset(
+        n for n, p in signature.parameters.items() if p.kind is not p.POSITIONAL_ONLY
+    )
+
+    def arguments_of(args: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+        # ``signature.bind`` without its cost when the call is well formed.
+        arguments = dict(zip(names, args, strict=False))
+        if len(args) > len(names) or any(k in arguments or k not in keywords for k in kwargs):
+            return dict(signature.bind(*args, **kwargs).arguments)  # raises TypeError
+        arguments.update(kwargs)
+        return arguments
 
     @functools.wraps(fn)
     def sampler(*args: _P.args, **kwargs: _P.kwargs) -> Any:
         if takes_key and (args or "key" in kwargs):
             check_legacy_key(args[0] if args else kwargs["key"])
-        args = tuple(_unwrap_keys(a) for a in args)  # type: ignore[assignment]
-        kwargs = {k: _unwrap_keys(v) for k, v in kwargs.items()}  # type: ignore[assignment]
         if any(_is_traced(a) for a in args) or any(_is_traced(v) for v in kwargs.values()):
-            boxed_args = [_to_boxed(a) for a in args]
-            boxed_kwargs = {k: _to_boxed(v) for k, v in kwargs.items()}
-            return _from_boxed(fn(*boxed_args, **boxed_kwargs))
-        np_args = [_to_numpy(a) for a in args]
-        np_kwargs = {k: _to_numpy(v) for k, v in kwargs.items()}
+            return _sample_traced(
+                fn, [_unwrap_keys(a) for a in args], {k: _unwrap_keys(v) for k, v in kwargs.items()}
+            )
+        if takes_key:
+            split = _split_arguments(arguments_of(args, kwargs), traced_names, count)
+            if split is not None:
+                return staged(*split)
+        np_args = [_to_numpy(_unwrap_keys(a)) for a in args]
+        np_kwargs = {k: _to_numpy(_unwrap_keys(v)) for k, v in kwargs.items()}
         return _to_device(fn(*np_args, **np_kwargs))
 
     sampler.__module__ = "tessela.random"
