@@ -1,20 +1,22 @@
-"""nonzero, unique and bincount: against NumPy, jit against eager, and JAX golden data."""
+"""nonzero, unique, bincount and the set operations: against NumPy, jit against eager, and JAX golden data."""
 
 from __future__ import annotations
 
 import json
+import logging
 import pathlib
 from typing import Any
 
 import numpy as np
 import pytest
-import tessela_lowering  # noqa: F401  (eager execution)
+import tessela_lowering
 import tessela_numpy as tnp
 from generate_setops import _arg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from tessela_tracer import jit
+from tessela_numpy import _set_edit, _setops
+from tessela_tracer import config, jit
 from tessela_tracer.errors import ConcretizationTypeError
 
 SETOPS = json.loads((pathlib.Path(__file__).parent / "golden" / "setops.json").read_text())
@@ -22,6 +24,9 @@ SETOPS = json.loads((pathlib.Path(__file__).parent / "golden" / "setops.json").r
 small = st.sampled_from([-1.0, 0.0, 2.0, 3.5]) | st.just(np.nan)
 floats = hnp.arrays(np.float32, st.sampled_from([(6,), (2, 3)]), elements=small)
 ints = hnp.arrays(np.int32, st.sampled_from([(0,), (7,)]), elements=st.integers(-1, 6))
+
+
+tl_put = tessela_lowering.device_put
 
 
 def _same(got: Any, want: Any) -> None:
@@ -107,3 +112,70 @@ def test_traced_without_size_raises() -> None:
         tnp.bincount(np.ones(3, np.float32))
     with pytest.raises(ValueError, match="fill_value must be specified"):
         tnp.unique(np.zeros(0), size=2)
+
+
+SET_OPS = {
+    "union1d": (tnp.union1d, np.union1d),
+    "intersect1d": (lambda a, b: tnp.intersect1d(a, b, return_indices=True),
+                    lambda a, b: np.intersect1d(a, b, return_indices=True)),
+    "setdiff1d": (tnp.setdiff1d, np.setdiff1d),
+    "setxor1d": (tnp.setxor1d, np.setxor1d),
+}  # fmt: skip
+
+
+def _flat(out: Any) -> list[Any]:
+    return list(out) if isinstance(out, tuple) else [out]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(sorted(SET_OPS)),
+    hnp.arrays(np.int32, st.integers(0, 6), elements=st.integers(-2, 4)),
+    hnp.arrays(np.int32, st.integers(0, 5), elements=st.integers(-2, 4)),
+)
+def test_eager_set_operations_match_numpy_and_their_own_steps(
+    name: str, a: np.ndarray, b: np.ndarray
+) -> None:
+    fn, np_fn = SET_OPS[name]
+    want = _flat(np_fn(a, b))
+    got = _flat(fn(tl_put(a), tl_put(b)))  # one program for the masks
+    for g, w in zip(got, want, strict=True):
+        _same(g, w)
+    saved = (_setops.run_compiled, _set_edit.run_compiled)
+    _setops.run_compiled = _set_edit.run_compiled = lambda *args: None
+    try:
+        steps = _flat(fn(a, b))  # every step dispatched on its own
+    finally:
+        _setops.run_compiled, _set_edit.run_compiled = saved
+    for g, s in zip(got, steps, strict=True):
+        assert g.dtype == s.dtype
+        _same(g, s)
+
+
+def test_eager_intersect1d_compiles_its_masks_as_one_program() -> None:
+    a = tl_put(np.array([5, 1, 4, 1, 3, 9, 2, 6, 5, 3, 5], np.int32))  # a length no other test uses
+    b = tl_put(np.array([3, 5, 8, 9, 7, 9, 3, 2, 3], np.int32))
+    logged: list[str] = []
+
+    class Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "Finished XLA compilation" in record.getMessage():
+                logged.append(record.getMessage())
+
+    logger, handler = logging.getLogger("tessela_lowering"), Handler()
+    before = config.read("jax_log_compiles")
+    logger.addHandler(handler)
+    config.update("jax_log_compiles", True)
+    try:
+        values, i1, i2 = tnp.intersect1d(a, b, return_indices=True)
+        first = list(logged)
+        tnp.intersect1d(a, b, return_indices=True)
+    finally:
+        config.update("jax_log_compiles", before)
+        logger.removeHandler(handler)
+    np.testing.assert_array_equal(np.asarray(values), [2, 3, 5, 9])
+    np.testing.assert_array_equal(np.asarray(i1), [6, 4, 0, 5])
+    np.testing.assert_array_equal(np.asarray(i2), [7, 0, 1, 3])
+    assert sum("jit(intersect1d)" in m for m in first) == 1
+    assert len(first) <= 4, first  # the masks, then the picks on the host's indices
+    assert logged == first  # the second call compiles nothing

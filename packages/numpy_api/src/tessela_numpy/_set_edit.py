@@ -25,6 +25,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 from ._arrays import check_arraylike, promote_dtypes
 from ._choose import compress
 from ._creation import array, asarray, full, ones, zeros_like
+from ._eager import run_compiled
 from ._ranges import arange
 from ._reductions import any as _any
 from ._reductions import argmax
@@ -55,7 +56,7 @@ def _static_size(size: Any) -> int:
 def _unique_padded(x: Any, assume_unique: bool) -> tuple[Any, Any]:
     """The sorted unique values of 1-D ``x`` padded to ``x.size``, and which are real."""
     n = x.shape[0]
-    if assume_unique:
+    if assume_unique or n == 0:  # (an empty array has no first value to pad with)
         return x, ones(n, dtype=bool)
     u = unique(x, size=n)
     # unique pads with its smallest value, so the padding repeats u[0].
@@ -85,6 +86,30 @@ def _compact(
     picked = values[idx] if values.shape[0] else zeros_like(values, shape=(size,))
     fill = picked[0] if fill_value is None else asarray(fill_value, dtype=values.dtype)
     return where(arange(size) < _sum(keep), picked, fill)
+
+
+def _eagerly(name: str, body: Callable[..., Any], operands: tuple[Any, ...], *static: Any) -> Any:
+    """``body(*operands, *static)``: one compiled program when the call runs eagerly."""
+    out = run_compiled(name, body, operands, *static)
+    return body(*operands, *static) if out is None else out
+
+
+def _intersect_masks(a1: Any, a2: Any, assume_unique: bool) -> tuple[Any, Any, Any, Any]:
+    """The sorted unique values of ``a1`` (padded), their first indices, which
+    are in ``a2``, and where in ``a2`` each is first found."""
+    n1, n2 = a1.shape[0], a2.shape[0]
+    if assume_unique or n1 == 0:
+        u1, first1, valid = a1, arange(n1), ones(n1, dtype=bool)
+    else:
+        u1, first1 = unique(a1, return_index=True, size=n1)
+        valid = arange(n1) < n1 + 1 - _sum(u1 == u1[0])
+    if n1 == 0 or n2 == 0:
+        eq = zeros_like(u1, dtype=bool, shape=(n1, n2))
+    else:
+        eq = (u1[:, None] == a2[None, :]) & valid[:, None]
+    keep = _any(eq, axis=1) if n2 else zeros_like(u1, dtype=bool)
+    in2 = argmax(eq, axis=1) if n2 else zeros_like(u1, dtype=np.int32)
+    return u1, first1, keep, in2
 
 
 def intersect1d(
@@ -117,20 +142,10 @@ def intersect1d(
     a1, a2 = _flat_pair("intersect1d", ar1, ar2)
     size = None if size is None else _static_size(size)
     n1, n2 = a1.shape[0], a2.shape[0]
-    if assume_unique:
-        u1, first1, valid = a1, arange(n1), ones(n1, dtype=bool)
-    else:
-        u1, first1 = unique(a1, return_index=True, size=n1)
-        valid = arange(n1) < n1 + 1 - _sum(u1 == u1[0])
-    if n1 == 0 or n2 == 0:
-        eq = zeros_like(u1, dtype=bool, shape=(n1, n2))
-    else:
-        eq = (u1[:, None] == a2[None, :]) & valid[:, None]
-    keep = _any(eq, axis=1) if n2 else zeros_like(u1, dtype=bool)
+    u1, first1, keep, in2 = _eagerly("intersect1d", _intersect_masks, (a1, a2), bool(assume_unique))
     values = _compact(u1, keep, size, fill_value, "intersect1d")
     if not return_indices:
         return unchanged(values)
-    in2 = argmax(eq, axis=1) if n2 else zeros_like(u1, dtype=np.int32)
     if size is None:
         host = _host_mask(keep, "intersect1d")
         return values, first1[host], in2[host]
@@ -169,9 +184,14 @@ def setdiff1d(
     fill = 0 if fill_value is None else fill_value
     if a1.shape[0] == 0:
         return full((size or 0,), fill, a1.dtype)
+    u1, keep = _eagerly("setdiff1d", _setdiff_masks, (a1, a2), bool(assume_unique))
+    return unchanged(_compact(u1, keep, size, fill, "setdiff1d"))
+
+
+def _setdiff_masks(a1: Any, a2: Any, assume_unique: bool) -> tuple[Any, Any]:
     u1, valid = _unique_padded(a1, assume_unique)
     keep = valid & ~_any(u1[:, None] == a2[None, :], axis=1) if a2.shape[0] else valid
-    return unchanged(_compact(u1, keep, size, fill, "setdiff1d"))
+    return u1, keep
 
 
 def setxor1d(
@@ -202,12 +222,7 @@ def setxor1d(
     size = None if size is None else _static_size(size)
     if a1.shape[0] + a2.shape[0] == 0:
         return unchanged(_compact(a1, zeros_like(a1, dtype=bool), size, fill_value))
-    u1, v1 = _unique_padded(a1, assume_unique)
-    u2, v2 = _unique_padded(a2, assume_unique)
-    in2 = _any((u1[:, None] == u2[None, :]) & v2[None, :], axis=1)
-    in1 = _any((u2[:, None] == u1[None, :]) & v1[None, :], axis=1)
-    cand = concatenate([u1, u2])
-    keep = concatenate([v1 & ~in2, v2 & ~in1])
+    cand, keep = _eagerly("setxor1d", _setxor_masks, (a1, a2), bool(assume_unique))
     if size is None:
         return unchanged(sort(cand[_host_mask(keep, "setxor1d")]))
     order = lexsort((cand, ~keep))
@@ -240,6 +255,14 @@ def union1d(
     size = None if size is None else _static_size(size)
     both = concatenate([ravel(asarray(ar1)), ravel(asarray(ar2))])
     return unchanged(unique(both, size=size, fill_value=fill_value))
+
+
+def _setxor_masks(a1: Any, a2: Any, assume_unique: bool) -> tuple[Any, Any]:
+    u1, v1 = _unique_padded(a1, assume_unique)
+    u2, v2 = _unique_padded(a2, assume_unique)
+    in2 = _any((u1[:, None] == u2[None, :]) & v2[None, :], axis=1)
+    in1 = _any((u2[:, None] == u1[None, :]) & v1[None, :], axis=1)
+    return concatenate([u1, u2]), concatenate([v1 & ~in2, v2 & ~in1])
 
 
 def delete(

@@ -23,6 +23,7 @@ from tessela_tracer.errors import ConcretizationTypeError
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
+from ._eager import run_compiled
 from ._reductions import any as _any
 from ._reductions import cumsum
 from ._reductions import sum as _sum
@@ -297,19 +298,16 @@ def _unique(
     fill_value: Any,
     name: str,
 ) -> tuple[Any, Any, Any, Any]:
+    """``(values, indices, inverse, counts)``; one compiled program when run eagerly.
+
+    Without ``size`` the count of unique values comes from the concrete
+    operand on the host; the rest runs as one program per (shape, size), as
+    JAX runs its sort-and-mask step, instead of an eager dispatch per step.
+    """
     check_arraylike(name, ar)
     shape = shape_of(ar)
-    dt = aval_of(ar).dtype
-    rest: tuple[int, ...] = ()
-    if axis is None:
-        n = math.prod(shape)
-        rows = lax.reshape(ar, (n, 1))
-    else:
+    if axis is not None:
         axis = canonicalize_axis(operator.index(axis), len(shape))
-        moved = moveaxis(ar, axis, 0)
-        n, rest = shape[axis], shape_of(moved)[1:]
-        rows = reshape(moved, (n, math.prod(rest)))
-    m = shape_of(rows)[1]
     if size is None:
         host = host_value(ar)
         if host is None:
@@ -319,9 +317,42 @@ def _unique(
                 "and other transformations, pass a concrete value for the size argument, "
                 "which sets the output size.",
             )
-        host_rows = np.moveaxis(host, axis, 0) if axis is not None else host
-        size = _host_unique_count(host_rows.reshape(n, m), equal_nan)
+        if axis is None:
+            host_rows = host.reshape(host.size, 1)
+        else:
+            rest = shape[:axis] + shape[axis + 1 :]
+            host_rows = np.moveaxis(host, axis, 0).reshape(shape[axis], math.prod(rest))
+        size = _host_unique_count(host_rows, equal_nan)
     size = static_size(size, "size")
+    if fill_value is None:
+        out = run_compiled(name, _unique_without_fill, (ar,), axis, equal_nan, size, name)
+    else:
+        out = run_compiled(name, _unique_sized, (ar, fill_value), axis, equal_nan, size, name)
+    if out is None:
+        out = _unique_sized(ar, fill_value, axis, equal_nan, size, name)
+    return tuple(out)
+
+
+def _unique_without_fill(
+    ar: Any, axis: int | None, equal_nan: bool, size: int, name: str
+) -> tuple[Any, Any, Any, Any]:
+    return _unique_sized(ar, None, axis, equal_nan, size, name)
+
+
+def _unique_sized(
+    ar: Any, fill_value: Any, axis: int | None, equal_nan: bool, size: int, name: str
+) -> tuple[Any, Any, Any, Any]:
+    shape = shape_of(ar)
+    dt = aval_of(ar).dtype
+    rest: tuple[int, ...] = ()
+    if axis is None:
+        n = math.prod(shape)
+        rows = lax.reshape(ar, (n, 1))
+    else:
+        moved = moveaxis(ar, axis, 0)
+        n, rest = shape[axis], shape_of(moved)[1:]
+        rows = reshape(moved, (n, math.prod(rest)))
+    m = shape_of(rows)[1]
     idt = _int_dtype()
     if n == 0:
         if size and fill_value is None:
