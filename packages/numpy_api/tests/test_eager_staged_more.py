@@ -23,7 +23,16 @@ import tessela_lowering as tl
 import tessela_numpy as tnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tessela_numpy import _array_extras, _eager, _matrix_ops, _nan_reductions, _numpy_more
+from tessela_numpy import (
+    _array_extras,
+    _eager,
+    _histograms,
+    _linalg_more,
+    _matrix_ops,
+    _nan_reductions,
+    _numpy_more,
+    _selection,
+)  # fmt: skip
 from tessela_tracer import config, jit, make_jaxpr
 
 _RNG = np.random.default_rng(7)
@@ -131,8 +140,37 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...]]]
         lambda a, b: np.append(a, b, axis=0),
         (_X, _I[:2]),
     ),
+    "trace": (tnp.trace, np.trace, (_X,)),
+    "trace_offset_dtype": (
+        lambda a: tnp.trace(a, 1, dtype=np.dtype(np.float32)),
+        lambda a: np.trace(a, 1, dtype=np.float32),
+        (_I,),
+    ),
+    "diag_2d": (lambda a: tnp.diag(a, -1), lambda a: np.diag(a, -1), (_X,)),
+    "diag_1d": (lambda v: tnp.diag(v, 2), lambda v: np.diag(v, 2), (_V5,)),
+    "vander": (tnp.vander, np.vander, (_V5,)),
+    "vander_increasing": (
+        lambda v: tnp.vander(v, 3, increasing=True),
+        lambda v: np.vander(v, 3, increasing=True),
+        (_I[0],),
+    ),
+    "isin": (tnp.isin, np.isin, (_I, _I[1, :3])),
+    "isin_invert": (
+        lambda a, b: tnp.isin(a, b, invert=True),
+        lambda a, b: np.isin(a, b, invert=True),
+        (_I, _I[1, :3]),
+    ),
+    "digitize": (tnp.digitize, np.digitize, (_X, np.array([-1.0, 0.0, 0.5], np.float32))),
+    "digitize_right_falling": (
+        lambda x, b: tnp.digitize(x, b, right=True),
+        lambda x, b: np.digitize(x, b, right=True),
+        (_X, np.array([1.0, 0.0, -0.5], np.float32)),
+    ),
 }
-MODULES = (_nan_reductions, _matrix_ops, _numpy_more, _array_extras)
+MODULES = (
+    _nan_reductions, _matrix_ops, _numpy_more, _array_extras, _selection, _histograms,
+    _linalg_more,
+)  # fmt: skip
 
 
 @contextmanager
@@ -256,9 +294,19 @@ BAD: dict[str, tuple[Callable[..., Any], tuple[np.ndarray, ...]]] = {
     "vecmat_shapes": (tnp.vecmat, (_V7, _X)),
     "append_shapes": (lambda a: tnp.append(a, a[:, :2], axis=0), (_X,)),
     "append_axis": (lambda a: tnp.append(a, a, axis=3), (_X,)),
+    "trace_1d": (tnp.trace, (_V5,)),
+    "diag_3d": (tnp.diag, (_X[None],)),
+    "vander_2d": (tnp.vander, (_X,)),
+    "isin_method": (lambda a: tnp.isin(a, a, method="hash"), (_I,)),
+    "digitize_bins_2d": (tnp.digitize, (_V5, _X)),
+    "argpartition_kth": (lambda a: tnp.argpartition(a, 9), (_X,)),
 }
 
-UNSTAGED_BAD = {"kron_list", "nanmean_out"}  # a list, ``out``: the functions' own checks
+UNSTAGED_BAD = {
+    "kron_list",
+    "nanmean_out",
+    "isin_method",
+}  # a list, ``out``, a bad method: checked first
 
 
 def _error(call: Callable[..., Any], *args: Any) -> tuple[type[BaseException], str]:
@@ -387,3 +435,21 @@ def test_eager_calls_equal_jit_and_the_traced_shape(
         np.testing.assert_allclose(
             np.asarray(eager), np.asarray(other), rtol=rtol, atol=rtol, equal_nan=True
         )
+
+
+@pytest.mark.parametrize("kind", ["numpy", "device"])
+def test_partitions_and_lstsq_run_as_one_program(kind: str) -> None:
+    a = _X if kind == "numpy" else tl.device_put(_X)
+    b = _V5 if kind == "numpy" else tl.device_put(_V5)
+    with unstaged():
+        own = [tnp.partition(a, 3), tnp.argpartition(a, 2, axis=0), *tnp.linalg.lstsq(a, b)]
+    tl.clear_caches()
+    with compiles() as logged:
+        got = [tnp.partition(a, 3), tnp.argpartition(a, 2, axis=0), *tnp.linalg.lstsq(a, b)]
+        assert len(logged) == 3, logged
+        tnp.linalg.lstsq(a, b, rcond=0.5)  # a float rcond is an operand: a second program
+        tnp.linalg.lstsq(a, b, rcond=0.25)  # ... whatever its value
+        assert len(logged) == 4, logged
+    for g, o in zip(got, own, strict=True):
+        _same(g, o)
+    np.testing.assert_array_equal(np.sort(np.asarray(got[0])[:, :3]), np.sort(_X, 1)[:, :3])

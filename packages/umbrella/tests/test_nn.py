@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
@@ -78,6 +79,31 @@ def test_softmax_family_is_stable_and_matches_numpy() -> None:
     np.testing.assert_allclose(
         np.asarray(tx.grad(lambda v: nn.logsumexp(v))(x[1])), ref[1], rtol=1e-5
     )
+
+
+@pytest.mark.parametrize("kind", ["device", "numpy"])
+def test_eager_one_hot_is_one_program_equal_to_the_traced_one(
+    kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = np.array([[0, 4], [2, -1], [3, 9]], np.int32)  # labels in and out of range
+    labels = tx.device_put(host) if kind == "device" else host
+    jitted = tx.jit(lambda x: nn.one_hot(x, 5, dtype=tnp.int8, axis=1))
+    before = tx.config.read("jax_log_compiles")
+    tx.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
+            got = nn.one_hot(labels, 5, dtype=tnp.int8, axis=1)
+            nn.one_hot(labels, 5, dtype=tnp.int8, axis=1)
+    finally:
+        tx.config.update("jax_log_compiles", before)
+    assert caplog.text.count("Finished XLA compilation") <= 1, caplog.text
+    want = (host[:, None, :] == np.arange(5)[None, :, None]).astype(np.int8)
+    assert got.dtype == np.int8 and got.shape == (3, 5, 2)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(jitted(labels)), want)
+    # Traced, it stages its equations in place (no nested program).
+    eqns = tx.make_jaxpr(lambda x: nn.one_hot(x, 5))(host).eqns
+    assert "eq" in [e.primitive.name for e in eqns]
 
 
 def test_one_hot_standardize_glu() -> None:

@@ -24,6 +24,7 @@ from ._arrays import (
     promote_dtypes_inexact,
     shape_of,
 )
+from ._eager import run_compiled
 from ._ranges import linspace
 from ._reductions import max as _max
 from ._reductions import min as _min
@@ -71,9 +72,15 @@ def digitize(
     >>> eval_shape(digitize, S((2, 3), "f4"), S((4,), "f4")).dtype
     dtype('int32')
     """
+    if method is None:
+        out = run_compiled("digitize", digitize, (x, bins), right)  # eagerly: as JAX's jit
+        if out is not None:
+            return unchanged(out)
     check_arraylike("digitize", x, bins)
     if len(shape_of(bins)) != 1:
-        raise ValueError(f"digitize: bins must be a 1-dimensional array; got bins={bins}")
+        raise ValueError(
+            f"digitize: bins must be a 1-dimensional array; got bins of shape {shape_of(bins)}"
+        )
     n = shape_of(bins)[0]
     idt = np.dtype(_dt.canonicalize_dtype(np.int64))
     if n == 0:

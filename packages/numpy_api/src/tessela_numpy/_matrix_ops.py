@@ -181,6 +181,9 @@ def trace(
     """
     if out is not None:
         raise NotImplementedError("trace: the out argument is not supported; arrays are immutable")
+    result = run_compiled("trace", trace, (a,), offset, axis1, axis2, dtype)  # as JAX's jit
+    if result is not None:
+        return unchanged(result)
     check_arraylike("trace", a)
     return unchanged(_sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype))
 
@@ -203,6 +206,9 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
     >>> eval_shape(lambda: diag(np.array([1, 2]), 1)).shape
     (3, 3)
     """
+    out = run_compiled("diag", diag, (v,), k)  # eagerly: one program, as JAX's jit
+    if out is not None:
+        return unchanged(out)
     check_arraylike("diag", v)
     shape = shape_of(v)
     k = operator.index(k)

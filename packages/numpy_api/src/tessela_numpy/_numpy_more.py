@@ -124,6 +124,9 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     >>> eval_shape(vander, S((3,), "int32")).shape
     (3, 3)
     """
+    out = run_compiled("vander", vander, (x,), N, increasing)  # eagerly: as JAX's jit
+    if out is not None:
+        return unchanged(out)
     x = asarray(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array")
@@ -538,6 +541,9 @@ def isin(
             f"method={method!r} is not implemented; options are 'compare_all', "
             "'binary_search', 'sort', and 'auto'"
         )
+    out = run_compiled("isin", isin, (element, test_elements), False, invert)  # as JAX's jit
+    if out is not None:
+        return unchanged(out)
     element, test_elements = asarray(element), asarray(test_elements)
     dtype = result_type(element, test_elements)
     arr1 = ravel(element).astype(dtype)
