@@ -121,3 +121,38 @@ def test_one_hot_standardize_glu() -> None:
     np.testing.assert_allclose(g, np.array([1.0, 2.0]) * _sig(np.array([0.0, -1.0])), rtol=1e-6)
     with pytest.raises(ValueError, match="even"):
         nn.glu(tnp.ones(3))
+
+
+STAGED = {
+    "silu": lambda x: nn.silu(x),
+    "elu": lambda x: nn.elu(x, 0.5),
+    "celu": lambda x: nn.celu(x, alpha=2.0),
+    "selu": lambda x: nn.selu(x),
+    "leaky_relu": lambda x: nn.leaky_relu(x, 0.1),
+    "glu": lambda x: nn.glu(x, axis=0),
+    "log_softmax": lambda x: nn.log_softmax(x, axis=1),
+    "softmax": lambda x: nn.softmax(x, 0),
+    "standardize": lambda x: nn.standardize(x, axis=1, epsilon=1e-3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAGED))
+def test_eager_nn_functions_are_one_program_with_their_traced_values(
+    name: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    call = STAGED[name]
+    host = np.linspace(-3.0, 2.5, 26, dtype=np.float32).reshape(2, 13)  # a shape no other test uses
+    x = tx.device_put(host)
+    before = tx.config.read("jax_log_compiles")
+    tx.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
+            got = call(x)
+            call(x)
+    finally:
+        tx.config.update("jax_log_compiles", before)
+    assert caplog.text.count("Finished XLA compilation") == 1, caplog.text
+    with tx.disable_jit():  # step by step
+        own = call(x)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(own), rtol=2e-6, atol=1e-6)
+    assert got.dtype == own.dtype and got.shape == own.shape

@@ -15,6 +15,8 @@ import tessela_numpy as tnp
 from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
+from ._staged import staged_eagerly
+
 __all__ = [
     "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
     "identity", "leaky_relu", "log1mexp", "log_sigmoid", "mish", "relu", "relu6", "selu",
@@ -266,6 +268,7 @@ def _log1mexp_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tu
 log1mexp.defjvp(_log1mexp_jvp)
 
 
+@staged_eagerly()
 def silu(x: ArrayLike, /) -> Array:
     """``x * sigmoid(x)`` (also called swish).
 
@@ -339,6 +342,7 @@ def hard_tanh(x: ArrayLike, /) -> Array:
     return tnp.where(x > 1, 1.0, tnp.where(x < -1, -1.0, x)).astype(x.dtype)
 
 
+@staged_eagerly()
 def elu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.
 
@@ -358,6 +362,7 @@ def elu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     return tnp.where(x > 0, x, alpha * tnp.expm1(safe))
 
 
+@staged_eagerly()
 def celu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     """``max(x, 0) + alpha * min(exp(x / alpha) - 1, 0)``.
 
@@ -376,6 +381,7 @@ def celu(x: ArrayLike, /, alpha: ArrayLike = 1.0) -> Array:
     return tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha)
 
 
+@staged_eagerly()
 def selu(x: ArrayLike, /) -> Array:
     """Scaled ELU with the self-normalising constants.
 
@@ -394,6 +400,7 @@ def selu(x: ArrayLike, /) -> Array:
     return scale * elu(x, alpha)
 
 
+@staged_eagerly()
 def leaky_relu(x: ArrayLike, /, negative_slope: ArrayLike = 0.01) -> Array:
     """``x`` where non-negative, ``negative_slope * x`` elsewhere.
 
@@ -433,6 +440,7 @@ def gelu(x: ArrayLike, /, approximate: bool = True) -> Array:
     return 0.5 * x * lax.erfc(-x * math.sqrt(0.5))
 
 
+@staged_eagerly(static_argnames=("axis",))
 def glu(x: ArrayLike, /, axis: int = -1) -> Array:
     """Gated linear unit: the first half of ``axis`` times sigmoid of the second.
 

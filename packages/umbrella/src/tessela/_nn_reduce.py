@@ -17,6 +17,7 @@ from tessela_tracer import EvalTrace, custom_jvp, get_current_trace, jit, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._flags import softmax_custom_jvp
+from ._staged import staged_eagerly
 
 __all__ = [
     "log_softmax", "logmeanexp", "logsumexp", "one_hot", "softmax", "standardize",
@@ -82,6 +83,7 @@ def logmeanexp(
     return lse - tnp.log(counts)
 
 
+@staged_eagerly(static_argnames=("axis",))
 def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
     """``x - logsumexp(x, axis)``.
 
@@ -109,6 +111,7 @@ def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -
     return out if where is None else tnp.where(where, out, -tnp.inf)
 
 
+@staged_eagerly(static_argnames=("axis",))
 def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
     """``exp(x) / sum(exp(x), axis)``, computed stably.
 
@@ -159,6 +162,7 @@ def _softmax_jvp(
 _softmax_custom.defjvp(_softmax_jvp)
 
 
+@staged_eagerly(static_argnames=("axis",))
 def standardize(
     x: ArrayLike,
     axis: Axis = -1,
