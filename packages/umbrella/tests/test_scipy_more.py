@@ -7,6 +7,7 @@ the errors JAX raises.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -255,3 +256,21 @@ def test_convolution_matrix_convolves_and_inverses_invert(seed: int, n: int) -> 
     np.testing.assert_allclose(
         np.asarray(linalg.invpascal(n)) @ np.asarray(linalg.pascal(n)), np.eye(n), atol=1e-3
     )
+
+
+def test_eager_expm_is_one_program_with_its_step_by_step_value(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    a = np.random.default_rng(5).standard_normal((3, 3)).astype(np.float32) / 3
+    before = tx.config.read("jax_log_compiles")
+    tx.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tessela_lowering"):
+            got = linalg.expm(a, max_squarings=11)  # a static value no other test uses
+            linalg.expm(a, max_squarings=11)
+    finally:
+        tx.config.update("jax_log_compiles", before)
+    assert caplog.text.count("Finished XLA compilation") == 1, caplog.text
+    with tx.disable_jit():
+        own = linalg.expm(a, max_squarings=11)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(own), rtol=1e-5, atol=1e-6)

@@ -26,6 +26,7 @@ from tessela_tracer.lax import linalg as lax_linalg
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._scipy_promote import _inexact
+from ._staged import staged_eagerly
 from ._vectorize import vectorize
 
 __all__ = [
@@ -253,6 +254,7 @@ def _expm_2d(a: Any, *, upper_triangular: bool, max_squarings: int) -> Any:
     return lax.cond(n_squarings > max_squarings, nan, compute, (a, p, q))
 
 
+@staged_eagerly(static_argnames=("upper_triangular", "max_squarings"))
 def expm(a: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 16) -> Array:
     """The matrix exponential, by scaling and squaring with a Padé approximant.
 
