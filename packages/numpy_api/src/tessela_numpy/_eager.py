@@ -23,6 +23,7 @@ from tessela_tracer import ArrayOps, EvalTrace, Tracer, get_current_trace, jit
 __all__ = [
     "CONCRETE_TYPES", "EAGER_PROGRAMS", "FAST", "FAST_TABLE_SIZE", "RUNNING", "UNHASHABLE", "eager_program",
     "fast_program", "is_concrete", "program_for", "remember_fast", "remember_program", "run_compiled",
+    "run_whole",
 ]  # fmt: skip
 
 RUNNING = [0]
@@ -325,3 +326,29 @@ def run_compiled(
         run.__name__ = run.__qualname__ = name
         program = _COMPILED[key] = jit(run)
     return program(*operands)
+
+
+def run_whole(
+    name: str, body: Callable[..., Any], operands: tuple[Any, ...], /, *static: Any
+) -> Any:
+    """``body(*operands, *static)``: one program when the call runs eagerly, else step by step.
+
+    :func:`run_compiled` when it takes the call; otherwise (a trace, another
+    operand, a static argument it cannot key) the body runs as written.
+
+    Args:
+      name: the program's name.
+      body: the function, operands first, then ``static``.
+      operands: the program's arguments (see :func:`run_compiled`).
+      *static: the static arguments.
+
+    Returns:
+      The body's result.
+
+    Example:
+      >>> from tessela_tracer import lax, make_jaxpr
+      >>> make_jaxpr(lambda x: run_whole("doc_neg", lax.neg, (x,)))(1.0).eqns[0].primitive.name
+      'neg'
+    """
+    out = run_compiled(name, body, operands, *static)
+    return body(*operands, *static) if out is None else out

@@ -25,7 +25,7 @@ from tessela_tracer.typing import Array, ArrayLike, unchanged
 from ._arrays import check_arraylike, promote_dtypes
 from ._choose import compress
 from ._creation import array, asarray, full, ones, zeros_like
-from ._eager import run_compiled
+from ._eager import run_whole
 from ._ranges import arange
 from ._reductions import any as _any
 from ._reductions import argmax
@@ -88,12 +88,6 @@ def _compact(
     return where(arange(size) < _sum(keep), picked, fill)
 
 
-def _eagerly(name: str, body: Callable[..., Any], operands: tuple[Any, ...], *static: Any) -> Any:
-    """``body(*operands, *static)``: one compiled program when the call runs eagerly."""
-    out = run_compiled(name, body, operands, *static)
-    return body(*operands, *static) if out is None else out
-
-
 def _intersect_masks(a1: Any, a2: Any, assume_unique: bool) -> tuple[Any, Any, Any, Any]:
     """The sorted unique values of ``a1`` (padded), their first indices, which
     are in ``a2``, and where in ``a2`` each is first found."""
@@ -142,7 +136,9 @@ def intersect1d(
     a1, a2 = _flat_pair("intersect1d", ar1, ar2)
     size = None if size is None else _static_size(size)
     n1, n2 = a1.shape[0], a2.shape[0]
-    u1, first1, keep, in2 = _eagerly("intersect1d", _intersect_masks, (a1, a2), bool(assume_unique))
+    u1, first1, keep, in2 = run_whole(
+        "intersect1d", _intersect_masks, (a1, a2), bool(assume_unique)
+    )
     values = _compact(u1, keep, size, fill_value, "intersect1d")
     if not return_indices:
         return unchanged(values)
@@ -184,7 +180,7 @@ def setdiff1d(
     fill = 0 if fill_value is None else fill_value
     if a1.shape[0] == 0:
         return full((size or 0,), fill, a1.dtype)
-    u1, keep = _eagerly("setdiff1d", _setdiff_masks, (a1, a2), bool(assume_unique))
+    u1, keep = run_whole("setdiff1d", _setdiff_masks, (a1, a2), bool(assume_unique))
     return unchanged(_compact(u1, keep, size, fill, "setdiff1d"))
 
 
@@ -222,7 +218,7 @@ def setxor1d(
     size = None if size is None else _static_size(size)
     if a1.shape[0] + a2.shape[0] == 0:
         return unchanged(_compact(a1, zeros_like(a1, dtype=bool), size, fill_value))
-    cand, keep = _eagerly("setxor1d", _setxor_masks, (a1, a2), bool(assume_unique))
+    cand, keep = run_whole("setxor1d", _setxor_masks, (a1, a2), bool(assume_unique))
     if size is None:
         return unchanged(sort(cand[_host_mask(keep, "setxor1d")]))
     order = lexsort((cand, ~keep))

@@ -23,7 +23,7 @@ from tessela_tracer.errors import ConcretizationTypeError
 from tessela_tracer.typing import Array, ArrayLike, unchanged
 
 from ._arrays import aval_of, check_arraylike, convert, shape_of
-from ._eager import run_compiled
+from ._eager import run_whole
 from ._reductions import any as _any
 from ._reductions import cumsum
 from ._reductions import sum as _sum
@@ -324,19 +324,11 @@ def _unique(
             host_rows = np.moveaxis(host, axis, 0).reshape(shape[axis], math.prod(rest))
         size = _host_unique_count(host_rows, equal_nan)
     size = static_size(size, "size")
-    if fill_value is None:
-        out = run_compiled(name, _unique_without_fill, (ar,), axis, equal_nan, size, name)
+    if fill_value is None:  # None is a static argument, a fill value an operand
+        out = run_whole(name, _unique_sized, (ar,), None, axis, equal_nan, size, name)
     else:
-        out = run_compiled(name, _unique_sized, (ar, fill_value), axis, equal_nan, size, name)
-    if out is None:
-        out = _unique_sized(ar, fill_value, axis, equal_nan, size, name)
+        out = run_whole(name, _unique_sized, (ar, fill_value), axis, equal_nan, size, name)
     return tuple(out)
-
-
-def _unique_without_fill(
-    ar: Any, axis: int | None, equal_nan: bool, size: int, name: str
-) -> tuple[Any, Any, Any, Any]:
-    return _unique_sized(ar, None, axis, equal_nan, size, name)
 
 
 def _unique_sized(
