@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any, cast
 
-import numpy as np
 import tessela_numpy as tnp
 from numpy.typing import DTypeLike
-from tessela_tracer import EvalTrace, custom_jvp, get_current_trace, jit, lax
+from tessela_tracer import custom_jvp, lax
 from tessela_tracer.typing import Array, ArrayLike
 
 from ._flags import softmax_custom_jvp
@@ -232,16 +231,10 @@ def one_hot(
             f"one_hot: num_classes must be a static Python int, got {type(num_classes).__name__};"
             " pass it as a constant (mark it static under jit)."
         )
-    if type(get_current_trace()) is EvalTrace and isinstance(x, (Array, np.ndarray)):
-        try:  # eagerly: one program, as JAX's jit (num_classes, dtype and axis static)
-            hash(dtype)
-        except TypeError:
-            pass
-        else:
-            return cast(Array, _one_hot_staged(x, num_classes, dtype, axis))
     return _one_hot(x, num_classes, dtype, axis)
 
 
+@staged_eagerly(static_argnames=("num_classes", "dtype", "axis"))  # as JAX's jit
 def _one_hot(x: ArrayLike, num_classes: int, dtype: DTypeLike | None, axis: int) -> Array:
     x = tnp.asarray(x)
     out_axis = axis % (x.ndim + 1)
@@ -250,7 +243,3 @@ def _one_hot(x: ArrayLike, num_classes: int, dtype: DTypeLike | None, axis: int)
     shape[out_axis] = num_classes
     classes = tnp.reshape(tnp.arange(num_classes, dtype=x.dtype), tuple(shape))
     return (labels == classes).astype(tnp.float_ if dtype is None else dtype)
-
-
-_one_hot.__name__ = _one_hot.__qualname__ = "one_hot"
-_one_hot_staged = jit(_one_hot, static_argnums=(1, 2, 3))

@@ -10,6 +10,7 @@ as written, so that its equations are staged in place.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -50,11 +51,13 @@ def staged_eagerly(*, static_argnames: tuple[str, ...] = ()) -> Callable[[_F], _
 
     def decorate(fn: _F) -> _F:
         jitted = jit(fn, static_argnames=static_argnames)
+        names = tuple(inspect.signature(fn).parameters)
+        static_positions = frozenset(i for i, n in enumerate(names) if n in static_argnames)
 
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> Any:
             if type(get_current_trace()) is EvalTrace and _eager_call(
-                args, kwargs, static_argnames
+                args, kwargs, static_positions, static_argnames
             ):
                 return jitted(*args, **kwargs)
             return fn(*args, **kwargs)
@@ -64,17 +67,20 @@ def staged_eagerly(*, static_argnames: tuple[str, ...] = ()) -> Callable[[_F], _
     return decorate
 
 
-def _eager_call(args: tuple[Any, ...], kwargs: dict[str, Any], static: tuple[str, ...]) -> bool:
-    for name, value in kwargs.items():
-        if name in static:
-            try:
-                hash(value)
-            except TypeError:
-                return False
-        elif not isinstance(value, _OPERAND_TYPES):
+def _eager_call(
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    static_positions: frozenset[int],
+    static_names: tuple[str, ...],
+) -> bool:
+    # Static values must be hashable, the others operands of the program.
+    for i, value in enumerate(args):
+        if not (_hashable(value) if i in static_positions else isinstance(value, _OPERAND_TYPES)):
             return False
-    # A static parameter given by position is hashable by these same types.
-    return all(isinstance(a, _OPERAND_TYPES) or _hashable(a) for a in args)
+    for name, value in kwargs.items():
+        if not (_hashable(value) if name in static_names else isinstance(value, _OPERAND_TYPES)):
+            return False
+    return True
 
 
 def _hashable(value: Any) -> bool:
@@ -82,4 +88,4 @@ def _hashable(value: Any) -> bool:
         hash(value)
     except TypeError:
         return False
-    return not isinstance(value, (list, tuple, dict))
+    return True
